@@ -1,0 +1,130 @@
+//! `check`: replays a record by the rules and prints what it scores.
+
+use clap::Parser;
+use std::io::Write;
+use std::path::PathBuf;
+use tetris_opt::cli::{exit_with, read_sequence, read_text, CliError, EXIT_INVALID};
+use tetris_opt::record::Record;
+use tetris_opt::replay::{replay_observed, End, ReplayError, ReplayOptions, Report, Step};
+use tetris_opt::rules::DEFAULT_PIECE_LIMIT;
+
+/// Replay a move record on a piece sequence and print its score (last line: `Score = N`).
+///
+/// Exit code 0 for a valid record, 1 for an invalid one, 2 for unusable arguments or files.
+#[derive(Parser)]
+#[command(version)]
+struct Args {
+    /// Piece sequence file (e.g. inputs/tencent.txt).
+    input: PathBuf,
+    /// Move record file (tokens N, Lk, Rk, Dk, Ck separated by commas and/or whitespace).
+    record: PathBuf,
+    /// Print one JSON object instead of the human summary.
+    #[arg(long)]
+    json: bool,
+    /// Behave like the contest's web replay: lock pieces where their moves leave them, even in
+    /// mid-air, and ignore anything after the end of the game.
+    #[arg(long)]
+    judge: bool,
+    /// The piece whose number reaches this limit scores nothing and ends the game; 0 = no limit.
+    #[arg(long, default_value_t = DEFAULT_PIECE_LIMIT)]
+    piece_limit: usize,
+    /// Print the board after each piece, the locked piece marked with '@'.
+    #[arg(long)]
+    trace: bool,
+    /// With --trace: print only the board after piece N (1-based).
+    #[arg(long, value_name = "N", requires = "trace")]
+    at: Option<usize>,
+}
+
+fn main() {
+    let args = Args::parse();
+    exit_with(run(&args));
+}
+
+fn run(args: &Args) -> Result<(), CliError> {
+    let sequence = read_sequence(&args.input)?;
+    let text = read_text(&args.record, "record file")?;
+    let options = ReplayOptions {
+        judge: args.judge,
+        piece_limit: args.piece_limit,
+    };
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let report = match Record::parse(&text) {
+        Ok(record) => {
+            let mut trace = |step: &Step| {
+                if args.trace && args.at.is_none_or(|n| n == step.index + 1) {
+                    let _ = write_trace(&mut out, step);
+                }
+            };
+            replay_observed(&sequence, &record, options, &mut trace)
+        }
+        Err(e) => Report {
+            score: 0,
+            pieces_locked: 0,
+            lines: 0,
+            clears: [0; 4],
+            end: End::Invalid,
+            error: Some(ReplayError {
+                piece: None,
+                token: None,
+                message: e.to_string(),
+            }),
+        },
+    };
+    let printed = if args.json {
+        serde_json::to_string(&report.to_json())
+            .map_err(std::io::Error::other)
+            .and_then(|json| writeln!(out, "{json}"))
+    } else {
+        write_summary(&mut out, &report)
+    };
+    printed
+        .and_then(|()| out.flush())
+        .map_err(|e| CliError::usage(format!("cannot write the report: {e}")))?;
+    if report.valid() {
+        Ok(())
+    } else {
+        drop(out);
+        std::process::exit(EXIT_INVALID)
+    }
+}
+
+fn write_summary(out: &mut impl Write, report: &Report) -> std::io::Result<()> {
+    if let Some(e) = &report.error {
+        writeln!(out, "error: {e}")?;
+        return writeln!(out, "Score = 0");
+    }
+    let [c1, c2, c3, c4] = report.clears;
+    writeln!(out, "pieces locked: {}", report.pieces_locked)?;
+    writeln!(
+        out,
+        "lines: {} (clears of 1: {c1}, 2: {c2}, 3: {c3}, 4: {c4})",
+        report.lines
+    )?;
+    writeln!(out, "end: {}", report.end)?;
+    writeln!(out, "Score = {}", report.score)
+}
+
+fn write_trace(out: &mut impl Write, step: &Step) -> std::io::Result<()> {
+    let moves: Vec<String> = step.moves.iter().map(|t| t.to_string()).collect();
+    writeln!(
+        out,
+        "piece {} {} [{}] at x={} y={} state {}: {} line(s), +{}, score {}, lines {}",
+        step.index + 1,
+        step.piece.kind,
+        moves.join(","),
+        step.piece.x,
+        step.piece.y,
+        step.piece.state,
+        step.turn.lines,
+        step.turn.score,
+        step.score,
+        step.lines
+    )?;
+    write!(out, "{}", step.written.picture(Some(&step.piece)))?;
+    if let Some(reason) = step.turn.game_over {
+        writeln!(out, "game over: {}", reason.describe())?;
+    }
+    writeln!(out)
+}

@@ -1,0 +1,55 @@
+//! What the binaries share: reading files with errors that name them, and the exit codes.
+
+use std::path::Path;
+
+/// Exit code for a record that was read but is invalid.
+pub const EXIT_INVALID: i32 = 1;
+/// Exit code for unusable arguments or unreadable files.
+pub const EXIT_USAGE: i32 = 2;
+
+/// An error for the user: the message and the exit code it deserves.
+#[derive(Debug)]
+pub struct CliError {
+    pub message: String,
+    pub code: i32,
+}
+
+impl CliError {
+    pub fn usage(message: impl Into<String>) -> Self {
+        CliError {
+            message: message.into(),
+            code: EXIT_USAGE,
+        }
+    }
+}
+
+/// Reads a whole text file; unreadable or non-UTF-8 files are usage errors naming the path.
+pub fn read_text(path: &Path, what: &str) -> Result<String, CliError> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| CliError::usage(format!("cannot read {what} {}: {e}", path.display())))?;
+    String::from_utf8(bytes).map_err(|e| {
+        CliError::usage(format!(
+            "{what} {} is not text (invalid UTF-8 at byte {})",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        ))
+    })
+}
+
+/// Reads and parses a sequence file.
+pub fn read_sequence(path: &Path) -> Result<Vec<crate::rules::Kind>, CliError> {
+    let text = read_text(path, "sequence file")?;
+    crate::sequence::parse_sequence(&text)
+        .map_err(|e| CliError::usage(format!("sequence file {}: {e}", path.display())))
+}
+
+/// Runs a binary's body: prints the error once and exits with its code.
+pub fn exit_with(result: Result<(), CliError>) -> ! {
+    match result {
+        Ok(()) => std::process::exit(0),
+        Err(e) => {
+            eprintln!("error: {}", e.message);
+            std::process::exit(e.code)
+        }
+    }
+}

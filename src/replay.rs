@@ -1,0 +1,297 @@
+//! The replay checker: plays a record on the plain rules engine and reports what it scored.
+//!
+//! Strict mode (the default) holds a record to the game as a player could play it: every piece
+//! locks at rest, nothing follows the end of the game. Judge mode reproduces the contest's web
+//! replay, which locks a piece wherever its moves leave it and ignores whatever follows the end.
+//! Token form and move counts are checked in both.
+
+use crate::record::{Record, Token};
+use crate::rules::{self, Board, GameOver, Kind, Piece, Turn, MAX_MOVES_PER_PIECE};
+use serde::Serialize;
+use std::fmt;
+
+/// How to replay.
+#[derive(Clone, Copy, Debug)]
+pub struct ReplayOptions {
+    /// Lock pieces wherever their moves leave them and ignore what follows the end of the game.
+    pub judge: bool,
+    /// The piece whose number reaches this limit scores nothing and ends the game; 0 = no limit.
+    pub piece_limit: usize,
+}
+
+impl Default for ReplayOptions {
+    fn default() -> Self {
+        ReplayOptions {
+            judge: false,
+            piece_limit: rules::DEFAULT_PIECE_LIMIT,
+        }
+    }
+}
+
+/// How a replay ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum End {
+    /// The record ran out of tokens while the game was still on.
+    RecordEnded,
+    /// The game ended at `piece` (1-based) for `reason`.
+    GameOver { piece: usize, reason: GameOver },
+    /// The record was rejected; see the report's error.
+    Invalid,
+}
+
+impl fmt::Display for End {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            End::RecordEnded => write!(f, "record ended"),
+            End::GameOver { piece, reason } => {
+                write!(f, "game over at piece {piece}: {}", reason.describe())
+            }
+            End::Invalid => write!(f, "invalid record"),
+        }
+    }
+}
+
+/// Why a record was rejected: the piece (1-based) and token (1-based, with its text) it concerns.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplayError {
+    pub piece: Option<usize>,
+    pub token: Option<(usize, String)>,
+    pub message: String,
+}
+
+impl fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(p) = self.piece {
+            write!(f, "piece {p}")?;
+            if let Some((n, t)) = &self.token {
+                write!(f, " (token {n} '{t}')")?;
+            }
+            write!(f, ": ")?;
+        } else if let Some((n, t)) = &self.token {
+            write!(f, "token {n} '{t}': ")?;
+        }
+        f.write_str(&self.message)
+    }
+}
+
+/// What a replay found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// Points scored (the true sum even when the record is invalid; see [`Report::final_score`]).
+    pub score: u64,
+    pub pieces_locked: usize,
+    pub lines: u64,
+    /// Number of 1-, 2-, 3- and 4-line clears.
+    pub clears: [u64; 4],
+    pub end: End,
+    pub error: Option<ReplayError>,
+}
+
+impl Report {
+    pub fn valid(&self) -> bool {
+        self.error.is_none()
+    }
+
+    /// The score a judge gives: 0 for an invalid record.
+    pub fn final_score(&self) -> u64 {
+        if self.valid() {
+            self.score
+        } else {
+            0
+        }
+    }
+
+    /// The `--json` form of the report.
+    pub fn to_json(&self) -> JsonReport {
+        JsonReport {
+            score: self.final_score(),
+            pieces_locked: self.pieces_locked,
+            lines: self.lines,
+            clears: self.clears,
+            end: self.end.to_string(),
+            valid: self.valid(),
+            error: self.error.as_ref().map(|e| e.to_string()),
+        }
+    }
+}
+
+/// The machine-readable report printed by `check --json`.
+#[derive(Clone, Debug, Serialize, serde::Deserialize, PartialEq, Eq)]
+pub struct JsonReport {
+    pub score: u64,
+    pub pieces_locked: usize,
+    pub lines: u64,
+    pub clears: [u64; 4],
+    pub end: String,
+    pub valid: bool,
+    pub error: Option<String>,
+}
+
+/// One locked piece, as shown to an observer of the replay.
+pub struct Step<'a> {
+    /// 0-based piece number.
+    pub index: usize,
+    /// The piece where it locked.
+    pub piece: Piece,
+    /// This piece's tokens, without its `N`.
+    pub moves: &'a [Token],
+    pub turn: Turn,
+    /// The board with the piece written, before full rows are removed.
+    pub written: &'a Board,
+    /// The board after the turn (rows cleared).
+    pub board: &'a Board,
+    /// Totals after the turn.
+    pub score: u64,
+    pub lines: u64,
+}
+
+/// Replays `record` on `sequence`.
+pub fn replay(sequence: &[Kind], record: &Record, options: ReplayOptions) -> Report {
+    replay_observed(sequence, record, options, &mut |_| {})
+}
+
+/// Replays `record`, calling `observe` after every locked piece.
+pub fn replay_observed(
+    sequence: &[Kind],
+    record: &Record,
+    options: ReplayOptions,
+    observe: &mut dyn FnMut(&Step),
+) -> Report {
+    let mut report = Report {
+        score: 0,
+        pieces_locked: 0,
+        lines: 0,
+        clears: [0; 4],
+        end: End::RecordEnded,
+        error: None,
+    };
+    let fail = |report: &mut Report, piece, token: Option<usize>, message: String| {
+        report.error = Some(ReplayError {
+            piece,
+            token: token.map(|i| (i + 1, record.tokens[i].to_string())),
+            message,
+        });
+        report.end = End::Invalid;
+    };
+
+    let tokens = &record.tokens;
+    if tokens.first() != Some(&Token::Next) {
+        let message = if tokens.is_empty() {
+            "the record is empty".to_string()
+        } else {
+            "the record must start with N".to_string()
+        };
+        fail(
+            &mut report,
+            None,
+            (!tokens.is_empty()).then_some(0),
+            message,
+        );
+        return report;
+    }
+
+    let mut board = Board::new();
+    // Positions of the N tokens; piece g owns the tokens strictly between starts[g] and the next N.
+    let starts: Vec<usize> = (0..tokens.len())
+        .filter(|&i| tokens[i] == Token::Next)
+        .collect();
+    for (index, &start) in starts.iter().enumerate() {
+        let number = index + 1;
+        let end = starts.get(index + 1).copied().unwrap_or(tokens.len());
+        let moves = &tokens[start + 1..end];
+
+        if let End::GameOver { piece, reason } = report.end {
+            if options.judge {
+                break;
+            }
+            let message = format!(
+                "moves after the game ended (piece {piece} ended it: {})",
+                reason.describe()
+            );
+            fail(&mut report, Some(number), Some(start), message);
+            return report;
+        }
+        let total: u64 = moves
+            .iter()
+            .map(|t| match t {
+                Token::Moves(_, k) => *k as u64,
+                Token::Next => 0,
+            })
+            .sum();
+        if total == 0 || total > MAX_MOVES_PER_PIECE as u64 {
+            let message = if total == 0 {
+                "a piece with no moves (each piece needs 1..=100)".to_string()
+            } else {
+                format!("{total} moves (each piece needs 1..=100)")
+            };
+            fail(&mut report, Some(number), Some(start), message);
+            return report;
+        }
+        let Some(&kind) = sequence.get(index) else {
+            let message = format!("the sequence has only {} pieces", sequence.len());
+            fail(&mut report, Some(number), Some(start), message);
+            return report;
+        };
+
+        let mut piece = Piece::spawn(kind, index);
+        if !board.is_valid(&piece) {
+            report.end = End::GameOver {
+                piece: number,
+                reason: GameOver::SpawnBlocked,
+            };
+            if !options.judge {
+                let message = format!(
+                    "moves after the game ended (piece {number} ended it: {})",
+                    GameOver::SpawnBlocked.describe()
+                );
+                fail(&mut report, Some(number), Some(start + 1), message);
+            }
+            return report;
+        }
+        for token in moves {
+            if let Token::Moves(mv, k) = *token {
+                for _ in 0..k {
+                    let next = piece.moved(mv);
+                    if board.is_valid(&next) {
+                        piece = next;
+                    }
+                }
+            }
+        }
+        if !options.judge && !rules::is_resting(&board, &piece) {
+            let message = format!(
+                "{kind} locked in mid-air at x={} y={} state {}",
+                piece.x, piece.y, piece.state
+            );
+            fail(&mut report, Some(number), Some(end - 1), message);
+            return report;
+        }
+
+        let mut written = board.clone();
+        written.write(&piece);
+        let turn = rules::lock(&mut board, &piece, index, options.piece_limit);
+        report.pieces_locked += 1;
+        report.score += turn.score;
+        report.lines += turn.lines as u64;
+        if turn.lines > 0 {
+            report.clears[turn.lines as usize - 1] += 1;
+        }
+        if let Some(reason) = turn.game_over {
+            report.end = End::GameOver {
+                piece: number,
+                reason,
+            };
+        }
+        observe(&Step {
+            index,
+            piece,
+            moves,
+            turn,
+            written: &written,
+            board: &board,
+            score: report.score,
+            lines: report.lines,
+        });
+    }
+    report
+}

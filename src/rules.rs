@@ -1,0 +1,435 @@
+//! The plain rules engine: the game of `shared/RULES.md` written as plainly as possible.
+//!
+//! This is the oracle. The replay checker runs on it and the fast bitboard engine of the solver
+//! is tested against it, so it favours being obviously right over being fast: the board is a
+//! 20 x 10 grid of booleans, a piece is a center plus four offsets, and every step of a turn is
+//! its own function named after the rule it implements.
+
+use std::fmt;
+
+/// Board width in columns (x = 0..9, left to right).
+pub const WIDTH: i32 = 10;
+/// Board height in rows (y = 0..19, top to bottom: row 0 is the top, row 19 the floor row).
+pub const HEIGHT: i32 = 20;
+/// The contest's default piece limit: the 10,000th piece scores nothing and ends the game.
+pub const DEFAULT_PIECE_LIMIT: usize = 10_000;
+/// The most moves one piece may carry in a record.
+pub const MAX_MOVES_PER_PIECE: u32 = 100;
+/// Spawn center of every piece.
+pub const SPAWN: (i32, i32) = (4, 0);
+
+/// Score multiplier `k(n)` for `n` full rows; the turn scores `filled_cells * k(n)`.
+pub const CLEAR_MULTIPLIER: [u64; 5] = [0, 1, 3, 6, 10];
+
+/// The seven piece kinds in the rules' index order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Kind {
+    I,
+    L,
+    J,
+    T,
+    O,
+    S,
+    Z,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 7] = [
+        Kind::I,
+        Kind::L,
+        Kind::J,
+        Kind::T,
+        Kind::O,
+        Kind::S,
+        Kind::Z,
+    ];
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    pub fn letter(self) -> char {
+        match self {
+            Kind::I => 'I',
+            Kind::L => 'L',
+            Kind::J => 'J',
+            Kind::T => 'T',
+            Kind::O => 'O',
+            Kind::S => 'S',
+            Kind::Z => 'Z',
+        }
+    }
+
+    /// The kind named by a letter, in either case.
+    pub fn from_letter(c: char) -> Option<Kind> {
+        Some(match c.to_ascii_uppercase() {
+            'I' => Kind::I,
+            'L' => Kind::L,
+            'J' => Kind::J,
+            'T' => Kind::T,
+            'O' => Kind::O,
+            'S' => Kind::S,
+            'Z' => Kind::Z,
+            _ => return None,
+        })
+    }
+
+    /// Cell offsets `(dx, dy)` of this kind in rotation state `state` (0..3).
+    pub fn offsets(self, state: u8) -> [(i32, i32); 4] {
+        OFFSETS[self.index()][state as usize % 4]
+    }
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.letter())
+    }
+}
+
+/// The table of RULES.md, transcribed row by row (kind) and column by column (state).
+pub const OFFSETS: [[[(i32, i32); 4]; 4]; 7] = [
+    // I
+    [
+        [(0, 0), (0, -1), (0, -2), (0, 1)],
+        [(0, 0), (1, 0), (2, 0), (-1, 0)],
+        [(0, 0), (0, -1), (0, -2), (0, 1)],
+        [(0, 0), (1, 0), (2, 0), (-1, 0)],
+    ],
+    // L
+    [
+        [(0, 0), (0, -1), (0, -2), (1, 0)],
+        [(0, 0), (1, 0), (2, 0), (0, 1)],
+        [(0, 0), (-1, 0), (0, 1), (0, 2)],
+        [(0, 0), (0, -1), (-1, 0), (-2, 0)],
+    ],
+    // J
+    [
+        [(0, 0), (0, -1), (0, -2), (-1, 0)],
+        [(0, 0), (0, -1), (1, 0), (2, 0)],
+        [(0, 0), (1, 0), (0, 1), (0, 2)],
+        [(0, 0), (-1, 0), (-2, 0), (0, 1)],
+    ],
+    // T
+    [
+        [(0, 0), (1, 0), (0, 1), (-1, 0)],
+        [(0, 0), (0, -1), (0, 1), (-1, 0)],
+        [(0, 0), (0, -1), (1, 0), (-1, 0)],
+        [(0, 0), (0, -1), (1, 0), (0, 1)],
+    ],
+    // O
+    [
+        [(0, 0), (0, -1), (1, -1), (1, 0)],
+        [(0, 0), (0, -1), (1, -1), (1, 0)],
+        [(0, 0), (0, -1), (1, -1), (1, 0)],
+        [(0, 0), (0, -1), (1, -1), (1, 0)],
+    ],
+    // S
+    [
+        [(0, 0), (0, -1), (1, -1), (-1, 0)],
+        [(0, 0), (-1, 0), (-1, -1), (0, 1)],
+        [(0, 0), (0, -1), (1, -1), (-1, 0)],
+        [(0, 0), (-1, 0), (-1, -1), (0, 1)],
+    ],
+    // Z
+    [
+        [(0, 0), (0, -1), (1, 0), (-1, -1)],
+        [(0, 0), (0, -1), (-1, 1), (-1, 0)],
+        [(0, 0), (0, -1), (1, 0), (-1, -1)],
+        [(0, 0), (0, -1), (-1, 1), (-1, 0)],
+    ],
+];
+
+/// A piece on the board: kind, rotation state and center.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Piece {
+    pub kind: Kind,
+    pub state: u8,
+    pub x: i32,
+    pub y: i32,
+}
+
+impl Piece {
+    /// Piece number `index` (0-based) as it spawns: center (4, 0), state `index mod 4`.
+    pub fn spawn(kind: Kind, index: usize) -> Piece {
+        Piece {
+            kind,
+            state: (index % 4) as u8,
+            x: SPAWN.0,
+            y: SPAWN.1,
+        }
+    }
+
+    /// The four board cells `(x, y)` this piece covers.
+    pub fn cells(&self) -> [(i32, i32); 4] {
+        self.kind
+            .offsets(self.state)
+            .map(|(dx, dy)| (self.x + dx, self.y + dy))
+    }
+
+    /// The piece after `mv`, whether or not that position is valid.
+    pub fn moved(&self, mv: Move) -> Piece {
+        let mut p = *self;
+        match mv {
+            Move::Left => p.x -= 1,
+            Move::Right => p.x += 1,
+            Move::Down => p.y += 1,
+            Move::Rotate => p.state = (p.state + 1) % 4,
+        }
+        p
+    }
+}
+
+/// One move of a turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Move {
+    /// `L`: x - 1.
+    Left,
+    /// `R`: x + 1.
+    Right,
+    /// `D`: y + 1.
+    Down,
+    /// `C`: next rotation state, same center.
+    Rotate,
+}
+
+impl Move {
+    pub const ALL: [Move; 4] = [Move::Left, Move::Right, Move::Down, Move::Rotate];
+
+    pub fn letter(self) -> char {
+        match self {
+            Move::Left => 'L',
+            Move::Right => 'R',
+            Move::Down => 'D',
+            Move::Rotate => 'C',
+        }
+    }
+
+    pub fn from_letter(c: char) -> Option<Move> {
+        Some(match c {
+            'L' => Move::Left,
+            'R' => Move::Right,
+            'D' => Move::Down,
+            'C' => Move::Rotate,
+            _ => return None,
+        })
+    }
+}
+
+/// The 10 x 20 board as a grid of filled cells, `rows[y][x]`.
+#[derive(Clone, PartialEq, Eq, Hash, Default)]
+pub struct Board {
+    rows: [[bool; WIDTH as usize]; HEIGHT as usize],
+}
+
+impl Board {
+    pub fn new() -> Board {
+        Board::default()
+    }
+
+    /// Whether the cell `(x, y)` is filled; cells outside the grid read as empty.
+    pub fn filled(&self, x: i32, y: i32) -> bool {
+        (0..WIDTH).contains(&x) && (0..HEIGHT).contains(&y) && self.rows[y as usize][x as usize]
+    }
+
+    /// Sets one cell; used by tests and by tools that build boards by hand.
+    pub fn set(&mut self, x: i32, y: i32, filled: bool) {
+        assert!((0..WIDTH).contains(&x) && (0..HEIGHT).contains(&y));
+        self.rows[y as usize][x as usize] = filled;
+    }
+
+    /// RULES.md, "valid": every cell inside the side walls, not below the floor, and either above
+    /// the board or on an empty cell.
+    pub fn is_valid(&self, piece: &Piece) -> bool {
+        piece
+            .cells()
+            .iter()
+            .all(|&(x, y)| (0..WIDTH).contains(&x) && y < HEIGHT && (y < 0 || !self.filled(x, y)))
+    }
+
+    /// Writes the piece into the board; cells above the top are lost.
+    pub fn write(&mut self, piece: &Piece) {
+        for (x, y) in piece.cells() {
+            if y >= 0 {
+                self.rows[y as usize][x as usize] = true;
+            }
+        }
+    }
+
+    /// Rows whose every cell is filled, top to bottom.
+    pub fn full_rows(&self) -> Vec<i32> {
+        (0..HEIGHT)
+            .filter(|&y| self.rows[y as usize].iter().all(|&c| c))
+            .collect()
+    }
+
+    /// Number of filled cells on the board.
+    pub fn filled_cells(&self) -> u32 {
+        self.rows.iter().flatten().filter(|&&c| c).count() as u32
+    }
+
+    /// Whether every one of the 20 rows holds at least one filled cell (the top-out condition).
+    pub fn every_row_occupied(&self) -> bool {
+        self.rows.iter().all(|row| row.iter().any(|&c| c))
+    }
+
+    /// Removes the full rows; what was above them moves down, empty rows enter at the top.
+    /// Nothing else falls. Returns the number of rows removed.
+    pub fn clear_full_rows(&mut self) -> u32 {
+        let kept: Vec<[bool; WIDTH as usize]> = self
+            .rows
+            .iter()
+            .filter(|row| !row.iter().all(|&c| c))
+            .copied()
+            .collect();
+        let removed = HEIGHT as usize - kept.len();
+        let mut rows = [[false; WIDTH as usize]; HEIGHT as usize];
+        rows[removed..].copy_from_slice(&kept);
+        self.rows = rows;
+        removed as u32
+    }
+
+    /// Parses a board drawn as text: one line per row, `#` or `X` filled, anything else empty.
+    /// Lines are aligned to the floor, so a drawing of 3 lines describes rows 17..19.
+    pub fn from_picture(picture: &str) -> Board {
+        let lines: Vec<&str> = picture
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect();
+        assert!(
+            lines.len() <= HEIGHT as usize,
+            "picture taller than the board"
+        );
+        let mut board = Board::new();
+        let top = HEIGHT as usize - lines.len();
+        for (i, line) in lines.iter().enumerate() {
+            for (x, c) in line.chars().take(WIDTH as usize).enumerate() {
+                board.rows[top + i][x] = c == '#' || c == 'X';
+            }
+        }
+        board
+    }
+
+    /// The board drawn with `piece` (if any) marked as `@`, one row per line.
+    pub fn picture(&self, piece: Option<&Piece>) -> String {
+        let cells = piece.map(|p| p.cells());
+        let mut out = String::with_capacity(((WIDTH + 3) * HEIGHT) as usize);
+        for y in 0..HEIGHT {
+            out.push('|');
+            for x in 0..WIDTH {
+                let marked = cells.is_some_and(|c| c.contains(&(x, y)));
+                out.push(if marked {
+                    '@'
+                } else if self.filled(x, y) {
+                    '#'
+                } else {
+                    '.'
+                });
+            }
+            out.push_str("|\n");
+        }
+        out
+    }
+}
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "\n{}", self.picture(None))
+    }
+}
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameOver {
+    /// The piece could not appear at its spawn position.
+    SpawnBlocked,
+    /// After writing the piece every row held a filled cell; the piece scored nothing.
+    TopOut,
+    /// The piece was the last one the piece limit allows; it scored nothing.
+    PieceLimit,
+}
+
+impl GameOver {
+    pub fn describe(self) -> &'static str {
+        match self {
+            GameOver::SpawnBlocked => "spawn position blocked",
+            GameOver::TopOut => "top-out (every row occupied)",
+            GameOver::PieceLimit => "piece limit reached",
+        }
+    }
+}
+
+/// What locking one piece did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Turn {
+    /// Rows cleared (0 when the turn ended the game).
+    pub lines: u32,
+    /// Filled cells counted for the score (after writing, before clearing).
+    pub filled: u32,
+    /// Points this turn scored.
+    pub score: u64,
+    /// Set when this turn ended the game.
+    pub game_over: Option<GameOver>,
+}
+
+/// Locks `piece` on `board` as piece number `index` (0-based) and applies steps 3-7 of a turn:
+/// write, top-out check, limit check, score, clear. `piece_limit` 0 means no limit.
+pub fn lock(board: &mut Board, piece: &Piece, index: usize, piece_limit: usize) -> Turn {
+    board.write(piece);
+    let game_over = if board.every_row_occupied() {
+        Some(GameOver::TopOut)
+    } else if piece_limit != 0 && index + 1 >= piece_limit {
+        Some(GameOver::PieceLimit)
+    } else {
+        None
+    };
+    if game_over.is_some() {
+        return Turn {
+            lines: 0,
+            filled: board.filled_cells(),
+            score: 0,
+            game_over,
+        };
+    }
+    let full = board.full_rows().len();
+    let filled = board.filled_cells();
+    let score = filled as u64 * CLEAR_MULTIPLIER[full];
+    let lines = board.clear_full_rows();
+    Turn {
+        lines,
+        filled,
+        score,
+        game_over: None,
+    }
+}
+
+/// Whether `piece` rests: moving it down would be invalid.
+pub fn is_resting(board: &Board, piece: &Piece) -> bool {
+    !board.is_valid(&piece.moved(Move::Down))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clear_moves_rows_down_without_cascade() {
+        let mut b = Board::from_picture(
+            "
+            #.........
+            ##########
+            .#........
+            ##########",
+        );
+        assert_eq!(b.full_rows(), vec![17, 19]);
+        assert_eq!(b.clear_full_rows(), 2);
+        assert_eq!(
+            b,
+            Board::from_picture(
+                "
+                #.........
+                .#........"
+            )
+        );
+    }
+}
