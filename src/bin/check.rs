@@ -7,6 +7,7 @@ use tetris_opt::cli::{exit_with, read_sequence, read_text, CliError, EXIT_INVALI
 use tetris_opt::record::Record;
 use tetris_opt::replay::{replay_observed, End, ReplayError, ReplayOptions, Report, Step};
 use tetris_opt::rules::DEFAULT_PIECE_LIMIT;
+use tetris_opt::viewer::Film;
 
 /// Replay a move record on a piece sequence and print its score (last line: `Score = N`).
 ///
@@ -34,6 +35,10 @@ struct Args {
     /// With --trace: print only the board after piece N (1-based).
     #[arg(long, value_name = "N", requires = "trace")]
     at: Option<usize>,
+    /// Also write the replay as one self-contained HTML page (a viewer with playback, piece
+    /// stepping and a score chart); an invalid record plays up to the piece it fails at.
+    #[arg(long, value_name = "OUT.html")]
+    html: Option<PathBuf>,
 }
 
 fn main() {
@@ -50,14 +55,19 @@ fn run(args: &Args) -> Result<(), CliError> {
     };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    let report = match Record::parse(&text) {
+    let parsed = Record::parse(&text);
+    let mut film = Film::new();
+    let report = match &parsed {
         Ok(record) => {
             let mut trace = |step: &Step| {
                 if args.trace && args.at.is_none_or(|n| n == step.index + 1) {
                     let _ = write_trace(&mut out, step);
                 }
+                if args.html.is_some() {
+                    film.observe(step);
+                }
             };
-            replay_observed(&sequence, &record, options, &mut trace)
+            replay_observed(&sequence, record, options, &mut trace)
         }
         Err(e) => Report {
             score: 0,
@@ -72,6 +82,12 @@ fn run(args: &Args) -> Result<(), CliError> {
             }),
         },
     };
+    if let Some(path) = &args.html {
+        let title = args.record.display().to_string();
+        let page = film.page(&sequence, parsed.as_ref().ok(), options, &report, &title);
+        std::fs::write(path, page)
+            .map_err(|e| CliError::usage(format!("cannot write {}: {e}", path.display())))?;
+    }
     let printed = if args.json {
         serde_json::to_string(&report.to_json())
             .map_err(std::io::Error::other)

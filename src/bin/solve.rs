@@ -1,0 +1,178 @@
+//! `solve`: finds a high-scoring move record for a piece sequence.
+
+use clap::Parser;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+use tetris_opt::cli::{exit_with, read_sequence, read_text, CliError};
+use tetris_opt::eval::Weights;
+use tetris_opt::replay::ReplayOptions;
+use tetris_opt::rules::DEFAULT_PIECE_LIMIT;
+use tetris_opt::search::{beam_search, pieces_to_place, Params, Policy};
+use tetris_opt::solve::{record_for, verify};
+
+/// Search a move record for a piece sequence; prints the record (one line, comma-separated) on
+/// stdout and a summary ending in `Score = N` on stderr.
+#[derive(Parser)]
+#[command(version)]
+struct Args {
+    /// Piece sequence file (e.g. inputs/tencent.txt).
+    input: PathBuf,
+    /// States kept at each depth of the beam.
+    #[arg(long, default_value_t = 2000)]
+    beam_width: usize,
+    /// How much one point scored lowers a state's key (key = evaluation - score * weight).
+    #[arg(long, default_value_t = 1.0 / 38.0)]
+    score_weight: f64,
+    /// Evaluation weights as JSON (fields left out keep their defaults).
+    #[arg(long, value_name = "FILE")]
+    weights: Option<PathBuf>,
+    /// Beam policy as JSON (fields left out keep their defaults).
+    #[arg(long, value_name = "FILE")]
+    policy: Option<PathBuf>,
+    /// Worker threads (default: all cores). The record does not depend on it.
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Solve only the first N pieces.
+    #[arg(long)]
+    pieces: Option<usize>,
+    /// The piece whose number reaches this limit scores nothing and ends the game; 0 = no limit.
+    #[arg(long, default_value_t = DEFAULT_PIECE_LIMIT)]
+    piece_limit: usize,
+    /// Also write a JSON summary (score, lines, timings, parameters) to FILE.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// No progress bar and no summary.
+    #[arg(long)]
+    quiet: bool,
+}
+
+fn main() {
+    let args = Args::parse();
+    exit_with(run(&args));
+}
+
+fn run(args: &Args) -> Result<(), CliError> {
+    if args.beam_width == 0 {
+        return Err(CliError::usage("--beam-width must be at least 1"));
+    }
+    if !args.score_weight.is_finite() {
+        return Err(CliError::usage("--score-weight must be a finite number"));
+    }
+    if args.threads == Some(0) {
+        return Err(CliError::usage("--threads must be at least 1"));
+    }
+    let mut sequence = read_sequence(&args.input)?;
+    if let Some(n) = args.pieces {
+        if n == 0 {
+            return Err(CliError::usage("--pieces must be at least 1"));
+        }
+        sequence.truncate(n);
+    }
+    let weights = match &args.weights {
+        Some(path) => Weights::from_json(&read_text(path, "weights file")?)
+            .map_err(|e| CliError::usage(format!("weights file {}: {e}", path.display())))?,
+        None => Weights::default(),
+    };
+    let policy: Policy = match &args.policy {
+        Some(path) => serde_json::from_str(&read_text(path, "policy file")?)
+            .map_err(|e| CliError::usage(format!("policy file {}: {e}", path.display())))?,
+        None => Policy::default(),
+    };
+    let params = Params {
+        beam_width: args.beam_width,
+        score_weight: args.score_weight,
+        weights,
+        policy,
+        piece_limit: args.piece_limit,
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()
+        .map_err(|e| CliError::usage(format!("cannot start worker threads: {e}")))?;
+
+    let total = pieces_to_place(sequence.len(), args.piece_limit);
+    let bar = if args.quiet {
+        ProgressBar::hidden()
+    } else {
+        let bar = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{bar:30} piece {pos}/{len} {msg} [{elapsed_precise} < {eta_precise}]",
+            )
+            .expect("valid template"),
+        );
+        bar
+    };
+    let start = Instant::now();
+    let solution = pool.install(|| {
+        beam_search(&sequence, &params, &mut |s| {
+            if s.pieces % 16 == 0 || s.pieces == total {
+                let rate = s.placements as f64 / start.elapsed().as_secs_f64().max(1e-9);
+                bar.set_position(s.pieces as u64);
+                bar.set_message(format!(
+                    "best {} beam {} {:.1}M placements/s",
+                    s.best_score,
+                    s.beam_size,
+                    rate / 1e6
+                ));
+            }
+        })
+    });
+    bar.finish_and_clear();
+    let search_time = start.elapsed();
+
+    let record = record_for(&sequence, &solution.placements, args.piece_limit)
+        .map_err(|e| CliError::usage(format!("internal error: {e}")))?;
+    let options = ReplayOptions {
+        judge: false,
+        piece_limit: args.piece_limit,
+    };
+    let report = verify(&sequence, &record, solution.score, options)
+        .map_err(|e| CliError::usage(format!("internal error: {e}")))?;
+
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{record}")
+        .and_then(|()| out.flush())
+        .map_err(|e| CliError::usage(format!("cannot write the record: {e}")))?;
+
+    let wall = start.elapsed();
+    if let Some(path) = &args.json {
+        let summary = serde_json::json!({
+            "score": report.score,
+            "pieces_locked": report.pieces_locked,
+            "lines": report.lines,
+            "clears": report.clears,
+            "beam_width": args.beam_width,
+            "score_weight": args.score_weight,
+            "weights": params.weights,
+            "policy": params.policy,
+            "search_seconds": search_time.as_secs_f64(),
+            "wall_seconds": wall.as_secs_f64(),
+            "expanded": solution.stats.expanded,
+            "placements": solution.stats.placements,
+        });
+        std::fs::write(path, format!("{summary:#}\n"))
+            .map_err(|e| CliError::usage(format!("cannot write {}: {e}", path.display())))?;
+    }
+    if !args.quiet {
+        let [c1, c2, c3, c4] = report.clears;
+        eprintln!(
+            "pieces locked: {}, lines: {} (clears of 1: {c1}, 2: {c2}, 3: {c3}, 4: {c4})",
+            report.pieces_locked, report.lines
+        );
+        eprintln!(
+            "beam width {}, score weight {}: {:.1} s, {} states expanded ({:.2} us each), {} placements",
+            args.beam_width,
+            args.score_weight,
+            search_time.as_secs_f64(),
+            solution.stats.expanded,
+            search_time.as_secs_f64() * 1e6 / solution.stats.expanded.max(1) as f64,
+            solution.stats.placements
+        );
+        eprintln!("checked by the rules engine: record valid, same score");
+        eprintln!("Score = {}", report.score);
+    }
+    Ok(())
+}

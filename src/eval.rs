@@ -1,0 +1,251 @@
+//! Board evaluation: a linear cost over features of a board, lower is better.
+//!
+//! The beam ranks a state by `evaluation(board) - score * score_weight`: the evaluation is a cost
+//! (a reward such as filled cells enters with a negative weight), and points scored so far pull
+//! the key down. Weights are data: the defaults are compiled in from `weights/default.json` and
+//! `--weights FILE` replaces them.
+
+use crate::bitboard::{Board, COLS, ROWS, ROW_MASK};
+use serde::{Deserialize, Serialize};
+
+/// Weights of the board features; every field defaults to the shipped value.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Weights {
+    /// Per filled cell (negative: cells multiply the score of every clear).
+    pub cells: f32,
+    /// Per horizontal change filled/empty between neighbouring cells or a wall, in the rows from
+    /// the highest filled row down.
+    pub row_transitions: f32,
+    /// Per vertical change filled/empty between neighbouring cells or the floor.
+    pub column_transitions: f32,
+    /// Per empty cell with a filled cell somewhere above it in its column.
+    pub holes: f32,
+    /// Per row that holds at least one hole.
+    pub hole_rows: f32,
+    /// Per open well, `depth * (depth + 1) / 2` (a well cell is empty with both sides filled).
+    pub well_sums: f32,
+    /// Per unit of height difference between neighbouring columns.
+    pub bumpiness: f32,
+    /// Per row of the tallest column.
+    pub max_height: f32,
+    /// Per filled cell in the top four rows, where the spawn and its moves need room.
+    pub top_cells: f32,
+    /// Per row of the placed piece's center height (20 - y).
+    pub landing_height: f32,
+    /// Reward (negative) per row of a clean well: a column whose cells are empty down to a stack
+    /// of complete-but-one rows, ready for a 4-line clear.
+    pub clean_well: f32,
+}
+
+impl Default for Weights {
+    fn default() -> Self {
+        DEFAULT_WEIGHTS.clone()
+    }
+}
+
+static DEFAULT_WEIGHTS_JSON: &str = include_str!("../weights/default.json");
+
+static DEFAULT_WEIGHTS: std::sync::LazyLock<Weights> = std::sync::LazyLock::new(|| {
+    // The struct's own `Default` reads this file, so parse with every field zeroed first.
+    serde_json::from_str::<WeightsFile>(DEFAULT_WEIGHTS_JSON)
+        .expect("weights/default.json is valid")
+        .into()
+});
+
+/// The on-disk form with no defaults of its own, used only to load the shipped file.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WeightsFile {
+    cells: f32,
+    row_transitions: f32,
+    column_transitions: f32,
+    holes: f32,
+    hole_rows: f32,
+    well_sums: f32,
+    bumpiness: f32,
+    max_height: f32,
+    top_cells: f32,
+    landing_height: f32,
+    clean_well: f32,
+}
+
+impl From<WeightsFile> for Weights {
+    fn from(w: WeightsFile) -> Self {
+        Weights {
+            cells: w.cells,
+            row_transitions: w.row_transitions,
+            column_transitions: w.column_transitions,
+            holes: w.holes,
+            hole_rows: w.hole_rows,
+            well_sums: w.well_sums,
+            bumpiness: w.bumpiness,
+            max_height: w.max_height,
+            top_cells: w.top_cells,
+            landing_height: w.landing_height,
+            clean_well: w.clean_well,
+        }
+    }
+}
+
+impl Weights {
+    /// Reads weights from JSON; fields left out keep their defaults, unknown fields are errors.
+    pub fn from_json(text: &str) -> Result<Weights, serde_json::Error> {
+        serde_json::from_str(text)
+    }
+
+    /// The weights as a vector, in field order (for optimizers).
+    pub fn to_vec(&self) -> Vec<f32> {
+        vec![
+            self.cells,
+            self.row_transitions,
+            self.column_transitions,
+            self.holes,
+            self.hole_rows,
+            self.well_sums,
+            self.bumpiness,
+            self.max_height,
+            self.top_cells,
+            self.landing_height,
+            self.clean_well,
+        ]
+    }
+
+    /// The inverse of [`Weights::to_vec`].
+    pub fn from_slice(v: &[f32]) -> Weights {
+        assert_eq!(v.len(), Weights::NAMES.len());
+        Weights {
+            cells: v[0],
+            row_transitions: v[1],
+            column_transitions: v[2],
+            holes: v[3],
+            hole_rows: v[4],
+            well_sums: v[5],
+            bumpiness: v[6],
+            max_height: v[7],
+            top_cells: v[8],
+            landing_height: v[9],
+            clean_well: v[10],
+        }
+    }
+
+    pub const NAMES: [&'static str; 11] = [
+        "cells",
+        "row_transitions",
+        "column_transitions",
+        "holes",
+        "hole_rows",
+        "well_sums",
+        "bumpiness",
+        "max_height",
+        "top_cells",
+        "landing_height",
+        "clean_well",
+    ];
+}
+
+/// Rows 0..3: the spawn puts cells as high as row -2 and its moves need these rows free.
+const TOP_ROWS: u32 = 0b1111;
+
+/// The cost of `board`, on which a piece just locked with its center at row `landing_y`.
+#[inline]
+pub fn evaluate(board: &Board, landing_y: u32, w: &Weights) -> f32 {
+    let cols = &board.cols;
+    let occupied = board.occupied_rows();
+    // Rows from the highest filled row down: empty rows above the stack carry no transitions.
+    let stack_rows = if occupied == 0 {
+        0
+    } else {
+        ROW_MASK & !((occupied & occupied.wrapping_neg()) - 1)
+    };
+
+    let mut cells = 0u32;
+    let mut column_transitions = 0u32;
+    let mut holes = 0u32;
+    let mut hole_rows = 0u32;
+    let mut top_cells = 0u32;
+    let mut heights = [0u32; COLS];
+    for (x, &c) in cols.iter().enumerate() {
+        cells += c.count_ones();
+        // Row y+1 sits under row y; the floor counts as filled.
+        column_transitions += ((c ^ ((c >> 1) | (1 << (ROWS - 1)))) & ROW_MASK).count_ones();
+        top_cells += (c & TOP_ROWS).count_ones();
+        if c != 0 {
+            let top = c & c.wrapping_neg();
+            let under = ROW_MASK & !(top - 1);
+            let h = under & !c;
+            holes += h.count_ones();
+            hole_rows |= h;
+            heights[x] = ROWS - c.trailing_zeros();
+        }
+    }
+
+    let mut row_transitions =
+        (!cols[0] & stack_rows).count_ones() + (!cols[COLS - 1] & stack_rows).count_ones();
+    let mut bumpiness = 0u32;
+    let mut well_sums = 0u32;
+    let mut max_height = 0u32;
+    for x in 0..COLS {
+        if x + 1 < COLS {
+            row_transitions += ((cols[x] ^ cols[x + 1]) & stack_rows).count_ones();
+            bumpiness += heights[x].abs_diff(heights[x + 1]);
+        }
+        max_height = max_height.max(heights[x]);
+        let left = if x == 0 { ROW_MASK } else { cols[x - 1] };
+        let right = if x + 1 == COLS { ROW_MASK } else { cols[x + 1] };
+        let above_top = if cols[x] == 0 {
+            ROW_MASK
+        } else {
+            (cols[x] & cols[x].wrapping_neg()) - 1
+        };
+        let d = (left & right & above_top).count_ones();
+        well_sums += d * (d + 1) / 2;
+    }
+
+    // A clean well: the rows directly above the well column's top, counted from there upward,
+    // that are complete but for the well column.
+    let mut clean_well = 0u32;
+    if w.clean_well != 0.0 {
+        let full_but = |x: usize| {
+            cols.iter()
+                .enumerate()
+                .fold(ROW_MASK, |a, (i, &c)| if i == x { a & !c } else { a & c })
+        };
+        for x in 0..COLS {
+            let ready = full_but(x);
+            if ready == 0 {
+                continue;
+            }
+            // Count the run of ready rows ending at the column's top (highest bit of the run
+            // below the first filled cell).
+            let above_top = if cols[x] == 0 {
+                ROW_MASK
+            } else {
+                (cols[x] & cols[x].wrapping_neg()) - 1
+            };
+            let run_end = 32 - above_top.leading_zeros(); // rows 0..run_end are above the top
+            if run_end == 0 {
+                continue;
+            }
+            let bottom = run_end - 1;
+            if ready >> bottom & 1 == 0 {
+                continue;
+            }
+            // Length of the run of ones in `ready` ending at `bottom`, going up.
+            let shifted = !(ready << (31 - bottom));
+            clean_well = clean_well.max(shifted.leading_zeros().min(4));
+        }
+    }
+
+    w.cells * cells as f32
+        + w.row_transitions * row_transitions as f32
+        + w.column_transitions * column_transitions as f32
+        + w.holes * holes as f32
+        + w.hole_rows * hole_rows.count_ones() as f32
+        + w.well_sums * well_sums as f32
+        + w.bumpiness * bumpiness as f32
+        + w.max_height * max_height as f32
+        + w.top_cells * top_cells as f32
+        + w.landing_height * (ROWS - landing_y) as f32
+        + w.clean_well * clean_well as f32
+}

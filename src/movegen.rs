@@ -1,0 +1,273 @@
+//! Move generation: every placement a piece can reach from its spawn and lock in, and the
+//! shortest move list that gets it there.
+//!
+//! The search works on sets of positions, not on single positions. For each rotation state and
+//! center column, `valid[state][x]` is a `u32` whose bit `y` says the piece fits with its center
+//! at `(x, y)` (built once per board and piece from the columns with a few shifts). Reachability
+//! from the spawn is a fixpoint over those masks: `D` fills down through runs of valid bits (one
+//! add and one xor for a whole column), `L`/`R` copy bits between neighbouring columns, `C` copies
+//! bits to the next state. Slides under overhangs, tucks and spins all fall out of the same
+//! fixpoint; nothing is special-cased, so a high stack that blocks rotation at the spawn is as
+//! exact as an empty board.
+
+use crate::bitboard::{canonical_state, shape, Board, COLS, ROW_MASK};
+use crate::rules::{Kind, Move, MAX_MOVES_PER_PIECE, SPAWN};
+use smallvec::SmallVec;
+
+/// Where a piece locks: its (canonical) state and center.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Placement {
+    pub state: u8,
+    pub x: u8,
+    pub y: u8,
+}
+
+impl Placement {
+    /// Packs into 16 bits for the beam's trail.
+    #[inline]
+    pub fn pack(self) -> u16 {
+        (self.state as u16) << 10 | (self.x as u16) << 5 | self.y as u16
+    }
+
+    #[inline]
+    pub fn unpack(v: u16) -> Placement {
+        Placement {
+            state: (v >> 10) as u8 & 3,
+            x: (v >> 5) as u8 & 31,
+            y: v as u8 & 31,
+        }
+    }
+}
+
+/// Placements of one piece; most boards give fewer than 48.
+pub type Placements = SmallVec<[Placement; 48]>;
+
+/// Per state and center column: the rows where the piece's center fits.
+pub type ValidMap = [[u32; COLS]; 4];
+
+/// Positions where `kind` fits on `board`, for each state and center column.
+#[inline]
+pub fn valid_map(board: &Board, kind: Kind) -> ValidMap {
+    let mut floored = [0u32; COLS];
+    for (f, c) in floored.iter_mut().zip(&board.cols) {
+        // Bits 20..31 stand for the floor, so cells below row 19 collide like filled cells.
+        *f = c | !ROW_MASK;
+    }
+    let mut map = [[0u32; COLS]; 4];
+    for (state, row) in map.iter_mut().enumerate() {
+        let s = shape(kind, state as u8);
+        let lo = -(s.min_dx as i32);
+        let hi = COLS as i32 - 1 - s.max_dx as i32;
+        let offsets = kind.offsets(state as u8);
+        for x in lo..=hi {
+            let mut blocked = 0u32;
+            for &(dx, dy) in &offsets {
+                let col = floored[(x + dx) as usize];
+                // Center row y collides when cell row y+dy is filled: shift that bit to y.
+                // Above the top (y+dy < 0) the shift brings in zeros: always free.
+                blocked |= if dy >= 0 { col >> dy } else { col << -dy };
+            }
+            row[x as usize] = !blocked & ROW_MASK;
+        }
+    }
+    map
+}
+
+/// All positions reachable from `start` through `valid`, per state and column.
+#[inline]
+fn reachable(valid: &ValidMap, start_state: usize, start_x: usize, start_bits: u32) -> ValidMap {
+    let mut reach = [[0u32; COLS]; 4];
+    reach[start_state][start_x] = fill_down(start_bits, valid[start_state][start_x]);
+    // Sweep states in rotation order and columns both ways until nothing changes; a typical
+    // board settles in two or three sweeps.
+    loop {
+        let mut changed = false;
+        for step in 0..4 {
+            let s = (start_state + step) % 4;
+            let prev = (s + 3) % 4;
+            for pass in 0..2 {
+                for i in 0..COLS {
+                    let x = if pass == 0 { i } else { COLS - 1 - i };
+                    let v = valid[s][x];
+                    if v == 0 {
+                        continue;
+                    }
+                    let mut from = reach[prev][x];
+                    if x > 0 {
+                        from |= reach[s][x - 1];
+                    }
+                    if x + 1 < COLS {
+                        from |= reach[s][x + 1];
+                    }
+                    let old = reach[s][x];
+                    let new = fill_down(old | (from & v), v);
+                    if new != old {
+                        reach[s][x] = new;
+                        changed = true;
+                    }
+                }
+            }
+        }
+        if !changed {
+            return reach;
+        }
+    }
+}
+
+/// Extends `bits` (a subset of `valid`) downward through runs of `valid`: adding `bits` to the
+/// run carries through every set bit above it, and the xor keeps exactly the bits the carry
+/// touched.
+#[inline]
+fn fill_down(bits: u32, valid: u32) -> u32 {
+    let b = bits & valid;
+    ((valid + b) ^ valid) & valid | b
+}
+
+/// Every distinct placement of piece number `index` (of `kind`) that is reachable from its spawn
+/// and at rest. Empty when the spawn position itself is blocked (the game is over).
+pub fn placements(board: &Board, kind: Kind, index: usize, out: &mut Placements) {
+    out.clear();
+    let valid = valid_map(board, kind);
+    let spawn_state = index % 4;
+    let (sx, sy) = (SPAWN.0 as usize, SPAWN.1 as u32);
+    if valid[spawn_state][sx] >> sy & 1 == 0 {
+        return;
+    }
+    let reach = reachable(&valid, spawn_state, sx, 1 << sy);
+    // Merge states that look alike, then keep the positions that cannot move down.
+    let mut rest = [[0u32; COLS]; 4];
+    for s in 0..4 {
+        let c = canonical_state(kind, s as u8) as usize;
+        for x in 0..COLS {
+            rest[c][x] |= reach[s][x] & !(valid[s][x] >> 1);
+        }
+    }
+    for (s, cols) in rest.iter().enumerate() {
+        for (x, &bits) in cols.iter().enumerate() {
+            let mut b = bits;
+            while b != 0 {
+                let y = b.trailing_zeros();
+                b &= b - 1;
+                out.push(Placement {
+                    state: s as u8,
+                    x: x as u8,
+                    y: y as u8,
+                });
+            }
+        }
+    }
+}
+
+/// Why no move list could be given for a placement.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum PathError {
+    #[error("the placement {0:?} is not reachable from the spawn")]
+    Unreachable(Placement),
+    #[error("the placement {placement:?} needs {moves} moves, more than the 100 allowed")]
+    TooLong { placement: Placement, moves: usize },
+}
+
+/// A shortest move list (1..=100 moves) taking piece `index` from its spawn to `target` at rest.
+/// When the spawn position is itself the target, the list is a single `D` that does nothing,
+/// because the contest rejects a piece with no moves.
+pub fn path_to(
+    board: &Board,
+    kind: Kind,
+    index: usize,
+    target: Placement,
+) -> Result<Vec<Move>, PathError> {
+    path_to_any(board, kind, index, |s, x, y| {
+        canonical_state(kind, s) == target.state && x == target.x && y == target.y
+    })
+    .ok_or(PathError::Unreachable(target))
+    .and_then(|moves| {
+        if moves.len() > MAX_MOVES_PER_PIECE as usize {
+            Err(PathError::TooLong {
+                placement: target,
+                moves: moves.len(),
+            })
+        } else if moves.is_empty() {
+            Ok(vec![Move::Down])
+        } else {
+            Ok(moves)
+        }
+    })
+}
+
+/// Breadth-first search over (state, x, y) from the spawn to the first position accepted by
+/// `is_target`; the path is shortest in moves.
+fn path_to_any(
+    board: &Board,
+    kind: Kind,
+    index: usize,
+    is_target: impl Fn(u8, u8, u8) -> bool,
+) -> Option<Vec<Move>> {
+    let valid = valid_map(board, kind);
+    let fits = |s: usize, x: i32, y: i32| {
+        (0..COLS as i32).contains(&x) && (0..32).contains(&y) && valid[s][x as usize] >> y & 1 == 1
+    };
+    const N: usize = 4 * COLS * 32;
+    let id = |s: usize, x: i32, y: i32| (s * COLS + x as usize) * 32 + y as usize;
+    let mut came_from: Vec<Option<(usize, Move)>> = vec![None; N];
+    let mut seen = vec![false; N];
+    let start = (index % 4, SPAWN.0, SPAWN.1);
+    if !fits(start.0, start.1, start.2) {
+        return None;
+    }
+    let mut queue = std::collections::VecDeque::new();
+    seen[id(start.0, start.1, start.2)] = true;
+    queue.push_back(start);
+    while let Some((s, x, y)) = queue.pop_front() {
+        let at_rest = !fits(s, x, y + 1);
+        if at_rest && is_target(s as u8, x as u8, y as u8) {
+            let mut moves = Vec::new();
+            let mut cur = id(s, x, y);
+            while let Some((prev, m)) = came_from[cur] {
+                moves.push(m);
+                cur = prev;
+            }
+            moves.reverse();
+            return Some(moves);
+        }
+        for m in Move::ALL {
+            let (ns, nx, ny) = match m {
+                Move::Left => (s, x - 1, y),
+                Move::Right => (s, x + 1, y),
+                Move::Down => (s, x, y + 1),
+                Move::Rotate => ((s + 1) % 4, x, y),
+            };
+            if fits(ns, nx, ny) && !seen[id(ns, nx, ny)] {
+                seen[id(ns, nx, ny)] = true;
+                came_from[id(ns, nx, ny)] = Some((id(s, x, y), m));
+                queue.push_back((ns, nx, ny));
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fill_down_stops_at_blocked_rows() {
+        let valid = 0b1111_0111_1110u32;
+        assert_eq!(fill_down(0b10, valid), 0b0111_1110);
+        assert_eq!(fill_down(0b1_0000_0000, valid), 0b1111_0000_0000);
+        assert_eq!(fill_down(0, valid), 0);
+    }
+
+    #[test]
+    fn empty_board_gives_every_drop() {
+        let mut out = Placements::new();
+        // Piece 0 of kind T spawns in state 0; every state and column is reachable.
+        placements(&Board::default(), Kind::T, 0, &mut out);
+        assert_eq!(out.len(), 8 + 9 + 8 + 9);
+        assert!(out.iter().all(|p| p.y == 19 || p.y == 18));
+        placements(&Board::default(), Kind::O, 1, &mut out);
+        assert_eq!(out.len(), 9);
+        placements(&Board::default(), Kind::I, 2, &mut out);
+        assert_eq!(out.len(), 10 + 7);
+    }
+}

@@ -1,0 +1,389 @@
+//! The beam search over the whole piece sequence.
+//!
+//! Each depth places one piece. Every state of the beam is expanded in parallel into all its
+//! placements; a child is ranked by `evaluation(board) - score * score_weight` (lower is better),
+//! duplicate boards are dropped, and the best `beam_width` survive. A state only keeps its board,
+//! its score and an index into the trail; the trail is one `(parent, placement)` pair per kept
+//! state per depth, and dead lineages are compacted away every few dozen depths, so memory stays
+//! near `beam_width x (board + a few trail levels)` instead of growing with the sequence.
+//!
+//! The search is deterministic: candidates are produced in beam order whatever the thread count,
+//! and ties are broken by (parent, placement), which are unique.
+
+use crate::bitboard::{self, Board};
+use crate::eval::{evaluate, Weights};
+use crate::movegen::{placements, Placement, Placements};
+use crate::rules::Kind;
+use ahash::AHashMap;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::cmp::Ordering;
+
+/// Beam policy beyond the evaluation: data, with defaults, so the tuner can search it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Policy {
+    /// A clear of `n` rows is only allowed when the board held at least `min_cells_to_clear[n-1]`
+    /// cells before the piece: the same clear is worth more on a fuller board.
+    pub min_cells_to_clear: [u32; 4],
+}
+
+impl Default for Policy {
+    fn default() -> Self {
+        Policy {
+            min_cells_to_clear: [0; 4],
+        }
+    }
+}
+
+/// Everything that decides what the search returns.
+#[derive(Clone, Debug)]
+pub struct Params {
+    pub beam_width: usize,
+    pub score_weight: f64,
+    pub weights: Weights,
+    pub policy: Policy,
+    /// The piece whose number reaches this limit scores nothing and ends the game; 0 = no limit.
+    pub piece_limit: usize,
+}
+
+/// A state of the beam.
+#[derive(Clone, Copy)]
+struct Node {
+    board: Board,
+    score: u64,
+    /// Index of this state's entry in its depth's trail level.
+    trail: u32,
+}
+
+/// A child before selection: enough to rank it and rebuild it.
+#[derive(Clone, Copy)]
+struct Candidate {
+    key: f64,
+    hash: u64,
+    score: u64,
+    parent: u32,
+    placement: u16,
+}
+
+impl Candidate {
+    #[inline]
+    fn order(&self, other: &Candidate) -> Ordering {
+        self.key
+            .total_cmp(&other.key)
+            .then(self.parent.cmp(&other.parent))
+            .then(self.placement.cmp(&other.placement))
+    }
+}
+
+/// One kept state's step: the parent's index in the previous level and the placement taken.
+#[derive(Clone, Copy)]
+struct TrailEntry {
+    parent: u32,
+    placement: u16,
+}
+
+/// What the search reports after each depth.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DepthStats {
+    /// Pieces placed so far (depth + 1).
+    pub pieces: usize,
+    pub best_score: u64,
+    pub beam_size: usize,
+    /// Placements generated and evaluated so far.
+    pub placements: u64,
+    /// States expanded so far.
+    pub expanded: u64,
+}
+
+/// The search's answer: one placement per piece from the first.
+#[derive(Clone, Debug)]
+pub struct Solution {
+    pub placements: Vec<Placement>,
+    pub score: u64,
+    pub stats: DepthStats,
+}
+
+/// Number of pieces the search places for a sequence of `len` pieces: the piece at the limit
+/// scores nothing, so it is never placed.
+pub fn pieces_to_place(len: usize, piece_limit: usize) -> usize {
+    if piece_limit == 0 {
+        len
+    } else {
+        len.min(piece_limit - 1)
+    }
+}
+
+/// States expanded per parallel task: fixed, so the work split never depends on the thread count.
+const CHUNK: usize = 32;
+/// Depths between two compactions of the trail.
+const GC_INTERVAL: usize = 64;
+
+/// Runs the beam over `sequence` (all of it, up to the piece limit), calling `progress` after
+/// every depth.
+pub fn beam_search(
+    sequence: &[Kind],
+    params: &Params,
+    progress: &mut dyn FnMut(&DepthStats),
+) -> Solution {
+    assert!(params.beam_width > 0, "beam width must be positive");
+    let depth_count = pieces_to_place(sequence.len(), params.piece_limit);
+    let mut frontier = vec![Node {
+        board: Board::default(),
+        score: 0,
+        trail: 0,
+    }];
+    let mut trail: Vec<Vec<TrailEntry>> = Vec::with_capacity(depth_count);
+    // The best state seen at any depth: (depth, trail index, score). Depth -1 is the empty root.
+    let mut best: Option<(usize, u32, u64)> = None;
+    let mut stats = DepthStats::default();
+    let mut last_gc = 0usize;
+
+    for (depth, &kind) in sequence.iter().enumerate().take(depth_count) {
+        let candidates = expand(&frontier, kind, depth, params, &mut stats);
+        if candidates.is_empty() {
+            break;
+        }
+        let chosen = select(candidates, params.beam_width);
+
+        let mut level = Vec::with_capacity(chosen.len());
+        let next: Vec<Node> = chosen
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let parent = &frontier[c.parent as usize];
+                let p = Placement::unpack(c.placement);
+                let mut board = parent.board;
+                bitboard::lock(
+                    &mut board,
+                    kind,
+                    p.state,
+                    p.x as usize,
+                    p.y as u32,
+                    depth,
+                    params.piece_limit,
+                );
+                level.push(TrailEntry {
+                    parent: parent.trail,
+                    placement: c.placement,
+                });
+                Node {
+                    board,
+                    score: c.score,
+                    trail: i as u32,
+                }
+            })
+            .collect();
+        trail.push(level);
+        frontier = next;
+
+        let (top_index, top) = frontier
+            .iter()
+            .enumerate()
+            .max_by(|a, b| a.1.score.cmp(&b.1.score).then(b.0.cmp(&a.0)))
+            .expect("frontier is not empty");
+        if best.is_none_or(|(_, _, s)| top.score > s) {
+            best = Some((depth, top_index as u32, top.score));
+        }
+        stats.pieces = depth + 1;
+        stats.best_score = best.map_or(0, |b| b.2);
+        stats.beam_size = frontier.len();
+        progress(&stats);
+
+        if depth + 1 - last_gc >= GC_INTERVAL {
+            compact_trail(&mut trail, &mut frontier, &mut best, last_gc);
+            last_gc = depth + 1;
+        }
+    }
+
+    let mut placements = Vec::new();
+    let score = match best {
+        None => 0,
+        Some((depth, index, score)) => {
+            let mut i = index;
+            for d in (0..=depth).rev() {
+                let e = trail[d][i as usize];
+                placements.push(Placement::unpack(e.placement));
+                i = e.parent;
+            }
+            placements.reverse();
+            score
+        }
+    };
+    Solution {
+        placements,
+        score,
+        stats,
+    }
+}
+
+/// Every child of every state of the frontier, in frontier order.
+fn expand(
+    frontier: &[Node],
+    kind: Kind,
+    depth: usize,
+    params: &Params,
+    stats: &mut DepthStats,
+) -> Vec<Candidate> {
+    let chunks: Vec<(Vec<Candidate>, u64)> = frontier
+        .par_chunks(CHUNK)
+        .enumerate()
+        .map(|(chunk_index, chunk)| {
+            let mut out = Vec::with_capacity(chunk.len() * 32);
+            let mut scratch = Placements::new();
+            let mut generated = 0u64;
+            for (i, node) in chunk.iter().enumerate() {
+                let parent = (chunk_index * CHUNK + i) as u32;
+                generated += expand_node(node, parent, kind, depth, params, &mut scratch, &mut out);
+            }
+            (out, generated)
+        })
+        .collect();
+    stats.expanded += frontier.len() as u64;
+    let total: usize = chunks.iter().map(|c| c.0.len()).sum();
+    let mut all = Vec::with_capacity(total);
+    for (c, generated) in chunks {
+        stats.placements += generated;
+        all.extend_from_slice(&c);
+    }
+    all
+}
+
+#[inline]
+fn expand_node(
+    node: &Node,
+    parent: u32,
+    kind: Kind,
+    depth: usize,
+    params: &Params,
+    scratch: &mut Placements,
+    out: &mut Vec<Candidate>,
+) -> u64 {
+    placements(&node.board, kind, depth, scratch);
+    let cells_before = node.board.filled_cells();
+    for p in scratch.iter() {
+        let mut board = node.board;
+        let outcome = bitboard::lock(
+            &mut board,
+            kind,
+            p.state,
+            p.x as usize,
+            p.y as u32,
+            depth,
+            params.piece_limit,
+        );
+        if outcome.game_over.is_some() {
+            continue;
+        }
+        if outcome.lines > 0
+            && cells_before < params.policy.min_cells_to_clear[outcome.lines as usize - 1]
+        {
+            continue;
+        }
+        let score = node.score + outcome.score as u64;
+        let key = evaluate(&board, p.y as u32, &params.weights) as f64
+            - score as f64 * params.score_weight;
+        out.push(Candidate {
+            key,
+            hash: board.hash64(),
+            score,
+            parent,
+            placement: p.pack(),
+        });
+    }
+    scratch.len() as u64
+}
+
+/// The best `width` candidates with distinct boards, best first. Among candidates with the same
+/// board the one with the higher score is kept (ties: the better key).
+fn select(mut candidates: Vec<Candidate>, width: usize) -> Vec<Candidate> {
+    let mut chosen: Vec<Candidate> = Vec::with_capacity(width);
+    let mut seen: AHashMap<u64, usize> = AHashMap::with_capacity(width * 2);
+    let mut start = 0;
+    // Duplicates are usually a small share, so rank twice the width first and widen only if
+    // that was not enough.
+    let mut take = width.saturating_mul(2).max(64);
+    while chosen.len() < width && start < candidates.len() {
+        let rest = &mut candidates[start..];
+        let n = take.min(rest.len());
+        if n < rest.len() {
+            rest.select_nth_unstable_by(n, Candidate::order);
+        }
+        rest[..n].sort_unstable_by(Candidate::order);
+        for c in &rest[..n] {
+            match seen.get(&c.hash) {
+                Some(&i) => {
+                    if c.score > chosen[i].score {
+                        chosen[i] = *c;
+                    }
+                }
+                None => {
+                    if chosen.len() < width {
+                        seen.insert(c.hash, chosen.len());
+                        chosen.push(*c);
+                    }
+                }
+            }
+        }
+        start += n;
+        take = take.saturating_mul(2);
+    }
+    chosen
+}
+
+/// Drops trail entries no live state descends from, remapping indices. `frontier` holds the live
+/// states of the last level, `best` a state that must survive too. Levels at or before
+/// `last_gc` were compacted before: once such a level is found fully alive, so is everything
+/// under it.
+fn compact_trail(
+    trail: &mut [Vec<TrailEntry>],
+    frontier: &mut [Node],
+    best: &mut Option<(usize, u32, u64)>,
+    last_gc: usize,
+) {
+    let Some(last) = trail.len().checked_sub(1) else {
+        return;
+    };
+    let mut live: Vec<u32> = frontier.iter().map(|n| n.trail).collect();
+    for d in (0..=last).rev() {
+        if let Some((bd, bi, _)) = *best {
+            if bd == d {
+                live.push(bi);
+            }
+        }
+        live.sort_unstable();
+        live.dedup();
+        let level = &mut trail[d];
+        if live.len() == level.len() {
+            if d < last_gc {
+                break;
+            }
+        } else {
+            let mut remap = vec![u32::MAX; level.len()];
+            let mut kept = Vec::with_capacity(live.len());
+            for (new, &old) in live.iter().enumerate() {
+                remap[old as usize] = new as u32;
+                kept.push(level[old as usize]);
+            }
+            *level = kept;
+            if d == last {
+                for n in frontier.iter_mut() {
+                    n.trail = remap[n.trail as usize];
+                }
+            } else {
+                for e in trail[d + 1].iter_mut() {
+                    e.parent = remap[e.parent as usize];
+                }
+            }
+            if let Some((bd, bi, _)) = best.as_mut() {
+                if *bd == d {
+                    *bi = remap[*bi as usize];
+                }
+            }
+        }
+        live = trail[d].iter().map(|e| e.parent).collect();
+        if d == 0 {
+            break;
+        }
+    }
+}

@@ -1,0 +1,71 @@
+//! From the search's placements to a record the checker accepts, and the self-check that the
+//! record scores what the search claims.
+
+use crate::bitboard::{self, Board};
+use crate::movegen::{path_to, PathError, Placement};
+use crate::record::Record;
+use crate::replay::{replay, ReplayOptions, Report};
+use crate::rules::{Kind, Move};
+use thiserror::Error;
+
+/// Why a solution could not be turned into a trustworthy record.
+#[derive(Debug, Error)]
+pub enum SolveError {
+    #[error("piece {piece}: {source}")]
+    Path { piece: usize, source: PathError },
+    #[error("the search claims {claimed} points but the rules engine scores its record {actual} ({detail})")]
+    ScoreMismatch {
+        claimed: u64,
+        actual: u64,
+        detail: String,
+    },
+}
+
+/// The record playing `placements` (one per piece from the first) with shortest move lists.
+pub fn record_for(
+    sequence: &[Kind],
+    placements: &[Placement],
+    piece_limit: usize,
+) -> Result<Record, SolveError> {
+    let mut board = Board::default();
+    let mut pieces: Vec<Vec<Move>> = Vec::with_capacity(placements.len());
+    for (index, (&kind, &p)) in sequence.iter().zip(placements).enumerate() {
+        let moves = path_to(&board, kind, index, p).map_err(|source| SolveError::Path {
+            piece: index + 1,
+            source,
+        })?;
+        pieces.push(moves);
+        bitboard::lock(
+            &mut board,
+            kind,
+            p.state,
+            p.x as usize,
+            p.y as u32,
+            index,
+            piece_limit,
+        );
+    }
+    Ok(Record::from_pieces(pieces.iter().map(Vec::as_slice)))
+}
+
+/// Replays `record` on the plain rules engine (strict) and fails unless it scores `claimed`.
+pub fn verify(
+    sequence: &[Kind],
+    record: &Record,
+    claimed: u64,
+    options: ReplayOptions,
+) -> Result<Report, SolveError> {
+    let report = replay(sequence, record, options);
+    if !report.valid() || report.score != claimed {
+        let detail = match &report.error {
+            Some(e) => e.to_string(),
+            None => format!("{} pieces locked, {}", report.pieces_locked, report.end),
+        };
+        return Err(SolveError::ScoreMismatch {
+            claimed,
+            actual: report.final_score(),
+            detail,
+        });
+    }
+    Ok(report)
+}

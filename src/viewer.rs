@@ -1,0 +1,338 @@
+//! The replay viewer: one self-contained HTML page that plays a record back piece by piece.
+//!
+//! The checker stays the only judge: the page replays nothing itself. A [`Film`] is fed the
+//! checker's steps (it is the `observe` callback of [`replay_observed`]) and [`Film::page`]
+//! embeds, per piece, the board after the turn, where the piece locked, its moves and the running
+//! totals; the page's script only decodes and draws them. A board is packed as 20 rows of 10
+//! bits, two characters of a 64-letter alphabet per row, so the 10,000 pieces of a full game
+//! take about 400 KB and the whole page stays under a megabyte with no network access at all.
+//!
+//! The page exposes what it shows for tests and scripts: `#piece=N` in the URL opens piece `N`,
+//! `#score`, `#lines`, `#filled` and `#piece-number` hold the figures, `#board-text` the board
+//! drawn as [`Board::picture`] draws it, and the board canvas's `data-cells` attribute the same
+//! board read back from the canvas pixels.
+
+use crate::record::{Record, Token};
+use crate::replay::{replay_observed, ReplayOptions, Report, Step};
+use crate::rules::{Board, Kind, Piece, HEIGHT, OFFSETS, WIDTH};
+use serde::Serialize;
+
+/// The page around the data; `{{TITLE}}` and `{{FILM}}` are filled in by [`Film::page`].
+const TEMPLATE: &str = include_str!("viewer.html");
+
+/// The 64 letters a board row is written in, six bits each (as the page's script decodes them).
+const ALPHABET: &[u8; 64] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_";
+
+const _: () = assert!(WIDTH <= 12, "a row must fit the two letters of its code");
+
+/// The checker's steps, kept as compactly as the page will embed them.
+#[derive(Clone, Debug, Default)]
+pub struct Film {
+    x: Vec<i32>,
+    y: Vec<i32>,
+    states: String,
+    moves: Vec<String>,
+    score: Vec<u64>,
+    lines: Vec<u64>,
+    filled: Vec<u32>,
+    /// The board after each turn, [`encode_board`] after [`encode_board`].
+    boards: String,
+    game_over: Option<&'static str>,
+}
+
+impl Film {
+    pub fn new() -> Film {
+        Film::default()
+    }
+
+    /// Number of pieces recorded so far.
+    pub fn len(&self) -> usize {
+        self.score.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.score.is_empty()
+    }
+
+    /// Records one locked piece; pass it every step of a replay, in order.
+    pub fn observe(&mut self, step: &Step) {
+        debug_assert_eq!(step.index, self.len(), "steps must come in order");
+        self.x.push(step.piece.x);
+        self.y.push(step.piece.y);
+        self.states.push(char::from(b'0' + step.piece.state));
+        self.moves.push(tokens_text(step.moves));
+        self.score.push(step.score);
+        self.lines.push(step.lines);
+        self.filled.push(step.turn.filled);
+        self.boards.push_str(&encode_board(step.board));
+        self.game_over = step.turn.game_over.map(|reason| reason.describe());
+    }
+
+    /// The page for this replay. `record` is the parsed record (`None` when it did not parse),
+    /// `options` and `report` those of the replay that filled this film, `title` names the page.
+    pub fn page(
+        &self,
+        sequence: &[Kind],
+        record: Option<&Record>,
+        options: ReplayOptions,
+        report: &Report,
+        title: &str,
+    ) -> String {
+        let error = report.error.as_ref().map(|e| {
+            let piece = e.piece.unwrap_or(self.len() + 1);
+            let tokens = record.map_or(&[][..], |r| piece_tokens(r, piece));
+            FilmError {
+                piece,
+                message: e.to_string(),
+                moves: tokens_text(tokens),
+                at: record
+                    .and_then(|r| failed_piece(sequence, r, options, piece))
+                    .map(|p| [p.x, p.y, p.state as i32]),
+            }
+        });
+        // The current piece, and the next one for the last frame.
+        let shown = (self.len() + 2).min(sequence.len());
+        let data = FilmData {
+            title,
+            summary: summary(report, options),
+            kinds: sequence[..shown].iter().map(|k| k.letter()).collect(),
+            offsets: &OFFSETS,
+            alphabet: std::str::from_utf8(ALPHABET).expect("the alphabet is ASCII"),
+            x: &self.x,
+            y: &self.y,
+            states: &self.states,
+            moves: &self.moves,
+            score: &self.score,
+            lines: &self.lines,
+            filled: &self.filled,
+            boards: &self.boards,
+            game_over: self.game_over,
+            error,
+        };
+        let json = serde_json::to_string(&data).expect("the film serializes");
+        // '<' only occurs inside JSON strings, where \u003c means the same; without it a record's
+        // text could close the script element.
+        let json = json.replace('<', "\\u003c");
+        let (head, rest) = TEMPLATE
+            .split_once("{{TITLE}}")
+            .expect("the template has a title slot");
+        let (middle, tail) = rest
+            .split_once("{{FILM}}")
+            .expect("the template has a film slot");
+        let title = html_escape(title);
+        let mut page = String::with_capacity(TEMPLATE.len() + title.len() + json.len());
+        for part in [head, &title, middle, &json, tail] {
+            page.push_str(part);
+        }
+        page
+    }
+}
+
+/// What the page is fed, one array per figure so the numbers stay small.
+#[derive(Serialize)]
+struct FilmData<'a> {
+    title: &'a str,
+    summary: String,
+    /// Kinds of the pieces shown, as letters: piece `n` (1-based) is letter `n - 1`.
+    kinds: String,
+    offsets: &'a [[[(i32, i32); 4]; 4]; 7],
+    alphabet: &'a str,
+    x: &'a [i32],
+    y: &'a [i32],
+    states: &'a str,
+    moves: &'a [String],
+    score: &'a [u64],
+    lines: &'a [u64],
+    filled: &'a [u32],
+    boards: &'a str,
+    game_over: Option<&'a str>,
+    error: Option<FilmError>,
+}
+
+/// The frame after the last locked piece of an invalid record.
+#[derive(Serialize)]
+struct FilmError {
+    /// 1-based number of the piece the error concerns.
+    piece: usize,
+    message: String,
+    moves: String,
+    /// Where the piece's moves leave it (`[x, y, state]`) when it got that far, e.g. in mid-air.
+    at: Option<[i32; 3]>,
+}
+
+/// A board as 20 rows, top first, each row's cells as bits (x = 0 lowest) written in two letters.
+pub fn encode_board(board: &Board) -> String {
+    let mut code = String::with_capacity(2 * HEIGHT as usize);
+    for y in 0..HEIGHT {
+        let row = (0..WIDTH)
+            .filter(|&x| board.filled(x, y))
+            .fold(0usize, |row, x| row | 1 << x);
+        code.push(char::from(ALPHABET[row >> 6]));
+        code.push(char::from(ALPHABET[row & 63]));
+    }
+    code
+}
+
+/// The inverse of [`encode_board`]; `None` for anything it did not write.
+pub fn decode_board(code: &str) -> Option<Board> {
+    let digits: Vec<usize> = code
+        .bytes()
+        .map(|b| ALPHABET.iter().position(|&a| a == b))
+        .collect::<Option<_>>()?;
+    if digits.len() != 2 * HEIGHT as usize {
+        return None;
+    }
+    let mut board = Board::new();
+    for (y, pair) in digits.chunks(2).enumerate() {
+        let row = pair[0] << 6 | pair[1];
+        if row >> WIDTH != 0 {
+            return None;
+        }
+        for x in 0..WIDTH {
+            board.set(x, y as i32, row >> x & 1 == 1);
+        }
+    }
+    Some(board)
+}
+
+/// The tokens of piece `number` (1-based), without its `N`.
+fn piece_tokens(record: &Record, number: usize) -> &[Token] {
+    let mut starts = record
+        .tokens
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| **t == Token::Next)
+        .map(|(i, _)| i);
+    let Some(start) = starts.nth(number.wrapping_sub(1)) else {
+        return &[];
+    };
+    let end = starts.next().unwrap_or(record.tokens.len());
+    &record.tokens[start + 1..end]
+}
+
+/// Where the checker's failing piece would have locked. The checker stops before locking it; the
+/// web replay's rules (judge mode) lock it wherever its moves leave it, which is what a mid-air
+/// error needs to show. Errors that stop the piece earlier (move counts, the end of the game)
+/// have no such place.
+fn failed_piece(
+    sequence: &[Kind],
+    record: &Record,
+    options: ReplayOptions,
+    number: usize,
+) -> Option<Piece> {
+    let end = record
+        .tokens
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| **t == Token::Next)
+        .nth(number)
+        .map_or(record.tokens.len(), |(i, _)| i);
+    let head = Record {
+        tokens: record.tokens[..end].to_vec(),
+    };
+    let judge = ReplayOptions {
+        judge: true,
+        ..options
+    };
+    let mut found = None;
+    replay_observed(sequence, &head, judge, &mut |step| {
+        if step.index + 1 == number {
+            found = Some(step.piece);
+        }
+    });
+    found
+}
+
+fn tokens_text(tokens: &[Token]) -> String {
+    let words: Vec<String> = tokens.iter().map(Token::to_string).collect();
+    words.join(",")
+}
+
+/// The one line the page shows under its title, in the checker's words.
+fn summary(report: &Report, options: ReplayOptions) -> String {
+    let mode = if options.judge {
+        "judge mode"
+    } else {
+        "strict mode"
+    };
+    match &report.error {
+        Some(e) => format!("invalid record ({mode}): {e}. Score = 0"),
+        None => format!(
+            "{} pieces locked, {} lines, {} ({mode}). Score = {}",
+            report.pieces_locked, report.lines, report.end, report.score
+        ),
+    }
+}
+
+fn html_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn board_code_round_trips() {
+        let board = Board::from_picture(
+            "
+            #.........
+            .........#
+            ##########
+            #.#.#.#.#.",
+        );
+        let code = encode_board(&board);
+        assert_eq!(code.len(), 40);
+        assert_eq!(&code[32..], "0180F_5L");
+        assert_eq!(decode_board(&code), Some(board));
+        assert_eq!(encode_board(&Board::new()), "0".repeat(40));
+        assert_eq!(decode_board("0"), None);
+        assert_eq!(decode_board(&format!("{}G0", "0".repeat(38))), None);
+    }
+
+    #[test]
+    fn piece_tokens_finds_each_piece() {
+        let record = Record::parse("N,C1,L1,D18,N,R1,D19,N,D1").unwrap();
+        assert_eq!(tokens_text(piece_tokens(&record, 1)), "C1,L1,D18");
+        assert_eq!(tokens_text(piece_tokens(&record, 2)), "R1,D19");
+        assert_eq!(tokens_text(piece_tokens(&record, 3)), "D1");
+        assert_eq!(piece_tokens(&record, 4), &[][..]);
+        assert_eq!(piece_tokens(&record, 0), &[][..]);
+    }
+
+    #[test]
+    fn page_is_self_contained_and_escapes_the_record() {
+        let sequence = crate::sequence::contest_sequence(crate::sequence::CONTEST_SEED, 10);
+        let record = Record::parse("N,C1,L1,D18,N,D1").unwrap();
+        let mut film = Film::new();
+        let report = replay_observed(&sequence, &record, ReplayOptions::default(), &mut |s| {
+            film.observe(s)
+        });
+        assert_eq!(film.len(), 1);
+        let page = film.page(
+            &sequence,
+            Some(&record),
+            ReplayOptions::default(),
+            &report,
+            "</script><b>",
+        );
+        assert!(!page.contains("</script><b>"));
+        assert!(page.contains("&lt;/script&gt;&lt;b&gt;"));
+        assert!(!page.contains("{{"));
+        for external in ["http:", "https:", "src=", "href=", "@import", "url("] {
+            assert!(!page.contains(external), "the page mentions {external}");
+        }
+        // Piece 2 (an I in state 1 at spawn) is dropped one row and left in mid-air.
+        assert!(page.contains(r#""at":[4,1,1]"#), "{page}");
+    }
+}
