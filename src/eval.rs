@@ -211,17 +211,17 @@ pub fn evaluate(board: &Board, landing_y: u32, w: &Weights) -> f32 {
                 .enumerate()
                 .fold(ROW_MASK, |a, (i, &c)| if i == x { a & !c } else { a & c })
         };
-        for x in 0..COLS {
+        for (x, &col) in cols.iter().enumerate() {
             let ready = full_but(x);
             if ready == 0 {
                 continue;
             }
             // Count the run of ready rows ending at the column's top (highest bit of the run
             // below the first filled cell).
-            let above_top = if cols[x] == 0 {
+            let above_top = if col == 0 {
                 ROW_MASK
             } else {
-                (cols[x] & cols[x].wrapping_neg()) - 1
+                (col & col.wrapping_neg()) - 1
             };
             let run_end = 32 - above_top.leading_zeros(); // rows 0..run_end are above the top
             if run_end == 0 {

@@ -20,20 +20,12 @@ use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 
 /// Beam policy beyond the evaluation: data, with defaults, so the tuner can search it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Policy {
     /// A clear of `n` rows is only allowed when the board held at least `min_cells_to_clear[n-1]`
     /// cells before the piece: the same clear is worth more on a fuller board.
     pub min_cells_to_clear: [u32; 4],
-}
-
-impl Default for Policy {
-    fn default() -> Self {
-        Policy {
-            min_cells_to_clear: [0; 4],
-        }
-    }
 }
 
 /// Everything that decides what the search returns.
