@@ -103,8 +103,8 @@ impl Board {
     #[inline]
     pub fn write(&mut self, shape: &Shape, x: usize, y: u32) {
         for &(dx, mask) in &shape.columns[..shape.width as usize] {
-            let col = x as isize + dx as isize;
-            self.cols[col as usize] |= shift_down(mask, y as i32);
+            let col = (x as isize + dx as isize) as usize;
+            self.cols[col] |= shift_down(mask, y as i32);
         }
     }
 }
@@ -119,12 +119,8 @@ impl std::fmt::Debug for Board {
 /// row `y`. Bits that would land above the top are dropped.
 #[inline]
 fn shift_down(mask: u32, y: i32) -> u32 {
-    let s = y - SHAPE_Y_OFFSET as i32;
-    if s >= 0 {
-        mask << s
-    } else {
-        mask >> -s
-    }
+    // Widen first so one shift pair covers both directions without a branch.
+    (((mask as u64) << y) >> SHAPE_Y_OFFSET) as u32
 }
 
 /// Removes the rows in `full` from one column.
@@ -261,7 +257,7 @@ pub struct Outcome {
 }
 
 /// Locks `kind` in `state` at center `(x, y)` as piece `index` with the rules' steps 3-7.
-#[inline]
+#[inline(always)]
 pub fn lock(
     board: &mut Board,
     kind: Kind,
@@ -346,9 +342,9 @@ mod tests {
                 let s = shape(kind, state);
                 let mut cells = Vec::new();
                 for &(dx, mask) in &s.columns[..s.width as usize] {
-                    for b in 0..32 {
+                    for b in 0..32i32 {
                         if mask >> b & 1 == 1 {
-                            cells.push((dx as i32, b as i32 - SHAPE_Y_OFFSET as i32));
+                            cells.push((dx as i32, b - SHAPE_Y_OFFSET as i32));
                         }
                     }
                 }

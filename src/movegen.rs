@@ -54,7 +54,13 @@ pub fn valid_map(board: &Board, kind: Kind) -> ValidMap {
         *f = c | !ROW_MASK;
     }
     let mut map = [[0u32; COLS]; 4];
-    for (state, row) in map.iter_mut().enumerate() {
+    // States that look alike have equal masks: compute each distinct one once.
+    let distinct = match kind {
+        Kind::O => 1,
+        Kind::I | Kind::S | Kind::Z => 2,
+        _ => 4,
+    };
+    for (state, row) in map.iter_mut().enumerate().take(distinct) {
         let s = shape(kind, state as u8);
         let lo = -(s.min_dx as i32);
         let hi = COLS as i32 - 1 - s.max_dx as i32;
@@ -70,6 +76,9 @@ pub fn valid_map(board: &Board, kind: Kind) -> ValidMap {
             row[x as usize] = !blocked & ROW_MASK;
         }
     }
+    for state in distinct..4 {
+        map[state] = map[state % distinct];
+    }
     map
 }
 
@@ -78,40 +87,51 @@ pub fn valid_map(board: &Board, kind: Kind) -> ValidMap {
 fn reachable(valid: &ValidMap, start_state: usize, start_x: usize, start_bits: u32) -> ValidMap {
     let mut reach = [[0u32; COLS]; 4];
     reach[start_state][start_x] = fill_down(start_bits, valid[start_state][start_x]);
-    // Sweep states in rotation order and columns both ways until nothing changes; a typical
-    // board settles in two or three sweeps.
-    loop {
-        let mut changed = false;
-        for step in 0..4 {
-            let s = (start_state + step) % 4;
+    // A state needs another sweep only when it or the state rotating into it changed; a typical
+    // board settles after one sweep of each state plus one confirming sweep.
+    let mut dirty = 1u32 << start_state;
+    let mut s = start_state;
+    while dirty != 0 {
+        if dirty >> s & 1 == 1 {
+            dirty &= !(1 << s);
             let prev = (s + 3) % 4;
-            for pass in 0..2 {
-                for i in 0..COLS {
-                    let x = if pass == 0 { i } else { COLS - 1 - i };
-                    let v = valid[s][x];
-                    if v == 0 {
-                        continue;
-                    }
-                    let mut from = reach[prev][x];
-                    if x > 0 {
-                        from |= reach[s][x - 1];
-                    }
-                    if x + 1 < COLS {
-                        from |= reach[s][x + 1];
-                    }
-                    let old = reach[s][x];
-                    let new = fill_down(old | (from & v), v);
-                    if new != old {
-                        reach[s][x] = new;
-                        changed = true;
+            let mut changed = false;
+            loop {
+                let mut pass_changed = false;
+                for pass in 0..2 {
+                    for i in 0..COLS {
+                        let x = if pass == 0 { i } else { COLS - 1 - i };
+                        let v = valid[s][x];
+                        if v == 0 {
+                            continue;
+                        }
+                        let mut from = reach[prev][x];
+                        if x > 0 {
+                            from |= reach[s][x - 1];
+                        }
+                        if x + 1 < COLS {
+                            from |= reach[s][x + 1];
+                        }
+                        let old = reach[s][x];
+                        let new = fill_down(old | (from & v), v);
+                        if new != old {
+                            reach[s][x] = new;
+                            pass_changed = true;
+                        }
                     }
                 }
+                if !pass_changed {
+                    break;
+                }
+                changed = true;
+            }
+            if changed {
+                dirty |= 1 << ((s + 1) % 4);
             }
         }
-        if !changed {
-            return reach;
-        }
+        s = (s + 1) % 4;
     }
+    reach
 }
 
 /// Extends `bits` (a subset of `valid`) downward through runs of `valid`: adding `bits` to the

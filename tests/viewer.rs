@@ -1,0 +1,376 @@
+//! The replay viewer as a user meets it: `check --html` writes a page, a real browser (headless
+//! Chromium) opens it at `#piece=N`, and what the page shows there must be what the checker
+//! computed at that piece: the score, the lines, the filled cells and the board, both as the
+//! page's text and as read back from the canvas pixels.
+//!
+//! Without Chromium the browser tests say so and pass, except under CI (`CI=true`), where a
+//! missing browser is a failure. `CHROMIUM=/path/to/chromium` picks the browser.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+use tetris_opt::record::Record;
+use tetris_opt::replay::{replay_observed, ReplayOptions};
+use tetris_opt::rules::{Board, Kind, Move, Piece};
+use tetris_opt::sequence::parse_sequence;
+
+const BROWSER_TIMEOUT: Duration = Duration::from_secs(90);
+
+fn manifest_dir() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn sequence_path() -> PathBuf {
+    manifest_dir().join("inputs/tencent.txt")
+}
+
+fn sequence() -> Vec<Kind> {
+    let text = std::fs::read_to_string(sequence_path()).expect("inputs/tencent.txt");
+    parse_sequence(&text).expect("the contest sequence parses")
+}
+
+fn public_record() -> String {
+    let path = manifest_dir().join("../shared/fixtures/public-record-1395326.txt");
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The public record with piece `number`'s moves replaced by a single `D1`, which leaves it in
+/// mid-air one row under its spawn position.
+fn record_dropping_piece_in_mid_air(number: usize) -> String {
+    let record = public_record();
+    let tokens: Vec<&str> = record.trim().split(',').map(str::trim).collect();
+    let starts: Vec<usize> = (0..tokens.len()).filter(|&i| tokens[i] == "N").collect();
+    let mut out: Vec<&str> = tokens[..=starts[number - 1]].to_vec();
+    out.push("D1");
+    out.extend_from_slice(&tokens[starts[number]..]);
+    out.join(",")
+}
+
+/// What the checker knows after one piece.
+#[derive(Debug)]
+struct Expected {
+    score: u64,
+    lines: u64,
+    filled: u32,
+    /// The board with the piece written and marked `@`, as `check --trace` draws it.
+    picture: String,
+    /// The board after the turn.
+    board: Board,
+}
+
+fn expected_steps(record: &str) -> Vec<Expected> {
+    let record = Record::parse(record).expect("the record parses");
+    let mut steps = Vec::new();
+    replay_observed(
+        &sequence(),
+        &record,
+        ReplayOptions::default(),
+        &mut |step| {
+            steps.push(Expected {
+                score: step.score,
+                lines: step.lines,
+                filled: step.turn.filled,
+                picture: step.written.picture(Some(&step.piece)),
+                board: step.board.clone(),
+            })
+        },
+    );
+    steps
+}
+
+/// A file of the test's own under Cargo's scratch directory; pages stay there for a look after
+/// a failure.
+fn scratch(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("viewer-{name}"))
+}
+
+/// Runs `check INPUT RECORD --html PAGE` on `record` and returns the page's path and the output.
+fn write_page(record: &str, name: &str) -> (PathBuf, Output) {
+    let record_path = scratch(&format!("{name}.txt"));
+    std::fs::write(&record_path, record).unwrap();
+    let page = scratch(&format!("{name}.html"));
+    let output = Command::new(env!("CARGO_BIN_EXE_check"))
+        .arg(sequence_path())
+        .arg(&record_path)
+        .arg("--html")
+        .arg(&page)
+        .output()
+        .expect("check runs");
+    assert!(page.is_file(), "check wrote no page: {output:?}");
+    (page, output)
+}
+
+/// The browser, or `None` (after saying so) when it is absent and this is not CI.
+fn chromium() -> Option<PathBuf> {
+    let found = std::env::var_os("CHROMIUM").map(PathBuf::from).or_else(|| {
+        let path = std::env::var_os("PATH")?;
+        std::env::split_paths(&path)
+            .flat_map(|dir| ["chromium", "chromium-browser"].map(|name| dir.join(name)))
+            .find(|candidate| candidate.is_file())
+    });
+    if found.is_none() {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "CI=true but Chromium is missing: install Debian's `chromium` package (or set CHROMIUM)"
+        );
+        // Straight to stderr, past the test harness's capture, so a skip is never silent.
+        let _ = writeln!(
+            std::io::stderr(),
+            "viewer browser test skipped: no chromium on PATH (apt-get install chromium, or set CHROMIUM)"
+        );
+    }
+    found
+}
+
+/// The page's DOM after its script ran, opened at `#piece=N`.
+fn dump_dom(browser: &Path, page: &Path, piece: usize) -> String {
+    let profile = scratch(&format!(
+        "profile-{}-{}-{piece}",
+        std::process::id(),
+        page.file_stem().unwrap().to_string_lossy()
+    ));
+    let url = format!("file://{}#piece={piece}", page.display());
+    let mut child = Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--virtual-time-budget=5000",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg("--dump-dom")
+        .arg(&url)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {}: {e}", browser.display()));
+    // The DOM is far larger than a pipe holds, so it is read while the browser runs.
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut dom = String::new();
+        stdout.read_to_string(&mut dom).map(|_| dom)
+    });
+    let deadline = Instant::now() + BROWSER_TIMEOUT;
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("chromium took over {BROWSER_TIMEOUT:?} on {url}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let dom = reader.join().unwrap().expect("chromium's output is text");
+    let _ = std::fs::remove_dir_all(&profile);
+    assert!(
+        status.success() && dom.contains("id=\"board-text\""),
+        "chromium failed on {url}: {status}"
+    );
+    dom
+}
+
+/// What the page shows, read from its DOM.
+#[derive(Debug)]
+struct Shown {
+    piece_number: usize,
+    score: u64,
+    lines: u64,
+    filled: u32,
+    board_text: String,
+    /// The canvas read back pixel by pixel, rows joined by '/'.
+    canvas_cells: String,
+    /// The error box's text when it is visible.
+    error: Option<String>,
+}
+
+fn read_page(dom: &str) -> Shown {
+    let number = |id: &str| -> u64 {
+        let text = element_text(dom, id).replace(',', "");
+        text.parse()
+            .unwrap_or_else(|_| panic!("#{id} shows '{text}', not a number"))
+    };
+    let error_tag = opening_tag(dom, "error");
+    Shown {
+        piece_number: number("piece-number") as usize,
+        score: number("score"),
+        lines: number("lines"),
+        filled: number("filled") as u32,
+        board_text: element_text(dom, "board-text"),
+        canvas_cells: attribute(opening_tag(dom, "board"), "data-cells"),
+        error: (!error_tag.contains(" hidden")).then(|| element_text(dom, "error")),
+    }
+}
+
+fn opening_tag<'a>(dom: &'a str, id: &str) -> &'a str {
+    let at = dom
+        .find(&format!("id=\"{id}\""))
+        .unwrap_or_else(|| panic!("no #{id} in the page"));
+    let start = dom[..at].rfind('<').unwrap();
+    let end = at + dom[at..].find('>').unwrap();
+    &dom[start..=end]
+}
+
+fn element_text(dom: &str, id: &str) -> String {
+    let tag = opening_tag(dom, id);
+    let start = dom.find(tag).unwrap() + tag.len();
+    let end = start + dom[start..].find('<').unwrap();
+    unescape(&dom[start..end])
+}
+
+fn attribute(tag: &str, name: &str) -> String {
+    let key = format!("{name}=\"");
+    let start = tag
+        .find(&key)
+        .unwrap_or_else(|| panic!("no {name} in {tag}"))
+        + key.len();
+    let end = start + tag[start..].find('"').unwrap();
+    unescape(&tag[start..end])
+}
+
+fn unescape(text: &str) -> String {
+    text.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&nbsp;", "\u{a0}")
+        .replace("&amp;", "&")
+}
+
+/// A `Board::picture` drawing in the canvas read-back's form: rows joined by '/', no walls.
+fn cells_of(picture: &str) -> String {
+    let rows: Vec<&str> = picture.lines().map(|l| l.trim_matches('|')).collect();
+    rows.join("/")
+}
+
+fn assert_shows(shown: &Shown, piece: usize, expected: &Expected) {
+    assert_eq!(shown.piece_number, piece);
+    assert_eq!(shown.score, expected.score, "score at piece {piece}");
+    assert_eq!(shown.lines, expected.lines, "lines at piece {piece}");
+    assert_eq!(
+        shown.filled, expected.filled,
+        "filled cells at piece {piece}"
+    );
+    assert_eq!(
+        shown.board_text, expected.picture,
+        "board text at piece {piece}"
+    );
+    assert_eq!(
+        shown.canvas_cells,
+        cells_of(&expected.picture),
+        "canvas pixels at piece {piece}"
+    );
+    assert_eq!(shown.error, None);
+}
+
+#[test]
+fn the_page_shows_the_checkers_score_and_board() {
+    let record = public_record();
+    let (page, output) = write_page(&record, "public");
+    assert!(output.status.success(), "{output:?}");
+    assert!(String::from_utf8_lossy(&output.stdout).ends_with("Score = 1395326\n"));
+    let Some(browser) = chromium() else {
+        return;
+    };
+    let expected = expected_steps(&record);
+    assert_eq!(expected.len(), 9_999);
+    for piece in [1, 500, 5_000, 9_999] {
+        let shown = read_page(&dump_dom(&browser, &page, piece));
+        assert_shows(&shown, piece, &expected[piece - 1]);
+    }
+    // The start (an empty board) and a piece past the end (the last piece).
+    let start = read_page(&dump_dom(&browser, &page, 0));
+    assert_eq!((start.piece_number, start.score), (0, 0));
+    assert_eq!(start.board_text, Board::new().picture(None));
+    let past = read_page(&dump_dom(&browser, &page, 20_000));
+    assert_shows(&past, 9_999, &expected[9_998]);
+}
+
+#[test]
+fn an_invalid_record_plays_up_to_its_error() {
+    let record = record_dropping_piece_in_mid_air(120);
+    let (page, output) = write_page(&record, "mid-air");
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let Some(browser) = chromium() else {
+        return;
+    };
+    let expected = expected_steps(&record);
+    assert_eq!(expected.len(), 119);
+
+    let before = read_page(&dump_dom(&browser, &page, 119));
+    assert_shows(&before, 119, &expected[118]);
+
+    // The failing piece is drawn where its moves leave it, on the board piece 119 left.
+    let failing = read_page(&dump_dom(&browser, &page, 120));
+    let kind = sequence()[119];
+    let piece = Piece::spawn(kind, 119).moved(Move::Down);
+    let board = &expected[118].board;
+    assert!(board.is_valid(&piece));
+    let picture = board.picture(Some(&piece));
+    assert_eq!(failing.piece_number, 120);
+    assert_eq!(failing.score, expected[118].score);
+    assert_eq!(failing.lines, expected[118].lines);
+    assert_eq!(failing.board_text, picture);
+    assert_eq!(failing.canvas_cells, cells_of(&picture));
+    let error = failing.error.expect("the error is shown at piece 120");
+    assert!(
+        error.contains("piece 120") && error.contains("mid-air"),
+        "{error}"
+    );
+    // Nothing lies past the error.
+    assert_eq!(read_page(&dump_dom(&browser, &page, 121)).piece_number, 120);
+}
+
+#[test]
+fn the_full_game_page_is_self_contained_and_small() {
+    let (page, _) = write_page(&public_record(), "size");
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        html.len() < 1_500_000,
+        "the 10,000-piece page takes {} bytes",
+        html.len()
+    );
+    for external in ["http:", "https:", "src=", "href=", "@import", "url("] {
+        assert!(!html.contains(external), "the page refers to {external}");
+    }
+}
+
+#[test]
+fn an_unparsable_record_still_gets_a_page() {
+    let (page, output) = write_page("N,D1,X3", "unparsable");
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        html.contains("token 3 'X3'"),
+        "the page names the bad token"
+    );
+}
+
+#[test]
+fn the_terminal_trace_marks_the_piece() {
+    let record = public_record();
+    let record_path = scratch("trace.txt");
+    std::fs::write(&record_path, &record).unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_check"))
+        .arg(sequence_path())
+        .arg(&record_path)
+        .args(["--trace", "--at", "500"])
+        .output()
+        .expect("check runs");
+    assert!(output.status.success(), "{output:?}");
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let mut lines = stdout.lines();
+    let header = lines.next().unwrap();
+    assert!(header.starts_with("piece 500 T "), "{header}");
+    assert!(header.ends_with("score 64624, lines 184"), "{header}");
+    let picture: String = lines.take(20).map(|l| format!("{l}\n")).collect();
+    assert_eq!(picture, expected_steps(&record)[499].picture);
+    assert!(stdout.ends_with("Score = 1395326\n"));
+}
