@@ -13,4 +13,5 @@ pub mod rules;
 pub mod search;
 pub mod sequence;
 pub mod solve;
+pub mod tune;
 pub mod viewer;

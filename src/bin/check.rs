@@ -5,7 +5,9 @@ use std::io::Write;
 use std::path::PathBuf;
 use tetris_opt::cli::{exit_with, read_sequence, read_text, CliError, EXIT_INVALID};
 use tetris_opt::record::Record;
-use tetris_opt::replay::{replay_observed, End, ReplayError, ReplayOptions, Report, Step};
+use tetris_opt::replay::{
+    replay_observed, End, JsonReport, ReplayError, ReplayOptions, Report, Step,
+};
 use tetris_opt::rules::DEFAULT_PIECE_LIMIT;
 use tetris_opt::viewer::Film;
 
@@ -48,7 +50,27 @@ fn main() {
 
 fn run(args: &Args) -> Result<(), CliError> {
     let sequence = read_sequence(&args.input)?;
-    let text = read_text(&args.record, "record file")?;
+    // A record that cannot be read still gets the scorer's last line, so scripts that read
+    // `Score = N` see a zero rather than nothing.
+    let text = read_text(&args.record, "record file").inspect_err(|e| {
+        if args.json {
+            let report = JsonReport {
+                score: 0,
+                pieces_locked: 0,
+                lines: 0,
+                clears: [0; 4],
+                end: End::Invalid.to_string(),
+                valid: false,
+                error: Some(e.message.clone()),
+            };
+            println!(
+                "{}",
+                serde_json::to_string(&report).expect("report serializes")
+            );
+        } else {
+            println!("Score = 0");
+        }
+    })?;
     let options = ReplayOptions {
         judge: args.judge,
         piece_limit: args.piece_limit,

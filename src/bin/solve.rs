@@ -152,6 +152,7 @@ fn run(args: &Args) -> Result<(), CliError> {
             "wall_seconds": wall.as_secs_f64(),
             "expanded": solution.stats.expanded,
             "placements": solution.stats.placements,
+            "peak_memory_mib": peak_memory_mib(),
         });
         std::fs::write(path, format!("{summary:#}\n"))
             .map_err(|e| CliError::usage(format!("cannot write {}: {e}", path.display())))?;
@@ -171,8 +172,19 @@ fn run(args: &Args) -> Result<(), CliError> {
             search_time.as_secs_f64() * 1e6 / solution.stats.expanded.max(1) as f64,
             solution.stats.placements
         );
+        if let Some(mib) = peak_memory_mib() {
+            eprintln!("peak memory: {mib:.0} MiB");
+        }
         eprintln!("checked by the rules engine: record valid, same score");
         eprintln!("Score = {}", report.score);
     }
     Ok(())
+}
+
+/// Peak resident memory of this process (Linux: VmHWM in /proc/self/status), for the summary.
+fn peak_memory_mib() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024.0)
 }

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Re-checks every record listed in outputs/README.md: each line of the form
+#   - `FILE` (strict|judge): SCORE
+# must name a committed file whose `check` score (in that mode) is exactly SCORE.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo build --release --quiet --bin check
+listed=0
+while read -r file mode score; do
+  listed=$((listed + 1))
+  flag=""
+  [ "$mode" = judge ] && flag="--judge"
+  got=$(./target/release/check $flag --json inputs/tencent.txt "outputs/$file" \
+    | sed -n 's/.*"score":\([0-9]*\).*/\1/p')
+  if [ "$got" != "$score" ]; then
+    echo "outputs/$file ($mode): check scores ${got:-nothing}, outputs/README.md states $score" >&2
+    exit 1
+  fi
+  echo "outputs/$file ($mode): $score as stated"
+done < <(sed -n 's/^- `\([^`]*\)` (\(strict\|judge\)): \([0-9]*\)$/\1 \2 \3/p' outputs/README.md)
+for f in outputs/*.txt; do
+  [ -e "$f" ] || continue
+  grep -q "^- \`$(basename "$f")\` (" outputs/README.md || {
+    echo "$f is committed but outputs/README.md states no score for it" >&2
+    exit 1
+  }
+done
+echo "$listed committed record(s) verified"

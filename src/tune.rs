@@ -1,0 +1,187 @@
+//! Parameter tuning: trials of the beam search over a set of sequences, a log of every trial as
+//! JSON lines (resumable, readable by any plotting tool), and a seeded cross-entropy optimizer
+//! for the evaluation weights.
+//!
+//! Tuning runs on generated sequences of the contest's distribution; the contest sequence itself
+//! is only reported as a held-out figure, so the shipped defaults are not fitted to it.
+
+use crate::eval::Weights;
+use crate::rules::Kind;
+use crate::search::{beam_search, Params, Policy};
+use crate::sequence::SplitMix64;
+use serde::{Deserialize, Serialize};
+use std::time::Instant;
+
+/// One point of the parameter space.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TrialParams {
+    pub beam_width: usize,
+    pub score_weight: f64,
+    pub weights: Weights,
+    pub policy: Policy,
+}
+
+impl TrialParams {
+    /// A stable text key: trials with equal keys are the same trial (used to resume).
+    pub fn key(&self) -> String {
+        serde_json::to_string(self).expect("parameters serialize")
+    }
+}
+
+/// A finished trial, one line of the log.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct TrialResult {
+    pub params: TrialParams,
+    /// Score per tuning input, in input order.
+    pub scores: Vec<u64>,
+    pub mean_score: f64,
+    /// Score on the held-out input, when one was given.
+    pub holdout: Option<u64>,
+    pub wall_seconds: f64,
+    /// Free-form label: "grid", "cem generation 3", ...
+    pub origin: String,
+}
+
+/// A named sequence to tune on.
+pub struct TuneInput {
+    pub name: String,
+    pub pieces: Vec<Kind>,
+}
+
+/// Runs one trial: the beam on every input (and the holdout), in turn; each beam is parallel.
+pub fn run_trial(
+    params: &TrialParams,
+    inputs: &[TuneInput],
+    holdout: Option<&TuneInput>,
+    piece_limit: usize,
+    origin: &str,
+) -> TrialResult {
+    let start = Instant::now();
+    let beam = Params {
+        beam_width: params.beam_width,
+        score_weight: params.score_weight,
+        weights: params.weights.clone(),
+        policy: params.policy.clone(),
+        piece_limit,
+    };
+    let score = |input: &TuneInput| beam_search(&input.pieces, &beam, &mut |_| {}).score;
+    let scores: Vec<u64> = inputs.iter().map(score).collect();
+    let holdout = holdout.map(score);
+    let mean_score = scores.iter().sum::<u64>() as f64 / scores.len().max(1) as f64;
+    TrialResult {
+        params: params.clone(),
+        scores,
+        mean_score,
+        holdout,
+        wall_seconds: start.elapsed().as_secs_f64(),
+        origin: origin.to_string(),
+    }
+}
+
+/// The cross-entropy method over the weight vector: sample a population from independent
+/// normals, keep the elite, refit mean and spread. Seeded, so a run is reproducible.
+pub struct CrossEntropy {
+    pub mean: Vec<f64>,
+    pub sigma: Vec<f64>,
+    rng: SplitMix64,
+    /// Indices of the weights that are searched; the others stay at their mean.
+    pub free: Vec<usize>,
+}
+
+impl CrossEntropy {
+    pub fn new(start: &Weights, free: Vec<usize>, spread: f64, seed: u64) -> Self {
+        let mean: Vec<f64> = start.to_vec().iter().map(|&v| v as f64).collect();
+        let sigma = mean.iter().map(|m| spread * m.abs().max(0.25)).collect();
+        CrossEntropy {
+            mean,
+            sigma,
+            rng: SplitMix64::new(seed),
+            free,
+        }
+    }
+
+    fn normal(&mut self) -> f64 {
+        // Box-Muller from two uniforms; the first is kept away from 0 for the logarithm.
+        let u1 = self.rng.unit().max(1e-12);
+        let u2 = self.rng.unit();
+        (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
+    }
+
+    /// A new population of weight sets.
+    pub fn sample(&mut self, population: usize) -> Vec<Weights> {
+        (0..population)
+            .map(|_| {
+                let mut v: Vec<f32> = self.mean.iter().map(|&m| m as f32).collect();
+                for &i in &self.free.clone() {
+                    v[i] = (self.mean[i] + self.sigma[i] * self.normal()) as f32;
+                }
+                Weights::from_slice(&v)
+            })
+            .collect()
+    }
+
+    /// Refits mean and spread to the elite (best first); keeps a floor on the spread so the
+    /// search does not collapse on noise.
+    pub fn update(&mut self, elite: &[Weights]) {
+        if elite.is_empty() {
+            return;
+        }
+        let n = elite.len() as f64;
+        let vs: Vec<Vec<f32>> = elite.iter().map(Weights::to_vec).collect();
+        for &i in &self.free {
+            let m = vs.iter().map(|v| v[i] as f64).sum::<f64>() / n;
+            let var = vs.iter().map(|v| (v[i] as f64 - m).powi(2)).sum::<f64>() / n;
+            self.mean[i] = m;
+            self.sigma[i] = var.sqrt().max(0.02 * m.abs().max(0.1));
+        }
+    }
+}
+
+/// Reads a trial log, skipping lines that do not parse (a run cut off mid-line).
+pub fn read_log(text: &str) -> Vec<TrialResult> {
+    text.lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cross_entropy_is_seeded_and_moves_towards_the_elite() {
+        let start = Weights::default();
+        let mut a = CrossEntropy::new(&start, vec![0, 1], 0.3, 7);
+        let mut b = CrossEntropy::new(&start, vec![0, 1], 0.3, 7);
+        assert_eq!(a.sample(5), b.sample(5));
+        let target = Weights {
+            cells: -2.0,
+            ..start.clone()
+        };
+        a.update(&[target.clone(), target]);
+        assert_eq!(a.mean[0], -2.0);
+        assert_eq!(a.mean[2], start.column_transitions as f64);
+    }
+
+    #[test]
+    fn log_round_trips_and_skips_cut_lines() {
+        let r = TrialResult {
+            params: TrialParams {
+                beam_width: 10,
+                score_weight: 0.02,
+                weights: Weights::default(),
+                policy: Policy::default(),
+            },
+            scores: vec![1, 2],
+            mean_score: 1.5,
+            holdout: None,
+            wall_seconds: 0.1,
+            origin: "grid".into(),
+        };
+        let line = serde_json::to_string(&r).unwrap();
+        let text = format!("{line}\n{}\n", &line[..line.len() / 2]);
+        let back = read_log(&text);
+        assert_eq!(back.len(), 1);
+        assert_eq!(back[0].params, r.params);
+    }
+}

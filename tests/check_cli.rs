@@ -1,0 +1,325 @@
+//! `check` run as a user runs it: the public record's figures, every kind of malformed record
+//! (exit 1, or 2 for a file that is not text; one error line; `Score = 0` last; never a panic),
+//! the `--json` report, and unusable input files.
+
+mod common;
+
+use common::{public_record, run, tencent_input, Run, Scratch};
+use serde_json::Value;
+
+const CHECK: &str = env!("CARGO_BIN_EXE_check");
+
+/// The first three pieces of the public record (also the example of RULES.md): valid, no clear.
+const OPENING: &str = "N,C1,L1,D18,N,R1,D19,L1,N,D18";
+
+/// Asserts `run` failed with exit `code` and exactly one line of error (on stdout for an invalid
+/// record, on stderr for an unusable file) containing every one of `parts`, without panicking.
+fn assert_one_error_line(run: &Run, code: i32, parts: &[&str]) {
+    run.assert_no_panic();
+    assert_eq!(run.code, Some(code), "{run:#?}");
+    let errors: Vec<&str> = run
+        .stdout
+        .lines()
+        .chain(run.stderr.lines())
+        .filter(|l| l.starts_with("error:"))
+        .collect();
+    assert_eq!(errors.len(), 1, "one error line expected: {run:#?}");
+    // Nothing else but the score line: a message spilling onto a second line fails here.
+    assert!(
+        run.stderr.lines().all(|l| l == errors[0]),
+        "stderr holds only the error: {run:#?}"
+    );
+    assert!(
+        run.stdout
+            .lines()
+            .all(|l| l == errors[0] || l == "Score = 0"),
+        "stdout holds only the error and the score: {run:#?}"
+    );
+    for part in parts {
+        assert!(errors[0].contains(part), "{part:?} not in {:?}", errors[0]);
+    }
+}
+
+/// Runs `check` on `record` (written to a scratch file) with `args` before the two paths.
+fn check(record: impl AsRef<[u8]>, args: &[&str]) -> Run {
+    let scratch = Scratch::new("check");
+    let path = scratch.file("record.txt", record);
+    let input = tencent_input();
+    let mut all: Vec<&dyn AsRef<std::ffi::OsStr>> = args.iter().map(|a| a as _).collect();
+    all.push(&input);
+    all.push(&path);
+    run(CHECK, &all)
+}
+
+/// Asserts `check` rejects `record` as invalid (exit 1) both in the human form (error line, then
+/// `Score = 0` last) and with `--json` (valid false, score 0, the error in the report).
+fn assert_invalid(record: impl AsRef<[u8]> + Copy, args: &[&str], parts: &[&str]) {
+    let human = check(record, args);
+    assert_one_error_line(&human, 1, parts);
+    assert_eq!(human.last_line(), "Score = 0");
+
+    let json_args: Vec<&str> = args.iter().copied().chain(["--json"]).collect();
+    let json = check(record, &json_args);
+    json.assert_no_panic();
+    assert_eq!(json.code, Some(1), "{json:#?}");
+    let report = json_report(&json);
+    assert_eq!(report["valid"], false);
+    assert_eq!(report["score"], 0);
+    assert_eq!(report["end"], "invalid record");
+    let error = report["error"].as_str().expect("an error message");
+    for part in parts {
+        assert!(error.contains(part), "{part:?} not in {error:?}");
+    }
+}
+
+/// The one JSON object `check --json` printed, checked to have exactly the documented fields.
+fn json_report(run: &Run) -> Value {
+    assert_eq!(run.stdout.lines().count(), 1, "one line of JSON: {run:#?}");
+    let report: Value = serde_json::from_str(&run.stdout).expect("stdout is JSON");
+    let object = report.as_object().expect("a JSON object");
+    let mut keys: Vec<&str> = object.keys().map(String::as_str).collect();
+    keys.sort();
+    assert_eq!(
+        keys,
+        [
+            "clears",
+            "end",
+            "error",
+            "lines",
+            "pieces_locked",
+            "score",
+            "valid"
+        ]
+    );
+    assert!(report["score"].is_u64() && report["pieces_locked"].is_u64());
+    assert!(report["lines"].is_u64() && report["end"].is_string());
+    assert!(report["valid"].is_boolean());
+    let clears = report["clears"].as_array().expect("clears is an array");
+    assert_eq!(clears.len(), 4);
+    assert!(clears.iter().all(Value::is_u64));
+    assert!(report["error"].is_null() || report["error"].is_string());
+    report
+}
+
+#[test]
+fn the_public_record_scores_1395326() {
+    if public_record().is_none() {
+        return;
+    }
+    let record = "../shared/fixtures/public-record-1395326.txt";
+    let json = run(CHECK, &[&"--json", &"inputs/tencent.txt", &record]);
+    json.assert_no_panic();
+    assert_eq!(json.code, Some(0), "{json:#?}");
+    let report = json_report(&json);
+    assert_eq!(report["score"], 1_395_326);
+    assert_eq!(report["pieces_locked"], 9_999);
+    assert_eq!(report["lines"], 3_988);
+    assert_eq!(report["valid"], true);
+    assert_eq!(report["error"], Value::Null);
+    assert_eq!(report["end"], "record ended");
+    let clears: Vec<u64> = report["clears"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_u64().unwrap())
+        .collect();
+    assert_eq!(
+        clears[0] + 2 * clears[1] + 3 * clears[2] + 4 * clears[3],
+        3_988
+    );
+
+    let human = run(CHECK, &[&"inputs/tencent.txt", &record]);
+    assert_eq!(human.code, Some(0), "{human:#?}");
+    assert_eq!(human.last_line(), "Score = 1395326");
+    assert_eq!(human.stderr, "");
+}
+
+#[test]
+fn a_short_valid_record_reports_every_json_field() {
+    let json = check(OPENING, &["--json"]);
+    assert_eq!(json.code, Some(0), "{json:#?}");
+    let expected: Value = serde_json::json!({
+        "score": 0, "pieces_locked": 3, "lines": 0, "clears": [0, 0, 0, 0],
+        "end": "record ended", "valid": true, "error": null,
+    });
+    assert_eq!(json_report(&json), expected);
+    let human = check(OPENING, &[]);
+    assert_eq!(human.code, Some(0), "{human:#?}");
+    assert_eq!(human.last_line(), "Score = 0");
+}
+
+#[test]
+fn rejects_a_bad_token() {
+    assert_invalid(
+        "N,C1,X1,D18",
+        &[],
+        &["token 3 'X1'", "expected N, L, R, D or C"],
+    );
+}
+
+#[test]
+fn rejects_a_move_without_a_count() {
+    assert_invalid("N,C1,L,D18", &[], &["token 3 'L'", "a move needs a count"]);
+}
+
+#[test]
+fn rejects_a_count_of_0() {
+    assert_invalid("N,C1,L1,D0", &[], &["token 4 'D0'", "at least 1"]);
+}
+
+#[test]
+fn rejects_a_piece_with_101_moves() {
+    assert_invalid("N,C1,L1,D18,L81", &[], &["piece 1", "101 moves"]);
+    // 100 is fine.
+    assert_eq!(check("N,C1,L1,D18,L80", &[]).code, Some(0));
+}
+
+#[test]
+fn rejects_a_lock_in_mid_air_unless_judging() {
+    assert_invalid("N,C1,L1,D17", &[], &["piece 1", "mid-air"]);
+    let judged = check("N,C1,L1,D17", &["--judge"]);
+    assert_eq!(judged.code, Some(0), "{judged:#?}");
+    assert_eq!(judged.last_line(), "Score = 0");
+}
+
+#[test]
+fn rejects_a_record_not_starting_with_n() {
+    assert_invalid("C1,L1,D18", &[], &["token 1 'C1'", "must start with N"]);
+}
+
+#[test]
+fn rejects_n_with_a_number() {
+    assert_invalid(
+        "N1,C1,L1,D18",
+        &[],
+        &["token 1 'N1'", "N never carries a count"],
+    );
+}
+
+#[test]
+fn rejects_an_empty_file() {
+    assert_invalid("", &[], &["empty"]);
+    assert_invalid(" \n", &[], &["empty"]);
+}
+
+/// Not UTF-8 at all: 0xFF can never appear in UTF-8.
+const BINARY: &[u8] = b"\xff\xfeN,\x00\x9f\x80D1\n\xc3";
+
+#[test]
+fn a_record_file_that_is_not_text_is_unusable() {
+    let run = check(BINARY, &[]);
+    assert_one_error_line(&run, 2, &["record file", "is not text"]);
+}
+
+#[test]
+fn a_record_file_that_is_not_text_scores_0() {
+    let run = check(BINARY, &[]);
+    assert_eq!(run.code, Some(2));
+    assert_eq!(run.last_line(), "Score = 0", "{run:#?}");
+}
+
+#[test]
+fn garbage_that_is_text_is_an_invalid_record_on_one_line() {
+    // Control characters and a line separator inside a token must not break the error line.
+    let garbage = "N,D1\u{0}\u{7}\r\u{1b}[2J\u{2028}xyz";
+    assert_invalid(garbage, &[], &["token 2"]);
+}
+
+#[test]
+fn rejects_moves_after_the_game_ended_unless_judging() {
+    // With a limit of 2 the second piece ends the game; the third follows the end.
+    assert_invalid(
+        OPENING,
+        &["--piece-limit", "2"],
+        &["piece 3", "moves after the game ended"],
+    );
+    let judged = check(OPENING, &["--piece-limit", "2", "--judge"]);
+    assert_eq!(judged.code, Some(0), "{judged:#?}");
+    assert!(judged
+        .stdout
+        .contains("end: game over at piece 2: piece limit reached"));
+    assert_eq!(judged.last_line(), "Score = 0");
+}
+
+#[test]
+fn rejects_a_10001st_piece_on_the_contest_sequence() {
+    let Some(text) = public_record() else {
+        return;
+    };
+    let over = format!("{},N,D20,N,D20", text.trim());
+    assert_invalid(
+        over.as_str(),
+        &[],
+        &["piece 10001", "moves after the game ended"],
+    );
+    let judged = check(&over, &["--judge"]);
+    assert_eq!(judged.code, Some(0), "{judged:#?}");
+    assert_eq!(judged.last_line(), "Score = 1395326");
+}
+
+/// The public record with its `index`-th token (0-based) replaced by `token`.
+fn with_token(text: &str, index: usize, token: &str) -> String {
+    let mut tokens: Vec<&str> = text.trim().split(',').collect();
+    tokens[index] = token;
+    tokens.join(",")
+}
+
+#[test]
+fn errors_deep_in_the_public_record_name_their_token_and_piece() {
+    let Some(text) = public_record() else {
+        return;
+    };
+    let tokens: Vec<&str> = text.trim().split(',').collect();
+    // Token 5000 (1-based) replaced by garbage.
+    let bad = with_token(&text, 4_999, "Q7");
+    assert_invalid(bad.as_str(), &[], &["token 5000 'Q7'"]);
+
+    // The first piece locks one row higher in mid-air (its D18 lands it; D17 does not); the
+    // judge accepts that and plays on.
+    assert_eq!(tokens[3], "D18");
+    let raised = with_token(&text, 3, "D17");
+    assert_invalid(
+        raised.as_str(),
+        &[],
+        &["piece 1 (token 4 'D17')", "mid-air"],
+    );
+    let judged = check(&raised, &["--judge", "--json"]);
+    assert_eq!(judged.code, Some(0), "{judged:#?}");
+    assert_eq!(json_report(&judged)["valid"], true);
+
+    // The last piece given 101 moves.
+    let last_n = tokens.iter().rposition(|t| *t == "N").unwrap();
+    let piece = tokens.iter().filter(|t| **t == "N").count();
+    let moves: u32 = tokens[last_n + 1..]
+        .iter()
+        .map(|t| t[1..].parse::<u32>().unwrap())
+        .sum();
+    let padded = format!("{},L{}", text.trim(), 101 - moves);
+    assert_invalid(
+        padded.as_str(),
+        &[],
+        &[&format!("piece {piece} "), "101 moves"],
+    );
+}
+
+#[test]
+fn a_missing_file_is_unusable() {
+    let scratch = Scratch::new("missing");
+    let absent = scratch.dir.join("no-such-file.txt");
+    let record = scratch.file("record.txt", OPENING);
+    let run1 = run(CHECK, &[&absent, &record]);
+    assert_one_error_line(&run1, 2, &["cannot read sequence file", "no-such-file.txt"]);
+    let input = tencent_input();
+    let run2 = run(CHECK, &[&input, &absent]);
+    assert_one_error_line(&run2, 2, &["cannot read record file", "no-such-file.txt"]);
+}
+
+#[test]
+fn a_sequence_with_a_bad_letter_is_unusable_and_the_error_names_line_and_column() {
+    let scratch = Scratch::new("badseq");
+    let sequence = scratch.file("seq.txt", "# a comment\nZIO\nSLX\n");
+    let record = scratch.file("record.txt", OPENING);
+    let run = run(CHECK, &[&sequence, &record]);
+    assert_one_error_line(&run, 2, &["seq.txt", "line 3, column 3", "'X'"]);
+    assert_eq!(run.stdout, "");
+}

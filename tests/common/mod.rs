@@ -1,0 +1,109 @@
+//! Helpers shared by the integration tests that run the binaries: where the project's files are,
+//! scratch directories for hand-made records, and running a binary to completion.
+
+// Each test crate includes this module and uses only part of it.
+#![allow(dead_code)]
+
+use std::ffi::OsStr;
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The crate root (where `inputs/` lives).
+pub fn manifest_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The contest sequence file shipped with the project.
+pub fn tencent_input() -> PathBuf {
+    manifest_dir().join("inputs/tencent.txt")
+}
+
+/// `../shared/fixtures/public-record-1395326.txt`, or `None` (with a note on stderr) when the
+/// shared directory is not next to the checkout.
+pub fn public_record_path() -> Option<PathBuf> {
+    let path = manifest_dir().join("../shared/fixtures/public-record-1395326.txt");
+    if path.is_file() {
+        Some(path)
+    } else {
+        eprintln!("note: {} is absent; skipping this test", path.display());
+        None
+    }
+}
+
+/// The public record's text, or `None` (with a note) when it is absent.
+pub fn public_record() -> Option<String> {
+    public_record_path().map(|p| std::fs::read_to_string(p).expect("read the public record"))
+}
+
+/// A scratch directory under the system temp dir, unique per process and per call, removed on
+/// drop.
+pub struct Scratch {
+    pub dir: PathBuf,
+}
+
+impl Scratch {
+    pub fn new(label: &str) -> Scratch {
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "tetris-opt-test-{}-{}-{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed),
+            label
+        ));
+        std::fs::create_dir_all(&dir).expect("create a scratch directory");
+        Scratch { dir }
+    }
+
+    /// Writes `contents` to `name` in the scratch directory and returns its path.
+    pub fn file(&self, name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
+        let path = self.dir.join(name);
+        std::fs::write(&path, contents).expect("write a scratch file");
+        path
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// What a finished run of a binary left behind.
+#[derive(Debug)]
+pub struct Run {
+    /// Exit code (`None` when killed by a signal).
+    pub code: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Run {
+    /// The last line printed on stdout ("" when nothing was).
+    pub fn last_line(&self) -> &str {
+        self.stdout.lines().last().unwrap_or("")
+    }
+
+    /// Asserts the run did not panic (a panic is never an acceptable answer to bad input).
+    pub fn assert_no_panic(&self) {
+        assert!(
+            !self.stderr.contains("panicked"),
+            "the binary panicked:\n{}",
+            self.stderr
+        );
+    }
+}
+
+/// Runs the binary at `exe` with `args` in the crate root and waits for it.
+pub fn run(exe: &str, args: &[&dyn AsRef<OsStr>]) -> Run {
+    let output = Command::new(exe)
+        .args(args.iter().map(|a| a.as_ref()))
+        .current_dir(manifest_dir())
+        .output()
+        .unwrap_or_else(|e| panic!("cannot start {exe}: {e}"));
+    Run {
+        code: output.status.code(),
+        stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
+    }
+}

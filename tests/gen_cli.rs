@@ -1,0 +1,144 @@
+//! `gen` run as a user runs it: the contest sequence byte for byte, long sequences, and the other
+//! distributions being reproducible from their seed.
+
+mod common;
+
+use common::{run, tencent_input, Run};
+
+const GEN: &str = env!("CARGO_BIN_EXE_gen");
+
+fn gen(args: &[&str]) -> Run {
+    let args: Vec<&dyn AsRef<std::ffi::OsStr>> = args.iter().map(|a| a as _).collect();
+    let out = run(GEN, &args);
+    out.assert_no_panic();
+    out
+}
+
+/// The piece letters of a sequence file, comment lines left out.
+fn letters(text: &str) -> String {
+    text.lines()
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .flat_map(str::chars)
+        .filter(|c| !c.is_whitespace())
+        .collect()
+}
+
+#[test]
+fn with_no_options_it_prints_inputs_tencent_txt_exactly() {
+    let out = gen(&[]);
+    assert_eq!(out.code, Some(0), "{out:#?}");
+    let expected = std::fs::read(tencent_input()).unwrap();
+    assert!(
+        out.stdout.as_bytes() == expected,
+        "gen differs from inputs/tencent.txt"
+    );
+    // And the figures of RULES.md, worked out from the text rather than from the library.
+    let pieces = letters(&out.stdout);
+    assert_eq!(pieces.len(), 10_000);
+    assert!(pieces.starts_with("ZIOSLZSIZJSSZZIZZJOL"));
+    let counts: Vec<usize> = "ILJTOSZ"
+        .chars()
+        .map(|k| pieces[..9_999].chars().filter(|&c| c == k).count())
+        .collect();
+    assert_eq!(counts, [722, 957, 1053, 1325, 1649, 2094, 2199]);
+}
+
+#[test]
+fn a_million_pieces_continue_the_contest_sequence() {
+    let out = gen(&["--count", "1000000"]);
+    assert_eq!(out.code, Some(0));
+    assert_eq!(
+        out.stdout.lines().next(),
+        Some("# gen --seed 12358 --count 1000000 --distribution contest")
+    );
+    let pieces = letters(&out.stdout);
+    assert_eq!(pieces.len(), 1_000_000);
+    assert!(pieces.chars().all(|c| "IJLOSTZ".contains(c)));
+    let contest = letters(&std::fs::read_to_string(tencent_input()).unwrap());
+    assert!(pieces.starts_with(&contest));
+}
+
+#[test]
+fn uniform_and_bag7_are_reproducible_from_their_seed() {
+    for distribution in ["uniform", "bag7"] {
+        let args = [
+            "--distribution",
+            distribution,
+            "--seed",
+            "7",
+            "--count",
+            "700",
+        ];
+        let first = gen(&args);
+        assert_eq!(first.code, Some(0), "{first:#?}");
+        assert_eq!(first.stdout, gen(&args).stdout, "{distribution}");
+        assert_eq!(letters(&first.stdout).len(), 700);
+        let other_seed = gen(&[
+            "--distribution",
+            distribution,
+            "--seed",
+            "8",
+            "--count",
+            "700",
+        ]);
+        assert_ne!(
+            first.stdout, other_seed.stdout,
+            "{distribution}: the seed matters"
+        );
+    }
+}
+
+#[test]
+fn bag7_deals_each_kind_once_per_seven() {
+    let out = gen(&["--distribution", "bag7", "--seed", "7"]);
+    assert_eq!(out.code, Some(0));
+    let pieces: Vec<char> = letters(&out.stdout).chars().collect();
+    assert_eq!(pieces.len(), 10_000);
+    assert!(pieces.iter().all(|c| "IJLOSTZ".contains(*c)));
+    for (i, bag) in pieces.chunks(7).enumerate() {
+        let mut kinds = bag.to_vec();
+        kinds.sort();
+        kinds.dedup();
+        assert_eq!(kinds.len(), bag.len(), "bag {i} repeats a kind: {bag:?}");
+    }
+}
+
+#[test]
+fn bag7_shuffles_every_position_of_a_bag_evenly() {
+    // 1,428 whole bags: each kind is expected about 204 times at each position (sd about 13).
+    // A shuffle missing its last swap would put the first kind first twice as often.
+    let out = gen(&["--distribution", "bag7", "--seed", "7", "--count", "9996"]);
+    let pieces: Vec<char> = letters(&out.stdout).chars().collect();
+    for kind in "IJLOSTZ".chars() {
+        for position in 0..7 {
+            let n = pieces.chunks(7).filter(|bag| bag[position] == kind).count();
+            assert!((150..=260).contains(&n), "{kind} at {position}: {n}");
+        }
+    }
+}
+
+#[test]
+fn uniform_draws_all_seven_kinds_evenly() {
+    let out = gen(&[
+        "--distribution",
+        "uniform",
+        "--seed",
+        "7",
+        "--count",
+        "70000",
+    ]);
+    let pieces = letters(&out.stdout);
+    for kind in "IJLOSTZ".chars() {
+        let n = pieces.chars().filter(|&c| c == kind).count();
+        // 10,000 expected; the standard deviation is under 100.
+        assert!((9_500..=10_500).contains(&n), "{kind}: {n}");
+    }
+}
+
+#[test]
+fn a_count_of_0_is_refused() {
+    let out = gen(&["--count", "0"]);
+    assert_eq!(out.code, Some(2));
+    assert_eq!(out.stdout, "");
+    assert_eq!(out.stderr.trim(), "error: --count must be at least 1");
+}
