@@ -29,8 +29,10 @@ pub struct Weights {
     pub bumpiness: f32,
     /// Per row of the tallest column.
     pub max_height: f32,
-    /// Per filled cell in the top four rows, where the spawn and its moves need room.
+    /// Per filled cell in the top `top_rows` rows, where the spawn and its moves need room.
     pub top_cells: f32,
+    /// How many rows from the top `top_cells` counts (a whole number, 0..=20).
+    pub top_rows: f32,
     /// Per row of the placed piece's center height (20 - y).
     pub landing_height: f32,
     /// Reward (negative) per row of a clean well: a column whose cells are empty down to a stack
@@ -66,6 +68,7 @@ struct WeightsFile {
     bumpiness: f32,
     max_height: f32,
     top_cells: f32,
+    top_rows: f32,
     landing_height: f32,
     clean_well: f32,
 }
@@ -82,6 +85,7 @@ impl From<WeightsFile> for Weights {
             bumpiness: w.bumpiness,
             max_height: w.max_height,
             top_cells: w.top_cells,
+            top_rows: w.top_rows,
             landing_height: w.landing_height,
             clean_well: w.clean_well,
         }
@@ -106,6 +110,7 @@ impl Weights {
             self.bumpiness,
             self.max_height,
             self.top_cells,
+            self.top_rows,
             self.landing_height,
             self.clean_well,
         ]
@@ -124,12 +129,13 @@ impl Weights {
             bumpiness: v[6],
             max_height: v[7],
             top_cells: v[8],
-            landing_height: v[9],
-            clean_well: v[10],
+            top_rows: v[9],
+            landing_height: v[10],
+            clean_well: v[11],
         }
     }
 
-    pub const NAMES: [&'static str; 11] = [
+    pub const NAMES: [&'static str; 12] = [
         "cells",
         "row_transitions",
         "column_transitions",
@@ -139,13 +145,11 @@ impl Weights {
         "bumpiness",
         "max_height",
         "top_cells",
+        "top_rows",
         "landing_height",
         "clean_well",
     ];
 }
-
-/// Rows 0..3: the spawn puts cells as high as row -2 and its moves need these rows free.
-const TOP_ROWS: u32 = 0b1111;
 
 /// The cost of `board`, on which a piece just locked with its center at row `landing_y`.
 #[inline]
@@ -165,11 +169,12 @@ pub fn evaluate(board: &Board, landing_y: u32, w: &Weights) -> f32 {
     let mut hole_rows = 0u32;
     let mut top_cells = 0u32;
     let mut heights = [0u32; COLS];
+    let top_rows = (1u32 << (w.top_rows.clamp(0.0, ROWS as f32) as u32)) - 1;
     for (x, &c) in cols.iter().enumerate() {
         cells += c.count_ones();
         // Row y+1 sits under row y; the floor counts as filled.
         column_transitions += ((c ^ ((c >> 1) | (1 << (ROWS - 1)))) & ROW_MASK).count_ones();
-        top_cells += (c & TOP_ROWS).count_ones();
+        top_cells += (c & top_rows).count_ones();
         if c != 0 {
             let top = c & c.wrapping_neg();
             let under = ROW_MASK & !(top - 1);

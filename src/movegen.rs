@@ -89,7 +89,9 @@ fn reachable(valid: &ValidMap, start_state: usize, start_x: usize, start_bits: u
     reach[start_state][start_x] = fill_down(start_bits, valid[start_state][start_x]);
     // A state needs another sweep only when it or the state rotating into it changed; a typical
     // board settles after one sweep of each state plus one confirming sweep.
-    let mut dirty = 1u32 << start_state;
+    // The seeded spawn counts as a change: the state after it must be tried even when the
+    // spawn state itself cannot move (a stack that blocks shifting but not rotating).
+    let mut dirty = 1u32 << start_state | 1 << ((start_state + 1) % 4);
     let mut s = start_state;
     while dirty != 0 {
         if dirty >> s & 1 == 1 {

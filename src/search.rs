@@ -26,6 +26,11 @@ pub struct Policy {
     /// A clear of `n` rows is only allowed when the board held at least `min_cells_to_clear[n-1]`
     /// cells before the piece: the same clear is worth more on a fuller board.
     pub min_cells_to_clear: [u32; 4],
+    /// Share of the beam (0..1) filled first by the highest scores, whatever their boards.
+    pub score_share: f64,
+    /// Most children one state may pass to the next depth (0: no limit), so that one lineage
+    /// cannot fill the beam.
+    pub max_children: u16,
 }
 
 /// Everything that decides what the search returns.
@@ -136,7 +141,12 @@ pub fn beam_search(
         if candidates.is_empty() {
             break;
         }
-        let chosen = select(candidates, params.beam_width);
+        let chosen = select(
+            candidates,
+            params.beam_width,
+            &params.policy,
+            frontier.len(),
+        );
 
         let mut level = Vec::with_capacity(chosen.len());
         let next: Vec<Node> = chosen
@@ -286,41 +296,97 @@ fn expand_node(
     scratch.len() as u64
 }
 
-/// The best `width` candidates with distinct boards, best first. Among candidates with the same
-/// board the one with the higher score is kept (ties: the better key).
-fn select(mut candidates: Vec<Candidate>, width: usize) -> Vec<Candidate> {
-    let mut chosen: Vec<Candidate> = Vec::with_capacity(width);
-    let mut seen: AHashMap<u64, usize> = AHashMap::with_capacity(width * 2);
-    let mut start = 0;
-    // Duplicates are usually a small share, so rank twice the width first and widen only if
-    // that was not enough.
-    let mut take = width.saturating_mul(2).max(64);
-    while chosen.len() < width && start < candidates.len() {
-        let rest = &mut candidates[start..];
-        let n = take.min(rest.len());
-        if n < rest.len() {
-            rest.select_nth_unstable_by(n, Candidate::order);
-        }
-        rest[..n].sort_unstable_by(Candidate::order);
-        for c in &rest[..n] {
-            match seen.get(&c.hash) {
-                Some(&i) => {
-                    if c.score > chosen[i].score {
-                        chosen[i] = *c;
+/// The states that go on: `width` candidates with distinct boards. A share of the places goes to
+/// the highest scores first, the rest to the best keys; no parent may have more than
+/// `max_children` children kept (0: no limit). Among candidates with the same board the one
+/// with the higher score is kept.
+fn select(
+    mut candidates: Vec<Candidate>,
+    width: usize,
+    policy: &Policy,
+    parents: usize,
+) -> Vec<Candidate> {
+    let mut picker = Picker {
+        chosen: Vec::with_capacity(width),
+        seen: AHashMap::with_capacity(width * 2),
+        children: vec![0; if policy.max_children > 0 { parents } else { 0 }],
+        max_children: policy.max_children,
+    };
+    let by_score = ((width as f64 * policy.score_share.clamp(0.0, 1.0)) as usize).min(width);
+    if by_score > 0 {
+        picker.fill(&mut candidates, by_score, |a, b| {
+            b.score.cmp(&a.score).then_with(|| a.order(b))
+        });
+    }
+    picker.fill(&mut candidates, width, Candidate::order);
+    picker.chosen
+}
+
+/// The selection in progress.
+struct Picker {
+    chosen: Vec<Candidate>,
+    /// Board hash -> index in `chosen`.
+    seen: AHashMap<u64, usize>,
+    /// Children kept per parent (empty when unlimited).
+    children: Vec<u16>,
+    max_children: u16,
+}
+
+impl Picker {
+    /// Adds candidates in `order` until `chosen` holds `until` states or none are left.
+    fn fill(
+        &mut self,
+        candidates: &mut [Candidate],
+        until: usize,
+        order: impl Fn(&Candidate, &Candidate) -> Ordering + Copy,
+    ) {
+        let mut start = 0;
+        // Duplicates are usually a small share, so rank twice the places left first and widen
+        // only if that was not enough.
+        let mut take = (until - self.chosen.len().min(until))
+            .saturating_mul(2)
+            .max(64);
+        while self.chosen.len() < until && start < candidates.len() {
+            let rest = &mut candidates[start..];
+            let n = take.min(rest.len());
+            if n < rest.len() {
+                rest.select_nth_unstable_by(n, order);
+            }
+            rest[..n].sort_unstable_by(order);
+            for c in &rest[..n] {
+                if let Some(&i) = self.seen.get(&c.hash) {
+                    if c.score > self.chosen[i].score && self.room_for(c.parent, Some(i)) {
+                        self.replace(i, *c);
                     }
-                }
-                None => {
-                    if chosen.len() < width {
-                        seen.insert(c.hash, chosen.len());
-                        chosen.push(*c);
-                    }
+                } else if self.chosen.len() < until && self.room_for(c.parent, None) {
+                    self.seen.insert(c.hash, self.chosen.len());
+                    self.count(c.parent, 1);
+                    self.chosen.push(*c);
                 }
             }
+            start += n;
+            take = take.saturating_mul(2);
         }
-        start += n;
-        take = take.saturating_mul(2);
     }
-    chosen
+
+    /// Whether `parent` may get one more child (replacing `chosen[replacing]` if given).
+    fn room_for(&self, parent: u32, replacing: Option<usize>) -> bool {
+        self.children.is_empty()
+            || replacing.is_some_and(|i| self.chosen[i].parent == parent)
+            || self.children[parent as usize] < self.max_children
+    }
+
+    fn count(&mut self, parent: u32, delta: i32) {
+        if let Some(c) = self.children.get_mut(parent as usize) {
+            *c = (*c as i32 + delta) as u16;
+        }
+    }
+
+    fn replace(&mut self, i: usize, c: Candidate) {
+        self.count(self.chosen[i].parent, -1);
+        self.count(c.parent, 1);
+        self.chosen[i] = c;
+    }
 }
 
 /// Drops trail entries no live state descends from, remapping indices. `frontier` holds the live

@@ -58,7 +58,7 @@ struct Args {
     #[arg(long, default_value_t = 0.3)]
     spread: f64,
     /// Names of the weights the optimizer may change (default: all but `cells`, which sets the
-    /// scale against the score weight).
+    /// scale against the score weight, and `top_rows`, a row count).
     #[arg(long, value_delimiter = ',')]
     free: Vec<String>,
     /// Seed of the optimizer.
@@ -144,7 +144,9 @@ fn run(args: &Args) -> Result<(), CliError> {
         None => Policy::default(),
     };
     let free: Vec<usize> = if args.free.is_empty() {
-        (1..Weights::NAMES.len()).collect()
+        (1..Weights::NAMES.len())
+            .filter(|&i| Weights::NAMES[i] != "top_rows")
+            .collect()
     } else {
         args.free
             .iter()
