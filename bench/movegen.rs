@@ -18,6 +18,7 @@ fn main() {
         weights: Weights::default(),
         policy: Default::default(),
         piece_limit: 10_000,
+        judge: false,
     };
     let solution = beam_search(&sequence, &params, &mut |_| {});
     // The boards before each piece of the winning line, with the piece to place.

@@ -148,6 +148,13 @@ fn fill_down(bits: u32, valid: u32) -> u32 {
 /// Every distinct placement of piece number `index` (of `kind`) that is reachable from its spawn
 /// and at rest. Empty when the spawn position itself is blocked (the game is over).
 pub fn placements(board: &Board, kind: Kind, index: usize, out: &mut Placements) {
+    placements_with(board, kind, index, false, out)
+}
+
+/// [`placements`], plus with `judge` the reachable positions in mid-air where locking completes
+/// at least one row: the contest's web replay locks a piece wherever its moves leave it, and
+/// among mid-air locks only clearing ones can beat the resting placements.
+pub fn placements_with(board: &Board, kind: Kind, index: usize, judge: bool, out: &mut Placements) {
     out.clear();
     let valid = valid_map(board, kind);
     let spawn_state = index % 4;
@@ -158,13 +165,44 @@ pub fn placements(board: &Board, kind: Kind, index: usize, out: &mut Placements)
     let reach = reachable(&valid, spawn_state, sx, 1 << sy);
     // Merge states that look alike, then keep the positions that cannot move down.
     let mut rest = [[0u32; COLS]; 4];
+    let mut air = [[0u32; COLS]; 4];
     for s in 0..4 {
         let c = canonical_state(kind, s as u8) as usize;
         for x in 0..COLS {
             rest[c][x] |= reach[s][x] & !(valid[s][x] >> 1);
+            air[c][x] |= reach[s][x] & (valid[s][x] >> 1);
         }
     }
-    for (s, cols) in rest.iter().enumerate() {
+    push_positions(&rest, out);
+    if judge {
+        // Only rows with at most four empty cells can be completed by one piece, and only a
+        // center within two rows of such a row touches it.
+        let near = rows_with_at_least(board, COLS as u32 - 4);
+        if near == 0 {
+            return;
+        }
+        let centers = (near | near << 1 | near << 2 | near >> 1 | near >> 2) & ROW_MASK;
+        for (s, cols) in air.iter_mut().enumerate() {
+            for (x, bits) in cols.iter_mut().enumerate() {
+                let mut b = *bits & centers;
+                *bits = 0;
+                while b != 0 {
+                    let y = b.trailing_zeros();
+                    b &= b - 1;
+                    let mut after = *board;
+                    after.write(shape(kind, s as u8), x, y);
+                    if after.full_rows() != 0 {
+                        *bits |= 1 << y;
+                    }
+                }
+            }
+        }
+        push_positions(&air, out);
+    }
+}
+
+fn push_positions(positions: &ValidMap, out: &mut Placements) {
+    for (s, cols) in positions.iter().enumerate() {
         for (x, &bits) in cols.iter().enumerate() {
             let mut b = bits;
             while b != 0 {
@@ -180,6 +218,29 @@ pub fn placements(board: &Board, kind: Kind, index: usize, out: &mut Placements)
     }
 }
 
+/// Rows holding at least `n` filled cells (n <= 10), by adding the ten columns as bit-sliced
+/// four-bit counters, one counter per row.
+fn rows_with_at_least(board: &Board, n: u32) -> u32 {
+    let mut planes = [0u32; 4];
+    for &c in &board.cols {
+        let mut carry = c;
+        for p in planes.iter_mut() {
+            let next = *p & carry;
+            *p ^= carry;
+            carry = next;
+        }
+    }
+    // Compare each row's counter with n, bit-sliced: a row's count is >= n unless it is less.
+    let mut greater = 0u32;
+    let mut equal = ROW_MASK;
+    for bit in (0..4).rev() {
+        let nb = if n >> bit & 1 == 1 { ROW_MASK } else { 0 };
+        greater |= equal & planes[bit] & !nb;
+        equal &= !(planes[bit] ^ nb);
+    }
+    (greater | equal) & ROW_MASK
+}
+
 /// Why no move list could be given for a placement.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum PathError {
@@ -189,31 +250,55 @@ pub enum PathError {
     TooLong { placement: Placement, moves: usize },
 }
 
-/// A shortest move list (1..=100 moves) taking piece `index` from its spawn to `target` at rest.
-/// When the spawn position is itself the target, the list is a single `D` that does nothing,
-/// because the contest rejects a piece with no moves.
+/// A shortest move list (1..=100 moves) taking piece `index` from its spawn to `target` at rest
+/// (with `judge`, anywhere: the web replay locks mid-air). When the spawn position is itself the
+/// target, a move that does nothing is given, because the contest rejects a piece with no moves.
 pub fn path_to(
     board: &Board,
     kind: Kind,
     index: usize,
     target: Placement,
+    judge: bool,
 ) -> Result<Vec<Move>, PathError> {
-    path_to_any(board, kind, index, |s, x, y| {
+    let moves = path_to_any(board, kind, index, judge, |s, x, y| {
         canonical_state(kind, s) == target.state && x == target.x && y == target.y
     })
-    .ok_or(PathError::Unreachable(target))
-    .and_then(|moves| {
-        if moves.len() > MAX_MOVES_PER_PIECE as usize {
-            Err(PathError::TooLong {
-                placement: target,
-                moves: moves.len(),
-            })
-        } else if moves.is_empty() {
-            Ok(vec![Move::Down])
-        } else {
-            Ok(moves)
-        }
-    })
+    .ok_or(PathError::Unreachable(target))?;
+    let moves = if moves.is_empty() {
+        no_op(board, kind, index).ok_or(PathError::Unreachable(target))?
+    } else {
+        moves
+    };
+    if moves.len() > MAX_MOVES_PER_PIECE as usize {
+        return Err(PathError::TooLong {
+            placement: target,
+            moves: moves.len(),
+        });
+    }
+    Ok(moves)
+}
+
+/// The shortest move list that leaves a piece where it spawned: one blocked move if there is
+/// one, else a step out and back, else a full turn of rotations.
+fn no_op(board: &Board, kind: Kind, index: usize) -> Option<Vec<Move>> {
+    let valid = valid_map(board, kind);
+    let s = index % 4;
+    let (x, y) = (SPAWN.0 as usize, SPAWN.1 as u32);
+    let fits = |s: usize, x: usize, y: u32| valid[s % 4][x] >> y & 1 == 1;
+    if !fits(s, x, y + 1) {
+        return Some(vec![Move::Down]);
+    }
+    if !fits(s, x - 1, y) {
+        return Some(vec![Move::Left]);
+    }
+    if !fits(s, x + 1, y) {
+        return Some(vec![Move::Right]);
+    }
+    if !fits(s + 1, x, y) {
+        return Some(vec![Move::Rotate]);
+    }
+    // Every single move is possible here, so stepping left and back returns to the spawn.
+    Some(vec![Move::Left, Move::Right])
 }
 
 /// Breadth-first search over (state, x, y) from the spawn to the first position accepted by
@@ -222,6 +307,7 @@ fn path_to_any(
     board: &Board,
     kind: Kind,
     index: usize,
+    judge: bool,
     is_target: impl Fn(u8, u8, u8) -> bool,
 ) -> Option<Vec<Move>> {
     let valid = valid_map(board, kind);
@@ -241,7 +327,7 @@ fn path_to_any(
     queue.push_back(start);
     while let Some((s, x, y)) = queue.pop_front() {
         let at_rest = !fits(s, x, y + 1);
-        if at_rest && is_target(s as u8, x as u8, y as u8) {
+        if (judge || at_rest) && is_target(s as u8, x as u8, y as u8) {
             let mut moves = Vec::new();
             let mut cur = id(s, x, y);
             while let Some((prev, m)) = came_from[cur] {
@@ -291,5 +377,24 @@ mod tests {
         assert_eq!(out.len(), 9);
         placements(&Board::default(), Kind::I, 2, &mut out);
         assert_eq!(out.len(), 10 + 7);
+    }
+
+    #[test]
+    fn counts_rows_by_filled_cells() {
+        let mut b = Board::default();
+        // Row 19: 10 cells, row 18: 6, row 17: 5, row 16: 0.
+        for x in 0..COLS {
+            b.cols[x] |= 1 << 19;
+            if x < 6 {
+                b.cols[x] |= 1 << 18;
+            }
+            if x < 5 {
+                b.cols[x] |= 1 << 17;
+            }
+        }
+        assert_eq!(rows_with_at_least(&b, 6), 1 << 19 | 1 << 18);
+        assert_eq!(rows_with_at_least(&b, 10), 1 << 19);
+        assert_eq!(rows_with_at_least(&b, 0), ROW_MASK);
+        assert_eq!(rows_with_at_least(&b, 5), 0b111 << 17);
     }
 }

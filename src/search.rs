@@ -12,7 +12,7 @@
 
 use crate::bitboard::{self, Board};
 use crate::eval::{evaluate, Weights};
-use crate::movegen::{placements, Placement, Placements};
+use crate::movegen::{placements_with, Placement, Placements};
 use crate::rules::Kind;
 use ahash::AHashMap;
 use rayon::prelude::*;
@@ -42,6 +42,8 @@ pub struct Params {
     pub policy: Policy,
     /// The piece whose number reaches this limit scores nothing and ends the game; 0 = no limit.
     pub piece_limit: usize,
+    /// Also place pieces in mid-air where that clears rows (the contest web replay's rules).
+    pub judge: bool,
 }
 
 /// A state of the beam.
@@ -261,7 +263,7 @@ fn expand_node(
     scratch: &mut Placements,
     out: &mut Vec<Candidate>,
 ) -> u64 {
-    placements(&node.board, kind, depth, scratch);
+    placements_with(&node.board, kind, depth, params.judge, scratch);
     let cells_before = node.board.filled_cells();
     for p in scratch.iter() {
         let mut board = node.board;

@@ -21,16 +21,18 @@ pub enum SolveError {
     },
 }
 
-/// The record playing `placements` (one per piece from the first) with shortest move lists.
+/// The record playing `placements` (one per piece from the first) with shortest move lists;
+/// with `judge`, placements may be in mid-air.
 pub fn record_for(
     sequence: &[Kind],
     placements: &[Placement],
     piece_limit: usize,
+    judge: bool,
 ) -> Result<Record, SolveError> {
     let mut board = Board::default();
     let mut pieces: Vec<Vec<Move>> = Vec::with_capacity(placements.len());
     for (index, (&kind, &p)) in sequence.iter().zip(placements).enumerate() {
-        let moves = path_to(&board, kind, index, p).map_err(|source| SolveError::Path {
+        let moves = path_to(&board, kind, index, p, judge).map_err(|source| SolveError::Path {
             piece: index + 1,
             source,
         })?;
@@ -48,7 +50,7 @@ pub fn record_for(
     Ok(Record::from_pieces(pieces.iter().map(Vec::as_slice)))
 }
 
-/// Replays `record` on the plain rules engine (strict) and fails unless it scores `claimed`.
+/// Replays `record` on the plain rules engine (strict unless `options` say judge) and fails unless it scores `claimed`.
 pub fn verify(
     sequence: &[Kind],
     record: &Record,

@@ -63,6 +63,7 @@ pub fn run_trial(
         weights: params.weights.clone(),
         policy: params.policy.clone(),
         piece_limit,
+        judge: false,
     };
     let score = |input: &TuneInput| beam_search(&input.pieces, &beam, &mut |_| {}).score;
     let scores: Vec<u64> = inputs.iter().map(score).collect();

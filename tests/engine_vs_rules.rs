@@ -789,7 +789,7 @@ fn check_reach(
         }
         let cells = piece_cells(&p);
         let target = placement_of(&p);
-        let moves = movegen::path_to(&bits, kind, index, target)
+        let moves = movegen::path_to(&bits, kind, index, target, false)
             .unwrap_or_else(|e| panic!("path_to {target:?}: {e}: {}", ctx()));
         assert!(
             (1..=rules::MAX_MOVES_PER_PIECE as usize).contains(&moves.len()),
@@ -817,7 +817,7 @@ fn check_reach(
         if !plain.contains_key(&piece_cells(&p)) {
             let target = placement_of(&p);
             assert_eq!(
-                movegen::path_to(&bits, kind, index, target),
+                movegen::path_to(&bits, kind, index, target, false),
                 Err(PathError::Unreachable(target)),
                 "{}",
                 ctx()
@@ -974,7 +974,7 @@ fn spawn_blocked_gives_no_placements_and_no_paths() {
                         y: 19,
                     };
                     assert_eq!(
-                        movegen::path_to(&bits, kind, index, target),
+                        movegen::path_to(&bits, kind, index, target, false),
                         Err(PathError::Unreachable(target))
                     );
                 } else {
@@ -1022,6 +1022,7 @@ fn params(beam_width: usize, piece_limit: usize) -> Params {
         weights: Default::default(),
         policy: Default::default(),
         piece_limit,
+        judge: false,
     }
 }
 
@@ -1058,7 +1059,7 @@ fn solve_and_check(sequence: &[Kind], params: &Params, what: &str) -> Solution {
     assert_eq!(fast_score, solution.score, "{what}");
     assert_eq!(plain_score, solution.score, "{what}");
 
-    let record = record_for(sequence, &solution.placements, params.piece_limit)
+    let record = record_for(sequence, &solution.placements, params.piece_limit, false)
         .unwrap_or_else(|e| panic!("{what}: {e}"));
     assert_eq!(record.piece_count(), solution.placements.len(), "{what}");
     let report = replay(

@@ -40,6 +40,10 @@ struct Args {
     /// The piece whose number reaches this limit scores nothing and ends the game; 0 = no limit.
     #[arg(long, default_value_t = DEFAULT_PIECE_LIMIT)]
     piece_limit: usize,
+    /// Play by the contest web replay's rules: also lock pieces in mid-air where that clears
+    /// rows. The record then passes `check --judge` but not strict `check`.
+    #[arg(long)]
+    judge: bool,
     /// Also write a JSON summary (score, lines, timings, parameters) to FILE.
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
@@ -86,6 +90,7 @@ fn run(args: &Args) -> Result<(), CliError> {
         weights,
         policy,
         piece_limit: args.piece_limit,
+        judge: args.judge,
     };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
@@ -123,10 +128,15 @@ fn run(args: &Args) -> Result<(), CliError> {
     bar.finish_and_clear();
     let search_time = start.elapsed();
 
-    let record = record_for(&sequence, &solution.placements, args.piece_limit)
-        .map_err(|e| CliError::usage(format!("internal error: {e}")))?;
+    let record = record_for(
+        &sequence,
+        &solution.placements,
+        args.piece_limit,
+        args.judge,
+    )
+    .map_err(|e| CliError::usage(format!("internal error: {e}")))?;
     let options = ReplayOptions {
-        judge: false,
+        judge: args.judge,
         piece_limit: args.piece_limit,
     };
     let report = verify(&sequence, &record, solution.score, options)
@@ -146,6 +156,7 @@ fn run(args: &Args) -> Result<(), CliError> {
             "clears": report.clears,
             "beam_width": args.beam_width,
             "score_weight": args.score_weight,
+            "judge": args.judge,
             "weights": params.weights,
             "policy": params.policy,
             "search_seconds": search_time.as_secs_f64(),
@@ -175,7 +186,8 @@ fn run(args: &Args) -> Result<(), CliError> {
         if let Some(mib) = peak_memory_mib() {
             eprintln!("peak memory: {mib:.0} MiB");
         }
-        eprintln!("checked by the rules engine: record valid, same score");
+        let mode = if args.judge { "judge" } else { "strict" };
+        eprintln!("checked by the rules engine ({mode}): record valid, same score");
         eprintln!("Score = {}", report.score);
     }
     Ok(())
