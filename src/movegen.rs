@@ -97,43 +97,49 @@ fn reachable(valid: &ValidMap, start_state: usize, start_x: usize, start_bits: u
         if dirty >> s & 1 == 1 {
             dirty &= !(1 << s);
             let prev = (s + 3) % 4;
-            let mut changed = false;
-            loop {
-                let mut pass_changed = false;
-                for pass in 0..2 {
-                    for i in 0..COLS {
-                        let x = if pass == 0 { i } else { COLS - 1 - i };
-                        let v = valid[s][x];
-                        if v == 0 {
-                            continue;
-                        }
-                        let mut from = reach[prev][x];
-                        if x > 0 {
-                            from |= reach[s][x - 1];
-                        }
-                        if x + 1 < COLS {
-                            from |= reach[s][x + 1];
-                        }
-                        let old = reach[s][x];
-                        let new = fill_down(old | (from & v), v);
-                        if new != old {
-                            reach[s][x] = new;
-                            pass_changed = true;
-                        }
-                    }
-                }
-                if !pass_changed {
-                    break;
-                }
-                changed = true;
-            }
-            if changed {
+            let before = reach[s];
+            let from_rotation = reach[prev];
+            if sweep_state(&mut reach[s], &valid[s], &from_rotation) != before {
                 dirty |= 1 << ((s + 1) % 4);
             }
         }
         s = (s + 1) % 4;
     }
     reach
+}
+
+/// Closes one state's reachable set under `D`, `L` and `R`, after adding what rotating from the
+/// previous state brings. Returns the new set.
+#[inline]
+fn sweep_state(
+    reach: &mut [u32; COLS],
+    valid: &[u32; COLS],
+    from_rotation: &[u32; COLS],
+) -> [u32; COLS] {
+    for x in 0..COLS {
+        reach[x] = fill_down(reach[x] | (from_rotation[x] & valid[x]), valid[x]);
+    }
+    loop {
+        // One pass each way carries moves along a row across the board; each step waits for its
+        // neighbour, so these passes are the serial part.
+        for x in 1..COLS {
+            reach[x] = fill_down(reach[x] | (reach[x - 1] & valid[x]), valid[x]);
+        }
+        for x in (0..COLS - 1).rev() {
+            reach[x] = fill_down(reach[x] | (reach[x + 1] & valid[x]), valid[x]);
+        }
+        // Stable unless some column can still gain from a neighbour (a slide after a drop,
+        // under an overhang): checked for all columns at once, with no chain between them.
+        let mut gains = 0u32;
+        for x in 0..COLS {
+            let left = if x > 0 { reach[x - 1] } else { 0 };
+            let right = if x + 1 < COLS { reach[x + 1] } else { 0 };
+            gains |= (left | right) & valid[x] & !reach[x];
+        }
+        if gains == 0 {
+            return *reach;
+        }
+    }
 }
 
 /// Extends `bits` (a subset of `valid`) downward through runs of `valid`: adding `bits` to the
