@@ -31,6 +31,9 @@ pub struct Policy {
     /// Most children one state may pass to the next depth (0: no limit), so that one lineage
     /// cannot fill the beam.
     pub max_children: u16,
+    /// Points added, for ranking only, per clear of 1, 2, 3 and 4 rows (negative: a penalty).
+    /// Shapes the beam away from clears that spend rows cheaply; the reported score is untouched.
+    pub clear_bonus: [f64; 4],
 }
 
 /// Everything that decides what the search returns.
@@ -51,6 +54,8 @@ pub struct Params {
 struct Node {
     board: Board,
     score: u64,
+    /// Sum of the policy's clear bonuses along this state's line (ranking only).
+    bonus: f64,
     /// Index of this state's entry in its depth's trail level.
     trail: u32,
 }
@@ -130,6 +135,7 @@ pub fn beam_search(
     let mut frontier = vec![Node {
         board: Board::default(),
         score: 0,
+        bonus: 0.0,
         trail: 0,
     }];
     let mut trail: Vec<Vec<TrailEntry>> = Vec::with_capacity(depth_count);
@@ -158,7 +164,7 @@ pub fn beam_search(
                 let parent = &frontier[c.parent as usize];
                 let p = Placement::unpack(c.placement);
                 let mut board = parent.board;
-                bitboard::lock(
+                let outcome = bitboard::lock(
                     &mut board,
                     kind,
                     p.state,
@@ -174,6 +180,7 @@ pub fn beam_search(
                 Node {
                     board,
                     score: c.score,
+                    bonus: parent.bonus + clear_bonus(&params.policy, outcome.lines),
                     trail: i as u32,
                 }
             })
@@ -285,8 +292,9 @@ fn expand_node(
             continue;
         }
         let score = node.score + outcome.score as u64;
-        let key = evaluate(&board, p.y as u32, &params.weights) as f64
-            - score as f64 * params.score_weight;
+        let ranked = score as f64 + node.bonus + clear_bonus(&params.policy, outcome.lines);
+        let key =
+            evaluate(&board, p.y as u32, &params.weights) as f64 - ranked * params.score_weight;
         out.push(Candidate {
             key,
             hash: board.hash64(),
@@ -296,6 +304,15 @@ fn expand_node(
         });
     }
     scratch.len() as u64
+}
+
+#[inline]
+fn clear_bonus(policy: &Policy, lines: u32) -> f64 {
+    if lines == 0 {
+        0.0
+    } else {
+        policy.clear_bonus[lines as usize - 1]
+    }
 }
 
 /// The states that go on: `width` candidates with distinct boards. A share of the places goes to
