@@ -1,0 +1,158 @@
+//! `solve` run as a user runs it: its record is accepted by `check` with exactly the score it
+//! reports, it does not depend on the thread count, and bad input gets a one-line error.
+
+mod common;
+
+use common::{run, tencent_input, Run, Scratch};
+use std::ffi::OsStr;
+
+const SOLVE: &str = env!("CARGO_BIN_EXE_solve");
+const CHECK: &str = env!("CARGO_BIN_EXE_check");
+const GEN: &str = env!("CARGO_BIN_EXE_gen");
+
+fn solve(args: &[&dyn AsRef<OsStr>]) -> Run {
+    let r = run(SOLVE, args);
+    r.assert_no_panic();
+    r
+}
+
+/// The `Score = N` line `solve` ends its summary with.
+fn solve_score(r: &Run) -> u64 {
+    let line = r.stderr.lines().last().unwrap_or("");
+    line.strip_prefix("Score = ")
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no score line in {r:#?}"))
+}
+
+fn check_score(input: &dyn AsRef<OsStr>, record: &dyn AsRef<OsStr>, extra: &[&str]) -> u64 {
+    let mut args: Vec<&dyn AsRef<OsStr>> = vec![input, record];
+    for e in extra {
+        args.push(e);
+    }
+    let r = run(CHECK, &args);
+    assert_eq!(r.code, Some(0), "{r:#?}");
+    r.last_line()
+        .strip_prefix("Score = ")
+        .and_then(|s| s.parse().ok())
+        .expect("check prints a score")
+}
+
+#[test]
+fn record_is_accepted_by_check_with_the_reported_score() {
+    let scratch = Scratch::new("solve");
+    let input = tencent_input();
+    let r = solve(&[&input, &"--pieces", &"600", &"--beam-width", &"60"]);
+    assert_eq!(r.code, Some(0), "{r:#?}");
+    let record = scratch.file("moves.txt", &r.stdout);
+    assert_eq!(r.stdout.lines().count(), 1, "one line of record");
+    assert!(r.stdout.starts_with("N,"));
+    let claimed = solve_score(&r);
+    assert!(claimed > 0);
+    assert_eq!(check_score(&input, &record, &[]), claimed);
+}
+
+#[test]
+fn same_record_for_one_and_two_threads() {
+    let input = tencent_input();
+    let base: [&dyn AsRef<OsStr>; 6] = [
+        &input,
+        &"--pieces",
+        &"400",
+        &"--beam-width",
+        &"150",
+        &"--quiet",
+    ];
+    let one = solve(&[&base[..], &[&"--threads", &"1"]].concat());
+    let two = solve(&[&base[..], &[&"--threads", &"2"]].concat());
+    assert_eq!(one.code, Some(0), "{one:#?}");
+    assert!(!one.stdout.is_empty());
+    assert_eq!(one.stdout, two.stdout);
+}
+
+#[test]
+fn long_generated_sequence_without_piece_limit() {
+    let scratch = Scratch::new("long");
+    let generated = run(GEN, &[&"--seed", &"99", &"--count", &"100000"]);
+    assert_eq!(generated.code, Some(0));
+    let input = scratch.file("long.txt", &generated.stdout);
+    // A small beam survives 100,000 pieces only when it keeps the top of the board clear.
+    let safe = scratch.file("safe.json", r#"{"top_cells": 3, "top_rows": 8}"#);
+    let r = solve(&[
+        &input,
+        &"--beam-width",
+        &"8",
+        &"--weights",
+        &safe,
+        &"--piece-limit",
+        &"0",
+        &"--quiet",
+    ]);
+    assert_eq!(r.code, Some(0), "{r:#?}");
+    let record = scratch.file("moves.txt", &r.stdout);
+    let pieces = r.stdout.matches('N').count();
+    assert_eq!(
+        pieces, 100_000,
+        "the beam should survive the whole sequence"
+    );
+    let strict = check_score(&input, &record, &["--piece-limit", "0"]);
+    assert!(strict > 0);
+    // With --json the solve summary states the same score.
+    let json = scratch.dir.join("summary.json");
+    let again = solve(&[
+        &input,
+        &"--beam-width",
+        &"8",
+        &"--weights",
+        &safe,
+        &"--piece-limit",
+        &"0",
+        &"--quiet",
+        &"--json",
+        &json,
+    ]);
+    assert_eq!(again.stdout, r.stdout);
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(summary["score"].as_u64(), Some(strict));
+}
+
+#[test]
+fn judge_record_passes_judge_check() {
+    let scratch = Scratch::new("judge");
+    let input = tencent_input();
+    let r = solve(&[
+        &input,
+        &"--pieces",
+        &"500",
+        &"--beam-width",
+        &"60",
+        &"--judge",
+    ]);
+    assert_eq!(r.code, Some(0), "{r:#?}");
+    let record = scratch.file("moves.txt", &r.stdout);
+    assert_eq!(check_score(&input, &record, &["--judge"]), solve_score(&r));
+}
+
+#[test]
+fn bad_input_gives_one_line_error_and_nonzero_exit() {
+    let scratch = Scratch::new("bad");
+    let bad_letter = scratch.file("bad.txt", "IJLX\n");
+    let input = tencent_input();
+    let missing = scratch.dir.join("missing.txt");
+    let bad_weights = scratch.file("w.json", "{\"cells\": \"many\"}");
+    let cases: Vec<(Vec<&dyn AsRef<OsStr>>, &str)> = vec![
+        (vec![&missing], "cannot read"),
+        (vec![&bad_letter], "line 1, column 4"),
+        (vec![&input, &"--beam-width", &"0"], "--beam-width"),
+        (vec![&input, &"--weights", &bad_weights], "weights file"),
+        (vec![&input, &"--threads", &"0"], "--threads"),
+    ];
+    for (args, needle) in cases {
+        let r = solve(&args);
+        assert_ne!(r.code, Some(0), "{r:#?}");
+        assert!(r.stdout.is_empty(), "no record on failure: {r:#?}");
+        let lines: Vec<&str> = r.stderr.lines().collect();
+        assert_eq!(lines.len(), 1, "one line: {r:#?}");
+        assert!(lines[0].contains(needle), "{needle}: {r:#?}");
+    }
+}
