@@ -20,10 +20,10 @@ struct Args {
     /// Piece sequence file (e.g. inputs/tencent.txt).
     input: PathBuf,
     /// States kept at each depth of the beam.
-    #[arg(long, default_value_t = 2000)]
+    #[arg(long, default_value_t = 10_000)]
     beam_width: usize,
     /// How much one point scored lowers a state's key (key = evaluation - score * weight).
-    #[arg(long, default_value_t = 1.0 / 38.0)]
+    #[arg(long, default_value_t = 0.024)]
     score_weight: f64,
     /// Evaluation weights as JSON (fields left out keep their defaults).
     #[arg(long, value_name = "FILE")]
