@@ -14,9 +14,11 @@ use serde::{Deserialize, Serialize};
 pub struct Weights {
     /// Per filled cell (negative: cells multiply the score of every clear).
     pub cells: f32,
-    /// Per horizontal change filled/empty between neighbouring cells or a wall, in the rows from
-    /// the highest filled row down.
+    /// Per horizontal change filled/empty between neighbouring cells, in the rows from the
+    /// highest filled row down.
     pub row_transitions: f32,
+    /// Per empty cell next to a side wall, in the same rows (a change between wall and cell).
+    pub wall_transitions: f32,
     /// Per vertical change filled/empty between neighbouring cells or the floor.
     pub column_transitions: f32,
     /// Per empty cell with a filled cell somewhere above it in its column.
@@ -61,6 +63,7 @@ static DEFAULT_WEIGHTS: std::sync::LazyLock<Weights> = std::sync::LazyLock::new(
 struct WeightsFile {
     cells: f32,
     row_transitions: f32,
+    wall_transitions: f32,
     column_transitions: f32,
     holes: f32,
     hole_rows: f32,
@@ -78,6 +81,7 @@ impl From<WeightsFile> for Weights {
         Weights {
             cells: w.cells,
             row_transitions: w.row_transitions,
+            wall_transitions: w.wall_transitions,
             column_transitions: w.column_transitions,
             holes: w.holes,
             hole_rows: w.hole_rows,
@@ -103,6 +107,7 @@ impl Weights {
         vec![
             self.cells,
             self.row_transitions,
+            self.wall_transitions,
             self.column_transitions,
             self.holes,
             self.hole_rows,
@@ -122,22 +127,24 @@ impl Weights {
         Weights {
             cells: v[0],
             row_transitions: v[1],
-            column_transitions: v[2],
-            holes: v[3],
-            hole_rows: v[4],
-            well_sums: v[5],
-            bumpiness: v[6],
-            max_height: v[7],
-            top_cells: v[8],
-            top_rows: v[9],
-            landing_height: v[10],
-            clean_well: v[11],
+            wall_transitions: v[2],
+            column_transitions: v[3],
+            holes: v[4],
+            hole_rows: v[5],
+            well_sums: v[6],
+            bumpiness: v[7],
+            max_height: v[8],
+            top_cells: v[9],
+            top_rows: v[10],
+            landing_height: v[11],
+            clean_well: v[12],
         }
     }
 
-    pub const NAMES: [&'static str; 12] = [
+    pub const NAMES: [&'static str; 13] = [
         "cells",
         "row_transitions",
+        "wall_transitions",
         "column_transitions",
         "holes",
         "hole_rows",
@@ -185,8 +192,9 @@ pub fn evaluate(board: &Board, landing_y: u32, w: &Weights) -> f32 {
         }
     }
 
-    let mut row_transitions =
+    let wall_transitions =
         (!cols[0] & stack_rows).count_ones() + (!cols[COLS - 1] & stack_rows).count_ones();
+    let mut row_transitions = 0;
     for pair in cols.windows(2) {
         row_transitions += ((pair[0] ^ pair[1]) & stack_rows).count_ones();
     }
@@ -252,6 +260,7 @@ pub fn evaluate(board: &Board, landing_y: u32, w: &Weights) -> f32 {
 
     w.cells * cells as f32
         + w.row_transitions * row_transitions as f32
+        + w.wall_transitions * wall_transitions as f32
         + w.column_transitions * column_transitions as f32
         + w.holes * holes as f32
         + w.hole_rows * hole_rows.count_ones() as f32
