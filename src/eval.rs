@@ -25,6 +25,11 @@ pub struct Weights {
     pub holes: f32,
     /// Per row that holds at least one hole.
     pub hole_rows: f32,
+    /// Per hole at most `shallow_depth` rows under its column's top: a fresh hole near the
+    /// surface, as opposed to one buried in rows that are kept for their cells.
+    pub shallow_holes: f32,
+    /// How many rows under a column's top count for `shallow_holes` (a whole number).
+    pub shallow_depth: f32,
     /// Per open well, `depth * (depth + 1) / 2` (a well cell is empty with both sides filled).
     pub well_sums: f32,
     /// Per unit of height difference between neighbouring columns.
@@ -67,6 +72,8 @@ struct WeightsFile {
     column_transitions: f32,
     holes: f32,
     hole_rows: f32,
+    shallow_holes: f32,
+    shallow_depth: f32,
     well_sums: f32,
     bumpiness: f32,
     max_height: f32,
@@ -85,6 +92,8 @@ impl From<WeightsFile> for Weights {
             column_transitions: w.column_transitions,
             holes: w.holes,
             hole_rows: w.hole_rows,
+            shallow_holes: w.shallow_holes,
+            shallow_depth: w.shallow_depth,
             well_sums: w.well_sums,
             bumpiness: w.bumpiness,
             max_height: w.max_height,
@@ -111,6 +120,8 @@ impl Weights {
             self.column_transitions,
             self.holes,
             self.hole_rows,
+            self.shallow_holes,
+            self.shallow_depth,
             self.well_sums,
             self.bumpiness,
             self.max_height,
@@ -131,23 +142,27 @@ impl Weights {
             column_transitions: v[3],
             holes: v[4],
             hole_rows: v[5],
-            well_sums: v[6],
-            bumpiness: v[7],
-            max_height: v[8],
-            top_cells: v[9],
-            top_rows: v[10],
-            landing_height: v[11],
-            clean_well: v[12],
+            shallow_holes: v[6],
+            shallow_depth: v[7],
+            well_sums: v[8],
+            bumpiness: v[9],
+            max_height: v[10],
+            top_cells: v[11],
+            top_rows: v[12],
+            landing_height: v[13],
+            clean_well: v[14],
         }
     }
 
-    pub const NAMES: [&'static str; 13] = [
+    pub const NAMES: [&'static str; 15] = [
         "cells",
         "row_transitions",
         "wall_transitions",
         "column_transitions",
         "holes",
         "hole_rows",
+        "shallow_holes",
+        "shallow_depth",
         "well_sums",
         "bumpiness",
         "max_height",
@@ -174,6 +189,8 @@ pub fn evaluate(board: &Board, landing_y: u32, w: &Weights) -> f32 {
     let mut column_transitions = 0u32;
     let mut holes = 0u32;
     let mut hole_rows = 0u32;
+    let mut shallow_holes = 0u32;
+    let shallow_depth = w.shallow_depth.clamp(0.0, ROWS as f32) as u32;
     let mut top_cells = 0u32;
     let mut heights = [0u32; COLS];
     let top_rows = (1u32 << (w.top_rows.clamp(0.0, ROWS as f32) as u32)) - 1;
@@ -188,6 +205,9 @@ pub fn evaluate(board: &Board, landing_y: u32, w: &Weights) -> f32 {
             let h = under & !c;
             holes += h.count_ones();
             hole_rows |= h;
+            // Rows top .. top + depth - 1 (widened so the shift cannot overflow).
+            let window = (((top as u64) << shallow_depth) - top as u64) as u32;
+            shallow_holes += (h & window).count_ones();
             heights[x] = ROWS - c.trailing_zeros();
         }
     }
@@ -264,6 +284,7 @@ pub fn evaluate(board: &Board, landing_y: u32, w: &Weights) -> f32 {
         + w.column_transitions * column_transitions as f32
         + w.holes * holes as f32
         + w.hole_rows * hole_rows.count_ones() as f32
+        + w.shallow_holes * shallow_holes as f32
         + w.well_sums * well_sums as f32
         + w.bumpiness * bumpiness as f32
         + w.max_height * max_height as f32

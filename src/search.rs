@@ -34,6 +34,10 @@ pub struct Policy {
     /// Points added, for ranking only, per clear of 1, 2, 3 and 4 rows (negative: a penalty).
     /// Shapes the beam away from clears that spend rows cheaply; the reported score is untouched.
     pub clear_bonus: [f64; 4],
+    /// For the last `endgame_pieces` pieces the key uses `endgame_score_weight` instead: cells
+    /// left on the board at the end never score, so the beam should cash them in.
+    pub endgame_pieces: usize,
+    pub endgame_score_weight: f64,
 }
 
 /// Everything that decides what the search returns.
@@ -145,7 +149,12 @@ pub fn beam_search(
     let mut last_gc = 0usize;
 
     for (depth, &kind) in sequence.iter().enumerate().take(depth_count) {
-        let candidates = expand(&frontier, kind, depth, params, &mut stats);
+        let score_weight = if depth + params.policy.endgame_pieces >= depth_count {
+            params.policy.endgame_score_weight
+        } else {
+            params.score_weight
+        };
+        let candidates = expand(&frontier, kind, depth, params, score_weight, &mut stats);
         if candidates.is_empty() {
             break;
         }
@@ -234,6 +243,7 @@ fn expand(
     kind: Kind,
     depth: usize,
     params: &Params,
+    score_weight: f64,
     stats: &mut DepthStats,
 ) -> Vec<Candidate> {
     let chunks: Vec<(Vec<Candidate>, u64)> = frontier
@@ -245,7 +255,15 @@ fn expand(
             let mut generated = 0u64;
             for (i, node) in chunk.iter().enumerate() {
                 let parent = (chunk_index * CHUNK + i) as u32;
-                generated += expand_node(node, parent, kind, depth, params, &mut scratch, &mut out);
+                generated += expand_node(
+                    node,
+                    parent,
+                    (kind, depth),
+                    params,
+                    score_weight,
+                    &mut scratch,
+                    &mut out,
+                );
             }
             (out, generated)
         })
@@ -264,9 +282,9 @@ fn expand(
 fn expand_node(
     node: &Node,
     parent: u32,
-    kind: Kind,
-    depth: usize,
+    (kind, depth): (Kind, usize),
     params: &Params,
+    score_weight: f64,
     scratch: &mut Placements,
     out: &mut Vec<Candidate>,
 ) -> u64 {
@@ -293,8 +311,7 @@ fn expand_node(
         }
         let score = node.score + outcome.score as u64;
         let ranked = score as f64 + node.bonus + clear_bonus(&params.policy, outcome.lines);
-        let key =
-            evaluate(&board, p.y as u32, &params.weights) as f64 - ranked * params.score_weight;
+        let key = evaluate(&board, p.y as u32, &params.weights) as f64 - ranked * score_weight;
         out.push(Candidate {
             key,
             hash: board.hash64(),

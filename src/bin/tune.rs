@@ -58,7 +58,7 @@ struct Args {
     #[arg(long, default_value_t = 0.3)]
     spread: f64,
     /// Names of the weights the optimizer may change (default: all but `cells`, which sets the
-    /// scale against the score weight, and `top_rows`, a row count).
+    /// scale against the score weight, and the row counts `top_rows` and `shallow_depth`).
     #[arg(long, value_delimiter = ',')]
     free: Vec<String>,
     /// Seed of the optimizer.
@@ -145,7 +145,7 @@ fn run(args: &Args) -> Result<(), CliError> {
     };
     let free: Vec<usize> = if args.free.is_empty() {
         (1..Weights::NAMES.len())
-            .filter(|&i| Weights::NAMES[i] != "top_rows")
+            .filter(|&i| !["top_rows", "shallow_depth"].contains(&Weights::NAMES[i]))
             .collect()
     } else {
         args.free
