@@ -53,3 +53,21 @@ pub fn exit_with(result: Result<(), CliError>) -> ! {
         }
     }
 }
+
+/// Evaluation weights from a JSON file, or the shipped defaults.
+pub fn read_weights(path: Option<&Path>) -> Result<crate::eval::Weights, CliError> {
+    match path {
+        Some(p) => crate::eval::Weights::from_json(&read_text(p, "weights file")?)
+            .map_err(|e| CliError::usage(format!("weights file {}: {e}", p.display()))),
+        None => Ok(crate::eval::Weights::default()),
+    }
+}
+
+/// The beam policy from a JSON file, or the shipped defaults.
+pub fn read_policy(path: Option<&Path>) -> Result<crate::search::Policy, CliError> {
+    match path {
+        Some(p) => serde_json::from_str(&read_text(p, "policy file")?)
+            .map_err(|e| CliError::usage(format!("policy file {}: {e}", p.display()))),
+        None => Ok(crate::search::Policy::default()),
+    }
+}

@@ -10,7 +10,7 @@
 //! fixpoint; nothing is special-cased, so a high stack that blocks rotation at the spawn is as
 //! exact as an empty board.
 
-use crate::bitboard::{canonical_state, shape, Board, COLS, ROW_MASK};
+use crate::bitboard::{self, canonical_state, shape, Board, Outcome, COLS, ROW_MASK};
 use crate::rules::{Kind, Move, MAX_MOVES_PER_PIECE, SPAWN};
 use smallvec::SmallVec;
 
@@ -36,6 +36,20 @@ impl Placement {
             x: (v >> 5) as u8 & 31,
             y: v as u8 & 31,
         }
+    }
+
+    /// Locks piece number `index` (of `kind`) here on `board`: [`bitboard::lock`].
+    #[inline(always)]
+    pub fn lock(self, board: &mut Board, kind: Kind, index: usize, piece_limit: usize) -> Outcome {
+        bitboard::lock(
+            board,
+            kind,
+            self.state,
+            self.x as usize,
+            self.y as u32,
+            index,
+            piece_limit,
+        )
     }
 }
 

@@ -10,14 +10,13 @@
 //! The search is deterministic: candidates are produced in beam order whatever the thread count,
 //! and ties are broken by (parent, placement), which are unique.
 
-use crate::bitboard::{self, Board};
+use crate::bitboard::Board;
 use crate::eval::{evaluate, Weights};
 use crate::movegen::{placements_with, Placement, Placements};
 use crate::rules::Kind;
 use ahash::AHashMap;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
-use std::cmp::Ordering;
 
 /// Beam policy beyond the evaluation: data, with defaults, so the tuner can search it.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -67,7 +66,8 @@ struct Node {
 /// A child before selection: enough to rank it and rebuild it.
 #[derive(Clone, Copy)]
 struct Candidate {
-    key: f64,
+    /// The key as an integer that sorts like the float (see [`sortable`]).
+    key: u64,
     hash: u64,
     score: u64,
     parent: u32,
@@ -75,12 +75,22 @@ struct Candidate {
 }
 
 impl Candidate {
+    /// Key first, then (parent, placement), which is unique: a total order as one integer, so
+    /// that selecting and sorting compare plain integers.
     #[inline]
-    fn order(&self, other: &Candidate) -> Ordering {
-        self.key
-            .total_cmp(&other.key)
-            .then(self.parent.cmp(&other.parent))
-            .then(self.placement.cmp(&other.placement))
+    fn order_key(&self) -> u128 {
+        (self.key as u128) << 64 | (self.parent as u128) << 16 | self.placement as u128
+    }
+}
+
+/// Maps a float to an integer with the same order (negative floats below positive ones).
+#[inline]
+fn sortable(key: f64) -> u64 {
+    let bits = key.to_bits();
+    if bits >> 63 == 1 {
+        !bits
+    } else {
+        bits | 1 << 63
     }
 }
 
@@ -165,35 +175,28 @@ pub fn beam_search(
             frontier.len(),
         );
 
-        let mut level = Vec::with_capacity(chosen.len());
-        let next: Vec<Node> = chosen
-            .iter()
+        let rebuilt: Vec<(Node, TrailEntry)> = chosen
+            .par_iter()
             .enumerate()
             .map(|(i, c)| {
                 let parent = &frontier[c.parent as usize];
                 let p = Placement::unpack(c.placement);
                 let mut board = parent.board;
-                let outcome = bitboard::lock(
-                    &mut board,
-                    kind,
-                    p.state,
-                    p.x as usize,
-                    p.y as u32,
-                    depth,
-                    params.piece_limit,
-                );
-                level.push(TrailEntry {
-                    parent: parent.trail,
-                    placement: c.placement,
-                });
-                Node {
+                let outcome = p.lock(&mut board, kind, depth, params.piece_limit);
+                let node = Node {
                     board,
                     score: c.score,
                     bonus: parent.bonus + clear_bonus(&params.policy, outcome.lines),
                     trail: i as u32,
-                }
+                };
+                let entry = TrailEntry {
+                    parent: parent.trail,
+                    placement: c.placement,
+                };
+                (node, entry)
             })
             .collect();
+        let (next, level): (Vec<Node>, Vec<TrailEntry>) = rebuilt.into_iter().unzip();
         trail.push(level);
         frontier = next;
 
@@ -292,15 +295,7 @@ fn expand_node(
     let cells_before = node.board.filled_cells();
     for p in scratch.iter() {
         let mut board = node.board;
-        let outcome = bitboard::lock(
-            &mut board,
-            kind,
-            p.state,
-            p.x as usize,
-            p.y as u32,
-            depth,
-            params.piece_limit,
-        );
+        let outcome = p.lock(&mut board, kind, depth, params.piece_limit);
         if outcome.game_over.is_some() {
             continue;
         }
@@ -313,7 +308,7 @@ fn expand_node(
         let ranked = score as f64 + node.bonus + clear_bonus(&params.policy, outcome.lines);
         let key = evaluate(&board, p.y as u32, &params.weights) as f64 - ranked * score_weight;
         out.push(Candidate {
-            key,
+            key: sortable(key),
             hash: board.hash64(),
             score,
             parent,
@@ -350,11 +345,11 @@ fn select(
     };
     let by_score = ((width as f64 * policy.score_share.clamp(0.0, 1.0)) as usize).min(width);
     if by_score > 0 {
-        picker.fill(&mut candidates, by_score, |a, b| {
-            b.score.cmp(&a.score).then_with(|| a.order(b))
+        picker.fill(&mut candidates, by_score, |c| {
+            (std::cmp::Reverse(c.score), c.order_key())
         });
     }
-    picker.fill(&mut candidates, width, Candidate::order);
+    picker.fill(&mut candidates, width, Candidate::order_key);
     picker.chosen
 }
 
@@ -370,11 +365,11 @@ struct Picker {
 
 impl Picker {
     /// Adds candidates in `order` until `chosen` holds `until` states or none are left.
-    fn fill(
+    fn fill<K: Ord + Send>(
         &mut self,
         candidates: &mut [Candidate],
         until: usize,
-        order: impl Fn(&Candidate, &Candidate) -> Ordering + Copy,
+        order: impl Fn(&Candidate) -> K + Copy + Sync,
     ) {
         let mut start = 0;
         // Duplicates are usually a small share, so rank twice the places left first and widen
@@ -386,9 +381,9 @@ impl Picker {
             let rest = &mut candidates[start..];
             let n = take.min(rest.len());
             if n < rest.len() {
-                rest.select_nth_unstable_by(n, order);
+                rest.select_nth_unstable_by_key(n, order);
             }
-            rest[..n].sort_unstable_by(order);
+            rest[..n].par_sort_unstable_by_key(order);
             for c in &rest[..n] {
                 if let Some(&i) = self.seen.get(&c.hash) {
                     if c.score > self.chosen[i].score && self.room_for(c.parent, Some(i)) {

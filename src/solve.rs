@@ -1,7 +1,7 @@
 //! From the search's placements to a record the checker accepts, and the self-check that the
 //! record scores what the search claims.
 
-use crate::bitboard::{self, Board};
+use crate::bitboard::Board;
 use crate::movegen::{path_to, PathError, Placement};
 use crate::record::Record;
 use crate::replay::{replay, ReplayOptions, Report};
@@ -37,15 +37,7 @@ pub fn record_for(
             source,
         })?;
         pieces.push(moves);
-        bitboard::lock(
-            &mut board,
-            kind,
-            p.state,
-            p.x as usize,
-            p.y as u32,
-            index,
-            piece_limit,
-        );
+        p.lock(&mut board, kind, index, piece_limit);
     }
     Ok(Record::from_pieces(pieces.iter().map(Vec::as_slice)))
 }

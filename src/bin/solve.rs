@@ -5,11 +5,10 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
-use tetris_opt::cli::{exit_with, read_sequence, read_text, CliError};
-use tetris_opt::eval::Weights;
+use tetris_opt::cli::{exit_with, read_policy, read_sequence, read_weights, CliError};
 use tetris_opt::replay::ReplayOptions;
 use tetris_opt::rules::DEFAULT_PIECE_LIMIT;
-use tetris_opt::search::{beam_search, pieces_to_place, Params, Policy};
+use tetris_opt::search::{beam_search, pieces_to_place, Params};
 use tetris_opt::solve::{record_for, verify};
 
 /// Search a move record for a piece sequence; prints the record (one line, comma-separated) on
@@ -74,16 +73,8 @@ fn run(args: &Args) -> Result<(), CliError> {
         }
         sequence.truncate(n);
     }
-    let weights = match &args.weights {
-        Some(path) => Weights::from_json(&read_text(path, "weights file")?)
-            .map_err(|e| CliError::usage(format!("weights file {}: {e}", path.display())))?,
-        None => Weights::default(),
-    };
-    let policy: Policy = match &args.policy {
-        Some(path) => serde_json::from_str(&read_text(path, "policy file")?)
-            .map_err(|e| CliError::usage(format!("policy file {}: {e}", path.display())))?,
-        None => Policy::default(),
-    };
+    let weights = read_weights(args.weights.as_deref())?;
+    let policy = read_policy(args.policy.as_deref())?;
     let params = Params {
         beam_width: args.beam_width,
         score_weight: args.score_weight,

@@ -6,10 +6,9 @@ use rayon::prelude::*;
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use tetris_opt::cli::{exit_with, read_sequence, read_text, CliError};
+use tetris_opt::cli::{exit_with, read_policy, read_sequence, read_text, read_weights, CliError};
 use tetris_opt::eval::Weights;
 use tetris_opt::rules::DEFAULT_PIECE_LIMIT;
-use tetris_opt::search::Policy;
 use tetris_opt::sequence::{contest_sequence, CONTEST_SEED};
 use tetris_opt::tune::{read_log, run_trial, CrossEntropy, TrialParams, TrialResult, TuneInput};
 
@@ -133,16 +132,8 @@ fn run(args: &Args) -> Result<(), CliError> {
             pieces,
         })
     };
-    let weights = match &args.weights {
-        Some(p) => Weights::from_json(&read_text(p, "weights file")?)
-            .map_err(|e| CliError::usage(format!("weights file {}: {e}", p.display())))?,
-        None => Weights::default(),
-    };
-    let policy: Policy = match &args.policy {
-        Some(p) => serde_json::from_str(&read_text(p, "policy file")?)
-            .map_err(|e| CliError::usage(format!("policy file {}: {e}", p.display())))?,
-        None => Policy::default(),
-    };
+    let weights = read_weights(args.weights.as_deref())?;
+    let policy = read_policy(args.policy.as_deref())?;
     let free: Vec<usize> = if args.free.is_empty() {
         (1..Weights::NAMES.len())
             .filter(|&i| !["top_rows", "shallow_depth"].contains(&Weights::NAMES[i]))
