@@ -1,7 +1,10 @@
 //! An offline score optimizer for the Tencent Geek Challenge #4 Tetris variant.
 //!
 //! The rules live in [`rules`] (the plain engine the checker replays on), records in [`record`],
-//! piece sequences in [`sequence`] and the checker in [`replay`].
+//! piece sequences in [`sequence`], the checker in [`replay`] and its HTML page in [`viewer`].
+//! The solver: the fast board in [`bitboard`], placements in [`movegen`], the board evaluation
+//! in [`eval`], the beam in [`search`], record building and the self-check in [`solve`], and
+//! parameter tuning in [`tune`]. [`cli`] holds what the binaries share.
 
 pub mod bitboard;
 pub mod cli;
