@@ -10,7 +10,7 @@ while read -r file mode score; do
   listed=$((listed + 1))
   flag=""
   [ "$mode" = judge ] && flag="--judge"
-  got=$(./target/release/check $flag --json inputs/tencent.txt "outputs/$file" \
+  got=$( (./target/release/check $flag --json inputs/tencent.txt "outputs/$file" || true) \
     | sed -n 's/.*"score":\([0-9]*\).*/\1/p')
   if [ "$got" != "$score" ]; then
     echo "outputs/$file ($mode): check scores ${got:-nothing}, outputs/README.md states $score" >&2

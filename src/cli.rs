@@ -6,6 +6,8 @@ use std::path::Path;
 pub const EXIT_INVALID: i32 = 1;
 /// Exit code for unusable arguments or unreadable files.
 pub const EXIT_USAGE: i32 = 2;
+/// Exit code for a failure of the program itself (e.g. the solver's self-check).
+pub const EXIT_INTERNAL: i32 = 3;
 
 /// An error for the user: the message and the exit code it deserves.
 #[derive(Debug)]
@@ -19,6 +21,14 @@ impl CliError {
         CliError {
             message: message.into(),
             code: EXIT_USAGE,
+        }
+    }
+
+    /// A bug of ours, not the user's: reported as such with its own exit code.
+    pub fn internal(e: impl std::fmt::Display) -> Self {
+        CliError {
+            message: format!("internal error: {e}"),
+            code: EXIT_INTERNAL,
         }
     }
 }

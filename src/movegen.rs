@@ -285,7 +285,7 @@ pub fn path_to(
     })
     .ok_or(PathError::Unreachable(target))?;
     let moves = if moves.is_empty() {
-        no_op(board, kind, index).ok_or(PathError::Unreachable(target))?
+        no_op(board, kind, index)
     } else {
         moves
     };
@@ -299,26 +299,26 @@ pub fn path_to(
 }
 
 /// The shortest move list that leaves a piece where it spawned: one blocked move if there is
-/// one, else a step out and back, else a full turn of rotations.
-fn no_op(board: &Board, kind: Kind, index: usize) -> Option<Vec<Move>> {
+/// one, else a step left and back (left is then free, and so is the way back).
+fn no_op(board: &Board, kind: Kind, index: usize) -> Vec<Move> {
     let valid = valid_map(board, kind);
     let s = index % 4;
     let (x, y) = (SPAWN.0 as usize, SPAWN.1 as u32);
     let fits = |s: usize, x: usize, y: u32| valid[s % 4][x] >> y & 1 == 1;
     if !fits(s, x, y + 1) {
-        return Some(vec![Move::Down]);
+        return vec![Move::Down];
     }
     if !fits(s, x - 1, y) {
-        return Some(vec![Move::Left]);
+        return vec![Move::Left];
     }
     if !fits(s, x + 1, y) {
-        return Some(vec![Move::Right]);
+        return vec![Move::Right];
     }
     if !fits(s + 1, x, y) {
-        return Some(vec![Move::Rotate]);
+        return vec![Move::Rotate];
     }
     // Every single move is possible here, so stepping left and back returns to the spawn.
-    Some(vec![Move::Left, Move::Right])
+    vec![Move::Left, Move::Right]
 }
 
 /// Breadth-first search over (state, x, y) from the spawn to the first position accepted by

@@ -33,10 +33,10 @@ pub struct Policy {
     /// Points added, for ranking only, per clear of 1, 2, 3 and 4 rows (negative: a penalty).
     /// Shapes the beam away from clears that spend rows cheaply; the reported score is untouched.
     pub clear_bonus: [f64; 4],
-    /// For the last `endgame_pieces` pieces the key uses `endgame_score_weight` instead: cells
-    /// left on the board at the end never score, so the beam should cash them in.
+    /// For the last `endgame_pieces` pieces the key uses `endgame_score_weight` (when set)
+    /// instead of the score weight: cells left on the board at the end never score.
     pub endgame_pieces: usize,
-    pub endgame_score_weight: f64,
+    pub endgame_score_weight: Option<f64>,
 }
 
 /// Everything that decides what the search returns.
@@ -159,10 +159,9 @@ pub fn beam_search(
     let mut last_gc = 0usize;
 
     for (depth, &kind) in sequence.iter().enumerate().take(depth_count) {
-        let score_weight = if depth + params.policy.endgame_pieces >= depth_count {
-            params.policy.endgame_score_weight
-        } else {
-            params.score_weight
+        let score_weight = match params.policy.endgame_score_weight {
+            Some(w) if depth_count - depth <= params.policy.endgame_pieces => w,
+            _ => params.score_weight,
         };
         let candidates = expand(&frontier, kind, depth, params, score_weight, &mut stats);
         if candidates.is_empty() {

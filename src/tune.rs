@@ -40,6 +40,33 @@ pub struct TrialResult {
     pub wall_seconds: f64,
     /// Free-form label: "grid", "cem generation 3", ...
     pub origin: String,
+    /// What the trial ran on (see [`inputs_fingerprint`]); a resumed run only reuses trials
+    /// with the same fingerprint.
+    #[serde(default)]
+    pub inputs: String,
+}
+
+/// Names the tuning inputs, holdout and piece limit, with a hash of the pieces, so that trials
+/// on other data are never mixed into a ranking.
+pub fn inputs_fingerprint(
+    inputs: &[TuneInput],
+    holdout: Option<&TuneInput>,
+    piece_limit: usize,
+) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut names = Vec::new();
+    for input in inputs.iter().chain(holdout) {
+        names.push(format!("{}:{}", input.name, input.pieces.len()));
+        for k in &input.pieces {
+            // FNV-1a over the piece letters.
+            h = (h ^ k.letter() as u64).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    format!(
+        "v1 {} holdout={} limit={piece_limit} pieces={h:016x}",
+        names.join(","),
+        holdout.map_or("none", |h| h.name.as_str())
+    )
 }
 
 /// A named sequence to tune on.
@@ -55,6 +82,7 @@ pub fn run_trial(
     holdout: Option<&TuneInput>,
     piece_limit: usize,
     origin: &str,
+    fingerprint: &str,
 ) -> TrialResult {
     let start = Instant::now();
     let beam = Params {
@@ -76,6 +104,7 @@ pub fn run_trial(
         holdout,
         wall_seconds: start.elapsed().as_secs_f64(),
         origin: origin.to_string(),
+        inputs: fingerprint.to_string(),
     }
 }
 
@@ -161,7 +190,11 @@ mod tests {
         };
         a.update(&[target.clone(), target]);
         assert_eq!(a.mean[0], -2.0);
-        assert_eq!(a.mean[2], start.column_transitions as f64);
+        let column_transitions = Weights::NAMES
+            .iter()
+            .position(|&n| n == "column_transitions")
+            .unwrap();
+        assert_eq!(a.mean[column_transitions], start.column_transitions as f64);
     }
 
     #[test]
@@ -178,6 +211,7 @@ mod tests {
             holdout: None,
             wall_seconds: 0.1,
             origin: "grid".into(),
+            inputs: "v1 test".into(),
         };
         let line = serde_json::to_string(&r).unwrap();
         let text = format!("{line}\n{}\n", &line[..line.len() / 2]);

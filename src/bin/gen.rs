@@ -20,14 +20,19 @@ struct Args {
     distribution: Distribution,
 }
 
+/// A hundred million pieces is a 100 MB file; more is surely a typo.
+const MAX_COUNT: usize = 100_000_000;
+
 fn main() {
     let args = Args::parse();
     exit_with(run(&args));
 }
 
 fn run(args: &Args) -> Result<(), CliError> {
-    if args.count == 0 {
-        return Err(CliError::usage("--count must be at least 1"));
+    if !(1..=MAX_COUNT).contains(&args.count) {
+        return Err(CliError::usage(format!(
+            "--count must be in 1..={MAX_COUNT}"
+        )));
     }
     let pieces = generate(args.distribution, args.seed, args.count);
     let dist = match args.distribution {

@@ -51,14 +51,25 @@ struct Args {
     quiet: bool,
 }
 
+/// Far above any useful beam (10 million states need several GiB per depth); larger values are
+/// surely typos.
+const MAX_BEAM_WIDTH: usize = 10_000_000;
+
 fn main() {
     let args = Args::parse();
     exit_with(run(&args));
 }
 
 fn run(args: &Args) -> Result<(), CliError> {
-    if args.beam_width == 0 {
-        return Err(CliError::usage("--beam-width must be at least 1"));
+    if !(1..=MAX_BEAM_WIDTH).contains(&args.beam_width) {
+        return Err(CliError::usage(format!(
+            "--beam-width must be in 1..={MAX_BEAM_WIDTH}"
+        )));
+    }
+    if args.piece_limit == 1 {
+        return Err(CliError::usage(
+            "--piece-limit 1 leaves no piece that can score (use 0 for no limit)",
+        ));
     }
     if !args.score_weight.is_finite() {
         return Err(CliError::usage("--score-weight must be a finite number"));
@@ -130,8 +141,7 @@ fn run(args: &Args) -> Result<(), CliError> {
         judge: args.judge,
         piece_limit: args.piece_limit,
     };
-    let report = verify(&sequence, &record, solution.score, options)
-        .map_err(|e| CliError::usage(format!("internal error: {e}")))?;
+    let report = verify(&sequence, &record, solution.score, options).map_err(CliError::internal)?;
 
     let mut out = std::io::stdout().lock();
     writeln!(out, "{record}")

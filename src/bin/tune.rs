@@ -10,7 +10,9 @@ use tetris_opt::cli::{exit_with, read_policy, read_sequence, read_text, read_wei
 use tetris_opt::eval::Weights;
 use tetris_opt::rules::DEFAULT_PIECE_LIMIT;
 use tetris_opt::sequence::{contest_sequence, CONTEST_SEED};
-use tetris_opt::tune::{read_log, run_trial, CrossEntropy, TrialParams, TrialResult, TuneInput};
+use tetris_opt::tune::{
+    inputs_fingerprint, read_log, run_trial, CrossEntropy, TrialParams, TrialResult, TuneInput,
+};
 
 /// Tune the solver on generated sequences of the contest's distribution, reporting a held-out
 /// sequence (by default the contest's own) beside them. Every trial is appended to the log as
@@ -35,7 +37,7 @@ struct Args {
     #[arg(long, value_delimiter = ',', default_value = "200")]
     beam_widths: Vec<usize>,
     /// Score weights of the grid.
-    #[arg(long, value_delimiter = ',', default_value = "0.026")]
+    #[arg(long, value_delimiter = ',', default_value = "0.024")]
     score_weights: Vec<f64>,
     /// Starting evaluation weights (JSON; default: the shipped ones).
     #[arg(long, value_name = "FILE")]
@@ -152,12 +154,19 @@ fn run(args: &Args) -> Result<(), CliError> {
             .collect::<Result<_, _>>()?
     };
 
+    let fingerprint = inputs_fingerprint(&inputs, holdout.as_ref(), args.piece_limit);
     let mut done: HashMap<String, TrialResult> = HashMap::new();
     if args.log.exists() {
-        for r in read_log(&read_text(&args.log, "trial log")?) {
+        let logged = read_log(&read_text(&args.log, "trial log")?);
+        let total = logged.len();
+        for r in logged.into_iter().filter(|r| r.inputs == fingerprint) {
             done.insert(r.params.key(), r);
         }
-        eprintln!("resuming: {} trials in {}", done.len(), args.log.display());
+        eprintln!(
+            "resuming: {} of the {total} trials in {} ran on these inputs",
+            done.len(),
+            args.log.display()
+        );
     }
     let mut log = std::fs::OpenOptions::new()
         .create(true)
@@ -186,7 +195,10 @@ fn run(args: &Args) -> Result<(), CliError> {
         for group in todo.chunks(args.parallel_trials) {
             let results: Vec<TrialResult> = group
                 .par_iter()
-                .map(|p| run_trial(p, &inputs, holdout.as_ref(), args.piece_limit, origin))
+                .map(|p| {
+                    let limit = args.piece_limit;
+                    run_trial(p, &inputs, holdout.as_ref(), limit, origin, &fingerprint)
+                })
                 .collect();
             for r in &results {
                 bar.inc(1);
