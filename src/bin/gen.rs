@@ -29,9 +29,12 @@ fn main() {
 }
 
 fn run(args: &Args) -> Result<(), CliError> {
-    if !(1..=MAX_COUNT).contains(&args.count) {
+    if args.count == 0 {
+        return Err(CliError::usage("--count must be at least 1"));
+    }
+    if args.count > MAX_COUNT {
         return Err(CliError::usage(format!(
-            "--count must be in 1..={MAX_COUNT}"
+            "--count must be at most {MAX_COUNT}"
         )));
     }
     let pieces = generate(args.distribution, args.seed, args.count);

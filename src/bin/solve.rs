@@ -61,9 +61,12 @@ fn main() {
 }
 
 fn run(args: &Args) -> Result<(), CliError> {
-    if !(1..=MAX_BEAM_WIDTH).contains(&args.beam_width) {
+    if args.beam_width == 0 {
+        return Err(CliError::usage("--beam-width must be at least 1"));
+    }
+    if args.beam_width > MAX_BEAM_WIDTH {
         return Err(CliError::usage(format!(
-            "--beam-width must be in 1..={MAX_BEAM_WIDTH}"
+            "--beam-width must be at most {MAX_BEAM_WIDTH}"
         )));
     }
     if args.piece_limit == 1 {
