@@ -90,9 +90,11 @@ fn long_generated_sequence_without_piece_limit() {
     assert_eq!(r.code, Some(0), "{r:#?}");
     let record = scratch.file("moves.txt", &r.stdout);
     let pieces = r.stdout.matches('N').count();
-    assert_eq!(
-        pieces, 100_000,
-        "the beam should survive the whole sequence"
+    // The record stops at the best-scoring state, which may be a few pieces before the end
+    // when the last pieces clear nothing; dying early would leave far fewer.
+    assert!(
+        pieces > 99_000,
+        "the beam should survive the sequence: {pieces} pieces"
     );
     let strict = check_score(&input, &record, &["--piece-limit", "0"]);
     assert!(strict > 0);
