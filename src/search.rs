@@ -157,22 +157,40 @@ pub fn beam_search(
     let mut best: Option<(usize, u32, u64)> = None;
     let mut stats = DepthStats::default();
     let mut last_gc = 0usize;
+    // Buffers reused from depth to depth: at large beams they are tens of MB, and allocating
+    // them afresh each depth costs page faults.
+    let mut candidates: Vec<Candidate> = Vec::new();
+    let mut picker = Picker {
+        chosen: Vec::with_capacity(params.beam_width),
+        seen: AHashMap::with_capacity(params.beam_width * 2),
+        children: Vec::new(),
+        max_children: params.policy.max_children,
+    };
 
     for (depth, &kind) in sequence.iter().enumerate().take(depth_count) {
         let score_weight = match params.policy.endgame_score_weight {
             Some(w) if depth_count - depth <= params.policy.endgame_pieces => w,
             _ => params.score_weight,
         };
-        let candidates = expand(&frontier, kind, depth, params, score_weight, &mut stats);
+        expand(
+            &frontier,
+            (kind, depth),
+            params,
+            score_weight,
+            &mut stats,
+            &mut candidates,
+        );
         if candidates.is_empty() {
             break;
         }
-        let chosen = select(
-            candidates,
+        picker.reset(frontier.len());
+        select(
+            &mut candidates,
             params.beam_width,
             &params.policy,
-            frontier.len(),
+            &mut picker,
         );
+        let chosen = &picker.chosen;
 
         let rebuilt: Vec<(Node, TrailEntry)> = chosen
             .par_iter()
@@ -242,12 +260,12 @@ pub fn beam_search(
 /// Every child of every state of the frontier, in frontier order.
 fn expand(
     frontier: &[Node],
-    kind: Kind,
-    depth: usize,
+    (kind, depth): (Kind, usize),
     params: &Params,
     score_weight: f64,
     stats: &mut DepthStats,
-) -> Vec<Candidate> {
+    all: &mut Vec<Candidate>,
+) {
     let chunks: Vec<(Vec<Candidate>, u64)> = frontier
         .par_chunks(CHUNK)
         .enumerate()
@@ -271,13 +289,11 @@ fn expand(
         })
         .collect();
     stats.expanded += frontier.len() as u64;
-    let total: usize = chunks.iter().map(|c| c.0.len()).sum();
-    let mut all = Vec::with_capacity(total);
+    all.clear();
     for (c, generated) in chunks {
         stats.placements += generated;
         all.extend_from_slice(&c);
     }
-    all
 }
 
 #[inline]
@@ -330,27 +346,48 @@ fn clear_bonus(policy: &Policy, lines: u32) -> f64 {
 /// the highest scores first, the rest to the best keys; no parent may have more than
 /// `max_children` children kept (0: no limit). Among candidates with the same board the one
 /// with the higher score is kept.
-fn select(
-    mut candidates: Vec<Candidate>,
-    width: usize,
-    policy: &Policy,
-    parents: usize,
-) -> Vec<Candidate> {
-    let mut picker = Picker {
-        chosen: Vec::with_capacity(width),
-        seen: AHashMap::with_capacity(width * 2),
-        children: vec![0; if policy.max_children > 0 { parents } else { 0 }],
-        max_children: policy.max_children,
-    };
+fn select(candidates: &mut [Candidate], width: usize, policy: &Policy, picker: &mut Picker) {
     let by_score = ((width as f64 * policy.score_share.clamp(0.0, 1.0)) as usize).min(width);
     if by_score > 0 {
-        picker.fill(&mut candidates, by_score, |c| {
+        picker.fill(candidates, by_score, |c| {
             (std::cmp::Reverse(c.score), c.order_key())
         });
     }
-    picker.fill(&mut candidates, width, Candidate::order_key);
-    picker.chosen
+    // The key selection looks at the best 2 x width keys first. Finding them is the serial
+    // part of a depth, so when candidates are many, narrow them in parallel to those under a
+    // threshold estimated from a sample, and pick from that shortlist. The shortlist holds the
+    // whole first round, so the choice is the same as without it unless that round falls
+    // short (many duplicates), in which case the selection is redone on every candidate.
+    let round = (width - picker.chosen.len().min(width))
+        .saturating_mul(2)
+        .max(64);
+    if by_score == 0 && candidates.len() > 8 * round {
+        let mut sample: Vec<u128> = candidates
+            .iter()
+            .step_by(SAMPLE_STEP)
+            .map(Candidate::order_key)
+            .collect();
+        // A margin over the expected rank, so the shortlist rarely falls short of a round.
+        let rank = (round / SAMPLE_STEP * 5 / 4 + 16).min(sample.len() - 1);
+        let threshold = *sample.select_nth_unstable(rank).1;
+        let mut shortlist: Vec<Candidate> = candidates
+            .par_iter()
+            .filter(|c| c.order_key() <= threshold)
+            .copied()
+            .collect();
+        if shortlist.len() >= round {
+            picker.fill_rounds(&mut shortlist, width, Candidate::order_key, 1);
+            if picker.chosen.len() >= width || shortlist.len() == candidates.len() {
+                return;
+            }
+            picker.reset_keep_children_size();
+        }
+    }
+    picker.fill(candidates, width, Candidate::order_key);
 }
+
+/// One candidate in this many goes into the sample that sets the shortlist's threshold.
+const SAMPLE_STEP: usize = 16;
 
 /// The selection in progress.
 struct Picker {
@@ -363,6 +400,22 @@ struct Picker {
 }
 
 impl Picker {
+    /// Empties the selection, keeping the per-parent counters' size.
+    fn reset_keep_children_size(&mut self) {
+        let parents = self.children.len();
+        self.reset(parents);
+    }
+
+    /// Empties the selection for a depth whose frontier has `parents` states.
+    fn reset(&mut self, parents: usize) {
+        self.chosen.clear();
+        self.seen.clear();
+        self.children.clear();
+        if self.max_children > 0 {
+            self.children.resize(parents, 0);
+        }
+    }
+
     /// Adds candidates in `order` until `chosen` holds `until` states or none are left.
     fn fill<K: Ord + Send>(
         &mut self,
@@ -370,13 +423,26 @@ impl Picker {
         until: usize,
         order: impl Fn(&Candidate) -> K + Copy + Sync,
     ) {
+        self.fill_rounds(candidates, until, order, usize::MAX)
+    }
+
+    /// [`Picker::fill`], stopping after at most `rounds` widening rounds.
+    fn fill_rounds<K: Ord + Send>(
+        &mut self,
+        candidates: &mut [Candidate],
+        until: usize,
+        order: impl Fn(&Candidate) -> K + Copy + Sync,
+        rounds: usize,
+    ) {
+        let mut round = 0;
         let mut start = 0;
         // Duplicates are usually a small share, so rank twice the places left first and widen
         // only if that was not enough.
         let mut take = (until - self.chosen.len().min(until))
             .saturating_mul(2)
             .max(64);
-        while self.chosen.len() < until && start < candidates.len() {
+        while self.chosen.len() < until && start < candidates.len() && round < rounds {
+            round += 1;
             let rest = &mut candidates[start..];
             let n = take.min(rest.len());
             if n < rest.len() {
