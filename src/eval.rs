@@ -8,43 +8,86 @@
 use crate::bitboard::{Board, COLS, ROWS, ROW_MASK};
 use serde::{Deserialize, Serialize};
 
-/// Weights of the board features; every field defaults to the shipped value.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct Weights {
+/// Defines [`Weights`] and everything that lists its fields (the file form without defaults,
+/// names, vector conversions) from one list, so they cannot drift apart.
+macro_rules! weights {
+    ($($(#[doc = $doc:literal])* $name:ident,)*) => {
+        /// Weights of the board features; every field defaults to the shipped value.
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+        #[serde(default, deny_unknown_fields)]
+        pub struct Weights {
+            $($(#[doc = $doc])* pub $name: f32,)*
+        }
+
+        /// The on-disk form with no defaults of its own, used only to load the shipped file
+        /// (the struct's own `Default` reads that file).
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct WeightsFile {
+            $($name: f32,)*
+        }
+
+        impl From<WeightsFile> for Weights {
+            fn from(w: WeightsFile) -> Self {
+                Weights { $($name: w.$name,)* }
+            }
+        }
+
+        impl Weights {
+            /// Field names, in the order of [`Weights::to_vec`].
+            pub const NAMES: &'static [&'static str] = &[$(stringify!($name)),*];
+
+            /// The weights as a vector, in field order (for optimizers).
+            pub fn to_vec(&self) -> Vec<f32> {
+                vec![$(self.$name),*]
+            }
+
+            /// The inverse of [`Weights::to_vec`].
+            pub fn from_slice(v: &[f32]) -> Weights {
+                assert_eq!(v.len(), Weights::NAMES.len(), "one value per weight");
+                let mut values = v.iter().copied();
+                Weights {
+                    $($name: values.next().expect("length checked"),)*
+                }
+            }
+        }
+    };
+}
+
+weights! {
     /// Per filled cell (negative: cells multiply the score of every clear).
-    pub cells: f32,
+    cells,
     /// Per horizontal change filled/empty between neighbouring cells, in the rows from the
     /// highest filled row down.
-    pub row_transitions: f32,
+    row_transitions,
     /// Per empty cell next to a side wall, in the same rows (a change between wall and cell).
-    pub wall_transitions: f32,
+    wall_transitions,
     /// Per vertical change filled/empty between neighbouring cells or the floor.
-    pub column_transitions: f32,
+    column_transitions,
     /// Per empty cell with a filled cell somewhere above it in its column.
-    pub holes: f32,
+    holes,
     /// Per row that holds at least one hole.
-    pub hole_rows: f32,
+    hole_rows,
     /// Per hole at most `shallow_depth` rows under its column's top: a fresh hole near the
     /// surface, as opposed to one buried in rows that are kept for their cells.
-    pub shallow_holes: f32,
+    shallow_holes,
     /// How many rows under a column's top count for `shallow_holes` (a whole number).
-    pub shallow_depth: f32,
+    shallow_depth,
     /// Per open well, `depth * (depth + 1) / 2` (a well cell is empty with both sides filled).
-    pub well_sums: f32,
+    well_sums,
     /// Per unit of height difference between neighbouring columns.
-    pub bumpiness: f32,
+    bumpiness,
     /// Per row of the tallest column.
-    pub max_height: f32,
+    max_height,
     /// Per filled cell in the top `top_rows` rows, where the spawn and its moves need room.
-    pub top_cells: f32,
+    top_cells,
     /// How many rows from the top `top_cells` counts (a whole number, 0..=20).
-    pub top_rows: f32,
+    top_rows,
     /// Per row of the placed piece's center height (20 - y).
-    pub landing_height: f32,
+    landing_height,
     /// Reward (negative) per row of a clean well: a column whose cells are empty down to a stack
     /// of complete-but-one rows, ready for a 4-line clear.
-    pub clean_well: f32,
+    clean_well,
 }
 
 impl Default for Weights {
@@ -62,115 +105,11 @@ static DEFAULT_WEIGHTS: std::sync::LazyLock<Weights> = std::sync::LazyLock::new(
         .into()
 });
 
-/// The on-disk form with no defaults of its own, used only to load the shipped file.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct WeightsFile {
-    cells: f32,
-    row_transitions: f32,
-    wall_transitions: f32,
-    column_transitions: f32,
-    holes: f32,
-    hole_rows: f32,
-    shallow_holes: f32,
-    shallow_depth: f32,
-    well_sums: f32,
-    bumpiness: f32,
-    max_height: f32,
-    top_cells: f32,
-    top_rows: f32,
-    landing_height: f32,
-    clean_well: f32,
-}
-
-impl From<WeightsFile> for Weights {
-    fn from(w: WeightsFile) -> Self {
-        Weights {
-            cells: w.cells,
-            row_transitions: w.row_transitions,
-            wall_transitions: w.wall_transitions,
-            column_transitions: w.column_transitions,
-            holes: w.holes,
-            hole_rows: w.hole_rows,
-            shallow_holes: w.shallow_holes,
-            shallow_depth: w.shallow_depth,
-            well_sums: w.well_sums,
-            bumpiness: w.bumpiness,
-            max_height: w.max_height,
-            top_cells: w.top_cells,
-            top_rows: w.top_rows,
-            landing_height: w.landing_height,
-            clean_well: w.clean_well,
-        }
-    }
-}
-
 impl Weights {
     /// Reads weights from JSON; fields left out keep their defaults, unknown fields are errors.
     pub fn from_json(text: &str) -> Result<Weights, serde_json::Error> {
         serde_json::from_str(text)
     }
-
-    /// The weights as a vector, in field order (for optimizers).
-    pub fn to_vec(&self) -> Vec<f32> {
-        vec![
-            self.cells,
-            self.row_transitions,
-            self.wall_transitions,
-            self.column_transitions,
-            self.holes,
-            self.hole_rows,
-            self.shallow_holes,
-            self.shallow_depth,
-            self.well_sums,
-            self.bumpiness,
-            self.max_height,
-            self.top_cells,
-            self.top_rows,
-            self.landing_height,
-            self.clean_well,
-        ]
-    }
-
-    /// The inverse of [`Weights::to_vec`].
-    pub fn from_slice(v: &[f32]) -> Weights {
-        assert_eq!(v.len(), Weights::NAMES.len());
-        Weights {
-            cells: v[0],
-            row_transitions: v[1],
-            wall_transitions: v[2],
-            column_transitions: v[3],
-            holes: v[4],
-            hole_rows: v[5],
-            shallow_holes: v[6],
-            shallow_depth: v[7],
-            well_sums: v[8],
-            bumpiness: v[9],
-            max_height: v[10],
-            top_cells: v[11],
-            top_rows: v[12],
-            landing_height: v[13],
-            clean_well: v[14],
-        }
-    }
-
-    pub const NAMES: [&'static str; 15] = [
-        "cells",
-        "row_transitions",
-        "wall_transitions",
-        "column_transitions",
-        "holes",
-        "hole_rows",
-        "shallow_holes",
-        "shallow_depth",
-        "well_sums",
-        "bumpiness",
-        "max_height",
-        "top_cells",
-        "top_rows",
-        "landing_height",
-        "clean_well",
-    ];
 }
 
 /// The cost of `board`, on which a piece just locked with its center at row `landing_y`.
