@@ -33,10 +33,16 @@ impl CliError {
     }
 }
 
-/// Reads a whole text file; unreadable or non-UTF-8 files are usage errors naming the path.
+/// Reads a whole text file (`-` is standard input); unreadable or non-UTF-8 files are usage
+/// errors naming the path.
 pub fn read_text(path: &Path, what: &str) -> Result<String, CliError> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| CliError::usage(format!("cannot read {what} {}: {e}", path.display())))?;
+    let bytes = if path == Path::new("-") {
+        let mut buf = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut buf).map(|_| buf)
+    } else {
+        std::fs::read(path)
+    }
+    .map_err(|e| CliError::usage(format!("cannot read {what} {}: {e}", path.display())))?;
     String::from_utf8(bytes).map_err(|e| {
         CliError::usage(format!(
             "{what} {} is not text (invalid UTF-8 at byte {})",

@@ -158,3 +158,37 @@ fn bad_input_gives_one_line_error_and_nonzero_exit() {
         assert!(lines[0].contains(needle), "{needle}: {r:#?}");
     }
 }
+
+#[test]
+fn check_reads_the_record_from_standard_input() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let input = tencent_input();
+    let r = solve(&[
+        &input,
+        &"--pieces",
+        &"200",
+        &"--beam-width",
+        &"20",
+        &"--quiet",
+    ]);
+    let mut child = Command::new(CHECK)
+        .args([input.as_os_str(), OsStr::new("-")])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("start check");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(r.stdout.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let scratch = Scratch::new("stdin");
+    let record = scratch.file("moves.txt", &r.stdout);
+    let expected = format!("Score = {}", check_score(&input, &record, &[]));
+    assert_eq!(stdout.lines().last(), Some(expected.as_str()));
+}

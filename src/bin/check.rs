@@ -19,7 +19,8 @@ use tetris_opt::viewer::Film;
 struct Args {
     /// Piece sequence file (e.g. inputs/tencent.txt).
     input: PathBuf,
-    /// Move record file (tokens N, Lk, Rk, Dk, Ck separated by commas and/or whitespace).
+    /// Move record file (tokens N, Lk, Rk, Dk, Ck separated by commas and/or whitespace);
+    /// `-` reads it from standard input, e.g. `solve input.txt | check input.txt -`.
     record: PathBuf,
     /// Print one JSON object instead of the human summary.
     #[arg(long)]
