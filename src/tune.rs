@@ -198,6 +198,23 @@ mod tests {
     }
 
     #[test]
+    fn fingerprint_tells_inputs_apart() {
+        let input = |name: &str, seed| TuneInput {
+            name: name.into(),
+            pieces: crate::sequence::contest_sequence(seed, 100),
+        };
+        let a = inputs_fingerprint(&[input("seed 1", 1)], None, 10_000);
+        assert_eq!(a, inputs_fingerprint(&[input("seed 1", 1)], None, 10_000));
+        assert_ne!(a, inputs_fingerprint(&[input("seed 1", 2)], None, 10_000));
+        assert_ne!(a, inputs_fingerprint(&[input("seed 1", 1)], None, 0));
+        let holdout = input("contest", 12358);
+        assert_ne!(
+            a,
+            inputs_fingerprint(&[input("seed 1", 1)], Some(&holdout), 10_000)
+        );
+    }
+
+    #[test]
     fn log_round_trips_and_skips_cut_lines() {
         let r = TrialResult {
             params: TrialParams {
