@@ -153,7 +153,7 @@ pub fn beam_search(
         trail: 0,
     }];
     let mut trail: Vec<Vec<TrailEntry>> = Vec::with_capacity(depth_count);
-    // The best state seen at any depth: (depth, trail index, score). Depth -1 is the empty root.
+    // The best state seen at any depth: (depth, trail index, score); None before any piece.
     let mut best: Option<(usize, u32, u64)> = None;
     let mut stats = DepthStats::default();
     let mut last_gc = 0usize;
