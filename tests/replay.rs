@@ -1,21 +1,13 @@
 //! The replay checker on hand-built records: move counts, locks in mid-air, the end of the game,
 //! the piece limit, and the public record's figures.
 
+mod common;
+
+use common::{judge, strict};
 use tetris_opt::record::Record;
 use tetris_opt::replay::{replay, End, ReplayError, ReplayOptions, Report};
 use tetris_opt::rules::{GameOver, Kind};
 use tetris_opt::sequence::parse_sequence;
-
-fn strict() -> ReplayOptions {
-    ReplayOptions::default()
-}
-
-fn judge() -> ReplayOptions {
-    ReplayOptions {
-        judge: true,
-        ..ReplayOptions::default()
-    }
-}
 
 fn with_limit(piece_limit: usize) -> ReplayOptions {
     ReplayOptions {

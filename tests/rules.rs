@@ -4,6 +4,9 @@
 //! shapes are drawn as pictures, not copied from `OFFSETS`), so a slip in the engine's tables or
 //! in a step of a turn cannot hide behind the same slip in the test.
 
+mod common;
+
+use common::{judge, strict};
 use tetris_opt::record::Record;
 use tetris_opt::replay::{replay_observed, End, ReplayOptions, Report};
 use tetris_opt::rules::{self, Board, GameOver, Kind, Move, Piece};
@@ -213,17 +216,6 @@ fn play(sequence: &[Kind], record: &str, options: ReplayOptions) -> (Report, Vec
         locked.push(step.piece)
     });
     (report, locked)
-}
-
-fn strict() -> ReplayOptions {
-    ReplayOptions::default()
-}
-
-fn judge() -> ReplayOptions {
-    ReplayOptions {
-        judge: true,
-        ..ReplayOptions::default()
-    }
 }
 
 #[test]

@@ -77,7 +77,7 @@ fn long_generated_sequence_without_piece_limit() {
     let input = scratch.file("long.txt", &generated.stdout);
     // A small beam survives 100,000 pieces only when it keeps the top of the board clear.
     let safe = scratch.file("safe.json", r#"{"top_cells": 3, "top_rows": 8}"#);
-    let r = solve(&[
+    let long_args: [&dyn AsRef<OsStr>; 8] = [
         &input,
         &"--beam-width",
         &"8",
@@ -86,7 +86,8 @@ fn long_generated_sequence_without_piece_limit() {
         &"--piece-limit",
         &"0",
         &"--quiet",
-    ]);
+    ];
+    let r = solve(&long_args);
     assert_eq!(r.code, Some(0), "{r:#?}");
     let record = scratch.file("moves.txt", &r.stdout);
     let pieces = r.stdout.matches('N').count();
@@ -100,18 +101,7 @@ fn long_generated_sequence_without_piece_limit() {
     assert!(strict > 0);
     // With --json the solve summary states the same score.
     let json = scratch.dir.join("summary.json");
-    let again = solve(&[
-        &input,
-        &"--beam-width",
-        &"8",
-        &"--weights",
-        &safe,
-        &"--piece-limit",
-        &"0",
-        &"--quiet",
-        &"--json",
-        &json,
-    ]);
+    let again = solve(&[&long_args[..], &[&"--json", &json]].concat());
     assert_eq!(again.stdout, r.stdout);
     let summary: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();

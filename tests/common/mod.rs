@@ -107,3 +107,16 @@ pub fn run(exe: &str, args: &[&dyn AsRef<OsStr>]) -> Run {
         stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
     }
 }
+
+/// Replay options of the default, strict checker.
+pub fn strict() -> tetris_opt::replay::ReplayOptions {
+    tetris_opt::replay::ReplayOptions::default()
+}
+
+/// Replay options of the contest's web replay (`check --judge`).
+pub fn judge() -> tetris_opt::replay::ReplayOptions {
+    tetris_opt::replay::ReplayOptions {
+        judge: true,
+        ..Default::default()
+    }
+}
