@@ -112,10 +112,52 @@ impl Weights {
     }
 }
 
-/// The cost of `board`, on which a piece just locked with its center at row `landing_y`.
+/// Counts of the board features, one per weight (except the two window sizes).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Features {
+    pub cells: u32,
+    pub row_transitions: u32,
+    pub wall_transitions: u32,
+    pub column_transitions: u32,
+    pub holes: u32,
+    pub hole_rows: u32,
+    pub shallow_holes: u32,
+    pub well_sums: u32,
+    pub bumpiness: u32,
+    pub max_height: u32,
+    pub top_cells: u32,
+    /// 20 - y of the placed piece's center.
+    pub landing_height: u32,
+    pub clean_well: u32,
+}
+
+/// Lanes of the padded column array: a power of two over [`COLS`], so that every per-column
+/// step below is one pass of plain lane-wise operations the compiler turns into vector code
+/// (one 512-bit register with AVX-512, which also has a per-lane popcount).
+const LANES: usize = 16;
+
+/// The features of `board`, on which a piece just locked with its center at row `landing_y`.
+/// `shallow_depth` and `top_rows` are the window sizes of `shallow_holes` and `top_cells`.
+/// `clean_well` is only computed when `with_clean_well` (it is the one slow feature).
 #[inline]
-pub fn evaluate(board: &Board, landing_y: u32, w: &Weights) -> f32 {
+pub fn features(
+    board: &Board,
+    landing_y: u32,
+    shallow_depth: u32,
+    top_rows: u32,
+    with_clean_well: bool,
+) -> Features {
     let cols = &board.cols;
+    let mut c = [0u32; LANES];
+    c[..COLS].copy_from_slice(cols);
+    // The neighbours of each column, walls counting as full columns; pad lanes are full too so
+    // that they add nothing (their own column is empty and masked out below).
+    let mut left = [ROW_MASK; LANES];
+    let mut right = [ROW_MASK; LANES];
+    left[1..=COLS].copy_from_slice(cols);
+    right[..COLS - 1].copy_from_slice(&cols[1..]);
+    let real: [u32; LANES] = std::array::from_fn(|i| if i < COLS { u32::MAX } else { 0 });
+
     let occupied = board.occupied_rows();
     // Rows from the highest filled row down: empty rows above the stack carry no transitions.
     let stack_rows = if occupied == 0 {
@@ -123,119 +165,123 @@ pub fn evaluate(board: &Board, landing_y: u32, w: &Weights) -> f32 {
     } else {
         ROW_MASK & !((occupied & occupied.wrapping_neg()) - 1)
     };
+    let top_mask = (1u32 << top_rows.min(ROWS)) - 1;
+    let shallow_depth = shallow_depth.min(ROWS);
 
-    let mut cells = 0u32;
-    let mut column_transitions = 0u32;
-    let mut holes = 0u32;
-    let mut hole_rows = 0u32;
-    let mut shallow_holes = 0u32;
-    let shallow_depth = w.shallow_depth.clamp(0.0, ROWS as f32) as u32;
-    let mut top_cells = 0u32;
-    let mut heights = [0u32; COLS];
-    let top_rows = (1u32 << (w.top_rows.clamp(0.0, ROWS as f32) as u32)) - 1;
-    // Features whose weight is zero are skipped: the flags are loop-invariant, so the branches
-    // cost nothing and the default weights save a fifth of the evaluation.
-    let want_column_transitions = w.column_transitions != 0.0;
-    let want_shallow_holes = w.shallow_holes != 0.0;
-    for (x, &c) in cols.iter().enumerate() {
-        cells += c.count_ones();
-        if want_column_transitions {
-            // Row y+1 sits under row y; the floor counts as filled.
-            column_transitions += ((c ^ ((c >> 1) | (1 << (ROWS - 1)))) & ROW_MASK).count_ones();
-        }
-        top_cells += (c & top_rows).count_ones();
-        if c != 0 {
-            let top = c & c.wrapping_neg();
-            let under = ROW_MASK & !(top - 1);
-            let h = under & !c;
-            holes += h.count_ones();
-            hole_rows |= h;
-            if want_shallow_holes {
-                // Rows top .. top + depth - 1 (widened so the shift cannot overflow).
-                let window = (((top as u64) << shallow_depth) - top as u64) as u32;
-                shallow_holes += (h & window).count_ones();
-            }
-            heights[x] = ROWS - c.trailing_zeros();
-        }
+    let mut cells = 0;
+    let mut column_transitions = 0;
+    let mut holes = 0;
+    let mut hole_rows = 0;
+    let mut shallow_holes = 0;
+    let mut top_cells = 0;
+    let mut transitions = 0;
+    let mut well_sums = 0;
+    let mut heights = [0u32; LANES];
+    for i in 0..LANES {
+        let col = c[i];
+        cells += col.count_ones();
+        // Row y+1 sits under row y; the floor counts as filled.
+        column_transitions +=
+            ((col ^ ((col >> 1) | (1 << (ROWS - 1)))) & ROW_MASK & real[i]).count_ones();
+        top_cells += (col & top_mask).count_ones();
+        // The column's top cell as a single bit (0 for an empty column); the rows above it.
+        let top = col & col.wrapping_neg();
+        let above_top = top.wrapping_sub(1) & ROW_MASK;
+        let under = ROW_MASK & !above_top;
+        let h = under & !col;
+        holes += h.count_ones();
+        hole_rows |= h;
+        // Rows top .. top + depth - 1 (widened so the shift cannot overflow).
+        let window = (((top as u64) << shallow_depth) - top as u64) as u32;
+        shallow_holes += (h & window).count_ones();
+        heights[i] = ROWS - above_top.count_ones();
+        // Changes filled/empty between this column and the one to its right, the right wall
+        // after the last; the left wall before the first is counted as a wall transition.
+        transitions += ((col ^ right[i]) & stack_rows & real[i]).count_ones();
+        let d = (left[i] & right[i] & above_top & real[i]).count_ones();
+        well_sums += d * (d + 1) / 2;
     }
-
     let wall_transitions =
         (!cols[0] & stack_rows).count_ones() + (!cols[COLS - 1] & stack_rows).count_ones();
-    let mut row_transitions = 0;
-    for pair in cols.windows(2) {
-        row_transitions += ((pair[0] ^ pair[1]) & stack_rows).count_ones();
+    let row_transitions = transitions - (!cols[COLS - 1] & stack_rows).count_ones();
+    let mut bumpiness = 0;
+    for x in 0..COLS - 1 {
+        bumpiness += heights[x].abs_diff(heights[x + 1]);
     }
-    // The remaining shape features are off in many weight sets; skipping them when their weight
-    // is zero is a well-predicted branch and saves most of the evaluation's time.
-    let mut bumpiness = 0u32;
-    let mut max_height = 0u32;
-    if w.bumpiness != 0.0 || w.max_height != 0.0 {
-        for x in 0..COLS - 1 {
-            bumpiness += heights[x].abs_diff(heights[x + 1]);
-        }
-        max_height = heights.iter().copied().max().unwrap_or(0);
-    }
-    let mut well_sums = 0u32;
-    if w.well_sums != 0.0 {
-        for x in 0..COLS {
-            let left = if x == 0 { ROW_MASK } else { cols[x - 1] };
-            let right = if x + 1 == COLS { ROW_MASK } else { cols[x + 1] };
-            let above_top = if cols[x] == 0 {
-                ROW_MASK
-            } else {
-                (cols[x] & cols[x].wrapping_neg()) - 1
-            };
-            let d = (left & right & above_top).count_ones();
-            well_sums += d * (d + 1) / 2;
-        }
-    }
+    let max_height = heights.iter().copied().max().unwrap_or(0);
 
-    // A clean well: the rows directly above the well column's top, counted from there upward,
-    // that are complete but for the well column.
-    let mut clean_well = 0u32;
-    if w.clean_well != 0.0 {
-        let full_but = |x: usize| {
-            cols.iter()
-                .enumerate()
-                .fold(ROW_MASK, |a, (i, &c)| if i == x { a & !c } else { a & c })
+    Features {
+        cells,
+        row_transitions,
+        wall_transitions,
+        column_transitions,
+        holes,
+        hole_rows: hole_rows.count_ones(),
+        shallow_holes,
+        well_sums,
+        bumpiness,
+        max_height,
+        top_cells,
+        landing_height: ROWS - landing_y,
+        clean_well: if with_clean_well { clean_well(cols) } else { 0 },
+    }
+}
+
+/// The longest clean well (at most 4): the run of rows directly above a column's top, counted
+/// from there upward, that are complete but for that column.
+fn clean_well(cols: &[u32; COLS]) -> u32 {
+    let full_but = |x: usize| {
+        cols.iter()
+            .enumerate()
+            .fold(ROW_MASK, |a, (i, &c)| if i == x { a & !c } else { a & c })
+    };
+    let mut best = 0;
+    for (x, &col) in cols.iter().enumerate() {
+        let ready = full_but(x);
+        if ready == 0 {
+            continue;
+        }
+        let above_top = if col == 0 {
+            ROW_MASK
+        } else {
+            (col & col.wrapping_neg()) - 1
         };
-        for (x, &col) in cols.iter().enumerate() {
-            let ready = full_but(x);
-            if ready == 0 {
-                continue;
-            }
-            // Count the run of ready rows ending at the column's top (highest bit of the run
-            // below the first filled cell).
-            let above_top = if col == 0 {
-                ROW_MASK
-            } else {
-                (col & col.wrapping_neg()) - 1
-            };
-            let run_end = 32 - above_top.leading_zeros(); // rows 0..run_end are above the top
-            if run_end == 0 {
-                continue;
-            }
-            let bottom = run_end - 1;
-            if ready >> bottom & 1 == 0 {
-                continue;
-            }
-            // Length of the run of ones in `ready` ending at `bottom`, going up.
-            let shifted = !(ready << (31 - bottom));
-            clean_well = clean_well.max(shifted.leading_zeros().min(4));
+        let run_end = 32 - above_top.leading_zeros(); // rows 0..run_end are above the top
+        if run_end == 0 {
+            continue;
         }
+        let bottom = run_end - 1;
+        if ready >> bottom & 1 == 0 {
+            continue;
+        }
+        // Length of the run of ones in `ready` ending at `bottom`, going up.
+        let shifted = !(ready << (31 - bottom));
+        best = best.max(shifted.leading_zeros().min(4));
     }
+    best
+}
 
-    w.cells * cells as f32
-        + w.row_transitions * row_transitions as f32
-        + w.wall_transitions * wall_transitions as f32
-        + w.column_transitions * column_transitions as f32
-        + w.holes * holes as f32
-        + w.hole_rows * hole_rows.count_ones() as f32
-        + w.shallow_holes * shallow_holes as f32
-        + w.well_sums * well_sums as f32
-        + w.bumpiness * bumpiness as f32
-        + w.max_height * max_height as f32
-        + w.top_cells * top_cells as f32
-        + w.landing_height * (ROWS - landing_y) as f32
-        + w.clean_well * clean_well as f32
+/// The cost of `board`, on which a piece just locked with its center at row `landing_y`.
+#[inline]
+pub fn evaluate(board: &Board, landing_y: u32, w: &Weights) -> f32 {
+    let f = features(
+        board,
+        landing_y,
+        w.shallow_depth.clamp(0.0, ROWS as f32) as u32,
+        w.top_rows.clamp(0.0, ROWS as f32) as u32,
+        w.clean_well != 0.0,
+    );
+    w.cells * f.cells as f32
+        + w.row_transitions * f.row_transitions as f32
+        + w.wall_transitions * f.wall_transitions as f32
+        + w.column_transitions * f.column_transitions as f32
+        + w.holes * f.holes as f32
+        + w.hole_rows * f.hole_rows as f32
+        + w.shallow_holes * f.shallow_holes as f32
+        + w.well_sums * f.well_sums as f32
+        + w.bumpiness * f.bumpiness as f32
+        + w.max_height * f.max_height as f32
+        + w.top_cells * f.top_cells as f32
+        + w.landing_height * f.landing_height as f32
+        + w.clean_well * f.clean_well as f32
 }

@@ -9,6 +9,7 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use tetris_opt::bitboard::{self, canonical_state, Board as Bits, ROW_MASK};
+use tetris_opt::eval::{self, evaluate, Features, Weights};
 use tetris_opt::movegen::{self, PathError, Placement, Placements};
 use tetris_opt::replay::{replay, End, ReplayOptions};
 use tetris_opt::rules::{self, Board, GameOver, Kind, Move, Piece, HEIGHT, WIDTH};
@@ -1212,4 +1213,145 @@ fn judge_solve_passes_judge_replay() {
         );
     }
     assert_eq!(strict.valid(), !mid_air);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Evaluation features
+// ---------------------------------------------------------------------------------------------
+
+/// The features as documented on `eval::Weights`, counted cell by cell on the plain board.
+fn plain_features(board: &Board, landing_y: u32, shallow_depth: i32, top_rows: i32) -> Features {
+    let filled = |x: i32, y: i32| !(0..WIDTH).contains(&x) || y >= HEIGHT || board.filled(x, y);
+    // The highest filled row of each column (HEIGHT for an empty column) and of the board.
+    let tops: Vec<i32> = (0..WIDTH)
+        .map(|x| (0..HEIGHT).find(|&y| board.filled(x, y)).unwrap_or(HEIGHT))
+        .collect();
+    let stack_top = tops.iter().copied().min().unwrap_or(HEIGHT);
+    let heights: Vec<u32> = tops.iter().map(|&t| (HEIGHT - t) as u32).collect();
+    let mut f = Features {
+        landing_height: HEIGHT as u32 - landing_y,
+        max_height: heights.iter().copied().max().unwrap_or(0),
+        ..Features::default()
+    };
+    let mut hole_rows = HashSet::new();
+    for x in 0..WIDTH {
+        let top = tops[x as usize];
+        for y in 0..HEIGHT {
+            if board.filled(x, y) {
+                f.cells += 1;
+                if y < top_rows {
+                    f.top_cells += 1;
+                }
+            } else if y > top {
+                f.holes += 1;
+                hole_rows.insert(y);
+                if y < top + shallow_depth {
+                    f.shallow_holes += 1;
+                }
+            }
+            // The floor under row 19 counts as filled.
+            if board.filled(x, y) != filled(x, y + 1) {
+                f.column_transitions += 1;
+            }
+        }
+        // Well cells: empty cells above the column's top with both sides filled (walls count).
+        let d = (0..top)
+            .filter(|&y| filled(x - 1, y) && filled(x + 1, y))
+            .count() as u32;
+        f.well_sums += d * (d + 1) / 2;
+        if x + 1 < WIDTH {
+            f.bumpiness += heights[x as usize].abs_diff(heights[x as usize + 1]);
+        }
+    }
+    f.hole_rows = hole_rows.len() as u32;
+    for y in stack_top..HEIGHT {
+        for x in 0..WIDTH - 1 {
+            if board.filled(x, y) != board.filled(x + 1, y) {
+                f.row_transitions += 1;
+            }
+        }
+        f.wall_transitions += !board.filled(0, y) as u32 + !board.filled(WIDTH - 1, y) as u32;
+    }
+    // The longest run (at most 4) of rows complete but for column x, going up from the row
+    // just above that column's top.
+    for x in 0..WIDTH {
+        let ready = |y: i32| (0..WIDTH).all(|i| board.filled(i, y) != (i == x));
+        let run = (0..tops[x as usize])
+            .rev()
+            .take_while(|&y| ready(y))
+            .count()
+            .min(4) as u32;
+        f.clean_well = f.clean_well.max(run);
+    }
+    f
+}
+
+#[test]
+fn evaluation_features_match_plain_counts() {
+    let mut rng = Rng::new(0x5EED_00E1);
+    for (n, (family, board)) in boards(0x5EED_00E0, 2000).into_iter().enumerate() {
+        let bits = Bits::from_rules(&board);
+        let shallow_depth = rng.range(0, 6);
+        let top_rows = rng.range(0, 20);
+        let landing_y = rng.range(0, 19) as u32;
+        let fast = eval::features(
+            &bits,
+            landing_y,
+            shallow_depth as u32,
+            top_rows as u32,
+            true,
+        );
+        let plain = plain_features(&board, landing_y, shallow_depth, top_rows);
+        assert_eq!(
+            fast,
+            plain,
+            "board {n} ({}), shallow depth {shallow_depth}, top rows {top_rows}:\n{}",
+            FAMILY_NAMES[family],
+            board.picture(None)
+        );
+    }
+}
+
+#[test]
+fn evaluation_is_the_weighted_sum_of_the_features() {
+    let weights = Weights::default();
+    let names = Weights::NAMES;
+    for (n, (_, board)) in boards(0x5EED_00E2, 300).into_iter().enumerate() {
+        let bits = Bits::from_rules(&board);
+        // One weight at a time set to 1 (the window sizes kept): the cost is that feature.
+        for (i, name) in names.iter().enumerate() {
+            if matches!(*name, "shallow_depth" | "top_rows") {
+                continue;
+            }
+            let mut v: Vec<f32> = names
+                .iter()
+                .map(|&m| match m {
+                    "shallow_depth" => 3.0,
+                    "top_rows" => 3.0,
+                    _ => 0.0,
+                })
+                .collect();
+            v[i] = 1.0;
+            let w = Weights::from_slice(&v);
+            let f = eval::features(&bits, 7, 3, 3, true);
+            let expected = match *name {
+                "cells" => f.cells,
+                "row_transitions" => f.row_transitions,
+                "wall_transitions" => f.wall_transitions,
+                "column_transitions" => f.column_transitions,
+                "holes" => f.holes,
+                "hole_rows" => f.hole_rows,
+                "shallow_holes" => f.shallow_holes,
+                "well_sums" => f.well_sums,
+                "bumpiness" => f.bumpiness,
+                "max_height" => f.max_height,
+                "top_cells" => f.top_cells,
+                "landing_height" => f.landing_height,
+                "clean_well" => f.clean_well,
+                other => panic!("a new weight {other} needs a line here"),
+            };
+            assert_eq!(evaluate(&bits, 7, &w), expected as f32, "board {n}, {name}");
+        }
+        assert!(evaluate(&bits, 7, &weights).is_finite());
+    }
 }
