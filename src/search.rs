@@ -160,6 +160,8 @@ pub fn beam_search(
     // Buffers reused from depth to depth: at large beams they are tens of MB, and allocating
     // them afresh each depth costs page faults.
     let mut candidates: Vec<Candidate> = Vec::new();
+    let mut expand_buffers = ExpandBuffers::default();
+    let mut next: Vec<Node> = Vec::new();
     let mut picker = Picker {
         chosen: Vec::with_capacity(params.beam_width),
         seen: AHashMap::with_capacity(params.beam_width * 2),
@@ -178,6 +180,7 @@ pub fn beam_search(
             params,
             score_weight,
             &mut stats,
+            &mut expand_buffers,
             &mut candidates,
         );
         if candidates.is_empty() {
@@ -192,30 +195,28 @@ pub fn beam_search(
         );
         let chosen = &picker.chosen;
 
-        let rebuilt: Vec<(Node, TrailEntry)> = chosen
-            .par_iter()
-            .enumerate()
-            .map(|(i, c)| {
-                let parent = &frontier[c.parent as usize];
-                let p = Placement::unpack(c.placement);
-                let mut board = parent.board;
-                let outcome = p.lock(&mut board, kind, depth, params.piece_limit);
-                let node = Node {
-                    board,
-                    score: c.score,
-                    bonus: parent.bonus + clear_bonus(&params.policy, outcome.lines),
-                    trail: i as u32,
-                };
-                let entry = TrailEntry {
-                    parent: parent.trail,
-                    placement: c.placement,
-                };
-                (node, entry)
+        next.clear();
+        next.par_extend(chosen.par_iter().enumerate().map(|(i, c)| {
+            let parent = &frontier[c.parent as usize];
+            let mut board = parent.board;
+            let outcome =
+                Placement::unpack(c.placement).lock(&mut board, kind, depth, params.piece_limit);
+            Node {
+                board,
+                score: c.score,
+                bonus: parent.bonus + clear_bonus(&params.policy, outcome.lines),
+                trail: i as u32,
+            }
+        }));
+        let level: Vec<TrailEntry> = chosen
+            .iter()
+            .map(|c| TrailEntry {
+                parent: frontier[c.parent as usize].trail,
+                placement: c.placement,
             })
             .collect();
-        let (next, level): (Vec<Node>, Vec<TrailEntry>) = rebuilt.into_iter().unzip();
         trail.push(level);
-        frontier = next;
+        std::mem::swap(&mut frontier, &mut next);
 
         let (top_index, top) = frontier
             .iter()
@@ -257,20 +258,33 @@ pub fn beam_search(
     }
 }
 
-/// Every child of every state of the frontier, in frontier order.
+/// Per-task output buffers of [`expand`], kept from depth to depth: allocating them afresh
+/// costs page faults at every depth.
+#[derive(Default)]
+struct ExpandBuffers {
+    chunks: Vec<Vec<Candidate>>,
+}
+
+/// Every child of every state of the frontier, in frontier order, into `all`.
 fn expand(
     frontier: &[Node],
     (kind, depth): (Kind, usize),
     params: &Params,
     score_weight: f64,
     stats: &mut DepthStats,
+    buffers: &mut ExpandBuffers,
     all: &mut Vec<Candidate>,
 ) {
-    let chunks: Vec<(Vec<Candidate>, u64)> = frontier
+    let tasks = frontier.len().div_ceil(CHUNK);
+    if buffers.chunks.len() < tasks {
+        buffers.chunks.resize_with(tasks, Vec::new);
+    }
+    let generated: u64 = frontier
         .par_chunks(CHUNK)
+        .zip(buffers.chunks.par_iter_mut())
         .enumerate()
-        .map(|(chunk_index, chunk)| {
-            let mut out = Vec::with_capacity(chunk.len() * 32);
+        .map(|(chunk_index, (chunk, out))| {
+            out.clear();
             let mut scratch = Placements::new();
             let mut generated = 0u64;
             for (i, node) in chunk.iter().enumerate() {
@@ -282,17 +296,17 @@ fn expand(
                     params,
                     score_weight,
                     &mut scratch,
-                    &mut out,
+                    out,
                 );
             }
-            (out, generated)
+            generated
         })
-        .collect();
+        .sum();
     stats.expanded += frontier.len() as u64;
+    stats.placements += generated;
     all.clear();
-    for (c, generated) in chunks {
-        stats.placements += generated;
-        all.extend_from_slice(&c);
+    for c in &buffers.chunks[..tasks] {
+        all.extend_from_slice(c);
     }
 }
 
