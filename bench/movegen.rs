@@ -31,10 +31,11 @@ fn main() {
     }
     let weights = Weights::default();
     let mut out = Placements::new();
-    let rounds = 20;
+    let states = boards.len() as f64;
+
     let mut generated = 0u64;
-    let start = Instant::now();
-    for _ in 0..rounds {
+    let full = fastest(|| {
+        generated = 0;
         for (board, kind, index) in &boards {
             placements(board, *kind, *index, &mut out);
             generated += out.len() as u64;
@@ -44,28 +45,59 @@ fn main() {
                 black_box((evaluate(&b, p.y as u32, &weights), b.hash64(), o));
             }
         }
-    }
-    let secs = start.elapsed().as_secs_f64();
-    let states = (rounds * boards.len()) as f64;
+    });
+    let per_board = generated as f64 / states;
     println!(
-        "movegen+eval: {} boards x {rounds} rounds, {:.1} placements/board, {:.2} M placements/s, {:.3} us per expanded state (1 thread)",
+        "movegen+lock+eval+hash: {} boards, {per_board:.1} placements/board, {:.2} M placements/s, {:.3} us per expanded state (1 thread, fastest of {ROUNDS} rounds)",
         boards.len(),
-        generated as f64 / states,
-        generated as f64 / secs / 1e6,
-        secs * 1e6 / states
+        generated as f64 / full / 1e6,
+        full * 1e6 / states
     );
-    let start = Instant::now();
-    let mut generated = 0u64;
-    for _ in 0..rounds {
+
+    let movegen = fastest(|| {
         for (board, kind, index) in &boards {
             placements(board, *kind, *index, &mut out);
-            generated += black_box(out.len()) as u64;
+            black_box(out.len());
         }
-    }
-    let secs = start.elapsed().as_secs_f64();
+    });
     println!(
         "movegen only: {:.2} M placements/s, {:.3} us per state",
-        generated as f64 / secs / 1e6,
-        secs * 1e6 / states
+        generated as f64 / movegen / 1e6,
+        movegen * 1e6 / states
     );
+
+    // Every child board, locked beforehand, so that the evaluation is timed alone.
+    let mut children = Vec::with_capacity(generated as usize);
+    for (board, kind, index) in &boards {
+        placements(board, *kind, *index, &mut out);
+        for p in &out {
+            let mut b = *board;
+            bitboard::lock(&mut b, *kind, p.state, p.x as usize, p.y as u32, *index, 0);
+            children.push((b, p.y as u32));
+        }
+    }
+    let eval = fastest(|| {
+        for (b, y) in &children {
+            black_box(evaluate(black_box(b), *y, &weights));
+        }
+    });
+    println!(
+        "evaluation only: {:.1} ns per placement",
+        eval * 1e9 / children.len() as f64
+    );
+}
+
+/// Rounds each measurement is repeated; the fastest is reported, which is the least disturbed
+/// by whatever else the machine does.
+const ROUNDS: usize = 20;
+
+/// The fastest of [`ROUNDS`] runs of `f`, in seconds.
+fn fastest(mut f: impl FnMut()) -> f64 {
+    (0..ROUNDS)
+        .map(|_| {
+            let start = Instant::now();
+            f();
+            start.elapsed().as_secs_f64()
+        })
+        .fold(f64::INFINITY, f64::min)
 }
