@@ -167,6 +167,7 @@ pub fn beam_search(
         seen: AHashMap::with_capacity(params.beam_width * 2),
         children: Vec::new(),
         max_children: params.policy.max_children,
+        buckets: Buckets::default(),
     };
 
     for (depth, &kind) in sequence.iter().enumerate().take(depth_count) {
@@ -174,20 +175,20 @@ pub fn beam_search(
             Some(w) if depth_count - depth <= params.policy.endgame_pieces => w,
             _ => params.score_weight,
         };
-        expand(
+        let chunks = expand(
             &frontier,
             (kind, depth),
             params,
             score_weight,
             &mut stats,
             &mut expand_buffers,
-            &mut candidates,
         );
-        if candidates.is_empty() {
+        if chunks.iter().all(Vec::is_empty) {
             break;
         }
         picker.reset(frontier.len());
         select(
+            chunks,
             &mut candidates,
             params.beam_width,
             &params.policy,
@@ -265,16 +266,16 @@ struct ExpandBuffers {
     chunks: Vec<Vec<Candidate>>,
 }
 
-/// Every child of every state of the frontier, in frontier order, into `all`.
-fn expand(
+/// Every child of every state of the frontier, in frontier order, into `buffers.chunks` (the
+/// first `frontier.len().div_ceil(CHUNK)` of them; returned as a slice).
+fn expand<'a>(
     frontier: &[Node],
     (kind, depth): (Kind, usize),
     params: &Params,
     score_weight: f64,
     stats: &mut DepthStats,
-    buffers: &mut ExpandBuffers,
-    all: &mut Vec<Candidate>,
-) {
+    buffers: &'a mut ExpandBuffers,
+) -> &'a [Vec<Candidate>] {
     let tasks = frontier.len().div_ceil(CHUNK);
     if buffers.chunks.len() < tasks {
         buffers.chunks.resize_with(tasks, Vec::new);
@@ -304,10 +305,7 @@ fn expand(
         .sum();
     stats.expanded += frontier.len() as u64;
     stats.placements += generated;
-    all.clear();
-    for c in &buffers.chunks[..tasks] {
-        all.extend_from_slice(c);
-    }
+    &buffers.chunks[..tasks]
 }
 
 #[inline]
@@ -356,48 +354,143 @@ fn clear_bonus(policy: &Policy, lines: u32) -> f64 {
     }
 }
 
-/// The states that go on: `width` candidates with distinct boards. A share of the places goes to
-/// the highest scores first, the rest to the best keys; no parent may have more than
-/// `max_children` children kept (0: no limit). Among candidates with the same board the one
-/// with the higher score is kept.
-fn select(candidates: &mut [Candidate], width: usize, policy: &Policy, picker: &mut Picker) {
+/// The states that go on: `width` of the candidates in `chunks` with distinct boards. A share of
+/// the places goes to the highest scores first, the rest to the best keys; no parent may have
+/// more than `max_children` children kept (0: no limit). Among candidates with the same board
+/// the one with the higher score is kept. `flat` is a buffer for the candidates in one slice,
+/// which only the serial selection needs.
+fn select(
+    chunks: &[Vec<Candidate>],
+    flat: &mut Vec<Candidate>,
+    width: usize,
+    policy: &Policy,
+    picker: &mut Picker,
+) {
     let by_score = ((width as f64 * policy.score_share.clamp(0.0, 1.0)) as usize).min(width);
+    let total: usize = chunks.iter().map(Vec::len).sum();
+    if by_score == 0
+        && picker.max_children == 0
+        && total > 4 * width
+        && picker.buckets.select(chunks, width, &mut picker.chosen)
+    {
+        return;
+    }
+    flat.clear();
+    for c in chunks {
+        flat.extend_from_slice(c);
+    }
+    let candidates = &mut flat[..];
     if by_score > 0 {
         picker.fill(candidates, by_score, |c| {
             (std::cmp::Reverse(c.score), c.order_key())
         });
     }
-    // The key selection looks at the best 2 x width keys first. Finding them is the serial
-    // part of a depth, so when candidates are many, narrow them in parallel to those under a
-    // threshold estimated from a sample, and pick from that shortlist. The shortlist holds the
-    // whole first round, so the choice is the same as without it unless that round falls
-    // short (many duplicates), in which case the selection is redone on every candidate.
-    let round = (width - picker.chosen.len().min(width))
-        .saturating_mul(2)
-        .max(64);
-    if by_score == 0 && candidates.len() > 8 * round {
-        let mut sample: Vec<u128> = candidates
+    picker.fill(candidates, width, Candidate::order_key);
+}
+
+/// Blocks the candidates are cut into, and buckets (by board hash) the shortlist is sorted
+/// into, by the parallel selection: fixed numbers, so the work never depends on the threads.
+const BLOCKS: usize = 16;
+const BUCKETS: usize = 16;
+
+/// The parallel selection's buffers, kept from depth to depth.
+///
+/// Candidates under a threshold (estimated from a sample to let a little more than the best
+/// 2 x width keys through) are spread over buckets by board hash, so that every duplicate of a
+/// board lands in the same bucket. Each bucket drops its duplicates on its own, in parallel:
+/// a board ranks by its best key and carries its highest score. The best `width` boards of all
+/// buckets then go on. Only the last step (a selection over about 2 x width entries) is serial.
+#[derive(Default)]
+struct Buckets {
+    /// Per block, per bucket: the block's candidates under the threshold.
+    blocks: Vec<Vec<Vec<Candidate>>>,
+    /// Per bucket: board hash -> index in `boards`.
+    seen: Vec<AHashMap<u64, usize>>,
+    /// Per bucket: (rank, candidate) per distinct board.
+    boards: Vec<Vec<(u128, Candidate)>>,
+    merged: Vec<(u128, Candidate)>,
+}
+
+impl Buckets {
+    /// Puts the best `width` distinct boards into `chosen` (in no particular but deterministic
+    /// order) and returns true, or returns false when the shortlist held fewer distinct boards
+    /// (the caller then selects from every candidate).
+    fn select(
+        &mut self,
+        chunks: &[Vec<Candidate>],
+        width: usize,
+        chosen: &mut Vec<Candidate>,
+    ) -> bool {
+        if self.blocks.is_empty() {
+            self.blocks = (0..BLOCKS).map(|_| vec![Vec::new(); BUCKETS]).collect();
+            self.seen = (0..BUCKETS).map(|_| AHashMap::new()).collect();
+            self.boards = vec![Vec::new(); BUCKETS];
+        }
+        let round = width.saturating_mul(2).max(64);
+        let mut sample: Vec<u128> = chunks
             .iter()
-            .step_by(SAMPLE_STEP)
+            .flat_map(|c| c.iter().step_by(SAMPLE_STEP))
             .map(Candidate::order_key)
             .collect();
-        // A margin over the expected rank, so the shortlist rarely falls short of a round.
+        if sample.is_empty() {
+            return false;
+        }
+        // A margin over the expected rank, so the shortlist rarely falls short.
         let rank = (round / SAMPLE_STEP * 5 / 4 + 16).min(sample.len() - 1);
         let threshold = *sample.select_nth_unstable(rank).1;
-        let mut shortlist: Vec<Candidate> = candidates
-            .par_iter()
-            .filter(|c| c.order_key() <= threshold)
-            .copied()
-            .collect();
-        if shortlist.len() >= round {
-            picker.fill_rounds(&mut shortlist, width, Candidate::order_key, 1);
-            if picker.chosen.len() >= width || shortlist.len() == candidates.len() {
-                return;
-            }
-            picker.reset_keep_children_size();
+        // A block is a run of consecutive chunks.
+        let block_len = chunks.len().div_ceil(BLOCKS);
+        let bucket_of = |hash: u64| (hash >> 32) as usize % BUCKETS;
+        chunks
+            .par_chunks(block_len)
+            .zip(self.blocks.par_iter_mut())
+            .for_each(|(block, buckets)| {
+                buckets.iter_mut().for_each(Vec::clear);
+                for c in block.iter().flatten() {
+                    if c.order_key() <= threshold {
+                        buckets[bucket_of(c.hash)].push(*c);
+                    }
+                }
+            });
+        let blocks = &self.blocks;
+        let used_blocks = chunks.len().div_ceil(block_len);
+        self.seen
+            .par_iter_mut()
+            .zip(self.boards.par_iter_mut())
+            .enumerate()
+            .for_each(|(bucket, (seen, boards))| {
+                seen.clear();
+                boards.clear();
+                for block in &blocks[..used_blocks] {
+                    for c in &block[bucket] {
+                        let key = c.order_key();
+                        if let Some(&i) = seen.get(&c.hash) {
+                            let entry: &mut (u128, Candidate) = &mut boards[i];
+                            entry.0 = entry.0.min(key);
+                            if c.score > entry.1.score {
+                                entry.1 = *c;
+                            }
+                        } else {
+                            seen.insert(c.hash, boards.len());
+                            boards.push((key, *c));
+                        }
+                    }
+                }
+            });
+        self.merged.clear();
+        for b in &self.boards {
+            self.merged.extend_from_slice(b);
         }
+        if self.merged.len() < width {
+            return false;
+        }
+        if self.merged.len() > width {
+            self.merged.select_nth_unstable_by_key(width, |e| e.0);
+        }
+        chosen.clear();
+        chosen.extend(self.merged[..width].iter().map(|e| e.1));
+        true
     }
-    picker.fill(candidates, width, Candidate::order_key);
 }
 
 /// One candidate in this many goes into the sample that sets the shortlist's threshold.
@@ -411,15 +504,10 @@ struct Picker {
     /// Children kept per parent (empty when unlimited).
     children: Vec<u16>,
     max_children: u16,
+    buckets: Buckets,
 }
 
 impl Picker {
-    /// Empties the selection, keeping the per-parent counters' size.
-    fn reset_keep_children_size(&mut self) {
-        let parents = self.children.len();
-        self.reset(parents);
-    }
-
     /// Empties the selection for a depth whose frontier has `parents` states.
     fn reset(&mut self, parents: usize) {
         self.chosen.clear();
@@ -553,5 +641,97 @@ fn compact_trail(
         if d == 0 {
             break;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sequence::SplitMix64;
+    use std::collections::{HashMap, HashSet};
+
+    /// Candidates with many duplicate boards (hashes from a small pool) and random keys.
+    fn candidates(seed: u64, count: usize, boards: u64) -> Vec<Candidate> {
+        let mut rng = SplitMix64::new(seed);
+        (0..count)
+            .map(|i| Candidate {
+                key: rng.below(1 << 40),
+                // Spread over the whole u64 so every bucket gets some.
+                hash: rng.below(boards).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+                score: rng.below(1000),
+                parent: (i / 20) as u32,
+                placement: (i % 20) as u16,
+            })
+            .collect()
+    }
+
+    /// The plain definition: boards ranked by their best key, the best `width` kept.
+    fn plain_choice(candidates: &[Candidate], width: usize) -> HashSet<u64> {
+        let mut best: HashMap<u64, u128> = HashMap::new();
+        for c in candidates {
+            let k = best.entry(c.hash).or_insert(u128::MAX);
+            *k = (*k).min(c.order_key());
+        }
+        let mut ranked: Vec<(u128, u64)> = best.into_iter().map(|(h, k)| (k, h)).collect();
+        ranked.sort_unstable();
+        ranked.into_iter().take(width).map(|(_, h)| h).collect()
+    }
+
+    #[test]
+    fn parallel_selection_keeps_the_best_distinct_boards() {
+        for (seed, count, boards, width) in [
+            (1, 20_000, 12_000, 1_000),
+            (2, 20_000, 3_000, 1_000),
+            (3, 50_000, 40_000, 5_000),
+            (4, 5_000, 1_000, 600),
+        ] {
+            let all = candidates(seed, count, boards);
+            let mut buckets = Buckets::default();
+            let mut chosen = Vec::new();
+            let chunks: Vec<Vec<Candidate>> = all.chunks(700).map(|c| c.to_vec()).collect();
+            if !buckets.select(&chunks, width, &mut chosen) {
+                // Too many duplicates under the threshold: the caller falls back. Only
+                // acceptable when there are few distinct boards.
+                assert!(boards < 2 * width as u64, "seed {seed}: fell back");
+                continue;
+            }
+            assert_eq!(chosen.len(), width, "seed {seed}");
+            let hashes: HashSet<u64> = chosen.iter().map(|c| c.hash).collect();
+            assert_eq!(hashes.len(), width, "seed {seed}: a board chosen twice");
+            assert_eq!(hashes, plain_choice(&all, width), "seed {seed}");
+            // Each board carries a score at least that of its best-keyed duplicate and no more
+            // than the best of its duplicates.
+            for c in &chosen {
+                let dups: Vec<&Candidate> = all.iter().filter(|d| d.hash == c.hash).collect();
+                let max = dups.iter().map(|d| d.score).max().unwrap();
+                let first = dups.iter().min_by_key(|d| d.order_key()).unwrap();
+                assert!(c.score <= max && c.score >= first.score, "seed {seed}");
+            }
+        }
+    }
+
+    #[test]
+    fn selection_falls_back_to_every_candidate_when_duplicates_crowd_the_shortlist() {
+        // 200 distinct boards among 20,000 candidates: the shortlist cannot fill a beam of 500,
+        // and the full selection returns every distinct board.
+        let all = candidates(5, 20_000, 200);
+        let chunks: Vec<Vec<Candidate>> = all.chunks(700).map(|c| c.to_vec()).collect();
+        let mut picker = Picker {
+            chosen: Vec::new(),
+            seen: AHashMap::new(),
+            children: Vec::new(),
+            max_children: 0,
+            buckets: Buckets::default(),
+        };
+        select(
+            &chunks,
+            &mut Vec::new(),
+            500,
+            &Policy::default(),
+            &mut picker,
+        );
+        let hashes: HashSet<u64> = picker.chosen.iter().map(|c| c.hash).collect();
+        assert_eq!(picker.chosen.len(), 200);
+        assert_eq!(hashes, plain_choice(&all, 500));
     }
 }
