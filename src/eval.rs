@@ -271,6 +271,12 @@ pub fn evaluate(board: &Board, landing_y: u32, w: &Weights) -> f32 {
         w.top_rows.clamp(0.0, ROWS as f32) as u32,
         w.clean_well != 0.0,
     );
+    weighted(&f, w)
+}
+
+/// The cost of features `f` under weights `w`.
+#[inline(always)]
+fn weighted(f: &Features, w: &Weights) -> f32 {
     w.cells * f.cells as f32
         + w.row_transitions * f.row_transitions as f32
         + w.wall_transitions * f.wall_transitions as f32
@@ -284,4 +290,161 @@ pub fn evaluate(board: &Board, landing_y: u32, w: &Weights) -> f32 {
         + w.top_cells * f.top_cells as f32
         + w.landing_height * f.landing_height as f32
         + w.clean_well * f.clean_well as f32
+}
+
+/// Up to [`BATCH`] boards stored column by column, for [`evaluate_batch`]: with every board in
+/// its own lane, each step of the evaluation is one vector operation for all of them, and the
+/// neighbouring columns a feature needs are just the previous and next arrays.
+#[derive(Clone)]
+pub struct Batch {
+    cols: [[u32; BATCH]; COLS],
+    landing_y: [u32; BATCH],
+    len: usize,
+}
+
+/// Boards per [`Batch`].
+pub const BATCH: usize = 16;
+
+impl Default for Batch {
+    fn default() -> Self {
+        Batch {
+            cols: [[0; BATCH]; COLS],
+            landing_y: [0; BATCH],
+            len: 0,
+        }
+    }
+}
+
+impl Batch {
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn is_full(&self) -> bool {
+        self.len == BATCH
+    }
+
+    /// Adds a board on which a piece locked with its center at row `landing_y`.
+    #[inline]
+    pub fn push(&mut self, board: &Board, landing_y: u32) {
+        assert!(self.len < BATCH, "batch is full");
+        for (x, &c) in board.cols.iter().enumerate() {
+            self.cols[x][self.len] = c;
+        }
+        self.landing_y[self.len] = landing_y;
+        self.len += 1;
+    }
+
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// [`Board::hash64`] of every board (the first `len()` entries), computed for all lanes at
+    /// once.
+    pub fn hashes(&self) -> [u64; BATCH] {
+        let mut h = [0x9E37_79B9_7F4A_7C15u64; BATCH];
+        for pair in self.cols.chunks_exact(2) {
+            for l in 0..BATCH {
+                let v = (pair[0][l] as u64) | ((pair[1][l] as u64) << 32);
+                h[l] = (h[l] ^ v).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+                h[l] ^= h[l] >> 29;
+            }
+        }
+        h.map(|h| h.wrapping_mul(0x94D0_49BB_1331_11EB) ^ (h >> 32))
+    }
+}
+
+/// [`evaluate`] of every board in `batch` (the first `batch.len()` entries of the result),
+/// bit for bit: the same integer features, combined by the same float operations in the same
+/// order.
+pub fn evaluate_batch(batch: &Batch, w: &Weights) -> [f32; BATCH] {
+    let shallow_depth = (w.shallow_depth.clamp(0.0, ROWS as f32) as u32).min(ROWS);
+    let top_mask = (1u32 << (w.top_rows.clamp(0.0, ROWS as f32) as u32).min(ROWS)) - 1;
+    let cols = &batch.cols;
+
+    let mut stack_rows = [0u32; BATCH];
+    for l in 0..BATCH {
+        let occupied = (0..COLS).fold(0, |a, x| a | cols[x][l]);
+        // Rows from the highest filled row down (none for an empty board).
+        stack_rows[l] = ROW_MASK & !(occupied & occupied.wrapping_neg()).wrapping_sub(1);
+    }
+    let mut cells = [0u32; BATCH];
+    let mut column_transitions = [0u32; BATCH];
+    let mut holes = [0u32; BATCH];
+    let mut hole_rows = [0u32; BATCH];
+    let mut shallow_holes = [0u32; BATCH];
+    let mut top_cells = [0u32; BATCH];
+    let mut row_transitions = [0u32; BATCH];
+    let mut well_sums = [0u32; BATCH];
+    let mut bumpiness = [0u32; BATCH];
+    let mut max_height = [0u32; BATCH];
+    let mut previous_height = [0u32; BATCH];
+    for x in 0..COLS {
+        let c = &cols[x];
+        let left = if x == 0 {
+            &[ROW_MASK; BATCH]
+        } else {
+            &cols[x - 1]
+        };
+        let right = if x + 1 == COLS {
+            &[ROW_MASK; BATCH]
+        } else {
+            &cols[x + 1]
+        };
+        for l in 0..BATCH {
+            let col = c[l];
+            cells[l] += col.count_ones();
+            // Row y+1 sits under row y; the floor counts as filled.
+            column_transitions[l] +=
+                ((col ^ ((col >> 1) | (1 << (ROWS - 1)))) & ROW_MASK).count_ones();
+            top_cells[l] += (col & top_mask).count_ones();
+            let top = col & col.wrapping_neg();
+            let above_top = top.wrapping_sub(1) & ROW_MASK;
+            let h = ROW_MASK & !above_top & !col;
+            holes[l] += h.count_ones();
+            hole_rows[l] |= h;
+            let window = (((top as u64) << shallow_depth) - top as u64) as u32;
+            shallow_holes[l] += (h & window).count_ones();
+            let height = ROWS - above_top.count_ones();
+            max_height[l] = max_height[l].max(height);
+            if x > 0 {
+                bumpiness[l] += height.abs_diff(previous_height[l]);
+                row_transitions[l] += ((col ^ left[l]) & stack_rows[l]).count_ones();
+            }
+            previous_height[l] = height;
+            let d = (left[l] & right[l] & above_top).count_ones();
+            well_sums[l] += d * (d + 1) / 2;
+        }
+    }
+    let mut out = [0f32; BATCH];
+    for l in 0..batch.len {
+        let wall_transitions = (!cols[0][l] & stack_rows[l]).count_ones()
+            + (!cols[COLS - 1][l] & stack_rows[l]).count_ones();
+        let clean = if w.clean_well != 0.0 {
+            clean_well(&std::array::from_fn(|x| cols[x][l]))
+        } else {
+            0
+        };
+        let f = Features {
+            cells: cells[l],
+            row_transitions: row_transitions[l],
+            wall_transitions,
+            column_transitions: column_transitions[l],
+            holes: holes[l],
+            hole_rows: hole_rows[l].count_ones(),
+            shallow_holes: shallow_holes[l],
+            well_sums: well_sums[l],
+            bumpiness: bumpiness[l],
+            max_height: max_height[l],
+            top_cells: top_cells[l],
+            landing_height: ROWS - batch.landing_y[l],
+            clean_well: clean,
+        };
+        out[l] = weighted(&f, w);
+    }
+    out
 }

@@ -11,7 +11,7 @@
 //! and ties are broken by (parent, placement), which are unique.
 
 use crate::bitboard::Board;
-use crate::eval::{evaluate, Weights};
+use crate::eval::{evaluate_batch, Batch, Weights};
 use crate::movegen::{placements_with, Placement, Placements};
 use crate::rules::Kind;
 use ahash::AHashMap;
@@ -287,6 +287,7 @@ fn expand<'a>(
         .map(|(chunk_index, (chunk, out))| {
             out.clear();
             let mut scratch = Placements::new();
+            let mut pending = Pending::default();
             let mut generated = 0u64;
             for (i, node) in chunk.iter().enumerate() {
                 let parent = (chunk_index * CHUNK + i) as u32;
@@ -297,9 +298,11 @@ fn expand<'a>(
                     params,
                     score_weight,
                     &mut scratch,
+                    &mut pending,
                     out,
                 );
             }
+            pending.flush(params, score_weight, out);
             generated
         })
         .sum();
@@ -308,7 +311,40 @@ fn expand<'a>(
     &buffers.chunks[..tasks]
 }
 
+/// Children waiting for their evaluation, which runs a batch at a time (children of several
+/// states share a batch; the order of the candidates is unchanged).
+#[derive(Default)]
+struct Pending {
+    boards: Batch,
+    /// Per child: (score, ranked score, parent, placement).
+    children: Vec<(u64, f64, u32, u16)>,
+}
+
+impl Pending {
+    /// Evaluates the waiting children and turns them into candidates.
+    fn flush(&mut self, params: &Params, score_weight: f64, out: &mut Vec<Candidate>) {
+        if self.children.is_empty() {
+            return;
+        }
+        let costs = evaluate_batch(&self.boards, &params.weights);
+        let hashes = self.boards.hashes();
+        for (i, &(score, ranked, parent, placement)) in self.children.iter().enumerate() {
+            let (cost, hash) = (costs[i], hashes[i]);
+            out.push(Candidate {
+                key: sortable(cost as f64 - ranked * score_weight),
+                hash,
+                score,
+                parent,
+                placement,
+            });
+        }
+        self.children.clear();
+        self.boards.clear();
+    }
+}
+
 #[inline]
+#[allow(clippy::too_many_arguments)]
 fn expand_node(
     node: &Node,
     parent: u32,
@@ -316,6 +352,7 @@ fn expand_node(
     params: &Params,
     score_weight: f64,
     scratch: &mut Placements,
+    pending: &mut Pending,
     out: &mut Vec<Candidate>,
 ) -> u64 {
     placements_with(&node.board, kind, depth, params.judge, scratch);
@@ -333,14 +370,11 @@ fn expand_node(
         }
         let score = node.score + outcome.score as u64;
         let ranked = score as f64 + node.bonus + clear_bonus(&params.policy, outcome.lines);
-        let key = evaluate(&board, p.y as u32, &params.weights) as f64 - ranked * score_weight;
-        out.push(Candidate {
-            key: sortable(key),
-            hash: board.hash64(),
-            score,
-            parent,
-            placement: p.pack(),
-        });
+        pending.boards.push(&board, p.y as u32);
+        pending.children.push((score, ranked, parent, p.pack()));
+        if pending.boards.is_full() {
+            pending.flush(params, score_weight, out);
+        }
     }
     scratch.len() as u64
 }

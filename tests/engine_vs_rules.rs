@@ -1355,3 +1355,48 @@ fn evaluation_is_the_weighted_sum_of_the_features() {
         assert!(evaluate(&bits, 7, &weights).is_finite());
     }
 }
+
+#[test]
+fn batch_evaluation_and_hashes_equal_one_board_at_a_time_bit_for_bit() {
+    let mut rng = Rng::new(0x5EED_00E3);
+    let all = boards(0x5EED_00E4, 1000);
+    // Default weights, and weight sets that switch on every feature (clean_well included).
+    let mut weight_sets = vec![Weights::default()];
+    for _ in 0..3 {
+        let v: Vec<f32> = Weights::NAMES
+            .iter()
+            .map(|&n| match n {
+                "shallow_depth" | "top_rows" => rng.range(0, 6) as f32,
+                _ => rng.range(-300, 300) as f32 / 97.0,
+            })
+            .collect();
+        weight_sets.push(Weights::from_slice(&v));
+    }
+    for w in &weight_sets {
+        // Batches of every size from 1 to BATCH.
+        let mut start = 0;
+        let mut size = 1;
+        while start < all.len() {
+            let group = &all[start..(start + size).min(all.len())];
+            let mut batch = eval::Batch::default();
+            let mut expected = Vec::new();
+            for (_, board) in group {
+                let bits = Bits::from_rules(board);
+                let y = rng.range(0, 19) as u32;
+                batch.push(&bits, y);
+                expected.push(evaluate(&bits, y, w));
+            }
+            let got = eval::evaluate_batch(&batch, w);
+            for (i, e) in expected.iter().enumerate() {
+                assert_eq!(
+                    got[i].to_bits(),
+                    e.to_bits(),
+                    "board {} in {w:?}",
+                    start + i
+                );
+            }
+            start += size;
+            size = size % eval::BATCH + 1;
+        }
+    }
+}
