@@ -191,7 +191,6 @@ fn run(args: &Args) -> Result<(), CliError> {
         bar.inc((batch.len() - todo.len()) as u64);
         // Trials run `parallel_trials` at a time on the global pool; each beam inside is
         // parallel as well, so one trial at a time already uses every core.
-        let mut fresh = Vec::with_capacity(todo.len());
         for group in todo.chunks(args.parallel_trials) {
             let results: Vec<TrialResult> = group
                 .par_iter()
@@ -200,16 +199,16 @@ fn run(args: &Args) -> Result<(), CliError> {
                     run_trial(p, &inputs, holdout.as_ref(), limit, origin, &fingerprint)
                 })
                 .collect();
-            for r in &results {
+            // Logged as soon as they are done, so that an interrupted run loses at most the
+            // trials in progress.
+            for r in results {
                 bar.inc(1);
                 bar.set_message(format!("last mean {:.0}", r.mean_score));
+                let line = serde_json::to_string(&r).expect("results serialize");
+                let _ = writeln!(log, "{line}");
+                let _ = log.flush();
+                done.insert(r.params.key(), r);
             }
-            fresh.extend(results);
-        }
-        for r in fresh {
-            let line = serde_json::to_string(&r).expect("results serialize");
-            let _ = writeln!(log, "{line}");
-            done.insert(r.params.key(), r);
         }
         batch.iter().map(|p| done[&p.key()].clone()).collect()
     };

@@ -1,0 +1,97 @@
+//! `tune` run as a user runs it: one log line per trial, a resumed run that repeats nothing, a
+//! best-weights file that `solve` accepts, and errors for unusable arguments.
+
+mod common;
+
+use common::{run, tencent_input, Run, Scratch};
+use std::ffi::OsStr;
+
+const TUNE: &str = env!("CARGO_BIN_EXE_tune");
+const SOLVE: &str = env!("CARGO_BIN_EXE_solve");
+
+fn tune(args: &[&dyn AsRef<OsStr>]) -> Run {
+    let out = run(TUNE, args);
+    out.assert_no_panic();
+    out
+}
+
+fn log_lines(path: &std::path::Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("every log line is JSON"))
+        .collect()
+}
+
+#[test]
+fn grid_logs_every_trial_resumes_and_writes_weights_solve_accepts() {
+    let scratch = Scratch::new("tune");
+    let log = scratch.dir.join("log.jsonl");
+    let best = scratch.dir.join("best.json");
+    let args: [&dyn AsRef<OsStr>; 16] = [
+        &"--seeds",
+        &"1,2",
+        &"--pieces",
+        &"150",
+        &"--beam-widths",
+        &"10,20",
+        &"--score-weights",
+        &"0.02,0.03",
+        &"--holdout",
+        &"none",
+        &"--log",
+        &log,
+        &"--best-weights",
+        &best,
+        &"--top",
+        &"3",
+    ];
+    let first = tune(&args);
+    assert_eq!(first.code, Some(0), "{first:#?}");
+    let lines = log_lines(&log);
+    assert_eq!(lines.len(), 4, "one line per grid point");
+    for l in &lines {
+        let scores = l["scores"].as_array().expect("scores per input");
+        assert_eq!(scores.len(), 2, "{l}");
+        assert!(
+            scores.iter().all(|s| s.as_u64().is_some_and(|s| s > 0)),
+            "{l}"
+        );
+    }
+
+    // The same command again runs nothing new and ranks the same trials.
+    let second = tune(&args);
+    assert_eq!(second.code, Some(0), "{second:#?}");
+    assert_eq!(log_lines(&log).len(), 4, "a resumed run repeats no trial");
+    assert_eq!(first.stdout, second.stdout);
+
+    // The best weights drive solve.
+    let out = run(
+        SOLVE,
+        &[
+            &tencent_input(),
+            &"--pieces",
+            &"100",
+            &"--beam-width",
+            &"10",
+            &"--weights",
+            &best,
+        ],
+    );
+    assert_eq!(out.code, Some(0), "{out:#?}");
+}
+
+#[test]
+fn unusable_arguments_are_one_line_errors() {
+    for args in [
+        vec!["--seeds", "12358"],
+        vec!["--beam-widths", "0"],
+        vec!["--pieces", "0"],
+        vec!["--weights", "no/such/file.json"],
+    ] {
+        let args: Vec<&dyn AsRef<OsStr>> = args.iter().map(|a| a as _).collect();
+        let out = tune(&args);
+        assert_eq!(out.code, Some(2), "{out:#?}");
+        assert!(!out.stderr.trim().is_empty());
+    }
+}
