@@ -210,7 +210,7 @@ pub fn beam_search(
             }
         }));
         let level: Vec<TrailEntry> = chosen
-            .iter()
+            .par_iter()
             .map(|c| TrailEntry {
                 parent: frontier[c.parent as usize].trail,
                 placement: c.placement,
@@ -460,7 +460,8 @@ impl Buckets {
             self.seen = (0..BUCKETS).map(|_| AHashMap::new()).collect();
             self.boards = vec![Vec::new(); BUCKETS];
         }
-        let round = width.saturating_mul(2).max(64);
+        // Enough candidates that, after duplicates, `width` distinct boards remain.
+        let round = (width + width / 2).max(64);
         let mut sample: Vec<u128> = chunks
             .iter()
             .flat_map(|c| c.iter().step_by(SAMPLE_STEP))
