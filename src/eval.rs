@@ -131,100 +131,13 @@ pub struct Features {
     pub clean_well: u32,
 }
 
-/// Lanes of the padded column array: a power of two over [`COLS`], so that every per-column
-/// step below is one pass of plain lane-wise operations the compiler turns into vector code
-/// (one 512-bit register with AVX-512, which also has a per-lane popcount).
-const LANES: usize = 16;
-
 /// The features of `board`, on which a piece just locked with its center at row `landing_y`.
 /// `shallow_depth` and `top_rows` are the window sizes of `shallow_holes` and `top_cells`.
-/// `clean_well` is only computed when `with_clean_well` (it is the one slow feature).
-#[inline]
-pub fn features(
-    board: &Board,
-    landing_y: u32,
-    shallow_depth: u32,
-    top_rows: u32,
-    with_clean_well: bool,
-) -> Features {
-    let cols = &board.cols;
-    let mut c = [0u32; LANES];
-    c[..COLS].copy_from_slice(cols);
-    // The neighbours of each column, walls counting as full columns; pad lanes are full too so
-    // that they add nothing (their own column is empty and masked out below).
-    let mut left = [ROW_MASK; LANES];
-    let mut right = [ROW_MASK; LANES];
-    left[1..=COLS].copy_from_slice(cols);
-    right[..COLS - 1].copy_from_slice(&cols[1..]);
-    let real: [u32; LANES] = std::array::from_fn(|i| if i < COLS { u32::MAX } else { 0 });
-
-    let occupied = board.occupied_rows();
-    // Rows from the highest filled row down: empty rows above the stack carry no transitions.
-    let stack_rows = if occupied == 0 {
-        0
-    } else {
-        ROW_MASK & !((occupied & occupied.wrapping_neg()) - 1)
-    };
-    let top_mask = (1u32 << top_rows.min(ROWS)) - 1;
-    let shallow_depth = shallow_depth.min(ROWS);
-
-    let mut cells = 0;
-    let mut column_transitions = 0;
-    let mut holes = 0;
-    let mut hole_rows = 0;
-    let mut shallow_holes = 0;
-    let mut top_cells = 0;
-    let mut transitions = 0;
-    let mut well_sums = 0;
-    let mut heights = [0u32; LANES];
-    for i in 0..LANES {
-        let col = c[i];
-        cells += col.count_ones();
-        // Row y+1 sits under row y; the floor counts as filled.
-        column_transitions +=
-            ((col ^ ((col >> 1) | (1 << (ROWS - 1)))) & ROW_MASK & real[i]).count_ones();
-        top_cells += (col & top_mask).count_ones();
-        // The column's top cell as a single bit (0 for an empty column); the rows above it.
-        let top = col & col.wrapping_neg();
-        let above_top = top.wrapping_sub(1) & ROW_MASK;
-        let under = ROW_MASK & !above_top;
-        let h = under & !col;
-        holes += h.count_ones();
-        hole_rows |= h;
-        // Rows top .. top + depth - 1 (widened so the shift cannot overflow).
-        let window = (((top as u64) << shallow_depth) - top as u64) as u32;
-        shallow_holes += (h & window).count_ones();
-        heights[i] = ROWS - above_top.count_ones();
-        // Changes filled/empty between this column and the one to its right, the right wall
-        // after the last; the left wall before the first is counted as a wall transition.
-        transitions += ((col ^ right[i]) & stack_rows & real[i]).count_ones();
-        let d = (left[i] & right[i] & above_top & real[i]).count_ones();
-        well_sums += d * (d + 1) / 2;
-    }
-    let wall_transitions =
-        (!cols[0] & stack_rows).count_ones() + (!cols[COLS - 1] & stack_rows).count_ones();
-    let row_transitions = transitions - (!cols[COLS - 1] & stack_rows).count_ones();
-    let mut bumpiness = 0;
-    for x in 0..COLS - 1 {
-        bumpiness += heights[x].abs_diff(heights[x + 1]);
-    }
-    let max_height = heights.iter().copied().max().unwrap_or(0);
-
-    Features {
-        cells,
-        row_transitions,
-        wall_transitions,
-        column_transitions,
-        holes,
-        hole_rows: hole_rows.count_ones(),
-        shallow_holes,
-        well_sums,
-        bumpiness,
-        max_height,
-        top_cells,
-        landing_height: ROWS - landing_y,
-        clean_well: if with_clean_well { clean_well(cols) } else { 0 },
-    }
+/// (The search computes them sixteen boards at a time: [`features_batch`].)
+pub fn features(board: &Board, landing_y: u32, shallow_depth: u32, top_rows: u32) -> Features {
+    let mut batch = Batch::default();
+    batch.push(board, landing_y);
+    features_batch(&batch, shallow_depth, top_rows, true)[0]
 }
 
 /// The longest clean well (at most 4): the run of rows directly above a column's top, counted
@@ -261,17 +174,13 @@ fn clean_well(cols: &[u32; COLS]) -> u32 {
     best
 }
 
-/// The cost of `board`, on which a piece just locked with its center at row `landing_y`.
-#[inline]
+/// The cost of `board`, on which a piece just locked with its center at row `landing_y`: the
+/// weighted sum of its [`features`]. (The search evaluates sixteen boards at a time:
+/// [`evaluate_batch`].)
 pub fn evaluate(board: &Board, landing_y: u32, w: &Weights) -> f32 {
-    let f = features(
-        board,
-        landing_y,
-        w.shallow_depth.clamp(0.0, ROWS as f32) as u32,
-        w.top_rows.clamp(0.0, ROWS as f32) as u32,
-        w.clean_well != 0.0,
-    );
-    weighted(&f, w)
+    let mut batch = Batch::default();
+    batch.push(board, landing_y);
+    evaluate_batch(&batch, w)[0]
 }
 
 /// The cost of features `f` under weights `w`.
@@ -358,12 +267,34 @@ impl Batch {
     }
 }
 
-/// [`evaluate`] of every board in `batch` (the first `batch.len()` entries of the result),
-/// bit for bit: the same integer features, combined by the same float operations in the same
-/// order.
+/// The cost of every board in `batch` (the first `batch.len()` entries): the weighted sum of
+/// its features, as [`evaluate`] gives it for one board.
+#[inline]
 pub fn evaluate_batch(batch: &Batch, w: &Weights) -> [f32; BATCH] {
-    let shallow_depth = (w.shallow_depth.clamp(0.0, ROWS as f32) as u32).min(ROWS);
-    let top_mask = (1u32 << (w.top_rows.clamp(0.0, ROWS as f32) as u32).min(ROWS)) - 1;
+    let f = features_batch(
+        batch,
+        w.shallow_depth.clamp(0.0, ROWS as f32) as u32,
+        w.top_rows.clamp(0.0, ROWS as f32) as u32,
+        w.clean_well != 0.0,
+    );
+    let mut out = [0f32; BATCH];
+    for l in 0..batch.len {
+        out[l] = weighted(&f[l], w);
+    }
+    out
+}
+
+/// [`features`] of every board in `batch` (the first `batch.len()` entries); `clean_well`
+/// (the one slow feature) only when `with_clean_well`.
+#[inline(always)]
+fn features_batch(
+    batch: &Batch,
+    shallow_depth: u32,
+    top_rows: u32,
+    with_clean_well: bool,
+) -> [Features; BATCH] {
+    let shallow_depth = shallow_depth.min(ROWS);
+    let top_mask = (1u32 << top_rows.min(ROWS)) - 1;
     let cols = &batch.cols;
 
     let mut stack_rows = [0u32; BATCH];
@@ -420,16 +351,16 @@ pub fn evaluate_batch(batch: &Batch, w: &Weights) -> [f32; BATCH] {
             well_sums[l] += d * (d + 1) / 2;
         }
     }
-    let mut out = [0f32; BATCH];
+    let mut out = [Features::default(); BATCH];
     for l in 0..batch.len {
         let wall_transitions = (!cols[0][l] & stack_rows[l]).count_ones()
             + (!cols[COLS - 1][l] & stack_rows[l]).count_ones();
-        let clean = if w.clean_well != 0.0 {
+        let clean = if with_clean_well {
             clean_well(&std::array::from_fn(|x| cols[x][l]))
         } else {
             0
         };
-        let f = Features {
+        out[l] = Features {
             cells: cells[l],
             row_transitions: row_transitions[l],
             wall_transitions,
@@ -444,7 +375,6 @@ pub fn evaluate_batch(batch: &Batch, w: &Weights) -> [f32; BATCH] {
             landing_height: ROWS - batch.landing_y[l],
             clean_well: clean,
         };
-        out[l] = weighted(&f, w);
     }
     out
 }

@@ -159,8 +159,9 @@ pub fn beam_search(
     let mut last_gc = 0usize;
     // Buffers reused from depth to depth: at large beams they are tens of MB, and allocating
     // them afresh each depth costs page faults.
-    let mut candidates: Vec<Candidate> = Vec::new();
-    let mut expand_buffers = ExpandBuffers::default();
+    // (`flat` holds all candidates in one slice, for the serial selection only.)
+    let mut flat: Vec<Candidate> = Vec::new();
+    let mut chunk_buffers: Vec<Vec<Candidate>> = Vec::new();
     let mut next: Vec<Node> = Vec::new();
     let mut picker = Picker {
         chosen: Vec::with_capacity(params.beam_width),
@@ -181,7 +182,7 @@ pub fn beam_search(
             params,
             score_weight,
             &mut stats,
-            &mut expand_buffers,
+            &mut chunk_buffers,
         );
         if chunks.iter().all(Vec::is_empty) {
             break;
@@ -189,7 +190,7 @@ pub fn beam_search(
         picker.reset(frontier.len());
         select(
             chunks,
-            &mut candidates,
+            &mut flat,
             params.beam_width,
             &params.policy,
             &mut picker,
@@ -259,30 +260,24 @@ pub fn beam_search(
     }
 }
 
-/// Per-task output buffers of [`expand`], kept from depth to depth: allocating them afresh
-/// costs page faults at every depth.
-#[derive(Default)]
-struct ExpandBuffers {
-    chunks: Vec<Vec<Candidate>>,
-}
-
-/// Every child of every state of the frontier, in frontier order, into `buffers.chunks` (the
-/// first `frontier.len().div_ceil(CHUNK)` of them; returned as a slice).
+/// Every child of every state of the frontier, in frontier order, into the first
+/// `frontier.len().div_ceil(CHUNK)` of the per-task buffers `chunks` (returned as a slice). The
+/// buffers are kept from depth to depth: allocating them afresh costs page faults every depth.
 fn expand<'a>(
     frontier: &[Node],
     (kind, depth): (Kind, usize),
     params: &Params,
     score_weight: f64,
     stats: &mut DepthStats,
-    buffers: &'a mut ExpandBuffers,
+    chunks: &'a mut Vec<Vec<Candidate>>,
 ) -> &'a [Vec<Candidate>] {
     let tasks = frontier.len().div_ceil(CHUNK);
-    if buffers.chunks.len() < tasks {
-        buffers.chunks.resize_with(tasks, Vec::new);
+    if chunks.len() < tasks {
+        chunks.resize_with(tasks, Vec::new);
     }
     let generated: u64 = frontier
         .par_chunks(CHUNK)
-        .zip(buffers.chunks.par_iter_mut())
+        .zip(chunks.par_iter_mut())
         .enumerate()
         .map(|(chunk_index, (chunk, out))| {
             out.clear();
@@ -308,7 +303,7 @@ fn expand<'a>(
         .sum();
     stats.expanded += frontier.len() as u64;
     stats.placements += generated;
-    &buffers.chunks[..tasks]
+    &chunks[..tasks]
 }
 
 /// Children waiting for their evaluation, which runs a batch at a time (children of several

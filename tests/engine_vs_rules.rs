@@ -1294,13 +1294,7 @@ fn evaluation_features_match_plain_counts() {
         let shallow_depth = rng.range(0, 6);
         let top_rows = rng.range(0, 20);
         let landing_y = rng.range(0, 19) as u32;
-        let fast = eval::features(
-            &bits,
-            landing_y,
-            shallow_depth as u32,
-            top_rows as u32,
-            true,
-        );
+        let fast = eval::features(&bits, landing_y, shallow_depth as u32, top_rows as u32);
         let plain = plain_features(&board, landing_y, shallow_depth, top_rows);
         assert_eq!(
             fast,
@@ -1333,7 +1327,7 @@ fn evaluation_is_the_weighted_sum_of_the_features() {
                 .collect();
             v[i] = 1.0;
             let w = Weights::from_slice(&v);
-            let f = eval::features(&bits, 7, 3, 3, true);
+            let f = eval::features(&bits, 7, 3, 3);
             let expected = match *name {
                 "cells" => f.cells,
                 "row_transitions" => f.row_transitions,
