@@ -62,15 +62,11 @@ impl Board {
     /// A 64-bit fingerprint of the cells, for duplicate detection.
     #[inline]
     pub fn hash64(&self) -> u64 {
-        // Two independent multiply-xorshift lanes over pairs of columns; collisions between
-        // distinct boards are then as rare as for any good 64-bit hash.
-        let mut h: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut h = HASH_SEED;
         for pair in self.cols.chunks_exact(2) {
-            let v = (pair[0] as u64) | ((pair[1] as u64) << 32);
-            h = (h ^ v).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            h ^= h >> 29;
+            h = hash_step(h, pair[0], pair[1]);
         }
-        h.wrapping_mul(0x94D0_49BB_1331_11EB) ^ (h >> 32)
+        hash_finish(h)
     }
 
     /// Converts from the plain engine's board.
@@ -153,6 +149,26 @@ pub fn remove_rows_portable(mut col: u32, mut full: u32) -> u32 {
         full &= full - 1;
     }
     col
+}
+
+/// Start value of [`Board::hash64`]. Its steps (this, [`hash_step`] per pair of columns,
+/// [`hash_finish`]) are shared with `eval::Batch::hashes`, so both give the same value; the
+/// multiply-xorshift rounds make collisions between distinct boards as rare as for any good
+/// 64-bit hash.
+pub const HASH_SEED: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// Mixes the columns `a` and `b` into the running hash `h`.
+#[inline(always)]
+pub fn hash_step(h: u64, a: u32, b: u32) -> u64 {
+    let v = (a as u64) | ((b as u64) << 32);
+    let h = (h ^ v).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    h ^ (h >> 29)
+}
+
+/// The final mix of a running hash.
+#[inline(always)]
+pub fn hash_finish(h: u64) -> u64 {
+    h.wrapping_mul(0x94D0_49BB_1331_11EB) ^ (h >> 32)
 }
 
 /// Row offset added to every cell's `dy` so that shape masks have no negative shifts.

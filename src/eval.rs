@@ -5,7 +5,7 @@
 //! the key down. Weights are data: the defaults are compiled in from `weights/default.json` and
 //! `--weights FILE` replaces them.
 
-use crate::bitboard::{Board, COLS, ROWS, ROW_MASK};
+use crate::bitboard::{hash_finish, hash_step, Board, COLS, HASH_SEED, ROWS, ROW_MASK};
 use serde::{Deserialize, Serialize};
 
 /// Defines [`Weights`] and everything that lists its fields (the file form without defaults,
@@ -255,15 +255,13 @@ impl Batch {
     /// [`Board::hash64`] of every board (the first `len()` entries), computed for all lanes at
     /// once.
     pub fn hashes(&self) -> [u64; BATCH] {
-        let mut h = [0x9E37_79B9_7F4A_7C15u64; BATCH];
+        let mut h = [HASH_SEED; BATCH];
         for pair in self.cols.chunks_exact(2) {
             for l in 0..BATCH {
-                let v = (pair[0][l] as u64) | ((pair[1][l] as u64) << 32);
-                h[l] = (h[l] ^ v).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-                h[l] ^= h[l] >> 29;
+                h[l] = hash_step(h[l], pair[0][l], pair[1][l]);
             }
         }
-        h.map(|h| h.wrapping_mul(0x94D0_49BB_1331_11EB) ^ (h >> 32))
+        h.map(hash_finish)
     }
 }
 

@@ -555,26 +555,13 @@ impl Picker {
         until: usize,
         order: impl Fn(&Candidate) -> K + Copy + Sync,
     ) {
-        self.fill_rounds(candidates, until, order, usize::MAX)
-    }
-
-    /// [`Picker::fill`], stopping after at most `rounds` widening rounds.
-    fn fill_rounds<K: Ord + Send>(
-        &mut self,
-        candidates: &mut [Candidate],
-        until: usize,
-        order: impl Fn(&Candidate) -> K + Copy + Sync,
-        rounds: usize,
-    ) {
-        let mut round = 0;
         let mut start = 0;
         // Duplicates are usually a small share, so rank twice the places left first and widen
         // only if that was not enough.
         let mut take = (until - self.chosen.len().min(until))
             .saturating_mul(2)
             .max(64);
-        while self.chosen.len() < until && start < candidates.len() && round < rounds {
-            round += 1;
+        while self.chosen.len() < until && start < candidates.len() {
             let rest = &mut candidates[start..];
             let n = take.min(rest.len());
             if n < rest.len() {
