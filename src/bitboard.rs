@@ -95,12 +95,16 @@ impl Board {
         b
     }
 
-    /// Writes a piece (cells above the top are lost).
-    #[inline]
-    pub fn write(&mut self, shape: &Shape, x: usize, y: u32) {
-        for &(dx, mask) in &shape.columns[..shape.width as usize] {
-            let col = (x as isize + dx as isize) as usize;
-            self.cols[col] |= shift_down(mask, y as i32);
+    /// Writes `kind` in `state` with its center at `(x, y)` (cells above the top are lost).
+    ///
+    /// All ten columns at once from a table, rather than one covered column at a time: the
+    /// board is read back as a vector right after, and narrow stores followed by a wide load
+    /// of the same memory stall the load until the stores retire.
+    #[inline(always)]
+    pub fn write(&mut self, kind: Kind, state: u8, x: usize, y: u32) {
+        let masks = &PLACED[kind.index()][state as usize][x];
+        for (c, &m) in self.cols.iter_mut().zip(masks) {
+            *c |= (m << y) >> SHAPE_Y_OFFSET;
         }
     }
 }
@@ -109,14 +113,6 @@ impl std::fmt::Debug for Board {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{:?}", self.to_rules())
     }
-}
-
-/// `mask` (a piece's cells relative to center row 0, offset by [`SHAPE_Y_OFFSET`]) moved to center
-/// row `y`. Bits that would land above the top are dropped.
-#[inline]
-fn shift_down(mask: u32, y: i32) -> u32 {
-    // Widen first so one shift pair covers both directions without a branch.
-    (((mask as u64) << y) >> SHAPE_Y_OFFSET) as u32
 }
 
 /// Removes the rows in `full` from one column.
@@ -247,6 +243,38 @@ const fn build_shapes() -> [[Shape; 4]; 7] {
 /// Every kind and state, derived at compile time from the rules' offset table.
 pub static SHAPES: [[Shape; 4]; 7] = build_shapes();
 
+/// Per kind, state and center column: the piece's cells in each board column, as bits at
+/// `dy + SHAPE_Y_OFFSET` (center row 0); shifting by the center row places them. Columns a
+/// center cannot take (the piece would leave the board) are never used.
+static PLACED: [[[[u32; COLS]; COLS]; 4]; 7] = build_placed();
+
+const fn build_placed() -> [[[[u32; COLS]; COLS]; 4]; 7] {
+    let mut out = [[[[0u32; COLS]; COLS]; 4]; 7];
+    let mut k = 0;
+    while k < 7 {
+        let mut s = 0;
+        while s < 4 {
+            let shape = &SHAPES[k][s];
+            let mut x = 0;
+            while x < COLS {
+                let mut i = 0;
+                while i < shape.width as usize {
+                    let (dx, mask) = shape.columns[i];
+                    let col = x as i32 + dx as i32;
+                    if col >= 0 && col < COLS as i32 {
+                        out[k][s][x][col as usize] = mask;
+                    }
+                    i += 1;
+                }
+                x += 1;
+            }
+            s += 1;
+        }
+        k += 1;
+    }
+    out
+}
+
 /// The shape of `kind` in `state`.
 #[inline]
 pub fn shape(kind: Kind, state: u8) -> &'static Shape {
@@ -283,7 +311,7 @@ pub fn lock(
     index: usize,
     piece_limit: usize,
 ) -> Outcome {
-    board.write(shape(kind, state), x, y);
+    board.write(kind, state, x, y);
     if board.occupied_rows() == ROW_MASK {
         return Outcome {
             lines: 0,

@@ -112,23 +112,64 @@ impl Weights {
     }
 }
 
-/// Counts of the board features, one per weight (except the two window sizes).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Features {
-    pub cells: u32,
-    pub row_transitions: u32,
-    pub wall_transitions: u32,
-    pub column_transitions: u32,
-    pub holes: u32,
-    pub hole_rows: u32,
-    pub shallow_holes: u32,
-    pub well_sums: u32,
-    pub bumpiness: u32,
-    pub max_height: u32,
-    pub top_cells: u32,
+/// Defines [`Features`] (one board's counts) and [`Lanes`] (the same counts for a whole
+/// [`Batch`], one array per feature) from one list, with the weighted sum over it.
+macro_rules! features {
+    ($(#[doc = $first_doc:literal])* $first:ident, $($(#[doc = $doc:literal])* $name:ident,)*) => {
+        /// Counts of the board features, one per weight (except the two window sizes).
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        pub struct Features {
+            $(#[doc = $first_doc])* pub $first: u32,
+            $($(#[doc = $doc])* pub $name: u32,)*
+        }
+
+        /// [`Features`] of every board of a batch, stored feature by feature, so that the
+        /// weighted sum is one vector operation per feature for all boards.
+        #[derive(Default)]
+        struct Lanes {
+            $first: [u32; BATCH],
+            $($name: [u32; BATCH],)*
+        }
+
+        impl Lanes {
+            fn lane(&self, l: usize) -> Features {
+                Features {
+                    $first: self.$first[l],
+                    $($name: self.$name[l],)*
+                }
+            }
+
+            /// The cost of every lane under `w`, summed in the order of the list.
+            #[inline(always)]
+            fn weighted(&self, w: &Weights) -> [f32; BATCH] {
+                let mut out: [f32; BATCH] =
+                    std::array::from_fn(|l| w.$first * self.$first[l] as f32);
+                $(
+                    for (o, &f) in out.iter_mut().zip(&self.$name) {
+                        *o += w.$name * f as f32;
+                    }
+                )*
+                out
+            }
+        }
+    };
+}
+
+features! {
+    cells,
+    row_transitions,
+    wall_transitions,
+    column_transitions,
+    holes,
+    hole_rows,
+    shallow_holes,
+    well_sums,
+    bumpiness,
+    max_height,
+    top_cells,
     /// 20 - y of the placed piece's center.
-    pub landing_height: u32,
-    pub clean_well: u32,
+    landing_height,
+    clean_well,
 }
 
 /// The features of `board`, on which a piece just locked with its center at row `landing_y`.
@@ -137,7 +178,7 @@ pub struct Features {
 pub fn features(board: &Board, landing_y: u32, shallow_depth: u32, top_rows: u32) -> Features {
     let mut batch = Batch::default();
     batch.push(board, landing_y);
-    features_batch(&batch, shallow_depth, top_rows, true)[0]
+    features_batch(&batch, shallow_depth, top_rows, true).lane(0)
 }
 
 /// The longest clean well (at most 4): the run of rows directly above a column's top, counted
@@ -181,24 +222,6 @@ pub fn evaluate(board: &Board, landing_y: u32, w: &Weights) -> f32 {
     let mut batch = Batch::default();
     batch.push(board, landing_y);
     evaluate_batch(&batch, w)[0]
-}
-
-/// The cost of features `f` under weights `w`.
-#[inline(always)]
-fn weighted(f: &Features, w: &Weights) -> f32 {
-    w.cells * f.cells as f32
-        + w.row_transitions * f.row_transitions as f32
-        + w.wall_transitions * f.wall_transitions as f32
-        + w.column_transitions * f.column_transitions as f32
-        + w.holes * f.holes as f32
-        + w.hole_rows * f.hole_rows as f32
-        + w.shallow_holes * f.shallow_holes as f32
-        + w.well_sums * f.well_sums as f32
-        + w.bumpiness * f.bumpiness as f32
-        + w.max_height * f.max_height as f32
-        + w.top_cells * f.top_cells as f32
-        + w.landing_height * f.landing_height as f32
-        + w.clean_well * f.clean_well as f32
 }
 
 /// Up to [`BATCH`] boards stored column by column, for [`evaluate_batch`]: with every board in
@@ -269,17 +292,13 @@ impl Batch {
 /// its features, as [`evaluate`] gives it for one board.
 #[inline]
 pub fn evaluate_batch(batch: &Batch, w: &Weights) -> [f32; BATCH] {
-    let f = features_batch(
+    features_batch(
         batch,
         w.shallow_depth.clamp(0.0, ROWS as f32) as u32,
         w.top_rows.clamp(0.0, ROWS as f32) as u32,
         w.clean_well != 0.0,
-    );
-    let mut out = [0f32; BATCH];
-    for l in 0..batch.len {
-        out[l] = weighted(&f[l], w);
-    }
-    out
+    )
+    .weighted(w)
 }
 
 /// [`features`] of every board in `batch` (the first `batch.len()` entries); `clean_well`
@@ -290,7 +309,7 @@ fn features_batch(
     shallow_depth: u32,
     top_rows: u32,
     with_clean_well: bool,
-) -> [Features; BATCH] {
+) -> Lanes {
     let shallow_depth = shallow_depth.min(ROWS);
     let top_mask = (1u32 << top_rows.min(ROWS)) - 1;
     let cols = &batch.cols;
@@ -349,30 +368,34 @@ fn features_batch(
             well_sums[l] += d * (d + 1) / 2;
         }
     }
-    let mut out = [Features::default(); BATCH];
-    for l in 0..batch.len {
-        let wall_transitions = (!cols[0][l] & stack_rows[l]).count_ones()
+    let mut wall_transitions = [0u32; BATCH];
+    let mut hole_row_count = [0u32; BATCH];
+    let mut landing_height = [0u32; BATCH];
+    for l in 0..BATCH {
+        wall_transitions[l] = (!cols[0][l] & stack_rows[l]).count_ones()
             + (!cols[COLS - 1][l] & stack_rows[l]).count_ones();
-        let clean = if with_clean_well {
-            clean_well(&std::array::from_fn(|x| cols[x][l]))
-        } else {
-            0
-        };
-        out[l] = Features {
-            cells: cells[l],
-            row_transitions: row_transitions[l],
-            wall_transitions,
-            column_transitions: column_transitions[l],
-            holes: holes[l],
-            hole_rows: hole_rows[l].count_ones(),
-            shallow_holes: shallow_holes[l],
-            well_sums: well_sums[l],
-            bumpiness: bumpiness[l],
-            max_height: max_height[l],
-            top_cells: top_cells[l],
-            landing_height: ROWS - batch.landing_y[l],
-            clean_well: clean,
-        };
+        hole_row_count[l] = hole_rows[l].count_ones();
+        landing_height[l] = ROWS - batch.landing_y[l].min(ROWS);
     }
-    out
+    let mut clean = [0u32; BATCH];
+    if with_clean_well {
+        for (l, c) in clean.iter_mut().enumerate().take(batch.len) {
+            *c = clean_well(&std::array::from_fn(|x| cols[x][l]));
+        }
+    }
+    Lanes {
+        cells,
+        row_transitions,
+        wall_transitions,
+        column_transitions,
+        holes,
+        hole_rows: hole_row_count,
+        shallow_holes,
+        well_sums,
+        bumpiness,
+        max_height,
+        top_cells,
+        landing_height,
+        clean_well: clean,
+    }
 }

@@ -210,7 +210,7 @@ pub fn placements_with(board: &Board, kind: Kind, index: usize, judge: bool, out
                     let y = b.trailing_zeros();
                     b &= b - 1;
                     let mut after = *board;
-                    after.write(shape(kind, s as u8), x, y);
+                    after.write(kind, s as u8, x, y);
                     if after.full_rows() != 0 {
                         *bits |= 1 << y;
                     }
