@@ -17,6 +17,7 @@ use crate::rules::Kind;
 use ahash::AHashMap;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
+use std::time::Instant;
 
 /// Beam policy beyond the evaluation: data, with defaults, so the tuner can search it.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -83,6 +84,39 @@ impl Candidate {
     }
 }
 
+/// One expansion task's children, with the sample of their keys that the parallel selection
+/// sets its threshold from (taken while they are still in the task's cache).
+#[derive(Clone, Default)]
+struct Chunk {
+    candidates: Vec<Candidate>,
+    /// `order_key` of every `SAMPLE_STEP`-th candidate, from the first.
+    sample: Vec<u128>,
+}
+
+impl Chunk {
+    fn clear(&mut self) {
+        self.candidates.clear();
+        self.sample.clear();
+    }
+
+    /// Takes the sample once the candidates are complete.
+    fn take_sample(&mut self) {
+        self.sample.clear();
+        let keys = self.candidates.iter().step_by(SAMPLE_STEP);
+        self.sample.extend(keys.map(Candidate::order_key));
+    }
+
+    #[cfg(test)]
+    fn of(candidates: &[Candidate]) -> Chunk {
+        let mut chunk = Chunk {
+            candidates: candidates.to_vec(),
+            sample: Vec::new(),
+        };
+        chunk.take_sample();
+        chunk
+    }
+}
+
 /// Maps a float to an integer with the same order (negative floats below positive ones).
 #[inline]
 fn sortable(key: f64) -> u64 {
@@ -112,6 +146,17 @@ pub struct DepthStats {
     pub placements: u64,
     /// States expanded so far.
     pub expanded: u64,
+    /// Wall time so far in each phase of a depth: generating and evaluating the children,
+    /// selecting the next beam, and building it (boards, trail, best state).
+    pub seconds: PhaseSeconds,
+}
+
+/// Wall seconds per phase of the search (see [`DepthStats::seconds`]).
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct PhaseSeconds {
+    pub expand: f64,
+    pub select: f64,
+    pub advance: f64,
 }
 
 /// The search's answer: one placement per piece from the first.
@@ -161,7 +206,7 @@ pub fn beam_search(
     // them afresh each depth costs page faults.
     // (`flat` holds all candidates in one slice, for the serial selection only.)
     let mut flat: Vec<Candidate> = Vec::new();
-    let mut chunk_buffers: Vec<Vec<Candidate>> = Vec::new();
+    let mut chunk_buffers: Vec<Chunk> = Vec::new();
     let mut next: Vec<Node> = Vec::new();
     let mut picker = Picker {
         chosen: Vec::with_capacity(params.beam_width),
@@ -172,6 +217,7 @@ pub fn beam_search(
     };
 
     for (depth, &kind) in sequence.iter().enumerate().take(depth_count) {
+        let started = Instant::now();
         let score_weight = match params.policy.endgame_score_weight {
             Some(w) if depth_count - depth <= params.policy.endgame_pieces => w,
             _ => params.score_weight,
@@ -184,9 +230,10 @@ pub fn beam_search(
             &mut stats,
             &mut chunk_buffers,
         );
-        if chunks.iter().all(Vec::is_empty) {
+        if chunks.iter().all(|c| c.candidates.is_empty()) {
             break;
         }
+        let expanded = Instant::now();
         picker.reset(frontier.len());
         select(
             chunks,
@@ -196,6 +243,7 @@ pub fn beam_search(
             &mut picker,
         );
         let chosen = &picker.chosen;
+        let selected = Instant::now();
 
         next.clear();
         next.par_extend(chosen.par_iter().enumerate().map(|(i, c)| {
@@ -228,15 +276,17 @@ pub fn beam_search(
         if best.is_none_or(|(_, _, s)| top.score > s) {
             best = Some((depth, top_index as u32, top.score));
         }
-        stats.pieces = depth + 1;
-        stats.best_score = best.map_or(0, |b| b.2);
-        stats.beam_size = frontier.len();
-        progress(&stats);
-
         if depth + 1 - last_gc >= GC_INTERVAL {
             compact_trail(&mut trail, &mut frontier, &mut best, last_gc);
             last_gc = depth + 1;
         }
+        stats.pieces = depth + 1;
+        stats.best_score = best.map_or(0, |b| b.2);
+        stats.beam_size = frontier.len();
+        stats.seconds.expand += (expanded - started).as_secs_f64();
+        stats.seconds.select += (selected - expanded).as_secs_f64();
+        stats.seconds.advance += selected.elapsed().as_secs_f64();
+        progress(&stats);
     }
 
     let mut placements = Vec::new();
@@ -269,11 +319,11 @@ fn expand<'a>(
     params: &Params,
     score_weight: f64,
     stats: &mut DepthStats,
-    chunks: &'a mut Vec<Vec<Candidate>>,
-) -> &'a [Vec<Candidate>] {
+    chunks: &'a mut Vec<Chunk>,
+) -> &'a [Chunk] {
     let tasks = frontier.len().div_ceil(CHUNK);
     if chunks.len() < tasks {
-        chunks.resize_with(tasks, Vec::new);
+        chunks.resize_with(tasks, Chunk::default);
     }
     let generated: u64 = frontier
         .par_chunks(CHUNK)
@@ -281,6 +331,7 @@ fn expand<'a>(
         .enumerate()
         .map(|(chunk_index, (chunk, out))| {
             out.clear();
+            let candidates = &mut out.candidates;
             let mut scratch = Placements::new();
             let mut pending = Pending::default();
             let mut generated = 0u64;
@@ -294,10 +345,11 @@ fn expand<'a>(
                     score_weight,
                     &mut scratch,
                     &mut pending,
-                    out,
+                    candidates,
                 );
             }
-            pending.flush(params, score_weight, out);
+            pending.flush(params, score_weight, candidates);
+            out.take_sample();
             generated
         })
         .sum();
@@ -389,14 +441,14 @@ fn clear_bonus(policy: &Policy, lines: u32) -> f64 {
 /// the one with the higher score is kept. `flat` is a buffer for the candidates in one slice,
 /// which only the serial selection needs.
 fn select(
-    chunks: &[Vec<Candidate>],
+    chunks: &[Chunk],
     flat: &mut Vec<Candidate>,
     width: usize,
     policy: &Policy,
     picker: &mut Picker,
 ) {
     let by_score = ((width as f64 * policy.score_share.clamp(0.0, 1.0)) as usize).min(width);
-    let total: usize = chunks.iter().map(Vec::len).sum();
+    let total: usize = chunks.iter().map(|c| c.candidates.len()).sum();
     if by_score == 0
         && picker.max_children == 0
         && total > 4 * width
@@ -406,7 +458,7 @@ fn select(
     }
     flat.clear();
     for c in chunks {
-        flat.extend_from_slice(c);
+        flat.extend_from_slice(&c.candidates);
     }
     let candidates = &mut flat[..];
     if by_score > 0 {
@@ -444,12 +496,7 @@ impl Buckets {
     /// Puts the best `width` distinct boards into `chosen` (in no particular but deterministic
     /// order) and returns true, or returns false when the shortlist held fewer distinct boards
     /// (the caller then selects from every candidate).
-    fn select(
-        &mut self,
-        chunks: &[Vec<Candidate>],
-        width: usize,
-        chosen: &mut Vec<Candidate>,
-    ) -> bool {
+    fn select(&mut self, chunks: &[Chunk], width: usize, chosen: &mut Vec<Candidate>) -> bool {
         if self.blocks.is_empty() {
             self.blocks = (0..BLOCKS).map(|_| vec![Vec::new(); BUCKETS]).collect();
             self.seen = (0..BUCKETS).map(|_| AHashMap::new()).collect();
@@ -457,11 +504,7 @@ impl Buckets {
         }
         // Enough candidates that, after duplicates, `width` distinct boards remain.
         let round = (width + width / 2).max(64);
-        let mut sample: Vec<u128> = chunks
-            .iter()
-            .flat_map(|c| c.iter().step_by(SAMPLE_STEP))
-            .map(Candidate::order_key)
-            .collect();
+        let mut sample: Vec<u128> = chunks.iter().flat_map(|c| &c.sample).copied().collect();
         if sample.is_empty() {
             return false;
         }
@@ -476,7 +519,7 @@ impl Buckets {
             .zip(self.blocks.par_iter_mut())
             .for_each(|(block, buckets)| {
                 buckets.iter_mut().for_each(Vec::clear);
-                for c in block.iter().flatten() {
+                for c in block.iter().flat_map(|c| &c.candidates) {
                     if c.order_key() <= threshold {
                         buckets[bucket_of(c.hash)].push(*c);
                     }
@@ -705,7 +748,7 @@ mod tests {
             let all = candidates(seed, count, boards);
             let mut buckets = Buckets::default();
             let mut chosen = Vec::new();
-            let chunks: Vec<Vec<Candidate>> = all.chunks(700).map(|c| c.to_vec()).collect();
+            let chunks: Vec<Chunk> = all.chunks(700).map(Chunk::of).collect();
             if !buckets.select(&chunks, width, &mut chosen) {
                 // Too many duplicates under the threshold: the caller falls back. Only
                 // acceptable when there are few distinct boards.
@@ -732,7 +775,7 @@ mod tests {
         // 200 distinct boards among 20,000 candidates: the shortlist cannot fill a beam of 500,
         // and the full selection returns every distinct board.
         let all = candidates(5, 20_000, 200);
-        let chunks: Vec<Vec<Candidate>> = all.chunks(700).map(|c| c.to_vec()).collect();
+        let chunks: Vec<Chunk> = all.chunks(700).map(Chunk::of).collect();
         let mut picker = Picker {
             chosen: Vec::new(),
             seen: AHashMap::new(),

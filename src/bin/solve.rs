@@ -167,6 +167,7 @@ fn run(args: &Args) -> Result<(), CliError> {
             "wall_seconds": wall.as_secs_f64(),
             "expanded": solution.stats.expanded,
             "placements": solution.stats.placements,
+            "phase_seconds": solution.stats.seconds,
             "peak_memory_mib": peak_memory_mib(),
         });
         std::fs::write(path, format!("{summary:#}\n"))
@@ -186,6 +187,11 @@ fn run(args: &Args) -> Result<(), CliError> {
             solution.stats.expanded,
             search_time.as_secs_f64() * 1e6 / solution.stats.expanded.max(1) as f64,
             solution.stats.placements
+        );
+        let phases = solution.stats.seconds;
+        eprintln!(
+            "search phases: expand {:.1} s, select {:.1} s, advance {:.1} s",
+            phases.expand, phases.select, phases.advance
         );
         if let Some(mib) = peak_memory_mib() {
             eprintln!("peak memory: {mib:.0} MiB");
