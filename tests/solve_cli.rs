@@ -106,6 +106,13 @@ fn long_generated_sequence_without_piece_limit() {
     let summary: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     assert_eq!(summary["score"].as_u64(), Some(strict));
+    // The time per phase adds up to no more than the search's own time.
+    let phases = &summary["phase_seconds"];
+    let sum: f64 = ["expand", "select", "advance"]
+        .iter()
+        .map(|p| phases[p].as_f64().expect("a phase time"))
+        .sum();
+    assert!(sum > 0.0 && sum <= summary["search_seconds"].as_f64().unwrap() + 1e-6);
 }
 
 #[test]
