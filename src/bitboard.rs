@@ -103,6 +103,8 @@ impl Board {
     #[inline(always)]
     pub fn write(&mut self, kind: Kind, state: u8, x: usize, y: u32) {
         let masks = &PLACED[kind.index()][state as usize][x];
+        // A mask uses bits 0..=4 and y <= 19, so the left shift stays inside the u32; the right
+        // shift drops the cells above the top.
         for (c, &m) in self.cols.iter_mut().zip(masks) {
             *c |= (m << y) >> SHAPE_Y_OFFSET;
         }
