@@ -94,12 +94,7 @@ struct Chunk {
 }
 
 impl Chunk {
-    fn clear(&mut self) {
-        self.candidates.clear();
-        self.sample.clear();
-    }
-
-    /// Takes the sample once the candidates are complete.
+    /// Takes the sample (replacing the last depth's) once the candidates are complete.
     fn take_sample(&mut self) {
         self.sample.clear();
         let keys = self.candidates.iter().step_by(SAMPLE_STEP);
@@ -330,7 +325,7 @@ fn expand<'a>(
         .zip(chunks.par_iter_mut())
         .enumerate()
         .map(|(chunk_index, (chunk, out))| {
-            out.clear();
+            out.candidates.clear();
             let candidates = &mut out.candidates;
             let mut scratch = Placements::new();
             let mut pending = Pending::default();
