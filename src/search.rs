@@ -38,6 +38,11 @@ pub struct Policy {
     /// instead of the score weight: cells left on the board at the end never score.
     pub endgame_pieces: usize,
     pub endgame_score_weight: Option<f64>,
+    /// While the next I piece is at most `i_near_pieces` pieces away (0: off), the score weight
+    /// is multiplied by `i_near_score_factor`: the sequence is known, so the exchange rate
+    /// between points banked and cells held can follow the next 4-line clear.
+    pub i_near_pieces: usize,
+    pub i_near_score_factor: f64,
 }
 
 /// Everything that decides what the search returns.
@@ -54,7 +59,7 @@ pub struct Params {
 }
 
 /// A state of the beam.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 struct Node {
     board: Board,
     score: u64,
@@ -65,7 +70,7 @@ struct Node {
 }
 
 /// A child before selection: enough to rank it and rebuild it.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 struct Candidate {
     /// The key as an integer that sorts like the float (see [`sortable`]).
     key: u64,
@@ -124,7 +129,7 @@ fn sortable(key: f64) -> u64 {
 }
 
 /// One kept state's step: the parent's index in the previous level and the placement taken.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 struct TrailEntry {
     parent: u32,
     placement: u16,
@@ -186,12 +191,14 @@ pub fn beam_search(
 ) -> Solution {
     assert!(params.beam_width > 0, "beam width must be positive");
     let depth_count = pieces_to_place(sequence.len(), params.piece_limit);
-    let mut frontier = vec![Node {
-        board: Board::default(),
-        score: 0,
-        bonus: 0.0,
-        trail: 0,
-    }];
+    // The states of the last depth are built inside the next depth's expansion tasks (each
+    // task locks its share of the chosen placements onto their parents, then expands them):
+    // a separate parallel pass for it would cost a fork-join per depth, which on two cores is
+    // a measurable share of the time. So `parents` holds the states two depths back, which
+    // `picker.chosen` (the last selection) refers to, and `frontier` the states they become;
+    // before the first piece `parents` is the empty board and nothing is chosen yet.
+    let mut parents = vec![Node::default()];
+    let mut frontier: Vec<Node> = Vec::new();
     let mut trail: Vec<Vec<TrailEntry>> = Vec::with_capacity(depth_count);
     // The best state seen at any depth: (depth, trail index, score); None before any piece.
     let mut best: Option<(usize, u32, u64)> = None;
@@ -202,7 +209,6 @@ pub fn beam_search(
     // (`flat` holds all candidates in one slice, for the serial selection only.)
     let mut flat: Vec<Candidate> = Vec::new();
     let mut chunk_buffers: Vec<Chunk> = Vec::new();
-    let mut next: Vec<Node> = Vec::new();
     let mut picker = Picker {
         chosen: Vec::with_capacity(params.beam_width),
         seen: AHashMap::with_capacity(params.beam_width * 2),
@@ -210,26 +216,52 @@ pub fn beam_search(
         max_children: params.policy.max_children,
         buckets: Buckets::default(),
     };
+    let mut finished = true;
 
     for (depth, &kind) in sequence.iter().enumerate().take(depth_count) {
         let started = Instant::now();
-        let score_weight = match params.policy.endgame_score_weight {
+        let mut score_weight = match params.policy.endgame_score_weight {
             Some(w) if depth_count - depth <= params.policy.endgame_pieces => w,
             _ => params.score_weight,
         };
-        let chunks = expand(
-            &frontier,
+        let near = params.policy.i_near_pieces;
+        if near > 0
+            && sequence[depth + 1..]
+                .iter()
+                .take(near)
+                .any(|&k| k == Kind::I)
+        {
+            score_weight *= params.policy.i_near_score_factor;
+        }
+        let last = (depth > 0).then(|| Last {
+            chosen: &picker.chosen,
+            kind: sequence[depth - 1],
+            depth: depth - 1,
+        });
+        let mut level = Vec::new();
+        let (chunks, expanding) = expand(
+            &parents,
+            last,
+            (&mut frontier, &mut level),
             (kind, depth),
             params,
             score_weight,
             &mut stats,
             &mut chunk_buffers,
         );
+        if depth > 0 {
+            trail.push(level);
+            if trail.len() - last_gc >= GC_INTERVAL {
+                compact_trail(&mut trail, &mut frontier, &mut best, last_gc);
+                last_gc = trail.len();
+            }
+        }
         if chunks.iter().all(|c| c.candidates.is_empty()) {
+            finished = false;
             break;
         }
         let expanded = Instant::now();
-        picker.reset(frontier.len());
+        picker.reset(expanding);
         select(
             chunks,
             &mut flat,
@@ -237,51 +269,34 @@ pub fn beam_search(
             &params.policy,
             &mut picker,
         );
-        let chosen = &picker.chosen;
         let selected = Instant::now();
-
-        next.clear();
-        next.par_extend(chosen.par_iter().enumerate().map(|(i, c)| {
-            let parent = &frontier[c.parent as usize];
-            let mut board = parent.board;
-            let outcome =
-                Placement::unpack(c.placement).lock(&mut board, kind, depth, params.piece_limit);
-            Node {
-                board,
-                score: c.score,
-                bonus: parent.bonus + clear_bonus(&params.policy, outcome.lines),
-                trail: i as u32,
-            }
-        }));
-        let level: Vec<TrailEntry> = chosen
-            .par_iter()
-            .map(|c| TrailEntry {
-                parent: frontier[c.parent as usize].trail,
-                placement: c.placement,
-            })
-            .collect();
-        trail.push(level);
-        std::mem::swap(&mut frontier, &mut next);
-
-        let (top_index, top) = frontier
+        let chosen = &picker.chosen;
+        let (top_index, top) = chosen
             .iter()
             .enumerate()
             .max_by(|a, b| a.1.score.cmp(&b.1.score).then(b.0.cmp(&a.0)))
-            .expect("frontier is not empty");
+            .expect("a selection from candidates is not empty");
         if best.is_none_or(|(_, _, s)| top.score > s) {
             best = Some((depth, top_index as u32, top.score));
         }
-        if depth + 1 - last_gc >= GC_INTERVAL {
-            compact_trail(&mut trail, &mut frontier, &mut best, last_gc);
-            last_gc = depth + 1;
+        if depth > 0 {
+            std::mem::swap(&mut parents, &mut frontier);
         }
         stats.pieces = depth + 1;
         stats.best_score = best.map_or(0, |b| b.2);
-        stats.beam_size = frontier.len();
+        stats.beam_size = chosen.len();
         stats.seconds.expand += (expanded - started).as_secs_f64();
         stats.seconds.select += (selected - expanded).as_secs_f64();
         stats.seconds.advance += selected.elapsed().as_secs_f64();
         progress(&stats);
+    }
+    if finished && depth_count > 0 {
+        // The last selection's states are never expanded; only their steps are needed.
+        let level = picker.chosen.iter().map(|c| TrailEntry {
+            parent: parents[c.parent as usize].trail,
+            placement: c.placement,
+        });
+        trail.push(level.collect());
     }
 
     let mut placements = Vec::new();
@@ -305,52 +320,106 @@ pub fn beam_search(
     }
 }
 
-/// Every child of every state of the frontier, in frontier order, into the first
-/// `frontier.len().div_ceil(CHUNK)` of the per-task buffers `chunks` (returned as a slice). The
+/// The last depth's selection, to be turned into states: `chosen[i]` places piece number
+/// `depth` (of `kind`) on `parents[chosen[i].parent]`.
+struct Last<'a> {
+    chosen: &'a [Candidate],
+    kind: Kind,
+    depth: usize,
+}
+
+/// Every child of every state to expand, in order, into the first `n.div_ceil(CHUNK)` of the
+/// per-task buffers `chunks` (returned as a slice, with `n`, the number of states expanded).
+/// The states are `parents` themselves when `last` is None; otherwise the states `last` chose,
+/// which the tasks build into `frontier` (and their trail steps into `level`) on the way. The
 /// buffers are kept from depth to depth: allocating them afresh costs page faults every depth.
+#[allow(clippy::too_many_arguments)]
 fn expand<'a>(
-    frontier: &[Node],
+    parents: &[Node],
+    last: Option<Last>,
+    (frontier, level): (&mut Vec<Node>, &mut Vec<TrailEntry>),
     (kind, depth): (Kind, usize),
     params: &Params,
     score_weight: f64,
     stats: &mut DepthStats,
     chunks: &'a mut Vec<Chunk>,
-) -> &'a [Chunk] {
-    let tasks = frontier.len().div_ceil(CHUNK);
+) -> (&'a [Chunk], usize) {
+    let count = last.as_ref().map_or(parents.len(), |l| l.chosen.len());
+    let tasks = count.div_ceil(CHUNK);
     if chunks.len() < tasks {
         chunks.resize_with(tasks, Chunk::default);
     }
-    let generated: u64 = frontier
-        .par_chunks(CHUNK)
-        .zip(chunks.par_iter_mut())
-        .enumerate()
-        .map(|(chunk_index, (chunk, out))| {
-            out.candidates.clear();
-            let candidates = &mut out.candidates;
-            let mut scratch = Placements::new();
-            let mut pending = Pending::default();
-            let mut generated = 0u64;
-            for (i, node) in chunk.iter().enumerate() {
-                let parent = (chunk_index * CHUNK + i) as u32;
-                generated += expand_node(
-                    node,
-                    parent,
-                    (kind, depth),
-                    params,
-                    score_weight,
-                    &mut scratch,
-                    &mut pending,
-                    candidates,
-                );
-            }
-            pending.flush(params, score_weight, candidates);
-            out.take_sample();
-            generated
-        })
-        .sum();
-    stats.expanded += frontier.len() as u64;
+    let expand_all = |chunk_index: usize, nodes: &[Node], out: &mut Chunk| {
+        out.candidates.clear();
+        let mut scratch = Placements::new();
+        let mut pending = Pending::default();
+        let mut generated = 0u64;
+        for (i, node) in nodes.iter().enumerate() {
+            let parent = (chunk_index * CHUNK + i) as u32;
+            generated += expand_node(
+                node,
+                parent,
+                (kind, depth),
+                params,
+                score_weight,
+                &mut scratch,
+                &mut pending,
+                &mut out.candidates,
+            );
+        }
+        pending.flush(params, score_weight, &mut out.candidates);
+        out.take_sample();
+        generated
+    };
+    let generated: u64 = match last {
+        None => parents
+            .par_chunks(CHUNK)
+            .zip(chunks.par_iter_mut())
+            .enumerate()
+            .map(|(chunk_index, (nodes, out))| expand_all(chunk_index, nodes, out))
+            .sum(),
+        Some(last) => {
+            // Only grows (or shrinks) while the beam fills: no per-depth writes once full.
+            frontier.resize(count, Node::default());
+            level.resize(count, TrailEntry::default());
+            last.chosen
+                .par_chunks(CHUNK)
+                .zip(frontier.par_chunks_mut(CHUNK))
+                .zip(level.par_chunks_mut(CHUNK))
+                .zip(chunks.par_iter_mut())
+                .enumerate()
+                .map(|(chunk_index, (((chosen, nodes), steps), out))| {
+                    let first = chunk_index * CHUNK;
+                    for (i, (c, (node, step))) in
+                        chosen.iter().zip(nodes.iter_mut().zip(steps)).enumerate()
+                    {
+                        let parent = &parents[c.parent as usize];
+                        let mut board = parent.board;
+                        let outcome = Placement::unpack(c.placement).lock(
+                            &mut board,
+                            last.kind,
+                            last.depth,
+                            params.piece_limit,
+                        );
+                        *node = Node {
+                            board,
+                            score: c.score,
+                            bonus: parent.bonus + clear_bonus(&params.policy, outcome.lines),
+                            trail: (first + i) as u32,
+                        };
+                        *step = TrailEntry {
+                            parent: parent.trail,
+                            placement: c.placement,
+                        };
+                    }
+                    expand_all(chunk_index, nodes, out)
+                })
+                .sum()
+        }
+    };
+    stats.expanded += count as u64;
     stats.placements += generated;
-    &chunks[..tasks]
+    (&chunks[..tasks], count)
 }
 
 /// Children waiting for their evaluation, which runs a batch at a time (children of several
@@ -484,7 +553,9 @@ struct Buckets {
     seen: Vec<AHashMap<u64, usize>>,
     /// Per bucket: (rank, candidate) per distinct board.
     boards: Vec<Vec<(u128, Candidate)>>,
-    merged: Vec<(u128, Candidate)>,
+    /// Per bucket: the rank of each entry of `boards`; and all of them together.
+    ranks: Vec<Vec<u128>>,
+    all_ranks: Vec<u128>,
 }
 
 impl Buckets {
@@ -496,6 +567,7 @@ impl Buckets {
             self.blocks = (0..BLOCKS).map(|_| vec![Vec::new(); BUCKETS]).collect();
             self.seen = (0..BUCKETS).map(|_| AHashMap::new()).collect();
             self.boards = vec![Vec::new(); BUCKETS];
+            self.ranks = vec![Vec::new(); BUCKETS];
         }
         // Enough candidates that, after duplicates, `width` distinct boards remain.
         let round = (width + width / 2).max(64);
@@ -525,8 +597,9 @@ impl Buckets {
         self.seen
             .par_iter_mut()
             .zip(self.boards.par_iter_mut())
+            .zip(self.ranks.par_iter_mut())
             .enumerate()
-            .for_each(|(bucket, (seen, boards))| {
+            .for_each(|(bucket, ((seen, boards), ranks))| {
                 seen.clear();
                 boards.clear();
                 for block in &blocks[..used_blocks] {
@@ -544,19 +617,38 @@ impl Buckets {
                         }
                     }
                 }
+                // Taken here, in the task's cache, for the serial cutoff below.
+                ranks.clear();
+                ranks.extend(boards.iter().map(|e| e.0));
             });
-        self.merged.clear();
-        for b in &self.boards {
-            self.merged.extend_from_slice(b);
+        // The cutoff is the only serial step: a selection over the ranks alone (16 bytes per
+        // distinct board); the chosen boards are then gathered per bucket in parallel.
+        self.all_ranks.clear();
+        for r in &self.ranks {
+            self.all_ranks.extend_from_slice(r);
         }
-        if self.merged.len() < width {
+        if self.all_ranks.len() < width {
             return false;
         }
-        if self.merged.len() > width {
-            self.merged.select_nth_unstable_by_key(width, |e| e.0);
+        // Ranks are unique, so exactly `width` boards rank at or under the cutoff.
+        let cutoff = *self.all_ranks.select_nth_unstable(width - 1).1;
+        chosen.resize(width, Candidate::default());
+        let mut rest = &mut chosen[..];
+        let mut parts = Vec::with_capacity(BUCKETS);
+        for r in &self.ranks {
+            let (part, tail) = rest.split_at_mut(r.iter().filter(|&&k| k <= cutoff).count());
+            parts.push(part);
+            rest = tail;
         }
-        chosen.clear();
-        chosen.extend(self.merged[..width].iter().map(|e| e.1));
+        parts
+            .into_par_iter()
+            .zip(self.boards.par_iter())
+            .for_each(|(part, boards)| {
+                let kept = boards.iter().filter(|e| e.0 <= cutoff).map(|e| e.1);
+                for (slot, c) in part.iter_mut().zip(kept) {
+                    *slot = c;
+                }
+            });
         true
     }
 }
