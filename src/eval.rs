@@ -8,6 +8,9 @@
 use crate::bitboard::{hash_finish, hash_step, Board, COLS, HASH_SEED, ROWS, ROW_MASK};
 use serde::{Deserialize, Serialize};
 
+/// The spawn's column (`rules::SPAWN`).
+const SPAWN_X: usize = crate::rules::SPAWN.0 as usize;
+
 /// Defines [`Weights`] and everything that lists its fields (the file form without defaults,
 /// names, vector conversions) from one list, so they cannot drift apart.
 macro_rules! weights {
@@ -88,6 +91,10 @@ weights! {
     /// Reward (negative) per row of a clean well: a column whose cells are empty down to a stack
     /// of complete-but-one rows, ready for a 4-line clear.
     clean_well,
+    /// Per filled cell in the spawn's column (x = 4). An empty column there is a well an I
+    /// piece drops into straight from its spawn and a chimney every spawn fits in, so the
+    /// rest of the board can fill up to row 1.
+    spawn_column,
 }
 
 impl Default for Weights {
@@ -170,6 +177,7 @@ features! {
     /// 20 - y of the placed piece's center.
     landing_height,
     clean_well,
+    spawn_column,
 }
 
 /// The features of `board`, on which a piece just locked with its center at row `landing_y`.
@@ -331,6 +339,7 @@ fn features_batch(
     let mut bumpiness = [0u32; BATCH];
     let mut max_height = [0u32; BATCH];
     let mut previous_height = [0u32; BATCH];
+    let mut spawn_column = [0u32; BATCH];
     for x in 0..COLS {
         let c = &cols[x];
         let left = if x == 0 {
@@ -346,6 +355,9 @@ fn features_batch(
         for l in 0..BATCH {
             let col = c[l];
             cells[l] += col.count_ones();
+            if x == SPAWN_X {
+                spawn_column[l] = col.count_ones();
+            }
             // Row y+1 sits under row y; the floor counts as filled.
             column_transitions[l] +=
                 ((col ^ ((col >> 1) | (1 << (ROWS - 1)))) & ROW_MASK).count_ones();
@@ -397,5 +409,6 @@ fn features_batch(
         top_cells,
         landing_height,
         clean_well: clean,
+        spawn_column,
     }
 }

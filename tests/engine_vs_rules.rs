@@ -12,7 +12,7 @@ use tetris_opt::bitboard::{self, canonical_state, Board as Bits, ROW_MASK};
 use tetris_opt::eval::{self, evaluate, Features, Weights};
 use tetris_opt::movegen::{self, PathError, Placement, Placements};
 use tetris_opt::replay::{replay, End, ReplayOptions};
-use tetris_opt::rules::{self, Board, GameOver, Kind, Move, Piece, HEIGHT, WIDTH};
+use tetris_opt::rules::{self, Board, GameOver, Kind, Move, Piece, HEIGHT, SPAWN, WIDTH};
 use tetris_opt::search::{beam_search, Params, Solution};
 use tetris_opt::sequence::{contest_sequence, generate, Distribution, SplitMix64};
 use tetris_opt::solve::record_for;
@@ -1239,6 +1239,7 @@ fn plain_features(board: &Board, landing_y: u32, shallow_depth: i32, top_rows: i
         for y in 0..HEIGHT {
             if board.filled(x, y) {
                 f.cells += 1;
+                f.spawn_column += (x == SPAWN.0) as u32;
                 if y < top_rows {
                     f.top_cells += 1;
                 }
@@ -1342,6 +1343,7 @@ fn evaluation_is_the_weighted_sum_of_the_features() {
                 "top_cells" => f.top_cells,
                 "landing_height" => f.landing_height,
                 "clean_well" => f.clean_well,
+                "spawn_column" => f.spawn_column,
                 other => panic!("a new weight {other} needs a line here"),
             };
             assert_eq!(evaluate(&bits, 7, &w), expected as f32, "board {n}, {name}");
