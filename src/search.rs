@@ -43,6 +43,10 @@ pub struct Policy {
     /// between points banked and cells held can follow the next 4-line clear.
     pub i_near_pieces: usize,
     pub i_near_score_factor: f64,
+    /// Children scoring more than this many points below the best state of the last beam are
+    /// dropped before ranking (0: off), so that the beam spends no room on lines that have
+    /// fallen far behind.
+    pub score_gap: u64,
 }
 
 /// Everything that decides what the search returns.
@@ -219,6 +223,8 @@ pub fn beam_search(
         buckets: Buckets::default(),
     };
     let mut finished = true;
+    // The highest score in the last beam (for `Policy::score_gap`).
+    let mut beam_best = 0u64;
 
     for (depth, &kind) in sequence.iter().enumerate().take(depth_count) {
         let started = Instant::now();
@@ -235,22 +241,39 @@ pub fn beam_search(
         {
             score_weight *= params.policy.i_near_score_factor;
         }
+        let floor = match params.policy.score_gap {
+            0 => 0,
+            gap => beam_best.saturating_sub(gap),
+        };
         let last = (depth > 0).then(|| Last {
             chosen: &picker.chosen,
             kind: sequence[depth - 1],
             depth: depth - 1,
         });
         let mut level = Vec::new();
-        let (chunks, expanding) = expand(
-            &parents,
-            last,
-            (&mut frontier, &mut level),
-            (kind, depth),
-            params,
-            score_weight,
-            &mut stats,
-            &mut chunk_buffers,
-        );
+        let mut expand_with = |floor| {
+            let (tasks, expanding) = expand(
+                &parents,
+                last,
+                (&mut frontier, &mut level),
+                (kind, depth),
+                params,
+                (score_weight, floor),
+                &mut stats,
+                &mut chunk_buffers,
+            );
+            let empty = chunk_buffers[..tasks]
+                .iter()
+                .all(|c| c.candidates.is_empty());
+            (tasks, expanding, empty)
+        };
+        let (mut tasks, mut expanding, empty) = expand_with(floor);
+        if empty && floor > 0 {
+            // Every child at or above the floor died: the gap alone must not end the game
+            // while other lines could go on.
+            (tasks, expanding, _) = expand_with(0);
+        }
+        let chunks = &chunk_buffers[..tasks];
         let expanded = Instant::now();
         if depth > 0 {
             trail.push(level);
@@ -283,6 +306,7 @@ pub fn beam_search(
         if best.is_none_or(|(_, _, s)| top.score > s) {
             best = Some((depth, top_index as u32, top.score));
         }
+        beam_best = top.score;
         if depth > 0 {
             std::mem::swap(&mut parents, &mut frontier);
         }
@@ -326,6 +350,7 @@ pub fn beam_search(
 
 /// The last depth's selection, to be turned into states: `chosen[i]` places piece number
 /// `depth` (of `kind`) on `parents[chosen[i].parent]`.
+#[derive(Clone, Copy)]
 struct Last<'a> {
     chosen: &'a [Candidate],
     kind: Kind,
@@ -333,21 +358,22 @@ struct Last<'a> {
 }
 
 /// Every child of every state to expand, in order, into the first `n.div_ceil(CHUNK)` of the
-/// per-task buffers `chunks` (returned as a slice, with `n`, the number of states expanded).
+/// per-task buffers `chunks` (returns that number of tasks and `n`, the states expanded).
+/// Children scoring under `floor` are left out.
 /// The states are `parents` themselves when `last` is None; otherwise the states `last` chose,
 /// which the tasks build into `frontier` (and their trail steps into `level`) on the way. The
 /// buffers are kept from depth to depth: allocating them afresh costs page faults every depth.
 #[allow(clippy::too_many_arguments)]
-fn expand<'a>(
+fn expand(
     parents: &[Node],
     last: Option<Last>,
     (frontier, level): (&mut Vec<Node>, &mut Vec<TrailEntry>),
     (kind, depth): (Kind, usize),
     params: &Params,
-    score_weight: f64,
+    (score_weight, floor): (f64, u64),
     stats: &mut DepthStats,
-    chunks: &'a mut Vec<Chunk>,
-) -> (&'a [Chunk], usize) {
+    chunks: &mut Vec<Chunk>,
+) -> (usize, usize) {
     let count = last.as_ref().map_or(parents.len(), |l| l.chosen.len());
     let tasks = count.div_ceil(CHUNK);
     if chunks.len() < tasks {
@@ -365,7 +391,7 @@ fn expand<'a>(
                 parent,
                 (kind, depth),
                 params,
-                score_weight,
+                (score_weight, floor),
                 &mut scratch,
                 &mut pending,
                 &mut out.candidates,
@@ -423,7 +449,7 @@ fn expand<'a>(
     };
     stats.expanded += count as u64;
     stats.placements += generated;
-    (&chunks[..tasks], count)
+    (tasks, count)
 }
 
 /// Children waiting for their evaluation, which runs a batch at a time (children of several
@@ -465,7 +491,7 @@ fn expand_node(
     parent: u32,
     (kind, depth): (Kind, usize),
     params: &Params,
-    score_weight: f64,
+    (score_weight, floor): (f64, u64),
     scratch: &mut Placements,
     pending: &mut Pending,
     out: &mut Vec<Candidate>,
@@ -484,6 +510,9 @@ fn expand_node(
             continue;
         }
         let score = node.score + outcome.score as u64;
+        if score < floor {
+            continue;
+        }
         let ranked = score as f64 + node.bonus + clear_bonus(&params.policy, outcome.lines);
         pending.boards.push(&board, p.y as u32);
         pending.children.push((score, ranked, parent, p.pack()));

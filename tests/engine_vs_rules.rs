@@ -1105,6 +1105,24 @@ fn solve_uniform_sequence_and_replay_strictly() {
 }
 
 #[test]
+fn score_gap_prunes_only_lines_that_fell_behind() {
+    let sequence = contest_sequence(12358, 300);
+    let plain = params(8, rules::DEFAULT_PIECE_LIMIT);
+    let unpruned = beam_search(&sequence, &plain, &mut |_| {});
+    // A gap no line falls behind by changes nothing.
+    let mut wide = plain.clone();
+    wide.policy.score_gap = 1 << 40;
+    let same = beam_search(&sequence, &wide, &mut |_| {});
+    assert_eq!(same.placements, unpruned.placements);
+    // A gap of one point keeps only children at least as good as the last beam's best: a
+    // different, greedier search, whose record is still valid and scores what it claims.
+    let mut tight = plain.clone();
+    tight.policy.score_gap = 1;
+    let pruned = solve_and_check(&sequence, &tight, "score gap 1");
+    assert_ne!(pruned.placements, unpruned.placements);
+}
+
+#[test]
 fn beam_search_is_the_same_on_one_and_two_threads() {
     let contest = contest_sequence(12358, 300);
     let uniform = generate(Distribution::Uniform, 11, 120);
