@@ -228,23 +228,7 @@ pub fn beam_search(
 
     for (depth, &kind) in sequence.iter().enumerate().take(depth_count) {
         let started = Instant::now();
-        let mut score_weight = match params.policy.endgame_score_weight {
-            Some(w) if depth_count - depth <= params.policy.endgame_pieces => w,
-            _ => params.score_weight,
-        };
-        let near = params.policy.i_near_pieces;
-        if near > 0
-            && sequence[depth + 1..]
-                .iter()
-                .take(near)
-                .any(|&k| k == Kind::I)
-        {
-            score_weight *= params.policy.i_near_score_factor;
-        }
-        let floor = match params.policy.score_gap {
-            0 => 0,
-            gap => beam_best.saturating_sub(gap),
-        };
+        let (score_weight, floor) = ranking(sequence, depth, depth_count, params, beam_best);
         let last = (depth > 0).then(|| Last {
             chosen: &picker.chosen,
             kind: sequence[depth - 1],
@@ -267,11 +251,11 @@ pub fn beam_search(
                 .all(|c| c.candidates.is_empty());
             (tasks, expanding, empty)
         };
-        let (mut tasks, mut expanding, empty) = expand_with(floor);
+        let (mut tasks, mut expanding, mut empty) = expand_with(floor);
         if empty && floor > 0 {
             // Every child at or above the floor died: the gap alone must not end the game
             // while other lines could go on.
-            (tasks, expanding, _) = expand_with(0);
+            (tasks, expanding, empty) = expand_with(0);
         }
         let chunks = &chunk_buffers[..tasks];
         let expanded = Instant::now();
@@ -282,7 +266,7 @@ pub fn beam_search(
                 last_gc = trail.len();
             }
         }
-        if chunks.iter().all(|c| c.candidates.is_empty()) {
+        if empty {
             finished = false;
             break;
         }
@@ -346,6 +330,37 @@ pub fn beam_search(
         score,
         stats,
     }
+}
+
+/// The score weight and the score floor for the children of depth `depth` (of `depth_count`),
+/// from the policy: the endgame's own score weight, another one while an I piece is near, and
+/// `score_gap` under `beam_best`, the last beam's highest score.
+fn ranking(
+    sequence: &[Kind],
+    depth: usize,
+    depth_count: usize,
+    params: &Params,
+    beam_best: u64,
+) -> (f64, u64) {
+    let policy = &params.policy;
+    let mut score_weight = match policy.endgame_score_weight {
+        Some(w) if depth_count - depth <= policy.endgame_pieces => w,
+        _ => params.score_weight,
+    };
+    let near = policy.i_near_pieces;
+    if near > 0
+        && sequence[depth + 1..]
+            .iter()
+            .take(near)
+            .any(|&k| k == Kind::I)
+    {
+        score_weight *= policy.i_near_score_factor;
+    }
+    let floor = match policy.score_gap {
+        0 => 0,
+        gap => beam_best.saturating_sub(gap),
+    };
+    (score_weight, floor)
 }
 
 /// The last depth's selection, to be turned into states: `chosen[i]` places piece number
