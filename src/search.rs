@@ -373,11 +373,11 @@ struct Last<'a> {
 }
 
 /// Every child of every state to expand, in order, into the first `n.div_ceil(CHUNK)` of the
-/// per-task buffers `chunks` (returns that number of tasks and `n`, the states expanded).
-/// Children scoring under `floor` are left out.
-/// The states are `parents` themselves when `last` is None; otherwise the states `last` chose,
-/// which the tasks build into `frontier` (and their trail steps into `level`) on the way. The
-/// buffers are kept from depth to depth: allocating them afresh costs page faults every depth.
+/// per-task buffers `chunks` (returns that number of tasks and `n`, the states expanded),
+/// leaving out children that score under `floor`. The states are `parents` themselves when
+/// `last` is None; otherwise the states `last` chose, which the tasks build into `frontier` (and
+/// their trail steps into `level`) on the way. The buffers are kept from depth to depth:
+/// allocating them afresh costs page faults every depth.
 #[allow(clippy::too_many_arguments)]
 fn expand(
     parents: &[Node],
