@@ -339,7 +339,6 @@ fn features_batch(
     let mut bumpiness = [0u32; BATCH];
     let mut max_height = [0u32; BATCH];
     let mut previous_height = [0u32; BATCH];
-    let mut spawn_column = [0u32; BATCH];
     for x in 0..COLS {
         let c = &cols[x];
         let left = if x == 0 {
@@ -355,9 +354,6 @@ fn features_batch(
         for l in 0..BATCH {
             let col = c[l];
             cells[l] += col.count_ones();
-            if x == SPAWN_X {
-                spawn_column[l] = col.count_ones();
-            }
             // Row y+1 sits under row y; the floor counts as filled.
             column_transitions[l] +=
                 ((col ^ ((col >> 1) | (1 << (ROWS - 1)))) & ROW_MASK).count_ones();
@@ -383,11 +379,13 @@ fn features_batch(
     let mut wall_transitions = [0u32; BATCH];
     let mut hole_row_count = [0u32; BATCH];
     let mut landing_height = [0u32; BATCH];
+    let mut spawn_column = [0u32; BATCH];
     for l in 0..BATCH {
         wall_transitions[l] = (!cols[0][l] & stack_rows[l]).count_ones()
             + (!cols[COLS - 1][l] & stack_rows[l]).count_ones();
         hole_row_count[l] = hole_rows[l].count_ones();
         landing_height[l] = ROWS - batch.landing_y[l].min(ROWS);
+        spawn_column[l] = cols[SPAWN_X][l].count_ones();
     }
     let mut clean = [0u32; BATCH];
     if with_clean_well {
