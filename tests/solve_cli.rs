@@ -76,7 +76,18 @@ fn long_generated_sequence_without_piece_limit() {
     assert_eq!(generated.code, Some(0));
     let input = scratch.file("long.txt", &generated.stdout);
     // A small beam survives 100,000 pieces only when it keeps the top of the board clear.
-    let safe = scratch.file("safe.json", r#"{"top_cells": 3, "top_rows": 8}"#);
+    // Every weight is given (the session-4 defaults with a heavy top-rows cost), so that
+    // retuning the shipped defaults cannot change what this test runs.
+    let safe_weights = concat!(
+        "{",
+        r#""cells": -1.0, "row_transitions": 0.8305495, "wall_transitions": 0.8602205, "#,
+        r#""column_transitions": 0.049411837, "holes": 2.8700595, "hole_rows": -0.0289382, "#,
+        r#""shallow_holes": 0.0, "shallow_depth": 0.0, "well_sums": -0.03533235, "#,
+        r#""bumpiness": 0.27575207, "max_height": 0.0, "top_cells": 3.0, "top_rows": 8.0, "#,
+        r#""landing_height": 0.08567574, "clean_well": 0.0, "spawn_column": 0.0"#,
+        "}"
+    );
+    let safe = scratch.file("safe.json", safe_weights);
     let long_args: [&dyn AsRef<OsStr>; 8] = [
         &input,
         &"--beam-width",
