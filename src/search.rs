@@ -98,8 +98,8 @@ impl Candidate {
 #[derive(Clone, Default)]
 struct Chunk {
     candidates: Vec<Candidate>,
-    /// `order_key` of every `SAMPLE_STEP`-th candidate, from the first.
-    sample: Vec<u128>,
+    /// `key` of every `SAMPLE_STEP`-th candidate, from the first.
+    sample: Vec<u64>,
 }
 
 impl Chunk {
@@ -107,7 +107,7 @@ impl Chunk {
     fn take_sample(&mut self) {
         self.sample.clear();
         let keys = self.candidates.iter().step_by(SAMPLE_STEP);
-        self.sample.extend(keys.map(Candidate::order_key));
+        self.sample.extend(keys.map(|c| c.key));
     }
 
     #[cfg(test)]
@@ -586,13 +586,20 @@ fn select(
 const BLOCKS: usize = 16;
 const BUCKETS: usize = 16;
 
+/// Bins of key that the shortlist's boards are counted in, to find the cutoff.
+const BINS: usize = 64;
+
 /// The parallel selection's buffers, kept from depth to depth.
 ///
 /// Candidates under a threshold (estimated from a sample to let a little more than the best
 /// 2 x width keys through) are spread over buckets by board hash, so that every duplicate of a
 /// board lands in the same bucket. Each bucket drops its duplicates on its own, in parallel:
 /// a board ranks by its best key and carries its highest score. The best `width` boards of all
-/// buckets then go on. Only the last step (a selection over about 2 x width entries) is serial.
+/// buckets then go on.
+///
+/// The cutoff between them is the one serial step, so it is kept small: each bucket also
+/// counts its boards per bin of key (bins split the keys under the threshold evenly), the
+/// counts tell which bin holds the `width`-th board, and only that bin's ranks are searched.
 #[derive(Default)]
 struct Buckets {
     /// Per block, per bucket: the block's candidates under the threshold.
@@ -601,9 +608,27 @@ struct Buckets {
     seen: Vec<AHashMap<u64, usize>>,
     /// Per bucket: (rank, candidate) per distinct board.
     boards: Vec<Vec<(u128, Candidate)>>,
-    /// Per bucket: the rank of each entry of `boards`; and all of them together.
-    ranks: Vec<Vec<u128>>,
-    all_ranks: Vec<u128>,
+    /// Per bucket: each board's bin (in the order of `boards`), and boards per bin.
+    bins: Vec<Vec<u8>>,
+    counts: Vec<[usize; BINS]>,
+    /// The cutoff's bin's ranks, with their buckets.
+    pool: Vec<(u128, usize)>,
+    sample: Vec<u64>,
+}
+
+/// Bins of keys: even in the key's integer form from `start`, which for keys of one sign and
+/// magnitude (as a depth's are) is even in value too.
+#[derive(Clone, Copy)]
+struct Bins {
+    start: u64,
+    scale: f64,
+}
+
+impl Bins {
+    #[inline]
+    fn of(&self, key: u64) -> usize {
+        ((key.saturating_sub(self.start) as f64 * self.scale) as usize).min(BINS - 1)
+    }
 }
 
 impl Buckets {
@@ -615,17 +640,27 @@ impl Buckets {
             self.blocks = (0..BLOCKS).map(|_| vec![Vec::new(); BUCKETS]).collect();
             self.seen = (0..BUCKETS).map(|_| AHashMap::new()).collect();
             self.boards = vec![Vec::new(); BUCKETS];
-            self.ranks = vec![Vec::new(); BUCKETS];
+            self.bins = vec![Vec::new(); BUCKETS];
+            self.counts = vec![[0; BINS]; BUCKETS];
         }
         // Enough candidates that, after duplicates, `width` distinct boards remain.
         let round = (width + width / 2).max(64);
-        let mut sample: Vec<u128> = chunks.iter().flat_map(|c| &c.sample).copied().collect();
-        if sample.is_empty() {
+        self.sample.clear();
+        self.sample
+            .extend(chunks.iter().flat_map(|c| &c.sample).copied());
+        if self.sample.is_empty() {
             return false;
         }
         // A margin over the expected rank, so the shortlist rarely falls short.
-        let rank = (round / SAMPLE_STEP * 5 / 4 + 16).min(sample.len() - 1);
-        let threshold = *sample.select_nth_unstable(rank).1;
+        let rank = (round / SAMPLE_STEP * 5 / 4 + 16).min(self.sample.len() - 1);
+        let (lower, &mut threshold, _) = self.sample.select_nth_unstable(rank);
+        // The bins span the sampled keys under the threshold (keys under the lowest sampled
+        // one go in the first bin).
+        let start = lower.iter().copied().min().unwrap_or(threshold);
+        let bins = Bins {
+            start,
+            scale: BINS as f64 / ((threshold - start) as f64 + 1.0),
+        };
         // A block is a run of consecutive chunks.
         let block_len = chunks.len().div_ceil(BLOCKS);
         let bucket_of = |hash: u64| (hash >> 32) as usize % BUCKETS;
@@ -635,7 +670,7 @@ impl Buckets {
             .for_each(|(block, buckets)| {
                 buckets.iter_mut().for_each(Vec::clear);
                 for c in block.iter().flat_map(|c| &c.candidates) {
-                    if c.order_key() <= threshold {
+                    if c.key <= threshold {
                         buckets[bucket_of(c.hash)].push(*c);
                     }
                 }
@@ -645,9 +680,10 @@ impl Buckets {
         self.seen
             .par_iter_mut()
             .zip(self.boards.par_iter_mut())
-            .zip(self.ranks.par_iter_mut())
+            .zip(self.bins.par_iter_mut())
+            .zip(self.counts.par_iter_mut())
             .enumerate()
-            .for_each(|(bucket, ((seen, boards), ranks))| {
+            .for_each(|(bucket, (((seen, boards), board_bins), counts))| {
                 seen.clear();
                 boards.clear();
                 for block in &blocks[..used_blocks] {
@@ -666,28 +702,56 @@ impl Buckets {
                     }
                 }
                 // Taken here, in the task's cache, for the serial cutoff below.
-                ranks.clear();
-                ranks.extend(boards.iter().map(|e| e.0));
+                *counts = [0; BINS];
+                board_bins.clear();
+                board_bins.extend(boards.iter().map(|e| {
+                    let bin = bins.of((e.0 >> 64) as u64);
+                    counts[bin] += 1;
+                    bin as u8
+                }));
             });
-        // The cutoff is the only serial step: a selection over the ranks alone (16 bytes per
-        // distinct board); the chosen boards are then gathered per bucket in parallel.
-        self.all_ranks.clear();
-        for r in &self.ranks {
-            self.all_ranks.extend_from_slice(r);
+        // The bin that holds the `width`-th board, and how many boards rank in bins under it.
+        let mut under = 0;
+        let mut cutoff_bin = None;
+        for bin in 0..BINS {
+            let in_bin: usize = self.counts.iter().map(|c| c[bin]).sum();
+            if under + in_bin >= width {
+                cutoff_bin = Some(bin);
+                break;
+            }
+            under += in_bin;
         }
-        if self.all_ranks.len() < width {
+        let Some(cutoff_bin) = cutoff_bin else {
+            // Fewer than `width` distinct boards in the shortlist.
             return false;
+        };
+        self.pool.clear();
+        for (bucket, (boards, board_bins)) in self.boards.iter().zip(&self.bins).enumerate() {
+            for (e, &bin) in boards.iter().zip(board_bins) {
+                if bin as usize == cutoff_bin {
+                    self.pool.push((e.0, bucket));
+                }
+            }
         }
-        // Ranks are unique, so exactly `width` boards rank at or under the cutoff.
-        let cutoff = *self.all_ranks.select_nth_unstable(width - 1).1;
+        let cutoff = self.pool.select_nth_unstable(width - under - 1).1 .0;
+        // Per bucket: its boards in lower bins, and those of the cutoff's bin at or under it.
+        let mut kept: Vec<usize> = self
+            .counts
+            .iter()
+            .map(|c| c[..cutoff_bin].iter().sum())
+            .collect();
+        for &(rank, bucket) in &self.pool {
+            kept[bucket] += usize::from(rank <= cutoff);
+        }
         chosen.resize(width, Candidate::default());
         let mut rest = &mut chosen[..];
         let mut parts = Vec::with_capacity(BUCKETS);
-        for r in &self.ranks {
-            let (part, tail) = rest.split_at_mut(r.iter().filter(|&&k| k <= cutoff).count());
+        for n in kept {
+            let (part, tail) = rest.split_at_mut(n);
             parts.push(part);
             rest = tail;
         }
+        debug_assert!(rest.is_empty(), "exactly `width` boards pass the cutoff");
         parts
             .into_par_iter()
             .zip(self.boards.par_iter())
@@ -902,6 +966,33 @@ mod tests {
                 let first = dups.iter().min_by_key(|d| d.order_key()).unwrap();
                 assert!(c.score <= max && c.score >= first.score, "seed {seed}");
             }
+        }
+    }
+
+    #[test]
+    fn parallel_selection_is_exact_with_tied_keys_and_a_changing_share_of_duplicates() {
+        // One set of buffers across depths, as in a search: the first depth is crowded with
+        // duplicates, so the next depth's estimate of where the cutoff lies is far too high
+        // (the cutoff must then be found among all boards); keys from a small range tie
+        // often, and only the full rank may break the tie at the cutoff.
+        let mut buckets = Buckets::default();
+        for (seed, count, boards, width, keys) in [
+            (11, 40_000, 4_000, 2_000, 1 << 40),
+            (12, 40_000, 1_000_000, 2_000, 1 << 40),
+            (13, 40_000, 1_000_000, 2_000, 300),
+            (14, 40_000, 20_000, 3_000, 40),
+        ] {
+            let mut all = candidates(seed, count, boards);
+            let mut rng = SplitMix64::new(seed);
+            for c in &mut all {
+                c.key = rng.below(keys);
+            }
+            let chunks: Vec<Chunk> = all.chunks(500).map(Chunk::of).collect();
+            let mut chosen = Vec::new();
+            assert!(buckets.select(&chunks, width, &mut chosen), "seed {seed}");
+            let hashes: HashSet<u64> = chosen.iter().map(|c| c.hash).collect();
+            assert_eq!((chosen.len(), hashes.len()), (width, width), "seed {seed}");
+            assert_eq!(hashes, plain_choice(&all, width), "seed {seed}");
         }
     }
 
