@@ -191,7 +191,7 @@ fn run(args: &Args) -> Result<(), CliError> {
         );
         let phases = solution.stats.seconds;
         eprintln!(
-            "search phases: expand {:.1} s, select {:.1} s, advance {:.1} s",
+            "search phases: expand {:.2} s, select {:.2} s, advance {:.2} s",
             phases.expand, phases.select, phases.advance
         );
         if let Some(mib) = peak_memory_mib() {
