@@ -597,9 +597,10 @@ const BINS: usize = 64;
 /// a board ranks by its best key and carries its highest score. The best `width` boards of all
 /// buckets then go on.
 ///
-/// The cutoff between them is the one serial step, so it is kept small: each bucket also
-/// counts its boards per bin of key (bins split the keys under the threshold evenly), the
-/// counts tell which bin holds the `width`-th board, and only that bin's ranks are searched.
+/// The serial steps are kept small: the threshold is selected from a sample of keys, and for
+/// the cutoff between the `width` best boards and the rest each bucket also counts its boards
+/// per bin of key (bins split the sampled keys under the threshold evenly), the counts tell
+/// which bin holds the `width`-th board, and only that bin's ranks are searched.
 #[derive(Default)]
 struct Buckets {
     /// Per block, per bucket: the block's candidates under the threshold.
@@ -970,22 +971,21 @@ mod tests {
     }
 
     #[test]
-    fn parallel_selection_is_exact_with_tied_keys_and_a_changing_share_of_duplicates() {
-        // One set of buffers across depths, as in a search: the first depth is crowded with
-        // duplicates, so the next depth's estimate of where the cutoff lies is far too high
-        // (the cutoff must then be found among all boards); keys from a small range tie
-        // often, and only the full rank may break the tie at the cutoff.
+    fn parallel_selection_is_exact_with_tied_keys_and_uneven_bins() {
+        // One set of buffers across depths, as in a search. Keys from a small range tie often
+        // (whole bins share one key, and only the full rank breaks the tie at the cutoff);
+        // keys shifted right by up to 60 bits spread over many magnitudes.
         let mut buckets = Buckets::default();
-        for (seed, count, boards, width, keys) in [
-            (11, 40_000, 4_000, 2_000, 1 << 40),
-            (12, 40_000, 1_000_000, 2_000, 1 << 40),
-            (13, 40_000, 1_000_000, 2_000, 300),
-            (14, 40_000, 20_000, 3_000, 40),
+        for (seed, count, boards, width, keys, shift) in [
+            (11, 40_000, 4_000, 2_000, 1 << 40, 0),
+            (12, 40_000, 1_000_000, 2_000, u64::MAX, 60),
+            (13, 40_000, 1_000_000, 2_000, 300, 0),
+            (14, 40_000, 20_000, 3_000, 40, 0),
         ] {
             let mut all = candidates(seed, count, boards);
             let mut rng = SplitMix64::new(seed);
             for c in &mut all {
-                c.key = rng.below(keys);
+                c.key = rng.below(keys) >> rng.below(shift + 1);
             }
             let chunks: Vec<Chunk> = all.chunks(500).map(Chunk::of).collect();
             let mut chosen = Vec::new();
