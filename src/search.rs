@@ -609,7 +609,8 @@ struct Buckets {
     seen: Vec<AHashMap<u64, usize>>,
     /// Per bucket: (rank, candidate) per distinct board.
     boards: Vec<Vec<(u128, Candidate)>>,
-    /// Per bucket: each board's bin (in the order of `boards`), and boards per bin.
+    /// Per bucket: each board's bin (in the order of `boards`; kept so that the serial step
+    /// only compares bytes to find the cutoff bin's boards), and boards per bin.
     bins: Vec<Vec<u8>>,
     counts: Vec<[usize; BINS]>,
     /// The cutoff's bin's ranks, with their buckets.
