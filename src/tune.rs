@@ -46,12 +46,13 @@ pub struct TrialResult {
     pub inputs: String,
 }
 
-/// Names the tuning inputs, holdout and piece limit, with a hash of the pieces, so that trials
-/// on other data are never mixed into a ranking.
+/// Names the tuning inputs, holdout, piece limit and rules (judge or strict), with a hash of the
+/// pieces, so that trials on other data or under other rules are never mixed into a ranking.
 pub fn inputs_fingerprint(
     inputs: &[TuneInput],
     holdout: Option<&TuneInput>,
     piece_limit: usize,
+    judge: bool,
 ) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     let mut names = Vec::new();
@@ -62,10 +63,13 @@ pub fn inputs_fingerprint(
             h = (h ^ k.letter() as u64).wrapping_mul(0x0100_0000_01b3);
         }
     }
+    // Strict trials keep the fingerprint they had before judge tuning existed, so old logs
+    // still resume.
     format!(
-        "v1 {} holdout={} limit={piece_limit} pieces={h:016x}",
+        "v1 {} holdout={} limit={piece_limit} pieces={h:016x}{}",
         names.join(","),
-        holdout.map_or("none", |h| h.name.as_str())
+        holdout.map_or("none", |h| h.name.as_str()),
+        if judge { " judge" } else { "" }
     )
 }
 
@@ -76,11 +80,13 @@ pub struct TuneInput {
 }
 
 /// Runs one trial: the beam on every input (and the holdout), in turn; each beam is parallel.
+/// With `judge` the beam also places mid-air clearing locks and the scores are judge scores.
 pub fn run_trial(
     params: &TrialParams,
     inputs: &[TuneInput],
     holdout: Option<&TuneInput>,
     piece_limit: usize,
+    judge: bool,
     origin: &str,
     fingerprint: &str,
 ) -> TrialResult {
@@ -91,7 +97,7 @@ pub fn run_trial(
         weights: params.weights.clone(),
         policy: params.policy.clone(),
         piece_limit,
-        judge: false,
+        judge,
     };
     let score = |input: &TuneInput| beam_search(&input.pieces, &beam, &mut |_| {}).score;
     let scores: Vec<u64> = inputs.iter().map(score).collect();
@@ -203,14 +209,24 @@ mod tests {
             name: name.into(),
             pieces: crate::sequence::contest_sequence(seed, 100),
         };
-        let a = inputs_fingerprint(&[input("seed 1", 1)], None, 10_000);
-        assert_eq!(a, inputs_fingerprint(&[input("seed 1", 1)], None, 10_000));
-        assert_ne!(a, inputs_fingerprint(&[input("seed 1", 2)], None, 10_000));
-        assert_ne!(a, inputs_fingerprint(&[input("seed 1", 1)], None, 0));
+        let a = inputs_fingerprint(&[input("seed 1", 1)], None, 10_000, false);
+        assert_eq!(
+            a,
+            inputs_fingerprint(&[input("seed 1", 1)], None, 10_000, false)
+        );
+        assert_ne!(
+            a,
+            inputs_fingerprint(&[input("seed 1", 2)], None, 10_000, false)
+        );
+        assert_ne!(a, inputs_fingerprint(&[input("seed 1", 1)], None, 0, false));
+        assert_ne!(
+            a,
+            inputs_fingerprint(&[input("seed 1", 1)], None, 10_000, true)
+        );
         let holdout = input("contest", 12358);
         assert_ne!(
             a,
-            inputs_fingerprint(&[input("seed 1", 1)], Some(&holdout), 10_000)
+            inputs_fingerprint(&[input("seed 1", 1)], Some(&holdout), 10_000, false)
         );
     }
 

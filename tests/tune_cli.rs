@@ -95,3 +95,60 @@ fn unusable_arguments_are_one_line_errors() {
         assert!(!out.stderr.trim().is_empty());
     }
 }
+
+/// `tune --judge` scores what `solve --judge` scores at the same settings, and its trials are
+/// logged apart from strict ones: the same grid point under the other rules is run again, not
+/// taken from the log.
+#[test]
+fn judge_trials_score_like_solve_judge_and_do_not_mix_with_strict_ones() {
+    let scratch = Scratch::new("tune-judge");
+    let log = scratch.dir.join("log.jsonl");
+    let best = scratch.dir.join("best.json");
+    let input = tencent_input();
+    let trial = |judge: bool| {
+        let mut args: Vec<&dyn AsRef<OsStr>> = vec![
+            &"--inputs",
+            &input,
+            &"--pieces",
+            &"500",
+            &"--beam-widths",
+            &"60",
+            &"--holdout",
+            &"none",
+            &"--log",
+            &log,
+            &"--best-weights",
+            &best,
+        ];
+        if judge {
+            args.push(&"--judge");
+        }
+        let out = tune(&args);
+        assert_eq!(out.code, Some(0), "{out:#?}");
+    };
+    trial(false);
+    trial(true);
+    trial(true);
+    let lines = log_lines(&log);
+    assert_eq!(lines.len(), 2, "one strict and one judge trial: {lines:?}");
+    assert_ne!(lines[0]["inputs"], lines[1]["inputs"]);
+
+    let solved = |extra: Option<&str>| {
+        let mut args: Vec<&dyn AsRef<OsStr>> =
+            vec![&input, &"--pieces", &"500", &"--beam-width", &"60"];
+        if let Some(e) = &extra {
+            args.push(e);
+        }
+        let out = run(SOLVE, &args);
+        assert_eq!(out.code, Some(0), "{out:#?}");
+        let line = out.stderr.lines().last().unwrap_or("").to_string();
+        line.strip_prefix("Score = ")
+            .and_then(|s| s.parse::<u64>().ok())
+            .unwrap_or_else(|| panic!("no score line in {out:#?}"))
+    };
+    assert_eq!(lines[0]["scores"][0].as_u64(), Some(solved(None)));
+    assert_eq!(
+        lines[1]["scores"][0].as_u64(),
+        Some(solved(Some("--judge")))
+    );
+}

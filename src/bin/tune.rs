@@ -71,6 +71,10 @@ struct Args {
     /// The piece whose number reaches this limit scores nothing and ends the game; 0 = no limit.
     #[arg(long, default_value_t = DEFAULT_PIECE_LIMIT)]
     piece_limit: usize,
+    /// Tune for the contest's web replay (`solve --judge`): the beam also places mid-air locks
+    /// that clear rows, and every score is a judge score. Logged apart from strict trials.
+    #[arg(long)]
+    judge: bool,
     /// Trial log (JSON lines), appended to and resumed from.
     #[arg(long, default_value = "tune-log.jsonl")]
     log: PathBuf,
@@ -154,7 +158,7 @@ fn run(args: &Args) -> Result<(), CliError> {
             .collect::<Result<_, _>>()?
     };
 
-    let fingerprint = inputs_fingerprint(&inputs, holdout.as_ref(), args.piece_limit);
+    let fingerprint = inputs_fingerprint(&inputs, holdout.as_ref(), args.piece_limit, args.judge);
     let mut done: HashMap<String, TrialResult> = HashMap::new();
     if args.log.exists() {
         let logged = read_log(&read_text(&args.log, "trial log")?);
@@ -195,8 +199,16 @@ fn run(args: &Args) -> Result<(), CliError> {
             let results: Vec<TrialResult> = group
                 .par_iter()
                 .map(|p| {
-                    let limit = args.piece_limit;
-                    run_trial(p, &inputs, holdout.as_ref(), limit, origin, &fingerprint)
+                    let (limit, judge) = (args.piece_limit, args.judge);
+                    run_trial(
+                        p,
+                        &inputs,
+                        holdout.as_ref(),
+                        limit,
+                        judge,
+                        origin,
+                        &fingerprint,
+                    )
                 })
                 .collect();
             // Logged as soon as they are done, so that an interrupted run loses at most the
