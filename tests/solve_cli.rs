@@ -16,14 +16,6 @@ fn solve(args: &[&dyn AsRef<OsStr>]) -> Run {
     r
 }
 
-/// The `Score = N` line `solve` ends its summary with.
-fn solve_score(r: &Run) -> u64 {
-    let line = r.stderr.lines().last().unwrap_or("");
-    line.strip_prefix("Score = ")
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| panic!("no score line in {r:#?}"))
-}
-
 fn check_score(input: &dyn AsRef<OsStr>, record: &dyn AsRef<OsStr>, extra: &[&str]) -> u64 {
     let mut args: Vec<&dyn AsRef<OsStr>> = vec![input, record];
     for e in extra {
@@ -46,7 +38,7 @@ fn record_is_accepted_by_check_with_the_reported_score() {
     let record = scratch.file("moves.txt", &r.stdout);
     assert_eq!(r.stdout.lines().count(), 1, "one line of record");
     assert!(r.stdout.starts_with("N,"));
-    let claimed = solve_score(&r);
+    let claimed = r.solve_score();
     assert!(claimed > 0);
     assert_eq!(check_score(&input, &record, &[]), claimed);
 }
@@ -139,7 +131,7 @@ fn judge_record_passes_judge_check() {
     ]);
     assert_eq!(r.code, Some(0), "{r:#?}");
     let record = scratch.file("moves.txt", &r.stdout);
-    assert_eq!(check_score(&input, &record, &["--judge"]), solve_score(&r));
+    assert_eq!(check_score(&input, &record, &["--judge"]), r.solve_score());
 }
 
 #[test]

@@ -23,12 +23,24 @@ fn log_lines(path: &std::path::Path) -> Vec<serde_json::Value> {
         .collect()
 }
 
+/// No holdout (to keep the test short), and the log and best-weights files in the scratch.
+fn files<'a, P: AsRef<OsStr>>(log: &'a P, best: &'a P) -> [&'a dyn AsRef<OsStr>; 6] {
+    [
+        &"--holdout",
+        &"none",
+        &"--log",
+        log,
+        &"--best-weights",
+        best,
+    ]
+}
+
 #[test]
 fn grid_logs_every_trial_resumes_and_writes_weights_solve_accepts() {
     let scratch = Scratch::new("tune");
     let log = scratch.dir.join("log.jsonl");
     let best = scratch.dir.join("best.json");
-    let args: [&dyn AsRef<OsStr>; 16] = [
+    let mut args: Vec<&dyn AsRef<OsStr>> = vec![
         &"--seeds",
         &"1,2",
         &"--pieces",
@@ -37,15 +49,10 @@ fn grid_logs_every_trial_resumes_and_writes_weights_solve_accepts() {
         &"10,20",
         &"--score-weights",
         &"0.02,0.03",
-        &"--holdout",
-        &"none",
-        &"--log",
-        &log,
-        &"--best-weights",
-        &best,
         &"--top",
         &"3",
     ];
+    args.extend(files(&log, &best));
     let first = tune(&args);
     assert_eq!(first.code, Some(0), "{first:#?}");
     let lines = log_lines(&log);
@@ -113,13 +120,8 @@ fn judge_trials_score_like_solve_judge_and_do_not_mix_with_strict_ones() {
             &"500",
             &"--beam-widths",
             &"60",
-            &"--holdout",
-            &"none",
-            &"--log",
-            &log,
-            &"--best-weights",
-            &best,
         ];
+        args.extend(files(&log, &best));
         if judge {
             args.push(&"--judge");
         }
@@ -141,10 +143,7 @@ fn judge_trials_score_like_solve_judge_and_do_not_mix_with_strict_ones() {
         }
         let out = run(SOLVE, &args);
         assert_eq!(out.code, Some(0), "{out:#?}");
-        let line = out.stderr.lines().last().unwrap_or("").to_string();
-        line.strip_prefix("Score = ")
-            .and_then(|s| s.parse::<u64>().ok())
-            .unwrap_or_else(|| panic!("no score line in {out:#?}"))
+        out.solve_score()
     };
     assert_eq!(lines[0]["scores"][0].as_u64(), Some(solved(None)));
     assert_eq!(

@@ -84,6 +84,14 @@ impl Run {
         self.stdout.lines().last().unwrap_or("")
     }
 
+    /// The score of the `Score = N` line `solve` ends its summary (on stderr) with.
+    pub fn solve_score(&self) -> u64 {
+        let line = self.stderr.lines().last().unwrap_or("");
+        line.strip_prefix("Score = ")
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("no score line in {self:#?}"))
+    }
+
     /// Asserts the run did not panic (a panic is never an acceptable answer to bad input).
     pub fn assert_no_panic(&self) {
         assert!(
