@@ -6,6 +6,7 @@
 //! is only reported as a held-out figure, so the shipped defaults are not fitted to it.
 
 use crate::eval::Weights;
+use crate::replay::ReplayOptions;
 use crate::rules::Kind;
 use crate::search::{beam_search, Params, Policy};
 use crate::sequence::SplitMix64;
@@ -46,13 +47,12 @@ pub struct TrialResult {
     pub inputs: String,
 }
 
-/// Names the tuning inputs, holdout, piece limit and rules (judge or strict), with a hash of the
+/// Names the tuning inputs, holdout and rules (piece limit, judge or strict), with a hash of the
 /// pieces, so that trials on other data or under other rules are never mixed into a ranking.
 pub fn inputs_fingerprint(
     inputs: &[TuneInput],
     holdout: Option<&TuneInput>,
-    piece_limit: usize,
-    judge: bool,
+    rules: ReplayOptions,
 ) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     let mut names = Vec::new();
@@ -66,10 +66,11 @@ pub fn inputs_fingerprint(
     // Strict trials keep the fingerprint they had before judge tuning existed, so old logs
     // still resume.
     format!(
-        "v1 {} holdout={} limit={piece_limit} pieces={h:016x}{}",
+        "v1 {} holdout={} limit={} pieces={h:016x}{}",
         names.join(","),
         holdout.map_or("none", |h| h.name.as_str()),
-        if judge { " judge" } else { "" }
+        rules.piece_limit,
+        if rules.judge { " judge" } else { "" }
     )
 }
 
@@ -80,13 +81,13 @@ pub struct TuneInput {
 }
 
 /// Runs one trial: the beam on every input (and the holdout), in turn; each beam is parallel.
-/// With `judge` the beam also places mid-air clearing locks and the scores are judge scores.
+/// Under judge `rules` the beam also places mid-air clearing locks and the scores are judge
+/// scores.
 pub fn run_trial(
     params: &TrialParams,
     inputs: &[TuneInput],
     holdout: Option<&TuneInput>,
-    piece_limit: usize,
-    judge: bool,
+    rules: ReplayOptions,
     origin: &str,
     fingerprint: &str,
 ) -> TrialResult {
@@ -96,8 +97,8 @@ pub fn run_trial(
         score_weight: params.score_weight,
         weights: params.weights.clone(),
         policy: params.policy.clone(),
-        piece_limit,
-        judge,
+        piece_limit: rules.piece_limit,
+        judge: rules.judge,
     };
     let score = |input: &TuneInput| beam_search(&input.pieces, &beam, &mut |_| {}).score;
     let scores: Vec<u64> = inputs.iter().map(score).collect();
@@ -209,24 +210,23 @@ mod tests {
             name: name.into(),
             pieces: crate::sequence::contest_sequence(seed, 100),
         };
-        let a = inputs_fingerprint(&[input("seed 1", 1)], None, 10_000, false);
-        assert_eq!(
+        let rules = |piece_limit, judge| ReplayOptions { judge, piece_limit };
+        let strict = rules(10_000, false);
+        let a = inputs_fingerprint(&[input("seed 1", 1)], None, strict);
+        assert_eq!(a, inputs_fingerprint(&[input("seed 1", 1)], None, strict));
+        assert_ne!(a, inputs_fingerprint(&[input("seed 1", 2)], None, strict));
+        assert_ne!(
             a,
-            inputs_fingerprint(&[input("seed 1", 1)], None, 10_000, false)
+            inputs_fingerprint(&[input("seed 1", 1)], None, rules(0, false))
         );
         assert_ne!(
             a,
-            inputs_fingerprint(&[input("seed 1", 2)], None, 10_000, false)
-        );
-        assert_ne!(a, inputs_fingerprint(&[input("seed 1", 1)], None, 0, false));
-        assert_ne!(
-            a,
-            inputs_fingerprint(&[input("seed 1", 1)], None, 10_000, true)
+            inputs_fingerprint(&[input("seed 1", 1)], None, rules(10_000, true))
         );
         let holdout = input("contest", 12358);
         assert_ne!(
             a,
-            inputs_fingerprint(&[input("seed 1", 1)], Some(&holdout), 10_000, false)
+            inputs_fingerprint(&[input("seed 1", 1)], Some(&holdout), strict)
         );
     }
 

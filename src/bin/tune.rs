@@ -8,6 +8,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use tetris_opt::cli::{exit_with, read_policy, read_sequence, read_text, read_weights, CliError};
 use tetris_opt::eval::Weights;
+use tetris_opt::replay::ReplayOptions;
 use tetris_opt::rules::DEFAULT_PIECE_LIMIT;
 use tetris_opt::sequence::{contest_sequence, CONTEST_SEED};
 use tetris_opt::tune::{
@@ -158,7 +159,11 @@ fn run(args: &Args) -> Result<(), CliError> {
             .collect::<Result<_, _>>()?
     };
 
-    let fingerprint = inputs_fingerprint(&inputs, holdout.as_ref(), args.piece_limit, args.judge);
+    let rules = ReplayOptions {
+        judge: args.judge,
+        piece_limit: args.piece_limit,
+    };
+    let fingerprint = inputs_fingerprint(&inputs, holdout.as_ref(), rules);
     let mut done: HashMap<String, TrialResult> = HashMap::new();
     if args.log.exists() {
         let logged = read_log(&read_text(&args.log, "trial log")?);
@@ -198,18 +203,7 @@ fn run(args: &Args) -> Result<(), CliError> {
         for group in todo.chunks(args.parallel_trials) {
             let results: Vec<TrialResult> = group
                 .par_iter()
-                .map(|p| {
-                    let (limit, judge) = (args.piece_limit, args.judge);
-                    run_trial(
-                        p,
-                        &inputs,
-                        holdout.as_ref(),
-                        limit,
-                        judge,
-                        origin,
-                        &fingerprint,
-                    )
-                })
+                .map(|p| run_trial(p, &inputs, holdout.as_ref(), rules, origin, &fingerprint))
                 .collect();
             // Logged as soon as they are done, so that an interrupted run loses at most the
             // trials in progress.
