@@ -1,0 +1,90 @@
+//! Which states of a beam have descendants `h` pieces later, with their features: the data
+//! `logit.py` fits (bench/tuning/README.md, session 10).
+//!
+//! Usage: `survive SEED PIECES WIDTH H STEP [WEIGHTS.json] > data.jsonl`, with `NEG=n` in the
+//! environment to keep about n dead states per surviving one (default 5). The beam runs on the
+//! first PIECES pieces of `gen --seed SEED` at score weight 0.024; from depth 200 on, every STEP-th
+//! depth is written: per kept state its features, key, score and whether it survived, with the
+//! depth's means of key and features over all its states.
+
+use std::io::Write;
+use survival::{children, feature_list, LIMIT};
+use tetris_opt::bitboard::Board;
+use tetris_opt::eval::Weights;
+use tetris_opt::sequence::{generate, Distribution, SplitMix64};
+
+fn main() {
+    let a: Vec<String> = std::env::args().collect();
+    if a.len() < 6 {
+        eprintln!("usage: survive SEED PIECES WIDTH H STEP [WEIGHTS.json]");
+        std::process::exit(2);
+    }
+    let number = |i: usize| -> usize { a[i].parse().expect("a whole number") };
+    let seed = number(1) as u64;
+    let (pieces, width, h, step) = (number(2), number(3), number(4), number(5));
+    let w = match a.get(6) {
+        Some(p) => Weights::from_json(&std::fs::read_to_string(p).expect("weights file"))
+            .expect("weights JSON"),
+        None => Weights::default(),
+    };
+    let neg: usize = std::env::var("NEG").map_or(5, |v| v.parse().expect("NEG"));
+    let sw = 0.024;
+    let seq = generate(Distribution::Contest, seed, LIMIT);
+    let mut beam: Vec<(Board, u64)> = vec![(Board::default(), 0)];
+    // parents[d][i]: the index in depth d-1 of state i of depth d (the state after piece d).
+    let mut parents: Vec<Vec<u32>> = Vec::new();
+    // Sampled depths: per state its features, key and score.
+    type Row = (Vec<u32>, f64, u64);
+    let mut samples: Vec<(usize, Vec<Row>)> = Vec::new();
+    for (d, &kind) in seq.iter().enumerate().take(pieces) {
+        let mut c = children(&beam, false, kind, d, &w, sw);
+        c.truncate(width);
+        if c.is_empty() {
+            break;
+        }
+        parents.push(c.iter().map(|c| c.parent).collect());
+        if d >= 200 && d % step == 0 {
+            let rows = c.iter();
+            let rows = rows.map(|c| (feature_list(&c.board, c.landing, &w), c.key, c.score));
+            samples.push((d, rows.collect()));
+        }
+        beam = c.into_iter().map(|c| (c.board, c.score)).collect();
+    }
+    let last = parents.len();
+    let mut out = std::io::stdout().lock();
+    for (d, rows) in samples {
+        if d + h >= last {
+            continue;
+        }
+        // Walk the survivors at depth d + h back to their ancestors at depth d.
+        let mut alive: Vec<bool> = vec![true; parents[d + h].len()];
+        for level in (d + 1..=d + h).rev() {
+            let mut up = vec![false; parents[level - 1].len()];
+            for (i, &p) in parents[level].iter().enumerate() {
+                if alive[i] {
+                    up[p as usize] = true;
+                }
+            }
+            alive = up;
+        }
+        let n_alive = alive.iter().filter(|&&a| a).count();
+        let keep_dead = (neg * n_alive) as f64 / (alive.len() - n_alive).max(1) as f64;
+        let mut rng = SplitMix64::new(seed * 1_000_003 + d as u64);
+        let n = rows.len() as f64;
+        let mean_key = rows.iter().map(|r| r.1).sum::<f64>() / n;
+        let mut mean_f = vec![0f64; 14];
+        for r in &rows {
+            for (m, &v) in mean_f.iter_mut().zip(&r.0) {
+                *m += v as f64 / n;
+            }
+        }
+        for (rank, ((f, key, score), survived)) in rows.iter().zip(&alive).enumerate() {
+            if !survived && rng.unit() >= keep_dead {
+                continue;
+            }
+            let row = serde_json::json!({"seed": seed, "t": d, "rank": rank, "f": f, "key": key,
+                "score": score, "alive": survived, "mk": mean_key, "mf": mean_f});
+            writeln!(out, "{row}").expect("stdout");
+        }
+    }
+}
