@@ -130,6 +130,13 @@ macro_rules! features {
             $($(#[doc = $doc])* pub $name: u32,)*
         }
 
+        impl Features {
+            /// The counts as a vector, in field order (for fitting weights outside the solver).
+            pub fn to_vec(&self) -> Vec<u32> {
+                vec![self.$first, $(self.$name),*]
+            }
+        }
+
         /// [`Features`] of every board of a batch, stored feature by feature, so that the
         /// weighted sum is one vector operation per feature for all boards.
         #[derive(Default)]

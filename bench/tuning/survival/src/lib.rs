@@ -80,24 +80,8 @@ pub fn children(
     out
 }
 
-/// The features of a board as the list `logit.py` reads, in `Weights::NAMES` order without the
-/// two window sizes.
+/// The features of a board as the list `logit.py` reads (`Features` in field order).
 pub fn feature_list(board: &Board, landing: u32, w: &Weights) -> Vec<u32> {
-    let f = tetris_opt::eval::features(board, landing, w.shallow_depth as u32, w.top_rows as u32);
-    vec![
-        f.cells,
-        f.row_transitions,
-        f.wall_transitions,
-        f.column_transitions,
-        f.holes,
-        f.hole_rows,
-        f.shallow_holes,
-        f.well_sums,
-        f.bumpiness,
-        f.max_height,
-        f.top_cells,
-        f.landing_height,
-        f.clean_well,
-        f.spawn_column,
-    ]
+    let (depth, top) = (w.shallow_depth as u32, w.top_rows as u32);
+    tetris_opt::eval::features(board, landing, depth, top).to_vec()
 }

@@ -13,8 +13,6 @@ use tetris_opt::record::Record;
 use tetris_opt::replay::{replay, replay_observed, ReplayOptions};
 use tetris_opt::sequence::parse_sequence;
 
-static FOUND: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-
 fn main() {
     let a: Vec<String> = std::env::args().collect();
     let seq = parse_sequence(&std::fs::read_to_string(&a[1]).unwrap()).unwrap();
@@ -51,7 +49,10 @@ fn main() {
         states.push((b, s + o.score as u64));
     }
     let starts: Vec<usize> = (offset..n.saturating_sub(len)).step_by(len).collect();
-    let results: Vec<(usize, u64, Vec<Placement>)> = starts
+    // Per window where the record's board was found again: the start, and the points gained with
+    // the new placements if there are more.
+    type Found = (usize, Option<(u64, Vec<Placement>)>);
+    let found: Vec<Found> = starts
         .par_iter()
         .filter_map(|&t| {
             let mut beam = vec![states[t]];
@@ -63,16 +64,12 @@ fn main() {
                 beam = c.into_iter().map(|c| (c.board, c.score)).collect();
             }
             let target = states[t + len];
-            let found = beam
+            let (i, &(_, s)) = beam
                 .iter()
                 .enumerate()
-                .find(|(_, (b, _))| b.cols == target.0.cols);
-            if found.is_some() {
-                FOUND.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            }
-            let (i, &(_, s)) = found?;
+                .find(|(_, (b, _))| b.cols == target.0.cols)?;
             if s <= target.1 {
-                return None;
+                return Some((t, None));
             }
             let mut path = Vec::new();
             let mut idx = i as u32;
@@ -82,14 +79,18 @@ fn main() {
                 idx = parent;
             }
             path.reverse();
-            Some((t, s - target.1, path))
+            Some((t, Some((s - target.1, path))))
         })
+        .collect();
+    let results: Vec<(usize, u64, Vec<Placement>)> = found
+        .iter()
+        .filter_map(|(t, gain)| gain.as_ref().map(|(g, p)| (*t, *g, p.clone())))
         .collect();
     let gain: u64 = results.iter().map(|r| r.1).sum();
     eprintln!(
         "windows {} found {} improved {} gain {}",
         starts.len(),
-        FOUND.load(std::sync::atomic::Ordering::Relaxed),
+        found.len(),
         results.len(),
         gain
     );

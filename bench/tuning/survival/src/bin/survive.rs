@@ -72,7 +72,7 @@ fn main() {
         let mut rng = SplitMix64::new(seed * 1_000_003 + d as u64);
         let n = rows.len() as f64;
         let mean_key = rows.iter().map(|r| r.1).sum::<f64>() / n;
-        let mut mean_f = vec![0f64; 14];
+        let mut mean_f = vec![0f64; rows[0].0.len()];
         for r in &rows {
             for (m, &v) in mean_f.iter_mut().zip(&r.0) {
                 *m += v as f64 / n;
