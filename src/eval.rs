@@ -95,6 +95,24 @@ weights! {
     /// piece drops into straight from its spawn and a chimney every spawn fits in, so the
     /// rest of the board can fill up to row 1.
     spawn_column,
+    /// Per row complete but for the spawn's column (the stock an I piece in the well clears).
+    ready_rows,
+    /// Per ready row in the run an I dropped into the spawn's column reaches: from the row just
+    /// above that column's top, going up, the rows that are complete but for it.
+    ready_run,
+    /// Per pair of neighbouring columns of equal height (pairs beside the spawn's column left
+    /// out: that column is the well, the rest is the surface pieces land on).
+    flat_pairs,
+    /// Per such pair whose heights differ by one.
+    step1_pairs,
+    /// Per such pair whose heights differ by three or more.
+    step3_pairs,
+    /// Added to `ready_rows` at the depths where an I piece is among the next `near_i_pieces`
+    /// pieces to come ([`Weights::at_depth`]): ready rows are worth most when an I will clear
+    /// them.
+    ready_rows_near_i,
+    /// How many of the coming pieces `ready_rows_near_i` looks at (a whole number).
+    near_i_pieces,
 }
 
 impl Default for Weights {
@@ -113,9 +131,27 @@ static DEFAULT_WEIGHTS: std::sync::LazyLock<Weights> = std::sync::LazyLock::new(
 });
 
 impl Weights {
+    /// The fields that are window sizes (whole numbers of rows or pieces), not weights of a
+    /// feature.
+    pub const WINDOWS: &'static [&'static str] = &["shallow_depth", "top_rows", "near_i_pieces"];
+
     /// Reads weights from JSON; fields left out keep their defaults, unknown fields are errors.
     pub fn from_json(text: &str) -> Result<Weights, serde_json::Error> {
         serde_json::from_str(text)
+    }
+
+    /// The weights the children of piece number `depth` of `sequence` are ranked with: the
+    /// sequence is known, so every state of a depth faces the same coming pieces, and
+    /// `ready_rows_near_i` applies while an I piece is among the next `near_i_pieces` of them.
+    pub fn at_depth(&self, sequence: &[crate::rules::Kind], depth: usize) -> Weights {
+        let mut w = self.clone();
+        let window = self.near_i_pieces.clamp(0.0, 1e6) as usize;
+        let coming = sequence.iter().skip(depth + 1).take(window);
+        if self.ready_rows_near_i != 0.0 && coming.into_iter().any(|&k| k == crate::rules::Kind::I)
+        {
+            w.ready_rows += self.ready_rows_near_i;
+        }
+        w
     }
 }
 
@@ -123,7 +159,8 @@ impl Weights {
 /// [`Batch`], one array per feature) from one list, with the weighted sum over it.
 macro_rules! features {
     ($(#[doc = $first_doc:literal])* $first:ident, $($(#[doc = $doc:literal])* $name:ident,)*) => {
-        /// Counts of the board features, one per weight (except the two window sizes).
+        /// Counts of the board features, one per weight (except the three window sizes and
+        /// `ready_rows_near_i`, which weighs `ready_rows` at some depths).
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
         pub struct Features {
             $(#[doc = $first_doc])* pub $first: u32,
@@ -185,6 +222,11 @@ features! {
     landing_height,
     clean_well,
     spawn_column,
+    ready_rows,
+    ready_run,
+    flat_pairs,
+    step1_pairs,
+    step3_pairs,
 }
 
 /// The features of `board`, on which a piece just locked with its center at row `landing_y`.
@@ -346,7 +388,12 @@ fn features_batch(
     let mut bumpiness = [0u32; BATCH];
     let mut max_height = [0u32; BATCH];
     let mut previous_height = [0u32; BATCH];
+    let mut flat_pairs = [0u32; BATCH];
+    let mut step1_pairs = [0u32; BATCH];
+    let mut step3_pairs = [0u32; BATCH];
     for x in 0..COLS {
+        // A pair (x - 1, x) of surface columns, neither of them the well.
+        let surface_pair = x > 0 && x != SPAWN_X && x - 1 != SPAWN_X;
         let c = &cols[x];
         let left = if x == 0 {
             &[ROW_MASK; BATCH]
@@ -375,8 +422,14 @@ fn features_batch(
             let height = ROWS - above_top.count_ones();
             max_height[l] = max_height[l].max(height);
             if x > 0 {
-                bumpiness[l] += height.abs_diff(previous_height[l]);
+                let step = height.abs_diff(previous_height[l]);
+                bumpiness[l] += step;
                 row_transitions[l] += ((col ^ left[l]) & stack_rows[l]).count_ones();
+                if surface_pair {
+                    flat_pairs[l] += (step == 0) as u32;
+                    step1_pairs[l] += (step == 1) as u32;
+                    step3_pairs[l] += (step >= 3) as u32;
+                }
             }
             previous_height[l] = height;
             let d = (left[l] & right[l] & above_top).count_ones();
@@ -387,7 +440,24 @@ fn features_batch(
     let mut hole_row_count = [0u32; BATCH];
     let mut landing_height = [0u32; BATCH];
     let mut spawn_column = [0u32; BATCH];
+    let mut ready_rows = [0u32; BATCH];
+    let mut ready_run = [0u32; BATCH];
     for l in 0..BATCH {
+        let well = cols[SPAWN_X][l];
+        let others = (0..COLS)
+            .filter(|&x| x != SPAWN_X)
+            .fold(ROW_MASK, |a, x| a & cols[x][l]);
+        let ready = others & !well & ROW_MASK;
+        ready_rows[l] = ready.count_ones();
+        // Rows 0..top are above the well's top; the run is the ones of `ready` going up from
+        // row top - 1, found as leading ones once that row is shifted to the top bit.
+        let top = if well == 0 {
+            ROWS
+        } else {
+            well.trailing_zeros()
+        };
+        let above = ready & ((1u32 << top) - 1);
+        ready_run[l] = (!above.wrapping_shl(32 - top)).leading_zeros();
         wall_transitions[l] = (!cols[0][l] & stack_rows[l]).count_ones()
             + (!cols[COLS - 1][l] & stack_rows[l]).count_ones();
         hole_row_count[l] = hole_rows[l].count_ones();
@@ -415,5 +485,10 @@ fn features_batch(
         landing_height,
         clean_well: clean,
         spawn_column,
+        ready_rows,
+        ready_run,
+        flat_pairs,
+        step1_pairs,
+        step3_pairs,
     }
 }

@@ -229,6 +229,7 @@ pub fn beam_search(
     for (depth, &kind) in sequence.iter().enumerate().take(depth_count) {
         let started = Instant::now();
         let (score_weight, floor) = ranking(sequence, depth, depth_count, params, beam_best);
+        let weights = params.weights.at_depth(sequence, depth);
         let last = (depth > 0).then(|| Last {
             chosen: &picker.chosen,
             kind: sequence[depth - 1],
@@ -242,7 +243,7 @@ pub fn beam_search(
                 (&mut frontier, &mut level),
                 (kind, depth),
                 params,
-                (score_weight, floor),
+                (score_weight, floor, &weights),
                 &mut stats,
                 &mut chunk_buffers,
             );
@@ -385,7 +386,7 @@ fn expand(
     (frontier, level): (&mut Vec<Node>, &mut Vec<TrailEntry>),
     (kind, depth): (Kind, usize),
     params: &Params,
-    (score_weight, floor): (f64, u64),
+    (score_weight, floor, weights): (f64, u64, &Weights),
     stats: &mut DepthStats,
     chunks: &mut Vec<Chunk>,
 ) -> (usize, usize) {
@@ -406,13 +407,13 @@ fn expand(
                 parent,
                 (kind, depth),
                 params,
-                (score_weight, floor),
+                (score_weight, floor, weights),
                 &mut scratch,
                 &mut pending,
                 &mut out.candidates,
             );
         }
-        pending.flush(params, score_weight, &mut out.candidates);
+        pending.flush(weights, score_weight, &mut out.candidates);
         out.take_sample();
         generated
     };
@@ -478,11 +479,11 @@ struct Pending {
 
 impl Pending {
     /// Evaluates the waiting children and turns them into candidates.
-    fn flush(&mut self, params: &Params, score_weight: f64, out: &mut Vec<Candidate>) {
+    fn flush(&mut self, weights: &Weights, score_weight: f64, out: &mut Vec<Candidate>) {
         if self.children.is_empty() {
             return;
         }
-        let costs = evaluate_batch(&self.boards, &params.weights);
+        let costs = evaluate_batch(&self.boards, weights);
         let hashes = self.boards.hashes();
         for (i, &(score, ranked, parent, placement)) in self.children.iter().enumerate() {
             let (cost, hash) = (costs[i], hashes[i]);
@@ -506,7 +507,7 @@ fn expand_node(
     parent: u32,
     (kind, depth): (Kind, usize),
     params: &Params,
-    (score_weight, floor): (f64, u64),
+    (score_weight, floor, weights): (f64, u64, &Weights),
     scratch: &mut Placements,
     pending: &mut Pending,
     out: &mut Vec<Candidate>,
@@ -532,7 +533,7 @@ fn expand_node(
         pending.boards.push(&board, p.y as u32);
         pending.children.push((score, ranked, parent, p.pack()));
         if pending.boards.is_full() {
-            pending.flush(params, score_weight, out);
+            pending.flush(weights, score_weight, out);
         }
     }
     scratch.len() as u64

@@ -143,7 +143,12 @@ fn random_board(rng: &mut Rng, family: usize) -> Board {
             // the gaps often lined up into a well.
             let mut b = Board::new();
             let top = rng.range(0, 5);
-            let well = rng.range(0, WIDTH - 1);
+            // Half of them with the well under the spawn, where the shipped weights keep it.
+            let well = if rng.chance(0.5) {
+                SPAWN.0
+            } else {
+                rng.range(0, WIDTH - 1)
+            };
             for x in 0..WIDTH {
                 let surface = (top + rng.range(0, 3)).min(HEIGHT - 1);
                 for y in surface..HEIGHT {
@@ -1302,12 +1307,36 @@ fn plain_features(board: &Board, landing_y: u32, shallow_depth: i32, top_rows: i
             .min(4) as u32;
         f.clean_well = f.clean_well.max(run);
     }
+    // Rows complete but for the spawn's column, and the run of them an I dropped into that
+    // column reaches (going up from the row above its top, with no cap).
+    let well = SPAWN.0;
+    let ready = |y: i32| (0..WIDTH).all(|i| board.filled(i, y) != (i == well));
+    f.ready_rows = (0..HEIGHT).filter(|&y| ready(y)).count() as u32;
+    f.ready_run = (0..tops[well as usize])
+        .rev()
+        .take_while(|&y| ready(y))
+        .count() as u32;
+    // Neighbouring surface columns (neither of them the well) by their height difference.
+    for x in 0..WIDTH - 1 {
+        if x == well || x + 1 == well {
+            continue;
+        }
+        match heights[x as usize].abs_diff(heights[x as usize + 1]) {
+            0 => f.flat_pairs += 1,
+            1 => f.step1_pairs += 1,
+            2 => {}
+            _ => f.step3_pairs += 1,
+        }
+    }
     f
 }
 
 #[test]
 fn evaluation_features_match_plain_counts() {
     let mut rng = Rng::new(0x5EED_00E1);
+    // Boards with a ready stock under the spawn, so that the well features are checked on the
+    // boards they are for.
+    let mut stocked = 0;
     for (n, (family, board)) in boards(0x5EED_00E0, 2000).into_iter().enumerate() {
         let bits = Bits::from_rules(&board);
         let shallow_depth = rng.range(0, 6);
@@ -1315,6 +1344,7 @@ fn evaluation_features_match_plain_counts() {
         let landing_y = rng.range(0, 19) as u32;
         let fast = eval::features(&bits, landing_y, shallow_depth as u32, top_rows as u32);
         let plain = plain_features(&board, landing_y, shallow_depth, top_rows);
+        stocked += (plain.ready_run >= 4) as u32;
         assert_eq!(
             fast,
             plain,
@@ -1323,6 +1353,10 @@ fn evaluation_features_match_plain_counts() {
             board.picture(None)
         );
     }
+    assert!(
+        stocked >= 20,
+        "only {stocked} boards with a ready run of 4 or more"
+    );
 }
 
 #[test]
@@ -1333,7 +1367,8 @@ fn evaluation_is_the_weighted_sum_of_the_features() {
         let bits = Bits::from_rules(&board);
         // One weight at a time set to 1 (the window sizes kept): the cost is that feature.
         for (i, name) in names.iter().enumerate() {
-            if matches!(*name, "shallow_depth" | "top_rows") {
+            // Window sizes, and the weight `Weights::at_depth` adds to `ready_rows`.
+            if Weights::WINDOWS.contains(name) || *name == "ready_rows_near_i" {
                 continue;
             }
             let mut v: Vec<f32> = names
@@ -1341,6 +1376,7 @@ fn evaluation_is_the_weighted_sum_of_the_features() {
                 .map(|&m| match m {
                     "shallow_depth" => 3.0,
                     "top_rows" => 3.0,
+                    "near_i_pieces" => 5.0,
                     _ => 0.0,
                 })
                 .collect();
@@ -1362,6 +1398,11 @@ fn evaluation_is_the_weighted_sum_of_the_features() {
                 "landing_height" => f.landing_height,
                 "clean_well" => f.clean_well,
                 "spawn_column" => f.spawn_column,
+                "ready_rows" => f.ready_rows,
+                "ready_run" => f.ready_run,
+                "flat_pairs" => f.flat_pairs,
+                "step1_pairs" => f.step1_pairs,
+                "step3_pairs" => f.step3_pairs,
                 other => panic!("a new weight {other} needs a line here"),
             };
             assert_eq!(evaluate(&bits, 7, &w), expected as f32, "board {n}, {name}");
@@ -1380,7 +1421,7 @@ fn batch_evaluation_and_hashes_equal_one_board_at_a_time_bit_for_bit() {
         let v: Vec<f32> = Weights::NAMES
             .iter()
             .map(|&n| match n {
-                "shallow_depth" | "top_rows" => rng.range(0, 6) as f32,
+                "shallow_depth" | "top_rows" | "near_i_pieces" => rng.range(0, 6) as f32,
                 _ => rng.range(-300, 300) as f32 / 97.0,
             })
             .collect();
@@ -1413,4 +1454,29 @@ fn batch_evaluation_and_hashes_equal_one_board_at_a_time_bit_for_bit() {
             size = size % eval::BATCH + 1;
         }
     }
+}
+
+#[test]
+fn ready_rows_near_i_weighs_ready_rows_only_while_an_i_is_coming() {
+    use Kind::*;
+    let w = Weights {
+        ready_rows: 0.5,
+        ready_rows_near_i: -2.0,
+        near_i_pieces: 3.0,
+        ..Weights::default()
+    };
+    // Piece 0 is being placed; the window is the next three pieces, 1..=3.
+    let sequence = [T, O, S, I, Z, O, O, O, O];
+    assert_eq!(w.at_depth(&sequence, 0).ready_rows, -1.5);
+    assert_eq!(w.at_depth(&sequence, 2).ready_rows, -1.5);
+    // The I itself being placed is not a coming I; nor is one past the window.
+    assert_eq!(w.at_depth(&sequence, 3).ready_rows, 0.5);
+    let far = [T, O, S, Z, I];
+    assert_eq!(w.at_depth(&far, 0).ready_rows, 0.5);
+    // Everything else is left as it is, and at the end of the sequence nothing is coming.
+    let near = w.at_depth(&sequence, 0);
+    assert_eq!(near.cells, w.cells);
+    assert_eq!(near.ready_rows_near_i, w.ready_rows_near_i);
+    assert_eq!(w.at_depth(&sequence, 8).ready_rows, 0.5);
+    assert_eq!(w.at_depth(&sequence, 20).ready_rows, 0.5);
 }

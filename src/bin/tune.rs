@@ -60,7 +60,8 @@ struct Args {
     #[arg(long, default_value_t = 0.3)]
     spread: f64,
     /// Names of the weights the optimizer may change (default: all but `cells`, which sets the
-    /// scale against the score weight, and the row counts `top_rows` and `shallow_depth`).
+    /// scale against the score weight, and the window sizes `top_rows`, `shallow_depth` and
+    /// `near_i_pieces`).
     #[arg(long, value_delimiter = ',')]
     free: Vec<String>,
     /// Seed of the optimizer.
@@ -143,7 +144,7 @@ fn run(args: &Args) -> Result<(), CliError> {
     let policy = read_policy(args.policy.as_deref())?;
     let free: Vec<usize> = if args.free.is_empty() {
         (1..Weights::NAMES.len())
-            .filter(|&i| !["top_rows", "shallow_depth"].contains(&Weights::NAMES[i]))
+            .filter(|&i| !Weights::WINDOWS.contains(&Weights::NAMES[i]))
             .collect()
     } else {
         args.free

@@ -85,3 +85,116 @@ pub fn feature_list(board: &Board, landing: u32, w: &Weights) -> Vec<u32> {
     let (depth, top) = (w.shallow_depth as u32, w.top_rows as u32);
     tetris_opt::eval::features(board, landing, depth, top).to_vec()
 }
+
+/// Names of [`candidate_features`], in order (bench/tuning/README.md, session 11).
+pub const CANDIDATES: &[&str] = &[
+    "ready_rows",
+    "ready_run",
+    "well_holes",
+    "row0",
+    "row1",
+    "row2",
+    "row3",
+    "row4",
+    "row5",
+    "flat_pairs",
+    "step1_pairs",
+    "step3_pairs",
+    "side_range",
+    "buried",
+    "partial_rows",
+    "full_rows9",
+    "cells_over150",
+    "cells_over160",
+];
+
+/// Candidate features the solver does not compute, for the survival fit to weigh against the
+/// ones it does. The well is the spawn's column (x = 4), where the shipped weights keep it.
+pub fn candidate_features(board: &Board) -> Vec<u32> {
+    use tetris_opt::bitboard::{COLS, ROWS, ROW_MASK};
+    const WELL: usize = 4;
+    let cols = &board.cols;
+    let others = (0..COLS)
+        .filter(|&x| x != WELL)
+        .fold(ROW_MASK, |a, x| a & cols[x]);
+    let well = cols[WELL];
+    let ready = others & !well & ROW_MASK;
+    // The well is open from row 0 down to its first filled cell; count the ready rows going
+    // up from its bottom: what I pieces dropped into it can clear.
+    let well_top = if well == 0 {
+        ROWS
+    } else {
+        well.trailing_zeros()
+    };
+    let mut ready_run = 0;
+    let mut y = well_top;
+    while y > 0 && ready >> (y - 1) & 1 == 1 {
+        ready_run += 1;
+        y -= 1;
+    }
+    let below_top = |c: u32| {
+        if c == 0 {
+            0
+        } else {
+            ROW_MASK & !((c & c.wrapping_neg()) - 1)
+        }
+    };
+    let well_holes = (below_top(well) & !well).count_ones();
+    let row = |r: u32| cols.iter().filter(|&&c| c >> r & 1 == 1).count() as u32;
+    let heights: Vec<u32> = cols
+        .iter()
+        .map(|&c| if c == 0 { 0 } else { ROWS - c.trailing_zeros() })
+        .collect();
+    let side: Vec<u32> = (0..COLS)
+        .filter(|&x| x != WELL)
+        .map(|x| heights[x])
+        .collect();
+    let (mut flat, mut step1, mut step3) = (0, 0, 0);
+    for x in 0..COLS - 1 {
+        if x == WELL || x + 1 == WELL {
+            continue;
+        }
+        match heights[x].abs_diff(heights[x + 1]) {
+            0 => flat += 1,
+            1 => step1 += 1,
+            d if d >= 3 => step3 += 1,
+            _ => {}
+        }
+    }
+    let side_range = side.iter().max().unwrap() - side.iter().min().unwrap();
+    // Filled cells above a column's lowest hole: what covers holes.
+    let mut buried = 0;
+    for &c in cols {
+        let holes = below_top(c) & !c;
+        if holes != 0 {
+            let lowest = 31 - holes.leading_zeros();
+            buried += (c & ((1u32 << lowest) - 1)).count_ones();
+        }
+    }
+    let occupied = cols.iter().fold(0, |a, &c| a | c);
+    let full = cols.iter().fold(ROW_MASK, |a, &c| a & c);
+    let partial_rows = (occupied & !ready & !full).count_ones();
+    // Rows with exactly nine cells, wherever the gap is.
+    let full_rows9 = (0..ROWS).filter(|&r| row(r) == 9).count() as u32;
+    let cells = board.filled_cells();
+    vec![
+        ready.count_ones(),
+        ready_run,
+        well_holes,
+        row(0),
+        row(1),
+        row(2),
+        row(3),
+        row(4),
+        row(5),
+        flat,
+        step1,
+        step3,
+        side_range,
+        buried,
+        partial_rows,
+        full_rows9,
+        cells.saturating_sub(150),
+        cells.saturating_sub(160),
+    ]
+}

@@ -58,7 +58,7 @@ fn main() {
             let mut beam = vec![states[t]];
             let mut levels: Vec<Vec<(u32, Placement)>> = Vec::new();
             for (d, &kind) in seq.iter().enumerate().skip(t).take(len) {
-                let mut c = children(&beam, judge, kind, d, &w, sw);
+                let mut c = children(&beam, judge, kind, d, &w.at_depth(&seq, d), sw);
                 c.truncate(width);
                 levels.push(c.iter().map(|c| (c.parent, c.placement)).collect());
                 beam = c.into_iter().map(|c| (c.board, c.score)).collect();

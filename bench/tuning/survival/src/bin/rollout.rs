@@ -30,7 +30,7 @@ fn rollout(
     let mut last_key = f64::INFINITY;
     let mut last_score = 0;
     for (d, &kind) in seq.iter().enumerate().skip(t).take(h) {
-        let mut c = children(&beam, false, kind, d, w, sw);
+        let mut c = children(&beam, false, kind, d, &w.at_depth(seq, d), sw);
         if c.is_empty() {
             return (f64::INFINITY, 0);
         }
@@ -78,9 +78,23 @@ fn main() {
         .flat_map_iter(|&t| {
             // Boards ready for piece t: two plies from the path's state before piece t-2.
             let s0 = states[t - 2];
-            let c1 = children(&[s0], false, seq[t - 2], t - 2, &w, sw);
+            let c1 = children(
+                &[s0],
+                false,
+                seq[t - 2],
+                t - 2,
+                &w.at_depth(&seq, t - 2),
+                sw,
+            );
             let ply1: Vec<(Board, u64)> = c1.iter().map(|c| (c.board, c.score)).collect();
-            let c2 = children(&ply1, false, seq[t - 1], t - 1, &w, sw);
+            let c2 = children(
+                &ply1,
+                false,
+                seq[t - 1],
+                t - 1,
+                &w.at_depth(&seq, t - 1),
+                sw,
+            );
             let mut rng = SplitMix64::new(seed * 100_000 + t as u64);
             let mut pick: Vec<usize> = (0..c2.len().min(16)).collect();
             let pool = c2.len().min(300);

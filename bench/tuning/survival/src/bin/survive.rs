@@ -8,9 +8,10 @@
 //! depth's means of key and features over all its states.
 
 use std::io::Write;
-use survival::{children, feature_list, LIMIT};
+use survival::{candidate_features, children, feature_list, LIMIT};
 use tetris_opt::bitboard::Board;
 use tetris_opt::eval::Weights;
+use tetris_opt::rules::Kind;
 use tetris_opt::sequence::{generate, Distribution, SplitMix64};
 
 fn main() {
@@ -34,10 +35,10 @@ fn main() {
     // parents[d][i]: the index in depth d-1 of state i of depth d (the state after piece d).
     let mut parents: Vec<Vec<u32>> = Vec::new();
     // Sampled depths: per state its features, key and score.
-    type Row = (Vec<u32>, f64, u64);
+    type Row = (Vec<u32>, f64, u64, Vec<u32>);
     let mut samples: Vec<(usize, Vec<Row>)> = Vec::new();
     for (d, &kind) in seq.iter().enumerate().take(pieces) {
-        let mut c = children(&beam, false, kind, d, &w, sw);
+        let mut c = children(&beam, false, kind, d, &w.at_depth(&seq, d), sw);
         c.truncate(width);
         if c.is_empty() {
             break;
@@ -45,7 +46,10 @@ fn main() {
         parents.push(c.iter().map(|c| c.parent).collect());
         if d >= 200 && d % step == 0 {
             let rows = c.iter();
-            let rows = rows.map(|c| (feature_list(&c.board, c.landing, &w), c.key, c.score));
+            let rows = rows.map(|c| {
+                let f = feature_list(&c.board, c.landing, &w);
+                (f, c.key, c.score, candidate_features(&c.board))
+            });
             samples.push((d, rows.collect()));
         }
         beam = c.into_iter().map(|c| (c.board, c.score)).collect();
@@ -78,12 +82,24 @@ fn main() {
                 *m += v as f64 / n;
             }
         }
-        for (rank, ((f, key, score), survived)) in rows.iter().zip(&alive).enumerate() {
+        let mut mean_x = vec![0f64; rows[0].3.len()];
+        for r in &rows {
+            for (m, &v) in mean_x.iter_mut().zip(&r.3) {
+                *m += v as f64 / n;
+            }
+        }
+        // Pieces from the next one to the next I (the same for every state of the depth).
+        let i_dist = seq[d + 1..]
+            .iter()
+            .position(|&k| k == Kind::I)
+            .unwrap_or(LIMIT);
+        for (rank, ((f, key, score, x), survived)) in rows.iter().zip(&alive).enumerate() {
             if !survived && rng.unit() >= keep_dead {
                 continue;
             }
             let row = serde_json::json!({"seed": seed, "t": d, "rank": rank, "f": f, "key": key,
-                "score": score, "alive": survived, "mk": mean_key, "mf": mean_f});
+                "score": score, "alive": survived, "mk": mean_key, "mf": mean_f, "x": x,
+                "mx": mean_x, "idist": i_dist});
             writeln!(out, "{row}").expect("stdout");
         }
     }
