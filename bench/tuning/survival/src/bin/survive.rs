@@ -5,7 +5,9 @@
 //! environment to keep about n dead states per surviving one (default 5). The beam runs on the
 //! first PIECES pieces of `gen --seed SEED` at score weight 0.024; from depth 200 on, every STEP-th
 //! depth is written: per kept state its features, key, score and whether it survived, with the
-//! depth's means of key and features over all its states.
+//! depth's means of key and features over all its states; also the candidate features of
+//! `survival::candidate_features` (`x`, their means `mx`) and how many pieces after the next
+//! one the next I comes (`idist`), which `fit.py` reads (session 11).
 
 use std::io::Write;
 use survival::{candidate_features, children, feature_list, LIMIT};
