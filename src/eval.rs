@@ -146,9 +146,8 @@ impl Weights {
     pub fn at_depth(&self, sequence: &[crate::rules::Kind], depth: usize) -> Weights {
         let mut w = self.clone();
         let window = self.near_i_pieces.clamp(0.0, 1e6) as usize;
-        let coming = sequence.iter().skip(depth + 1).take(window);
-        if self.ready_rows_near_i != 0.0 && coming.into_iter().any(|&k| k == crate::rules::Kind::I)
-        {
+        let mut coming = sequence.iter().skip(depth + 1).take(window);
+        if self.ready_rows_near_i != 0.0 && coming.any(|&k| k == crate::rules::Kind::I) {
             w.ready_rows += self.ready_rows_near_i;
         }
         w
@@ -246,30 +245,21 @@ fn clean_well(cols: &[u32; COLS]) -> u32 {
             .enumerate()
             .fold(ROW_MASK, |a, (i, &c)| if i == x { a & !c } else { a & c })
     };
-    let mut best = 0;
-    for (x, &col) in cols.iter().enumerate() {
-        let ready = full_but(x);
-        if ready == 0 {
-            continue;
-        }
-        let above_top = if col == 0 {
-            ROW_MASK
-        } else {
-            (col & col.wrapping_neg()) - 1
-        };
-        let run_end = 32 - above_top.leading_zeros(); // rows 0..run_end are above the top
-        if run_end == 0 {
-            continue;
-        }
-        let bottom = run_end - 1;
-        if ready >> bottom & 1 == 0 {
-            continue;
-        }
-        // Length of the run of ones in `ready` ending at `bottom`, going up.
-        let shifted = !(ready << (31 - bottom));
-        best = best.max(shifted.leading_zeros().min(4));
-    }
-    best
+    (0..COLS)
+        .map(|x| run_above_top(full_but(x), cols[x]).min(4))
+        .max()
+        .unwrap_or(0)
+}
+
+/// How many of the `ready` rows (rows where `col` is empty) run unbroken upward from the row
+/// just above `col`'s top: the rows an I dropped into that column reaches.
+#[inline(always)]
+fn run_above_top(ready: u32, col: u32) -> u32 {
+    let top = if col == 0 { ROWS } else { col.trailing_zeros() };
+    // Rows 0..top are above the top; shifted so that row top - 1 is the highest bit, the run
+    // is the leading ones (an empty range when top is 0: the shift by 32 wraps to 0 of 0).
+    let above = ready & ((1u32 << top) - 1);
+    (!above.wrapping_shl(32 - top)).leading_zeros()
 }
 
 /// The cost of `board`, on which a piece just locked with its center at row `landing_y`: the
@@ -391,6 +381,8 @@ fn features_batch(
     let mut flat_pairs = [0u32; BATCH];
     let mut step1_pairs = [0u32; BATCH];
     let mut step3_pairs = [0u32; BATCH];
+    // Rows complete in every column but the spawn's.
+    let mut others_full = [ROW_MASK; BATCH];
     for x in 0..COLS {
         // A pair (x - 1, x) of surface columns, neither of them the well.
         let surface_pair = x > 0 && x != SPAWN_X && x - 1 != SPAWN_X;
@@ -407,6 +399,9 @@ fn features_batch(
         };
         for l in 0..BATCH {
             let col = c[l];
+            if x != SPAWN_X {
+                others_full[l] &= col;
+            }
             cells[l] += col.count_ones();
             // Row y+1 sits under row y; the floor counts as filled.
             column_transitions[l] +=
@@ -444,20 +439,9 @@ fn features_batch(
     let mut ready_run = [0u32; BATCH];
     for l in 0..BATCH {
         let well = cols[SPAWN_X][l];
-        let others = (0..COLS)
-            .filter(|&x| x != SPAWN_X)
-            .fold(ROW_MASK, |a, x| a & cols[x][l]);
-        let ready = others & !well & ROW_MASK;
+        let ready = others_full[l] & !well;
         ready_rows[l] = ready.count_ones();
-        // Rows 0..top are above the well's top; the run is the ones of `ready` going up from
-        // row top - 1, found as leading ones once that row is shifted to the top bit.
-        let top = if well == 0 {
-            ROWS
-        } else {
-            well.trailing_zeros()
-        };
-        let above = ready & ((1u32 << top) - 1);
-        ready_run[l] = (!above.wrapping_shl(32 - top)).leading_zeros();
+        ready_run[l] = run_above_top(ready, well);
         wall_transitions[l] = (!cols[0][l] & stack_rows[l]).count_ones()
             + (!cols[COLS - 1][l] & stack_rows[l]).count_ones();
         hole_row_count[l] = hole_rows[l].count_ones();

@@ -108,30 +108,19 @@ pub const CANDIDATES: &[&str] = &[
     "cells_over160",
 ];
 
-/// Candidate features the solver does not compute, for the survival fit to weigh against the
-/// ones it does. The well is the spawn's column (x = 4), where the shipped weights keep it.
+/// Candidate features for the survival fit to weigh against the solver's (session 11; the
+/// five it took are the solver's own since, and read from there). The well is the spawn's
+/// column (x = 4), where the shipped weights keep it.
 pub fn candidate_features(board: &Board) -> Vec<u32> {
     use tetris_opt::bitboard::{COLS, ROWS, ROW_MASK};
     const WELL: usize = 4;
+    let solver = tetris_opt::eval::features(board, 0, 0, 0);
     let cols = &board.cols;
     let others = (0..COLS)
         .filter(|&x| x != WELL)
         .fold(ROW_MASK, |a, x| a & cols[x]);
     let well = cols[WELL];
     let ready = others & !well & ROW_MASK;
-    // The well is open from row 0 down to its first filled cell; count the ready rows going
-    // up from its bottom: what I pieces dropped into it can clear.
-    let well_top = if well == 0 {
-        ROWS
-    } else {
-        well.trailing_zeros()
-    };
-    let mut ready_run = 0;
-    let mut y = well_top;
-    while y > 0 && ready >> (y - 1) & 1 == 1 {
-        ready_run += 1;
-        y -= 1;
-    }
     let below_top = |c: u32| {
         if c == 0 {
             0
@@ -149,18 +138,6 @@ pub fn candidate_features(board: &Board) -> Vec<u32> {
         .filter(|&x| x != WELL)
         .map(|x| heights[x])
         .collect();
-    let (mut flat, mut step1, mut step3) = (0, 0, 0);
-    for x in 0..COLS - 1 {
-        if x == WELL || x + 1 == WELL {
-            continue;
-        }
-        match heights[x].abs_diff(heights[x + 1]) {
-            0 => flat += 1,
-            1 => step1 += 1,
-            d if d >= 3 => step3 += 1,
-            _ => {}
-        }
-    }
     let side_range = side.iter().max().unwrap() - side.iter().min().unwrap();
     // Filled cells above a column's lowest hole: what covers holes.
     let mut buried = 0;
@@ -178,8 +155,8 @@ pub fn candidate_features(board: &Board) -> Vec<u32> {
     let full_rows9 = (0..ROWS).filter(|&r| row(r) == 9).count() as u32;
     let cells = board.filled_cells();
     vec![
-        ready.count_ones(),
-        ready_run,
+        solver.ready_rows,
+        solver.ready_run,
         well_holes,
         row(0),
         row(1),
@@ -187,9 +164,9 @@ pub fn candidate_features(board: &Board) -> Vec<u32> {
         row(3),
         row(4),
         row(5),
-        flat,
-        step1,
-        step3,
+        solver.flat_pairs,
+        solver.step1_pairs,
+        solver.step3_pairs,
         side_range,
         buried,
         partial_rows,

@@ -78,18 +78,17 @@ fn main() {
         let mut rng = SplitMix64::new(seed * 1_000_003 + d as u64);
         let n = rows.len() as f64;
         let mean_key = rows.iter().map(|r| r.1).sum::<f64>() / n;
-        let mut mean_f = vec![0f64; rows[0].0.len()];
-        for r in &rows {
-            for (m, &v) in mean_f.iter_mut().zip(&r.0) {
-                *m += v as f64 / n;
+        // The depth's mean of each entry of a per-state list.
+        let means = |list: fn(&Row) -> &Vec<u32>| {
+            let mut mean = vec![0f64; list(&rows[0]).len()];
+            for r in &rows {
+                for (m, &v) in mean.iter_mut().zip(list(r)) {
+                    *m += v as f64 / n;
+                }
             }
-        }
-        let mut mean_x = vec![0f64; rows[0].3.len()];
-        for r in &rows {
-            for (m, &v) in mean_x.iter_mut().zip(&r.3) {
-                *m += v as f64 / n;
-            }
-        }
+            mean
+        };
+        let (mean_f, mean_x) = (means(|r| &r.0), means(|r| &r.3));
         // Pieces from the next one to the next I (the same for every state of the depth).
         let i_dist = seq[d + 1..]
             .iter()
