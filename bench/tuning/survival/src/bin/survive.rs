@@ -36,6 +36,12 @@ fn main() {
     let mut beam: Vec<(Board, u64)> = vec![(Board::default(), 0)];
     // parents[d][i]: the index in depth d-1 of state i of depth d (the state after piece d).
     let mut parents: Vec<Vec<u32>> = Vec::new();
+    // scores[d][i]: the score of state i of depth d, for the points a survivor's line goes on to
+    // make (`gain`).
+    let mut scores: Vec<Vec<u64>> = Vec::new();
+    // keys[d][i]: the key of state i of depth d, for the best key a survivor's line reaches
+    // (`dkey`).
+    let mut keys: Vec<Vec<f64>> = Vec::new();
     // Sampled depths: per state its features, key and score.
     type Row = (Vec<u32>, f64, u64, Vec<u32>);
     let mut samples: Vec<(usize, Vec<Row>)> = Vec::new();
@@ -46,6 +52,8 @@ fn main() {
             break;
         }
         parents.push(c.iter().map(|c| c.parent).collect());
+        scores.push(c.iter().map(|c| c.score).collect());
+        keys.push(c.iter().map(|c| c.key).collect());
         if d >= 200 && d % step == 0 {
             let rows = c.iter();
             let rows = rows.map(|c| {
@@ -63,15 +71,24 @@ fn main() {
             continue;
         }
         // Walk the survivors at depth d + h back to their ancestors at depth d.
+        // With each survivor, the best score among its descendants there.
         let mut alive: Vec<bool> = vec![true; parents[d + h].len()];
+        let mut best: Vec<u64> = scores[d + h].clone();
+        let mut best_key: Vec<f64> = keys[d + h].clone();
         for level in (d + 1..=d + h).rev() {
             let mut up = vec![false; parents[level - 1].len()];
+            let mut up_best = vec![0u64; parents[level - 1].len()];
+            let mut up_key = vec![f64::INFINITY; parents[level - 1].len()];
             for (i, &p) in parents[level].iter().enumerate() {
                 if alive[i] {
                     up[p as usize] = true;
+                    up_best[p as usize] = up_best[p as usize].max(best[i]);
+                    up_key[p as usize] = up_key[p as usize].min(best_key[i]);
                 }
             }
             alive = up;
+            best = up_best;
+            best_key = up_key;
         }
         let n_alive = alive.iter().filter(|&&a| a).count();
         let keep_dead = (neg * n_alive) as f64 / (alive.len() - n_alive).max(1) as f64;
@@ -94,13 +111,18 @@ fn main() {
             .iter()
             .position(|&k| k == Kind::I)
             .unwrap_or(LIMIT);
-        for (rank, ((f, key, score, x), survived)) in rows.iter().zip(&alive).enumerate() {
+        let rows_alive = rows
+            .iter()
+            .zip(alive.iter().zip(best.iter().zip(&best_key)));
+        for (rank, ((f, key, score, x), (survived, (best, dkey)))) in rows_alive.enumerate() {
             if !survived && rng.unit() >= keep_dead {
                 continue;
             }
             let row = serde_json::json!({"seed": seed, "t": d, "rank": rank, "f": f, "key": key,
                 "score": score, "alive": survived, "mk": mean_key, "mf": mean_f, "x": x,
-                "mx": mean_x, "idist": i_dist});
+                "mx": mean_x, "idist": i_dist,
+                "gain": best.saturating_sub(*score),
+                "dkey": if *survived { *dkey } else { 0.0 }});
             writeln!(out, "{row}").expect("stdout");
         }
     }
