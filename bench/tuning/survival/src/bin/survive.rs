@@ -70,26 +70,26 @@ fn main() {
         if d + h >= last {
             continue;
         }
-        // Walk the survivors at depth d + h back to their ancestors at depth d.
-        // With each survivor, the best score among its descendants there.
-        let mut alive: Vec<bool> = vec![true; parents[d + h].len()];
-        let mut best: Vec<u64> = scores[d + h].clone();
-        let mut best_key: Vec<f64> = keys[d + h].clone();
+        // Walk the survivors at depth d + h back to their ancestors at depth d, carrying for
+        // each the best score and the lowest key among its descendants there (None: no
+        // descendant, the state died).
+        let mut line: Vec<Option<(u64, f64)>> = scores[d + h]
+            .iter()
+            .zip(&keys[d + h])
+            .map(|(&s, &k)| Some((s, k)))
+            .collect();
         for level in (d + 1..=d + h).rev() {
-            let mut up = vec![false; parents[level - 1].len()];
-            let mut up_best = vec![0u64; parents[level - 1].len()];
-            let mut up_key = vec![f64::INFINITY; parents[level - 1].len()];
-            for (i, &p) in parents[level].iter().enumerate() {
-                if alive[i] {
-                    up[p as usize] = true;
-                    up_best[p as usize] = up_best[p as usize].max(best[i]);
-                    up_key[p as usize] = up_key[p as usize].min(best_key[i]);
+            let mut up: Vec<Option<(u64, f64)>> = vec![None; parents[level - 1].len()];
+            for (&p, &l) in parents[level].iter().zip(&line) {
+                if let Some((s, k)) = l {
+                    let (us, uk) = up[p as usize].get_or_insert((s, k));
+                    *us = (*us).max(s);
+                    *uk = uk.min(k);
                 }
             }
-            alive = up;
-            best = up_best;
-            best_key = up_key;
+            line = up;
         }
+        let alive: Vec<bool> = line.iter().map(Option::is_some).collect();
         let n_alive = alive.iter().filter(|&&a| a).count();
         let keep_dead = (neg * n_alive) as f64 / (alive.len() - n_alive).max(1) as f64;
         let mut rng = SplitMix64::new(seed * 1_000_003 + d as u64);
@@ -111,18 +111,16 @@ fn main() {
             .iter()
             .position(|&k| k == Kind::I)
             .unwrap_or(LIMIT);
-        let rows_alive = rows
-            .iter()
-            .zip(alive.iter().zip(best.iter().zip(&best_key)));
-        for (rank, ((f, key, score, x), (survived, (best, dkey)))) in rows_alive.enumerate() {
+        for (rank, ((f, key, score, x), line)) in rows.iter().zip(&line).enumerate() {
+            let survived = line.is_some();
             if !survived && rng.unit() >= keep_dead {
                 continue;
             }
+            let (best, dkey) = line.unwrap_or((0, 0.0));
             let row = serde_json::json!({"seed": seed, "t": d, "rank": rank, "f": f, "key": key,
                 "score": score, "alive": survived, "mk": mean_key, "mf": mean_f, "x": x,
-                "mx": mean_x, "idist": i_dist,
-                "gain": best.saturating_sub(*score),
-                "dkey": if *survived { *dkey } else { 0.0 }});
+                "mx": mean_x, "idist": i_dist, "gain": best.saturating_sub(*score),
+                "dkey": dkey});
             writeln!(out, "{row}").expect("stdout");
         }
     }
