@@ -10,22 +10,17 @@ Needs numpy.
 """
 import argparse, json, collections
 import numpy as np
+import fit
 
-NAMES = ['cells', 'row_transitions', 'wall_transitions', 'column_transitions', 'holes',
-         'hole_rows', 'shallow_holes', 'well_sums', 'bumpiness', 'max_height', 'top_cells',
-         'landing_height', 'clean_well', 'spawn_column']
-USE = [0, 1, 2, 3, 4, 5, 7, 8, 9, 10, 11]
-CANDIDATES = ['ready_rows', 'ready_run', 'well_holes', 'row0', 'row1', 'row2', 'row3', 'row4',
-              'row5', 'flat_pairs', 'step1_pairs', 'step3_pairs', 'side_range', 'buried',
-              'partial_rows', 'full_rows9', 'cells_over150', 'cells_over160']
-# The solver's features that `survive` writes among the candidates: (weight name, candidate,
-# gated on a near I).
-ADOPTED = [('ready_rows_near_i', 'ready_rows', True), ('ready_run', 'ready_run', False),
-           ('flat_pairs', 'flat_pairs', False), ('step1_pairs', 'step1_pairs', False),
-           ('step3_pairs', 'step3_pairs', False)]
+# The names, the features used and the design come from `fit.py`, so the two fits read the data
+# alike. The solver's features that `survive` writes among the candidates, as `fit.py --cands`
+# names them (`@I`: weighed only while an I is near, the solver's `<name>_near_i`).
+ADOPTED = ['ready_rows@I', 'ready_run', 'flat_pairs', 'step1_pairs', 'step3_pairs']
 
 
 def load(path, sw, near):
+    """Survivors only, per depth centred: the features of `fit.design` (without its constant
+    and key columns) and the target."""
     groups = collections.defaultdict(list)
     for line in open(path):
         r = json.loads(line)
@@ -36,22 +31,19 @@ def load(path, sw, near):
         rows = groups[t]
         if len(rows) < 2:
             continue
-        xs, ys = [], []
-        for r in rows:
-            f = [r['f'][i] for i in USE]
-            for _, cand, gated in ADOPTED:
-                v = r['x'][CANDIDATES.index(cand)]
-                f.append(v * (r['idist'] <= near) if gated else v)
-            xs.append(f)
-            ys.append(r['dkey'] + sw * r['score'])
-        xs, ys = np.array(xs, float), np.array(ys)
+        data = dict(k=np.zeros(len(rows)),
+                    f=np.array([np.array(r['f'])[fit.USE] for r in rows], float),
+                    c=np.array([r['x'] for r in rows], float),
+                    d=np.array([r['idist'] for r in rows]))
+        xs = fit.design(data, ADOPTED, near)[:, 2:]
+        ys = np.array([r['dkey'] + sw * r['score'] for r in rows])
         X.append(xs - xs.mean(0))
         Y.append(ys - ys.mean())
     return np.concatenate(X), np.concatenate(Y)
 
 
 def names():
-    return [NAMES[i] for i in USE] + [a[0] for a in ADOPTED]
+    return [fit.NAMES[i] for i in fit.USE] + [c.replace('@I', '_near_i') for c in ADOPTED]
 
 
 def ridge(X, y, lam):
@@ -70,7 +62,7 @@ def main():
     ap.add_argument('--near', type=int, default=4)
     ap.add_argument('--lam', type=float, default=10.0)
     ap.add_argument('--step', type=float, default=0.0)
-    ap.add_argument('--skip', default='')
+    ap.add_argument('--skip', default='spawn_column')
     ap.add_argument('--out')
     args = ap.parse_args()
     base = json.load(open(args.base))

@@ -89,9 +89,8 @@ fn main() {
             }
             line = up;
         }
-        let alive: Vec<bool> = line.iter().map(Option::is_some).collect();
-        let n_alive = alive.iter().filter(|&&a| a).count();
-        let keep_dead = (neg * n_alive) as f64 / (alive.len() - n_alive).max(1) as f64;
+        let n_alive = line.iter().filter(|l| l.is_some()).count();
+        let keep_dead = (neg * n_alive) as f64 / (line.len() - n_alive).max(1) as f64;
         let mut rng = SplitMix64::new(seed * 1_000_003 + d as u64);
         let n = rows.len() as f64;
         let mean_key = rows.iter().map(|r| r.1).sum::<f64>() / n;
