@@ -384,8 +384,14 @@ fn features_batch(
     // Rows complete in every column but the spawn's.
     let mut others_full = [ROW_MASK; BATCH];
     for x in 0..COLS {
+        // The column's conditions as masks, not branches inside the lane loop: a branch there
+        // compiles to masked stores, which stall the next load of the same accumulator.
         // A pair (x - 1, x) of surface columns, neither of them the well.
-        let surface_pair = x > 0 && x != SPAWN_X && x - 1 != SPAWN_X;
+        let surface_pair = u32::from(x > 0 && x != SPAWN_X && x - 1 != SPAWN_X);
+        // All ones from the second column on (steps and row transitions need a left column).
+        let has_left = 0u32.wrapping_sub(u32::from(x > 0));
+        // All ones in the spawn's column, which `others_full` skips.
+        let skip_full = 0u32.wrapping_sub(u32::from(x == SPAWN_X));
         let c = &cols[x];
         let left = if x == 0 {
             &[ROW_MASK; BATCH]
@@ -399,10 +405,7 @@ fn features_batch(
         };
         for l in 0..BATCH {
             let col = c[l];
-            if x != SPAWN_X {
-                others_full[l] &= col;
-            }
-            cells[l] += col.count_ones();
+            others_full[l] &= col | skip_full;
             // Row y+1 sits under row y; the floor counts as filled.
             column_transitions[l] +=
                 ((col ^ ((col >> 1) | (1 << (ROWS - 1)))) & ROW_MASK).count_ones();
@@ -410,22 +413,22 @@ fn features_batch(
             let top = col & col.wrapping_neg();
             let above_top = top.wrapping_sub(1) & ROW_MASK;
             let h = ROW_MASK & !above_top & !col;
-            holes[l] += h.count_ones();
+            let filled = col.count_ones();
+            cells[l] += filled;
+            let height = ROWS - above_top.count_ones();
+            // The column's cells all lie at or under its top, so the holes are the rest of
+            // its height: one count fewer than counting `h`.
+            holes[l] += height - filled;
             hole_rows[l] |= h;
             let window = (((top as u64) << shallow_depth) - top as u64) as u32;
             shallow_holes[l] += (h & window).count_ones();
-            let height = ROWS - above_top.count_ones();
             max_height[l] = max_height[l].max(height);
-            if x > 0 {
-                let step = height.abs_diff(previous_height[l]);
-                bumpiness[l] += step;
-                row_transitions[l] += ((col ^ left[l]) & stack_rows[l]).count_ones();
-                if surface_pair {
-                    flat_pairs[l] += (step == 0) as u32;
-                    step1_pairs[l] += (step == 1) as u32;
-                    step3_pairs[l] += (step >= 3) as u32;
-                }
-            }
+            let step = height.abs_diff(previous_height[l]) & has_left;
+            bumpiness[l] += step;
+            row_transitions[l] += ((col ^ left[l]) & stack_rows[l] & has_left).count_ones();
+            flat_pairs[l] += u32::from(step == 0) & surface_pair;
+            step1_pairs[l] += u32::from(step == 1) & surface_pair;
+            step3_pairs[l] += u32::from(step >= 3) & surface_pair;
             previous_height[l] = height;
             let d = (left[l] & right[l] & above_top).count_ones();
             well_sums[l] += d * (d + 1) / 2;
