@@ -234,7 +234,7 @@ features! {
 pub fn features(board: &Board, landing_y: u32, shallow_depth: u32, top_rows: u32) -> Features {
     let mut batch = Batch::default();
     batch.push(board, landing_y);
-    features_batch(&batch, shallow_depth, top_rows, true).lane(0)
+    features_batch::<true>(&batch, shallow_depth, top_rows, true).lane(0)
 }
 
 /// The longest clean well (at most 4): the run of rows directly above a column's top, counted
@@ -310,12 +310,15 @@ impl Batch {
     /// Adds a board on which a piece locked with its center at row `landing_y`.
     #[inline]
     pub fn push(&mut self, board: &Board, landing_y: u32) {
-        assert!(self.len < BATCH, "batch is full");
+        // The length in a local: read back through `self` after every store of a column it
+        // would be reloaded ten times.
+        let n = self.len;
+        assert!(n < BATCH, "batch is full");
         for (x, &c) in board.cols.iter().enumerate() {
-            self.cols[x][self.len] = c;
+            self.cols[x][n] = c;
         }
-        self.landing_y[self.len] = landing_y;
-        self.len += 1;
+        self.landing_y[n] = landing_y;
+        self.len = n + 1;
     }
 
     pub fn clear(&mut self) {
@@ -339,19 +342,23 @@ impl Batch {
 /// its features, as [`evaluate`] gives it for one board.
 #[inline]
 pub fn evaluate_batch(batch: &Batch, w: &Weights) -> [f32; BATCH] {
-    features_batch(
-        batch,
-        w.shallow_depth.clamp(0.0, ROWS as f32) as u32,
-        w.top_rows.clamp(0.0, ROWS as f32) as u32,
-        w.clean_well != 0.0,
-    )
+    let shallow_depth = w.shallow_depth.clamp(0.0, ROWS as f32) as u32;
+    let top_rows = w.top_rows.clamp(0.0, ROWS as f32) as u32;
+    let clean_well = w.clean_well != 0.0;
+    // With no window (the shipped weights) `shallow_holes` is always 0: a build without it
+    // saves a count per column.
+    if shallow_depth == 0 {
+        features_batch::<false>(batch, 0, top_rows, clean_well)
+    } else {
+        features_batch::<true>(batch, shallow_depth, top_rows, clean_well)
+    }
     .weighted(w)
 }
 
 /// [`features`] of every board in `batch` (the first `batch.len()` entries); `clean_well`
 /// (the one slow feature) only when `with_clean_well`.
 #[inline(always)]
-fn features_batch(
+fn features_batch<const SHALLOW: bool>(
     batch: &Batch,
     shallow_depth: u32,
     top_rows: u32,
@@ -376,7 +383,6 @@ fn features_batch(
     let mut row_transitions = [0u32; BATCH];
     let mut well_sums = [0u32; BATCH];
     let mut bumpiness = [0u32; BATCH];
-    let mut max_height = [0u32; BATCH];
     let mut previous_height = [0u32; BATCH];
     let mut flat_pairs = [0u32; BATCH];
     let mut step1_pairs = [0u32; BATCH];
@@ -420,9 +426,12 @@ fn features_batch(
             // its height: one count fewer than counting `h`.
             holes[l] += height - filled;
             hole_rows[l] |= h;
-            let window = (((top as u64) << shallow_depth) - top as u64) as u32;
-            shallow_holes[l] += (h & window).count_ones();
-            max_height[l] = max_height[l].max(height);
+            // The `shallow_depth` rows from the top down: in u32 (wrapping, as only the low 20
+            // bits are used) rather than u64, which the lane loop would have to widen to.
+            if SHALLOW {
+                let window = (top << shallow_depth).wrapping_sub(top);
+                shallow_holes[l] += (h & window).count_ones();
+            }
             let step = height.abs_diff(previous_height[l]) & has_left;
             bumpiness[l] += step;
             row_transitions[l] += ((col ^ left[l]) & stack_rows[l] & has_left).count_ones();
@@ -436,6 +445,7 @@ fn features_batch(
     }
     let mut wall_transitions = [0u32; BATCH];
     let mut hole_row_count = [0u32; BATCH];
+    let mut max_height = [0u32; BATCH];
     let mut landing_height = [0u32; BATCH];
     let mut spawn_column = [0u32; BATCH];
     let mut ready_rows = [0u32; BATCH];
@@ -448,6 +458,8 @@ fn features_batch(
         wall_transitions[l] = (!cols[0][l] & stack_rows[l]).count_ones()
             + (!cols[COLS - 1][l] & stack_rows[l]).count_ones();
         hole_row_count[l] = hole_rows[l].count_ones();
+        // The highest column reaches the highest filled row.
+        max_height[l] = stack_rows[l].count_ones();
         landing_height[l] = ROWS - batch.landing_y[l].min(ROWS);
         spawn_column[l] = cols[SPAWN_X][l].count_ones();
     }
