@@ -111,9 +111,8 @@ fn reachable(valid: &ValidMap, start_state: usize, start_x: usize, start_bits: u
         if dirty >> s & 1 == 1 {
             dirty &= !(1 << s);
             let prev = (s + 3) % 4;
-            let before = reach[s];
             let from_rotation = reach[prev];
-            if sweep_state(&mut reach[s], &valid[s], &from_rotation) != before {
+            if sweep_state(&mut reach[s], &valid[s], &from_rotation) {
                 dirty |= 1 << ((s + 1) % 4);
             }
         }
@@ -123,37 +122,48 @@ fn reachable(valid: &ValidMap, start_state: usize, start_x: usize, start_bits: u
 }
 
 /// Closes one state's reachable set under `D`, `L` and `R`, after adding what rotating from the
-/// previous state brings. Returns the new set.
+/// previous state brings. Returns whether the set grew.
+///
+/// The set is worked on in a local copy and compared column by column: storing the columns one
+/// at a time and then reading the array back whole (to return or compare it) stalls, since such
+/// a load cannot be served from the pending narrow stores.
 #[inline]
-fn sweep_state(
-    reach: &mut [u32; COLS],
-    valid: &[u32; COLS],
-    from_rotation: &[u32; COLS],
-) -> [u32; COLS] {
-    for x in 0..COLS {
-        reach[x] = fill_down(reach[x] | (from_rotation[x] & valid[x]), valid[x]);
+fn sweep_state(reach: &mut [u32; COLS], valid: &[u32; COLS], from_rotation: &[u32; COLS]) -> bool {
+    let before = *reach;
+    let mut r = before;
+    // What rotating brings is added during the first pass to the right, column by column: as
+    // a separate whole-array step it would load `from_rotation` (just stored, one column at a
+    // time, by the previous state's sweep) as a vector, which stalls the same way. The set
+    // reached is the same fixpoint in any order.
+    r[0] = fill_down(r[0] | (from_rotation[0] & valid[0]), valid[0]);
+    for x in 1..COLS {
+        let brought = from_rotation[x] | r[x - 1];
+        r[x] = fill_down(r[x] | (brought & valid[x]), valid[x]);
     }
+    // One pass each way carries moves along a row across the board; each step waits for its
+    // neighbour, so these passes are the serial part.
     loop {
-        // One pass each way carries moves along a row across the board; each step waits for its
-        // neighbour, so these passes are the serial part.
-        for x in 1..COLS {
-            reach[x] = fill_down(reach[x] | (reach[x - 1] & valid[x]), valid[x]);
-        }
         for x in (0..COLS - 1).rev() {
-            reach[x] = fill_down(reach[x] | (reach[x + 1] & valid[x]), valid[x]);
+            r[x] = fill_down(r[x] | (r[x + 1] & valid[x]), valid[x]);
         }
         // Stable unless some column can still gain from a neighbour (a slide after a drop,
         // under an overhang): checked for all columns at once, with no chain between them.
         let mut gains = 0u32;
         for x in 0..COLS {
-            let left = if x > 0 { reach[x - 1] } else { 0 };
-            let right = if x + 1 < COLS { reach[x + 1] } else { 0 };
-            gains |= (left | right) & valid[x] & !reach[x];
+            let left = if x > 0 { r[x - 1] } else { 0 };
+            let right = if x + 1 < COLS { r[x + 1] } else { 0 };
+            gains |= (left | right) & valid[x] & !r[x];
         }
         if gains == 0 {
-            return *reach;
+            break;
+        }
+        for x in 1..COLS {
+            r[x] = fill_down(r[x] | (r[x - 1] & valid[x]), valid[x]);
         }
     }
+    let changed = r.iter().zip(&before).fold(0, |a, (n, b)| a | (n ^ b)) != 0;
+    *reach = r;
+    changed
 }
 
 /// Extends `bits` (a subset of `valid`) downward through runs of `valid`: adding `bits` to the
