@@ -42,9 +42,10 @@ fn main() {
         for (board, kind, index) in &boards {
             placements(board, *kind, *index, &mut out);
             generated += out.len() as u64;
+            let occupied = board.occupied_rows();
             for p in &out {
                 let mut b = *board;
-                let o = bitboard::lock(&mut b, *kind, p.state, p.x as usize, p.y as u32, *index, 0);
+                let o = p.lock_over(&mut b, occupied, *kind, *index, 0);
                 black_box(o);
                 batch.push(&b, p.y as u32);
                 if batch.is_full() {

@@ -302,6 +302,32 @@ pub struct Outcome {
     pub game_over: Option<rules::GameOver>,
 }
 
+/// Per kind, state and center column: the rows the piece covers, as bits at
+/// `dy + SHAPE_Y_OFFSET` (the union of its [`PLACED`] columns).
+static PLACED_ROWS: [[[u32; COLS]; 4]; 7] = build_placed_rows();
+
+const fn build_placed_rows() -> [[[u32; COLS]; 4]; 7] {
+    let mut out = [[[0u32; COLS]; 4]; 7];
+    let mut k = 0;
+    while k < 7 {
+        let mut s = 0;
+        while s < 4 {
+            let mut x = 0;
+            while x < COLS {
+                let mut c = 0;
+                while c < COLS {
+                    out[k][s][x] |= PLACED[k][s][x][c];
+                    c += 1;
+                }
+                x += 1;
+            }
+            s += 1;
+        }
+        k += 1;
+    }
+    out
+}
+
 /// Locks `kind` in `state` at center `(x, y)` as piece `index` with the rules' steps 3-7.
 #[inline(always)]
 pub fn lock(
@@ -313,8 +339,27 @@ pub fn lock(
     index: usize,
     piece_limit: usize,
 ) -> Outcome {
+    let occupied = board.occupied_rows();
+    lock_over(board, occupied, kind, (state, x, y), index, piece_limit)
+}
+
+/// [`lock`] on a board whose [`Board::occupied_rows`] are `occupied` (the search locks every
+/// placement of a state on the same board): the top-out check is then the piece's rows added
+/// to them, not a reduction over the ten columns of the new board, which every placement would
+/// wait for.
+#[inline(always)]
+pub fn lock_over(
+    board: &mut Board,
+    occupied: u32,
+    kind: Kind,
+    (state, x, y): (u8, usize, u32),
+    index: usize,
+    piece_limit: usize,
+) -> Outcome {
     board.write(kind, state, x, y);
-    if board.occupied_rows() == ROW_MASK {
+    // The same shifts as `write`'s, on the union of its columns.
+    let rows = (PLACED_ROWS[kind.index()][state as usize][x] << y) >> SHAPE_Y_OFFSET;
+    if occupied | rows == ROW_MASK {
         return Outcome {
             lines: 0,
             score: 0,

@@ -41,15 +41,22 @@ impl Placement {
     /// Locks piece number `index` (of `kind`) here on `board`: [`bitboard::lock`].
     #[inline(always)]
     pub fn lock(self, board: &mut Board, kind: Kind, index: usize, piece_limit: usize) -> Outcome {
-        bitboard::lock(
-            board,
-            kind,
-            self.state,
-            self.x as usize,
-            self.y as u32,
-            index,
-            piece_limit,
-        )
+        let occupied = board.occupied_rows();
+        self.lock_over(board, occupied, kind, index, piece_limit)
+    }
+
+    /// [`Placement::lock`] on a board whose occupied rows are known: [`bitboard::lock_over`].
+    #[inline(always)]
+    pub fn lock_over(
+        self,
+        board: &mut Board,
+        occupied: u32,
+        kind: Kind,
+        index: usize,
+        piece_limit: usize,
+    ) -> Outcome {
+        let at = (self.state, self.x as usize, self.y as u32);
+        bitboard::lock_over(board, occupied, kind, at, index, piece_limit)
     }
 }
 

@@ -514,9 +514,10 @@ fn expand_node(
 ) -> u64 {
     placements_with(&node.board, kind, depth, params.judge, scratch);
     let cells_before = node.board.filled_cells();
+    let occupied = node.board.occupied_rows();
     for p in scratch.iter() {
         let mut board = node.board;
-        let outcome = p.lock(&mut board, kind, depth, params.piece_limit);
+        let outcome = p.lock_over(&mut board, occupied, kind, depth, params.piece_limit);
         if outcome.game_over.is_some() {
             continue;
         }
