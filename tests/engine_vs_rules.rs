@@ -1363,7 +1363,13 @@ fn evaluation_features_match_plain_counts() {
 fn evaluation_is_the_weighted_sum_of_the_features() {
     let weights = Weights::default();
     let names = Weights::NAMES;
-    for (n, (_, board)) in boards(0x5EED_00E2, 300).into_iter().enumerate() {
+    // With a shallow window of 3 rows, and with none (as shipped: the evaluation then leaves
+    // `shallow_holes` out, and every other feature must come out the same).
+    for (n, (_, board), shallow) in boards(0x5EED_00E2, 300)
+        .into_iter()
+        .enumerate()
+        .flat_map(|(n, b)| [(n, b.clone(), 3u32), (n, b, 0)])
+    {
         let bits = Bits::from_rules(&board);
         // One weight at a time set to 1 (the window sizes kept): the cost is that feature.
         for (i, name) in names.iter().enumerate() {
@@ -1374,7 +1380,7 @@ fn evaluation_is_the_weighted_sum_of_the_features() {
             let mut v: Vec<f32> = names
                 .iter()
                 .map(|&m| match m {
-                    "shallow_depth" => 3.0,
+                    "shallow_depth" => shallow as f32,
                     "top_rows" => 3.0,
                     "near_i_pieces" => 5.0,
                     _ => 0.0,
@@ -1382,7 +1388,7 @@ fn evaluation_is_the_weighted_sum_of_the_features() {
                 .collect();
             v[i] = 1.0;
             let w = Weights::from_slice(&v);
-            let f = eval::features(&bits, 7, 3, 3);
+            let f = eval::features(&bits, 7, shallow, 3);
             let expected = match *name {
                 "cells" => f.cells,
                 "row_transitions" => f.row_transitions,
@@ -1405,7 +1411,11 @@ fn evaluation_is_the_weighted_sum_of_the_features() {
                 "step3_pairs" => f.step3_pairs,
                 other => panic!("a new weight {other} needs a line here"),
             };
-            assert_eq!(evaluate(&bits, 7, &w), expected as f32, "board {n}, {name}");
+            assert_eq!(
+                evaluate(&bits, 7, &w),
+                expected as f32,
+                "board {n}, {name}, shallow window {shallow}"
+            );
         }
         assert!(evaluate(&bits, 7, &weights).is_finite());
     }
