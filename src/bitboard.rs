@@ -179,6 +179,8 @@ pub struct Shape {
     pub columns: [(i8, u32); 4],
     /// Number of used entries in `columns`.
     pub width: u8,
+    /// The rows the piece covers: the union of the column masks.
+    pub rows: u32,
     /// Smallest and largest `dx`: the center's x may range over `-min_dx ..= 9 - max_dx`.
     pub min_dx: i8,
     pub max_dx: i8,
@@ -189,10 +191,12 @@ const fn build_shape(offsets: [(i32, i32); 4]) -> Shape {
     let mut width = 0usize;
     let mut min_dx = 0i8;
     let mut max_dx = 0i8;
+    let mut rows = 0u32;
     let mut i = 0;
     while i < 4 {
         let (dx, dy) = offsets[i];
         let bit = 1u32 << (dy + SHAPE_Y_OFFSET as i32);
+        rows |= bit;
         let mut j = 0;
         let mut found = false;
         while j < width {
@@ -217,6 +221,7 @@ const fn build_shape(offsets: [(i32, i32); 4]) -> Shape {
     Shape {
         columns,
         width: width as u8,
+        rows,
         min_dx,
         max_dx,
     }
@@ -226,6 +231,7 @@ const fn build_shapes() -> [[Shape; 4]; 7] {
     let empty = Shape {
         columns: [(0, 0); 4],
         width: 0,
+        rows: 0,
         min_dx: 0,
         max_dx: 0,
     };
@@ -302,32 +308,6 @@ pub struct Outcome {
     pub game_over: Option<rules::GameOver>,
 }
 
-/// Per kind, state and center column: the rows the piece covers, as bits at
-/// `dy + SHAPE_Y_OFFSET` (the union of its [`PLACED`] columns).
-static PLACED_ROWS: [[[u32; COLS]; 4]; 7] = build_placed_rows();
-
-const fn build_placed_rows() -> [[[u32; COLS]; 4]; 7] {
-    let mut out = [[[0u32; COLS]; 4]; 7];
-    let mut k = 0;
-    while k < 7 {
-        let mut s = 0;
-        while s < 4 {
-            let mut x = 0;
-            while x < COLS {
-                let mut c = 0;
-                while c < COLS {
-                    out[k][s][x] |= PLACED[k][s][x][c];
-                    c += 1;
-                }
-                x += 1;
-            }
-            s += 1;
-        }
-        k += 1;
-    }
-    out
-}
-
 /// Locks `kind` in `state` at center `(x, y)` as piece `index` with the rules' steps 3-7.
 #[inline(always)]
 pub fn lock(
@@ -357,8 +337,9 @@ pub fn lock_over(
     piece_limit: usize,
 ) -> Outcome {
     board.write(kind, state, x, y);
-    // The same shifts as `write`'s, on the union of its columns.
-    let rows = (PLACED_ROWS[kind.index()][state as usize][x] << y) >> SHAPE_Y_OFFSET;
+    // The same shifts as `write`'s, on the union of the piece's columns (a placement never
+    // leaves the board sideways, so all of them are written).
+    let rows = (shape(kind, state).rows << y) >> SHAPE_Y_OFFSET;
     if occupied | rows == ROW_MASK {
         return Outcome {
             lines: 0,
