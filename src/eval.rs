@@ -392,9 +392,9 @@ fn features_batch<const SHALLOW: bool>(
     let mut step3_pairs = [0u32; BATCH];
     // Rows complete in every column but the spawn's.
     let mut others_full = [ROW_MASK; BATCH];
-    // Eight lanes (one AVX2 vector) through all ten columns, then the next eight: with the
-    // lanes innermost across all sixteen, the accumulators of every feature did not fit the
-    // registers and went through memory each column (5% of a whole expansion, measured).
+    // Eight lanes (one AVX2 vector) through all ten columns, then the next eight, rather than
+    // all sixteen lanes per column: 6% faster per expanded state in the bench (bench/RESULTS.md,
+    // session 14). The accumulators stay in memory either way; why it helps was not found.
     for lanes in (0..BATCH).step_by(VECTOR) {
         for x in 0..COLS {
             // The column's conditions as masks, not branches inside the lane loop: a branch there
