@@ -41,8 +41,8 @@ impl Placement {
     /// Locks piece number `index` (of `kind`) here on `board`: [`bitboard::lock`].
     #[inline(always)]
     pub fn lock(self, board: &mut Board, kind: Kind, index: usize, piece_limit: usize) -> Outcome {
-        let occupied = board.occupied_rows();
-        self.lock_over(board, occupied, kind, index, piece_limit)
+        let (state, x, y) = (self.state, self.x as usize, self.y as u32);
+        bitboard::lock(board, kind, state, x, y, index, piece_limit)
     }
 
     /// [`Placement::lock`] on a board whose occupied rows are known: [`bitboard::lock_over`].
