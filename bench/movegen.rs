@@ -14,6 +14,8 @@ fn main() {
     let sequence = contest_sequence(CONTEST_SEED, 3_000);
     let params = Params {
         beam_width: 200,
+        width_changes: Default::default(),
+        time_budget: None,
         score_weight: 1.0 / 38.0,
         weights: Weights::default(),
         policy: Default::default(),

@@ -3,7 +3,7 @@
 //! The rules live in [`rules`] (the plain engine the checker replays on), records in [`record`],
 //! piece sequences in [`sequence`], the checker in [`replay`] and its HTML page in [`viewer`].
 //! The solver: the fast board in [`bitboard`], placements in [`movegen`], the board evaluation
-//! in [`eval`], the beam in [`search`], record building and the self-check in [`solve`], and
+//! in [`eval`], the beam in [`search`] (its width along the way in [`width`]), record building and the self-check in [`solve`], and
 //! parameter tuning in [`tune`]. [`cli`] holds what the binaries share.
 
 pub mod bitboard;
@@ -18,3 +18,4 @@ pub mod sequence;
 pub mod solve;
 pub mod tune;
 pub mod viewer;
+pub mod width;

@@ -14,6 +14,7 @@ use crate::bitboard::Board;
 use crate::eval::{evaluate_batch, Batch, Weights};
 use crate::movegen::{placements_with, Placement, Placements};
 use crate::rules::Kind;
+use crate::width::{Schedule, TimeBudget, PROBE_DEPTHS, SEGMENT_DEPTHS};
 use ahash::AHashMap;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -52,7 +53,14 @@ pub struct Policy {
 /// Everything that decides what the search returns.
 #[derive(Clone, Debug)]
 pub struct Params {
+    /// States kept at each depth (from the first; see `width_changes` and `time_budget`).
     pub beam_width: usize,
+    /// Changes of the width at given depths (empty: `beam_width` throughout).
+    pub width_changes: Schedule,
+    /// Re-choose the width as the search goes so that it ends within this wall-clock budget
+    /// (`beam_width` is then the first width; `width_changes` must be empty). The record then
+    /// depends on the clock; [`Solution::width_changes`] replays it without the budget.
+    pub time_budget: Option<TimeBudget>,
     pub score_weight: f64,
     pub weights: Weights,
     pub policy: Policy,
@@ -171,6 +179,9 @@ pub struct Solution {
     pub placements: Vec<Placement>,
     pub score: u64,
     pub stats: DepthStats,
+    /// The width changes the search made (those of `Params::width_changes` it reached, or the
+    /// budget's): with the same `beam_width` and no budget they give the same record.
+    pub width_changes: Schedule,
 }
 
 /// Number of pieces the search places for a sequence of `len` pieces: the piece at the limit
@@ -195,7 +206,20 @@ pub fn beam_search(
     params: &Params,
     progress: &mut dyn FnMut(&DepthStats),
 ) -> Solution {
-    assert!(params.beam_width > 0, "beam width must be positive");
+    assert!(
+        params.beam_width > 0 && params.width_changes.0.iter().all(|&(_, w)| w > 0),
+        "beam width must be positive"
+    );
+    assert!(
+        params.time_budget.is_none() || params.width_changes.0.is_empty(),
+        "a time budget chooses the widths itself"
+    );
+    let started = Instant::now();
+    let mut width = params.beam_width;
+    let mut scheduled = params.width_changes.0.iter().peekable();
+    let mut width_changes = Vec::new();
+    // Where the budget's current measurement began: (time, states expanded by then).
+    let mut segment = (started, 0u64);
     let depth_count = pieces_to_place(sequence.len(), params.piece_limit);
     // The states of the last depth are built inside the next depth's expansion tasks (each
     // task locks its share of the chosen placements onto their parents, then expands them):
@@ -227,7 +251,15 @@ pub fn beam_search(
     let mut beam_best = 0u64;
 
     for (depth, &kind) in sequence.iter().enumerate().take(depth_count) {
-        let started = Instant::now();
+        let depth_started = Instant::now();
+        while let Some(&&(d, w)) = scheduled.peek() {
+            if d > depth {
+                break;
+            }
+            width = w;
+            width_changes.push((d, w));
+            scheduled.next();
+        }
         let (score_weight, floor) = ranking(sequence, depth, depth_count, params, beam_best);
         let weights = params.weights.at_depth(sequence, depth);
         let last = (depth > 0).then(|| Last {
@@ -274,13 +306,7 @@ pub fn beam_search(
         // Keeping the trail is bookkeeping, counted with building the states (`advance`).
         let kept = Instant::now();
         picker.reset(expanding);
-        select(
-            chunks,
-            &mut flat,
-            params.beam_width,
-            &params.policy,
-            &mut picker,
-        );
+        select(chunks, &mut flat, width, &params.policy, &mut picker);
         let selected = Instant::now();
         let chosen = &picker.chosen;
         let (top_index, top) = chosen
@@ -298,10 +324,28 @@ pub fn beam_search(
         stats.pieces = depth + 1;
         stats.best_score = best.map_or(0, |b| b.2);
         stats.beam_size = chosen.len();
-        stats.seconds.expand += (expanded - started).as_secs_f64();
+        stats.seconds.expand += (expanded - depth_started).as_secs_f64();
         stats.seconds.select += (selected - kept).as_secs_f64();
         stats.seconds.advance += (kept - expanded).as_secs_f64() + selected.elapsed().as_secs_f64();
         progress(&stats);
+        if let Some(budget) = &params.time_budget {
+            let done = depth + 1;
+            let due = done == PROBE_DEPTHS
+                || (done > PROBE_DEPTHS && (done - PROBE_DEPTHS).is_multiple_of(SEGMENT_DEPTHS));
+            if due && done < depth_count {
+                let states = (stats.expanded - segment.1).max(1);
+                let per_state = segment.0.elapsed().as_secs_f64() / states as f64;
+                let remaining = budget.search_seconds() - started.elapsed().as_secs_f64();
+                let next = budget.next_width(remaining, depth_count - done, per_state, width);
+                // Changes under 2% are measurement noise; leaving them out keeps the schedule
+                // short.
+                if next.abs_diff(width) * 50 > width {
+                    width = next;
+                    width_changes.push((done, next));
+                }
+                segment = (Instant::now(), stats.expanded);
+            }
+        }
     }
     if finished && depth_count > 0 {
         // The last selection's states are never expanded; only their steps are needed.
@@ -330,6 +374,7 @@ pub fn beam_search(
         placements,
         score,
         stats,
+        width_changes: Schedule(width_changes),
     }
 }
 

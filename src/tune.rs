@@ -94,6 +94,8 @@ pub fn run_trial(
     let start = Instant::now();
     let beam = Params {
         beam_width: params.beam_width,
+        width_changes: Default::default(),
+        time_budget: None,
         score_weight: params.score_weight,
         weights: params.weights.clone(),
         policy: params.policy.clone(),

@@ -16,6 +16,7 @@ use tetris_opt::rules::{self, Board, GameOver, Kind, Move, Piece, HEIGHT, SPAWN,
 use tetris_opt::search::{beam_search, Params, Solution};
 use tetris_opt::sequence::{contest_sequence, generate, Distribution, SplitMix64};
 use tetris_opt::solve::record_for;
+use tetris_opt::width::TimeBudget;
 
 /// The four cells of a piece, sorted: the identity of a placement on the board.
 type Cells = [(i32, i32); 4];
@@ -1024,6 +1025,8 @@ fn placements_explore_rotation_when_the_spawn_cannot_shift() {
 fn params(beam_width: usize, piece_limit: usize) -> Params {
     Params {
         beam_width,
+        width_changes: Default::default(),
+        time_budget: None,
         score_weight: 1.0 / 38.0,
         weights: Default::default(),
         policy: Default::default(),
@@ -1146,6 +1149,44 @@ fn beam_search_is_the_same_on_one_and_two_threads() {
         assert_eq!(one.placements, two.placements, "width {width}");
         assert_eq!(one.score, two.score, "width {width}");
     }
+}
+
+/// A schedule changes the width from the depths it names (changes past the sequence's end are
+/// not reported as made), and the changes a budgeted search reports, given back without the
+/// budget, make the same record: a budgeted run can be replayed exactly.
+#[test]
+fn width_changes_are_followed_and_replay_a_budgeted_search() {
+    let sequence = contest_sequence(12358, 400);
+    let fixed = beam_search(&sequence, &params(60, 10_000), &mut |_| {});
+    let narrowed = Params {
+        width_changes: "100:5,1000:7".parse().unwrap(),
+        ..params(60, 10_000)
+    };
+    let narrowed = beam_search(&sequence, &narrowed, &mut |_| {});
+    assert_eq!(narrowed.width_changes.0, vec![(100, 5)]);
+    assert!(narrowed.stats.expanded < fixed.stats.expanded);
+    assert!(fixed.width_changes.0.is_empty());
+
+    // Two seconds are far more than 400 pieces at width 400 need on any machine, so the budget
+    // widens the beam at its first re-choice (after the 50-piece probe) to the cap, and keeps it.
+    let budget = Some(TimeBudget {
+        seconds: 2.0,
+        max_width: 400,
+    });
+    let budgeted = Params {
+        time_budget: budget,
+        ..params(60, 10_000)
+    };
+    let budgeted = beam_search(&sequence, &budgeted, &mut |_| {});
+    assert_eq!(budgeted.width_changes.0, vec![(50, 400)]);
+    let replayed = Params {
+        width_changes: budgeted.width_changes.clone(),
+        ..params(60, 10_000)
+    };
+    let replayed = beam_search(&sequence, &replayed, &mut |_| {});
+    assert_eq!(replayed.placements, budgeted.placements);
+    assert_eq!(replayed.score, budgeted.score);
+    assert_eq!(replayed.width_changes, budgeted.width_changes);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -158,6 +158,68 @@ fn bad_input_gives_one_line_error_and_nonzero_exit() {
     }
 }
 
+/// A budgeted solve prints the width changes it made; `--width-changes` with them replays the
+/// same record, which `check` scores as claimed.
+#[test]
+fn a_time_budget_run_replays_from_its_printed_width_changes() {
+    let scratch = Scratch::new("budget");
+    let input = tencent_input();
+    let json = scratch.dir.join("summary.json");
+    let common: [&dyn AsRef<OsStr>; 5] = [&input, &"--pieces", &"400", &"--beam-width", &"30"];
+    let budget: [&dyn AsRef<OsStr>; 6] = [
+        &"--time-budget",
+        &"3s",
+        &"--max-beam-width",
+        &"300",
+        &"--json",
+        &json,
+    ];
+    let r = solve(&[&common[..], &budget[..]].concat());
+    assert_eq!(r.code, Some(0), "{r:#?}");
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let changes = summary["width_changes"]
+        .as_str()
+        .expect("changes in the summary");
+    assert!(!changes.is_empty(), "the budget widened the beam: {r:#?}");
+    assert_eq!(summary["time_budget_seconds"], 3.0);
+    let printed = format!("--beam-width 30 --width-changes {changes}");
+    assert!(r.stderr.contains(&printed), "{r:#?}");
+
+    let again = solve(&[&common[..], &[&"--width-changes", &changes, &"--quiet"]].concat());
+    assert_eq!(again.code, Some(0), "{again:#?}");
+    assert_eq!(again.stdout, r.stdout);
+    let record = scratch.file("moves.txt", &r.stdout);
+    assert_eq!(check_score(&input, &record, &[]), r.solve_score());
+}
+
+#[test]
+fn bad_width_options_are_refused() {
+    let input = tencent_input();
+    let cases: [(&[&str], &str); 6] = [
+        (&["--width-changes", "50:0"], "at least 1"),
+        (&["--width-changes", "50:10,40:20"], "depths must increase"),
+        (&["--width-changes", "50"], "DEPTH:WIDTH"),
+        (&["--time-budget", "0"], "not a positive time"),
+        (
+            &["--time-budget", "5m", "--max-beam-width", "0"],
+            "--max-beam-width",
+        ),
+        (
+            &["--time-budget", "5", "--width-changes", "5:10"],
+            "cannot be used",
+        ),
+    ];
+    for (extra, needle) in cases {
+        let mut args: Vec<&dyn AsRef<OsStr>> = vec![&input];
+        args.extend(extra.iter().map(|a| a as &dyn AsRef<OsStr>));
+        let r = solve(&args);
+        assert_eq!(r.code, Some(2), "{extra:?}: {r:#?}");
+        assert!(r.stdout.is_empty(), "no record on failure: {r:#?}");
+        assert!(r.stderr.contains(needle), "{needle}: {r:#?}");
+    }
+}
+
 #[test]
 fn check_reads_the_record_from_standard_input() {
     use std::io::Write;

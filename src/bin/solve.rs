@@ -10,6 +10,7 @@ use tetris_opt::replay::ReplayOptions;
 use tetris_opt::rules::DEFAULT_PIECE_LIMIT;
 use tetris_opt::search::{beam_search, pieces_to_place, Params};
 use tetris_opt::solve::{record_for, verify};
+use tetris_opt::width::{Schedule, TimeBudget};
 
 /// Search a move record for a piece sequence; prints the record (one line, comma-separated) on
 /// stdout and a summary ending in `Score = N` on stderr.
@@ -19,9 +20,21 @@ struct Args {
     /// Piece sequence file (e.g. inputs/tencent.txt).
     input: PathBuf,
     /// States kept at each depth of the beam (the default solves the contest sequence in
-    /// about two minutes on 2 cores).
+    /// about two minutes on 2 cores). With --time-budget: the width of the first 50 pieces.
     #[arg(long, default_value_t = 20_000)]
     beam_width: usize,
+    /// Change the width at given depths: DEPTH:WIDTH,... (from depth DEPTH, 0-based, on; e.g.
+    /// 50:180000,300:175000). Replays a --time-budget run's record exactly.
+    #[arg(long, value_name = "SCHEDULE", conflicts_with = "time_budget")]
+    width_changes: Option<Schedule>,
+    /// Finish within this wall-clock time (seconds, or with a unit: 90s, 15m, 1.5h): the width
+    /// is re-chosen every 250 pieces from the measured speed. The widths chosen are printed
+    /// (and written to --json) as a schedule for --width-changes.
+    #[arg(long, value_name = "TIME", value_parser = parse_duration)]
+    time_budget: Option<f64>,
+    /// The widest beam --time-budget may choose (memory: about 4 KiB per state).
+    #[arg(long, default_value_t = 1_000_000, requires = "time_budget")]
+    max_beam_width: usize,
     /// How much one point scored lowers a state's key (key = evaluation - score * weight).
     #[arg(long, default_value_t = 0.024)]
     score_weight: f64,
@@ -61,14 +74,41 @@ fn main() {
     exit_with(run(&args));
 }
 
-fn run(args: &Args) -> Result<(), CliError> {
-    if args.beam_width == 0 {
-        return Err(CliError::usage("--beam-width must be at least 1"));
+/// Seconds from `90`, `90s`, `15m` or `1.5h`.
+fn parse_duration(text: &str) -> Result<f64, String> {
+    let text = text.trim();
+    let (number, unit) = match text.char_indices().last() {
+        Some((i, 's')) => (&text[..i], 1.0),
+        Some((i, 'm')) => (&text[..i], 60.0),
+        Some((i, 'h')) => (&text[..i], 3600.0),
+        _ => (text, 1.0),
+    };
+    match number.trim().parse::<f64>() {
+        Ok(n) if n.is_finite() && n > 0.0 => Ok(n * unit),
+        _ => Err(format!(
+            "{text:?} is not a positive time (seconds, or e.g. 90s, 15m, 1.5h)"
+        )),
     }
-    if args.beam_width > MAX_BEAM_WIDTH {
-        return Err(CliError::usage(format!(
-            "--beam-width must be at most {MAX_BEAM_WIDTH}"
-        )));
+}
+
+fn run(args: &Args) -> Result<(), CliError> {
+    let widths = [
+        ("--beam-width", args.beam_width),
+        ("--max-beam-width", args.max_beam_width),
+    ];
+    let scheduled = args.width_changes.iter().flat_map(|s| &s.0);
+    for (option, width) in widths
+        .into_iter()
+        .chain(scheduled.map(|&(_, w)| ("--width-changes", w)))
+    {
+        if width == 0 {
+            return Err(CliError::usage(format!("{option} must be at least 1")));
+        }
+        if width > MAX_BEAM_WIDTH {
+            return Err(CliError::usage(format!(
+                "{option}: widths must be at most {MAX_BEAM_WIDTH}"
+            )));
+        }
     }
     if args.piece_limit == 1 {
         return Err(CliError::usage(
@@ -92,6 +132,11 @@ fn run(args: &Args) -> Result<(), CliError> {
     let policy = read_policy(args.policy.as_deref())?;
     let params = Params {
         beam_width: args.beam_width,
+        width_changes: args.width_changes.clone().unwrap_or_default(),
+        time_budget: args.time_budget.map(|seconds| TimeBudget {
+            seconds,
+            max_width: args.max_beam_width,
+        }),
         score_weight: args.score_weight,
         weights,
         policy,
@@ -160,6 +205,8 @@ fn run(args: &Args) -> Result<(), CliError> {
             "lines": report.lines,
             "clears": report.clears,
             "beam_width": args.beam_width,
+            "width_changes": solution.width_changes.to_string(),
+            "time_budget_seconds": args.time_budget,
             "score_weight": args.score_weight,
             "judge": args.judge,
             "weights": params.weights,
@@ -180,9 +227,19 @@ fn run(args: &Args) -> Result<(), CliError> {
             "pieces locked: {}, lines: {} (clears of 1: {c1}, 2: {c2}, 3: {c3}, 4: {c4})",
             report.pieces_locked, report.lines
         );
+        if !solution.width_changes.0.is_empty() {
+            eprintln!(
+                "width changes (replay with --beam-width {} --width-changes {}):",
+                args.beam_width, solution.width_changes
+            );
+            for (depth, width) in &solution.width_changes.0 {
+                eprintln!("  from piece {}: {width}", depth + 1);
+            }
+        }
         eprintln!(
-            "beam width {}, score weight {}: {:.1} s, {} states expanded ({:.2} us each), {} placements",
+            "beam width {}{}, score weight {}: {:.1} s, {} states expanded ({:.2} us each), {} placements",
             args.beam_width,
+            if solution.width_changes.0.is_empty() { "" } else { " at first" },
             args.score_weight,
             search_time.as_secs_f64(),
             solution.stats.expanded,

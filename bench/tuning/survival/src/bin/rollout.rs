@@ -55,6 +55,8 @@ fn main() {
     let seq = generate(Distribution::Contest, seed, LIMIT);
     let params = Params {
         beam_width: path_k,
+        width_changes: Default::default(),
+        time_budget: None,
         score_weight: sw,
         weights: w.clone(),
         policy: Policy::default(),

@@ -1,0 +1,198 @@
+//! The beam's width along a search: one width throughout, a schedule of changes, or a wall-clock
+//! budget that re-chooses the width as the search goes.
+//!
+//! A budget is what a user with a deadline wants ("the best record in 15 minutes on this
+//! machine"): the time per expanded state differs from machine to machine and from hour to hour,
+//! so no fixed width fits a deadline everywhere. A budgeted search is not repeatable (it depends
+//! on the clock), but the widths it chose are reported as a schedule, and the same schedule
+//! given back without the budget replays the same record exactly.
+
+use std::fmt;
+use std::str::FromStr;
+use thiserror::Error;
+
+/// Width changes: from depth `depth` (0-based: the selection after piece `depth + 1` is placed)
+/// on, the beam keeps `width` states. Sorted by depth, at most one change per depth.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Schedule(pub Vec<(usize, usize)>);
+
+/// Why a schedule's text was refused.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum ScheduleError {
+    #[error("width change {0:?} is not DEPTH:WIDTH (e.g. 50:180000)")]
+    Syntax(String),
+    #[error("width change {0:?}: the width must be at least 1")]
+    ZeroWidth(String),
+    #[error("width change {0:?}: depths must increase from one change to the next")]
+    Order(String),
+}
+
+impl FromStr for Schedule {
+    type Err = ScheduleError;
+
+    /// Reads `DEPTH:WIDTH,DEPTH:WIDTH,...` (as [`Schedule`]'s `Display` writes it).
+    fn from_str(text: &str) -> Result<Schedule, ScheduleError> {
+        let mut changes: Vec<(usize, usize)> = Vec::new();
+        for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let syntax = || ScheduleError::Syntax(part.to_string());
+            let (depth, width) = part.split_once(':').ok_or_else(syntax)?;
+            let depth: usize = depth.trim().parse().map_err(|_| syntax())?;
+            let width: usize = width.trim().parse().map_err(|_| syntax())?;
+            if width == 0 {
+                return Err(ScheduleError::ZeroWidth(part.to_string()));
+            }
+            if changes.last().is_some_and(|&(d, _)| d >= depth) {
+                return Err(ScheduleError::Order(part.to_string()));
+            }
+            changes.push((depth, width));
+        }
+        Ok(Schedule(changes))
+    }
+}
+
+impl fmt::Display for Schedule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, (depth, width)) in self.0.iter().enumerate() {
+            let sep = if i == 0 { "" } else { "," };
+            write!(f, "{sep}{depth}:{width}")?;
+        }
+        Ok(())
+    }
+}
+
+impl Schedule {
+    /// The widest beam the schedule (starting at `first`) ever keeps.
+    pub fn widest(&self, first: usize) -> usize {
+        self.0.iter().map(|&(_, w)| w).fold(first, usize::max)
+    }
+}
+
+/// A wall-clock budget for a whole search.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TimeBudget {
+    /// Seconds from the start of the search to its end, with a reserve for building and
+    /// checking the record left out of it ([`TimeBudget::search_seconds`]).
+    pub seconds: f64,
+    /// The widest beam the budget may choose (memory grows by about 4 KiB per state).
+    pub max_width: usize,
+}
+
+/// Depths the first width (the probe) runs before the budget first re-chooses it, and then
+/// depths between re-choices: often enough to follow a host whose speed drifts, rarely enough
+/// that each measurement spans seconds.
+pub const PROBE_DEPTHS: usize = 50;
+pub const SEGMENT_DEPTHS: usize = 250;
+
+/// Narrowest width a budget chooses, even when it runs late.
+pub const MIN_BUDGET_WIDTH: usize = 100;
+
+/// How the time per expanded state grows with the width (more boards, fewer cache hits):
+/// about `width^0.15`, from whole solves at widths 20,000 and 200,000 (bench/RESULTS.md). The
+/// re-choice every segment corrects what this model gets wrong.
+const COST_GROWTH: f64 = 0.15;
+
+/// Most the width may grow at one re-choice: the first measurement, at the probe's narrow
+/// width, is the least sure of the cost at a wide one.
+const MAX_GROWTH: f64 = 8.0;
+
+impl TimeBudget {
+    /// The seconds the search itself may take: the budget less a reserve for building the
+    /// record and replaying it (about a second for 10,000 pieces) and for the last segment's
+    /// misestimate.
+    pub fn search_seconds(&self) -> f64 {
+        (self.seconds * 0.98 - 1.0).max(0.0)
+    }
+
+    /// The width for the rest of a search: `depths` more depths in `remaining` seconds, given
+    /// that the last segment, at `width`, took `seconds_per_state` per expanded state.
+    pub fn next_width(
+        &self,
+        remaining: f64,
+        depths: usize,
+        seconds_per_state: f64,
+        width: usize,
+    ) -> usize {
+        if depths == 0 || remaining <= 0.0 || !seconds_per_state.is_finite() {
+            return MIN_BUDGET_WIDTH.min(self.max_width);
+        }
+        // Solve depths * w * cost(w) = remaining with cost(w) = cost(width) * (w / width)^GROWTH.
+        let per_state = seconds_per_state.max(1e-12);
+        let target = remaining / (depths as f64 * per_state) * (width as f64).powf(COST_GROWTH);
+        let chosen = target
+            .powf(1.0 / (1.0 + COST_GROWTH))
+            .min(width as f64 * MAX_GROWTH);
+        (chosen as usize).clamp(MIN_BUDGET_WIDTH.min(self.max_width), self.max_width)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn schedule_text_round_trips() {
+        let s: Schedule = "50:180000, 300:175000,550:90".parse().unwrap();
+        assert_eq!(s.0, vec![(50, 180_000), (300, 175_000), (550, 90)]);
+        assert_eq!(s.to_string(), "50:180000,300:175000,550:90");
+        assert_eq!(s.to_string().parse::<Schedule>().unwrap(), s);
+        assert_eq!("".parse::<Schedule>().unwrap(), Schedule::default());
+        assert_eq!(s.widest(20_000), 180_000);
+        assert_eq!(s.widest(200_000), 200_000);
+    }
+
+    #[test]
+    fn schedule_text_errors_name_the_change() {
+        assert_eq!(
+            "50:10,x".parse::<Schedule>(),
+            Err(ScheduleError::Syntax("x".into()))
+        );
+        assert_eq!(
+            "50".parse::<Schedule>(),
+            Err(ScheduleError::Syntax("50".into()))
+        );
+        assert_eq!(
+            "50:0".parse::<Schedule>(),
+            Err(ScheduleError::ZeroWidth("50:0".into()))
+        );
+        assert_eq!(
+            "50:10,50:20".parse::<Schedule>(),
+            Err(ScheduleError::Order("50:20".into()))
+        );
+        assert_eq!(
+            "-1:10".parse::<Schedule>(),
+            Err(ScheduleError::Syntax("-1:10".into()))
+        );
+    }
+
+    #[test]
+    fn the_budget_spends_the_remaining_time() {
+        let budget = TimeBudget {
+            seconds: 900.0,
+            max_width: 1_000_000,
+        };
+        // At the same width the cost model is exact: 1,000 depths of 20,000 states at 0.5 us
+        // take 10 s, so 100 s hold a wider beam, paying for its dearer states.
+        let w = budget.next_width(100.0, 1_000, 0.5e-6, 20_000);
+        let cost = 0.5e-6 * (w as f64 / 20_000.0).powf(COST_GROWTH);
+        let spent = 1_000.0 * w as f64 * cost;
+        assert!((spent - 100.0).abs() < 0.1, "width {w} spends {spent} s");
+        // Growth is capped; so is the width; late or finished searches get the narrowest beam.
+        assert_eq!(budget.next_width(1e9, 1_000, 0.5e-6, 20_000), 160_000);
+        assert_eq!(budget.next_width(1e9, 1_000, 0.5e-6, 500_000), 1_000_000);
+        assert_eq!(budget.next_width(-5.0, 1_000, 0.5e-6, 20_000), 100);
+        assert_eq!(budget.next_width(5.0, 0, 0.5e-6, 20_000), 100);
+        // The same width when the time left is what it costs; narrower when the time ran short.
+        assert_eq!(budget.next_width(10.0, 1_000, 0.5e-6, 20_000), 20_000);
+        assert!(budget.next_width(5.0, 1_000, 0.5e-6, 20_000) < 20_000);
+    }
+
+    #[test]
+    fn the_reserve_leaves_time_for_the_record() {
+        let b = |seconds| TimeBudget {
+            seconds,
+            max_width: 10,
+        };
+        assert_eq!(b(900.0).search_seconds(), 881.0);
+        assert_eq!(b(0.5).search_seconds(), 0.0);
+    }
+}
