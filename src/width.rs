@@ -60,13 +60,6 @@ impl fmt::Display for Schedule {
     }
 }
 
-impl Schedule {
-    /// The widest beam the schedule (starting at `first`) ever keeps.
-    pub fn widest(&self, first: usize) -> usize {
-        self.0.iter().map(|&(_, w)| w).fold(first, usize::max)
-    }
-}
-
 /// A wall-clock budget for a whole search.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TimeBudget {
@@ -136,32 +129,20 @@ mod tests {
         assert_eq!(s.to_string(), "50:180000,300:175000,550:90");
         assert_eq!(s.to_string().parse::<Schedule>().unwrap(), s);
         assert_eq!("".parse::<Schedule>().unwrap(), Schedule::default());
-        assert_eq!(s.widest(20_000), 180_000);
-        assert_eq!(s.widest(200_000), 200_000);
     }
 
     #[test]
     fn schedule_text_errors_name_the_change() {
-        assert_eq!(
-            "50:10,x".parse::<Schedule>(),
-            Err(ScheduleError::Syntax("x".into()))
-        );
-        assert_eq!(
-            "50".parse::<Schedule>(),
-            Err(ScheduleError::Syntax("50".into()))
-        );
-        assert_eq!(
-            "50:0".parse::<Schedule>(),
-            Err(ScheduleError::ZeroWidth("50:0".into()))
-        );
-        assert_eq!(
-            "50:10,50:20".parse::<Schedule>(),
-            Err(ScheduleError::Order("50:20".into()))
-        );
-        assert_eq!(
-            "-1:10".parse::<Schedule>(),
-            Err(ScheduleError::Syntax("-1:10".into()))
-        );
+        let cases = [
+            ("50:10,x", ScheduleError::Syntax("x".into())),
+            ("50", ScheduleError::Syntax("50".into())),
+            ("-1:10", ScheduleError::Syntax("-1:10".into())),
+            ("50:0", ScheduleError::ZeroWidth("50:0".into())),
+            ("50:10,50:20", ScheduleError::Order("50:20".into())),
+        ];
+        for (text, error) in cases {
+            assert_eq!(text.parse::<Schedule>(), Err(error), "{text}");
+        }
     }
 
     #[test]
