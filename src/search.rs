@@ -14,7 +14,7 @@ use crate::bitboard::Board;
 use crate::eval::{evaluate_batch, Batch, Weights};
 use crate::movegen::{placements_with, Placement, Placements};
 use crate::rules::Kind;
-use crate::width::{Schedule, TimeBudget, PROBE_DEPTHS, SEGMENT_DEPTHS};
+use crate::width::{Schedule, TimeBudget, PROBE_DEPTHS, SEGMENT_DEPTHS, WARMUP_DEPTHS};
 use ahash::AHashMap;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -332,6 +332,9 @@ pub fn beam_search(
             let done = depth + 1;
             let due = done == PROBE_DEPTHS
                 || (done > PROBE_DEPTHS && (done - PROBE_DEPTHS).is_multiple_of(SEGMENT_DEPTHS));
+            if done == WARMUP_DEPTHS {
+                segment = (Instant::now(), stats.expanded);
+            }
             if due && done < depth_count {
                 let states = (stats.expanded - segment.1).max(1);
                 let per_state = segment.0.elapsed().as_secs_f64() / states as f64;

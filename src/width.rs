@@ -76,6 +76,10 @@ pub struct TimeBudget {
 pub const PROBE_DEPTHS: usize = 50;
 pub const SEGMENT_DEPTHS: usize = 250;
 
+/// Depths left out of the probe's measurement: the first ones expand a beam that is not full
+/// yet into buffers that are still growing, and cost more per state than the rest.
+pub const WARMUP_DEPTHS: usize = 10;
+
 /// Narrowest width a budget chooses, even when it runs late.
 pub const MIN_BUDGET_WIDTH: usize = 100;
 
