@@ -111,8 +111,13 @@ weights! {
     /// pieces to come ([`Weights::at_depth`]): ready rows are worth most when an I will clear
     /// them.
     ready_rows_near_i,
-    /// How many of the coming pieces `ready_rows_near_i` looks at (a whole number).
+    /// How many of the coming pieces `ready_rows_near_i` and `cells_near_i` look at (a whole
+    /// number).
     near_i_pieces,
+    /// Added to `cells` at the same depths as `ready_rows_near_i`: a cell still on the board
+    /// when an I clears four rows scores ten times, so holding cells back from other clears
+    /// pays most just before an I. (Points, not survival: the survival fits could not see it.)
+    cells_near_i,
 }
 
 impl Default for Weights {
@@ -142,13 +147,15 @@ impl Weights {
 
     /// The weights the children of piece number `depth` of `sequence` are ranked with: the
     /// sequence is known, so every state of a depth faces the same coming pieces, and
-    /// `ready_rows_near_i` applies while an I piece is among the next `near_i_pieces` of them.
+    /// `ready_rows_near_i` and `cells_near_i` apply while an I piece is among the next
+    /// `near_i_pieces` of them.
     pub fn at_depth(&self, sequence: &[crate::rules::Kind], depth: usize) -> Weights {
         let mut w = self.clone();
         let window = self.near_i_pieces.clamp(0.0, 1e6) as usize;
         let mut coming = sequence.iter().skip(depth + 1).take(window);
-        if self.ready_rows_near_i != 0.0 && coming.any(|&k| k == crate::rules::Kind::I) {
+        if coming.any(|&k| k == crate::rules::Kind::I) {
             w.ready_rows += self.ready_rows_near_i;
+            w.cells += self.cells_near_i;
         }
         w
     }

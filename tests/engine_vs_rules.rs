@@ -1414,8 +1414,11 @@ fn evaluation_is_the_weighted_sum_of_the_features() {
         let bits = Bits::from_rules(&board);
         // One weight at a time set to 1 (the window sizes kept): the cost is that feature.
         for (i, name) in names.iter().enumerate() {
-            // Window sizes, and the weight `Weights::at_depth` adds to `ready_rows`.
-            if Weights::WINDOWS.contains(name) || *name == "ready_rows_near_i" {
+            // Window sizes, and the weights `Weights::at_depth` adds to `ready_rows` and `cells`.
+            if Weights::WINDOWS.contains(name)
+                || *name == "ready_rows_near_i"
+                || *name == "cells_near_i"
+            {
                 continue;
             }
             let mut v: Vec<f32> = names
@@ -1508,26 +1511,43 @@ fn batch_evaluation_and_hashes_equal_one_board_at_a_time_bit_for_bit() {
 }
 
 #[test]
-fn ready_rows_near_i_weighs_ready_rows_only_while_an_i_is_coming() {
+fn the_near_i_weights_apply_only_while_an_i_is_coming() {
     use Kind::*;
     let w = Weights {
         ready_rows: 0.5,
         ready_rows_near_i: -2.0,
+        cells: -1.0,
+        cells_near_i: -0.25,
         near_i_pieces: 3.0,
         ..Weights::default()
     };
+    let near = |sequence: &[Kind], depth| {
+        let d = w.at_depth(sequence, depth);
+        match (d.ready_rows, d.cells) {
+            (-1.5, -1.25) => true,
+            (0.5, -1.0) => false,
+            other => panic!("depth {depth}: ready_rows and cells {other:?}"),
+        }
+    };
     // Piece 0 is being placed; the window is the next three pieces, 1..=3.
     let sequence = [T, O, S, I, Z, O, O, O, O];
-    assert_eq!(w.at_depth(&sequence, 0).ready_rows, -1.5);
-    assert_eq!(w.at_depth(&sequence, 2).ready_rows, -1.5);
+    assert!(near(&sequence, 0));
+    assert!(near(&sequence, 2));
     // The I itself being placed is not a coming I; nor is one past the window.
-    assert_eq!(w.at_depth(&sequence, 3).ready_rows, 0.5);
-    let far = [T, O, S, Z, I];
-    assert_eq!(w.at_depth(&far, 0).ready_rows, 0.5);
-    // Everything else is left as it is, and at the end of the sequence nothing is coming.
-    let near = w.at_depth(&sequence, 0);
-    assert_eq!(near.cells, w.cells);
-    assert_eq!(near.ready_rows_near_i, w.ready_rows_near_i);
-    assert_eq!(w.at_depth(&sequence, 8).ready_rows, 0.5);
-    assert_eq!(w.at_depth(&sequence, 20).ready_rows, 0.5);
+    assert!(!near(&sequence, 3));
+    assert!(!near(&[T, O, S, Z, I], 0));
+    // At the end of the sequence nothing is coming.
+    assert!(!near(&sequence, 8));
+    assert!(!near(&sequence, 20));
+    // Everything else is left as it is.
+    let d = w.at_depth(&sequence, 0);
+    let rest = |w: &Weights| {
+        let mut v = w.to_vec();
+        for name in ["ready_rows", "cells"] {
+            let i = Weights::NAMES.iter().position(|n| *n == name).unwrap();
+            v[i] = 0.0;
+        }
+        v
+    };
+    assert_eq!(rest(&d), rest(&w));
 }
