@@ -193,6 +193,39 @@ fn a_time_budget_run_replays_from_its_printed_width_changes() {
     assert_eq!(check_score(&input, &record, &[]), r.solve_score());
 }
 
+/// With stderr in a pipe (a log, not a terminal) the progress bar does not draw; `solve` prints
+/// plain lines of progress instead, as often as `--progress-every` asks, and none with --quiet.
+#[test]
+fn a_log_gets_lines_of_progress() {
+    let input = tencent_input();
+    let common: [&dyn AsRef<OsStr>; 5] = [&input, &"--pieces", &"100", &"--beam-width", &"20"];
+    let every = solve(&[&common[..], &[&"--progress-every", &"0"]].concat());
+    assert_eq!(every.code, Some(0), "{every:#?}");
+    let lines: Vec<&str> = every
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("piece "))
+        .collect();
+    // Every 16 pieces, and the last.
+    let expected: Vec<String> = [16, 32, 48, 64, 80, 96, 100]
+        .iter()
+        .map(|n| format!("piece {n}/100 best "))
+        .collect();
+    assert_eq!(lines.len(), expected.len(), "{every:#?}");
+    for (line, start) in lines.iter().zip(&expected) {
+        assert!(line.starts_with(start.as_str()), "{line:?}: {every:#?}");
+        assert!(line.contains(" beam 20 "), "{line:?}");
+    }
+    // A run far shorter than the default minute prints none; --quiet none at all.
+    let default = solve(&common);
+    assert!(!default.stderr.contains("piece 16/"), "{default:#?}");
+    let quiet = solve(&[&common[..], &[&"--progress-every", &"0", &"--quiet"]].concat());
+    assert!(quiet.stderr.is_empty(), "{quiet:#?}");
+    let bad = solve(&[&common[..], &[&"--progress-every", &"soon"]].concat());
+    assert_eq!(bad.code, Some(2), "{bad:#?}");
+    assert!(bad.stderr.contains("not a non-negative time"), "{bad:#?}");
+}
+
 #[test]
 fn bad_width_options_are_refused() {
     let input = tencent_input();

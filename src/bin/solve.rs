@@ -2,7 +2,7 @@
 
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::Instant;
 use tetris_opt::cli::{exit_with, read_policy, read_sequence, read_weights, CliError};
@@ -63,6 +63,11 @@ struct Args {
     /// No progress bar and no summary.
     #[arg(long)]
     quiet: bool,
+    /// When stderr is not a terminal (a log file, nohup, CI), where the progress bar does not
+    /// draw: print a line of progress this often instead (seconds, or 90s, 15m, 1.5h; 0 = every
+    /// 16 pieces).
+    #[arg(long, value_name = "TIME", value_parser = parse_interval, default_value = "60s")]
+    progress_every: f64,
 }
 
 /// Far above any useful beam (10 million states need several GiB per depth); larger values are
@@ -76,6 +81,15 @@ fn main() {
 
 /// Seconds from `90`, `90s`, `15m` or `1.5h`.
 fn parse_duration(text: &str) -> Result<f64, String> {
+    parse_time(text, false)
+}
+
+/// [`parse_duration`] that also takes 0.
+fn parse_interval(text: &str) -> Result<f64, String> {
+    parse_time(text, true)
+}
+
+fn parse_time(text: &str, zero: bool) -> Result<f64, String> {
     let text = text.trim();
     let (number, unit) = match text.char_indices().last() {
         Some((i, 's')) => (&text[..i], 1.0),
@@ -84,9 +98,10 @@ fn parse_duration(text: &str) -> Result<f64, String> {
         _ => (text, 1.0),
     };
     match number.trim().parse::<f64>() {
-        Ok(n) if n.is_finite() && n > 0.0 => Ok(n * unit),
+        Ok(n) if n.is_finite() && (n > 0.0 || zero && n == 0.0) => Ok(n * unit),
         _ => Err(format!(
-            "{text:?} is not a positive time (seconds, or e.g. 90s, 15m, 1.5h)"
+            "{text:?} is not a {} time (seconds, or e.g. 90s, 15m, 1.5h)",
+            if zero { "non-negative" } else { "positive" }
         )),
     }
 }
@@ -161,18 +176,26 @@ fn run(args: &Args) -> Result<(), CliError> {
         );
         bar
     };
+    // The bar draws only on a terminal; a log gets a plain line every `progress_every`.
+    let log_progress = !args.quiet && !std::io::stderr().is_terminal();
     let start = Instant::now();
+    let mut last_line = 0.0;
     let solution = pool.install(|| {
         beam_search(&sequence, &params, &mut |s| {
             if s.pieces % 16 == 0 || s.pieces == total {
-                let rate = s.placements as f64 / start.elapsed().as_secs_f64().max(1e-9);
-                bar.set_position(s.pieces as u64);
-                bar.set_message(format!(
+                let elapsed = start.elapsed().as_secs_f64();
+                let progress = format!(
                     "best {} beam {} {:.1}M placements/s",
                     s.best_score,
                     s.beam_size,
-                    rate / 1e6
-                ));
+                    s.placements as f64 / elapsed.max(1e-9) / 1e6
+                );
+                if log_progress && elapsed - last_line >= args.progress_every {
+                    last_line = elapsed;
+                    eprintln!("piece {}/{total} {progress} [{elapsed:.0} s]", s.pieces);
+                }
+                bar.set_position(s.pieces as u64);
+                bar.set_message(progress);
             }
         })
     });
