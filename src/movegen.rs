@@ -76,11 +76,7 @@ pub fn valid_map(board: &Board, kind: Kind) -> ValidMap {
     }
     let mut map = [[0u32; COLS]; 4];
     // States that look alike have equal masks: compute each distinct one once.
-    let distinct = match kind {
-        Kind::O => 1,
-        Kind::I | Kind::S | Kind::Z => 2,
-        _ => 4,
-    };
+    let distinct = distinct_states(kind);
     for (state, row) in map.iter_mut().enumerate().take(distinct) {
         let s = shape(kind, state as u8);
         let lo = -(s.min_dx as i32);
@@ -103,27 +99,59 @@ pub fn valid_map(board: &Board, kind: Kind) -> ValidMap {
     map
 }
 
-/// All positions reachable from `start` through `valid`, per state and column.
+/// How many rotation states of `kind` have distinct cells: they are the canonical states
+/// `0..n` ([`canonical_state`]), and state `s` looks like state `s % n`.
 #[inline]
-fn reachable(valid: &ValidMap, start_state: usize, start_x: usize, start_bits: u32) -> ValidMap {
+fn distinct_states(kind: Kind) -> usize {
+    match kind {
+        Kind::O => 1,
+        Kind::I | Kind::S | Kind::Z => 2,
+        _ => 4,
+    }
+}
+
+/// All positions reachable from `start` through `valid`, per canonical state and column: only
+/// the first `distinct` states are searched, rotation taking canonical state `s` to
+/// `(s + 1) % distinct`.
+///
+/// That is exact. Validity depends only on the cells, and a rotation always goes to the next
+/// state, whose cells are those of the next canonical state; so a path through the four states
+/// maps onto one through the canonical ones and back (counting rotations gives the real state).
+/// The reachable set of a canonical state is therefore the union over the states that look
+/// like it, which is all the placements need, and it takes half (I, S, Z) or a quarter (O) of
+/// the sweeps.
+#[inline]
+fn reachable(
+    valid: &ValidMap,
+    distinct: usize,
+    start_state: usize,
+    start_x: usize,
+    start_bits: u32,
+) -> ValidMap {
     let mut reach = [[0u32; COLS]; 4];
     reach[start_state][start_x] = fill_down(start_bits, valid[start_state][start_x]);
+    if distinct == 1 {
+        // Rotating an O changes nothing: one state closed under the moves is all of it.
+        sweep_state(&mut reach[0], &valid[0], &[0; COLS]);
+        return reach;
+    }
     // A state needs another sweep only when it or the state rotating into it changed; a typical
     // board settles after one sweep of each state plus one confirming sweep.
     // The seeded spawn counts as a change: the state after it must be tried even when the
     // spawn state itself cannot move (a stack that blocks shifting but not rotating).
-    let mut dirty = 1u32 << start_state | 1 << ((start_state + 1) % 4);
+    let next = |s: usize| (s + 1) % distinct;
+    let mut dirty = 1u32 << start_state | 1 << next(start_state);
     let mut s = start_state;
     while dirty != 0 {
         if dirty >> s & 1 == 1 {
             dirty &= !(1 << s);
-            let prev = (s + 3) % 4;
+            let prev = (s + distinct - 1) % distinct;
             let from_rotation = reach[prev];
             if sweep_state(&mut reach[s], &valid[s], &from_rotation) {
-                dirty |= 1 << ((s + 1) % 4);
+                dirty |= 1 << next(s);
             }
         }
-        s = (s + 1) % 4;
+        s = next(s);
     }
     reach
 }
@@ -199,15 +227,16 @@ pub fn placements_with(board: &Board, kind: Kind, index: usize, judge: bool, out
     if valid[spawn_state][sx] >> sy & 1 == 0 {
         return;
     }
-    let reach = reachable(&valid, spawn_state, sx, 1 << sy);
-    // Merge states that look alike, then keep the positions that cannot move down.
+    let distinct = distinct_states(kind);
+    let start = canonical_state(kind, spawn_state as u8) as usize;
+    let reach = reachable(&valid, distinct, start, sx, 1 << sy);
+    // Keep the positions that cannot move down (the states past `distinct` stay empty).
     let mut rest = [[0u32; COLS]; 4];
     let mut air = [[0u32; COLS]; 4];
-    for s in 0..4 {
-        let c = canonical_state(kind, s as u8) as usize;
+    for s in 0..distinct {
         for x in 0..COLS {
-            rest[c][x] |= reach[s][x] & !(valid[s][x] >> 1);
-            air[c][x] |= reach[s][x] & (valid[s][x] >> 1);
+            rest[s][x] = reach[s][x] & !(valid[s][x] >> 1);
+            air[s][x] = reach[s][x] & (valid[s][x] >> 1);
         }
     }
     push_positions(&rest, out);
