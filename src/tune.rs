@@ -176,11 +176,33 @@ impl CrossEntropy {
     }
 }
 
-/// Reads a trial log, skipping lines that do not parse (a run cut off mid-line).
-pub fn read_log(text: &str) -> Vec<TrialResult> {
-    text.lines()
-        .filter_map(|l| serde_json::from_str(l).ok())
-        .collect()
+/// A trial log as read back: the trials, and the lines that are not trials of this build.
+#[derive(Debug, Default)]
+pub struct TrialLog {
+    pub trials: Vec<TrialResult>,
+    /// Line numbers (1-based) that did not parse, with the first one's error. A run cut off
+    /// mid-line leaves one; a log written by a build with other weights leaves many.
+    pub skipped: Vec<usize>,
+    pub first_error: Option<String>,
+}
+
+/// Reads a trial log. Lines that do not parse are skipped and counted (blank lines are not
+/// counted), so the caller can say so instead of silently rerunning trials.
+pub fn read_log(text: &str) -> TrialLog {
+    let mut log = TrialLog::default();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        match serde_json::from_str(line) {
+            Ok(r) => log.trials.push(r),
+            Err(e) => {
+                log.skipped.push(i + 1);
+                log.first_error.get_or_insert_with(|| e.to_string());
+            }
+        }
+    }
+    log
 }
 
 #[cfg(test)]
@@ -249,9 +271,11 @@ mod tests {
             inputs: "v1 test".into(),
         };
         let line = serde_json::to_string(&r).unwrap();
-        let text = format!("{line}\n{}\n", &line[..line.len() / 2]);
+        let text = format!("{line}\n\n{}\n{line}\n", &line[..line.len() / 2]);
         let back = read_log(&text);
-        assert_eq!(back.len(), 1);
-        assert_eq!(back[0].params, r.params);
+        assert_eq!(back.trials.len(), 2);
+        assert_eq!(back.trials[0].params, r.params);
+        assert_eq!(back.skipped, vec![3]);
+        assert!(back.first_error.is_some());
     }
 }

@@ -151,3 +151,54 @@ fn judge_trials_score_like_solve_judge_and_do_not_mix_with_strict_ones() {
         Some(solved(Some("--judge")))
     );
 }
+
+/// A log whose last run was cut off mid-line, or that holds lines of another build, is still
+/// resumed: the bad lines are named in a warning, and the next trial lands on a line of its own
+/// (not glued to the cut one, which would lose it on the next resume).
+#[test]
+fn cut_or_foreign_log_lines_are_reported_and_new_trials_stay_readable() {
+    let scratch = Scratch::new("tune-cut-log");
+    let log = scratch.dir.join("log.jsonl");
+    let best = scratch.dir.join("best.json");
+    let trial = |width: &'static str| {
+        let mut args: Vec<&dyn AsRef<OsStr>> = vec![
+            &"--seeds",
+            &"1",
+            &"--pieces",
+            &"100",
+            &"--beam-widths",
+            &width,
+        ];
+        args.extend(files(&log, &best));
+        let out = tune(&args);
+        assert_eq!(out.code, Some(0), "{out:#?}");
+        out
+    };
+    trial("10");
+    let good = std::fs::read_to_string(&log).unwrap();
+    // A line from a build with another weight set, then a trial cut off without its newline.
+    let foreign = good.replace("\"cells\"", "\"no_such_weight\"");
+    let cut = &good[..good.len() / 2];
+    std::fs::write(&log, format!("{good}{foreign}{cut}")).unwrap();
+
+    let out = trial("20");
+    assert!(
+        out.stderr.contains("2 line(s)") && out.stderr.contains("line 2:"),
+        "{out:#?}"
+    );
+    // The width-10 trial was taken from the log, the width-20 one ran and was appended on its
+    // own line after the cut one.
+    assert!(
+        out.stderr.contains("resuming: 1 of the 1 trials"),
+        "{out:#?}"
+    );
+    let text = std::fs::read_to_string(&log).unwrap();
+    let last: serde_json::Value =
+        serde_json::from_str(text.lines().last().unwrap()).expect("the new trial parses");
+    assert_eq!(last["params"]["beam_width"], 20);
+    let again = trial("20");
+    assert!(
+        again.stderr.contains("resuming: 2 of the 2 trials"),
+        "{again:#?}"
+    );
+}

@@ -166,10 +166,16 @@ fn run(args: &Args) -> Result<(), CliError> {
     };
     let fingerprint = inputs_fingerprint(&inputs, holdout.as_ref(), rules);
     let mut done: HashMap<String, TrialResult> = HashMap::new();
+    let mut needs_newline = false;
     if args.log.exists() {
-        let logged = read_log(&read_text(&args.log, "trial log")?);
-        let total = logged.len();
-        for r in logged.into_iter().filter(|r| r.inputs == fingerprint) {
+        let text = read_text(&args.log, "trial log")?;
+        let logged = read_log(&text);
+        let total = logged.trials.len();
+        for r in logged
+            .trials
+            .into_iter()
+            .filter(|r| r.inputs == fingerprint)
+        {
             done.insert(r.params.key(), r);
         }
         eprintln!(
@@ -177,12 +183,29 @@ fn run(args: &Args) -> Result<(), CliError> {
             done.len(),
             args.log.display()
         );
+        if let Some(first) = logged.skipped.first() {
+            // Said out loud: a log from a build with other weight fields would otherwise be
+            // rerun from scratch without a word.
+            eprintln!(
+                "warning: {} line(s) of {} are not trials of this build and are ignored \
+                 (line {first}: {})",
+                logged.skipped.len(),
+                args.log.display(),
+                logged.first_error.as_deref().unwrap_or("")
+            );
+        }
+        needs_newline = !text.is_empty() && !text.ends_with('\n');
     }
     let mut log = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .open(&args.log)
         .map_err(|e| CliError::usage(format!("cannot open {}: {e}", args.log.display())))?;
+    if needs_newline {
+        // A run cut off mid-line: start the next trial on a line of its own, or it would be
+        // glued to the cut one and lost too.
+        writeln!(log).map_err(|e| log_write_error(&args.log, e))?;
+    }
 
     let total =
         args.beam_widths.len() * args.score_weights.len() + args.generations * args.population;
@@ -212,8 +235,13 @@ fn run(args: &Args) -> Result<(), CliError> {
                 bar.inc(1);
                 bar.set_message(format!("last mean {:.0}", r.mean_score));
                 let line = serde_json::to_string(&r).expect("results serialize");
-                let _ = writeln!(log, "{line}");
-                let _ = log.flush();
+                if let Err(e) = writeln!(log, "{line}").and_then(|()| log.flush()) {
+                    // The trial is done and still ranked below, but a resume would rerun it.
+                    bar.println(format!(
+                        "warning: {}",
+                        log_write_error(&args.log, e).message
+                    ));
+                }
                 done.insert(r.params.key(), r);
             }
         }
@@ -310,4 +338,8 @@ fn run(args: &Args) -> Result<(), CliError> {
         );
     }
     Ok(())
+}
+
+fn log_write_error(path: &Path, e: std::io::Error) -> CliError {
+    CliError::usage(format!("cannot write to {}: {e}", path.display()))
 }
