@@ -111,6 +111,7 @@ impl Report {
             end: self.end.to_string(),
             valid: self.valid(),
             error: self.error.as_ref().map(|e| e.to_string()),
+            stats: None,
         }
     }
 }
@@ -125,6 +126,9 @@ pub struct JsonReport {
     pub end: String,
     pub valid: bool,
     pub error: Option<String>,
+    /// `check --stats`: where the points come from (absent without it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stats: Option<crate::stats::Stats>,
 }
 
 /// One locked piece, as shown to an observer of the replay.

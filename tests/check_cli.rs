@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{public_record, run, tencent_input, Run, Scratch};
+use common::{public_record, public_record_path, run, tencent_input, Run, Scratch};
 use serde_json::Value;
 
 const CHECK: &str = env!("CARGO_BIN_EXE_check");
@@ -72,13 +72,34 @@ fn assert_invalid(record: impl AsRef<[u8]> + Copy, args: &[&str], parts: &[&str]
     }
 }
 
-/// The one JSON object `check --json` printed, checked to have exactly the documented fields.
+/// The one JSON object `check --json` printed, checked to have exactly the documented fields
+/// (and `stats`, only with `--stats`, with its own).
 fn json_report(run: &Run) -> Value {
     assert_eq!(run.stdout.lines().count(), 1, "one line of JSON: {run:#?}");
     let report: Value = serde_json::from_str(&run.stdout).expect("stdout is JSON");
     let object = report.as_object().expect("a JSON object");
     let mut keys: Vec<&str> = object.keys().map(String::as_str).collect();
     keys.sort();
+    if let Some(stats) = object.get("stats") {
+        let mut stat_keys: Vec<&str> = stats
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        stat_keys.sort();
+        assert_eq!(
+            stat_keys,
+            [
+                "clears",
+                "i_pieces",
+                "mid_air_locks",
+                "points_by_kind",
+                "points_per_segment"
+            ]
+        );
+        keys.retain(|&k| k != "stats");
+    }
     assert_eq!(
         keys,
         [
@@ -322,4 +343,83 @@ fn a_sequence_with_a_bad_letter_is_unusable_and_the_error_names_line_and_column(
     let run = run(CHECK, &[&sequence, &record]);
     assert_one_error_line(&run, 2, &["seq.txt", "line 3, column 3", "'X'"]);
     assert_eq!(run.stdout, "");
+}
+
+/// `--stats` on the public record gives the figures an earlier, separate count of its replay
+/// found (bench/tuning/README.md, sessions 2 and 3: clears of 1-4 rows 18 / 233 / 464 / 528 at
+/// 153.7 / 161.8 / 157.4 / 159.3 filled cells, 176 I pieces clearing nothing and 194 clearing
+/// fewer than four rows), and every breakdown adds up to the score.
+#[test]
+fn stats_of_the_public_record_match_an_independent_count_and_add_up() {
+    let Some(record) = public_record_path() else {
+        return;
+    };
+    let json = run(
+        CHECK,
+        &[&"--stats", &"--json", &"inputs/tencent.txt", &record],
+    );
+    assert_eq!(json.code, Some(0), "{json:#?}");
+    let report: Value = serde_json::from_str(json.stdout.trim()).unwrap();
+    let stats = &report["stats"];
+    let clears = stats["clears"].as_array().unwrap();
+    let counts: Vec<u64> = clears
+        .iter()
+        .map(|c| c["count"].as_u64().unwrap())
+        .collect();
+    assert_eq!(counts, [18, 233, 464, 528]);
+    let means: Vec<String> = clears
+        .iter()
+        .map(|c| {
+            let mean = c["filled_total"].as_f64().unwrap() / c["count"].as_f64().unwrap();
+            format!("{mean:.1}")
+        })
+        .collect();
+    assert_eq!(means, ["153.7", "161.8", "157.4", "159.3"]);
+    let i = &stats["i_pieces"];
+    assert_eq!(i["locked"], 722);
+    assert_eq!(i["cleared_four"], 528);
+    assert_eq!(i["cleared_nothing"], 176);
+    assert_eq!(i["cleared_fewer"], 194 - 176);
+    let sum = |v: &Value| -> u64 {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p.as_u64().unwrap())
+            .sum()
+    };
+    let by_clear: u64 = clears.iter().map(|c| c["points"].as_u64().unwrap()).sum();
+    assert_eq!(by_clear, 1_395_326);
+    assert_eq!(sum(&stats["points_by_kind"]), 1_395_326);
+    assert_eq!(stats["points_per_segment"].as_array().unwrap().len(), 10);
+    assert_eq!(sum(&stats["points_per_segment"]), 1_395_326);
+    assert_eq!(stats["mid_air_locks"], 0);
+
+    let human = run(CHECK, &[&"--stats", &"inputs/tencent.txt", &record]);
+    assert_eq!(human.code, Some(0), "{human:#?}");
+    assert!(
+        human
+            .stdout
+            .contains("clears of 4: 528 for 841,280 points (60.3%), 159.3 filled cells"),
+        "{human:#?}"
+    );
+    assert_eq!(human.last_line(), "Score = 1395326");
+}
+
+/// A lock in mid-air is counted under the judge's rules; a record the strict rules reject gets
+/// no breakdown (it would describe pieces that score nothing), only the error.
+#[test]
+fn stats_count_mid_air_locks_and_are_left_out_for_an_invalid_record() {
+    let judged = check("N,C1,L1,D17,N,D18", &["--judge", "--stats", "--json"]);
+    assert_eq!(judged.code, Some(0), "{judged:#?}");
+    let report = json_report(&judged);
+    assert_eq!(report["stats"]["mid_air_locks"], 1);
+    assert_eq!(
+        report["stats"]["points_per_segment"],
+        serde_json::json!([0])
+    );
+
+    let strict = check("N,C1,L1,D17", &["--stats", "--json"]);
+    assert_eq!(strict.code, Some(1), "{strict:#?}");
+    assert!(json_report(&strict).get("stats").is_none());
+    assert_invalid("N,C1,L1,D17", &["--stats"], &["piece 1", "mid-air"]);
 }

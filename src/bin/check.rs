@@ -9,6 +9,7 @@ use tetris_opt::replay::{
     replay_observed, End, JsonReport, ReplayError, ReplayOptions, Report, Step,
 };
 use tetris_opt::rules::DEFAULT_PIECE_LIMIT;
+use tetris_opt::stats::Stats;
 use tetris_opt::viewer::Film;
 
 /// Replay a move record on a piece sequence and print its score (last line: `Score = N`).
@@ -38,6 +39,11 @@ struct Args {
     /// With --trace: print only the board after piece N (1-based).
     #[arg(long, value_name = "N", requires = "trace")]
     at: Option<usize>,
+    /// Also print where the points come from: clears by size with their mean fill, what the I
+    /// pieces did, points by piece kind and per 1,000 pieces, locks in mid-air (in `--json`: a
+    /// `stats` object).
+    #[arg(long)]
+    stats: bool,
     /// Also write the replay as one self-contained HTML page (a viewer with playback, piece
     /// stepping and a score chart); an invalid record plays up to the piece it fails at.
     #[arg(long, value_name = "OUT.html")]
@@ -63,6 +69,7 @@ fn run(args: &Args) -> Result<(), CliError> {
                 end: End::Invalid.to_string(),
                 valid: false,
                 error: Some(e.message.clone()),
+                stats: None,
             };
             println!(
                 "{}",
@@ -80,6 +87,7 @@ fn run(args: &Args) -> Result<(), CliError> {
     let mut out = std::io::BufWriter::new(stdout.lock());
     let parsed = Record::parse(&text);
     let mut film = Film::new();
+    let mut stats = Stats::default();
     let report = match &parsed {
         Ok(record) => {
             let mut trace = |step: &Step| {
@@ -88,6 +96,9 @@ fn run(args: &Args) -> Result<(), CliError> {
                 }
                 if args.html.is_some() {
                     film.observe(step);
+                }
+                if args.stats {
+                    stats.observe(step);
                 }
             };
             replay_observed(&sequence, record, options, &mut trace)
@@ -111,12 +122,22 @@ fn run(args: &Args) -> Result<(), CliError> {
         std::fs::write(path, page)
             .map_err(|e| CliError::usage(format!("cannot write {}: {e}", path.display())))?;
     }
+    // The breakdown of an invalid record would describe pieces the judge never scores.
+    let stats = (args.stats && report.valid()).then_some(stats);
     let printed = if args.json {
-        serde_json::to_string(&report.to_json())
+        let json = JsonReport {
+            stats,
+            ..report.to_json()
+        };
+        serde_json::to_string(&json)
             .map_err(std::io::Error::other)
             .and_then(|json| writeln!(out, "{json}"))
     } else {
-        write_summary(&mut out, &report)
+        let breakdown = match &stats {
+            Some(s) => write!(out, "{s}"),
+            None => Ok(()),
+        };
+        breakdown.and_then(|()| write_summary(&mut out, &report))
     };
     printed
         .and_then(|()| out.flush())

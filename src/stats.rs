@@ -1,0 +1,161 @@
+//! Where a record's points come from (`check --stats`): the clears by size with the cells they
+//! were made on, what the I pieces did, points by piece kind and by stretch of the game, and the
+//! locks in mid-air. Built from the plain replay's steps, so it describes exactly what `check`
+//! scored.
+
+use crate::replay::Step;
+use crate::rules::{is_resting, Kind};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Pieces per entry of [`Stats::points_per_segment`].
+pub const SEGMENT: usize = 1_000;
+
+/// Clears of one size.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClearStats {
+    pub count: u64,
+    pub points: u64,
+    /// Filled cells counted for the score, summed over these clears (the mean is this over
+    /// `count`): the score of a clear is this fill times 1, 3, 6 or 10.
+    pub filled_total: u64,
+}
+
+impl ClearStats {
+    pub fn mean_filled(&self) -> f64 {
+        self.filled_total as f64 / self.count.max(1) as f64
+    }
+}
+
+/// What the I pieces did: only an I clears four rows, so an I that clears fewer is the
+/// largest single loss a record can have.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IPieceStats {
+    pub locked: u64,
+    pub cleared_four: u64,
+    pub cleared_fewer: u64,
+    pub cleared_nothing: u64,
+}
+
+/// The breakdown of one replay.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stats {
+    /// Clears of 1, 2, 3 and 4 rows.
+    pub clears: [ClearStats; 4],
+    pub i_pieces: IPieceStats,
+    /// Points by the kind of the piece that made the clear, in the order I L J T O S Z.
+    pub points_by_kind: [u64; 7],
+    /// Points scored by pieces 1-1,000, 1,001-2,000, and so on.
+    pub points_per_segment: Vec<u64>,
+    /// Pieces that locked where they could still fall (only judge mode accepts them).
+    pub mid_air_locks: u64,
+}
+
+impl Stats {
+    /// Adds one locked piece.
+    pub fn observe(&mut self, step: &Step) {
+        let turn = &step.turn;
+        if turn.lines > 0 {
+            let c = &mut self.clears[turn.lines as usize - 1];
+            c.count += 1;
+            c.points += turn.score;
+            c.filled_total += turn.filled as u64;
+        }
+        self.points_by_kind[step.piece.kind.index()] += turn.score;
+        let segment = step.index / SEGMENT;
+        if self.points_per_segment.len() <= segment {
+            self.points_per_segment.resize(segment + 1, 0);
+        }
+        self.points_per_segment[segment] += turn.score;
+        if step.piece.kind == Kind::I {
+            let i = &mut self.i_pieces;
+            i.locked += 1;
+            match turn.lines {
+                0 => i.cleared_nothing += 1,
+                4 => i.cleared_four += 1,
+                _ => i.cleared_fewer += 1,
+            }
+        }
+        // The board the piece fell onto is the written one without the piece's own cells.
+        let mut before = step.written.clone();
+        for (x, y) in step.piece.cells() {
+            if y >= 0 {
+                before.set(x, y, false);
+            }
+        }
+        if !is_resting(&before, &step.piece) {
+            self.mid_air_locks += 1;
+        }
+    }
+
+    /// Points in all, the sum of every clear's.
+    pub fn points(&self) -> u64 {
+        self.clears.iter().map(|c| c.points).sum()
+    }
+}
+
+/// Thousands separators, for tables a reader compares by eye.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+impl fmt::Display for Stats {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let total = self.points().max(1) as f64;
+        for (n, c) in self.clears.iter().enumerate() {
+            writeln!(
+                f,
+                "clears of {}: {} for {} points ({:.1}%), {:.1} filled cells on average",
+                n + 1,
+                c.count,
+                grouped(c.points),
+                100.0 * c.points as f64 / total,
+                c.mean_filled()
+            )?;
+        }
+        let i = &self.i_pieces;
+        writeln!(
+            f,
+            "I pieces: {} locked, {} cleared four rows, {} fewer, {} nothing",
+            i.locked, i.cleared_four, i.cleared_fewer, i.cleared_nothing
+        )?;
+        let kinds: Vec<String> = Kind::ALL
+            .iter()
+            .map(|k| format!("{} {}", k.letter(), grouped(self.points_by_kind[k.index()])))
+            .collect();
+        writeln!(f, "points by kind: {}", kinds.join(", "))?;
+        let segments: Vec<String> = self
+            .points_per_segment
+            .iter()
+            .map(|&p| grouped(p))
+            .collect();
+        writeln!(
+            f,
+            "points per {} pieces: {}",
+            grouped(SEGMENT as u64),
+            segments.join(" / ")
+        )?;
+        writeln!(f, "locks in mid-air: {}", self.mid_air_locks)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::grouped;
+
+    #[test]
+    fn grouped_puts_a_comma_every_three_digits() {
+        assert_eq!(grouped(0), "0");
+        assert_eq!(grouped(999), "999");
+        assert_eq!(grouped(1_000), "1,000");
+        assert_eq!(grouped(1_395_326), "1,395,326");
+    }
+}
