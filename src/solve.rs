@@ -4,8 +4,9 @@
 use crate::bitboard::Board;
 use crate::movegen::{path_to, PathError, Placement};
 use crate::record::Record;
-use crate::replay::{replay, ReplayOptions, Report};
+use crate::replay::{replay_observed, ReplayOptions, Report};
 use crate::rules::{Kind, Move};
+use crate::stats::Stats;
 use thiserror::Error;
 
 /// Why a solution could not be turned into a trustworthy record.
@@ -42,14 +43,16 @@ pub fn record_for(
     Ok(Record::from_pieces(pieces.iter().map(Vec::as_slice)))
 }
 
-/// Replays `record` on the plain rules engine (strict unless `options` say judge) and fails unless it scores `claimed`.
+/// Replays `record` on the plain rules engine (strict unless `options` say judge) and fails
+/// unless it scores `claimed`; also says where the points come from (as `check --stats`).
 pub fn verify(
     sequence: &[Kind],
     record: &Record,
     claimed: u64,
     options: ReplayOptions,
-) -> Result<Report, SolveError> {
-    let report = replay(sequence, record, options);
+) -> Result<(Report, Stats), SolveError> {
+    let mut stats = Stats::default();
+    let report = replay_observed(sequence, record, options, &mut |step| stats.observe(step));
     if !report.valid() || report.score != claimed {
         let detail = match &report.error {
             Some(e) => e.to_string(),
@@ -61,5 +64,5 @@ pub fn verify(
             detail,
         });
     }
-    Ok(report)
+    Ok((report, stats))
 }

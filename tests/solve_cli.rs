@@ -108,6 +108,21 @@ fn long_generated_sequence_without_piece_limit() {
     let summary: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     assert_eq!(summary["score"].as_u64(), Some(strict));
+    // Its breakdown of the points is the checker's (`check --stats`) for the same record.
+    let checked = run(
+        CHECK,
+        &[
+            &input,
+            &record,
+            &"--piece-limit",
+            &"0",
+            &"--stats",
+            &"--json",
+        ],
+    );
+    let checked: serde_json::Value = serde_json::from_str(checked.stdout.trim()).unwrap();
+    assert!(summary["stats"]["clears"].is_array(), "{summary}");
+    assert_eq!(summary["stats"], checked["stats"]);
     // The time per phase adds up to no more than the search's own time.
     let phases = &summary["phase_seconds"];
     let sum: f64 = ["expand", "select", "advance"]

@@ -213,7 +213,8 @@ fn run(args: &Args) -> Result<(), CliError> {
         judge: args.judge,
         piece_limit: args.piece_limit,
     };
-    let report = verify(&sequence, &record, solution.score, options).map_err(CliError::internal)?;
+    let (report, stats) =
+        verify(&sequence, &record, solution.score, options).map_err(CliError::internal)?;
 
     let mut out = std::io::stdout().lock();
     writeln!(out, "{record}")
@@ -227,6 +228,7 @@ fn run(args: &Args) -> Result<(), CliError> {
             "pieces_locked": report.pieces_locked,
             "lines": report.lines,
             "clears": report.clears,
+            "stats": stats,
             "beam_width": args.beam_width,
             "width_changes": solution.width_changes.to_string(),
             "time_budget_seconds": args.time_budget,
