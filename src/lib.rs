@@ -1,8 +1,8 @@
 //! An offline score optimizer for the Tencent Geek Challenge #4 Tetris variant.
 //!
 //! The rules live in [`rules`] (the plain engine the checker replays on), records in [`record`],
-//! piece sequences in [`sequence`], the checker in [`replay`] with its breakdown of the points in [`stats`] and its HTML page
-//! in [`viewer`].
+//! piece sequences in [`sequence`], the checker in [`replay`] with its breakdown of the points
+//! in [`stats`] and its HTML page in [`viewer`].
 //! The solver: the fast board in [`bitboard`], placements in [`movegen`], the board evaluation
 //! in [`eval`], the beam in [`search`] (its width along the way in [`width`]), record building and the self-check in [`solve`], and
 //! parameter tuning in [`tune`]. [`cli`] holds what the binaries share.

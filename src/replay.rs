@@ -137,6 +137,8 @@ pub struct Step<'a> {
     pub index: usize,
     /// The piece where it locked.
     pub piece: Piece,
+    /// Whether it locked at rest (false: in mid-air, which only judge mode accepts).
+    pub resting: bool,
     /// This piece's tokens, without its `N`.
     pub moves: &'a [Token],
     pub turn: Turn,
@@ -262,7 +264,8 @@ pub fn replay_observed(
                 }
             }
         }
-        if !options.judge && !rules::is_resting(&board, &piece) {
+        let resting = rules::is_resting(&board, &piece);
+        if !options.judge && !resting {
             let message = format!(
                 "{kind} locked in mid-air at x={} y={} state {}",
                 piece.x, piece.y, piece.state
@@ -289,6 +292,7 @@ pub fn replay_observed(
         observe(&Step {
             index,
             piece,
+            resting,
             moves,
             turn,
             written: &written,

@@ -4,7 +4,7 @@
 //! scored.
 
 use crate::replay::Step;
-use crate::rules::{is_resting, Kind};
+use crate::rules::Kind;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -76,14 +76,7 @@ impl Stats {
                 _ => i.cleared_fewer += 1,
             }
         }
-        // The board the piece fell onto is the written one without the piece's own cells.
-        let mut before = step.written.clone();
-        for (x, y) in step.piece.cells() {
-            if y >= 0 {
-                before.set(x, y, false);
-            }
-        }
-        if !is_resting(&before, &step.piece) {
+        if !step.resting {
             self.mid_air_locks += 1;
         }
     }
