@@ -21,6 +21,7 @@ fn main() {
         policy: Default::default(),
         piece_limit: 10_000,
         judge: false,
+        start: Default::default(),
     };
     let solution = beam_search(&sequence, &params, &mut |_| {});
     // The boards before each piece of the winning line, with the piece to place.

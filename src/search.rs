@@ -89,6 +89,18 @@ pub struct Params {
     pub piece_limit: usize,
     /// Also place pieces in mid-air where that clears rows (the contest web replay's rules).
     pub judge: bool,
+    /// Where the search begins (default: the empty board before the first piece).
+    pub start: Start,
+}
+
+/// A game already under way: the board and score after its first `index` pieces, from which
+/// the search places piece number `index` on (to try other settings on the rest of a record).
+/// Depths, width changes and a time budget then count from that piece.
+#[derive(Clone, Debug, Default)]
+pub struct Start {
+    pub index: usize,
+    pub board: Board,
+    pub score: u64,
 }
 
 /// A state of the beam.
@@ -197,7 +209,9 @@ pub struct PhaseSeconds {
 /// The search's answer: one placement per piece from the first.
 #[derive(Clone, Debug)]
 pub struct Solution {
+    /// One placement per piece from `Params::start`'s piece on.
     pub placements: Vec<Placement>,
+    /// The whole game's score, the start's included.
     pub score: u64,
     pub stats: DepthStats,
     /// The width changes the search made (those of `Params::width_changes` it reached, or the
@@ -220,8 +234,8 @@ const CHUNK: usize = 32;
 /// Depths between two compactions of the trail.
 const GC_INTERVAL: usize = 64;
 
-/// Runs the beam over `sequence` (all of it, up to the piece limit), calling `progress` after
-/// every depth.
+/// Runs the beam over `sequence` (all of it, up to the piece limit, from `params.start`'s
+/// piece on), calling `progress` after every depth.
 pub fn beam_search(
     sequence: &[Kind],
     params: &Params,
@@ -241,14 +255,22 @@ pub fn beam_search(
     let mut width_changes = Vec::new();
     // Where the budget's current measurement began: (time, states expanded by then).
     let mut segment = (started, 0u64);
-    let depth_count = pieces_to_place(sequence.len(), params.piece_limit);
+    // From here on `sequence` holds the pieces to search and a depth counts from the first of
+    // them; only the rules (spawn state, piece limit) need the piece's number in the game.
+    let first = params.start.index;
+    let depth_count = pieces_to_place(sequence.len(), params.piece_limit).saturating_sub(first);
+    let sequence = &sequence[first.min(sequence.len())..];
     // The states of the last depth are built inside the next depth's expansion tasks (each
     // task locks its share of the chosen placements onto their parents, then expands them):
     // a separate parallel pass for it would cost a fork-join per depth, which on two cores is
     // a measurable share of the time. So `parents` holds the states two depths back, which
     // `picker.chosen` (the last selection) refers to, and `frontier` the states they become;
     // before the first piece `parents` is the empty board and nothing is chosen yet.
-    let mut parents = vec![Node::default()];
+    let mut parents = vec![Node {
+        board: params.start.board,
+        score: params.start.score,
+        ..Node::default()
+    }];
     let mut frontier: Vec<Node> = Vec::new();
     let mut trail: Vec<Vec<TrailEntry>> = Vec::with_capacity(depth_count);
     // The best state seen at any depth: (depth, trail index, score); None before any piece.
@@ -382,7 +404,7 @@ pub fn beam_search(
 
     let mut placements = Vec::new();
     let score = match best {
-        None => 0,
+        None => params.start.score,
         Some((depth, index, score)) => {
             let mut i = index;
             for d in (0..=depth).rev() {
@@ -513,7 +535,7 @@ fn expand(
                         let outcome = Placement::unpack(c.placement).lock(
                             &mut board,
                             last.kind,
-                            last.depth,
+                            params.start.index + last.depth,
                             params.piece_limit,
                         );
                         *node = Node {
@@ -581,12 +603,13 @@ fn expand_node(
     pending: &mut Pending,
     out: &mut Vec<Candidate>,
 ) -> u64 {
-    placements_with(&node.board, kind, depth, params.judge, scratch);
+    let index = params.start.index + depth;
+    placements_with(&node.board, kind, index, params.judge, scratch);
     let cells_before = node.board.filled_cells();
     let occupied = node.board.occupied_rows();
     for p in scratch.iter() {
         let mut board = node.board;
-        let outcome = p.lock_over(&mut board, occupied, kind, depth, params.piece_limit);
+        let outcome = p.lock_over(&mut board, occupied, kind, index, params.piece_limit);
         if outcome.game_over.is_some() {
             continue;
         }
@@ -996,6 +1019,7 @@ mod tests {
             policy: serde_json::from_str("{\"score_gap\": 0}").unwrap(),
             piece_limit: 0,
             judge: false,
+            start: Start::default(),
         };
         assert_eq!(params.policy, Policy::default());
         let weight_at = |params: &Params, depth| ranking(&sequence, depth, 40, params, 0).0;

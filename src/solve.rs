@@ -3,9 +3,10 @@
 
 use crate::bitboard::Board;
 use crate::movegen::{path_to, PathError, Placement};
-use crate::record::Record;
-use crate::replay::{replay_observed, ReplayOptions, Report};
+use crate::record::{Record, Token};
+use crate::replay::{replay_observed, End, ReplayOptions, Report};
 use crate::rules::{Kind, Move};
+use crate::search::Start;
 use crate::stats::Stats;
 use thiserror::Error;
 
@@ -30,9 +31,22 @@ pub fn record_for(
     piece_limit: usize,
     judge: bool,
 ) -> Result<Record, SolveError> {
-    let mut board = Board::default();
+    record_from(sequence, &Start::default(), placements, piece_limit, judge)
+}
+
+/// The tokens that play `placements` (one per piece from `start`'s piece on) from `start`'s
+/// board: what follows the start's own record.
+pub fn record_from(
+    sequence: &[Kind],
+    start: &Start,
+    placements: &[Placement],
+    piece_limit: usize,
+    judge: bool,
+) -> Result<Record, SolveError> {
+    let mut board = start.board;
     let mut pieces: Vec<Vec<Move>> = Vec::with_capacity(placements.len());
-    for (index, (&kind, &p)) in sequence.iter().zip(placements).enumerate() {
+    let rest = sequence.iter().enumerate().skip(start.index);
+    for ((index, &kind), &p) in rest.zip(placements) {
         let moves = path_to(&board, kind, index, p, judge).map_err(|source| SolveError::Path {
             piece: index + 1,
             source,
@@ -41,6 +55,69 @@ pub fn record_for(
         p.lock(&mut board, kind, index, piece_limit);
     }
     Ok(Record::from_pieces(pieces.iter().map(Vec::as_slice)))
+}
+
+/// Why a record cannot be continued from a given piece.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum StartError {
+    #[error("the record has only {have} pieces, fewer than the {wanted} to keep")]
+    TooShort { have: usize, wanted: usize },
+    #[error("the record's first {wanted} pieces do not replay: {detail}")]
+    Invalid { wanted: usize, detail: String },
+}
+
+/// The first `pieces` pieces of `record`, replayed by the rules (strict unless `options` say
+/// judge), as the start of a search that plays the rest of the game: the board and score they
+/// leave, and their tokens, which the search's own follow.
+pub fn start_from(
+    sequence: &[Kind],
+    record: &Record,
+    pieces: usize,
+    options: ReplayOptions,
+) -> Result<(Start, Record), StartError> {
+    if pieces == 0 {
+        return Ok((Start::default(), Record::default()));
+    }
+    let have = record.piece_count();
+    if have < pieces {
+        return Err(StartError::TooShort {
+            have,
+            wanted: pieces,
+        });
+    }
+    // The prefix ends before the N of piece `pieces` (0-based), if there is one.
+    let mut spawned = 0;
+    let cut = record
+        .tokens
+        .iter()
+        .position(|&t| {
+            spawned += usize::from(t == Token::Next);
+            spawned > pieces
+        })
+        .unwrap_or(record.tokens.len());
+    let prefix = Record {
+        tokens: record.tokens[..cut].to_vec(),
+    };
+    let mut board = Board::default();
+    let report = replay_observed(sequence, &prefix, options, &mut |step| {
+        board = Board::from_rules(step.board)
+    });
+    let detail = match (&report.error, report.end) {
+        (Some(e), _) => e.to_string(),
+        (None, End::RecordEnded) if report.pieces_locked == pieces => {
+            let start = Start {
+                index: pieces,
+                board,
+                score: report.score,
+            };
+            return Ok((start, prefix));
+        }
+        (None, end) => format!("{} pieces locked, {end}", report.pieces_locked),
+    };
+    Err(StartError::Invalid {
+        wanted: pieces,
+        detail,
+    })
 }
 
 /// Replays `record` on the plain rules engine (strict unless `options` say judge) and fails

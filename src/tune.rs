@@ -101,6 +101,7 @@ pub fn run_trial(
         policy: params.policy.clone(),
         piece_limit: rules.piece_limit,
         judge: rules.judge,
+        start: Default::default(),
     };
     let score = |input: &TuneInput| beam_search(&input.pieces, &beam, &mut |_| {}).score;
     let scores: Vec<u64> = inputs.iter().map(score).collect();

@@ -15,7 +15,7 @@ use tetris_opt::replay::{replay, End, ReplayOptions};
 use tetris_opt::rules::{self, Board, GameOver, Kind, Move, Piece, HEIGHT, SPAWN, WIDTH};
 use tetris_opt::search::{beam_search, Params, Solution};
 use tetris_opt::sequence::{contest_sequence, generate, Distribution, SplitMix64};
-use tetris_opt::solve::record_for;
+use tetris_opt::solve::{record_for, record_from, start_from};
 use tetris_opt::width::TimeBudget;
 
 /// The four cells of a piece, sorted: the identity of a placement on the board.
@@ -1032,6 +1032,7 @@ fn params(beam_width: usize, piece_limit: usize) -> Params {
         policy: Default::default(),
         piece_limit,
         judge: false,
+        start: Default::default(),
     }
 }
 
@@ -1084,6 +1085,86 @@ fn solve_and_check(sequence: &[Kind], params: &Params, what: &str) -> Solution {
     assert_eq!(report.pieces_locked, solution.placements.len(), "{what}");
     assert_eq!(report.score, solution.score, "{what}");
     solution
+}
+
+/// A search from a record's piece: from piece 0 it is the search itself; from the end of the
+/// record's sequence it has nothing to place and keeps the record's score; from a piece between, its
+/// placements follow the kept pieces into a record the rules score as the search claims.
+/// The piece limit is near, and the beam wide enough for several parallel tasks, so that a
+/// piece number taken from anything but the start and the depth would show.
+#[test]
+fn a_search_started_inside_a_record_plays_on_from_there() {
+    let sequence = contest_sequence(12358, 200);
+    let limit = 160;
+    let plain = params(8, limit);
+    let whole = beam_search(&sequence, &plain, &mut |_| {});
+    let end = whole.placements.len();
+    assert!(end > 100, "{end}");
+    let record = record_for(&sequence, &whole.placements, limit, false).unwrap();
+    let options = ReplayOptions {
+        judge: false,
+        piece_limit: limit,
+    };
+    for (pieces, width) in [(0, 8), (end, 8), (77, 200)] {
+        // The sequence as long as the record when starting at its end.
+        let sequence = &sequence[..if pieces == end { end } else { 200 }];
+        let (start, kept) = start_from(sequence, &record, pieces, options).unwrap();
+        assert_eq!(start.index, pieces);
+        assert_eq!(kept.piece_count(), pieces);
+        let params = Params {
+            start: start.clone(),
+            ..params(width, limit)
+        };
+        let more = beam_search(sequence, &params, &mut |_| {});
+        // The line ends at its last scoring piece (a shorter record of the same score).
+        assert!(more.placements.len() < limit - pieces, "from {pieces}");
+        assert_eq!(more.placements.is_empty(), pieces == end, "from {pieces}");
+        if pieces == 0 {
+            assert_eq!(more.placements, whole.placements);
+        }
+        if pieces == end {
+            assert_eq!(more.score, whole.score);
+        }
+        let rest = record_from(sequence, &start, &more.placements, limit, false)
+            .unwrap_or_else(|e| panic!("from {pieces}: {e}"));
+        let joined = tetris_opt::record::Record {
+            tokens: [kept.tokens, rest.tokens].concat(),
+        };
+        let report = replay(sequence, &joined, options);
+        assert!(report.valid(), "from {pieces}: {:?}", report.error);
+        assert_eq!(
+            report.pieces_locked,
+            pieces + more.placements.len(),
+            "from {pieces}"
+        );
+        assert_eq!(report.score, more.score, "from {pieces}");
+        assert!(more.score > start.score || pieces == end, "from {pieces}");
+    }
+}
+
+/// The pieces a started search places spawn in the state of their number in the game: with
+/// the spawn column filled from row 1 down, an I can spawn only lying (odd numbers), so a
+/// search from piece 1 plays on and one from piece 2 ends at once with the start's score.
+#[test]
+fn a_started_search_spawns_by_the_piece_number_in_the_game() {
+    let column = "....#.....\n".repeat(19);
+    let board = Bits::from_rules(&Board::from_picture(&column));
+    let sequence = vec![Kind::I; 12];
+    let from = |index| Params {
+        start: tetris_opt::search::Start {
+            index,
+            board,
+            score: 7,
+        },
+        ..params(4, rules::DEFAULT_PIECE_LIMIT)
+    };
+    let lying = beam_search(&sequence, &from(1), &mut |_| {});
+    assert!(!lying.placements.is_empty());
+    let rest = record_from(&sequence, &from(1).start, &lying.placements, 10_000, false).unwrap();
+    assert!(rest.piece_count() > 0);
+    let upright = beam_search(&sequence, &from(2), &mut |_| {});
+    assert!(upright.placements.is_empty());
+    assert_eq!(upright.score, 7);
 }
 
 #[test]

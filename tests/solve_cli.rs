@@ -301,3 +301,93 @@ fn check_reads_the_record_from_standard_input() {
     let expected = format!("Score = {}", check_score(&input, &record, &[]));
     assert_eq!(stdout.lines().last(), Some(expected.as_str()));
 }
+
+/// `--from-record R --from-piece N` keeps R's first N pieces token for token and searches only
+/// the rest; the whole record is checked from the first piece. N is odd on purpose: the pieces
+/// searched spawn in the state of their number in the game, not of their depth in the search.
+#[test]
+fn a_record_continued_from_a_piece_keeps_its_start_and_checks_whole() {
+    let scratch = Scratch::new("from");
+    let input = tencent_input();
+    let first = solve(&[&input, &"--pieces", &"300", &"--beam-width", &"60"]);
+    assert_eq!(first.code, Some(0), "{first:#?}");
+    let record = scratch.file("first.txt", &first.stdout);
+    let have = first.stdout.split(',').filter(|t| t.trim() == "N").count();
+    assert!(have > 200, "{first:#?}");
+    let json = scratch.dir.join("summary.json");
+    let more: [&dyn AsRef<OsStr>; 11] = [
+        &input,
+        &"--pieces",
+        &"300",
+        &"--beam-width",
+        &"200",
+        &"--from-record",
+        &record,
+        &"--from-piece",
+        &"151",
+        &"--json",
+        &json,
+    ];
+    let continued = solve(&more);
+    assert_eq!(continued.code, Some(0), "{continued:#?}");
+    // The first 151 pieces are the first record's, up to the N of piece 152.
+    let kept = |text: &str| -> String {
+        let tokens: Vec<&str> = text.trim().split(',').collect();
+        let next_152 = tokens
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| **t == "N")
+            .nth(151)
+            .map(|(i, _)| i)
+            .expect("more than 151 pieces");
+        tokens[..next_152].join(",")
+    };
+    assert_eq!(kept(&continued.stdout), kept(&first.stdout));
+    assert_ne!(continued.stdout, first.stdout, "a wider beam played on");
+    let out = scratch.file("continued.txt", &continued.stdout);
+    assert_eq!(check_score(&input, &out, &[]), continued.solve_score());
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(summary["from_piece"], 151);
+
+    // What cannot be continued is refused with a one-line error naming why.
+    let judge = solve(&[
+        &input,
+        &"--pieces",
+        &"300",
+        &"--beam-width",
+        &"60",
+        &"--judge",
+    ]);
+    let judged = scratch.file("judge.txt", &judge.stdout);
+    let short = scratch.file("short.txt", "N,D18,N,D18");
+    let too_many = (have + 1).to_string();
+    let only = format!("only {have} pieces");
+    let cases: Vec<([&dyn AsRef<OsStr>; 2], &str)> = vec![
+        ([&record, &too_many], &only),
+        ([&short, &"2"], "do not replay"),
+        ([&judged, &"200"], "mid-air"),
+    ];
+    for ([path, n], needle) in cases {
+        let r = solve(&[
+            &input,
+            &"--pieces",
+            &"300",
+            &"--from-record",
+            path,
+            &"--from-piece",
+            n,
+        ]);
+        assert_eq!(r.code, Some(2), "{r:#?}");
+        assert!(r.stdout.is_empty(), "{r:#?}");
+        let lines: Vec<&str> = r.stderr.lines().collect();
+        assert_eq!(lines.len(), 1, "one line: {r:#?}");
+        assert!(lines[0].contains(needle), "{needle}: {r:#?}");
+    }
+    let alone = solve(&[&input, &"--from-piece", &"10"]);
+    assert_eq!(
+        alone.code,
+        Some(2),
+        "--from-piece needs --from-record: {alone:#?}"
+    );
+}

@@ -5,11 +5,12 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::Instant;
-use tetris_opt::cli::{exit_with, read_policy, read_sequence, read_weights, CliError};
+use tetris_opt::cli::{exit_with, read_policy, read_sequence, read_text, read_weights, CliError};
+use tetris_opt::record::Record;
 use tetris_opt::replay::ReplayOptions;
 use tetris_opt::rules::DEFAULT_PIECE_LIMIT;
-use tetris_opt::search::{beam_search, pieces_to_place, Params};
-use tetris_opt::solve::{record_for, verify};
+use tetris_opt::search::{beam_search, pieces_to_place, Params, Start};
+use tetris_opt::solve::{record_from, start_from, verify};
 use tetris_opt::width::{Schedule, TimeBudget};
 
 /// Search a move record for a piece sequence; prints the record (one line, comma-separated) on
@@ -57,6 +58,15 @@ struct Args {
     /// rows. The record then passes `check --judge` but not strict `check`.
     #[arg(long)]
     judge: bool,
+    /// Keep the first --from-piece pieces of this record (replayed by the rules, --judge's if
+    /// given) and search only the rest of the game: other settings, a wider beam or the
+    /// endgame tried on the end of a long run without repeating its start.
+    #[arg(long, value_name = "RECORD", requires = "from_piece")]
+    from_record: Option<PathBuf>,
+    /// How many pieces of --from-record to keep (the search places the next one on; its width
+    /// changes and time budget count from there).
+    #[arg(long, value_name = "N", requires = "from_record")]
+    from_piece: Option<usize>,
     /// Also write a JSON summary (score, lines, timings, parameters) to FILE.
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
@@ -145,6 +155,20 @@ fn run(args: &Args) -> Result<(), CliError> {
     }
     let weights = read_weights(args.weights.as_deref())?;
     let policy = read_policy(args.policy.as_deref())?;
+    let options = ReplayOptions {
+        judge: args.judge,
+        piece_limit: args.piece_limit,
+    };
+    let (start, kept) = match (&args.from_record, args.from_piece) {
+        (Some(path), Some(pieces)) => {
+            let text = read_text(path, "record file")?;
+            let record = Record::parse(&text)
+                .map_err(|e| CliError::usage(format!("record file {}: {e}", path.display())))?;
+            start_from(&sequence, &record, pieces, options)
+                .map_err(|e| CliError::usage(format!("--from-record {}: {e}", path.display())))?
+        }
+        _ => (Start::default(), Record::default()),
+    };
     let params = Params {
         beam_width: args.beam_width,
         width_changes: args.width_changes.clone().unwrap_or_default(),
@@ -157,6 +181,7 @@ fn run(args: &Args) -> Result<(), CliError> {
         policy,
         piece_limit: args.piece_limit,
         judge: args.judge,
+        start,
     };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
@@ -164,6 +189,7 @@ fn run(args: &Args) -> Result<(), CliError> {
         .map_err(|e| CliError::usage(format!("cannot start worker threads: {e}")))?;
 
     let total = pieces_to_place(sequence.len(), args.piece_limit);
+    let first = params.start.index;
     let bar = if args.quiet {
         ProgressBar::hidden()
     } else {
@@ -182,7 +208,8 @@ fn run(args: &Args) -> Result<(), CliError> {
     let mut last_line = 0.0;
     let solution = pool.install(|| {
         beam_search(&sequence, &params, &mut |s| {
-            if s.pieces % 16 == 0 || s.pieces == total {
+            let piece = first + s.pieces;
+            if piece.is_multiple_of(16) || piece == total {
                 let elapsed = start.elapsed().as_secs_f64();
                 let progress = format!(
                     "best {} beam {} {:.1}M placements/s",
@@ -192,9 +219,9 @@ fn run(args: &Args) -> Result<(), CliError> {
                 );
                 if log_progress && elapsed - last_line >= args.progress_every {
                     last_line = elapsed;
-                    eprintln!("piece {}/{total} {progress} [{elapsed:.0} s]", s.pieces);
+                    eprintln!("piece {piece}/{total} {progress} [{elapsed:.0} s]");
                 }
-                bar.set_position(s.pieces as u64);
+                bar.set_position(piece as u64);
                 bar.set_message(progress);
             }
         })
@@ -202,16 +229,16 @@ fn run(args: &Args) -> Result<(), CliError> {
     bar.finish_and_clear();
     let search_time = start.elapsed();
 
-    let record = record_for(
+    let searched = record_from(
         &sequence,
+        &params.start,
         &solution.placements,
         args.piece_limit,
         args.judge,
     )
-    .map_err(|e| CliError::usage(format!("internal error: {e}")))?;
-    let options = ReplayOptions {
-        judge: args.judge,
-        piece_limit: args.piece_limit,
+    .map_err(CliError::internal)?;
+    let record = Record {
+        tokens: [kept.tokens, searched.tokens].concat(),
     };
     let (report, stats) =
         verify(&sequence, &record, solution.score, options).map_err(CliError::internal)?;
@@ -234,6 +261,8 @@ fn run(args: &Args) -> Result<(), CliError> {
             "time_budget_seconds": args.time_budget,
             "score_weight": args.score_weight,
             "judge": args.judge,
+            "from_record": args.from_record,
+            "from_piece": args.from_piece,
             "weights": params.weights,
             "policy": params.policy,
             "search_seconds": search_time.as_secs_f64(),
@@ -258,7 +287,7 @@ fn run(args: &Args) -> Result<(), CliError> {
                 args.beam_width, solution.width_changes
             );
             for (depth, width) in &solution.width_changes.0 {
-                eprintln!("  from piece {}: {width}", depth + 1);
+                eprintln!("  from piece {}: {width}", first + depth + 1);
             }
         }
         eprintln!(

@@ -62,6 +62,7 @@ fn main() {
         policy: Policy::default(),
         piece_limit: LIMIT,
         judge: false,
+        start: Default::default(),
     };
     let sol = beam_search(&seq[..pieces], &params, &mut |_| {});
     eprintln!("path score {}", sol.score);
