@@ -305,10 +305,12 @@ pub fn beam_search(
         }
         let (score_weight, floor) = ranking(sequence, depth, depth_count, params, beam_best);
         let weights = params.weights.at_depth(sequence, depth);
+        // The rules (spawn state, piece limit) number the pieces from the game's first.
+        let index = first + depth;
         let last = (depth > 0).then(|| Last {
             chosen: &picker.chosen,
             kind: sequence[depth - 1],
-            depth: depth - 1,
+            index: index - 1,
         });
         let mut level = Vec::new();
         let mut expand_with = |floor| {
@@ -316,7 +318,7 @@ pub fn beam_search(
                 &parents,
                 last,
                 (&mut frontier, &mut level),
-                (kind, depth),
+                (kind, index),
                 params,
                 (score_weight, floor, &weights),
                 &mut stats,
@@ -456,12 +458,12 @@ fn ranking(
 }
 
 /// The last depth's selection, to be turned into states: `chosen[i]` places piece number
-/// `depth` (of `kind`) on `parents[chosen[i].parent]`.
+/// `index` of the game (of `kind`) on `parents[chosen[i].parent]`.
 #[derive(Clone, Copy)]
 struct Last<'a> {
     chosen: &'a [Candidate],
     kind: Kind,
-    depth: usize,
+    index: usize,
 }
 
 /// Every child of every state to expand, in order, into the first `n.div_ceil(CHUNK)` of the
@@ -475,7 +477,7 @@ fn expand(
     parents: &[Node],
     last: Option<Last>,
     (frontier, level): (&mut Vec<Node>, &mut Vec<TrailEntry>),
-    (kind, depth): (Kind, usize),
+    (kind, index): (Kind, usize),
     params: &Params,
     (score_weight, floor, weights): (f64, u64, &Weights),
     stats: &mut DepthStats,
@@ -496,7 +498,7 @@ fn expand(
             generated += expand_node(
                 node,
                 parent,
-                (kind, depth),
+                (kind, index),
                 params,
                 (score_weight, floor, weights),
                 &mut scratch,
@@ -535,7 +537,7 @@ fn expand(
                         let outcome = Placement::unpack(c.placement).lock(
                             &mut board,
                             last.kind,
-                            params.start.index + last.depth,
+                            last.index,
                             params.piece_limit,
                         );
                         *node = Node {
@@ -596,14 +598,13 @@ impl Pending {
 fn expand_node(
     node: &Node,
     parent: u32,
-    (kind, depth): (Kind, usize),
+    (kind, index): (Kind, usize),
     params: &Params,
     (score_weight, floor, weights): (f64, u64, &Weights),
     scratch: &mut Placements,
     pending: &mut Pending,
     out: &mut Vec<Candidate>,
 ) -> u64 {
-    let index = params.start.index + depth;
     placements_with(&node.board, kind, index, params.judge, scratch);
     let cells_before = node.board.filled_cells();
     let occupied = node.board.occupied_rows();
