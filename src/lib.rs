@@ -10,6 +10,7 @@
 pub mod bitboard;
 pub mod cli;
 pub mod eval;
+pub mod merge;
 pub mod movegen;
 pub mod record;
 pub mod replay;

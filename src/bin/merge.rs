@@ -1,0 +1,94 @@
+//! `merge`: combines records of the same game into one that scores at least as much as the best.
+
+use clap::Parser;
+use std::io::Write;
+use std::path::PathBuf;
+use tetris_opt::cli::{exit_with, read_sequence, read_text, CliError, EXIT_INVALID};
+use tetris_opt::merge::{merge, MergeError};
+use tetris_opt::record::Record;
+use tetris_opt::replay::ReplayOptions;
+use tetris_opt::rules::DEFAULT_PIECE_LIMIT;
+use tetris_opt::solve::verify;
+
+/// Merge move records of one piece sequence: wherever two records leave the same board after
+/// the same piece, the start of one can go on with the end of the other. Prints the
+/// highest-scoring combination (one line) on stdout, checked by the rules engine, and a summary
+/// ending in `Score = N` on stderr.
+#[derive(Parser)]
+#[command(version)]
+struct Args {
+    /// Piece sequence file (e.g. inputs/tencent.txt).
+    input: PathBuf,
+    /// The records to merge (at least one); on equal scores the earlier one is kept.
+    #[arg(required = true)]
+    records: Vec<PathBuf>,
+    /// Merge by the contest web replay's rules: records with mid-air locks are accepted, and
+    /// the result passes `check --judge` (not strict `check` if it has such locks).
+    #[arg(long)]
+    judge: bool,
+    /// As `check --piece-limit`.
+    #[arg(long, default_value_t = DEFAULT_PIECE_LIMIT)]
+    piece_limit: usize,
+    /// No summary.
+    #[arg(long)]
+    quiet: bool,
+}
+
+fn main() {
+    let args = Args::parse();
+    exit_with(run(&args));
+}
+
+fn run(args: &Args) -> Result<(), CliError> {
+    let sequence = read_sequence(&args.input)?;
+    let mut records = Vec::new();
+    for path in &args.records {
+        let text = read_text(path, "record file")?;
+        let record = Record::parse(&text)
+            .map_err(|e| CliError::usage(format!("record file {}: {e}", path.display())))?;
+        records.push(record);
+    }
+    let options = ReplayOptions {
+        judge: args.judge,
+        piece_limit: args.piece_limit,
+    };
+    let merged = merge(&sequence, &records, options).map_err(|e| match e {
+        MergeError::Invalid { number, detail } => CliError {
+            message: format!(
+                "record file {}: it does not replay{}: {detail}",
+                args.records[number - 1].display(),
+                if args.judge {
+                    ""
+                } else {
+                    " by the strict rules (--judge?)"
+                }
+            ),
+            code: EXIT_INVALID,
+        },
+        MergeError::Empty => CliError::usage(e.to_string()),
+    })?;
+    // The merge matched boards by a 64-bit fingerprint: the rules engine has the last word.
+    let (report, _) =
+        verify(&sequence, &merged.record, merged.score, options).map_err(CliError::internal)?;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{}", merged.record)
+        .and_then(|()| out.flush())
+        .map_err(|e| CliError::usage(format!("cannot write the record: {e}")))?;
+    if !args.quiet {
+        for &(r, first, pieces) in &merged.parts {
+            eprintln!(
+                "pieces {}-{}: {}",
+                first + 1,
+                first + pieces,
+                args.records[r].display()
+            );
+        }
+        let mode = if args.judge { "judge" } else { "strict" };
+        eprintln!(
+            "{} pieces locked; checked by the rules engine ({mode}): record valid, same score",
+            report.pieces_locked
+        );
+        eprintln!("Score = {}", report.score);
+    }
+    Ok(())
+}

@@ -1,0 +1,218 @@
+//! Combining records of the same game into one that scores at least as much as the best.
+//!
+//! The rules carry nothing from one turn to the next but the board and the score, so where two
+//! records leave the same board after the same piece, the start of either can go on with the
+//! end of the other. Records from different runs meet like this far more often than one would
+//! guess (the beam keeps boards that clear to the same shape), so the best path through all of
+//! them, found by a dynamic program over (piece, board), can beat every one of them.
+
+use crate::bitboard::Board;
+use crate::record::{Record, Token};
+use crate::replay::{replay_observed, ReplayOptions};
+use crate::rules::Kind;
+use ahash::AHashMap;
+use thiserror::Error;
+
+/// Why records could not be merged.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum MergeError {
+    #[error("no records to merge")]
+    Empty,
+    #[error("record {number} does not replay: {detail}")]
+    Invalid { number: usize, detail: String },
+}
+
+/// The merged record and where its pieces come from.
+#[derive(Clone, Debug)]
+pub struct Merged {
+    pub record: Record,
+    pub score: u64,
+    /// Runs of pieces taken from one record: (index of the record, first piece, pieces).
+    pub parts: Vec<(usize, usize, usize)>,
+}
+
+/// One record as the merge sees it.
+struct Line {
+    /// Per piece: the board after it (as [`Board::hash64`]) and the score after it.
+    states: Vec<(u64, u64)>,
+    /// Per piece: its tokens (from its `N` to the next piece's).
+    tokens: Vec<std::ops::Range<usize>>,
+}
+
+fn line_of(sequence: &[Kind], record: &Record, options: ReplayOptions) -> Result<Line, String> {
+    let mut states = Vec::new();
+    let report = replay_observed(sequence, record, options, &mut |step| {
+        states.push((Board::from_rules(step.board).hash64(), step.score));
+    });
+    if let Some(e) = report.error {
+        return Err(e.to_string());
+    }
+    let starts: Vec<usize> = (record.tokens.iter().enumerate())
+        .filter(|&(_, &t)| t == Token::Next)
+        .map(|(i, _)| i)
+        .collect();
+    let ends = starts.iter().skip(1).copied().chain([record.tokens.len()]);
+    let tokens = starts.iter().zip(ends).map(|(&s, e)| s..e).collect();
+    Ok(Line { states, tokens })
+}
+
+/// The highest-scoring record that plays each piece as one of `records` does from the same
+/// board, all replayed by the rules of `options`. On equal scores the earlier record is
+/// preferred, so one record merged with itself or with worse ones comes back unchanged.
+pub fn merge(
+    sequence: &[Kind],
+    records: &[Record],
+    options: ReplayOptions,
+) -> Result<Merged, MergeError> {
+    if records.is_empty() {
+        return Err(MergeError::Empty);
+    }
+    let lines = (records.iter().enumerate())
+        .map(|(i, r)| {
+            line_of(sequence, r, options).map_err(|detail| MergeError::Invalid {
+                number: i + 1,
+                detail,
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let pieces = lines.iter().map(|l| l.states.len()).max().unwrap_or(0);
+    // best[i]: board after piece i -> (best score there, the record whose piece i got there).
+    // Every record's own board is in it, so each record's line can always go on.
+    let mut best: Vec<AHashMap<u64, (u64, usize)>> = Vec::with_capacity(pieces);
+    let empty = Board::default().hash64();
+    for i in 0..pieces {
+        let mut here: AHashMap<u64, (u64, usize)> = AHashMap::new();
+        for (r, line) in lines.iter().enumerate() {
+            let Some(&(board, score)) = line.states.get(i) else {
+                continue;
+            };
+            let (before, before_score) = match i.checked_sub(1) {
+                None => (empty, 0),
+                Some(p) => line.states[p],
+            };
+            // The turn's points depend only on the board before it and the placement.
+            let reached = match i.checked_sub(1) {
+                None => 0,
+                Some(p) => best[p][&before].0,
+            };
+            let total = reached + (score - before_score);
+            let entry = here.entry(board).or_insert((total, r));
+            if total > entry.0 {
+                *entry = (total, r);
+            }
+        }
+        best.push(here);
+    }
+    // The best end: the highest score after any piece (a record may stop anywhere).
+    let mut end = None;
+    for (i, level) in best.iter().enumerate() {
+        for (&board, &(score, r)) in level {
+            let better = end.is_none_or(|(_, _, s, er)| score > s || score == s && r < er);
+            if better {
+                end = Some((i, board, score, r));
+            }
+        }
+    }
+    let Some((last, mut board, score, _)) = end else {
+        return Ok(Merged {
+            record: Record::default(),
+            score: 0,
+            parts: Vec::new(),
+        });
+    };
+    // Back from the end: each piece's record, then the board that record had before it.
+    let mut from = vec![0usize; last + 1];
+    for i in (0..=last).rev() {
+        let r = best[i][&board].1;
+        from[i] = r;
+        if i > 0 {
+            board = lines[r].states[i - 1].0;
+        }
+    }
+    let mut tokens = Vec::new();
+    let mut parts: Vec<(usize, usize, usize)> = Vec::new();
+    for (i, &r) in from.iter().enumerate() {
+        tokens.extend_from_slice(&records[r].tokens[lines[r].tokens[i].clone()]);
+        match parts.last_mut() {
+            Some(part) if part.0 == r => part.2 += 1,
+            _ => parts.push((r, i, 1)),
+        }
+    }
+    Ok(Merged {
+        record: Record { tokens },
+        score,
+        parts,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::replay::replay;
+
+    /// Ten O pieces. A clears its two bottom rows at piece 5 and again at piece 10 (60 points
+    /// each); B waits one piece longer for its first clear (72 points) and then stacks without
+    /// clearing. After piece 6 both hold one O in the corner.
+    const A: &str = "N,L4,D19,N,L2,D19,N,D19,N,R2,D19,N,R4,D19,\
+                     N,L4,D19,N,L2,D19,N,D19,N,R2,D19,N,R4,D19";
+    const B: &str = "N,L4,D19,N,L2,D19,N,D19,N,R2,D19,N,L4,D17,N,R4,D19,\
+                     N,L2,D19,N,L2,D17,N,D19,N,D17";
+
+    fn parse(text: &str) -> Record {
+        Record::parse(text).unwrap()
+    }
+
+    #[test]
+    fn the_start_of_one_record_goes_on_with_the_end_of_another_where_their_boards_meet() {
+        let sequence = vec![Kind::O; 10];
+        let options = ReplayOptions::default();
+        let (a, b) = (parse(A), parse(B));
+        assert_eq!(replay(&sequence, &a, options).score, 120);
+        assert_eq!(replay(&sequence, &b, options).score, 72);
+        for records in [[a.clone(), b.clone()], [b.clone(), a.clone()]] {
+            let merged = merge(&sequence, &records, options).unwrap();
+            assert_eq!(merged.score, 132);
+            assert_eq!(replay(&sequence, &merged.record, options).score, 132);
+            let b_first = "N,L4,D19,N,L2,D19,N,D19,N,R2,D19,N,L4,D17,N,R4,D19";
+            let expected = format!("{b_first},N,L2,D19,N,D19,N,R2,D19,N,R4,D19");
+            assert_eq!(merged.record.to_string(), expected);
+        }
+        // The first four pieces are the same in both: the earlier record is named for them.
+        let merged = merge(&sequence, &[a, b], options).unwrap();
+        assert_eq!(merged.parts, vec![(0, 0, 4), (1, 4, 2), (0, 6, 4)]);
+    }
+
+    #[test]
+    fn a_record_merged_with_itself_or_a_worse_one_comes_back_unchanged() {
+        let sequence = vec![Kind::O; 10];
+        let options = ReplayOptions::default();
+        let a = parse(A);
+        let short = parse("N,L4,D19,N,L2,D19");
+        let merged = merge(&sequence, &[a.clone(), a.clone(), short], options).unwrap();
+        assert_eq!(merged.record, a);
+        assert_eq!(merged.score, 120);
+        assert_eq!(merged.parts, vec![(0, 0, 10)]);
+    }
+
+    #[test]
+    fn a_record_that_does_not_replay_is_refused_by_its_number() {
+        let sequence = vec![Kind::O; 10];
+        let mid_air = parse("N,L4,D5");
+        let strict = ReplayOptions::default();
+        let error = merge(&sequence, &[parse(A), mid_air.clone()], strict).unwrap_err();
+        assert!(
+            matches!(&error, MergeError::Invalid { number: 2, detail } if detail.contains("mid-air")),
+            "{error}"
+        );
+        // The web replay's rules take it (a lock in mid-air that clears nothing is still a lock).
+        let judge = ReplayOptions {
+            judge: true,
+            ..strict
+        };
+        assert_eq!(merge(&sequence, &[mid_air], judge).unwrap().score, 0);
+        assert_eq!(
+            merge(&sequence, &[], strict).unwrap_err(),
+            MergeError::Empty
+        );
+    }
+}

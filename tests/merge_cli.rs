@@ -1,0 +1,80 @@
+//! `merge` run as a user runs it: the merged record checks with the score it reports, never
+//! below the best record given, and bad records get a one-line error.
+
+mod common;
+
+use common::{run, tencent_input, Run, Scratch};
+use std::ffi::OsStr;
+
+const SOLVE: &str = env!("CARGO_BIN_EXE_solve");
+const CHECK: &str = env!("CARGO_BIN_EXE_check");
+const MERGE: &str = env!("CARGO_BIN_EXE_merge");
+
+fn merge(args: &[&dyn AsRef<OsStr>]) -> Run {
+    let r = run(MERGE, args);
+    r.assert_no_panic();
+    r
+}
+
+#[test]
+fn merged_records_check_and_score_at_least_the_best_of_them() {
+    let scratch = Scratch::new("merge");
+    let input = tencent_input();
+    let mut paths = Vec::new();
+    let mut scores = Vec::new();
+    for (width, weight) in [("40", "0.024"), ("60", "0.03"), ("30", "0.018")] {
+        let r = run(
+            SOLVE,
+            &[
+                &input,
+                &"--pieces",
+                &"400",
+                &"--beam-width",
+                &width,
+                &"--score-weight",
+                &weight,
+            ],
+        );
+        assert_eq!(r.code, Some(0), "{r:#?}");
+        scores.push(r.solve_score());
+        paths.push(scratch.file(&format!("{width}.txt"), &r.stdout));
+    }
+    let mut args: Vec<&dyn AsRef<OsStr>> = vec![&input];
+    args.extend(paths.iter().map(|p| p as &dyn AsRef<OsStr>));
+    let merged = merge(&args);
+    assert_eq!(merged.code, Some(0), "{merged:#?}");
+    let score = merged.solve_score();
+    assert!(
+        score >= *scores.iter().max().unwrap(),
+        "{scores:?} -> {score}"
+    );
+    let out = scratch.file("merged.txt", &merged.stdout);
+    let checked = run(CHECK, &[&input, &out]);
+    assert_eq!(checked.code, Some(0), "{checked:#?}");
+    assert_eq!(checked.last_line(), format!("Score = {score}"));
+}
+
+#[test]
+fn records_that_cannot_be_merged_get_a_one_line_error() {
+    let scratch = Scratch::new("merge-bad");
+    let input = tencent_input();
+    let good = scratch.file("good.txt", "N,D18");
+    let mid_air = scratch.file("mid-air.txt", "N,D18,N,D3");
+    let garbage = scratch.file("garbage.txt", "N,X9");
+    let missing = scratch.dir.join("missing.txt");
+    let cases: Vec<(Vec<&dyn AsRef<OsStr>>, i32, &str)> = vec![
+        (vec![&input, &good, &mid_air], 1, "--judge?"),
+        (vec![&input, &garbage], 2, "garbage.txt"),
+        (vec![&input, &missing], 2, "missing.txt"),
+        (vec![&input], 2, "required"),
+    ];
+    for (args, code, needle) in cases {
+        let r = merge(&args);
+        assert_eq!(r.code, Some(code), "{r:#?}");
+        assert!(r.stderr.contains(needle), "{needle}: {r:#?}");
+        assert!(r.stdout.is_empty(), "{r:#?}");
+    }
+    // The same mid-air lock is fine by the web replay's rules.
+    let r = merge(&[&input, &good, &mid_air, &"--judge"]);
+    assert_eq!(r.code, Some(0), "{r:#?}");
+}
