@@ -4,14 +4,17 @@
 //! piece sequences in [`sequence`], the checker in [`replay`] with its breakdown of the points
 //! in [`stats`] and its HTML page in [`viewer`].
 //! The solver: the fast board in [`bitboard`], placements in [`movegen`], the board evaluation
-//! in [`eval`], the beam in [`search`] (its width along the way in [`width`]), record building and the self-check in [`solve`], and
-//! parameter tuning in [`tune`]. [`cli`] holds what the binaries share.
+//! in [`eval`], the beam in [`search`] (its width along the way in [`width`]), record building
+//! and the self-check in [`solve`], and parameter tuning in [`tune`]. Finished records are
+//! improved by [`merge`] (the best combination of several records of one game) and [`polish`]
+//! (a stretch of a record searched again). [`cli`] holds what the binaries share.
 
 pub mod bitboard;
 pub mod cli;
 pub mod eval;
 pub mod merge;
 pub mod movegen;
+pub mod polish;
 pub mod record;
 pub mod replay;
 pub mod rules;

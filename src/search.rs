@@ -141,6 +141,8 @@ struct Chunk {
     candidates: Vec<Candidate>,
     /// `key` of every `SAMPLE_STEP`-th candidate, from the first.
     sample: Vec<u64>,
+    /// The best of the candidates with the guide's board (see [`best_with_board`]), if any.
+    guided: Option<Candidate>,
 }
 
 impl Chunk {
@@ -155,7 +157,7 @@ impl Chunk {
     fn of(candidates: &[Candidate]) -> Chunk {
         let mut chunk = Chunk {
             candidates: candidates.to_vec(),
-            sample: Vec::new(),
+            ..Chunk::default()
         };
         chunk.take_sample();
         chunk
@@ -241,6 +243,38 @@ pub fn beam_search(
     params: &Params,
     progress: &mut dyn FnMut(&DepthStats),
 ) -> Solution {
+    search(sequence, params, None, progress)
+}
+
+/// A line of play to improve on: its board (as [`Board::hash64`]) after each piece from
+/// `Params::start`'s on.
+#[derive(Clone, Debug, Default)]
+pub struct Guide {
+    pub boards: Vec<u64>,
+}
+
+/// [`beam_search`] that keeps the guide's line in the beam whatever its rank and answers with
+/// that line as the beam left it. Nothing in the rules depends on how a board was reached, so
+/// a line of the search that meets one of the guide's boards with more points carries the gain
+/// on along the guide's line: the answer is the guide with every such gain, ending on the
+/// guide's board after the last piece searched (or the last it could keep, if a policy's
+/// filter dropped it), so whatever followed that board in the guide's game can follow the
+/// answer too. Empty when the beam never held a board of the guide.
+pub fn beam_search_guided(
+    sequence: &[Kind],
+    params: &Params,
+    guide: &Guide,
+    progress: &mut dyn FnMut(&DepthStats),
+) -> Solution {
+    search(sequence, params, Some(guide), progress)
+}
+
+fn search(
+    sequence: &[Kind],
+    params: &Params,
+    guide: Option<&Guide>,
+    progress: &mut dyn FnMut(&DepthStats),
+) -> Solution {
     assert!(
         params.beam_width > 0 && params.width_changes.0.iter().all(|&(_, w)| w > 0),
         "beam width must be positive"
@@ -274,6 +308,7 @@ pub fn beam_search(
     let mut frontier: Vec<Node> = Vec::new();
     let mut trail: Vec<Vec<TrailEntry>> = Vec::with_capacity(depth_count);
     // The best state seen at any depth: (depth, trail index, score); None before any piece.
+    // With a guide: the last state seen on the guide's line.
     let mut best: Option<(usize, u32, u64)> = None;
     let mut stats = DepthStats::default();
     let mut last_gc = 0usize;
@@ -312,6 +347,7 @@ pub fn beam_search(
             kind: sequence[depth - 1],
             index: index - 1,
         });
+        let guide_board = guide.and_then(|g| g.boards.get(depth)).copied();
         let mut level = Vec::new();
         let mut expand_with = |floor| {
             let (tasks, expanding) = expand(
@@ -321,6 +357,7 @@ pub fn beam_search(
                 (kind, index),
                 params,
                 (score_weight, floor, &weights),
+                guide_board,
                 &mut stats,
                 &mut chunk_buffers,
             );
@@ -352,6 +389,9 @@ pub fn beam_search(
         let kept = Instant::now();
         picker.reset(expanding);
         select(chunks, &mut flat, width, &params.policy, &mut picker);
+        if let Some(board) = guide_board {
+            keep_board(chunks, board, &mut picker.chosen);
+        }
         let selected = Instant::now();
         let chosen = &picker.chosen;
         let (top_index, top) = chosen
@@ -359,8 +399,19 @@ pub fn beam_search(
             .enumerate()
             .max_by(|a, b| a.1.score.cmp(&b.1.score).then(b.0.cmp(&a.0)))
             .expect("a selection from candidates is not empty");
-        if best.is_none_or(|(_, _, s)| top.score > s) {
-            best = Some((depth, top_index as u32, top.score));
+        match guide_board {
+            None if guide.is_some() => {}
+            None => {
+                if best.is_none_or(|(_, _, s)| top.score > s) {
+                    best = Some((depth, top_index as u32, top.score));
+                }
+            }
+            Some(board) => {
+                let on_guide = chosen.iter().enumerate().find(|(_, c)| c.hash == board);
+                if let Some((i, c)) = on_guide {
+                    best = Some((depth, i as u32, c.score));
+                }
+            }
         }
         beam_best = top.score;
         if depth > 0 {
@@ -480,6 +531,7 @@ fn expand(
     (kind, index): (Kind, usize),
     params: &Params,
     (score_weight, floor, weights): (f64, u64, &Weights),
+    guide_board: Option<u64>,
     stats: &mut DepthStats,
     chunks: &mut Vec<Chunk>,
 ) -> (usize, usize) {
@@ -508,6 +560,8 @@ fn expand(
         }
         pending.flush(weights, score_weight, &mut out.candidates);
         out.take_sample();
+        // Looked for here, while the candidates are still in this task's cache.
+        out.guided = guide_board.and_then(|b| best_with_board(&out.candidates, b));
         generated
     };
     let generated: u64 = match last {
@@ -674,6 +728,26 @@ fn select(
         });
     }
     picker.fill(candidates, width, Candidate::order_key);
+}
+
+/// Makes sure the board `hash` goes on if any candidate has it (with the highest score of
+/// those that do), even if it did not make the width: a guide's line then survives to the end,
+/// and every other line that meets it with more points carries that gain along it.
+fn keep_board(chunks: &[Chunk], hash: u64, chosen: &mut Vec<Candidate>) {
+    if chosen.iter().any(|c| c.hash == hash) {
+        return;
+    }
+    let found: Vec<Candidate> = chunks.iter().filter_map(|c| c.guided).collect();
+    chosen.extend(best_with_board(&found, hash));
+}
+
+/// The candidate with board `hash` that the selection would keep: the highest score, then the
+/// lowest (parent, placement), whichever task made it.
+fn best_with_board(candidates: &[Candidate], hash: u64) -> Option<Candidate> {
+    let with_board = candidates.iter().filter(|c| c.hash == hash);
+    with_board
+        .max_by_key(|c| (c.score, std::cmp::Reverse(c.order_key())))
+        .copied()
 }
 
 /// Blocks the candidates are cut into, and buckets (by board hash) the shortlist is sorted

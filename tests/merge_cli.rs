@@ -58,8 +58,8 @@ fn merged_records_check_and_score_at_least_the_best_of_them() {
 fn records_that_cannot_be_merged_get_a_one_line_error() {
     let scratch = Scratch::new("merge-bad");
     let input = tencent_input();
-    let good = scratch.file("good.txt", "N,D18");
-    let mid_air = scratch.file("mid-air.txt", "N,D18,N,D3");
+    let good = scratch.file("good.txt", "N,D19");
+    let mid_air = scratch.file("mid-air.txt", "N,D19,N,D3");
     let garbage = scratch.file("garbage.txt", "N,X9");
     let missing = scratch.dir.join("missing.txt");
     let cases: Vec<(Vec<&dyn AsRef<OsStr>>, i32, &str)> = vec![

@@ -1,0 +1,150 @@
+//! `polish`: searches a stretch of a finished record again (see `tetris_opt::polish`).
+
+use clap::Parser;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+use tetris_opt::cli::{
+    exit_with, read_policy, read_sequence, read_text, read_weights, CliError, EXIT_INVALID,
+};
+use tetris_opt::polish::{polish, PolishError};
+use tetris_opt::record::Record;
+use tetris_opt::replay::ReplayOptions;
+use tetris_opt::rules::DEFAULT_PIECE_LIMIT;
+use tetris_opt::search::{Params, Start};
+use tetris_opt::width::Schedule;
+
+/// Search pieces FROM+1..=TO of a record again, from the record's own state, keeping the
+/// record's line in the beam: every line that meets one of its boards with more points goes on
+/// along it. Prints the record with that stretch replaced (one line) on stdout, checked by the
+/// rules engine, and a summary ending in `Score = N` on stderr; never scores less than the
+/// record. Other weights or a wider beam than the record's find what its search passed by.
+#[derive(Parser)]
+#[command(version)]
+struct Args {
+    /// Piece sequence file (e.g. inputs/tencent.txt).
+    input: PathBuf,
+    /// The record to improve.
+    record: PathBuf,
+    /// Keep the record's first FROM pieces (default 0: search from the first piece).
+    #[arg(long, default_value_t = 0)]
+    from: usize,
+    /// Search up to piece TO (1-based, inclusive; default: the record's last piece).
+    #[arg(long)]
+    to: Option<usize>,
+    /// States kept at each depth of the beam.
+    #[arg(long, default_value_t = 20_000)]
+    beam_width: usize,
+    /// As `solve --score-weight`.
+    #[arg(long, default_value_t = 0.024)]
+    score_weight: f64,
+    /// Evaluation weights as JSON (fields left out keep their defaults).
+    #[arg(long, value_name = "FILE")]
+    weights: Option<PathBuf>,
+    /// Beam policy as JSON (its endgame only applies when the stretch ends the record).
+    #[arg(long, value_name = "FILE")]
+    policy: Option<PathBuf>,
+    /// Worker threads (default: all cores). The record does not depend on it.
+    #[arg(long)]
+    threads: Option<usize>,
+    /// As `check --piece-limit`.
+    #[arg(long, default_value_t = DEFAULT_PIECE_LIMIT)]
+    piece_limit: usize,
+    /// The record is played by the contest web replay's rules, and so is the search (mid-air
+    /// locks that clear rows).
+    #[arg(long)]
+    judge: bool,
+    /// No progress bar and no summary.
+    #[arg(long)]
+    quiet: bool,
+}
+
+fn main() {
+    let args = Args::parse();
+    exit_with(run(&args));
+}
+
+fn run(args: &Args) -> Result<(), CliError> {
+    if args.beam_width == 0 {
+        return Err(CliError::usage("--beam-width must be at least 1"));
+    }
+    if !args.score_weight.is_finite() {
+        return Err(CliError::usage("--score-weight must be a finite number"));
+    }
+    if args.threads == Some(0) {
+        return Err(CliError::usage("--threads must be at least 1"));
+    }
+    let sequence = read_sequence(&args.input)?;
+    let text = read_text(&args.record, "record file")?;
+    let record = Record::parse(&text)
+        .map_err(|e| CliError::usage(format!("record file {}: {e}", args.record.display())))?;
+    let params = Params {
+        beam_width: args.beam_width,
+        width_changes: Schedule::default(),
+        time_budget: None,
+        score_weight: args.score_weight,
+        weights: read_weights(args.weights.as_deref())?,
+        policy: read_policy(args.policy.as_deref())?,
+        piece_limit: args.piece_limit,
+        judge: args.judge,
+        start: Start::default(),
+    };
+    let options = ReplayOptions {
+        judge: args.judge,
+        piece_limit: args.piece_limit,
+    };
+    let pieces = record.piece_count();
+    let to = args.to.unwrap_or(pieces).min(pieces);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()
+        .map_err(|e| CliError::usage(format!("cannot start worker threads: {e}")))?;
+    let bar = if args.quiet {
+        ProgressBar::hidden()
+    } else {
+        let bar = ProgressBar::with_draw_target(
+            Some(to.saturating_sub(args.from) as u64),
+            ProgressDrawTarget::stderr(),
+        );
+        bar.set_style(
+            ProgressStyle::with_template("{bar:30} {pos}/{len} pieces [{elapsed_precise}]")
+                .expect("valid template"),
+        );
+        bar
+    };
+    let started = Instant::now();
+    let result = pool.install(|| {
+        let stretch = (args.from, args.to);
+        polish(&sequence, &record, &params, stretch, options, &mut |s| {
+            bar.set_position(s.pieces as u64)
+        })
+    });
+    bar.finish_and_clear();
+    let polished = result.map_err(|e| match e {
+        PolishError::Invalid(_) => CliError {
+            message: format!("record file {}: {e}", args.record.display()),
+            code: EXIT_INVALID,
+        },
+        PolishError::Stretch { .. } => CliError::usage(format!("--from/--to: {e}")),
+        PolishError::Lost | PolishError::Solve(_) => CliError::internal(e),
+    })?;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{}", polished.record)
+        .and_then(|()| out.flush())
+        .map_err(|e| CliError::usage(format!("cannot write the record: {e}")))?;
+    if !args.quiet {
+        eprintln!(
+            "pieces {}-{} searched again in {:.1} s: +{} points, the record's own line from piece {} on",
+            args.from + 1,
+            to,
+            started.elapsed().as_secs_f64(),
+            polished.gain,
+            polished.last + 2
+        );
+        let mode = if args.judge { "judge" } else { "strict" };
+        eprintln!("checked by the rules engine ({mode}): record valid, same score");
+        eprintln!("Score = {}", polished.score);
+    }
+    Ok(())
+}

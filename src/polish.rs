@@ -1,0 +1,268 @@
+//! Improving a stretch of a finished record.
+//!
+//! A beam starts from the record's own state at a piece and keeps the record's line in it
+//! whatever its rank (see [`beam_search_guided`]); every line of the beam that meets one of the
+//! record's boards with more points carries the gain on along the record's line. The answer
+//! ends on the record's board after the stretch, so the rest of the record plays on unchanged
+//! and the whole scores the old score plus the gain. Other evaluation weights or a wider beam
+//! than the record was made with find lines its own search passed by; the openings, where
+//! the whole-game search was narrowest, gain most.
+
+use crate::bitboard::Board;
+use crate::record::{Record, Token};
+use crate::replay::{replay_observed, ReplayOptions};
+use crate::rules::Kind;
+use crate::search::{beam_search_guided, DepthStats, Guide, Params, Start};
+use crate::solve::{record_from, verify, SolveError};
+use thiserror::Error;
+
+/// Why a stretch of a record could not be polished.
+#[derive(Debug, Error)]
+pub enum PolishError {
+    #[error("the record does not replay: {0}")]
+    Invalid(String),
+    #[error(
+        "the stretch from piece {from} to piece {to} is not inside the record's {pieces} pieces"
+    )]
+    Stretch {
+        from: usize,
+        to: usize,
+        pieces: usize,
+    },
+    #[error("the search lost the record's line at once (does the policy drop its clears?)")]
+    Lost,
+    #[error(transparent)]
+    Solve(#[from] SolveError),
+}
+
+/// A polished record.
+#[derive(Clone, Debug)]
+pub struct Polished {
+    pub record: Record,
+    pub score: u64,
+    /// Points over the record it came from.
+    pub gain: u64,
+    /// The last piece (0-based) of the replaced stretch; the record's own from the next on.
+    pub last: usize,
+}
+
+/// Searches pieces `from..to` (0-based, `to` exclusive; `None`: to the record's end) of
+/// `record` again with `params` (its
+/// `start` is ignored) and returns the record with that stretch replaced by the search's line,
+/// checked by the rules engine (strict unless `options` say judge) to score the old score plus
+/// the gain. The policy's endgame is used only when the stretch ends the record.
+pub fn polish(
+    sequence: &[Kind],
+    record: &Record,
+    params: &Params,
+    (from, to): (usize, Option<usize>),
+    options: ReplayOptions,
+    progress: &mut dyn FnMut(&DepthStats),
+) -> Result<Polished, PolishError> {
+    // Per piece: the board and the score after it, and where its tokens begin.
+    let mut states: Vec<(Board, u64)> = Vec::new();
+    let report = replay_observed(sequence, record, options, &mut |step| {
+        states.push((Board::from_rules(step.board), step.score));
+    });
+    if let Some(e) = report.error {
+        return Err(PolishError::Invalid(e.to_string()));
+    }
+    let pieces = states.len();
+    let to = to.unwrap_or(pieces);
+    if from >= to || to > pieces {
+        return Err(PolishError::Stretch { from, to, pieces });
+    }
+    let starts: Vec<usize> = (record.tokens.iter().enumerate())
+        .filter(|&(_, &t)| t == Token::Next)
+        .map(|(i, _)| i)
+        .collect();
+    let mut params = params.clone();
+    params.start = match from.checked_sub(1) {
+        None => Start::default(),
+        Some(i) => Start {
+            index: from,
+            board: states[i].0,
+            score: states[i].1,
+        },
+    };
+    if to < pieces {
+        // The endgame is for the last pieces of a game; this stretch ends on a board of it.
+        params.policy.endgame_score_weight = None;
+    }
+    let guide = Guide {
+        boards: states[from..to].iter().map(|(b, _)| b.hash64()).collect(),
+    };
+    let solution = beam_search_guided(&sequence[..to], &params, &guide, progress);
+    if solution.placements.is_empty() {
+        return Err(PolishError::Lost);
+    }
+    let last = from + solution.placements.len() - 1;
+    // Never below the record's own: the beam keeps the highest score per board. (A board
+    // fingerprint collision is left to the rules engine's check below.)
+    let gain = solution.score.saturating_sub(states[last].1);
+    let middle = record_from(
+        sequence,
+        &params.start,
+        &solution.placements,
+        params.piece_limit,
+        params.judge,
+    )?;
+    let rest = starts
+        .get(last + 1)
+        .map_or(&[][..], |&t| &record.tokens[t..]);
+    let polished = Record {
+        tokens: [&record.tokens[..starts[from]], &middle.tokens[..], rest].concat(),
+    };
+    let score = report.score + gain;
+    verify(sequence, &polished, score, options)?;
+    Ok(Polished {
+        record: polished,
+        score,
+        gain,
+        last,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::replay::replay;
+    use crate::search::beam_search;
+    use crate::sequence::contest_sequence;
+    use crate::solve::record_for;
+    use crate::width::Schedule;
+
+    fn params(beam_width: usize) -> Params {
+        Params {
+            beam_width,
+            width_changes: Schedule::default(),
+            time_budget: None,
+            score_weight: 0.024,
+            weights: Default::default(),
+            policy: Default::default(),
+            piece_limit: crate::rules::DEFAULT_PIECE_LIMIT,
+            judge: false,
+            start: Start::default(),
+        }
+    }
+
+    /// A record made by a narrow beam, to be polished by a wider one.
+    fn narrow_record(sequence: &[Kind]) -> Record {
+        let p = params(30);
+        let solution = beam_search(sequence, &p, &mut |_| {});
+        record_for(sequence, &solution.placements, p.piece_limit, false).unwrap()
+    }
+
+    /// The tokens of pieces `range` (0-based) of `record`.
+    fn pieces_of(record: &Record, range: std::ops::Range<usize>) -> Vec<Token> {
+        let text = record.to_string();
+        let pieces: Vec<&str> = text.split(",N").collect();
+        let part = pieces[range].join(",N");
+        Record::parse(&part).unwrap().tokens
+    }
+
+    /// Ten O pieces that clear two rows at pieces 5 and 10 (60 points each, see the merge
+    /// tests): one more O on the board before the first clear is worth 72, and after it the
+    /// board (one O in the corner) is the same as this line's.
+    const TEN_O: &str = "N,L4,D19,N,L2,D19,N,D19,N,R2,D19,N,R4,D19,\
+                         N,L4,D19,N,L2,D19,N,D19,N,R2,D19,N,R4,D19";
+
+    #[test]
+    fn a_polished_stretch_gains_and_the_record_around_it_is_unchanged() {
+        let sequence = vec![Kind::O; 30];
+        let options = ReplayOptions::default();
+        // Three times the same ten pieces, each time from the empty board.
+        let record = Record::parse(&[TEN_O; 3].join(",")).unwrap();
+        let before = replay(&sequence, &record, options);
+        assert_eq!(before.score, 360);
+        let mut quiet = |_: &DepthStats| {};
+        let stretch = (10, Some(20));
+        let polished = polish(
+            &sequence,
+            &record,
+            &params(200),
+            stretch,
+            options,
+            &mut quiet,
+        )
+        .unwrap();
+        let after = replay(&sequence, &polished.record, options);
+        assert!(after.error.is_none(), "{:?}", after.error);
+        assert_eq!(after.score, polished.score);
+        assert_eq!(polished.score, before.score + polished.gain);
+        assert!(polished.gain >= 12, "{}", polished.gain);
+        assert!((10..20).contains(&polished.last));
+        assert_eq!(polished.record.piece_count(), 30);
+        assert_eq!(
+            pieces_of(&polished.record, 0..10),
+            pieces_of(&record, 0..10)
+        );
+        let rest = polished.last + 1..30;
+        assert_eq!(
+            pieces_of(&polished.record, rest.clone()),
+            pieces_of(&record, rest)
+        );
+    }
+
+    #[test]
+    fn polishing_to_the_end_keeps_every_piece_and_never_loses_points() {
+        let sequence = contest_sequence(11, 100);
+        let options = ReplayOptions::default();
+        let record = narrow_record(&sequence);
+        let before = replay(&sequence, &record, options).score;
+        // Width 1 cannot beat the record everywhere; the record's own line is kept regardless.
+        for width in [1, 50] {
+            let polished = polish(
+                &sequence,
+                &record,
+                &params(width),
+                (0, None),
+                options,
+                &mut |_| {},
+            )
+            .unwrap();
+            assert!(polished.score >= before, "width {width}");
+            assert_eq!(polished.last, record.piece_count() - 1);
+            assert_eq!(
+                replay(&sequence, &polished.record, options).score,
+                polished.score
+            );
+        }
+    }
+
+    #[test]
+    fn stretches_outside_the_record_and_records_that_do_not_replay_are_refused() {
+        let sequence = contest_sequence(7, 60);
+        let options = ReplayOptions::default();
+        let record = narrow_record(&sequence);
+        let pieces = record.piece_count();
+        let mut quiet = |_: &DepthStats| {};
+        for stretch in [
+            (10, Some(10)),
+            (20, Some(10)),
+            (0, Some(pieces + 1)),
+            (pieces, None),
+        ] {
+            let error =
+                polish(&sequence, &record, &params(5), stretch, options, &mut quiet).unwrap_err();
+            assert!(
+                matches!(error, PolishError::Stretch { .. }),
+                "{stretch:?}: {error}"
+            );
+        }
+        let mid_air = Record::parse("N,D5").unwrap();
+        let error = polish(
+            &sequence,
+            &mid_air,
+            &params(5),
+            (0, None),
+            options,
+            &mut quiet,
+        )
+        .unwrap_err();
+        assert!(
+            matches!(&error, PolishError::Invalid(d) if d.contains("mid-air")),
+            "{error}"
+        );
+    }
+}

@@ -1,0 +1,84 @@
+//! `polish` run as a user runs it: the polished record checks with the score it reports, never
+//! below the record it started from, and bad stretches or records get a one-line error.
+
+mod common;
+
+use common::{run, tencent_input, Run, Scratch};
+use std::ffi::OsStr;
+
+const SOLVE: &str = env!("CARGO_BIN_EXE_solve");
+const CHECK: &str = env!("CARGO_BIN_EXE_check");
+const POLISH: &str = env!("CARGO_BIN_EXE_polish");
+
+fn polish(args: &[&dyn AsRef<OsStr>]) -> Run {
+    let r = run(POLISH, args);
+    r.assert_no_panic();
+    r
+}
+
+#[test]
+fn a_polished_record_checks_and_scores_at_least_the_record() {
+    let scratch = Scratch::new("polish");
+    let input = tencent_input();
+    let solved = run(
+        SOLVE,
+        &[&input, &"--pieces", &"300", &"--beam-width", &"40"],
+    );
+    assert_eq!(solved.code, Some(0), "{solved:#?}");
+    let record = scratch.file("narrow.txt", &solved.stdout);
+    let r = polish(&[
+        &input,
+        &record,
+        &"--from",
+        &"50",
+        &"--to",
+        &"250",
+        &"--beam-width",
+        &"300",
+    ]);
+    assert_eq!(r.code, Some(0), "{r:#?}");
+    let score = r.solve_score();
+    assert!(score >= solved.solve_score(), "{r:#?}");
+    assert!(r.stderr.contains("pieces 51-250 searched again"), "{r:#?}");
+    // The first 50 pieces are the record's own.
+    let head = |text: &str| text.split(",N").take(50).collect::<Vec<_>>().join(",N");
+    assert_eq!(head(&r.stdout), head(&solved.stdout));
+    let out = scratch.file("polished.txt", &r.stdout);
+    let checked = run(CHECK, &[&input, &out]);
+    assert_eq!(checked.code, Some(0), "{checked:#?}");
+    assert_eq!(checked.last_line(), format!("Score = {score}"));
+}
+
+#[test]
+fn bad_stretches_and_records_get_a_one_line_error() {
+    let scratch = Scratch::new("polish-bad");
+    let input = tencent_input();
+    let good = scratch.file("good.txt", "N,D19,N,D19");
+    let mid_air = scratch.file("mid-air.txt", "N,D19,N,D3");
+    let garbage = scratch.file("garbage.txt", "N,X9");
+    let missing = scratch.dir.join("missing.txt");
+    let cases: Vec<(Vec<&dyn AsRef<OsStr>>, i32, &str)> = vec![
+        (vec![&input, &mid_air], 1, "mid-air"),
+        (vec![&input, &garbage], 2, "garbage.txt"),
+        (vec![&input, &missing], 2, "missing.txt"),
+        (vec![&input, &good, &"--from", &"2"], 2, "--from/--to"),
+        (vec![&input, &good, &"--to", &"3"], 2, "--from/--to"),
+        (
+            vec![&input, &good, &"--beam-width", &"0"],
+            2,
+            "--beam-width",
+        ),
+        (vec![&input], 2, "required"),
+    ];
+    for (args, code, needle) in cases {
+        let r = polish(&args);
+        assert_eq!(r.code, Some(code), "{r:#?}");
+        assert!(r.stderr.contains(needle), "{needle}: {r:#?}");
+        assert!(r.stdout.is_empty(), "{r:#?}");
+    }
+    let r = polish(&[&input, &good, &"--beam-width", &"50"]);
+    assert_eq!(r.code, Some(0), "{r:#?}");
+    let r = polish(&[&input, &mid_air, &"--judge", &"--quiet"]);
+    assert_eq!(r.code, Some(0), "{r:#?}");
+    assert!(r.stderr.is_empty(), "{r:#?}");
+}
