@@ -35,15 +35,36 @@ pub struct Merged {
 struct Line {
     /// Per piece: the board after it (as [`Board::hash64`]) and the score after it.
     states: Vec<(u64, u64)>,
+    /// Per piece: whether the rules the merge plays by accept it (a judge record's mid-air
+    /// locks are not strict moves; the rest of it is).
+    usable: Vec<bool>,
     /// Per piece: its tokens (from its `N` to the next piece's).
     tokens: Vec<std::ops::Range<usize>>,
 }
 
+/// `record` replayed by the rules of `options`; in a strict merge, a record that only the web
+/// replay's rules accept (mid-air locks) is replayed by those and lends its pieces that lock at
+/// rest: from the same board, the same moves lock such a piece in the same place by both rules.
 fn line_of(sequence: &[Kind], record: &Record, options: ReplayOptions) -> Result<Line, String> {
-    let mut states = Vec::new();
-    let report = replay_observed(sequence, record, options, &mut |step| {
-        states.push((Board::from_rules(step.board).hash64(), step.score));
-    });
+    let observe = |rules: ReplayOptions| {
+        let mut states = Vec::new();
+        let mut usable = Vec::new();
+        let report = replay_observed(sequence, record, rules, &mut |step| {
+            states.push((Board::from_rules(step.board).hash64(), step.score));
+            usable.push(step.resting || options.judge);
+        });
+        (report, states, usable)
+    };
+    let (mut report, mut states, mut usable) = observe(options);
+    if report.error.is_some() && !options.judge {
+        let judged = observe(ReplayOptions {
+            judge: true,
+            ..options
+        });
+        if judged.0.error.is_none() {
+            (report, states, usable) = judged;
+        }
+    }
     if let Some(e) = report.error {
         return Err(e.to_string());
     }
@@ -53,11 +74,16 @@ fn line_of(sequence: &[Kind], record: &Record, options: ReplayOptions) -> Result
         .collect();
     let ends = starts.iter().skip(1).copied().chain([record.tokens.len()]);
     let tokens = starts.iter().zip(ends).map(|(&s, e)| s..e).collect();
-    Ok(Line { states, tokens })
+    Ok(Line {
+        states,
+        usable,
+        tokens,
+    })
 }
 
 /// The highest-scoring record that plays each piece as one of `records` does from the same
-/// board, all replayed by the rules of `options`. On equal scores the earlier record is
+/// board, all replayed by the rules of `options`. A strict merge also takes records that only
+/// the web replay's rules accept, and uses their pieces that lock at rest. On equal scores the earlier record is
 /// preferred, so one record merged with itself or with worse ones comes back unchanged.
 pub fn merge(
     sequence: &[Kind],
@@ -77,7 +103,7 @@ pub fn merge(
         .collect::<Result<Vec<_>, _>>()?;
     let pieces = lines.iter().map(|l| l.states.len()).max().unwrap_or(0);
     // best[i]: board after piece i -> (best score there, the record whose piece i got there).
-    // Every record's own board is in it, so each record's line can always go on.
+    // Every strictly valid record's own board is in it, so such a line can always go on.
     let mut best: Vec<AHashMap<u64, (u64, usize)>> = Vec::with_capacity(pieces);
     let empty = Board::default().hash64();
     for i in 0..pieces {
@@ -86,14 +112,21 @@ pub fn merge(
             let Some(&(board, score)) = line.states.get(i) else {
                 continue;
             };
+            if !line.usable[i] {
+                continue;
+            }
             let (before, before_score) = match i.checked_sub(1) {
                 None => (empty, 0),
                 Some(p) => line.states[p],
             };
-            // The turn's points depend only on the board before it and the placement.
+            // The turn's points depend only on the board before it and the placement. A line
+            // that took a move the rules refuse can only go on where another line meets it.
             let reached = match i.checked_sub(1) {
                 None => 0,
-                Some(p) => best[p][&before].0,
+                Some(p) => match best[p].get(&before) {
+                    Some(&(reached, _)) => reached,
+                    None => continue,
+                },
             };
             let total = reached + (score - before_score);
             let entry = here.entry(board).or_insert((total, r));
@@ -195,20 +228,47 @@ mod tests {
     }
 
     #[test]
+    fn a_strict_merge_uses_the_pieces_of_a_judge_record_that_lock_at_rest() {
+        let sequence = vec![Kind::O; 10];
+        let strict = ReplayOptions::default();
+        // B's first six pieces (72 points, the board A has after piece 6), then an O hung in
+        // mid-air, which only the web replay's rules accept.
+        let b_first = "N,L4,D19,N,L2,D19,N,D19,N,R2,D19,N,L4,D17,N,R4,D19";
+        let hanging = parse(&format!("{b_first},N,D5"));
+        assert!(replay(&sequence, &hanging, strict).error.is_some());
+        let merged = merge(&sequence, &[parse(A), hanging.clone()], strict).unwrap();
+        assert_eq!(merged.score, 132);
+        assert_eq!(merged.parts, vec![(0, 0, 4), (1, 4, 2), (0, 6, 4)]);
+        let replayed = replay(&sequence, &merged.record, strict);
+        assert!(replayed.error.is_none(), "{:?}", replayed.error);
+        assert_eq!(replayed.score, 132);
+        // Alone, it gives its pieces up to the hanging one.
+        let alone = merge(&sequence, &[hanging], strict).unwrap();
+        assert_eq!(
+            (alone.score, alone.record.to_string()),
+            (72, b_first.to_string())
+        );
+    }
+
+    #[test]
     fn a_record_that_does_not_replay_is_refused_by_its_number() {
         let sequence = vec![Kind::O; 10];
-        let mid_air = parse("N,L4,D5");
         let strict = ReplayOptions::default();
-        let error = merge(&sequence, &[parse(A), mid_air.clone()], strict).unwrap_err();
-        assert!(
-            matches!(&error, MergeError::Invalid { number: 2, detail } if detail.contains("mid-air")),
-            "{error}"
-        );
-        // The web replay's rules take it (a lock in mid-air that clears nothing is still a lock).
         let judge = ReplayOptions {
             judge: true,
             ..strict
         };
+        // A piece with no moves is refused by both rules.
+        let no_moves = parse("N,L4,D19,N,N,D19");
+        for options in [strict, judge] {
+            let error = merge(&sequence, &[parse(A), no_moves.clone()], options).unwrap_err();
+            assert!(
+                matches!(&error, MergeError::Invalid { number: 2, detail } if detail.contains("no moves")),
+                "{error}"
+            );
+        }
+        // The web replay's rules take a mid-air lock (one that clears nothing is still a lock).
+        let mid_air = parse("N,L4,D5");
         assert_eq!(merge(&sequence, &[mid_air], judge).unwrap().score, 0);
         assert_eq!(
             merge(&sequence, &[], strict).unwrap_err(),

@@ -60,10 +60,11 @@ fn records_that_cannot_be_merged_get_a_one_line_error() {
     let input = tencent_input();
     let good = scratch.file("good.txt", "N,D19");
     let mid_air = scratch.file("mid-air.txt", "N,D19,N,D3");
+    let no_moves = scratch.file("no-moves.txt", "N,D19,N");
     let garbage = scratch.file("garbage.txt", "N,X9");
     let missing = scratch.dir.join("missing.txt");
     let cases: Vec<(Vec<&dyn AsRef<OsStr>>, i32, &str)> = vec![
-        (vec![&input, &good, &mid_air], 1, "--judge?"),
+        (vec![&input, &good, &no_moves], 1, "no moves"),
         (vec![&input, &garbage], 2, "garbage.txt"),
         (vec![&input, &missing], 2, "missing.txt"),
         (vec![&input], 2, "required"),
@@ -74,7 +75,10 @@ fn records_that_cannot_be_merged_get_a_one_line_error() {
         assert!(r.stderr.contains(needle), "{needle}: {r:#?}");
         assert!(r.stdout.is_empty(), "{r:#?}");
     }
-    // The same mid-air lock is fine by the web replay's rules.
+    // A mid-air lock is fine by the web replay's rules; a strict merge uses the pieces before it.
     let r = merge(&[&input, &good, &mid_air, &"--judge"]);
     assert_eq!(r.code, Some(0), "{r:#?}");
+    let r = merge(&[&input, &mid_air]);
+    assert_eq!(r.code, Some(0), "{r:#?}");
+    assert_eq!(r.stdout.trim(), "N,D19");
 }

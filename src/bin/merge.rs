@@ -22,8 +22,9 @@ struct Args {
     /// The records to merge (at least one); on equal scores the earlier one is kept.
     #[arg(required = true)]
     records: Vec<PathBuf>,
-    /// Merge by the contest web replay's rules: records with mid-air locks are accepted, and
-    /// the result passes `check --judge` (not strict `check` if it has such locks).
+    /// Merge by the contest web replay's rules: the result may lock in mid-air and passes
+    /// `check --judge` (not strict `check` if it has such locks). Without it, records with
+    /// mid-air locks are still taken, and only their pieces that lock at rest are used.
     #[arg(long)]
     judge: bool,
     /// As `check --piece-limit`.
@@ -55,13 +56,8 @@ fn run(args: &Args) -> Result<(), CliError> {
     let merged = merge(&sequence, &records, options).map_err(|e| match e {
         MergeError::Invalid { number, detail } => CliError {
             message: format!(
-                "record file {}: it does not replay{}: {detail}",
+                "record file {}: it does not replay: {detail}",
                 args.records[number - 1].display(),
-                if args.judge {
-                    ""
-                } else {
-                    " by the strict rules (--judge?)"
-                }
             ),
             code: EXIT_INVALID,
         },
