@@ -1,6 +1,6 @@
 //! What the binaries share: reading files with errors that name them, and the exit codes.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Exit code for a record that was read but is invalid.
 pub const EXIT_INVALID: i32 = 1;
@@ -85,5 +85,51 @@ pub fn read_policy(path: Option<&Path>) -> Result<crate::search::Policy, CliErro
         Some(p) => serde_json::from_str(&read_text(p, "policy file")?)
             .map_err(|e| CliError::usage(format!("policy file {}: {e}", p.display()))),
         None => Ok(crate::search::Policy::default()),
+    }
+}
+
+/// The beam options `solve` and `polish` share.
+#[derive(clap::Args, Debug)]
+pub struct SearchOptions {
+    /// How much one point scored lowers a state's key (key = evaluation - score * weight).
+    #[arg(long, default_value_t = 0.024)]
+    pub score_weight: f64,
+    /// Evaluation weights as JSON (fields left out keep their defaults).
+    #[arg(long, value_name = "FILE")]
+    pub weights: Option<PathBuf>,
+    /// Beam policy as JSON (fields left out keep their defaults).
+    #[arg(long, value_name = "FILE")]
+    pub policy: Option<PathBuf>,
+    /// Worker threads (default: all cores). The record does not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+impl SearchOptions {
+    /// Refuses values no search can use (before any file is read).
+    pub fn check(&self) -> Result<(), CliError> {
+        if !self.score_weight.is_finite() {
+            return Err(CliError::usage("--score-weight must be a finite number"));
+        }
+        if self.threads == Some(0) {
+            return Err(CliError::usage("--threads must be at least 1"));
+        }
+        Ok(())
+    }
+
+    /// The weights and the policy files, read (their defaults where none is given).
+    pub fn read(&self) -> Result<(crate::eval::Weights, crate::search::Policy), CliError> {
+        Ok((
+            read_weights(self.weights.as_deref())?,
+            read_policy(self.policy.as_deref())?,
+        ))
+    }
+
+    /// The worker threads the search runs on.
+    pub fn pool(&self) -> Result<rayon::ThreadPool, CliError> {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(self.threads.unwrap_or(0))
+            .build()
+            .map_err(|e| CliError::usage(format!("cannot start worker threads: {e}")))
     }
 }

@@ -5,9 +5,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
-use tetris_opt::cli::{
-    exit_with, read_policy, read_sequence, read_text, read_weights, CliError, EXIT_INVALID,
-};
+use tetris_opt::cli::{exit_with, read_sequence, read_text, CliError, SearchOptions, EXIT_INVALID};
 use tetris_opt::polish::{polish, PolishError};
 use tetris_opt::record::Record;
 use tetris_opt::replay::ReplayOptions;
@@ -20,6 +18,7 @@ use tetris_opt::width::Schedule;
 /// along it. Prints the record with that stretch replaced (one line) on stdout, checked by the
 /// rules engine, and a summary ending in `Score = N` on stderr; never scores less than the
 /// record. Other weights or a wider beam than the record's find what its search passed by.
+/// The policy's endgame only applies when the stretch reaches the record's end.
 #[derive(Parser)]
 #[command(version)]
 struct Args {
@@ -36,18 +35,8 @@ struct Args {
     /// States kept at each depth of the beam.
     #[arg(long, default_value_t = 20_000)]
     beam_width: usize,
-    /// As `solve --score-weight`.
-    #[arg(long, default_value_t = 0.024)]
-    score_weight: f64,
-    /// Evaluation weights as JSON (fields left out keep their defaults).
-    #[arg(long, value_name = "FILE")]
-    weights: Option<PathBuf>,
-    /// Beam policy as JSON (its endgame only applies when the stretch ends the record).
-    #[arg(long, value_name = "FILE")]
-    policy: Option<PathBuf>,
-    /// Worker threads (default: all cores). The record does not depend on it.
-    #[arg(long)]
-    threads: Option<usize>,
+    #[command(flatten)]
+    search: SearchOptions,
     /// As `check --piece-limit`.
     #[arg(long, default_value_t = DEFAULT_PIECE_LIMIT)]
     piece_limit: usize,
@@ -69,23 +58,19 @@ fn run(args: &Args) -> Result<(), CliError> {
     if args.beam_width == 0 {
         return Err(CliError::usage("--beam-width must be at least 1"));
     }
-    if !args.score_weight.is_finite() {
-        return Err(CliError::usage("--score-weight must be a finite number"));
-    }
-    if args.threads == Some(0) {
-        return Err(CliError::usage("--threads must be at least 1"));
-    }
+    args.search.check()?;
     let sequence = read_sequence(&args.input)?;
     let text = read_text(&args.record, "record file")?;
     let record = Record::parse(&text)
         .map_err(|e| CliError::usage(format!("record file {}: {e}", args.record.display())))?;
+    let (weights, policy) = args.search.read()?;
     let params = Params {
         beam_width: args.beam_width,
         width_changes: Schedule::default(),
         time_budget: None,
-        score_weight: args.score_weight,
-        weights: read_weights(args.weights.as_deref())?,
-        policy: read_policy(args.policy.as_deref())?,
+        score_weight: args.search.score_weight,
+        weights,
+        policy,
         piece_limit: args.piece_limit,
         judge: args.judge,
         start: Start::default(),
@@ -96,10 +81,7 @@ fn run(args: &Args) -> Result<(), CliError> {
     };
     let pieces = record.piece_count();
     let to = args.to.unwrap_or(pieces).min(pieces);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.unwrap_or(0))
-        .build()
-        .map_err(|e| CliError::usage(format!("cannot start worker threads: {e}")))?;
+    let pool = args.search.pool()?;
     let bar = if args.quiet {
         ProgressBar::hidden()
     } else {

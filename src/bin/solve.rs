@@ -5,7 +5,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::Instant;
-use tetris_opt::cli::{exit_with, read_policy, read_sequence, read_text, read_weights, CliError};
+use tetris_opt::cli::{exit_with, read_sequence, read_text, CliError, SearchOptions};
 use tetris_opt::record::Record;
 use tetris_opt::replay::ReplayOptions;
 use tetris_opt::rules::DEFAULT_PIECE_LIMIT;
@@ -36,18 +36,8 @@ struct Args {
     /// The widest beam --time-budget may choose (memory: about 4 KiB per state).
     #[arg(long, default_value_t = 1_000_000, requires = "time_budget")]
     max_beam_width: usize,
-    /// How much one point scored lowers a state's key (key = evaluation - score * weight).
-    #[arg(long, default_value_t = 0.024)]
-    score_weight: f64,
-    /// Evaluation weights as JSON (fields left out keep their defaults).
-    #[arg(long, value_name = "FILE")]
-    weights: Option<PathBuf>,
-    /// Beam policy as JSON (fields left out keep their defaults).
-    #[arg(long, value_name = "FILE")]
-    policy: Option<PathBuf>,
-    /// Worker threads (default: all cores). The record does not depend on it.
-    #[arg(long)]
-    threads: Option<usize>,
+    #[command(flatten)]
+    search: SearchOptions,
     /// Solve only the first N pieces.
     #[arg(long)]
     pieces: Option<usize>,
@@ -140,12 +130,7 @@ fn run(args: &Args) -> Result<(), CliError> {
             "--piece-limit 1 leaves no piece that can score (use 0 for no limit)",
         ));
     }
-    if !args.score_weight.is_finite() {
-        return Err(CliError::usage("--score-weight must be a finite number"));
-    }
-    if args.threads == Some(0) {
-        return Err(CliError::usage("--threads must be at least 1"));
-    }
+    args.search.check()?;
     let mut sequence = read_sequence(&args.input)?;
     if let Some(n) = args.pieces {
         if n == 0 {
@@ -153,8 +138,7 @@ fn run(args: &Args) -> Result<(), CliError> {
         }
         sequence.truncate(n);
     }
-    let weights = read_weights(args.weights.as_deref())?;
-    let policy = read_policy(args.policy.as_deref())?;
+    let (weights, policy) = args.search.read()?;
     let options = ReplayOptions {
         judge: args.judge,
         piece_limit: args.piece_limit,
@@ -176,17 +160,14 @@ fn run(args: &Args) -> Result<(), CliError> {
             seconds,
             max_width: args.max_beam_width,
         }),
-        score_weight: args.score_weight,
+        score_weight: args.search.score_weight,
         weights,
         policy,
         piece_limit: args.piece_limit,
         judge: args.judge,
         start,
     };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.unwrap_or(0))
-        .build()
-        .map_err(|e| CliError::usage(format!("cannot start worker threads: {e}")))?;
+    let pool = args.search.pool()?;
 
     let total = pieces_to_place(sequence.len(), args.piece_limit);
     let first = params.start.index;
@@ -259,7 +240,7 @@ fn run(args: &Args) -> Result<(), CliError> {
             "beam_width": args.beam_width,
             "width_changes": solution.width_changes.to_string(),
             "time_budget_seconds": args.time_budget,
-            "score_weight": args.score_weight,
+            "score_weight": args.search.score_weight,
             "judge": args.judge,
             "from_record": args.from_record,
             "from_piece": args.from_piece,
@@ -294,7 +275,7 @@ fn run(args: &Args) -> Result<(), CliError> {
             "beam width {}{}, score weight {}: {:.1} s, {} states expanded ({:.2} us each), {} placements",
             args.beam_width,
             if solution.width_changes.0.is_empty() { "" } else { " at first" },
-            args.score_weight,
+            args.search.score_weight,
             search_time.as_secs_f64(),
             solution.stats.expanded,
             search_time.as_secs_f64() * 1e6 / solution.stats.expanded.max(1) as f64,
