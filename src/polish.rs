@@ -4,7 +4,8 @@
 //! whatever its rank (see [`beam_search_guided`]); every line of the beam that meets one of the
 //! record's boards with more points carries the gain on along the record's line. The answer
 //! ends on the record's board after the stretch, so the rest of the record plays on unchanged
-//! and the whole scores the old score plus the gain. Other evaluation weights or a wider beam
+//! and the whole scores the old score plus the gain. A stretch that ends the record may end
+//! on any board: there the beam's best line wins if it scores more. Other evaluation weights or a wider beam
 //! than the record was made with find lines its own search passed by; the openings, where
 //! the whole-game search was narrowest, gain most.
 
@@ -91,6 +92,7 @@ pub fn polish(
     }
     let guide = Guide {
         boards: states[from..to].iter().map(|(b, _)| b.hash64()).collect(),
+        free_end: to == pieces,
     };
     let solution = beam_search_guided(&sequence[..to], &params, &guide, progress);
     if solution.placements.is_empty() {
@@ -228,6 +230,34 @@ mod tests {
                 polished.score
             );
         }
+    }
+
+    #[test]
+    fn a_stretch_that_ends_the_record_may_end_on_another_board() {
+        let sequence = vec![Kind::O; 10];
+        let options = ReplayOptions::default();
+        // Nine pieces of TEN_O, then an O on top of the sixth instead of the second clear.
+        let nine = TEN_O.rsplit_once(",N,").unwrap().0;
+        let record = Record::parse(&format!("{nine},N,L4,D17")).unwrap();
+        assert_eq!(replay(&sequence, &record, options).score, 60);
+        let mut boards = Vec::new();
+        replay_observed(&sequence, &record, options, &mut |step| {
+            boards.push(Board::from_rules(step.board).hash64())
+        });
+        let wide = params(5000);
+        let mut guide = Guide {
+            boards,
+            free_end: false,
+        };
+        let kept = beam_search_guided(&sequence, &wide, &guide, &mut |_| {});
+        guide.free_end = true;
+        let free = beam_search_guided(&sequence, &wide, &guide, &mut |_| {});
+        // Ending on the record's last board is worth 108 at most in this beam; ending anywhere,
+        // 120.
+        assert_eq!((kept.score, free.score), (108, 120));
+        let polished = polish(&sequence, &record, &wide, (0, None), options, &mut |_| {}).unwrap();
+        assert_eq!((polished.score, polished.gain, polished.last), (120, 60, 9));
+        assert_eq!(replay(&sequence, &polished.record, options).score, 120);
     }
 
     #[test]

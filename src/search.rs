@@ -251,6 +251,9 @@ pub fn beam_search(
 #[derive(Clone, Debug, Default)]
 pub struct Guide {
     pub boards: Vec<u64>,
+    /// Nothing follows the last piece searched (the guide's game ends there): the answer is
+    /// then the beam's best line at the last depth where that scores more than the guide's.
+    pub free_end: bool,
 }
 
 /// [`beam_search`] that keeps the guide's line in the beam whatever its rank and answers with
@@ -259,7 +262,8 @@ pub struct Guide {
 /// on along the guide's line: the answer is the guide with every such gain, ending on the
 /// guide's board after the last piece searched (or the last it could keep, if a policy's
 /// filter dropped it), so whatever followed that board in the guide's game can follow the
-/// answer too. Empty when the beam never held a board of the guide.
+/// answer too; with [`Guide::free_end`], the beam's best line at the end if it scores more.
+/// Empty when the beam never held a board of the guide.
 pub fn beam_search_guided(
     sequence: &[Kind],
     params: &Params,
@@ -412,6 +416,10 @@ fn search(
                     best = Some((depth, i as u32, c.score));
                 }
             }
+        }
+        let free_end = guide.is_some_and(|g| g.free_end) && depth + 1 == depth_count;
+        if free_end && best.is_none_or(|(_, _, s)| top.score > s) {
+            best = Some((depth, top_index as u32, top.score));
         }
         beam_best = top.score;
         if depth > 0 {

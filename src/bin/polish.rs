@@ -116,13 +116,17 @@ fn run(args: &Args) -> Result<(), CliError> {
         .and_then(|()| out.flush())
         .map_err(|e| CliError::usage(format!("cannot write the record: {e}")))?;
     if !args.quiet {
+        let rest = if polished.last + 1 < pieces {
+            format!("the record's own line from piece {} on", polished.last + 2)
+        } else {
+            "to the record's end".to_string()
+        };
         eprintln!(
-            "pieces {}-{} searched again in {:.1} s: +{} points, the record's own line from piece {} on",
+            "pieces {}-{} searched again in {:.1} s: +{} points, {rest}",
             args.from + 1,
             to,
             started.elapsed().as_secs_f64(),
             polished.gain,
-            polished.last + 2
         );
         let mode = if args.judge { "judge" } else { "strict" };
         eprintln!("checked by the rules engine ({mode}): record valid, same score");
