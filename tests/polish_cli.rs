@@ -43,6 +43,25 @@ fn a_polished_record_checks_and_scores_at_least_the_record() {
     // The first 50 pieces are the record's own.
     let head = |text: &str| text.split(",N").take(50).collect::<Vec<_>>().join(",N");
     assert_eq!(head(&r.stdout), head(&solved.stdout));
+    // To the record's end, where the beam's best line may win: the same on one thread as on two.
+    let to_end = |threads: &str| {
+        let args: [&dyn AsRef<OsStr>; 8] = [
+            &input,
+            &record,
+            &"--from",
+            &"50",
+            &"--beam-width",
+            &"300",
+            &"--threads",
+            &threads.to_string(),
+        ];
+        polish(&args)
+    };
+    let (one, two) = (to_end("1"), to_end("2"));
+    assert_eq!(one.code, Some(0), "{one:#?}");
+    assert!(one.stderr.contains("to the record's end"), "{one:#?}");
+    assert_eq!(one.stdout, two.stdout);
+    assert!(one.solve_score() >= solved.solve_score(), "{one:#?}");
     let out = scratch.file("polished.txt", &r.stdout);
     let checked = run(CHECK, &[&input, &out]);
     assert_eq!(checked.code, Some(0), "{checked:#?}");
