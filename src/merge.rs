@@ -7,7 +7,7 @@
 //! them, found by a dynamic program over (piece, board), can beat every one of them.
 
 use crate::bitboard::Board;
-use crate::record::{Record, Token};
+use crate::record::Record;
 use crate::replay::{replay_observed, ReplayOptions};
 use crate::rules::Kind;
 use ahash::AHashMap;
@@ -68,16 +68,10 @@ fn line_of(sequence: &[Kind], record: &Record, options: ReplayOptions) -> Result
     if let Some(e) = report.error {
         return Err(e.to_string());
     }
-    let starts: Vec<usize> = (record.tokens.iter().enumerate())
-        .filter(|&(_, &t)| t == Token::Next)
-        .map(|(i, _)| i)
-        .collect();
-    let ends = starts.iter().skip(1).copied().chain([record.tokens.len()]);
-    let tokens = starts.iter().zip(ends).map(|(&s, e)| s..e).collect();
     Ok(Line {
         states,
         usable,
-        tokens,
+        tokens: record.piece_tokens(),
     })
 }
 

@@ -10,7 +10,7 @@
 //! the whole-game search was narrowest, gain most.
 
 use crate::bitboard::Board;
-use crate::record::{Record, Token};
+use crate::record::Record;
 use crate::replay::{replay_observed, ReplayOptions};
 use crate::rules::Kind;
 use crate::search::{beam_search_guided, DepthStats, Guide, Params, Start};
@@ -73,10 +73,7 @@ pub fn polish(
     if from >= to || to > pieces {
         return Err(PolishError::Stretch { from, to, pieces });
     }
-    let starts: Vec<usize> = (record.tokens.iter().enumerate())
-        .filter(|&(_, &t)| t == Token::Next)
-        .map(|(i, _)| i)
-        .collect();
+    let pieces_at = record.piece_tokens();
     let mut params = params.clone();
     params.start = match from.checked_sub(1) {
         None => Start::default(),
@@ -109,11 +106,16 @@ pub fn polish(
         params.piece_limit,
         params.judge,
     )?;
-    let rest = starts
+    let rest = pieces_at
         .get(last + 1)
-        .map_or(&[][..], |&t| &record.tokens[t..]);
+        .map_or(&[][..], |r| &record.tokens[r.start..]);
     let polished = Record {
-        tokens: [&record.tokens[..starts[from]], &middle.tokens[..], rest].concat(),
+        tokens: [
+            &record.tokens[..pieces_at[from].start],
+            &middle.tokens[..],
+            rest,
+        ]
+        .concat(),
     };
     let score = report.score + gain;
     verify(sequence, &polished, score, options)?;
@@ -128,6 +130,7 @@ pub fn polish(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::record::Token;
     use crate::replay::replay;
     use crate::search::beam_search;
     use crate::sequence::contest_sequence;

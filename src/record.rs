@@ -85,6 +85,17 @@ impl Record {
     pub fn piece_count(&self) -> usize {
         self.tokens.iter().filter(|t| **t == Token::Next).count()
     }
+
+    /// Each piece's tokens as a range of `tokens`: from its `N` to the next piece's `N` (or the
+    /// end). Tokens before the first `N` belong to no piece.
+    pub fn piece_tokens(&self) -> Vec<std::ops::Range<usize>> {
+        let starts: Vec<usize> = (self.tokens.iter().enumerate())
+            .filter(|&(_, &t)| t == Token::Next)
+            .map(|(i, _)| i)
+            .collect();
+        let ends = starts.iter().skip(1).copied().chain([self.tokens.len()]);
+        starts.iter().zip(ends).map(|(&s, e)| s..e).collect()
+    }
 }
 
 impl fmt::Display for Record {

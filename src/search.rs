@@ -393,9 +393,7 @@ fn search(
         let kept = Instant::now();
         picker.reset(expanding);
         select(chunks, &mut flat, width, &params.policy, &mut picker);
-        if let Some(board) = guide_board {
-            keep_board(chunks, board, &mut picker.chosen);
-        }
+        let on_guide = guide_board.and_then(|board| keep_board(chunks, board, &mut picker.chosen));
         let selected = Instant::now();
         let chosen = &picker.chosen;
         let (top_index, top) = chosen
@@ -403,22 +401,12 @@ fn search(
             .enumerate()
             .max_by(|a, b| a.1.score.cmp(&b.1.score).then(b.0.cmp(&a.0)))
             .expect("a selection from candidates is not empty");
-        match guide_board {
-            None if guide.is_some() => {}
-            None => {
-                if best.is_none_or(|(_, _, s)| top.score > s) {
-                    best = Some((depth, top_index as u32, top.score));
-                }
-            }
-            Some(board) => {
-                let on_guide = chosen.iter().enumerate().find(|(_, c)| c.hash == board);
-                if let Some((i, c)) = on_guide {
-                    best = Some((depth, i as u32, c.score));
-                }
-            }
+        if let Some(i) = on_guide {
+            best = Some((depth, i as u32, chosen[i].score));
         }
-        let free_end = guide.is_some_and(|g| g.free_end) && depth + 1 == depth_count;
-        if free_end && best.is_none_or(|(_, _, s)| top.score > s) {
+        // Unguided, the best state of any depth; guided, the guide's, or at a free end the top.
+        let top_may_win = guide.is_none_or(|g| g.free_end && depth + 1 == depth_count);
+        if top_may_win && best.is_none_or(|(_, _, s)| top.score > s) {
             best = Some((depth, top_index as u32, top.score));
         }
         beam_best = top.score;
@@ -740,13 +728,16 @@ fn select(
 
 /// Makes sure the board `hash` goes on if any candidate has it (with the highest score of
 /// those that do), even if it did not make the width: a guide's line then survives to the end,
-/// and every other line that meets it with more points carries that gain along it.
-fn keep_board(chunks: &[Chunk], hash: u64, chosen: &mut Vec<Candidate>) {
-    if chosen.iter().any(|c| c.hash == hash) {
-        return;
+/// and every other line that meets it with more points carries that gain along it. Returns
+/// its index in `chosen`, if any candidate had it.
+fn keep_board(chunks: &[Chunk], hash: u64, chosen: &mut Vec<Candidate>) -> Option<usize> {
+    if let Some(i) = chosen.iter().position(|c| c.hash == hash) {
+        return Some(i);
     }
     let found: Vec<Candidate> = chunks.iter().filter_map(|c| c.guided).collect();
-    chosen.extend(best_with_board(&found, hash));
+    let kept = best_with_board(&found, hash)?;
+    chosen.push(kept);
+    Some(chosen.len() - 1)
 }
 
 /// The candidate with board `hash` that the selection would keep: the highest score, then the
