@@ -59,6 +59,22 @@ pub fn read_sequence(path: &Path) -> Result<Vec<crate::rules::Kind>, CliError> {
         .map_err(|e| CliError::usage(format!("sequence file {}: {e}", path.display())))
 }
 
+/// Reads and parses a move record file; a file that is not a record is a usage error naming it.
+pub fn read_record(path: &Path) -> Result<crate::record::Record, CliError> {
+    let text = read_text(path, "record file")?;
+    crate::record::Record::parse(&text)
+        .map_err(|e| CliError::usage(format!("record file {}: {e}", path.display())))
+}
+
+/// Prints a record as one line on standard output (a closed pipe is reported, not a panic).
+pub fn print_record(record: &crate::record::Record) -> Result<(), CliError> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{record}")
+        .and_then(|()| out.flush())
+        .map_err(|e| CliError::usage(format!("cannot write the record: {e}")))
+}
+
 /// Runs a binary's body: prints the error once and exits with its code.
 pub fn exit_with(result: Result<(), CliError>) -> ! {
     match result {

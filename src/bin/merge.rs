@@ -1,11 +1,11 @@
 //! `merge`: combines records of the same game into one that scores at least as much as the best.
 
 use clap::Parser;
-use std::io::Write;
 use std::path::PathBuf;
-use tetris_opt::cli::{exit_with, read_sequence, read_text, CliError, EXIT_INVALID};
+use tetris_opt::cli::{
+    exit_with, print_record, read_record, read_sequence, CliError, EXIT_INVALID,
+};
 use tetris_opt::merge::{merge, MergeError};
-use tetris_opt::record::Record;
 use tetris_opt::replay::ReplayOptions;
 use tetris_opt::rules::DEFAULT_PIECE_LIMIT;
 use tetris_opt::solve::verify;
@@ -44,10 +44,7 @@ fn run(args: &Args) -> Result<(), CliError> {
     let sequence = read_sequence(&args.input)?;
     let mut records = Vec::new();
     for path in &args.records {
-        let text = read_text(path, "record file")?;
-        let record = Record::parse(&text)
-            .map_err(|e| CliError::usage(format!("record file {}: {e}", path.display())))?;
-        records.push(record);
+        records.push(read_record(path)?);
     }
     let options = ReplayOptions {
         judge: args.judge,
@@ -66,10 +63,7 @@ fn run(args: &Args) -> Result<(), CliError> {
     // The merge matched boards by a 64-bit fingerprint: the rules engine has the last word.
     let (report, _) =
         verify(&sequence, &merged.record, merged.score, options).map_err(CliError::internal)?;
-    let mut out = std::io::stdout().lock();
-    writeln!(out, "{}", merged.record)
-        .and_then(|()| out.flush())
-        .map_err(|e| CliError::usage(format!("cannot write the record: {e}")))?;
+    print_record(&merged.record)?;
     if !args.quiet {
         for &(r, first, pieces) in &merged.parts {
             eprintln!(

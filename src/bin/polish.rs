@@ -2,12 +2,12 @@
 
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
-use tetris_opt::cli::{exit_with, read_sequence, read_text, CliError, SearchOptions, EXIT_INVALID};
+use tetris_opt::cli::{
+    exit_with, print_record, read_record, read_sequence, CliError, SearchOptions, EXIT_INVALID,
+};
 use tetris_opt::polish::{polish, PolishError};
-use tetris_opt::record::Record;
 use tetris_opt::replay::ReplayOptions;
 use tetris_opt::rules::DEFAULT_PIECE_LIMIT;
 use tetris_opt::search::{Params, Start};
@@ -60,9 +60,7 @@ fn run(args: &Args) -> Result<(), CliError> {
     }
     args.search.check()?;
     let sequence = read_sequence(&args.input)?;
-    let text = read_text(&args.record, "record file")?;
-    let record = Record::parse(&text)
-        .map_err(|e| CliError::usage(format!("record file {}: {e}", args.record.display())))?;
+    let record = read_record(&args.record)?;
     let (weights, policy) = args.search.read()?;
     let params = Params {
         beam_width: args.beam_width,
@@ -111,10 +109,7 @@ fn run(args: &Args) -> Result<(), CliError> {
         PolishError::Stretch { .. } => CliError::usage(format!("--from/--to: {e}")),
         PolishError::Lost | PolishError::Solve(_) => CliError::internal(e),
     })?;
-    let mut out = std::io::stdout().lock();
-    writeln!(out, "{}", polished.record)
-        .and_then(|()| out.flush())
-        .map_err(|e| CliError::usage(format!("cannot write the record: {e}")))?;
+    print_record(&polished.record)?;
     if !args.quiet {
         let rest = if polished.last + 1 < pieces {
             format!("the record's own line from piece {} on", polished.last + 2)

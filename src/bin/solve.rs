@@ -2,10 +2,12 @@
 
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Instant;
-use tetris_opt::cli::{exit_with, read_sequence, read_text, CliError, SearchOptions};
+use tetris_opt::cli::{
+    exit_with, print_record, read_record, read_sequence, CliError, SearchOptions,
+};
 use tetris_opt::record::Record;
 use tetris_opt::replay::ReplayOptions;
 use tetris_opt::rules::DEFAULT_PIECE_LIMIT;
@@ -145,9 +147,7 @@ fn run(args: &Args) -> Result<(), CliError> {
     };
     let (start, kept) = match (&args.from_record, args.from_piece) {
         (Some(path), Some(pieces)) => {
-            let text = read_text(path, "record file")?;
-            let record = Record::parse(&text)
-                .map_err(|e| CliError::usage(format!("record file {}: {e}", path.display())))?;
+            let record = read_record(path)?;
             start_from(&sequence, &record, pieces, options)
                 .map_err(|e| CliError::usage(format!("--from-record {}: {e}", path.display())))?
         }
@@ -224,10 +224,7 @@ fn run(args: &Args) -> Result<(), CliError> {
     let (report, stats) =
         verify(&sequence, &record, solution.score, options).map_err(CliError::internal)?;
 
-    let mut out = std::io::stdout().lock();
-    writeln!(out, "{record}")
-        .and_then(|()| out.flush())
-        .map_err(|e| CliError::usage(format!("cannot write the record: {e}")))?;
+    print_record(&record)?;
 
     let wall = start.elapsed();
     if let Some(path) = &args.json {
