@@ -42,29 +42,21 @@ struct Line {
     tokens: Vec<std::ops::Range<usize>>,
 }
 
-/// `record` replayed by the rules of `options`; in a strict merge, a record that only the web
-/// replay's rules accept (mid-air locks) is replayed by those and lends its pieces that lock at
-/// rest: from the same board, the same moves lock such a piece in the same place by both rules.
+/// `record` replayed by the web replay's rules, which accept every strict record and play it
+/// the same. A strict merge uses only the pieces that lock at rest: from the same board, the
+/// same moves lock such a piece in the same place by both rules, so a record with mid-air locks
+/// still lends the rest of its pieces.
 fn line_of(sequence: &[Kind], record: &Record, options: ReplayOptions) -> Result<Line, String> {
-    let observe = |rules: ReplayOptions| {
-        let mut states = Vec::new();
-        let mut usable = Vec::new();
-        let report = replay_observed(sequence, record, rules, &mut |step| {
-            states.push((Board::from_rules(step.board).hash64(), step.score));
-            usable.push(step.resting || options.judge);
-        });
-        (report, states, usable)
+    let mut states = Vec::new();
+    let mut usable = Vec::new();
+    let judge = ReplayOptions {
+        judge: true,
+        ..options
     };
-    let (mut report, mut states, mut usable) = observe(options);
-    if report.error.is_some() && !options.judge {
-        let judged = observe(ReplayOptions {
-            judge: true,
-            ..options
-        });
-        if judged.0.error.is_none() {
-            (report, states, usable) = judged;
-        }
-    }
+    let report = replay_observed(sequence, record, judge, &mut |step| {
+        states.push((Board::from_rules(step.board).hash64(), step.score));
+        usable.push(step.resting || options.judge);
+    });
     if let Some(e) = report.error {
         return Err(e.to_string());
     }
@@ -77,8 +69,9 @@ fn line_of(sequence: &[Kind], record: &Record, options: ReplayOptions) -> Result
 
 /// The highest-scoring record that plays each piece as one of `records` does from the same
 /// board, all replayed by the rules of `options`. A strict merge also takes records that only
-/// the web replay's rules accept, and uses their pieces that lock at rest. On equal scores the earlier record is
-/// preferred, so one record merged with itself or with worse ones comes back unchanged.
+/// the web replay's rules accept, and uses their pieces that lock at rest. On equal scores the
+/// earlier record is preferred, so one record merged with itself or with worse ones comes back
+/// unchanged.
 pub fn merge(
     sequence: &[Kind],
     records: &[Record],

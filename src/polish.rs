@@ -5,9 +5,9 @@
 //! record's boards with more points carries the gain on along the record's line. The answer
 //! ends on the record's board after the stretch, so the rest of the record plays on unchanged
 //! and the whole scores the old score plus the gain. A stretch that ends the record may end
-//! on any board: there the beam's best line wins if it scores more. Other evaluation weights or a wider beam
-//! than the record was made with find lines its own search passed by; the openings, where
-//! the whole-game search was narrowest, gain most.
+//! on any board: there the beam's best line wins if it scores more. Other evaluation weights or
+//! a wider beam than the record was made with find lines its own search passed by; the
+//! openings, where the whole-game search was narrowest, gain most.
 
 use crate::bitboard::Board;
 use crate::record::Record;
