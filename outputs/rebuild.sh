@@ -33,4 +33,4 @@ done
 echo "merging ${#records[@]} records" >&2
 ./target/release/merge $flag --quiet inputs/tencent.txt "${records[@]}" > "$tmp/merged.txt"
 ./target/release/polish $flag --quiet inputs/tencent.txt "$tmp/merged.txt" --to 400 \
-  --beam-width 1000000 --weights bench/tuning/survival-round1.json
+  --beam-width 1000000 --weights weights/survival-fit.json

@@ -124,10 +124,7 @@ fn json_report(run: &Run) -> Value {
 
 #[test]
 fn the_public_record_scores_1395326() {
-    if public_record().is_none() {
-        return;
-    }
-    let record = "../shared/fixtures/public-record-1395326.txt";
+    let record = public_record_path();
     let json = run(CHECK, &[&"--json", &"inputs/tencent.txt", &record]);
     json.assert_no_panic();
     assert_eq!(json.code, Some(0), "{json:#?}");
@@ -264,9 +261,7 @@ fn rejects_moves_after_the_game_ended_unless_judging() {
 
 #[test]
 fn rejects_a_10001st_piece_on_the_contest_sequence() {
-    let Some(text) = public_record() else {
-        return;
-    };
+    let text = public_record();
     let over = format!("{},N,D20,N,D20", text.trim());
     assert_invalid(
         over.as_str(),
@@ -287,9 +282,7 @@ fn with_token(text: &str, index: usize, token: &str) -> String {
 
 #[test]
 fn errors_deep_in_the_public_record_name_their_token_and_piece() {
-    let Some(text) = public_record() else {
-        return;
-    };
+    let text = public_record();
     let tokens: Vec<&str> = text.trim().split(',').collect();
     // Token 5000 (1-based) replaced by garbage.
     let bad = with_token(&text, 4_999, "Q7");
@@ -346,14 +339,12 @@ fn a_sequence_with_a_bad_letter_is_unusable_and_the_error_names_line_and_column(
 }
 
 /// `--stats` on the public record gives the figures an earlier, separate count of its replay
-/// found (bench/tuning/README.md, sessions 2 and 3: clears of 1-4 rows 18 / 233 / 464 / 528 at
+/// found (clears of 1-4 rows 18 / 233 / 464 / 528 at
 /// 153.7 / 161.8 / 157.4 / 159.3 filled cells, 176 I pieces clearing nothing and 194 clearing
 /// fewer than four rows), and every breakdown adds up to the score.
 #[test]
 fn stats_of_the_public_record_match_an_independent_count_and_add_up() {
-    let Some(record) = public_record_path() else {
-        return;
-    };
+    let record = public_record_path();
     let json = run(
         CHECK,
         &[&"--stats", &"--json", &"inputs/tencent.txt", &record],

@@ -68,17 +68,9 @@ fn long_generated_sequence_without_piece_limit() {
     assert_eq!(generated.code, Some(0));
     let input = scratch.file("long.txt", &generated.stdout);
     // A small beam survives 100,000 pieces only when it keeps the top of the board clear.
-    // Every weight is given (the session-4 defaults, kept with the tuning logs, with a heavy
-    // top-rows cost), so that retuning the shipped defaults cannot change what this test runs.
-    let session4 = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/bench/tuning/defaults-session4.json"
-    );
-    let mut weights: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(session4).unwrap()).unwrap();
-    weights["top_cells"] = 3.0.into();
-    weights["top_rows"] = 8.0.into();
-    let safe = scratch.file("safe.json", weights.to_string());
+    // Every weight is given (an early hand-tuned set with a heavy top-rows cost), so that
+    // retuning the shipped defaults cannot change what this test runs.
+    let safe = common::manifest_dir().join("tests/fixtures/long-survival-weights.json");
     let long_args: [&dyn AsRef<OsStr>; 8] = [
         &input,
         &"--beam-width",

@@ -29,22 +29,18 @@ fn sequence() -> Vec<Kind> {
     parse_sequence(&text).expect("the contest sequence parses")
 }
 
-/// The 2021 public record from `../shared/fixtures`, or `None` (with a note) when the shared
-/// directory is not next to the checkout; the tests that need it then pass without checking.
-fn public_record() -> Option<String> {
-    common::public_record()
-}
+use common::public_record;
 
 /// The public record with piece `number`'s moves replaced by a single `D1`, which leaves it in
 /// mid-air one row under its spawn position.
-fn record_dropping_piece_in_mid_air(number: usize) -> Option<String> {
-    let record = public_record()?;
+fn record_dropping_piece_in_mid_air(number: usize) -> String {
+    let record = public_record();
     let tokens: Vec<&str> = record.trim().split(',').map(str::trim).collect();
     let starts: Vec<usize> = (0..tokens.len()).filter(|&i| tokens[i] == "N").collect();
     let mut out: Vec<&str> = tokens[..=starts[number - 1]].to_vec();
     out.push("D1");
     out.extend_from_slice(&tokens[starts[number]..]);
-    Some(out.join(","))
+    out.join(",")
 }
 
 /// What the checker knows after one piece.
@@ -272,9 +268,7 @@ fn assert_shows(shown: &Shown, piece: usize, expected: &Expected) {
 
 #[test]
 fn the_page_shows_the_checkers_score_and_board() {
-    let Some(record) = public_record() else {
-        return;
-    };
+    let record = public_record();
     let (page, output) = write_page(&record, "public");
     assert!(output.status.success(), "{output:?}");
     assert!(String::from_utf8_lossy(&output.stdout).ends_with("Score = 1395326\n"));
@@ -297,9 +291,7 @@ fn the_page_shows_the_checkers_score_and_board() {
 
 #[test]
 fn an_invalid_record_plays_up_to_its_error() {
-    let Some(record) = record_dropping_piece_in_mid_air(120) else {
-        return;
-    };
+    let record = record_dropping_piece_in_mid_air(120);
     let (page, output) = write_page(&record, "mid-air");
     assert_eq!(output.status.code(), Some(1), "{output:?}");
     let Some(browser) = chromium() else {
@@ -334,9 +326,7 @@ fn an_invalid_record_plays_up_to_its_error() {
 
 #[test]
 fn the_full_game_page_is_self_contained_and_small() {
-    let Some(record) = public_record() else {
-        return;
-    };
+    let record = public_record();
     let (page, _) = write_page(&record, "size");
     let html = std::fs::read_to_string(&page).unwrap();
     assert!(
@@ -362,9 +352,7 @@ fn an_unparsable_record_still_gets_a_page() {
 
 #[test]
 fn the_terminal_trace_marks_the_piece() {
-    let Some(record) = public_record() else {
-        return;
-    };
+    let record = public_record();
     let record_path = scratch("trace.txt");
     std::fs::write(&record_path, &record).unwrap();
     let output = Command::new(env!("CARGO_BIN_EXE_check"))

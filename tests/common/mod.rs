@@ -19,21 +19,14 @@ pub fn tencent_input() -> PathBuf {
     manifest_dir().join("inputs/tencent.txt")
 }
 
-/// `../shared/fixtures/public-record-1395326.txt`, or `None` (with a note on stderr) when the
-/// shared directory is not next to the checkout.
-pub fn public_record_path() -> Option<PathBuf> {
-    let path = manifest_dir().join("../shared/fixtures/public-record-1395326.txt");
-    if path.is_file() {
-        Some(path)
-    } else {
-        eprintln!("note: {} is absent; skipping this test", path.display());
-        None
-    }
+/// The 2021 public record for the contest sequence (tests/fixtures/README.md names its source).
+pub fn public_record_path() -> PathBuf {
+    manifest_dir().join("tests/fixtures/public-record-1395326.txt")
 }
 
-/// The public record's text, or `None` (with a note) when it is absent.
-pub fn public_record() -> Option<String> {
-    public_record_path().map(|p| std::fs::read_to_string(p).expect("read the public record"))
+/// The public record's text.
+pub fn public_record() -> String {
+    std::fs::read_to_string(public_record_path()).expect("read tests/fixtures/public-record-1395326.txt")
 }
 
 /// A scratch directory under the system temp dir, unique per process and per call, removed on
