@@ -7,6 +7,7 @@ use std::time::Instant;
 use tetris_opt::bitboard::{self, Board};
 use tetris_opt::eval::{evaluate, evaluate_batch, Batch, Weights, BATCH};
 use tetris_opt::movegen::{placements, Placements};
+use tetris_opt::rules::Rules;
 use tetris_opt::search::{beam_search, Params};
 use tetris_opt::sequence::{contest_sequence, CONTEST_SEED};
 
@@ -19,8 +20,7 @@ fn main() {
         score_weight: 1.0 / 38.0,
         weights: Weights::default(),
         policy: Default::default(),
-        piece_limit: 10_000,
-        judge: false,
+        rules: Rules::default(),
         start: Default::default(),
     };
     let solution = beam_search(&sequence, &params, &mut |_| {});
@@ -30,9 +30,10 @@ fn main() {
     for (i, p) in solution.placements.iter().enumerate() {
         boards.push((board, sequence[i], i));
         let (x, y) = (p.x as usize, p.y as u32);
-        bitboard::lock(&mut board, sequence[i], p.state, x, y, i, 10_000);
+        bitboard::lock(&mut board, sequence[i], p.state, x, y, i, Rules::default());
     }
     let weights = Weights::default();
+    let unlimited = Rules::default().with_piece_limit(0);
     let mut out = Placements::new();
     let states = boards.len() as f64;
 
@@ -48,7 +49,7 @@ fn main() {
             let occupied = board.occupied_rows();
             for p in &out {
                 let mut b = *board;
-                let o = p.lock_over(&mut b, occupied, *kind, *index, 0);
+                let o = p.lock_over(&mut b, occupied, *kind, *index, unlimited);
                 black_box(o);
                 batch.push(&b, p.y as u32);
                 if batch.is_full() {
@@ -84,7 +85,15 @@ fn main() {
         placements(board, *kind, *index, &mut out);
         for p in &out {
             let mut b = *board;
-            bitboard::lock(&mut b, *kind, p.state, p.x as usize, p.y as u32, *index, 0);
+            bitboard::lock(
+                &mut b,
+                *kind,
+                p.state,
+                p.x as usize,
+                p.y as u32,
+                *index,
+                unlimited,
+            );
             children.push((b, p.y as u32));
         }
     }

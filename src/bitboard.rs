@@ -9,7 +9,7 @@
 //! Bit `y` of a column is row `y` of the rules: bit 0 is the top row, bit 19 the floor row, so
 //! "down" is towards higher bits. Bits 20..31 are always zero in a stored board.
 
-use crate::rules::{self, Kind, Piece, CLEAR_MULTIPLIER};
+use crate::rules::{self, Kind, Piece, Rules, CLEAR_MULTIPLIER};
 
 /// Number of columns.
 pub const COLS: usize = rules::WIDTH as usize;
@@ -317,10 +317,10 @@ pub fn lock(
     x: usize,
     y: u32,
     index: usize,
-    piece_limit: usize,
+    rules: Rules,
 ) -> Outcome {
     let occupied = board.occupied_rows();
-    lock_over(board, occupied, kind, (state, x, y), index, piece_limit)
+    lock_over(board, occupied, kind, (state, x, y), index, rules)
 }
 
 /// [`lock`] on a board whose [`Board::occupied_rows`] are `occupied` (the search locks every
@@ -334,7 +334,7 @@ pub fn lock_over(
     kind: Kind,
     (state, x, y): (u8, usize, u32),
     index: usize,
-    piece_limit: usize,
+    rules: Rules,
 ) -> Outcome {
     board.write(kind, state, x, y);
     // The same shifts as `write`'s, on the union of the piece's columns (a placement never
@@ -347,7 +347,7 @@ pub fn lock_over(
             game_over: Some(rules::GameOver::TopOut),
         };
     }
-    if piece_limit != 0 && index + 1 >= piece_limit {
+    if rules.is_last_piece(index) {
         return Outcome {
             lines: 0,
             score: 0,

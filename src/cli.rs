@@ -1,5 +1,8 @@
-//! What the binaries share: reading files with errors that name them, and the exit codes.
+//! What the binaries share: reading files with errors that name them, the exit codes, and the
+//! options (rules, search) and limits every binary checks the same way.
 
+use crate::limits::{self, LimitError};
+use crate::rules::{LockMode, Rules, DEFAULT_PIECE_LIMIT};
 use std::path::{Path, PathBuf};
 
 /// Exit code for a record that was read but is invalid.
@@ -75,6 +78,29 @@ pub fn print_record(record: &crate::record::Record) -> Result<(), CliError> {
         .map_err(|e| CliError::usage(format!("cannot write the record: {e}")))
 }
 
+/// Refuses a beam width no binary accepts; `option` names it in the message.
+pub fn check_width(option: &str, width: usize) -> Result<(), CliError> {
+    Ok(limits::check_width(option, width)?)
+}
+
+/// Makes sure `path` can be written before a long run that ends by writing it, so that a typo
+/// in a directory name does not cost the run. Leaves the file as it was (a file created for
+/// the test is removed again).
+pub fn check_writable(option: &str, path: &Path) -> Result<(), CliError> {
+    let existed = path.exists();
+    std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .map_err(|e| {
+            CliError::usage(format!("{option} {}: cannot write it: {e}", path.display()))
+        })?;
+    if !existed {
+        let _ = std::fs::remove_file(path);
+    }
+    Ok(())
+}
+
 /// Runs a binary's body: prints the error once and exits with its code.
 pub fn exit_with(result: Result<(), CliError>) -> ! {
     match result {
@@ -104,6 +130,42 @@ pub fn read_policy(path: Option<&Path>) -> Result<crate::search::Policy, CliErro
     }
 }
 
+impl From<LimitError> for CliError {
+    fn from(e: LimitError) -> Self {
+        CliError::usage(e.to_string())
+    }
+}
+
+/// The rules options every binary takes (one definition, so that every tool reads them alike).
+#[derive(clap::Args, Clone, Copy, Debug)]
+pub struct RulesOptions {
+    /// Play by the contest web replay's rules: a piece locks wherever its moves leave it, even
+    /// in mid-air, and whatever follows the end of the game is ignored. A search then also
+    /// places mid-air locks that clear rows; its records pass `check --judge`, not strict
+    /// `check`.
+    #[arg(long)]
+    pub judge: bool,
+    /// The piece whose number reaches this limit scores nothing and ends the game (0: no
+    /// limit).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_PIECE_LIMIT)]
+    pub piece_limit: usize,
+}
+
+impl RulesOptions {
+    /// The rules these options name, or why they name none.
+    pub fn rules(&self) -> Result<Rules, CliError> {
+        limits::check_piece_limit(self.piece_limit)?;
+        Ok(Rules {
+            piece_limit: self.piece_limit,
+            lock: if self.judge {
+                LockMode::Judge
+            } else {
+                LockMode::Strict
+            },
+        })
+    }
+}
+
 /// The beam options `solve` and `polish` share.
 #[derive(clap::Args, Debug)]
 pub struct SearchOptions {
@@ -116,21 +178,32 @@ pub struct SearchOptions {
     /// Beam policy as JSON (fields left out keep their defaults).
     #[arg(long, value_name = "FILE")]
     pub policy: Option<PathBuf>,
-    /// Worker threads (default: all cores). The record does not depend on it.
+    /// Worker threads (default: all cores; at most 4 per core). The record does not depend
+    /// on it.
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Search even where the beam's estimated memory exceeds this machine's.
+    #[arg(long)]
+    pub force: bool,
 }
 
 impl SearchOptions {
     /// Refuses values no search can use (before any file is read).
     pub fn check(&self) -> Result<(), CliError> {
-        if !self.score_weight.is_finite() {
-            return Err(CliError::usage("--score-weight must be a finite number"));
-        }
-        if self.threads == Some(0) {
-            return Err(CliError::usage("--threads must be at least 1"));
+        limits::check_finite("--score-weight", self.score_weight)?;
+        if let Some(threads) = self.threads {
+            limits::check_threads(threads, limits::cores())?;
         }
         Ok(())
+    }
+
+    /// Refuses a beam of at most `widest` states that cannot fit in this machine's memory,
+    /// unless `--force` was given: before the search, not after it has grown for an hour.
+    pub fn check_memory(&self, widest: usize) -> Result<(), CliError> {
+        if self.force {
+            return Ok(());
+        }
+        Ok(limits::check_memory(widest, limits::machine_memory())?)
     }
 
     /// The weights and the policy files, read (their defaults where none is given).

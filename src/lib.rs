@@ -12,6 +12,7 @@
 pub mod bitboard;
 pub mod cli;
 pub mod eval;
+pub mod limits;
 pub mod merge;
 pub mod movegen;
 pub mod polish;

@@ -8,8 +8,8 @@
 
 use crate::bitboard::Board;
 use crate::record::Record;
-use crate::replay::{replay_observed, ReplayOptions};
-use crate::rules::Kind;
+use crate::replay::replay_observed;
+use crate::rules::{Kind, LockMode, Rules};
 use ahash::AHashMap;
 use thiserror::Error;
 
@@ -20,6 +20,10 @@ pub enum MergeError {
     Empty,
     #[error("record {number} does not replay: {detail}")]
     Invalid { number: usize, detail: String },
+    /// Every record's first piece locks in mid-air, which strict rules refuse: no strict game
+    /// can be made of them.
+    #[error("no record's first piece locks at rest, so no strict game can be made of them (merge them with --judge)")]
+    NoStrictStart,
 }
 
 /// The merged record and where its pieces come from.
@@ -27,8 +31,19 @@ pub enum MergeError {
 pub struct Merged {
     pub record: Record,
     pub score: u64,
-    /// Runs of pieces taken from one record: (index of the record, first piece, pieces).
-    pub parts: Vec<(usize, usize, usize)>,
+    /// Runs of consecutive pieces taken from one record, in order.
+    pub parts: Vec<Part>,
+}
+
+/// A run of pieces of the merged record taken from one of the records merged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Part {
+    /// Index of the record in the list merged.
+    pub record: usize,
+    /// The run's first piece (0-based).
+    pub first: usize,
+    /// How many pieces the run has.
+    pub pieces: usize,
 }
 
 /// One record as the merge sees it.
@@ -46,16 +61,16 @@ struct Line {
 /// the same. A strict merge uses only the pieces that lock at rest: from the same board, the
 /// same moves lock such a piece in the same place by both rules, so a record with mid-air locks
 /// still lends the rest of its pieces.
-fn line_of(sequence: &[Kind], record: &Record, options: ReplayOptions) -> Result<Line, String> {
+fn line_of(sequence: &[Kind], record: &Record, rules: Rules) -> Result<Line, String> {
     let mut states = Vec::new();
     let mut usable = Vec::new();
-    let judge = ReplayOptions {
-        judge: true,
-        ..options
+    let judge = Rules {
+        lock: LockMode::Judge,
+        ..rules
     };
     let report = replay_observed(sequence, record, judge, &mut |step| {
         states.push((Board::from_rules(step.board).hash64(), step.score));
-        usable.push(step.resting || options.judge);
+        usable.push(step.resting || rules.locks_in_mid_air());
     });
     if let Some(e) = report.error {
         return Err(e.to_string());
@@ -68,21 +83,17 @@ fn line_of(sequence: &[Kind], record: &Record, options: ReplayOptions) -> Result
 }
 
 /// The highest-scoring record that plays each piece as one of `records` does from the same
-/// board, all replayed by the rules of `options`. A strict merge also takes records that only
+/// board, all replayed by `rules`. A strict merge also takes records that only
 /// the web replay's rules accept, and uses their pieces that lock at rest. On equal scores the
 /// earlier record is preferred, so one record merged with itself or with worse ones comes back
 /// unchanged.
-pub fn merge(
-    sequence: &[Kind],
-    records: &[Record],
-    options: ReplayOptions,
-) -> Result<Merged, MergeError> {
+pub fn merge(sequence: &[Kind], records: &[Record], rules: Rules) -> Result<Merged, MergeError> {
     if records.is_empty() {
         return Err(MergeError::Empty);
     }
     let lines = (records.iter().enumerate())
         .map(|(i, r)| {
-            line_of(sequence, r, options).map_err(|detail| MergeError::Invalid {
+            line_of(sequence, r, rules).map_err(|detail| MergeError::Invalid {
                 number: i + 1,
                 detail,
             })
@@ -134,11 +145,7 @@ pub fn merge(
         }
     }
     let Some((last, mut board, score, _)) = end else {
-        return Ok(Merged {
-            record: Record::default(),
-            score: 0,
-            parts: Vec::new(),
-        });
+        return Err(MergeError::NoStrictStart);
     };
     // Back from the end: each piece's record, then the board that record had before it.
     let mut from = vec![0usize; last + 1];
@@ -150,12 +157,16 @@ pub fn merge(
         }
     }
     let mut tokens = Vec::new();
-    let mut parts: Vec<(usize, usize, usize)> = Vec::new();
+    let mut parts: Vec<Part> = Vec::new();
     for (i, &r) in from.iter().enumerate() {
         tokens.extend_from_slice(&records[r].tokens[lines[r].tokens[i].clone()]);
         match parts.last_mut() {
-            Some(part) if part.0 == r => part.2 += 1,
-            _ => parts.push((r, i, 1)),
+            Some(part) if part.record == r => part.pieces += 1,
+            _ => parts.push(Part {
+                record: r,
+                first: i,
+                pieces: 1,
+            }),
         }
     }
     Ok(Merged {
@@ -182,10 +193,19 @@ mod tests {
         Record::parse(text).unwrap()
     }
 
+    fn parts(runs: &[(usize, usize, usize)]) -> Vec<Part> {
+        let part = |&(record, first, pieces)| Part {
+            record,
+            first,
+            pieces,
+        };
+        runs.iter().map(part).collect()
+    }
+
     #[test]
     fn the_start_of_one_record_goes_on_with_the_end_of_another_where_their_boards_meet() {
         let sequence = vec![Kind::O; 10];
-        let options = ReplayOptions::default();
+        let options = Rules::default();
         let (a, b) = (parse(A), parse(B));
         assert_eq!(replay(&sequence, &a, options).score, 120);
         assert_eq!(replay(&sequence, &b, options).score, 72);
@@ -199,25 +219,25 @@ mod tests {
         }
         // The first four pieces are the same in both: the earlier record is named for them.
         let merged = merge(&sequence, &[a, b], options).unwrap();
-        assert_eq!(merged.parts, vec![(0, 0, 4), (1, 4, 2), (0, 6, 4)]);
+        assert_eq!(merged.parts, parts(&[(0, 0, 4), (1, 4, 2), (0, 6, 4)]));
     }
 
     #[test]
     fn a_record_merged_with_itself_or_a_worse_one_comes_back_unchanged() {
         let sequence = vec![Kind::O; 10];
-        let options = ReplayOptions::default();
+        let options = Rules::default();
         let a = parse(A);
         let short = parse("N,L4,D19,N,L2,D19");
         let merged = merge(&sequence, &[a.clone(), a.clone(), short], options).unwrap();
         assert_eq!(merged.record, a);
         assert_eq!(merged.score, 120);
-        assert_eq!(merged.parts, vec![(0, 0, 10)]);
+        assert_eq!(merged.parts, parts(&[(0, 0, 10)]));
     }
 
     #[test]
     fn a_strict_merge_uses_the_pieces_of_a_judge_record_that_lock_at_rest() {
         let sequence = vec![Kind::O; 10];
-        let strict = ReplayOptions::default();
+        let strict = Rules::default();
         // B's first six pieces (72 points, the board A has after piece 6), then an O hung in
         // mid-air, which only the web replay's rules accept.
         let b_first = "N,L4,D19,N,L2,D19,N,D19,N,R2,D19,N,L4,D17,N,R4,D19";
@@ -225,7 +245,7 @@ mod tests {
         assert!(replay(&sequence, &hanging, strict).error.is_some());
         let merged = merge(&sequence, &[parse(A), hanging.clone()], strict).unwrap();
         assert_eq!(merged.score, 132);
-        assert_eq!(merged.parts, vec![(0, 0, 4), (1, 4, 2), (0, 6, 4)]);
+        assert_eq!(merged.parts, parts(&[(0, 0, 4), (1, 4, 2), (0, 6, 4)]));
         let replayed = replay(&sequence, &merged.record, strict);
         assert!(replayed.error.is_none(), "{:?}", replayed.error);
         assert_eq!(replayed.score, 132);
@@ -240,11 +260,8 @@ mod tests {
     #[test]
     fn a_record_that_does_not_replay_is_refused_by_its_number() {
         let sequence = vec![Kind::O; 10];
-        let strict = ReplayOptions::default();
-        let judge = ReplayOptions {
-            judge: true,
-            ..strict
-        };
+        let strict = Rules::default();
+        let judge = Rules::judge();
         // A piece with no moves is refused by both rules.
         let no_moves = parse("N,L4,D19,N,N,D19");
         for options in [strict, judge] {
@@ -254,9 +271,19 @@ mod tests {
                 "{error}"
             );
         }
-        // The web replay's rules take a mid-air lock (one that clears nothing is still a lock).
+        // The web replay's rules take a mid-air lock (one that clears nothing is still a lock);
+        // strict rules have no game to make of records that all start with one.
         let mid_air = parse("N,L4,D5");
-        assert_eq!(merge(&sequence, &[mid_air], judge).unwrap().score, 0);
+        assert_eq!(
+            merge(&sequence, std::slice::from_ref(&mid_air), judge)
+                .unwrap()
+                .score,
+            0
+        );
+        assert_eq!(
+            merge(&sequence, &[mid_air.clone(), mid_air], strict).unwrap_err(),
+            MergeError::NoStrictStart
+        );
         assert_eq!(
             merge(&sequence, &[], strict).unwrap_err(),
             MergeError::Empty

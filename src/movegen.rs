@@ -11,7 +11,7 @@
 //! exact as an empty board.
 
 use crate::bitboard::{self, canonical_state, shape, Board, Outcome, COLS, ROW_MASK};
-use crate::rules::{Kind, Move, MAX_MOVES_PER_PIECE, SPAWN};
+use crate::rules::{Kind, Move, Rules, MAX_MOVES_PER_PIECE, SPAWN};
 use smallvec::SmallVec;
 
 /// Where a piece locks: its (canonical) state and center.
@@ -40,9 +40,9 @@ impl Placement {
 
     /// Locks piece number `index` (of `kind`) here on `board`: [`bitboard::lock`].
     #[inline(always)]
-    pub fn lock(self, board: &mut Board, kind: Kind, index: usize, piece_limit: usize) -> Outcome {
+    pub fn lock(self, board: &mut Board, kind: Kind, index: usize, rules: Rules) -> Outcome {
         let (state, x, y) = (self.state, self.x as usize, self.y as u32);
-        bitboard::lock(board, kind, state, x, y, index, piece_limit)
+        bitboard::lock(board, kind, state, x, y, index, rules)
     }
 
     /// [`Placement::lock`] on a board whose occupied rows are known: [`bitboard::lock_over`].
@@ -53,10 +53,10 @@ impl Placement {
         occupied: u32,
         kind: Kind,
         index: usize,
-        piece_limit: usize,
+        rules: Rules,
     ) -> Outcome {
         let at = (self.state, self.x as usize, self.y as u32);
-        bitboard::lock_over(board, occupied, kind, at, index, piece_limit)
+        bitboard::lock_over(board, occupied, kind, at, index, rules)
     }
 }
 
@@ -213,13 +213,19 @@ fn fill_down(bits: u32, valid: u32) -> u32 {
 /// Every distinct placement of piece number `index` (of `kind`) that is reachable from its spawn
 /// and at rest. Empty when the spawn position itself is blocked (the game is over).
 pub fn placements(board: &Board, kind: Kind, index: usize, out: &mut Placements) {
-    placements_with(board, kind, index, false, out)
+    placements_with(board, kind, index, Rules::default(), out)
 }
 
-/// [`placements`], plus with `judge` the reachable positions in mid-air where locking completes
-/// at least one row: the contest's web replay locks a piece wherever its moves leave it, and
-/// among mid-air locks only clearing ones can beat the resting placements.
-pub fn placements_with(board: &Board, kind: Kind, index: usize, judge: bool, out: &mut Placements) {
+/// [`placements`], plus, where the rules lock pieces in mid-air, the reachable positions in
+/// mid-air where locking completes at least one row: among mid-air locks only clearing ones can
+/// beat the resting placements.
+pub fn placements_with(
+    board: &Board,
+    kind: Kind,
+    index: usize,
+    rules: Rules,
+    out: &mut Placements,
+) {
     out.clear();
     let valid = valid_map(board, kind);
     let spawn_state = index % 4;
@@ -240,7 +246,7 @@ pub fn placements_with(board: &Board, kind: Kind, index: usize, judge: bool, out
         }
     }
     push_positions(&rest, out);
-    if judge {
+    if rules.locks_in_mid_air() {
         // Only rows with at most four empty cells can be completed by one piece, and only a
         // center within two rows of such a row touches it.
         let near = rows_with_at_least(board, COLS as u32 - 4);
@@ -317,16 +323,16 @@ pub enum PathError {
 }
 
 /// A shortest move list (1..=100 moves) taking piece `index` from its spawn to `target` at rest
-/// (with `judge`, anywhere: the web replay locks mid-air). When the spawn position is itself the
+/// (anywhere where the rules lock pieces in mid-air). When the spawn position is itself the
 /// target, a move that does nothing is given, because the contest rejects a piece with no moves.
 pub fn path_to(
     board: &Board,
     kind: Kind,
     index: usize,
     target: Placement,
-    judge: bool,
+    rules: Rules,
 ) -> Result<Vec<Move>, PathError> {
-    let moves = path_to_any(board, kind, index, judge, |s, x, y| {
+    let moves = path_to_any(board, kind, index, rules.locks_in_mid_air(), |s, x, y| {
         canonical_state(kind, s) == target.state && x == target.x && y == target.y
     })
     .ok_or(PathError::Unreachable(target))?;
@@ -373,7 +379,7 @@ fn path_to_any(
     board: &Board,
     kind: Kind,
     index: usize,
-    judge: bool,
+    mid_air: bool,
     is_target: impl Fn(u8, u8, u8) -> bool,
 ) -> Option<Vec<Move>> {
     let valid = valid_map(board, kind);
@@ -393,7 +399,7 @@ fn path_to_any(
     queue.push_back(start);
     while let Some((s, x, y)) = queue.pop_front() {
         let at_rest = !fits(s, x, y + 1);
-        if (judge || at_rest) && is_target(s as u8, x as u8, y as u8) {
+        if (mid_air || at_rest) && is_target(s as u8, x as u8, y as u8) {
             let mut moves = Vec::new();
             let mut cur = id(s, x, y);
             while let Some((prev, m)) = came_from[cur] {

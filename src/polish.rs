@@ -11,7 +11,7 @@
 
 use crate::bitboard::Board;
 use crate::record::Record;
-use crate::replay::{replay_observed, ReplayOptions};
+use crate::replay::replay_observed;
 use crate::rules::Kind;
 use crate::search::{beam_search_guided, DepthStats, Guide, Params, Start};
 use crate::solve::{record_from, verify, SolveError};
@@ -50,19 +50,18 @@ pub struct Polished {
 /// Searches pieces `from..to` (0-based, `to` exclusive; `None`: to the record's end) of
 /// `record` again with `params` (its
 /// `start` is ignored) and returns the record with that stretch replaced by the search's line,
-/// checked by the rules engine (strict unless `options` say judge) to score the old score plus
+/// checked by the rules engine (by `params.rules`) to score the old score plus
 /// the gain. The policy's endgame is used only when the stretch ends the record.
 pub fn polish(
     sequence: &[Kind],
     record: &Record,
     params: &Params,
     (from, to): (usize, Option<usize>),
-    options: ReplayOptions,
     progress: &mut dyn FnMut(&DepthStats),
 ) -> Result<Polished, PolishError> {
     // Per piece: the board and the score after it, and where its tokens begin.
     let mut states: Vec<(Board, u64)> = Vec::new();
-    let report = replay_observed(sequence, record, options, &mut |step| {
+    let report = replay_observed(sequence, record, params.rules, &mut |step| {
         states.push((Board::from_rules(step.board), step.score));
     });
     if let Some(e) = report.error {
@@ -99,13 +98,7 @@ pub fn polish(
     // Never below the record's own: the beam keeps the highest score per board. (A board
     // fingerprint collision is left to the rules engine's check below.)
     let gain = solution.score.saturating_sub(states[last].1);
-    let middle = record_from(
-        sequence,
-        &params.start,
-        &solution.placements,
-        params.piece_limit,
-        params.judge,
-    )?;
+    let middle = record_from(sequence, &params.start, &solution.placements, params.rules)?;
     let rest = pieces_at
         .get(last + 1)
         .map_or(&[][..], |r| &record.tokens[r.start..]);
@@ -118,7 +111,7 @@ pub fn polish(
         .concat(),
     };
     let score = report.score + gain;
-    verify(sequence, &polished, score, options)?;
+    verify(sequence, &polished, score, params.rules)?;
     Ok(Polished {
         record: polished,
         score,
@@ -132,6 +125,7 @@ mod tests {
     use super::*;
     use crate::record::Token;
     use crate::replay::replay;
+    use crate::rules::Rules;
     use crate::search::beam_search;
     use crate::sequence::contest_sequence;
     use crate::solve::record_for;
@@ -145,8 +139,7 @@ mod tests {
             score_weight: 0.024,
             weights: Default::default(),
             policy: Default::default(),
-            piece_limit: crate::rules::DEFAULT_PIECE_LIMIT,
-            judge: false,
+            rules: Rules::default(),
             start: Start::default(),
         }
     }
@@ -155,7 +148,7 @@ mod tests {
     fn narrow_record(sequence: &[Kind]) -> Record {
         let p = params(30);
         let solution = beam_search(sequence, &p, &mut |_| {});
-        record_for(sequence, &solution.placements, p.piece_limit, false).unwrap()
+        record_for(sequence, &solution.placements, p.rules).unwrap()
     }
 
     /// The tokens of pieces `range` (0-based) of `record`.
@@ -175,22 +168,14 @@ mod tests {
     #[test]
     fn a_polished_stretch_gains_and_the_record_around_it_is_unchanged() {
         let sequence = vec![Kind::O; 30];
-        let options = ReplayOptions::default();
+        let options = Rules::default();
         // Three times the same ten pieces, each time from the empty board.
         let record = Record::parse(&[TEN_O; 3].join(",")).unwrap();
         let before = replay(&sequence, &record, options);
         assert_eq!(before.score, 360);
         let mut quiet = |_: &DepthStats| {};
         let stretch = (10, Some(20));
-        let polished = polish(
-            &sequence,
-            &record,
-            &params(200),
-            stretch,
-            options,
-            &mut quiet,
-        )
-        .unwrap();
+        let polished = polish(&sequence, &record, &params(200), stretch, &mut quiet).unwrap();
         let after = replay(&sequence, &polished.record, options);
         assert!(after.error.is_none(), "{:?}", after.error);
         assert_eq!(after.score, polished.score);
@@ -212,20 +197,13 @@ mod tests {
     #[test]
     fn polishing_to_the_end_keeps_every_piece_and_never_loses_points() {
         let sequence = contest_sequence(11, 100);
-        let options = ReplayOptions::default();
+        let options = Rules::default();
         let record = narrow_record(&sequence);
         let before = replay(&sequence, &record, options).score;
         // Width 1 cannot beat the record everywhere; the record's own line is kept regardless.
         for width in [1, 50] {
-            let polished = polish(
-                &sequence,
-                &record,
-                &params(width),
-                (0, None),
-                options,
-                &mut |_| {},
-            )
-            .unwrap();
+            let polished =
+                polish(&sequence, &record, &params(width), (0, None), &mut |_| {}).unwrap();
             assert!(polished.score >= before, "width {width}");
             assert_eq!(polished.last, record.piece_count() - 1);
             assert_eq!(
@@ -238,7 +216,7 @@ mod tests {
     #[test]
     fn a_stretch_that_ends_the_record_may_end_on_another_board() {
         let sequence = vec![Kind::O; 10];
-        let options = ReplayOptions::default();
+        let options = Rules::default();
         // Nine pieces of TEN_O, then an O on top of the sixth instead of the second clear.
         let nine = TEN_O.rsplit_once(",N,").unwrap().0;
         let record = Record::parse(&format!("{nine},N,L4,D17")).unwrap();
@@ -258,7 +236,7 @@ mod tests {
         // Ending on the record's last board is worth 108 at most in this beam; ending anywhere,
         // 120.
         assert_eq!((kept.score, free.score), (108, 120));
-        let polished = polish(&sequence, &record, &wide, (0, None), options, &mut |_| {}).unwrap();
+        let polished = polish(&sequence, &record, &wide, (0, None), &mut |_| {}).unwrap();
         assert_eq!((polished.score, polished.gain, polished.last), (120, 60, 9));
         assert_eq!(replay(&sequence, &polished.record, options).score, 120);
     }
@@ -266,7 +244,6 @@ mod tests {
     #[test]
     fn stretches_outside_the_record_and_records_that_do_not_replay_are_refused() {
         let sequence = contest_sequence(7, 60);
-        let options = ReplayOptions::default();
         let record = narrow_record(&sequence);
         let pieces = record.piece_count();
         let mut quiet = |_: &DepthStats| {};
@@ -276,23 +253,14 @@ mod tests {
             (0, Some(pieces + 1)),
             (pieces, None),
         ] {
-            let error =
-                polish(&sequence, &record, &params(5), stretch, options, &mut quiet).unwrap_err();
+            let error = polish(&sequence, &record, &params(5), stretch, &mut quiet).unwrap_err();
             assert!(
                 matches!(error, PolishError::Stretch { .. }),
                 "{stretch:?}: {error}"
             );
         }
         let mid_air = Record::parse("N,D5").unwrap();
-        let error = polish(
-            &sequence,
-            &mid_air,
-            &params(5),
-            (0, None),
-            options,
-            &mut quiet,
-        )
-        .unwrap_err();
+        let error = polish(&sequence, &mid_air, &params(5), (0, None), &mut quiet).unwrap_err();
         assert!(
             matches!(&error, PolishError::Invalid(d) if d.contains("mid-air")),
             "{error}"

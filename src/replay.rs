@@ -6,27 +6,9 @@
 //! Token form and move counts are checked in both.
 
 use crate::record::{Record, Token};
-use crate::rules::{self, Board, GameOver, Kind, Piece, Turn, MAX_MOVES_PER_PIECE};
+use crate::rules::{self, Board, GameOver, Kind, Piece, Rules, Turn, MAX_MOVES_PER_PIECE};
 use serde::Serialize;
 use std::fmt;
-
-/// How to replay.
-#[derive(Clone, Copy, Debug)]
-pub struct ReplayOptions {
-    /// Lock pieces wherever their moves leave them and ignore what follows the end of the game.
-    pub judge: bool,
-    /// The piece whose number reaches this limit scores nothing and ends the game; 0 = no limit.
-    pub piece_limit: usize,
-}
-
-impl Default for ReplayOptions {
-    fn default() -> Self {
-        ReplayOptions {
-            judge: false,
-            piece_limit: rules::DEFAULT_PIECE_LIMIT,
-        }
-    }
-}
 
 /// How a replay ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -152,15 +134,15 @@ pub struct Step<'a> {
 }
 
 /// Replays `record` on `sequence`.
-pub fn replay(sequence: &[Kind], record: &Record, options: ReplayOptions) -> Report {
-    replay_observed(sequence, record, options, &mut |_| {})
+pub fn replay(sequence: &[Kind], record: &Record, rules: Rules) -> Report {
+    replay_observed(sequence, record, rules, &mut |_| {})
 }
 
 /// Replays `record`, calling `observe` after every locked piece.
 pub fn replay_observed(
     sequence: &[Kind],
     record: &Record,
-    options: ReplayOptions,
+    rules: Rules,
     observe: &mut dyn FnMut(&Step),
 ) -> Report {
     let mut report = Report {
@@ -207,7 +189,7 @@ pub fn replay_observed(
         let moves = &tokens[start + 1..end];
 
         if let End::GameOver { piece, reason } = report.end {
-            if options.judge {
+            if rules.locks_in_mid_air() {
                 break;
             }
             let message = format!(
@@ -245,7 +227,7 @@ pub fn replay_observed(
                 piece: number,
                 reason: GameOver::SpawnBlocked,
             };
-            if !options.judge {
+            if !rules.locks_in_mid_air() {
                 let message = format!(
                     "moves after the game ended (piece {number} ended it: {})",
                     GameOver::SpawnBlocked.describe()
@@ -265,7 +247,7 @@ pub fn replay_observed(
             }
         }
         let resting = rules::is_resting(&board, &piece);
-        if !options.judge && !resting {
+        if !rules.locks_in_mid_air() && !resting {
             let message = format!(
                 "{kind} locked in mid-air at x={} y={} state {}",
                 piece.x, piece.y, piece.state
@@ -276,7 +258,7 @@ pub fn replay_observed(
 
         let mut written = board.clone();
         written.write(&piece);
-        let turn = rules::lock(&mut board, &piece, index, options.piece_limit);
+        let turn = rules::lock(&mut board, &piece, index, rules);
         report.pieces_locked += 1;
         report.score += turn.score;
         report.lines += turn.lines as u64;

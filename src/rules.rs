@@ -1,4 +1,4 @@
-//! The plain rules engine: the game of `shared/RULES.md` written as plainly as possible.
+//! The plain rules engine: the game of `docs/RULES.md` written as plainly as possible.
 //!
 //! This is the oracle. The replay checker runs on it and the fast bitboard engine of the solver
 //! is tested against it, so it favours being obviously right over being fast: the board is a
@@ -372,13 +372,93 @@ pub struct Turn {
     pub game_over: Option<GameOver>,
 }
 
+/// Where a piece may lock, and so what a record may do.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LockMode {
+    /// The game as a player could play it: every piece locks at rest, and nothing may follow
+    /// the end of the game.
+    #[default]
+    Strict,
+    /// The contest's web replay: a piece locks wherever its moves leave it, even in mid-air,
+    /// and whatever follows the end of the game is ignored.
+    Judge,
+}
+
+/// The rules a game is played by beyond the fixed ones (board, pieces, scoring): one value that
+/// the checker, the search and every tool take, so that a game's variants are chosen in one
+/// place.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rules {
+    /// The piece whose number reaches this limit scores nothing and ends the game; 0 = no limit.
+    pub piece_limit: usize,
+    pub lock: LockMode,
+}
+
+impl Default for Rules {
+    /// The contest's rules, strict.
+    fn default() -> Self {
+        Rules {
+            piece_limit: DEFAULT_PIECE_LIMIT,
+            lock: LockMode::Strict,
+        }
+    }
+}
+
+impl Rules {
+    /// The contest's rules as its web replay plays them.
+    pub fn judge() -> Rules {
+        Rules {
+            lock: LockMode::Judge,
+            ..Rules::default()
+        }
+    }
+
+    /// These rules with another piece limit.
+    pub fn with_piece_limit(self, piece_limit: usize) -> Rules {
+        Rules {
+            piece_limit,
+            ..self
+        }
+    }
+
+    /// Whether a piece may lock where it could still fall.
+    #[inline]
+    pub fn locks_in_mid_air(self) -> bool {
+        self.lock == LockMode::Judge
+    }
+
+    /// Whether piece number `index` (0-based) is the one the limit stops at: it scores nothing.
+    #[inline(always)]
+    pub fn is_last_piece(self, index: usize) -> bool {
+        self.piece_limit != 0 && index + 1 >= self.piece_limit
+    }
+
+    /// How many pieces of a sequence of `len` can be locked and score: the piece at the limit
+    /// scores nothing, so a search never places it.
+    pub fn pieces_to_place(self, len: usize) -> usize {
+        if self.piece_limit == 0 {
+            len
+        } else {
+            len.min(self.piece_limit - 1)
+        }
+    }
+
+    /// "strict" or "judge", as the tools' summaries name the mode.
+    pub fn mode_name(self) -> &'static str {
+        match self.lock {
+            LockMode::Strict => "strict",
+            LockMode::Judge => "judge",
+        }
+    }
+}
+
 /// Locks `piece` on `board` as piece number `index` (0-based) and applies steps 3-7 of a turn:
-/// write, top-out check, limit check, score, clear. `piece_limit` 0 means no limit.
-pub fn lock(board: &mut Board, piece: &Piece, index: usize, piece_limit: usize) -> Turn {
+/// write, top-out check, limit check, score, clear.
+pub fn lock(board: &mut Board, piece: &Piece, index: usize, rules: Rules) -> Turn {
     board.write(piece);
     let game_over = if board.every_row_occupied() {
         Some(GameOver::TopOut)
-    } else if piece_limit != 0 && index + 1 >= piece_limit {
+    } else if rules.is_last_piece(index) {
         Some(GameOver::PieceLimit)
     } else {
         None

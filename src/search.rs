@@ -13,7 +13,7 @@
 use crate::bitboard::Board;
 use crate::eval::{evaluate_batch, Batch, Weights};
 use crate::movegen::{placements_with, Placement, Placements};
-use crate::rules::Kind;
+use crate::rules::{Kind, Rules};
 use crate::width::{Schedule, TimeBudget, PROBE_DEPTHS, SEGMENT_DEPTHS, WARMUP_DEPTHS};
 use ahash::AHashMap;
 use rayon::prelude::*;
@@ -85,10 +85,9 @@ pub struct Params {
     pub score_weight: f64,
     pub weights: Weights,
     pub policy: Policy,
-    /// The piece whose number reaches this limit scores nothing and ends the game; 0 = no limit.
-    pub piece_limit: usize,
-    /// Also place pieces in mid-air where that clears rows (the contest web replay's rules).
-    pub judge: bool,
+    /// The game's rules (where the rules lock pieces in mid-air, the search places such locks
+    /// where they clear rows).
+    pub rules: Rules,
     /// Where the search begins (default: the empty board before the first piece).
     pub start: Start,
 }
@@ -221,16 +220,6 @@ pub struct Solution {
     pub width_changes: Schedule,
 }
 
-/// Number of pieces the search places for a sequence of `len` pieces: the piece at the limit
-/// scores nothing, so it is never placed.
-pub fn pieces_to_place(len: usize, piece_limit: usize) -> usize {
-    if piece_limit == 0 {
-        len
-    } else {
-        len.min(piece_limit - 1)
-    }
-}
-
 /// States expanded per parallel task: fixed, so the work split never depends on the thread count.
 const CHUNK: usize = 32;
 /// Depths between two compactions of the trail.
@@ -296,7 +285,10 @@ fn search(
     // From here on `sequence` holds the pieces to search and a depth counts from the first of
     // them; only the rules (spawn state, piece limit) need the piece's number in the game.
     let first = params.start.index;
-    let depth_count = pieces_to_place(sequence.len(), params.piece_limit).saturating_sub(first);
+    let depth_count = params
+        .rules
+        .pieces_to_place(sequence.len())
+        .saturating_sub(first);
     let sequence = &sequence[first.min(sequence.len())..];
     // The states of the last depth are built inside the next depth's expansion tasks (each
     // task locks its share of the chosen placements onto their parents, then expands them):
@@ -588,7 +580,7 @@ fn expand(
                             &mut board,
                             last.kind,
                             last.index,
-                            params.piece_limit,
+                            params.rules,
                         );
                         *node = Node {
                             board,
@@ -655,12 +647,12 @@ fn expand_node(
     pending: &mut Pending,
     out: &mut Vec<Candidate>,
 ) -> u64 {
-    placements_with(&node.board, kind, index, params.judge, scratch);
+    placements_with(&node.board, kind, index, params.rules, scratch);
     let cells_before = node.board.filled_cells();
     let occupied = node.board.occupied_rows();
     for p in scratch.iter() {
         let mut board = node.board;
-        let outcome = p.lock_over(&mut board, occupied, kind, index, params.piece_limit);
+        let outcome = p.lock_over(&mut board, occupied, kind, index, params.rules);
         if outcome.game_over.is_some() {
             continue;
         }
@@ -1091,8 +1083,7 @@ mod tests {
             score_weight: 0.024,
             weights: Weights::default(),
             policy: serde_json::from_str("{\"score_gap\": 0}").unwrap(),
-            piece_limit: 0,
-            judge: false,
+            rules: Rules::default().with_piece_limit(0),
             start: Start::default(),
         };
         assert_eq!(params.policy, Policy::default());

@@ -4,8 +4,8 @@
 use crate::bitboard::Board;
 use crate::movegen::{path_to, PathError, Placement};
 use crate::record::{Record, Token};
-use crate::replay::{replay_observed, End, ReplayOptions, Report};
-use crate::rules::{Kind, Move};
+use crate::replay::{replay_observed, End, Report};
+use crate::rules::{Kind, Move, Rules};
 use crate::search::Start;
 use crate::stats::Stats;
 use thiserror::Error;
@@ -24,14 +24,13 @@ pub enum SolveError {
 }
 
 /// The record playing `placements` (one per piece from the first) with shortest move lists;
-/// with `judge`, placements may be in mid-air.
+/// where the rules lock pieces in mid-air, placements may be in mid-air.
 pub fn record_for(
     sequence: &[Kind],
     placements: &[Placement],
-    piece_limit: usize,
-    judge: bool,
+    rules: Rules,
 ) -> Result<Record, SolveError> {
-    record_from(sequence, &Start::default(), placements, piece_limit, judge)
+    record_from(sequence, &Start::default(), placements, rules)
 }
 
 /// The tokens that play `placements` (one per piece from `start`'s piece on) from `start`'s
@@ -40,19 +39,18 @@ pub fn record_from(
     sequence: &[Kind],
     start: &Start,
     placements: &[Placement],
-    piece_limit: usize,
-    judge: bool,
+    rules: Rules,
 ) -> Result<Record, SolveError> {
     let mut board = start.board;
     let mut pieces: Vec<Vec<Move>> = Vec::with_capacity(placements.len());
     let rest = sequence.iter().enumerate().skip(start.index);
     for ((index, &kind), &p) in rest.zip(placements) {
-        let moves = path_to(&board, kind, index, p, judge).map_err(|source| SolveError::Path {
+        let moves = path_to(&board, kind, index, p, rules).map_err(|source| SolveError::Path {
             piece: index + 1,
             source,
         })?;
         pieces.push(moves);
-        p.lock(&mut board, kind, index, piece_limit);
+        p.lock(&mut board, kind, index, rules);
     }
     Ok(Record::from_pieces(pieces.iter().map(Vec::as_slice)))
 }
@@ -66,14 +64,13 @@ pub enum StartError {
     Invalid { wanted: usize, detail: String },
 }
 
-/// The first `pieces` pieces of `record`, replayed by the rules (strict unless `options` say
-/// judge), as the start of a search that plays the rest of the game: the board and score they
+/// The first `pieces` pieces of `record`, replayed by `rules`, as the start of a search that plays the rest of the game: the board and score they
 /// leave, and their tokens, which the search's own follow.
 pub fn start_from(
     sequence: &[Kind],
     record: &Record,
     pieces: usize,
-    options: ReplayOptions,
+    rules: Rules,
 ) -> Result<(Start, Record), StartError> {
     if pieces == 0 {
         return Ok((Start::default(), Record::default()));
@@ -99,7 +96,7 @@ pub fn start_from(
         tokens: record.tokens[..cut].to_vec(),
     };
     let mut board = Board::default();
-    let report = replay_observed(sequence, &prefix, options, &mut |step| {
+    let report = replay_observed(sequence, &prefix, rules, &mut |step| {
         board = Board::from_rules(step.board)
     });
     let detail = match (&report.error, report.end) {
@@ -120,16 +117,16 @@ pub fn start_from(
     })
 }
 
-/// Replays `record` on the plain rules engine (strict unless `options` say judge) and fails
+/// Replays `record` on the plain rules engine (by `rules`) and fails
 /// unless it scores `claimed`; also says where the points come from (as `check --stats`).
 pub fn verify(
     sequence: &[Kind],
     record: &Record,
     claimed: u64,
-    options: ReplayOptions,
+    rules: Rules,
 ) -> Result<(Report, Stats), SolveError> {
     let mut stats = Stats::default();
-    let report = replay_observed(sequence, record, options, &mut |step| stats.observe(step));
+    let report = replay_observed(sequence, record, rules, &mut |step| stats.observe(step));
     if !report.valid() || report.score != claimed {
         let detail = match &report.error {
             Some(e) => e.to_string(),

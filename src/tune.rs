@@ -6,8 +6,7 @@
 //! is only reported as a held-out figure, so the shipped defaults are not fitted to it.
 
 use crate::eval::Weights;
-use crate::replay::ReplayOptions;
-use crate::rules::Kind;
+use crate::rules::{Kind, Rules};
 use crate::search::{beam_search, Params, Policy};
 use crate::sequence::SplitMix64;
 use serde::{Deserialize, Serialize};
@@ -52,7 +51,7 @@ pub struct TrialResult {
 pub fn inputs_fingerprint(
     inputs: &[TuneInput],
     holdout: Option<&TuneInput>,
-    rules: ReplayOptions,
+    rules: Rules,
 ) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     let mut names = Vec::new();
@@ -70,7 +69,11 @@ pub fn inputs_fingerprint(
         names.join(","),
         holdout.map_or("none", |h| h.name.as_str()),
         rules.piece_limit,
-        if rules.judge { " judge" } else { "" }
+        if rules.locks_in_mid_air() {
+            " judge"
+        } else {
+            ""
+        }
     )
 }
 
@@ -87,7 +90,7 @@ pub fn run_trial(
     params: &TrialParams,
     inputs: &[TuneInput],
     holdout: Option<&TuneInput>,
-    rules: ReplayOptions,
+    rules: Rules,
     origin: &str,
     fingerprint: &str,
 ) -> TrialResult {
@@ -99,8 +102,7 @@ pub fn run_trial(
         score_weight: params.score_weight,
         weights: params.weights.clone(),
         policy: params.policy.clone(),
-        piece_limit: rules.piece_limit,
-        judge: rules.judge,
+        rules,
         start: Default::default(),
     };
     let score = |input: &TuneInput| beam_search(&input.pieces, &beam, &mut |_| {}).score;
@@ -235,7 +237,14 @@ mod tests {
             name: name.into(),
             pieces: crate::sequence::contest_sequence(seed, 100),
         };
-        let rules = |piece_limit, judge| ReplayOptions { judge, piece_limit };
+        let rules = |piece_limit, judge: bool| {
+            let rules = if judge {
+                Rules::judge()
+            } else {
+                Rules::default()
+            };
+            rules.with_piece_limit(piece_limit)
+        };
         let strict = rules(10_000, false);
         let a = inputs_fingerprint(&[input("seed 1", 1)], None, strict);
         assert_eq!(a, inputs_fingerprint(&[input("seed 1", 1)], None, strict));

@@ -13,8 +13,8 @@
 //! board read back from the canvas pixels.
 
 use crate::record::{Record, Token};
-use crate::replay::{replay_observed, ReplayOptions, Report, Step};
-use crate::rules::{Board, Kind, Piece, HEIGHT, OFFSETS, WIDTH};
+use crate::replay::{replay_observed, Report, Step};
+use crate::rules::{Board, Kind, LockMode, Piece, Rules, HEIGHT, OFFSETS, WIDTH};
 use serde::Serialize;
 
 /// The page around the data; `{{TITLE}}` and `{{FILM}}` are filled in by [`Film::page`].
@@ -69,12 +69,12 @@ impl Film {
     }
 
     /// The page for this replay. `record` is the parsed record (`None` when it did not parse),
-    /// `options` and `report` those of the replay that filled this film, `title` names the page.
+    /// `rules` and `report` those of the replay that filled this film, `title` names the page.
     pub fn page(
         &self,
         sequence: &[Kind],
         record: Option<&Record>,
-        options: ReplayOptions,
+        rules: Rules,
         report: &Report,
         title: &str,
     ) -> String {
@@ -86,7 +86,7 @@ impl Film {
                 message: e.to_string(),
                 moves: tokens_text(tokens),
                 at: record
-                    .and_then(|r| failed_piece(sequence, r, options, piece))
+                    .and_then(|r| failed_piece(sequence, r, rules, piece))
                     .map(|p| [p.x, p.y, p.state as i32]),
             }
         });
@@ -94,7 +94,7 @@ impl Film {
         let shown = (self.len() + 2).min(sequence.len());
         let data = FilmData {
             title,
-            summary: summary(report, options),
+            summary: summary(report, rules),
             kinds: sequence[..shown].iter().map(|k| k.letter()).collect(),
             offsets: &OFFSETS,
             alphabet: std::str::from_utf8(ALPHABET).expect("the alphabet is ASCII"),
@@ -214,12 +214,7 @@ fn piece_tokens(record: &Record, number: usize) -> &[Token] {
 /// web replay's rules (judge mode) lock it wherever its moves leave it, which is what a mid-air
 /// error needs to show. Errors that stop the piece earlier (move counts, the end of the game)
 /// have no such place.
-fn failed_piece(
-    sequence: &[Kind],
-    record: &Record,
-    options: ReplayOptions,
-    number: usize,
-) -> Option<Piece> {
+fn failed_piece(sequence: &[Kind], record: &Record, rules: Rules, number: usize) -> Option<Piece> {
     let end = record
         .tokens
         .iter()
@@ -230,9 +225,9 @@ fn failed_piece(
     let head = Record {
         tokens: record.tokens[..end].to_vec(),
     };
-    let judge = ReplayOptions {
-        judge: true,
-        ..options
+    let judge = Rules {
+        lock: LockMode::Judge,
+        ..rules
     };
     let mut found = None;
     replay_observed(sequence, &head, judge, &mut |step| {
@@ -249,12 +244,8 @@ fn tokens_text(tokens: &[Token]) -> String {
 }
 
 /// The one line the page shows under its title, in the checker's words.
-fn summary(report: &Report, options: ReplayOptions) -> String {
-    let mode = if options.judge {
-        "judge mode"
-    } else {
-        "strict mode"
-    };
+fn summary(report: &Report, rules: Rules) -> String {
+    let mode = format!("{} mode", rules.mode_name());
     match &report.error {
         Some(e) => format!("invalid record ({mode}): {e}. Score = 0"),
         None => format!(
@@ -315,14 +306,14 @@ mod tests {
         let sequence = crate::sequence::contest_sequence(crate::sequence::CONTEST_SEED, 10);
         let record = Record::parse("N,C1,L1,D18,N,D1").unwrap();
         let mut film = Film::new();
-        let report = replay_observed(&sequence, &record, ReplayOptions::default(), &mut |s| {
+        let report = replay_observed(&sequence, &record, Rules::default(), &mut |s| {
             film.observe(s)
         });
         assert_eq!(film.len(), 1);
         let page = film.page(
             &sequence,
             Some(&record),
-            ReplayOptions::default(),
+            Rules::default(),
             &report,
             "</script><b>",
         );

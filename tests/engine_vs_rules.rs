@@ -11,7 +11,8 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use tetris_opt::bitboard::{self, canonical_state, Board as Bits, ROW_MASK};
 use tetris_opt::eval::{self, evaluate, Features, Weights};
 use tetris_opt::movegen::{self, PathError, Placement, Placements};
-use tetris_opt::replay::{replay, End, ReplayOptions};
+use tetris_opt::replay::{replay, End};
+use tetris_opt::rules::Rules;
 use tetris_opt::rules::{self, Board, GameOver, Kind, Move, Piece, HEIGHT, SPAWN, WIDTH};
 use tetris_opt::search::{beam_search, Params, Solution};
 use tetris_opt::sequence::{contest_sequence, generate, Distribution, SplitMix64};
@@ -230,7 +231,15 @@ fn random_play_board(rng: &mut Rng) -> Board {
         }
         let piece = rng.pick(&resting);
         let mut next = b.clone();
-        if rules::lock(&mut next, &piece, index, 0).game_over.is_some() {
+        if rules::lock(
+            &mut next,
+            &piece,
+            index,
+            Rules::default().with_piece_limit(0),
+        )
+        .game_over
+        .is_some()
+        {
             break;
         }
         b = next;
@@ -431,7 +440,8 @@ fn valid_map_matches_is_valid_everywhere() {
 /// everything. Returns the plain turn.
 fn check_lock(board: &Board, piece: &Piece, index: usize, piece_limit: usize) -> rules::Turn {
     let mut plain = board.clone();
-    let turn = rules::lock(&mut plain, piece, index, piece_limit);
+    let limit = Rules::default().with_piece_limit(piece_limit);
+    let turn = rules::lock(&mut plain, piece, index, limit);
     let mut fast = Bits::from_rules(board);
     let outcome = bitboard::lock(
         &mut fast,
@@ -440,7 +450,7 @@ fn check_lock(board: &Board, piece: &Piece, index: usize, piece_limit: usize) ->
         piece.x as usize,
         piece.y as u32,
         index,
-        piece_limit,
+        limit,
     );
     let ctx = || {
         format!(
@@ -796,7 +806,7 @@ fn check_reach(
         }
         let cells = piece_cells(&p);
         let target = placement_of(&p);
-        let moves = movegen::path_to(&bits, kind, index, target, false)
+        let moves = movegen::path_to(&bits, kind, index, target, Rules::default())
             .unwrap_or_else(|e| panic!("path_to {target:?}: {e}: {}", ctx()));
         assert!(
             (1..=rules::MAX_MOVES_PER_PIECE as usize).contains(&moves.len()),
@@ -824,7 +834,7 @@ fn check_reach(
         if !plain.contains_key(&piece_cells(&p)) {
             let target = placement_of(&p);
             assert_eq!(
-                movegen::path_to(&bits, kind, index, target, false),
+                movegen::path_to(&bits, kind, index, target, Rules::default()),
                 Err(PathError::Unreachable(target)),
                 "{}",
                 ctx()
@@ -981,7 +991,7 @@ fn spawn_blocked_gives_no_placements_and_no_paths() {
                         y: 19,
                     };
                     assert_eq!(
-                        movegen::path_to(&bits, kind, index, target, false),
+                        movegen::path_to(&bits, kind, index, target, Rules::default()),
                         Err(PathError::Unreachable(target))
                     );
                 } else {
@@ -1030,8 +1040,7 @@ fn params(beam_width: usize, piece_limit: usize) -> Params {
         score_weight: 1.0 / 38.0,
         weights: Default::default(),
         policy: Default::default(),
-        piece_limit,
-        judge: false,
+        rules: Rules::default().with_piece_limit(piece_limit),
         start: Default::default(),
     }
 }
@@ -1057,9 +1066,9 @@ fn solve_and_check(sequence: &[Kind], params: &Params, what: &str) -> Solution {
             p.x as usize,
             p.y as u32,
             index,
-            params.piece_limit,
+            params.rules,
         );
-        let t = rules::lock(&mut plain, &piece, index, params.piece_limit);
+        let t = rules::lock(&mut plain, &piece, index, params.rules);
         assert_eq!(o.game_over, None, "{what}: piece {index}");
         assert_eq!(t.game_over, None, "{what}: piece {index}");
         fast_score += o.score as u64;
@@ -1069,17 +1078,10 @@ fn solve_and_check(sequence: &[Kind], params: &Params, what: &str) -> Solution {
     assert_eq!(fast_score, solution.score, "{what}");
     assert_eq!(plain_score, solution.score, "{what}");
 
-    let record = record_for(sequence, &solution.placements, params.piece_limit, false)
+    let record = record_for(sequence, &solution.placements, params.rules)
         .unwrap_or_else(|e| panic!("{what}: {e}"));
     assert_eq!(record.piece_count(), solution.placements.len(), "{what}");
-    let report = replay(
-        sequence,
-        &record,
-        ReplayOptions {
-            judge: false,
-            piece_limit: params.piece_limit,
-        },
-    );
+    let report = replay(sequence, &record, params.rules);
     assert!(report.valid(), "{what}: {:?}", report.error);
     assert_eq!(report.end, End::RecordEnded, "{what}");
     assert_eq!(report.pieces_locked, solution.placements.len(), "{what}");
@@ -1100,11 +1102,13 @@ fn a_search_started_inside_a_record_plays_on_from_there() {
     let whole = beam_search(&sequence, &plain, &mut |_| {});
     let end = whole.placements.len();
     assert!(end > 100, "{end}");
-    let record = record_for(&sequence, &whole.placements, limit, false).unwrap();
-    let options = ReplayOptions {
-        judge: false,
-        piece_limit: limit,
-    };
+    let record = record_for(
+        &sequence,
+        &whole.placements,
+        Rules::default().with_piece_limit(limit),
+    )
+    .unwrap();
+    let options = Rules::default().with_piece_limit(limit);
     for (pieces, width) in [(0, 8), (end, 8), (77, 200)] {
         // The sequence as long as the record when starting at its end.
         let sequence = &sequence[..if pieces == end { end } else { 200 }];
@@ -1125,8 +1129,13 @@ fn a_search_started_inside_a_record_plays_on_from_there() {
         if pieces == end {
             assert_eq!(more.score, whole.score);
         }
-        let rest = record_from(sequence, &start, &more.placements, limit, false)
-            .unwrap_or_else(|e| panic!("from {pieces}: {e}"));
+        let rest = record_from(
+            sequence,
+            &start,
+            &more.placements,
+            Rules::default().with_piece_limit(limit),
+        )
+        .unwrap_or_else(|e| panic!("from {pieces}: {e}"));
         let joined = tetris_opt::record::Record {
             tokens: [kept.tokens, rest.tokens].concat(),
         };
@@ -1160,7 +1169,13 @@ fn a_started_search_spawns_by_the_piece_number_in_the_game() {
     };
     let lying = beam_search(&sequence, &from(1), &mut |_| {});
     assert!(!lying.placements.is_empty());
-    let rest = record_from(&sequence, &from(1).start, &lying.placements, 10_000, false).unwrap();
+    let rest = record_from(
+        &sequence,
+        &from(1).start,
+        &lying.placements,
+        Rules::default(),
+    )
+    .unwrap();
     assert!(rest.piece_count() > 0);
     let upright = beam_search(&sequence, &from(2), &mut |_| {});
     assert!(upright.placements.is_empty());
@@ -1295,7 +1310,7 @@ fn judge_placements_add_exactly_the_clearing_mid_air_positions() {
                 }
             }
             let mut out = Placements::new();
-            movegen::placements_with(&bits, kind, index, true, &mut out);
+            movegen::placements_with(&bits, kind, index, Rules::judge(), &mut out);
             let got: HashSet<Cells> = out.iter().map(|&p| placement_cells(kind, p)).collect();
             assert_eq!(
                 got.len(),
@@ -1304,7 +1319,8 @@ fn judge_placements_add_exactly_the_clearing_mid_air_positions() {
             );
             assert_eq!(got, expected, "{kind} index {index} on {board:?}");
             for &p in &out {
-                let moves = movegen::path_to(&bits, kind, index, p, true).expect("reachable");
+                let moves =
+                    movegen::path_to(&bits, kind, index, p, Rules::judge()).expect("reachable");
                 assert!((1..=100).contains(&moves.len()));
                 let end = play_moves(&board, kind, index, &moves);
                 assert_eq!(piece_cells(&end), placement_cells(kind, p));
@@ -1326,26 +1342,19 @@ fn judge_placements_add_exactly_the_clearing_mid_air_positions() {
 fn judge_solve_passes_judge_replay() {
     let sequence = contest_sequence(12358, 400);
     let params = Params {
-        judge: true,
+        rules: Rules::judge(),
         ..params(40, 10_000)
     };
     let solution = beam_search(&sequence, &params, &mut |_| {});
-    let record = record_for(&sequence, &solution.placements, 10_000, true).expect("record");
-    let judged = replay(
-        &sequence,
-        &record,
-        ReplayOptions {
-            judge: true,
-            piece_limit: 10_000,
-        },
-    );
+    let record = record_for(&sequence, &solution.placements, Rules::judge()).expect("record");
+    let judged = replay(&sequence, &record, Rules::judge().with_piece_limit(10_000));
     assert!(judged.valid(), "{:?}", judged.error);
     assert_eq!(judged.score, solution.score);
-    let strict = replay(&sequence, &record, ReplayOptions::default());
+    let strict = replay(&sequence, &record, Rules::default());
     let mut board = Bits::default();
     let mut mid_air = false;
     for (i, (&kind, &p)) in sequence.iter().zip(&solution.placements).enumerate() {
-        let rest = movegen::path_to(&board, kind, i, p, false).is_ok();
+        let rest = movegen::path_to(&board, kind, i, p, Rules::default()).is_ok();
         mid_air |= !rest;
         bitboard::lock(
             &mut board,
@@ -1354,7 +1363,7 @@ fn judge_solve_passes_judge_replay() {
             p.x as usize,
             p.y as u32,
             i,
-            10_000,
+            Rules::default(),
         );
     }
     assert_eq!(strict.valid(), !mid_air);

@@ -3,7 +3,8 @@
 
 use proptest::prelude::*;
 use tetris_opt::record::{Record, RecordError, Token};
-use tetris_opt::replay::{replay, ReplayOptions};
+use tetris_opt::replay::replay;
+use tetris_opt::rules::Rules;
 use tetris_opt::rules::{Kind, Move};
 
 /// The error of parsing `text`, which must be a `BadToken`, as (token number, token, problem).
@@ -90,7 +91,7 @@ fn an_empty_record_is_rejected() {
 fn a_record_not_starting_with_n_parses_but_does_not_replay() {
     // The form of each token is fine, so parsing accepts it; the replay names the first token.
     let record = Record::parse("C1,L1,D18").unwrap();
-    let report = replay(&[Kind::Z], &record, ReplayOptions::default());
+    let report = replay(&[Kind::Z], &record, Rules::default());
     assert_eq!(report.final_score(), 0);
     let error = report.error.expect("rejected");
     assert_eq!(error.piece, None);

@@ -5,18 +5,19 @@ mod common;
 
 use common::{judge, strict};
 use tetris_opt::record::Record;
-use tetris_opt::replay::{replay, End, ReplayError, ReplayOptions, Report};
+use tetris_opt::replay::{replay, End, ReplayError, Report};
+use tetris_opt::rules::Rules;
 use tetris_opt::rules::{GameOver, Kind};
 use tetris_opt::sequence::parse_sequence;
 
-fn with_limit(piece_limit: usize) -> ReplayOptions {
-    ReplayOptions {
+fn with_limit(piece_limit: usize) -> Rules {
+    Rules {
         piece_limit,
-        ..ReplayOptions::default()
+        ..Rules::default()
     }
 }
 
-fn play(sequence: &[Kind], record: &str, options: ReplayOptions) -> Report {
+fn play(sequence: &[Kind], record: &str, options: Rules) -> Report {
     replay(sequence, &Record::parse(record).unwrap(), options)
 }
 

@@ -8,7 +8,8 @@ mod common;
 
 use common::{judge, strict};
 use tetris_opt::record::Record;
-use tetris_opt::replay::{replay_observed, End, ReplayOptions, Report};
+use tetris_opt::replay::{replay_observed, End, Report};
+use tetris_opt::rules::Rules;
 use tetris_opt::rules::{self, Board, GameOver, Kind, Move, Piece};
 
 /// Each kind's states 0, 1, 2 and 3 side by side, each on a 5 x 5 grid whose middle cell is the
@@ -206,7 +207,7 @@ fn each_move_changes_one_coordinate_and_rotation_cycles_through_four_states() {
 }
 
 /// Replays `record` on `sequence` and returns the report with the pieces as they locked.
-fn play(sequence: &[Kind], record: &str, options: ReplayOptions) -> (Report, Vec<Piece>) {
+fn play(sequence: &[Kind], record: &str, options: Rules) -> (Report, Vec<Piece>) {
     let record = Record::parse(record).unwrap();
     let mut locked = Vec::new();
     let report = replay_observed(sequence, &record, options, &mut |step| {
@@ -332,7 +333,7 @@ fn cells_above_the_top_are_lost_at_lock() {
         y: 0,
     };
     assert!(rules::is_resting(&board, &i));
-    let turn = rules::lock(&mut board, &i, 0, rules::DEFAULT_PIECE_LIMIT);
+    let turn = rules::lock(&mut board, &i, 0, Rules::default());
     assert_eq!((turn.lines, turn.score, turn.game_over), (0, 0, None));
     assert_eq!(board.filled_cells(), 3);
     assert!(board.filled(0, 0) && board.filled(0, 1) && board.filled(0, 2));
@@ -390,7 +391,7 @@ fn a_clearing_piece_that_occupies_every_row_scores_nothing_and_ends_the_game() {
     };
     let mut board = top_out_board(None);
     assert!(board.is_valid(&i) && rules::is_resting(&board, &i));
-    let turn = rules::lock(&mut board, &i, 0, rules::DEFAULT_PIECE_LIMIT);
+    let turn = rules::lock(&mut board, &i, 0, Rules::default());
     assert_eq!(turn.game_over, Some(GameOver::TopOut));
     assert_eq!((turn.score, turn.lines), (0, 0));
     assert_eq!(board.full_rows(), vec![1], "the full row is not removed");
@@ -398,7 +399,7 @@ fn a_clearing_piece_that_occupies_every_row_scores_nothing_and_ends_the_game() {
     // The same lock with one empty row lower down is an ordinary single clear:
     // 9 + 17 cells on the board + 2 written = 28 cells, k(1) = 1.
     let mut board = top_out_board(Some(10));
-    let turn = rules::lock(&mut board, &i, 0, rules::DEFAULT_PIECE_LIMIT);
+    let turn = rules::lock(&mut board, &i, 0, Rules::default());
     assert_eq!(turn.game_over, None);
     assert_eq!((turn.filled, turn.score, turn.lines), (28, 28, 1));
     let mut expected = top_out_board(Some(10));
@@ -410,7 +411,7 @@ fn a_clearing_piece_that_occupies_every_row_scores_nothing_and_ends_the_game() {
 
     // Top-out is checked before the piece limit.
     let mut board = top_out_board(None);
-    let turn = rules::lock(&mut board, &i, 9_999, rules::DEFAULT_PIECE_LIMIT);
+    let turn = rules::lock(&mut board, &i, 9_999, Rules::default());
     assert_eq!(turn.game_over, Some(GameOver::TopOut));
 }
 
@@ -451,7 +452,7 @@ fn the_score_counts_cells_after_writing_and_before_the_clear() {
         y: 18,
     };
     assert!(rules::is_resting(&board, &i));
-    let turn = rules::lock(&mut board, &i, 0, rules::DEFAULT_PIECE_LIMIT);
+    let turn = rules::lock(&mut board, &i, 0, Rules::default());
     // 14 cells before, 18 after writing, 8 after the clear: the score uses 18, k(1) = 1.
     assert_eq!((turn.filled, turn.score, turn.lines), (18, 18, 1));
     assert_eq!(
@@ -476,7 +477,7 @@ fn upright_i_clear(before: &str, filled: u32, lines: u32, after: &str) {
         y: 18,
     };
     assert!(board.is_valid(&i) && rules::is_resting(&board, &i));
-    let turn = rules::lock(&mut board, &i, 0, rules::DEFAULT_PIECE_LIMIT);
+    let turn = rules::lock(&mut board, &i, 0, Rules::default());
     let k = [0, 1, 3, 6, 10][lines as usize];
     assert_eq!(
         (turn.filled, turn.lines, turn.score, turn.game_over),

@@ -14,7 +14,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 use tetris_opt::record::Record;
-use tetris_opt::replay::{replay_observed, ReplayOptions};
+use tetris_opt::replay::replay_observed;
+use tetris_opt::rules::Rules;
 use tetris_opt::rules::{Board, Kind, Move, Piece};
 use tetris_opt::sequence::parse_sequence;
 
@@ -58,20 +59,15 @@ struct Expected {
 fn expected_steps(record: &str) -> Vec<Expected> {
     let record = Record::parse(record).expect("the record parses");
     let mut steps = Vec::new();
-    replay_observed(
-        &sequence(),
-        &record,
-        ReplayOptions::default(),
-        &mut |step| {
-            steps.push(Expected {
-                score: step.score,
-                lines: step.lines,
-                filled: step.turn.filled,
-                picture: step.written.picture(Some(&step.piece)),
-                board: step.board.clone(),
-            })
-        },
-    );
+    replay_observed(&sequence(), &record, Rules::default(), &mut |step| {
+        steps.push(Expected {
+            score: step.score,
+            lines: step.lines,
+            filled: step.turn.filled,
+            picture: step.written.picture(Some(&step.piece)),
+            board: step.board.clone(),
+        })
+    });
     steps
 }
 

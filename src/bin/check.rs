@@ -3,12 +3,9 @@
 use clap::Parser;
 use std::io::Write;
 use std::path::PathBuf;
-use tetris_opt::cli::{exit_with, read_sequence, read_text, CliError, EXIT_INVALID};
+use tetris_opt::cli::{exit_with, read_sequence, read_text, CliError, RulesOptions, EXIT_INVALID};
 use tetris_opt::record::Record;
-use tetris_opt::replay::{
-    replay_observed, End, JsonReport, ReplayError, ReplayOptions, Report, Step,
-};
-use tetris_opt::rules::DEFAULT_PIECE_LIMIT;
+use tetris_opt::replay::{replay_observed, End, JsonReport, ReplayError, Report, Step};
 use tetris_opt::stats::Stats;
 use tetris_opt::viewer::Film;
 
@@ -26,13 +23,8 @@ struct Args {
     /// Print one JSON object instead of the human summary.
     #[arg(long)]
     json: bool,
-    /// Behave like the contest's web replay: lock pieces where their moves leave them, even in
-    /// mid-air, and ignore anything after the end of the game.
-    #[arg(long)]
-    judge: bool,
-    /// The piece whose number reaches this limit scores nothing and ends the game; 0 = no limit.
-    #[arg(long, default_value_t = DEFAULT_PIECE_LIMIT)]
-    piece_limit: usize,
+    #[command(flatten)]
+    rules: RulesOptions,
     /// Print the board after each piece, the locked piece marked with '@'.
     #[arg(long)]
     trace: bool,
@@ -56,6 +48,7 @@ fn main() {
 }
 
 fn run(args: &Args) -> Result<(), CliError> {
+    let rules = args.rules.rules()?;
     let sequence = read_sequence(&args.input)?;
     // A record that cannot be read still gets the scorer's last line, so scripts that read
     // `Score = N` see a zero rather than nothing.
@@ -79,10 +72,6 @@ fn run(args: &Args) -> Result<(), CliError> {
             println!("Score = 0");
         }
     })?;
-    let options = ReplayOptions {
-        judge: args.judge,
-        piece_limit: args.piece_limit,
-    };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let parsed = Record::parse(&text);
@@ -101,7 +90,7 @@ fn run(args: &Args) -> Result<(), CliError> {
                     stats.observe(step);
                 }
             };
-            replay_observed(&sequence, record, options, &mut trace)
+            replay_observed(&sequence, record, rules, &mut trace)
         }
         Err(e) => Report {
             score: 0,
@@ -118,7 +107,7 @@ fn run(args: &Args) -> Result<(), CliError> {
     };
     if let Some(path) = &args.html {
         let title = args.record.display().to_string();
-        let page = film.page(&sequence, parsed.as_ref().ok(), options, &report, &title);
+        let page = film.page(&sequence, parsed.as_ref().ok(), rules, &report, &title);
         std::fs::write(path, page)
             .map_err(|e| CliError::usage(format!("cannot write {}: {e}", path.display())))?;
     }

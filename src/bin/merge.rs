@@ -3,11 +3,9 @@
 use clap::Parser;
 use std::path::PathBuf;
 use tetris_opt::cli::{
-    exit_with, print_record, read_record, read_sequence, CliError, EXIT_INVALID,
+    exit_with, print_record, read_record, read_sequence, CliError, RulesOptions, EXIT_INVALID,
 };
 use tetris_opt::merge::{merge, MergeError};
-use tetris_opt::replay::ReplayOptions;
-use tetris_opt::rules::DEFAULT_PIECE_LIMIT;
 use tetris_opt::solve::verify;
 
 /// Merge move records of one piece sequence: wherever two records leave the same board after
@@ -22,14 +20,10 @@ struct Args {
     /// The records to merge (at least one); on equal scores the earlier one is kept.
     #[arg(required = true)]
     records: Vec<PathBuf>,
-    /// Merge by the contest web replay's rules: the result may lock in mid-air and passes
-    /// `check --judge` (not strict `check` if it has such locks). Without it, records with
-    /// mid-air locks are still taken, and only their pieces that lock at rest are used.
-    #[arg(long)]
-    judge: bool,
-    /// As `check --piece-limit`.
-    #[arg(long, default_value_t = DEFAULT_PIECE_LIMIT)]
-    piece_limit: usize,
+    /// With --judge the result may lock in mid-air; without it, records with mid-air locks
+    /// are still taken, and only their pieces that lock at rest are used.
+    #[command(flatten)]
+    rules: RulesOptions,
     /// No summary.
     #[arg(long)]
     quiet: bool,
@@ -41,16 +35,13 @@ fn main() {
 }
 
 fn run(args: &Args) -> Result<(), CliError> {
+    let rules = args.rules.rules()?;
     let sequence = read_sequence(&args.input)?;
     let mut records = Vec::new();
     for path in &args.records {
         records.push(read_record(path)?);
     }
-    let options = ReplayOptions {
-        judge: args.judge,
-        piece_limit: args.piece_limit,
-    };
-    let merged = merge(&sequence, &records, options).map_err(|e| match e {
+    let merged = merge(&sequence, &records, rules).map_err(|e| match e {
         MergeError::Invalid { number, detail } => CliError {
             message: format!(
                 "record file {}: it does not replay: {detail}",
@@ -58,25 +49,29 @@ fn run(args: &Args) -> Result<(), CliError> {
             ),
             code: EXIT_INVALID,
         },
+        MergeError::NoStrictStart => CliError {
+            message: e.to_string(),
+            code: EXIT_INVALID,
+        },
         MergeError::Empty => CliError::usage(e.to_string()),
     })?;
     // The merge matched boards by a 64-bit fingerprint: the rules engine has the last word.
     let (report, _) =
-        verify(&sequence, &merged.record, merged.score, options).map_err(CliError::internal)?;
+        verify(&sequence, &merged.record, merged.score, rules).map_err(CliError::internal)?;
     print_record(&merged.record)?;
     if !args.quiet {
-        for &(r, first, pieces) in &merged.parts {
+        for part in &merged.parts {
             eprintln!(
                 "pieces {}-{}: {}",
-                first + 1,
-                first + pieces,
-                args.records[r].display()
+                part.first + 1,
+                part.first + part.pieces,
+                args.records[part.record].display()
             );
         }
-        let mode = if args.judge { "judge" } else { "strict" };
         eprintln!(
-            "{} pieces locked; checked by the rules engine ({mode}): record valid, same score",
-            report.pieces_locked
+            "{} pieces locked; checked by the rules engine ({}): record valid, same score",
+            report.pieces_locked,
+            rules.mode_name()
         );
         eprintln!("Score = {}", report.score);
     }

@@ -5,11 +5,10 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::path::PathBuf;
 use std::time::Instant;
 use tetris_opt::cli::{
-    exit_with, print_record, read_record, read_sequence, CliError, SearchOptions, EXIT_INVALID,
+    check_width, exit_with, print_record, read_record, read_sequence, CliError, RulesOptions,
+    SearchOptions, EXIT_INVALID,
 };
 use tetris_opt::polish::{polish, PolishError};
-use tetris_opt::replay::ReplayOptions;
-use tetris_opt::rules::DEFAULT_PIECE_LIMIT;
 use tetris_opt::search::{Params, Start};
 use tetris_opt::width::Schedule;
 
@@ -37,13 +36,8 @@ struct Args {
     beam_width: usize,
     #[command(flatten)]
     search: SearchOptions,
-    /// As `check --piece-limit`.
-    #[arg(long, default_value_t = DEFAULT_PIECE_LIMIT)]
-    piece_limit: usize,
-    /// The record is played by the contest web replay's rules, and so is the search (mid-air
-    /// locks that clear rows).
-    #[arg(long)]
-    judge: bool,
+    #[command(flatten)]
+    rules: RulesOptions,
     /// No progress bar and no summary.
     #[arg(long)]
     quiet: bool,
@@ -55,10 +49,10 @@ fn main() {
 }
 
 fn run(args: &Args) -> Result<(), CliError> {
-    if args.beam_width == 0 {
-        return Err(CliError::usage("--beam-width must be at least 1"));
-    }
+    check_width("--beam-width", args.beam_width)?;
+    let rules = args.rules.rules()?;
     args.search.check()?;
+    args.search.check_memory(args.beam_width)?;
     let sequence = read_sequence(&args.input)?;
     let record = read_record(&args.record)?;
     let (weights, policy) = args.search.read()?;
@@ -69,13 +63,8 @@ fn run(args: &Args) -> Result<(), CliError> {
         score_weight: args.search.score_weight,
         weights,
         policy,
-        piece_limit: args.piece_limit,
-        judge: args.judge,
+        rules,
         start: Start::default(),
-    };
-    let options = ReplayOptions {
-        judge: args.judge,
-        piece_limit: args.piece_limit,
     };
     let pieces = record.piece_count();
     let to = args.to.unwrap_or(pieces).min(pieces);
@@ -96,7 +85,7 @@ fn run(args: &Args) -> Result<(), CliError> {
     let started = Instant::now();
     let result = pool.install(|| {
         let stretch = (args.from, args.to);
-        polish(&sequence, &record, &params, stretch, options, &mut |s| {
+        polish(&sequence, &record, &params, stretch, &mut |s| {
             bar.set_position(s.pieces as u64)
         })
     });
@@ -123,8 +112,10 @@ fn run(args: &Args) -> Result<(), CliError> {
             started.elapsed().as_secs_f64(),
             polished.gain,
         );
-        let mode = if args.judge { "judge" } else { "strict" };
-        eprintln!("checked by the rules engine ({mode}): record valid, same score");
+        eprintln!(
+            "checked by the rules engine ({}): record valid, same score",
+            rules.mode_name()
+        );
         eprintln!("Score = {}", polished.score);
     }
     Ok(())

@@ -6,12 +6,11 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Instant;
 use tetris_opt::cli::{
-    exit_with, print_record, read_record, read_sequence, CliError, SearchOptions,
+    check_width, check_writable, exit_with, print_record, read_record, read_sequence, CliError,
+    RulesOptions, SearchOptions,
 };
 use tetris_opt::record::Record;
-use tetris_opt::replay::ReplayOptions;
-use tetris_opt::rules::DEFAULT_PIECE_LIMIT;
-use tetris_opt::search::{beam_search, pieces_to_place, Params, Start};
+use tetris_opt::search::{beam_search, Params, Start};
 use tetris_opt::solve::{record_from, start_from, verify};
 use tetris_opt::width::{Schedule, TimeBudget};
 
@@ -40,16 +39,11 @@ struct Args {
     max_beam_width: usize,
     #[command(flatten)]
     search: SearchOptions,
+    #[command(flatten)]
+    rules: RulesOptions,
     /// Solve only the first N pieces.
     #[arg(long)]
     pieces: Option<usize>,
-    /// The piece whose number reaches this limit scores nothing and ends the game; 0 = no limit.
-    #[arg(long, default_value_t = DEFAULT_PIECE_LIMIT)]
-    piece_limit: usize,
-    /// Play by the contest web replay's rules: also lock pieces in mid-air where that clears
-    /// rows. The record then passes `check --judge` but not strict `check`.
-    #[arg(long)]
-    judge: bool,
     /// Keep the first --from-piece pieces of this record (replayed by the rules, --judge's if
     /// given) and search only the rest of the game: other settings, a wider beam or the
     /// endgame tried on the end of a long run without repeating its start.
@@ -71,10 +65,6 @@ struct Args {
     #[arg(long, value_name = "TIME", value_parser = parse_interval, default_value = "60s")]
     progress_every: f64,
 }
-
-/// Far above any useful beam (10 million states need several GiB per depth); larger values are
-/// surely typos.
-const MAX_BEAM_WIDTH: usize = 10_000_000;
 
 fn main() {
     let args = Args::parse();
@@ -118,37 +108,31 @@ fn run(args: &Args) -> Result<(), CliError> {
         .into_iter()
         .chain(scheduled.map(|&(_, w)| ("--width-changes", w)))
     {
-        if width == 0 {
-            return Err(CliError::usage(format!("{option} must be at least 1")));
-        }
-        if width > MAX_BEAM_WIDTH {
-            return Err(CliError::usage(format!(
-                "{option}: widths must be at most {MAX_BEAM_WIDTH}"
-            )));
-        }
+        check_width(option, width)?;
     }
-    if args.piece_limit == 1 {
-        return Err(CliError::usage(
-            "--piece-limit 1 leaves no piece that can score (use 0 for no limit)",
-        ));
-    }
+    let rules = args.rules.rules()?;
     args.search.check()?;
+    if args.pieces == Some(0) {
+        return Err(CliError::usage("--pieces must be at least 1"));
+    }
+    // The widest beam the search may hold: the budget's cap, else the widest scheduled.
+    let widest = match args.time_budget {
+        Some(_) => args.max_beam_width.max(args.beam_width),
+        None => scheduled_widths(args).max().unwrap_or(args.beam_width),
+    };
+    args.search.check_memory(widest)?;
+    if let Some(path) = &args.json {
+        check_writable("--json", path)?;
+    }
     let mut sequence = read_sequence(&args.input)?;
     if let Some(n) = args.pieces {
-        if n == 0 {
-            return Err(CliError::usage("--pieces must be at least 1"));
-        }
         sequence.truncate(n);
     }
     let (weights, policy) = args.search.read()?;
-    let options = ReplayOptions {
-        judge: args.judge,
-        piece_limit: args.piece_limit,
-    };
     let (start, kept) = match (&args.from_record, args.from_piece) {
         (Some(path), Some(pieces)) => {
             let record = read_record(path)?;
-            start_from(&sequence, &record, pieces, options)
+            start_from(&sequence, &record, pieces, rules)
                 .map_err(|e| CliError::usage(format!("--from-record {}: {e}", path.display())))?
         }
         _ => (Start::default(), Record::default()),
@@ -163,13 +147,12 @@ fn run(args: &Args) -> Result<(), CliError> {
         score_weight: args.search.score_weight,
         weights,
         policy,
-        piece_limit: args.piece_limit,
-        judge: args.judge,
+        rules,
         start,
     };
     let pool = args.search.pool()?;
 
-    let total = pieces_to_place(sequence.len(), args.piece_limit);
+    let total = rules.pieces_to_place(sequence.len());
     let first = params.start.index;
     let bar = if args.quiet {
         ProgressBar::hidden()
@@ -210,19 +193,13 @@ fn run(args: &Args) -> Result<(), CliError> {
     bar.finish_and_clear();
     let search_time = start.elapsed();
 
-    let searched = record_from(
-        &sequence,
-        &params.start,
-        &solution.placements,
-        args.piece_limit,
-        args.judge,
-    )
-    .map_err(CliError::internal)?;
+    let searched = record_from(&sequence, &params.start, &solution.placements, rules)
+        .map_err(CliError::internal)?;
     let record = Record {
         tokens: [kept.tokens, searched.tokens].concat(),
     };
     let (report, stats) =
-        verify(&sequence, &record, solution.score, options).map_err(CliError::internal)?;
+        verify(&sequence, &record, solution.score, rules).map_err(CliError::internal)?;
 
     print_record(&record)?;
 
@@ -238,7 +215,8 @@ fn run(args: &Args) -> Result<(), CliError> {
             "width_changes": solution.width_changes.to_string(),
             "time_budget_seconds": args.time_budget,
             "score_weight": args.search.score_weight,
-            "judge": args.judge,
+            "judge": rules.locks_in_mid_air(),
+            "piece_limit": rules.piece_limit,
             "from_record": args.from_record,
             "from_piece": args.from_piece,
             "weights": params.weights,
@@ -286,11 +264,19 @@ fn run(args: &Args) -> Result<(), CliError> {
         if let Some(mib) = peak_memory_mib() {
             eprintln!("peak memory: {mib:.0} MiB");
         }
-        let mode = if args.judge { "judge" } else { "strict" };
-        eprintln!("checked by the rules engine ({mode}): record valid, same score");
+        eprintln!(
+            "checked by the rules engine ({}): record valid, same score",
+            rules.mode_name()
+        );
         eprintln!("Score = {}", report.score);
     }
     Ok(())
+}
+
+/// The beam's widths, the first and every scheduled one.
+fn scheduled_widths(args: &Args) -> impl Iterator<Item = usize> + '_ {
+    let changes = args.width_changes.iter().flat_map(|s| &s.0);
+    std::iter::once(args.beam_width).chain(changes.map(|&(_, w)| w))
 }
 
 /// Peak resident memory of this process (Linux: VmHWM in /proc/self/status), for the summary.

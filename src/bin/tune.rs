@@ -6,10 +6,10 @@ use rayon::prelude::*;
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use tetris_opt::cli::{exit_with, read_policy, read_sequence, read_text, read_weights, CliError};
+use tetris_opt::cli::{
+    exit_with, read_policy, read_sequence, read_text, read_weights, CliError, RulesOptions,
+};
 use tetris_opt::eval::Weights;
-use tetris_opt::replay::ReplayOptions;
-use tetris_opt::rules::DEFAULT_PIECE_LIMIT;
 use tetris_opt::sequence::{contest_sequence, CONTEST_SEED};
 use tetris_opt::tune::{
     inputs_fingerprint, read_log, run_trial, CrossEntropy, TrialParams, TrialResult, TuneInput,
@@ -70,13 +70,10 @@ struct Args {
     /// Trials run at once (each beam is parallel too).
     #[arg(long, default_value_t = 1)]
     parallel_trials: usize,
-    /// The piece whose number reaches this limit scores nothing and ends the game; 0 = no limit.
-    #[arg(long, default_value_t = DEFAULT_PIECE_LIMIT)]
-    piece_limit: usize,
-    /// Tune for the contest's web replay (`solve --judge`): the beam also places mid-air locks
-    /// that clear rows, and every score is a judge score. Logged apart from strict trials.
-    #[arg(long)]
-    judge: bool,
+    /// With --judge every trial's score is a judge score; such trials are logged apart from
+    /// strict ones.
+    #[command(flatten)]
+    rules: RulesOptions,
     /// Trial log (JSON lines), appended to and resumed from.
     #[arg(long, default_value = "tune-log.jsonl")]
     log: PathBuf,
@@ -160,10 +157,7 @@ fn run(args: &Args) -> Result<(), CliError> {
             .collect::<Result<_, _>>()?
     };
 
-    let rules = ReplayOptions {
-        judge: args.judge,
-        piece_limit: args.piece_limit,
-    };
+    let rules = args.rules.rules()?;
     let fingerprint = inputs_fingerprint(&inputs, holdout.as_ref(), rules);
     let mut done: HashMap<String, TrialResult> = HashMap::new();
     let mut needs_newline = false;

@@ -26,7 +26,8 @@ pub fn public_record_path() -> PathBuf {
 
 /// The public record's text.
 pub fn public_record() -> String {
-    std::fs::read_to_string(public_record_path()).expect("read tests/fixtures/public-record-1395326.txt")
+    std::fs::read_to_string(public_record_path())
+        .expect("read tests/fixtures/public-record-1395326.txt")
 }
 
 /// A scratch directory under the system temp dir, unique per process and per call, removed on
@@ -109,15 +110,12 @@ pub fn run(exe: &str, args: &[&dyn AsRef<OsStr>]) -> Run {
     }
 }
 
-/// Replay options of the default, strict checker.
-pub fn strict() -> tetris_opt::replay::ReplayOptions {
-    tetris_opt::replay::ReplayOptions::default()
+/// The contest's rules, strict (the default checker).
+pub fn strict() -> tetris_opt::rules::Rules {
+    tetris_opt::rules::Rules::default()
 }
 
-/// Replay options of the contest's web replay (`check --judge`).
-pub fn judge() -> tetris_opt::replay::ReplayOptions {
-    tetris_opt::replay::ReplayOptions {
-        judge: true,
-        ..Default::default()
-    }
+/// The contest's rules as its web replay plays them (`check --judge`).
+pub fn judge() -> tetris_opt::rules::Rules {
+    tetris_opt::rules::Rules::judge()
 }

@@ -1,0 +1,208 @@
+//! The limits every binary checks the same way, each defined once: beam widths, threads, the
+//! piece limit, finite numbers, and whether a beam fits in the machine's memory. They are
+//! checked before any work starts, so that a typo fails at once instead of after an hour, and
+//! never as a panic or an abort inside the search.
+
+use thiserror::Error;
+
+/// The widest beam any binary accepts. Far above what fits in memory today (about 3.7 KB per
+/// state: 24 GiB hold some 6 million states); larger values are typos, and would overflow the
+/// buffers' sizes before the memory check could say so.
+pub const MAX_BEAM_WIDTH: usize = 100_000_000;
+
+/// Worker threads per core beyond which more threads only cost time (they share the cores and
+/// each takes its stack and buffers).
+pub const MAX_THREADS_PER_CORE: usize = 4;
+
+/// Peak memory per beam state, measured over whole solves at widths from 20,000 to 2,000,000
+/// (bench/RESULTS.md): candidates, nodes, trail and selection buffers all grow with the width.
+pub const BYTES_PER_STATE: u64 = 3_800;
+
+/// Memory a search takes whatever its width (binary, sequence, thread stacks).
+pub const BASE_BYTES: u64 = 64 << 20;
+
+/// A value outside the limits, named by its option.
+#[derive(Debug, Error, PartialEq)]
+pub enum LimitError {
+    #[error("{option} must be at least 1")]
+    ZeroWidth { option: String },
+    #[error("{option} {width} is above the widest beam accepted, {max}")]
+    WidthTooLarge {
+        option: String,
+        width: usize,
+        max: usize,
+    },
+    #[error("--threads must be at least 1")]
+    ZeroThreads,
+    #[error("--threads {threads} is more than {max} ({per_core} per core on this machine's {cores} cores)", per_core = MAX_THREADS_PER_CORE)]
+    TooManyThreads {
+        threads: usize,
+        max: usize,
+        cores: usize,
+    },
+    #[error("--piece-limit 1 leaves no piece that can score (0 means no limit)")]
+    PieceLimitOne,
+    #[error("{option} must be a finite number, not {value}")]
+    NotFinite { option: String, value: f64 },
+    #[error(
+        "a beam of {width} states needs about {} of memory, more than this machine's {} \
+         (use a narrower beam, or --force to try anyway)",
+        gib(*.needed),
+        gib(*.available)
+    )]
+    OutOfMemory {
+        width: usize,
+        needed: u64,
+        available: u64,
+    },
+}
+
+fn gib(bytes: u64) -> String {
+    format!("{:.1} GiB", bytes as f64 / (1u64 << 30) as f64)
+}
+
+/// A beam width given as `option`.
+pub fn check_width(option: &str, width: usize) -> Result<(), LimitError> {
+    if width == 0 {
+        return Err(LimitError::ZeroWidth {
+            option: option.to_string(),
+        });
+    }
+    if width > MAX_BEAM_WIDTH {
+        return Err(LimitError::WidthTooLarge {
+            option: option.to_string(),
+            width,
+            max: MAX_BEAM_WIDTH,
+        });
+    }
+    Ok(())
+}
+
+/// A thread count on a machine of `cores` cores.
+pub fn check_threads(threads: usize, cores: usize) -> Result<(), LimitError> {
+    let max = cores.max(1) * MAX_THREADS_PER_CORE;
+    match threads {
+        0 => Err(LimitError::ZeroThreads),
+        t if t > max => Err(LimitError::TooManyThreads {
+            threads: t,
+            max,
+            cores,
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// A piece limit: 0 (none) or a piece after the first.
+pub fn check_piece_limit(piece_limit: usize) -> Result<(), LimitError> {
+    if piece_limit == 1 {
+        return Err(LimitError::PieceLimitOne);
+    }
+    Ok(())
+}
+
+/// A number that must be finite (a weight, a spread): NaN and infinities are refused.
+pub fn check_finite(option: &str, value: f64) -> Result<(), LimitError> {
+    if !value.is_finite() {
+        return Err(LimitError::NotFinite {
+            option: option.to_string(),
+            value,
+        });
+    }
+    Ok(())
+}
+
+/// The estimated peak memory of a beam of `width` states.
+pub fn estimated_bytes(width: usize) -> u64 {
+    BASE_BYTES + width as u64 * BYTES_PER_STATE
+}
+
+/// Whether a beam of at most `width` states fits in `available` bytes (None: unknown, and then
+/// nothing is refused).
+pub fn check_memory(width: usize, available: Option<u64>) -> Result<(), LimitError> {
+    let needed = estimated_bytes(width);
+    match available {
+        Some(available) if needed > available => Err(LimitError::OutOfMemory {
+            width,
+            needed,
+            available,
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// The cores this process may run on.
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// This machine's memory (Linux: MemTotal in /proc/meminfo), or None where it cannot be read.
+pub fn machine_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn widths_from_one_to_the_limit_are_accepted() {
+        assert!(check_width("--beam-width", 1).is_ok());
+        assert!(check_width("--beam-width", MAX_BEAM_WIDTH).is_ok());
+        assert!(matches!(
+            check_width("--beam-width", 0),
+            Err(LimitError::ZeroWidth { .. })
+        ));
+        let huge = check_width("--beam-width", usize::MAX).unwrap_err();
+        assert!(huge
+            .to_string()
+            .starts_with("--beam-width 18446744073709551615 is above"));
+    }
+
+    #[test]
+    fn threads_are_limited_per_core() {
+        assert!(check_threads(8, 2).is_ok());
+        assert_eq!(
+            check_threads(9, 2),
+            Err(LimitError::TooManyThreads {
+                threads: 9,
+                max: 8,
+                cores: 2
+            })
+        );
+        assert_eq!(check_threads(0, 2), Err(LimitError::ZeroThreads));
+    }
+
+    #[test]
+    fn the_memory_check_uses_the_machine_it_is_given() {
+        let gib = 1u64 << 30;
+        // The default width fits anywhere; 10 million states do not fit in 24 GiB.
+        assert!(check_memory(20_000, Some(24 * gib)).is_ok());
+        let error = check_memory(10_000_000, Some(24 * gib)).unwrap_err();
+        assert!(matches!(
+            error,
+            LimitError::OutOfMemory {
+                width: 10_000_000,
+                ..
+            }
+        ));
+        assert!(
+            error
+                .to_string()
+                .contains("more than this machine's 24.0 GiB"),
+            "{error}"
+        );
+        // Unknown memory refuses nothing.
+        assert!(check_memory(MAX_BEAM_WIDTH, None).is_ok());
+    }
+
+    #[test]
+    fn nan_and_infinities_are_not_finite() {
+        for v in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            assert!(check_finite("--spread", v).is_err());
+        }
+        assert!(check_finite("--spread", -0.5).is_ok());
+    }
+}
