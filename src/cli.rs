@@ -124,7 +124,7 @@ pub fn read_weights(path: Option<&Path>) -> Result<crate::eval::Weights, CliErro
 /// The beam policy from a JSON file, or the shipped defaults.
 pub fn read_policy(path: Option<&Path>) -> Result<crate::search::Policy, CliError> {
     match path {
-        Some(p) => serde_json::from_str(&read_text(p, "policy file")?)
+        Some(p) => crate::search::Policy::from_json(&read_text(p, "policy file")?)
             .map_err(|e| CliError::usage(format!("policy file {}: {e}", p.display()))),
         None => Ok(crate::search::Policy::default()),
     }

@@ -9,6 +9,7 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::time::Instant;
 use thiserror::Error;
 
 /// Width changes: from depth `depth` (0-based: the selection after piece `depth + 1` is placed)
@@ -94,8 +95,8 @@ const MAX_GROWTH: f64 = 8.0;
 
 impl TimeBudget {
     /// The seconds the search itself may take: the budget less a reserve for building the
-    /// record and replaying it (under 0.1 s for 10,000 pieces in the 15-minute run of
-    /// bench/RESULTS.md, session 15) and, mostly, for the last segment's misestimate.
+    /// record and replaying it (under 0.1 s for 10,000 pieces) and, mostly, for the last
+    /// segment's misestimate.
     pub fn search_seconds(&self) -> f64 {
         (self.seconds * 0.98 - 1.0).max(0.0)
     }
@@ -121,6 +122,114 @@ impl TimeBudget {
             .powf(1.0 / (1.0 + COST_GROWTH))
             .min(width as f64 * MAX_GROWTH);
         (chosen as usize).clamp(narrowest, self.max_width)
+    }
+}
+
+/// Where a budgeted search reads the time: the seconds since the search began, after it has
+/// expanded `expanded` states. The wall clock ignores the count; a [`SpeedModel`] uses only
+/// the count, so that the budget's choices can be tested without depending on the machine.
+pub trait Clock {
+    fn seconds(&self, expanded: u64) -> f64;
+}
+
+/// The wall clock, from the moment it was made.
+pub struct WallClock(Instant);
+
+impl WallClock {
+    pub fn start() -> WallClock {
+        WallClock(Instant::now())
+    }
+}
+
+impl Clock for WallClock {
+    fn seconds(&self, _expanded: u64) -> f64 {
+        self.0.elapsed().as_secs_f64()
+    }
+}
+
+/// A machine that spends the same time on every expanded state.
+#[derive(Clone, Copy, Debug)]
+pub struct SpeedModel {
+    pub seconds_per_state: f64,
+}
+
+impl Clock for SpeedModel {
+    fn seconds(&self, expanded: u64) -> f64 {
+        expanded as f64 * self.seconds_per_state
+    }
+}
+
+/// The width of each depth of one search: the first width, the scheduled changes, and the
+/// budget's re-choices, which it records as changes so that they can be replayed.
+pub struct WidthPlan<'a> {
+    width: usize,
+    scheduled: std::slice::Iter<'a, (usize, usize)>,
+    changes: Vec<(usize, usize)>,
+    budget: Option<TimeBudget>,
+    /// Where the budget's current measurement began: (seconds, states expanded by then).
+    segment: (f64, u64),
+}
+
+impl<'a> WidthPlan<'a> {
+    /// A plan from `width`, with the changes of `schedule` or re-choices for `budget` (not
+    /// both).
+    pub fn new(width: usize, schedule: &'a Schedule, budget: Option<TimeBudget>) -> Self {
+        assert!(
+            budget.is_none() || schedule.0.is_empty(),
+            "a time budget chooses the widths itself"
+        );
+        WidthPlan {
+            width,
+            scheduled: schedule.0.iter(),
+            changes: Vec::new(),
+            budget,
+            segment: (0.0, 0),
+        }
+    }
+
+    /// The width of depth `depth` (depths are asked in order).
+    pub fn at_depth(&mut self, depth: usize) -> usize {
+        while let Some(&(d, w)) = self.scheduled.as_slice().first() {
+            if d > depth {
+                break;
+            }
+            self.width = w;
+            self.changes.push((d, w));
+            self.scheduled.next();
+        }
+        self.width
+    }
+
+    /// After `done` of `depth_count` depths, with `expanded` states expanded by `seconds` into
+    /// the search: a budget measures the last segment's speed and re-chooses the width for the
+    /// rest.
+    pub fn after_depth(&mut self, done: usize, depth_count: usize, expanded: u64, seconds: f64) {
+        let Some(budget) = &self.budget else {
+            return;
+        };
+        if done == WARMUP_DEPTHS {
+            self.segment = (seconds, expanded);
+        }
+        let due = done == PROBE_DEPTHS
+            || (done > PROBE_DEPTHS && (done - PROBE_DEPTHS).is_multiple_of(SEGMENT_DEPTHS));
+        if !due || done >= depth_count {
+            return;
+        }
+        let states = (expanded - self.segment.1).max(1);
+        let per_state = (seconds - self.segment.0) / states as f64;
+        let remaining = budget.search_seconds() - seconds;
+        let next = budget.next_width(remaining, depth_count - done, per_state, self.width);
+        // Changes under 2% are measurement noise; leaving them out keeps the schedule short.
+        if next.abs_diff(self.width) * 50 > self.width {
+            self.width = next;
+            self.changes.push((done, next));
+        }
+        self.segment = (seconds, expanded);
+    }
+
+    /// The changes made: with the same first width and no budget they give the same widths.
+    pub fn changes(self) -> Schedule {
+        Schedule(self.changes)
     }
 }
 

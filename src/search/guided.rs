@@ -1,0 +1,43 @@
+//! The guided search `polish` runs: a line of play kept in the beam whatever its rank.
+//!
+//! Nothing in the rules depends on how a board was reached, so a line of the search that meets
+//! one of the guide's boards with more points carries the gain on along the guide's line.
+
+use super::expand::{Candidate, Chunk};
+
+/// A line of play to improve on: its board (as [`crate::bitboard::Board::hash64`]) after each
+/// piece from `Params::start`'s on.
+#[derive(Clone, Debug, Default)]
+pub struct Guide {
+    pub boards: Vec<u64>,
+    /// Nothing follows the last piece searched (the guide's game ends there): the answer is
+    /// then the beam's best line at the last depth where that scores more than the guide's.
+    pub free_end: bool,
+}
+
+/// Makes sure the board `hash` goes on if any candidate has it (with the highest score of
+/// those that do), even if it did not make the width: a guide's line then survives to the end,
+/// and every other line that meets it with more points carries that gain along it. Returns
+/// its index in `chosen`, if any candidate had it.
+pub(crate) fn keep_board(
+    chunks: &[Chunk],
+    hash: u64,
+    chosen: &mut Vec<Candidate>,
+) -> Option<usize> {
+    if let Some(i) = chosen.iter().position(|c| c.hash == hash) {
+        return Some(i);
+    }
+    let found: Vec<Candidate> = chunks.iter().filter_map(|c| c.guided).collect();
+    let kept = best_with_board(&found, hash)?;
+    chosen.push(kept);
+    Some(chosen.len() - 1)
+}
+
+/// The candidate with board `hash` that the selection would keep: the highest score, then the
+/// lowest (parent, placement), whichever task made it.
+pub(crate) fn best_with_board(candidates: &[Candidate], hash: u64) -> Option<Candidate> {
+    let with_board = candidates.iter().filter(|c| c.hash == hash);
+    with_board
+        .max_by_key(|c| (c.score, std::cmp::Reverse(c.order_key())))
+        .copied()
+}
