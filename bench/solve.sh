@@ -4,9 +4,11 @@
 # Extra solve options can be passed in SOLVE_ARGS, e.g. SOLVE_ARGS="--score-weight 0.02".
 # One-thread runs are made for beams up to ONE_THREAD_UP_TO (default 1000), e.g.
 # ONE_THREAD_UP_TO=10000 SOLVE_ARGS="--pieces 1500" bench/solve.sh 10000  (speed-up at K=10,000).
+# Honours CARGO_TARGET_DIR.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet --bin solve
+solve="${CARGO_TARGET_DIR:-target}/release/solve"
 widths=("$@")
 [ ${#widths[@]} -gt 0 ] || widths=(100 1000 10000)
 printf '%-8s %-8s %10s %10s %10s %12s %10s\n' beam threads wall_s cpu_s rss_mib us/state score
@@ -16,7 +18,7 @@ for k in "${widths[@]}"; do
     if [ "$t" = 1 ] && [ "$k" -gt "${ONE_THREAD_UP_TO:-1000}" ]; then continue; fi
     json=$(mktemp)
     /usr/bin/time -f '%e %U %S %M' -o "$json.time" \
-      ./target/release/solve inputs/tencent.txt --beam-width "$k" --threads "$t" --quiet \
+      "$solve" inputs/tencent.txt --beam-width "$k" --threads "$t" --quiet \
       --json "$json" ${SOLVE_ARGS:-} > /dev/null
     read -r wall user sys rss_kib < "$json.time"
     python3 - "$json" "$k" "$t" "$wall" "$user" "$sys" "$rss_kib" <<'PY'

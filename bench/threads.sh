@@ -5,14 +5,16 @@
 # time: 2 x (one alone) / (pair) is the ceiling no parallel code can pass, so the speed-up is
 # reported against it too.
 # Usage: bench/threads.sh [BEAM_WIDTH [PIECES [REPS]]]   (default: 10000 1500 3)
+# Honours CARGO_TARGET_DIR.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet --bin solve
+solve="${CARGO_TARGET_DIR:-target}/release/solve"
 k=${1:-10000}
 pieces=${2:-1500}
 reps=${3:-3}
 run() {
-  /usr/bin/time -f "$1 %e %U" ./target/release/solve inputs/tencent.txt --beam-width "$k" \
+  /usr/bin/time -f "$1 %e %U" "$solve" inputs/tencent.txt --beam-width "$k" \
     --pieces "$pieces" --threads "$2" --quiet 2>&1 >/dev/null | tail -1
 }
 for _ in $(seq "$reps"); do

@@ -2,15 +2,17 @@
 # Re-checks every record listed in outputs/README.md: each line of the form
 #   - `FILE` (strict|judge): SCORE
 # must name a committed file whose `check` score (in that mode) is exactly SCORE.
+# Honours CARGO_TARGET_DIR.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet --bin check
+check="${CARGO_TARGET_DIR:-target}/release/check"
 listed=0
 while read -r file mode score; do
   listed=$((listed + 1))
   flag=""
   [ "$mode" = judge ] && flag="--judge"
-  got=$( (./target/release/check $flag --json inputs/tencent.txt "outputs/$file" || true) \
+  got=$( ("$check" $flag --json inputs/tencent.txt "outputs/$file" || true) \
     | sed -n 's/.*"score":\([0-9]*\).*/\1/p')
   if [ "$got" != "$score" ]; then
     echo "outputs/$file ($mode): check scores ${got:-nothing}, outputs/README.md states $score" >&2
