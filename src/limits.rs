@@ -135,12 +135,32 @@ pub fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-/// This machine's memory (Linux: MemTotal in /proc/meminfo), or None where it cannot be read.
+/// The variable that sets the memory the checks count on (bytes, or with a unit: `512M`,
+/// `24G`): for a container whose /proc/meminfo shows the host's memory, not its own limit.
+pub const MEMORY_VARIABLE: &str = "TETRIS_OPT_MEMORY";
+
+/// The memory a beam may use: [`MEMORY_VARIABLE`] if set, else this machine's (Linux:
+/// MemTotal in /proc/meminfo), or None where neither can be read.
 pub fn machine_memory() -> Option<u64> {
+    if let Ok(text) = std::env::var(MEMORY_VARIABLE) {
+        return parse_bytes(&text);
+    }
     let text = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib * 1024)
+}
+
+/// Bytes from `1000`, `512K`, `512M` or `24G` (binary units).
+pub fn parse_bytes(text: &str) -> Option<u64> {
+    let text = text.trim();
+    let (number, shift) = match text.char_indices().last()? {
+        (i, 'K' | 'k') => (&text[..i], 10),
+        (i, 'M' | 'm') => (&text[..i], 20),
+        (i, 'G' | 'g') => (&text[..i], 30),
+        _ => (text, 0),
+    };
+    number.trim().parse::<u64>().ok()?.checked_mul(1 << shift)
 }
 
 #[cfg(test)]
@@ -196,6 +216,15 @@ mod tests {
         );
         // Unknown memory refuses nothing.
         assert!(check_memory(MAX_BEAM_WIDTH, None).is_ok());
+    }
+
+    #[test]
+    fn memory_sizes_read_with_binary_units() {
+        assert_eq!(parse_bytes("1000"), Some(1000));
+        assert_eq!(parse_bytes("512M"), Some(512 << 20));
+        assert_eq!(parse_bytes(" 24G "), Some(24 << 30));
+        assert_eq!(parse_bytes("lots"), None);
+        assert_eq!(parse_bytes("99999999999G"), None);
     }
 
     #[test]

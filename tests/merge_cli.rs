@@ -63,8 +63,19 @@ fn records_that_cannot_be_merged_get_a_one_line_error() {
     let no_moves = scratch.file("no-moves.txt", "N,D19,N");
     let garbage = scratch.file("garbage.txt", "N,X9");
     let missing = scratch.dir.join("missing.txt");
+    let first_mid_air = scratch.file("first-mid-air.txt", "N,D3");
     let cases: Vec<(Vec<&dyn AsRef<OsStr>>, i32, &str)> = vec![
         (vec![&input, &good, &no_moves], 1, "no moves"),
+        (
+            vec![&input, &first_mid_air, &first_mid_air],
+            1,
+            "no record's first piece locks at rest",
+        ),
+        (
+            vec![&input, &good, &"--piece-limit", &"1"],
+            2,
+            "--piece-limit 1",
+        ),
         (vec![&input, &garbage], 2, "garbage.txt"),
         (vec![&input, &missing], 2, "missing.txt"),
         (vec![&input], 2, "required"),

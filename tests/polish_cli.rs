@@ -87,6 +87,22 @@ fn bad_stretches_and_records_get_a_one_line_error() {
             2,
             "--beam-width",
         ),
+        (
+            vec![&input, &good, &"--beam-width", &"18446744073709551615"],
+            2,
+            "above the widest beam",
+        ),
+        (
+            vec![&input, &good, &"--beam-width", &"1000000000000"],
+            2,
+            "above the widest beam",
+        ),
+        (vec![&input, &good, &"--threads", &"3000"], 2, "--threads"),
+        (
+            vec![&input, &good, &"--piece-limit", &"1"],
+            2,
+            "--piece-limit 1",
+        ),
         (vec![&input], 2, "required"),
     ];
     for (args, code, needle) in cases {

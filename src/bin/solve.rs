@@ -27,7 +27,7 @@ struct Args {
     beam_width: usize,
     /// Change the width at given depths: DEPTH:WIDTH,... (from depth DEPTH, 0-based, on; e.g.
     /// 50:180000,300:175000). Replays a --time-budget run's record exactly.
-    #[arg(long, value_name = "SCHEDULE", conflicts_with = "time_budget")]
+    #[arg(long, value_name = "SCHEDULE", conflicts_with = "time_budget", value_parser = parse_schedule)]
     width_changes: Option<Schedule>,
     /// Finish within this wall-clock time (seconds, or with a unit: 90s, 15m, 1.5h): the width
     /// is re-chosen every 250 pieces from the measured speed. The widths chosen are printed
@@ -69,6 +69,18 @@ struct Args {
 fn main() {
     let args = Args::parse();
     exit_with(run(&args));
+}
+
+/// A schedule of at least one change: an empty one is surely a mistake (a variable that was
+/// not set, say), not a request for the plain width.
+fn parse_schedule(text: &str) -> Result<Schedule, String> {
+    let schedule: Schedule = text.parse().map_err(|e| format!("{e}"))?;
+    if schedule.0.is_empty() {
+        return Err(
+            "no width change given (DEPTH:WIDTH,...; leave the option out for none)".into(),
+        );
+    }
+    Ok(schedule)
 }
 
 /// Seconds from `90`, `90s`, `15m` or `1.5h`.
@@ -137,6 +149,17 @@ fn run(args: &Args) -> Result<(), CliError> {
         }
         _ => (Start::default(), Record::default()),
     };
+    // A change past the last depth would never happen: the schedule was meant for another game.
+    let depths = rules
+        .pieces_to_place(sequence.len())
+        .saturating_sub(start.index);
+    let mut changes = args.width_changes.iter().flat_map(|s| &s.0);
+    if let Some(&(depth, width)) = changes.find(|&&(d, _)| d >= depths) {
+        return Err(CliError::usage(format!(
+            "--width-changes {depth}:{width}: depth {depth} is past the last of the {depths} \
+             depths this search has (depths count from 0 at the first piece searched)"
+        )));
+    }
     let params = Params {
         beam_width: args.beam_width,
         width_changes: args.width_changes.clone().unwrap_or_default(),
