@@ -3,12 +3,17 @@
 //! for the evaluation weights.
 //!
 //! Tuning runs on generated sequences of the contest's distribution; the contest sequence itself
-//! is only reported as a held-out figure, so the shipped defaults are not fitted to it.
+//! is only reported as a held-out figure, so the shipped defaults are not fitted to it. The run
+//! itself (the settings, resume, grid and optimizer) is in [`driver`].
+
+mod driver;
+
+pub use driver::{Optimizer, Plan, Progress, Settings, TrialFn, TuneError, Tuner};
 
 use crate::eval::Weights;
 use crate::rules::{Kind, Rules};
 use crate::search::{beam_search, Params, Policy};
-use crate::sequence::SplitMix64;
+use crate::sequence::{contest_sequence, SplitMix64, CONTEST_SEED};
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
@@ -83,17 +88,41 @@ pub struct TuneInput {
     pub pieces: Vec<Kind>,
 }
 
+impl TrialResult {
+    /// The log line of a trial that scored `scores`.
+    pub fn new(params: &TrialParams, scores: TrialScores, origin: &str, fingerprint: &str) -> Self {
+        let n = scores.scores.len().max(1) as f64;
+        TrialResult {
+            params: params.clone(),
+            mean_score: scores.scores.iter().sum::<u64>() as f64 / n,
+            scores: scores.scores,
+            holdout: scores.holdout,
+            wall_seconds: scores.wall_seconds,
+            origin: origin.to_string(),
+            inputs: fingerprint.to_string(),
+        }
+    }
+}
+
+/// What a trial scored, before the bookkeeping (mean, origin, fingerprint) that makes it a
+/// [`TrialResult`]: the answer of a [`TrialFn`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrialScores {
+    /// Score per tuning input, in input order.
+    pub scores: Vec<u64>,
+    pub holdout: Option<u64>,
+    pub wall_seconds: f64,
+}
+
 /// Runs one trial: the beam on every input (and the holdout), in turn; each beam is parallel.
 /// Under judge `rules` the beam also places mid-air clearing locks and the scores are judge
 /// scores.
-pub fn run_trial(
+pub fn score_trial(
     params: &TrialParams,
     inputs: &[TuneInput],
     holdout: Option<&TuneInput>,
     rules: Rules,
-    origin: &str,
-    fingerprint: &str,
-) -> TrialResult {
+) -> TrialScores {
     let start = Instant::now();
     let beam = Params {
         beam_width: params.beam_width,
@@ -106,17 +135,12 @@ pub fn run_trial(
         start: Default::default(),
     };
     let score = |input: &TuneInput| beam_search(&input.pieces, &beam, &mut |_| {}).score;
-    let scores: Vec<u64> = inputs.iter().map(score).collect();
+    let scores = inputs.iter().map(score).collect();
     let holdout = holdout.map(score);
-    let mean_score = scores.iter().sum::<u64>() as f64 / scores.len().max(1) as f64;
-    TrialResult {
-        params: params.clone(),
+    TrialScores {
         scores,
-        mean_score,
         holdout,
         wall_seconds: start.elapsed().as_secs_f64(),
-        origin: origin.to_string(),
-        inputs: fingerprint.to_string(),
     }
 }
 
@@ -187,12 +211,18 @@ pub struct TrialLog {
     /// mid-line leaves one; a log written by a build with other weights leaves many.
     pub skipped: Vec<usize>,
     pub first_error: Option<String>,
+    /// The text ends without a newline (a run cut off mid-line): the next trial must start a
+    /// line of its own, or it would be glued to the cut one and lost too.
+    pub ends_mid_line: bool,
 }
 
 /// Reads a trial log. Lines that do not parse are skipped and counted (blank lines are not
 /// counted), so the caller can say so instead of silently rerunning trials.
 pub fn read_log(text: &str) -> TrialLog {
-    let mut log = TrialLog::default();
+    let mut log = TrialLog {
+        ends_mid_line: !text.is_empty() && !text.ends_with('\n'),
+        ..TrialLog::default()
+    };
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
@@ -206,6 +236,42 @@ pub fn read_log(text: &str) -> TrialLog {
         }
     }
     log
+}
+
+/// The indices of the weights named `names` (by [`Weights::NAMES`]); no names: every weight
+/// but `cells`, which sets the scale against the score weight, and the window sizes.
+pub fn free_weights(names: &[String]) -> Result<Vec<usize>, TuneError> {
+    if names.is_empty() {
+        return Ok((1..Weights::NAMES.len())
+            .filter(|&i| !Weights::WINDOWS.contains(&Weights::NAMES[i]))
+            .collect());
+    }
+    names
+        .iter()
+        .map(|name| {
+            Weights::NAMES
+                .iter()
+                .position(|known| known == name)
+                .ok_or_else(|| TuneError::UnknownWeight { name: name.clone() })
+        })
+        .collect()
+}
+
+/// The first `pieces` pieces of each seed's sequence, named "seed N". Refuses the contest's
+/// seed: it is the held-out sequence.
+pub fn seed_inputs(seeds: &[u64], pieces: usize) -> Result<Vec<TuneInput>, TuneError> {
+    seeds
+        .iter()
+        .map(|&seed| {
+            if seed % 32749 == CONTEST_SEED {
+                return Err(TuneError::ContestSeed);
+            }
+            Ok(TuneInput {
+                name: format!("seed {seed}"),
+                pieces: contest_sequence(seed, pieces),
+            })
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -287,5 +353,7 @@ mod tests {
         assert_eq!(back.trials[0].params, r.params);
         assert_eq!(back.skipped, vec![3]);
         assert!(back.first_error.is_some());
+        assert!(!back.ends_mid_line);
+        assert!(read_log(&text[..text.len() - 1]).ends_mid_line);
     }
 }
