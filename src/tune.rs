@@ -157,7 +157,11 @@ pub struct CrossEntropy {
 impl CrossEntropy {
     pub fn new(start: &Weights, free: Vec<usize>, spread: f64, seed: u64) -> Self {
         let mean: Vec<f64> = start.to_vec().iter().map(|&v| v as f64).collect();
-        let sigma = mean.iter().map(|m| spread * m.abs().max(0.25)).collect();
+        // Capped so that a sample is never infinity times zero (NaN), whatever the spread.
+        let sigma = mean
+            .iter()
+            .map(|m| (spread * m.abs().max(0.25)).min(f64::MAX))
+            .collect();
         CrossEntropy {
             mean,
             sigma,
@@ -179,7 +183,10 @@ impl CrossEntropy {
             .map(|_| {
                 let mut v: Vec<f32> = self.mean.iter().map(|&m| m as f32).collect();
                 for &i in &self.free.clone() {
-                    v[i] = (self.mean[i] + self.sigma[i] * self.normal()) as f32;
+                    let x = self.mean[i] + self.sigma[i] * self.normal();
+                    // A sample past f32's range would be an infinite weight, logged as null:
+                    // a trial that never resumes.
+                    v[i] = x.clamp(f32::MIN as f64, f32::MAX as f64) as f32;
                 }
                 Weights::from_slice(&v)
             })
@@ -295,6 +302,16 @@ mod tests {
             .position(|&n| n == "column_transitions")
             .unwrap();
         assert_eq!(a.mean[column_transitions], start.column_transitions as f64);
+    }
+
+    #[test]
+    fn samples_stay_finite_whatever_the_spread() {
+        let start = Weights::from_slice(&vec![f32::MAX; Weights::NAMES.len()]);
+        let free = (0..Weights::NAMES.len()).collect();
+        let mut cem = CrossEntropy::new(&start, free, 1e300, 3);
+        for w in cem.sample(20) {
+            assert!(w.to_vec().iter().all(|v| v.is_finite()), "{w:?}");
+        }
     }
 
     #[test]

@@ -103,6 +103,73 @@ fn unusable_arguments_are_one_line_errors() {
     }
 }
 
+/// Runs `tune` on a tiny problem (one short seed, a narrow beam, no holdout, log and best
+/// weights in the scratch) with `extra` arguments in place of those, and asserts it is refused
+/// at once: exit 2, `message` on stderr, and no trial run (the log was not even created).
+fn refused_before_any_trial(scratch: &Scratch, extra: &[&str], message: &str) {
+    let log = scratch.dir.join("log.jsonl");
+    let best = scratch.dir.join("best.json");
+    let (log, best) = (log.to_str().unwrap(), best.to_str().unwrap());
+    let mut args: Vec<&str> = vec!["--pieces", "20", "--holdout", "none"];
+    for (option, value) in [
+        ("--seeds", "1"),
+        ("--beam-widths", "2"),
+        ("--log", log),
+        ("--best-weights", best),
+    ] {
+        if !extra.contains(&option) {
+            args.extend([option, value]);
+        }
+    }
+    args.extend(extra);
+    let args: Vec<&dyn AsRef<OsStr>> = args.iter().map(|a| a as _).collect();
+    let out = tune(&args);
+    assert_eq!(out.code, Some(2), "{extra:?}: {out:#?}");
+    assert!(out.stderr.contains(message), "{extra:?}: {out:#?}");
+    assert!(
+        !std::path::Path::new(log).exists(),
+        "{extra:?} ran trials: {out:#?}"
+    );
+}
+
+/// Numbers no trial can use are refused before any trial runs. A NaN or infinite score weight
+/// used to run, be logged as `null`, fail to parse back and so run again on every resume.
+#[test]
+fn numbers_no_trial_can_use_are_refused_before_any_trial() {
+    let scratch = Scratch::new("tune-numbers");
+    for (extra, message) in [
+        (
+            &["--score-weights", "NaN"][..],
+            "--score-weights must be a finite number, not NaN",
+        ),
+        (
+            &["--score-weights=0.02,inf"],
+            "--score-weights must be a finite number, not inf",
+        ),
+        (
+            &["--score-weights=-inf"],
+            "--score-weights must be a finite number, not -inf",
+        ),
+        (
+            &["--spread", "NaN"],
+            "--spread must be a finite number, not NaN",
+        ),
+        (&["--spread", "0"], "--spread must be above 0, not 0"),
+        (&["--spread=-0.3"], "--spread must be above 0, not -0.3"),
+        (
+            &["--generations", "1", "--population", "3", "--elite", "4"],
+            "--elite 4 is more than --population 3",
+        ),
+        (&["--elite", "0"], "--elite must be at least 1"),
+        (
+            &["--parallel-trials", "0"],
+            "--parallel-trials must be at least 1",
+        ),
+    ] {
+        refused_before_any_trial(&scratch, extra, message);
+    }
+}
+
 /// `tune --judge` scores what `solve --judge` scores at the same settings, and its trials are
 /// logged apart from strict ones: the same grid point under the other rules is run again, not
 /// taken from the log.

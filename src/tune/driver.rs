@@ -8,6 +8,7 @@ use super::{
     TuneInput,
 };
 use crate::eval::Weights;
+use crate::limits::{self, LimitError};
 use crate::rules::Rules;
 use crate::search::Policy;
 use rayon::prelude::*;
@@ -19,10 +20,16 @@ use thiserror::Error;
 /// Settings no tuning run can use, named by the `tune` option that gave them.
 #[derive(Debug, Error, PartialEq)]
 pub enum TuneError {
+    #[error(transparent)]
+    Limit(#[from] LimitError),
     #[error("{option} must be at least 1")]
     Zero { option: &'static str },
     #[error("the grid is empty: give at least one beam width and one score weight")]
     EmptyGrid,
+    #[error("--spread must be above 0, not {0}")]
+    Spread(f64),
+    #[error("--elite {elite} is more than --population {population}")]
+    Elite { elite: usize, population: usize },
     #[error("--free: unknown weight '{name}' (known: {})", Weights::NAMES.join(", "))]
     UnknownWeight { name: String },
     #[error("nothing to tune on: give --seeds or --inputs")]
@@ -59,7 +66,8 @@ pub struct Optimizer {
 }
 
 impl Plan {
-    /// Refuses what no run can use: no grid, a width of 0, no population, no trials at a time.
+    /// Refuses what no run can use: no grid, a width of 0, numbers that are not finite (logged
+    /// as `null`, their trials would never resume), an elite of 0 or above the population.
     pub fn check(&self) -> Result<(), TuneError> {
         if self.beam_widths.is_empty() || self.score_weights.is_empty() {
             return Err(TuneError::EmptyGrid);
@@ -68,6 +76,9 @@ impl Plan {
             return Err(TuneError::Zero {
                 option: "--beam-widths",
             });
+        }
+        for &score_weight in &self.score_weights {
+            limits::check_finite("--score-weights", score_weight)?;
         }
         if self.parallel_trials == 0 {
             return Err(TuneError::Zero {
@@ -91,6 +102,19 @@ impl Optimizer {
                 option: "--population",
             });
         }
+        if self.elite == 0 {
+            return Err(TuneError::Zero { option: "--elite" });
+        }
+        if self.elite > self.population {
+            return Err(TuneError::Elite {
+                elite: self.elite,
+                population: self.population,
+            });
+        }
+        limits::check_finite("--spread", self.spread)?;
+        if self.spread <= 0.0 {
+            return Err(TuneError::Spread(self.spread));
+        }
         Ok(())
     }
 }
@@ -108,11 +132,14 @@ pub struct Settings {
 }
 
 impl Settings {
-    /// [`Plan::check`], and inputs to tune on.
+    /// [`Plan::check`], and inputs to tune on, and finite starting weights.
     pub fn check(&self) -> Result<(), TuneError> {
         self.plan.check()?;
         if self.inputs.is_empty() {
             return Err(TuneError::NoInputs);
+        }
+        for (name, value) in Weights::NAMES.iter().zip(self.weights.to_vec()) {
+            limits::check_finite(&format!("--weights: {name}"), value as f64)?;
         }
         Ok(())
     }
@@ -475,5 +502,42 @@ mod tests {
         let text = String::from_utf8(log).unwrap();
         assert!(text.starts_with("\n{"), "{text}");
         assert_eq!(read_log(&text).trials.len(), 4);
+    }
+
+    #[test]
+    fn settings_no_run_can_use_are_refused() {
+        let refused = |change: &dyn Fn(&mut Settings)| {
+            let mut s = settings(1);
+            change(&mut s);
+            Tuner::new(&s).err().expect("refused").to_string()
+        };
+        assert_eq!(
+            refused(&|s| s.plan.score_weights.push(f64::NAN)),
+            "--score-weights must be a finite number, not NaN"
+        );
+        assert_eq!(
+            refused(&|s| s.plan.optimizer.spread = f64::INFINITY),
+            "--spread must be a finite number, not inf"
+        );
+        assert_eq!(
+            refused(&|s| s.plan.optimizer.spread = 0.0),
+            "--spread must be above 0, not 0"
+        );
+        assert_eq!(
+            refused(&|s| s.plan.optimizer.elite = 4),
+            "--elite 4 is more than --population 3"
+        );
+        assert_eq!(
+            refused(&|s| s.weights.holes = f32::INFINITY),
+            "--weights: holes must be a finite number, not inf"
+        );
+        assert_eq!(
+            refused(&|s| s.inputs.clear()),
+            TuneError::NoInputs.to_string()
+        );
+        assert_eq!(
+            refused(&|s| s.plan.score_weights.clear()),
+            TuneError::EmptyGrid.to_string()
+        );
     }
 }
