@@ -170,6 +170,39 @@ fn numbers_no_trial_can_use_are_refused_before_any_trial() {
     }
 }
 
+/// Beam widths obey the limit every binary shares, and a beam that cannot fit in this
+/// machine's memory is refused unless --force is given.
+#[test]
+fn widths_past_the_shared_limit_or_the_memory_are_refused_unless_forced() {
+    let scratch = Scratch::new("tune-widths");
+    refused_before_any_trial(
+        &scratch,
+        &["--beam-widths", "10,100000001"],
+        "--beam-widths 100000001 is above the widest beam accepted, 100000000",
+    );
+    let widest = tetris_opt::limits::MAX_BEAM_WIDTH;
+    let needed = tetris_opt::limits::estimated_bytes(widest);
+    if tetris_opt::limits::machine_memory().is_some_and(|m| m < needed) {
+        refused_before_any_trial(
+            &scratch,
+            &["--beam-widths", "100000000"],
+            "a beam of 100000000 states needs about",
+        );
+    }
+    // With --force the memory is not checked: the next check, a missing weights file, speaks.
+    refused_before_any_trial(
+        &scratch,
+        &[
+            "--beam-widths",
+            "100000000",
+            "--force",
+            "--weights",
+            "no/such/file.json",
+        ],
+        "cannot read weights file no/such/file.json",
+    );
+}
+
 /// `tune --judge` scores what `solve --judge` scores at the same settings, and its trials are
 /// logged apart from strict ones: the same grid point under the other rules is run again, not
 /// taken from the log.

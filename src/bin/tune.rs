@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use tetris_opt::cli::{
     exit_with, read_policy, read_sequence, read_text, read_weights, CliError, RulesOptions,
 };
+use tetris_opt::limits;
 use tetris_opt::tune::{
     free_weights, read_log, seed_inputs, Optimizer, Plan, Progress, Settings, TrialResult,
     TuneError, TuneInput, Tuner,
@@ -79,6 +80,9 @@ struct Args {
     /// Rows of the ranked table.
     #[arg(long, default_value_t = 10)]
     top: usize,
+    /// Tune even where the beams' estimated memory exceeds this machine's.
+    #[arg(long)]
+    force: bool,
 }
 
 fn main() {
@@ -111,6 +115,9 @@ fn run(args: &Args) -> Result<(), CliError> {
     } else {
         Vec::new()
     };
+    if !args.force {
+        plan.check_memory(limits::machine_memory()).map_err(usage)?;
+    }
 
     let mut inputs = seeds;
     for path in &args.inputs {

@@ -36,6 +36,15 @@ pub enum TuneError {
     NoInputs,
     #[error("seed 12358 is the contest sequence, kept out of tuning as the holdout")]
     ContestSeed,
+    #[error(
+        "--parallel-trials {trials} holds {states} beam states at once, the widest trials side \
+         by side: {source}"
+    )]
+    ParallelMemory {
+        trials: usize,
+        states: usize,
+        source: LimitError,
+    },
 }
 
 /// The trials a run asks for: every beam width with every score weight (the grid), then the
@@ -66,16 +75,15 @@ pub struct Optimizer {
 }
 
 impl Plan {
-    /// Refuses what no run can use: no grid, a width of 0, numbers that are not finite (logged
-    /// as `null`, their trials would never resume), an elite of 0 or above the population.
+    /// Refuses what no run can use: no grid, widths outside the shared limits, numbers that are
+    /// not finite (logged as `null`, their trials would never resume), an elite of 0 or above
+    /// the population.
     pub fn check(&self) -> Result<(), TuneError> {
         if self.beam_widths.is_empty() || self.score_weights.is_empty() {
             return Err(TuneError::EmptyGrid);
         }
-        if self.beam_widths.contains(&0) {
-            return Err(TuneError::Zero {
-                option: "--beam-widths",
-            });
+        for &width in &self.beam_widths {
+            limits::check_width("--beam-widths", width)?;
         }
         for &score_weight in &self.score_weights {
             limits::check_finite("--score-weights", score_weight)?;
@@ -92,6 +100,45 @@ impl Plan {
     pub fn total_trials(&self) -> usize {
         self.beam_widths.len() * self.score_weights.len()
             + self.optimizer.generations * self.optimizer.population
+    }
+
+    /// The most beam states held at once: the widest trials that run side by side (the
+    /// optimizer's trials all take one width of the grid).
+    pub fn states_at_once(&self) -> usize {
+        let mut points: Vec<usize> = self
+            .beam_widths
+            .iter()
+            .flat_map(|&w| std::iter::repeat_n(w, self.score_weights.len()))
+            .collect();
+        points.sort_unstable_by(|a, b| b.cmp(a));
+        let grid = points
+            .iter()
+            .take(self.parallel_trials)
+            .fold(0usize, |sum, &w| sum.saturating_add(w));
+        let widest = points.first().copied().unwrap_or(0);
+        let optimizer = if self.optimizer.generations > 0 {
+            widest.saturating_mul(self.parallel_trials.min(self.optimizer.population))
+        } else {
+            0
+        };
+        grid.max(optimizer)
+    }
+
+    /// Refuses beams that together do not fit in `available` bytes (None: unknown).
+    pub fn check_memory(&self, available: Option<u64>) -> Result<(), TuneError> {
+        let states = self.states_at_once();
+        let widest = self.beam_widths.iter().copied().max().unwrap_or(0);
+        limits::check_memory(states, available).map_err(|source| {
+            if states > widest {
+                TuneError::ParallelMemory {
+                    trials: self.parallel_trials,
+                    states,
+                    source,
+                }
+            } else {
+                TuneError::Limit(source)
+            }
+        })
     }
 }
 
@@ -528,6 +575,10 @@ mod tests {
             "--elite 4 is more than --population 3"
         );
         assert_eq!(
+            refused(&|s| s.plan.beam_widths.push(limits::MAX_BEAM_WIDTH + 1)),
+            "--beam-widths 100000001 is above the widest beam accepted, 100000000"
+        );
+        assert_eq!(
             refused(&|s| s.weights.holes = f32::INFINITY),
             "--weights: holes must be a finite number, not inf"
         );
@@ -539,5 +590,35 @@ mod tests {
             refused(&|s| s.plan.score_weights.clear()),
             TuneError::EmptyGrid.to_string()
         );
+    }
+
+    #[test]
+    fn memory_counts_the_trials_that_run_side_by_side() {
+        let gib = 1u64 << 30;
+        let mut plan = settings(0).plan;
+        plan.beam_widths = vec![1_000, 2_000_000];
+        // Two trials at a time: the two score weights of the widest beam.
+        assert_eq!(plan.states_at_once(), 4_000_000);
+        assert!(plan.check_memory(Some(24 * gib)).is_ok());
+        assert!(matches!(
+            plan.check_memory(Some(8 * gib)),
+            Err(TuneError::ParallelMemory {
+                trials: 2,
+                states: 4_000_000,
+                ..
+            })
+        ));
+        plan.parallel_trials = 1;
+        assert_eq!(plan.states_at_once(), 2_000_000);
+        assert!(matches!(
+            plan.check_memory(Some(gib)),
+            Err(TuneError::Limit(LimitError::OutOfMemory { .. }))
+        ));
+        assert!(plan.check_memory(None).is_ok());
+        // The optimizer runs its population at one grid width, side by side.
+        plan.parallel_trials = 8;
+        plan.score_weights = vec![0.02];
+        plan.optimizer.generations = 1;
+        assert_eq!(plan.states_at_once(), 3 * 2_000_000);
     }
 }
