@@ -203,6 +203,40 @@ fn widths_past_the_shared_limit_or_the_memory_are_refused_unless_forced() {
     );
 }
 
+/// The contest generator's state alone decides its next piece, so a seed whose sequence
+/// reaches a state of the contest sequence repeats the contest's pieces from there on: tuning
+/// on it fits the held-out sequence. 22063 is the contest sequence shifted by one piece, 3 is
+/// on the contest's cycle of 5458 states, and seeds are taken mod 32749.
+#[test]
+fn seeds_that_run_into_the_contest_sequence_are_refused() {
+    let scratch = Scratch::new("tune-seeds");
+    for (seeds, message) in [
+        (
+            "22063",
+            "seed 22063 generates the contest sequence from its piece 2 on: it is the held-out \
+             sequence",
+        ),
+        (
+            "1,3",
+            "seed 3 generates the contest sequence from its piece 2235 on",
+        ),
+        (
+            "45107",
+            "seed 45107 (= 12358 mod 32749) generates the contest sequence from its piece 1 on",
+        ),
+        (
+            "12358",
+            "seed 12358 generates the contest sequence from its piece 1 on",
+        ),
+        (
+            "1,32750",
+            "seed 32750 is seed 1 again (seeds are taken mod 32749)",
+        ),
+    ] {
+        refused_before_any_trial(&scratch, &["--seeds", seeds], message);
+    }
+}
+
 /// `tune --judge` scores what `solve --judge` scores at the same settings, and its trials are
 /// logged apart from strict ones: the same grid point under the other rules is run again, not
 /// taken from the log.

@@ -18,9 +18,10 @@ use tetris_opt::tune::{
 #[derive(Parser)]
 #[command(version)]
 struct Args {
-    /// Seeds of the contest generator to tune on (the contest seed 12358 is refused: it is the
-    /// held-out figure).
-    #[arg(long, value_delimiter = ',', default_value = "1,2,3")]
+    /// Seeds of the contest generator to tune on (taken mod 32749). A seed whose sequence runs
+    /// into the contest's is refused, since that is the held-out figure: the contest seed 12358
+    /// and every seed on its cycle of 5458 generator states (about one in six: 3, 22063, ...).
+    #[arg(long, value_delimiter = ',', default_value = "1,2,4")]
     seeds: Vec<u64>,
     /// Sequence files to tune on instead of generated seeds.
     #[arg(long, value_delimiter = ',')]

@@ -4,8 +4,8 @@
 //! and reported to a progress callback; what to print, and when, is the caller's.
 
 use super::{
-    inputs_fingerprint, score_trial, CrossEntropy, TrialLog, TrialParams, TrialResult, TrialScores,
-    TuneInput,
+    inputs_fingerprint, score_trial, ContestOverlap, CrossEntropy, TrialLog, TrialParams,
+    TrialResult, TrialScores, TuneInput, GENERATOR_MODULUS,
 };
 use crate::eval::Weights;
 use crate::limits::{self, LimitError};
@@ -34,8 +34,13 @@ pub enum TuneError {
     UnknownWeight { name: String },
     #[error("nothing to tune on: give --seeds or --inputs")]
     NoInputs,
-    #[error("seed 12358 is the contest sequence, kept out of tuning as the holdout")]
-    ContestSeed,
+    #[error("{}", contest_seed_message(*seed, *overlap))]
+    ContestSeed { seed: u64, overlap: ContestOverlap },
+    #[error(
+        "seed {seed} is seed {earlier} again (seeds are taken mod {GENERATOR_MODULUS}): \
+         the same sequence would count twice"
+    )]
+    SeedTwice { earlier: u64, seed: u64 },
     #[error(
         "--parallel-trials {trials} holds {states} beam states at once, the widest trials side \
          by side: {source}"
@@ -45,6 +50,24 @@ pub enum TuneError {
         states: usize,
         source: LimitError,
     },
+}
+
+fn contest_seed_message(seed: u64, overlap: ContestOverlap) -> String {
+    let reduced = seed % GENERATOR_MODULUS;
+    let named = if reduced == seed {
+        format!("seed {seed}")
+    } else {
+        format!("seed {seed} (= {reduced} mod {GENERATOR_MODULUS})")
+    };
+    let from = match overlap.seed_piece {
+        1 => String::new(),
+        piece => format!(", from its own piece {piece} on,"),
+    };
+    format!(
+        "{named} generates{from} the contest sequence from its piece {} on: it is the held-out \
+         sequence",
+        overlap.contest_piece
+    )
 }
 
 /// The trials a run asks for: every beam width with every score weight (the grid), then the
