@@ -90,13 +90,17 @@ fn grid_logs_every_trial_resumes_and_writes_weights_solve_accepts() {
 
 #[test]
 fn unusable_arguments_are_one_line_errors() {
+    let scratch = Scratch::new("tune-unusable");
+    let log = scratch.dir.join("log.jsonl");
+    let best = scratch.dir.join("best.json");
     for args in [
         vec!["--seeds", "12358"],
         vec!["--beam-widths", "0"],
         vec!["--pieces", "0"],
         vec!["--weights", "no/such/file.json"],
     ] {
-        let args: Vec<&dyn AsRef<OsStr>> = args.iter().map(|a| a as _).collect();
+        let mut args: Vec<&dyn AsRef<OsStr>> = args.iter().map(|a| a as _).collect();
+        args.extend(files(&log, &best));
         let out = tune(&args);
         assert_eq!(out.code, Some(2), "{out:#?}");
         assert!(!out.stderr.trim().is_empty());
@@ -200,6 +204,25 @@ fn widths_past_the_shared_limit_or_the_memory_are_refused_unless_forced() {
             "no/such/file.json",
         ],
         "cannot read weights file no/such/file.json",
+    );
+}
+
+/// Output files that cannot be written are refused before the search, not after it: a
+/// best-weights path in a missing directory used to fail only once every trial had run.
+#[test]
+fn unwritable_output_files_are_refused_before_any_trial() {
+    let scratch = Scratch::new("tune-unwritable");
+    let missing = scratch.dir.join("no/such/dir/file");
+    let missing = missing.to_str().unwrap();
+    refused_before_any_trial(&scratch, &["--best-weights", missing], "--best-weights");
+    refused_before_any_trial(&scratch, &["--log", missing], "--log");
+    // The best weights written over the log would lose every trial.
+    let log = scratch.dir.join("log.jsonl");
+    let log = log.to_str().unwrap();
+    refused_before_any_trial(
+        &scratch,
+        &["--best-weights", log],
+        "is the trial log (--log)",
     );
 }
 

@@ -4,7 +4,8 @@ use clap::Parser;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
 use tetris_opt::cli::{
-    exit_with, read_policy, read_sequence, read_text, read_weights, CliError, RulesOptions,
+    check_writable, exit_with, read_policy, read_sequence, read_text, read_weights, CliError,
+    RulesOptions,
 };
 use tetris_opt::limits;
 use tetris_opt::tune::{
@@ -119,6 +120,14 @@ fn run(args: &Args) -> Result<(), CliError> {
     if !args.force {
         plan.check_memory(limits::machine_memory()).map_err(usage)?;
     }
+    check_writable("--log", &args.log)?;
+    check_writable("--best-weights", &args.best_weights)?;
+    if same_file(&args.log, &args.best_weights) {
+        return Err(CliError::usage(format!(
+            "--best-weights {} is the trial log (--log): the weights would replace it",
+            args.best_weights.display()
+        )));
+    }
 
     let mut inputs = seeds;
     for path in &args.inputs {
@@ -202,6 +211,15 @@ fn run(args: &Args) -> Result<(), CliError> {
 
 fn usage(e: TuneError) -> CliError {
     CliError::usage(e.to_string())
+}
+
+/// Whether two paths name one file (as given, or once resolved where they exist).
+fn same_file(a: &Path, b: &Path) -> bool {
+    a == b
+        || matches!(
+            (std::fs::canonicalize(a), std::fs::canonicalize(b)),
+            (Ok(a), Ok(b)) if a == b
+        )
 }
 
 /// Shows a run's progress as a bar.
