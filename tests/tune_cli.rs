@@ -260,6 +260,41 @@ fn seeds_that_run_into_the_contest_sequence_are_refused() {
     }
 }
 
+/// Where stderr is not a terminal (a log file, nohup, CI) the progress bar does not draw: a
+/// line per finished trial says where the run is, with the trial's scores and the best so far.
+#[test]
+fn a_run_logged_to_a_file_prints_a_line_per_trial() {
+    let scratch = Scratch::new("tune-progress");
+    let log = scratch.dir.join("log.jsonl");
+    let best = scratch.dir.join("best.json");
+    let mut args: Vec<&dyn AsRef<OsStr>> = vec![
+        &"--seeds",
+        &"1",
+        &"--pieces",
+        &"60",
+        &"--beam-widths",
+        &"4,8",
+    ];
+    args.extend(files(&log, &best));
+    let out = tune(&args);
+    assert_eq!(out.code, Some(0), "{out:#?}");
+    let lines: Vec<&str> = out
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("trial "))
+        .collect();
+    assert_eq!(lines.len(), 2, "{out:#?}");
+    assert!(
+        lines[0].starts_with("trial 1/2 grid, beam 4, score weight 0.024: mean "),
+        "{out:#?}"
+    );
+    assert!(
+        lines[1].starts_with("trial 2/2 grid, beam 8, score weight 0.024: mean "),
+        "{out:#?}"
+    );
+    assert!(lines.iter().all(|l| l.contains("; best mean ")), "{out:#?}");
+}
+
 /// `tune --judge` scores what `solve --judge` scores at the same settings, and its trials are
 /// logged apart from strict ones: the same grid point under the other rules is run again, not
 /// taken from the log.

@@ -2,7 +2,9 @@
 
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressStyle};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 use tetris_opt::cli::{
     check_writable, exit_with, read_policy, read_sequence, read_text, read_weights, CliError,
     RulesOptions,
@@ -222,9 +224,12 @@ fn same_file(a: &Path, b: &Path) -> bool {
         )
 }
 
-/// Shows a run's progress as a bar.
+/// Shows a run's progress: a bar with an ETA on a terminal; elsewhere (a log file, nohup, CI),
+/// where the bar does not draw, a line per finished trial.
 struct Report<'a> {
     bar: ProgressBar,
+    lines: bool,
+    start: Instant,
     log: &'a Path,
 }
 
@@ -232,27 +237,72 @@ impl<'a> Report<'a> {
     fn new(total: usize, log: &'a Path) -> Self {
         let bar = ProgressBar::new(total as u64);
         bar.set_style(
-            ProgressStyle::with_template("{bar:30} trial {pos}/{len} {msg} [{elapsed_precise}]")
-                .expect("valid template"),
+            ProgressStyle::with_template(
+                "{bar:30} trial {pos}/{len} {msg} [{elapsed_precise} < {eta_precise}]",
+            )
+            .expect("valid template"),
         );
-        Report { bar, log }
+        Report {
+            bar,
+            lines: !std::io::stderr().is_terminal(),
+            start: Instant::now(),
+            log,
+        }
     }
 
     fn progress(&mut self, progress: Progress) {
         match progress {
-            Progress::Reused { trials, .. } => self.bar.inc(trials as u64),
-            Progress::Finished { result, .. } => {
+            Progress::Reused { trials, .. } => {
+                self.bar.inc(trials as u64);
+                // Trials taken from the log took no time: they would make the ETA too short.
+                self.bar.reset_eta();
+            }
+            Progress::Finished {
+                result,
+                best,
+                done,
+                total,
+            } => {
                 self.bar.inc(1);
-                self.bar
-                    .set_message(format!("last mean {:.0}", result.mean_score));
+                self.bar.set_message(format!(
+                    "last mean {:.0}, best {:.0}",
+                    result.mean_score, best.mean_score
+                ));
+                if self.lines {
+                    eprintln!(
+                        "trial {done}/{total} {}; best mean {:.0} ({}, beam {}, score weight {}) \
+                         [{:.0} s]",
+                        describe(result),
+                        best.mean_score,
+                        best.origin,
+                        best.params.beam_width,
+                        best.params.score_weight,
+                        self.start.elapsed().as_secs_f64()
+                    );
+                }
             }
             Progress::NotLogged { error, .. } => {
                 // The trial is done and still ranked below, but a resume would rerun it.
                 let message = log_write_error(self.log, error).message;
-                self.bar.println(format!("warning: {message}"));
+                self.bar.suspend(|| eprintln!("warning: {message}"));
             }
         }
     }
+}
+
+/// A trial in a progress line: where it comes from, its parameters, its scores.
+fn describe(r: &TrialResult) -> String {
+    let per: Vec<String> = r.scores.iter().map(u64::to_string).collect();
+    format!(
+        "{}, beam {}, score weight {}: mean {:.0} ({}), holdout {}, {:.1} s",
+        r.origin,
+        r.params.beam_width,
+        r.params.score_weight,
+        r.mean_score,
+        per.join(", "),
+        r.holdout.map_or("-".to_string(), |h| h.to_string()),
+        r.wall_seconds
+    )
 }
 
 fn print_table(settings: &Settings, ranked: &[&TrialResult], top: usize) {

@@ -227,9 +227,10 @@ pub enum Progress<'a> {
         done: usize,
         total: usize,
     },
-    /// A trial ran.
+    /// A trial ran; `best` is the best trial so far (the first row of [`Tuner::ranked`]).
     Finished {
         result: &'a TrialResult,
+        best: &'a TrialResult,
         done: usize,
         total: usize,
     },
@@ -415,6 +416,7 @@ impl<'s> Tuner<'s> {
                 count.done += 1;
                 progress(Progress::Finished {
                     result: &self.done[&key],
+                    best: self.best().expect("a trial is done"),
                     done: count.done,
                     total: count.total,
                 });
@@ -429,6 +431,10 @@ impl<'s> Tuner<'s> {
         let mut ranked: Vec<&TrialResult> = self.done.values().collect();
         ranked.sort_by(|a, b| rank_order(a, b));
         ranked
+    }
+
+    fn best(&self) -> Option<&TrialResult> {
+        self.done.values().min_by(|a, b| rank_order(a, b))
     }
 }
 
@@ -495,9 +501,13 @@ mod tests {
                     Progress::Reused { done, total, .. } => ("reused".into(), done, total),
                     Progress::Finished {
                         result,
+                        best,
                         done,
                         total,
-                    } => (result.origin.clone(), done, total),
+                    } => {
+                        assert!(best.mean_score >= result.mean_score);
+                        (result.origin.clone(), done, total)
+                    }
                     Progress::NotLogged { .. } => ("not logged".into(), 0, 0),
                 })
             })
