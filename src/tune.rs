@@ -3,12 +3,18 @@
 //! for the evaluation weights.
 //!
 //! Tuning runs on generated sequences of the contest's distribution; the contest sequence itself
-//! is only reported as a held-out figure, so the shipped defaults are not fitted to it.
+//! is only reported as a held-out figure, so the shipped defaults are not fitted to it. Seeds
+//! whose sequence runs into the contest's are refused ([`ContestStates`]). The run itself (the
+//! settings, resume, grid and optimizer) is in [`driver`].
+
+mod driver;
+
+pub use driver::{Optimizer, Plan, Progress, Settings, TrialFn, TuneError, Tuner};
 
 use crate::eval::Weights;
 use crate::rules::{Kind, Rules};
 use crate::search::{beam_search, Params, Policy};
-use crate::sequence::SplitMix64;
+use crate::sequence::{contest_sequence, SplitMix64, CONTEST_SEED};
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
@@ -83,17 +89,41 @@ pub struct TuneInput {
     pub pieces: Vec<Kind>,
 }
 
+impl TrialResult {
+    /// The log line of a trial that scored `scores`.
+    pub fn new(params: &TrialParams, scores: TrialScores, origin: &str, fingerprint: &str) -> Self {
+        let n = scores.scores.len().max(1) as f64;
+        TrialResult {
+            params: params.clone(),
+            mean_score: scores.scores.iter().sum::<u64>() as f64 / n,
+            scores: scores.scores,
+            holdout: scores.holdout,
+            wall_seconds: scores.wall_seconds,
+            origin: origin.to_string(),
+            inputs: fingerprint.to_string(),
+        }
+    }
+}
+
+/// What a trial scored, before the bookkeeping (mean, origin, fingerprint) that makes it a
+/// [`TrialResult`]: the answer of a [`TrialFn`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrialScores {
+    /// Score per tuning input, in input order.
+    pub scores: Vec<u64>,
+    pub holdout: Option<u64>,
+    pub wall_seconds: f64,
+}
+
 /// Runs one trial: the beam on every input (and the holdout), in turn; each beam is parallel.
 /// Under judge `rules` the beam also places mid-air clearing locks and the scores are judge
 /// scores.
-pub fn run_trial(
+pub fn score_trial(
     params: &TrialParams,
     inputs: &[TuneInput],
     holdout: Option<&TuneInput>,
     rules: Rules,
-    origin: &str,
-    fingerprint: &str,
-) -> TrialResult {
+) -> TrialScores {
     let start = Instant::now();
     let beam = Params {
         beam_width: params.beam_width,
@@ -106,17 +136,12 @@ pub fn run_trial(
         start: Default::default(),
     };
     let score = |input: &TuneInput| beam_search(&input.pieces, &beam, &mut |_| {}).score;
-    let scores: Vec<u64> = inputs.iter().map(score).collect();
+    let scores = inputs.iter().map(score).collect();
     let holdout = holdout.map(score);
-    let mean_score = scores.iter().sum::<u64>() as f64 / scores.len().max(1) as f64;
-    TrialResult {
-        params: params.clone(),
+    TrialScores {
         scores,
-        mean_score,
         holdout,
         wall_seconds: start.elapsed().as_secs_f64(),
-        origin: origin.to_string(),
-        inputs: fingerprint.to_string(),
     }
 }
 
@@ -133,7 +158,11 @@ pub struct CrossEntropy {
 impl CrossEntropy {
     pub fn new(start: &Weights, free: Vec<usize>, spread: f64, seed: u64) -> Self {
         let mean: Vec<f64> = start.to_vec().iter().map(|&v| v as f64).collect();
-        let sigma = mean.iter().map(|m| spread * m.abs().max(0.25)).collect();
+        // Capped so that a sample is never infinity times zero (NaN), whatever the spread.
+        let sigma = mean
+            .iter()
+            .map(|m| (spread * m.abs().max(0.25)).min(f64::MAX))
+            .collect();
         CrossEntropy {
             mean,
             sigma,
@@ -155,7 +184,10 @@ impl CrossEntropy {
             .map(|_| {
                 let mut v: Vec<f32> = self.mean.iter().map(|&m| m as f32).collect();
                 for &i in &self.free.clone() {
-                    v[i] = (self.mean[i] + self.sigma[i] * self.normal()) as f32;
+                    let x = self.mean[i] + self.sigma[i] * self.normal();
+                    // A sample past f32's range would be an infinite weight, logged as null:
+                    // a trial that never resumes.
+                    v[i] = x.clamp(f32::MIN as f64, f32::MAX as f64) as f32;
                 }
                 Weights::from_slice(&v)
             })
@@ -187,12 +219,18 @@ pub struct TrialLog {
     /// mid-line leaves one; a log written by a build with other weights leaves many.
     pub skipped: Vec<usize>,
     pub first_error: Option<String>,
+    /// The text ends without a newline (a run cut off mid-line): the next trial must start a
+    /// line of its own, or it would be glued to the cut one and lost too.
+    pub ends_mid_line: bool,
 }
 
 /// Reads a trial log. Lines that do not parse are skipped and counted (blank lines are not
 /// counted), so the caller can say so instead of silently rerunning trials.
 pub fn read_log(text: &str) -> TrialLog {
-    let mut log = TrialLog::default();
+    let mut log = TrialLog {
+        ends_mid_line: !text.is_empty() && !text.ends_with('\n'),
+        ..TrialLog::default()
+    };
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
@@ -206,6 +244,111 @@ pub fn read_log(text: &str) -> TrialLog {
         }
     }
     log
+}
+
+/// The indices of the weights named `names` (by [`Weights::NAMES`]); no names: every weight
+/// but `cells`, which sets the scale against the score weight, and the window sizes.
+pub fn free_weights(names: &[String]) -> Result<Vec<usize>, TuneError> {
+    if names.is_empty() {
+        return Ok((1..Weights::NAMES.len())
+            .filter(|&i| !Weights::WINDOWS.contains(&Weights::NAMES[i]))
+            .collect());
+    }
+    names
+        .iter()
+        .map(|name| {
+            Weights::NAMES
+                .iter()
+                .position(|known| known == name)
+                .ok_or_else(|| TuneError::UnknownWeight { name: name.clone() })
+        })
+        .collect()
+}
+
+/// The contest generator's step (as in [`contest_sequence`]): each piece is drawn from the
+/// state this gives, and the next state depends on the state alone.
+const GENERATOR_MODULUS: u64 = 32749;
+
+fn next_state(v: u64) -> u64 {
+    (v * 27073 + 17713) % GENERATOR_MODULUS
+}
+
+/// Pieces of the contest sequence that tuning keeps clear of: the whole game.
+pub const CONTEST_PIECES: usize = 10_000;
+
+/// Where a seed's sequence runs into the contest's: its pieces from `seed_piece` on are the
+/// contest's from `contest_piece` on (both 1-based).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ContestOverlap {
+    pub seed_piece: usize,
+    pub contest_piece: usize,
+}
+
+/// The generator states the contest sequence draws its pieces from. A sequence that reaches
+/// one of them repeats the contest's pieces from there on, so tuning on it fits the held-out
+/// sequence. The generator's multiplier has order 5458 modulo 32749, so the contest's 10,000
+/// pieces go round a cycle of 5458 states: about one seed in six lies on it.
+pub struct ContestStates {
+    /// By state: the first contest piece drawn from it (1-based), 0 for states it never takes.
+    piece_from: Vec<u32>,
+}
+
+impl Default for ContestStates {
+    fn default() -> Self {
+        let mut piece_from = vec![0; GENERATOR_MODULUS as usize];
+        let mut v = CONTEST_SEED % GENERATOR_MODULUS;
+        for piece in 1..=CONTEST_PIECES {
+            v = next_state(v);
+            if piece_from[v as usize] == 0 {
+                piece_from[v as usize] = piece as u32;
+            }
+        }
+        ContestStates { piece_from }
+    }
+}
+
+impl ContestStates {
+    /// Where the first `pieces` pieces from `seed` run into the contest sequence, if they do.
+    pub fn overlap(&self, seed: u64, pieces: usize) -> Option<ContestOverlap> {
+        let mut v = seed % GENERATOR_MODULUS;
+        // The step is a bijection, so the states repeat within GENERATOR_MODULUS steps: a
+        // longer sequence reaches no state the first steps did not.
+        for seed_piece in 1..=pieces.min(GENERATOR_MODULUS as usize) {
+            v = next_state(v);
+            match self.piece_from[v as usize] {
+                0 => {}
+                contest_piece => {
+                    return Some(ContestOverlap {
+                        seed_piece,
+                        contest_piece: contest_piece as usize,
+                    })
+                }
+            }
+        }
+        None
+    }
+}
+
+/// The first `pieces` pieces of each seed's sequence, named "seed N". Refuses a seed whose
+/// sequence runs into the contest's (see [`ContestStates`]) and a seed given twice (seeds are
+/// taken modulo the generator's modulus).
+pub fn seed_inputs(seeds: &[u64], pieces: usize) -> Result<Vec<TuneInput>, TuneError> {
+    let contest = ContestStates::default();
+    let mut inputs = Vec::with_capacity(seeds.len());
+    for (i, &seed) in seeds.iter().enumerate() {
+        if let Some(overlap) = contest.overlap(seed, pieces) {
+            return Err(TuneError::ContestSeed { seed, overlap });
+        }
+        let same = |&earlier: &u64| earlier % GENERATOR_MODULUS == seed % GENERATOR_MODULUS;
+        if let Some(&earlier) = seeds[..i].iter().find(|s| same(s)) {
+            return Err(TuneError::SeedTwice { earlier, seed });
+        }
+        inputs.push(TuneInput {
+            name: format!("seed {seed}"),
+            pieces: contest_sequence(seed, pieces),
+        });
+    }
+    Ok(inputs)
 }
 
 #[cfg(test)]
@@ -229,6 +372,111 @@ mod tests {
             .position(|&n| n == "column_transitions")
             .unwrap();
         assert_eq!(a.mean[column_transitions], start.column_transitions as f64);
+    }
+
+    #[test]
+    fn the_generator_step_is_the_contest_sequences() {
+        for seed in [CONTEST_SEED, 7, 40_000] {
+            let mut v = seed % GENERATOR_MODULUS;
+            for k in 0..30 {
+                assert_eq!(
+                    contest_sequence(v, 50)[..],
+                    contest_sequence(seed, k + 50)[k..],
+                    "seed {seed}, state after {k} pieces"
+                );
+                v = next_state(v);
+            }
+        }
+    }
+
+    #[test]
+    fn seeds_that_run_into_the_contest_sequence_are_found() {
+        let contest = ContestStates::default();
+        let at = |seed_piece, contest_piece| {
+            Some(ContestOverlap {
+                seed_piece,
+                contest_piece,
+            })
+        };
+        assert_eq!(contest.overlap(CONTEST_SEED, 1), at(1, 1));
+        // The contest sequence shifted by one piece, and its seed plus the modulus.
+        assert_eq!(contest.overlap(22063, 10_000), at(1, 2));
+        assert_eq!(
+            contest.overlap(CONTEST_SEED + GENERATOR_MODULUS, 5),
+            at(1, 1)
+        );
+        assert_eq!(contest.overlap(3, 100), at(1, 2235));
+        for seed in [1, 2, 4, 5, 6] {
+            assert_eq!(contest.overlap(seed, 100_000), None, "seed {seed}");
+        }
+        // The contest goes round its whole cycle, so a seed on it meets it at its first piece:
+        // one seed in six.
+        let on_cycle = (0..GENERATOR_MODULUS)
+            .filter(|&seed| contest.overlap(seed, 1).is_some())
+            .count();
+        assert_eq!(on_cycle, 5458);
+    }
+
+    /// The overlap found from generator states, held against the pieces themselves: where one
+    /// is found the pieces agree from there on; where none is, no stretch of 40 pieces of the
+    /// seed's sequence occurs in the contest's.
+    #[test]
+    fn contest_overlaps_agree_with_the_pieces() {
+        let contest_pieces = contest_sequence(CONTEST_SEED, CONTEST_PIECES);
+        let windows: std::collections::HashSet<&[Kind]> = contest_pieces.windows(40).collect();
+        let contest = ContestStates::default();
+        let pieces = 2_000;
+        for seed in (0..GENERATOR_MODULUS).step_by(97).chain([3, 22063]) {
+            let sequence = contest_sequence(seed, pieces);
+            match contest.overlap(seed, pieces) {
+                Some(ContestOverlap {
+                    seed_piece,
+                    contest_piece,
+                }) => {
+                    let ours = &sequence[seed_piece - 1..];
+                    let theirs = &contest_pieces[contest_piece - 1..];
+                    let n = ours.len().min(theirs.len());
+                    assert_eq!(ours[..n], theirs[..n], "seed {seed}");
+                }
+                None => assert!(
+                    sequence.windows(40).all(|w| !windows.contains(w)),
+                    "seed {seed}"
+                ),
+            }
+        }
+    }
+
+    #[test]
+    fn seed_inputs_refuse_the_contest_and_repeated_seeds() {
+        let names: Vec<String> = seed_inputs(&[1, 2, 4], 10)
+            .unwrap()
+            .into_iter()
+            .map(|i| i.name)
+            .collect();
+        assert_eq!(names, ["seed 1", "seed 2", "seed 4"]);
+        let error = seed_inputs(&[1, 22063], 10).err().unwrap();
+        assert_eq!(
+            error.to_string(),
+            "seed 22063 generates the contest sequence from its piece 2 on: it is the held-out \
+             sequence"
+        );
+        assert_eq!(
+            seed_inputs(&[1, 2, 1 + GENERATOR_MODULUS], 10).err(),
+            Some(TuneError::SeedTwice {
+                earlier: 1,
+                seed: 32750
+            })
+        );
+    }
+
+    #[test]
+    fn samples_stay_finite_whatever_the_spread() {
+        let start = Weights::from_slice(&vec![f32::MAX; Weights::NAMES.len()]);
+        let free = (0..Weights::NAMES.len()).collect();
+        let mut cem = CrossEntropy::new(&start, free, 1e300, 3);
+        for w in cem.sample(20) {
+            assert!(w.to_vec().iter().all(|v| v.is_finite()), "{w:?}");
+        }
     }
 
     #[test]
@@ -287,5 +535,7 @@ mod tests {
         assert_eq!(back.trials[0].params, r.params);
         assert_eq!(back.skipped, vec![3]);
         assert!(back.first_error.is_some());
+        assert!(!back.ends_mid_line);
+        assert!(read_log(&text[..text.len() - 1]).ends_mid_line);
     }
 }
