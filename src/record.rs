@@ -87,7 +87,8 @@ impl Record {
     }
 
     /// Each piece's tokens as a range of `tokens`: from its `N` to the next piece's `N` (or the
-    /// end). Tokens before the first `N` belong to no piece.
+    /// end). Tokens before the first `N` belong to no piece. The one place a record is split
+    /// into pieces: the replay, the viewer, `solve --from-record`, merge and polish all use it.
     pub fn piece_tokens(&self) -> Vec<std::ops::Range<usize>> {
         let starts: Vec<usize> = (self.tokens.iter().enumerate())
             .filter(|&(_, &t)| t == Token::Next)
@@ -183,6 +184,14 @@ mod tests {
         assert_eq!(problem("N,D99999999999").1, "the count is too large");
         assert_eq!(problem("N,d1").1, "expected N, L, R, D or C");
         assert_eq!(Record::parse(" \n,"), Err(RecordError::Empty));
+    }
+
+    #[test]
+    fn piece_tokens_splits_at_each_n() {
+        let record = Record::parse("D1,N,C1,L1,D18,N,N,D1").unwrap();
+        assert_eq!(record.piece_tokens(), [1..5, 5..6, 6..8]);
+        assert_eq!(Record::parse("D1").unwrap().piece_tokens(), []);
+        assert_eq!(Record::default().piece_tokens(), []);
     }
 
     #[test]

@@ -179,13 +179,9 @@ pub fn replay_observed(
     }
 
     let mut board = Board::new();
-    // Positions of the N tokens; piece g owns the tokens strictly between starts[g] and the next N.
-    let starts: Vec<usize> = (0..tokens.len())
-        .filter(|&i| tokens[i] == Token::Next)
-        .collect();
-    for (index, &start) in starts.iter().enumerate() {
+    for (index, span) in record.piece_tokens().into_iter().enumerate() {
         let number = index + 1;
-        let end = starts.get(index + 1).copied().unwrap_or(tokens.len());
+        let (start, end) = (span.start, span.end);
         let moves = &tokens[start + 1..end];
 
         if let End::GameOver { piece, reason } = report.end {

@@ -197,17 +197,10 @@ pub fn decode_board(code: &str) -> Option<Board> {
 
 /// The tokens of piece `number` (1-based), without its `N`.
 fn piece_tokens(record: &Record, number: usize) -> &[Token] {
-    let mut starts = record
-        .tokens
-        .iter()
-        .enumerate()
-        .filter(|(_, t)| **t == Token::Next)
-        .map(|(i, _)| i);
-    let Some(start) = starts.nth(number.wrapping_sub(1)) else {
-        return &[];
-    };
-    let end = starts.next().unwrap_or(record.tokens.len());
-    &record.tokens[start + 1..end]
+    match record.piece_tokens().get(number.wrapping_sub(1)) {
+        Some(span) => &record.tokens[span.start + 1..span.end],
+        None => &[],
+    }
 }
 
 /// Where the checker's failing piece would have locked. The checker stops before locking it; the
@@ -215,13 +208,8 @@ fn piece_tokens(record: &Record, number: usize) -> &[Token] {
 /// error needs to show. Errors that stop the piece earlier (move counts, the end of the game)
 /// have no such place.
 fn failed_piece(sequence: &[Kind], record: &Record, rules: Rules, number: usize) -> Option<Piece> {
-    let end = record
-        .tokens
-        .iter()
-        .enumerate()
-        .filter(|(_, t)| **t == Token::Next)
-        .nth(number)
-        .map_or(record.tokens.len(), |(i, _)| i);
+    // Everything up to the N of the piece after it.
+    let end = (record.piece_tokens().get(number)).map_or(record.tokens.len(), |span| span.start);
     let head = Record {
         tokens: record.tokens[..end].to_vec(),
     };
