@@ -338,6 +338,60 @@ fn a_sequence_with_a_bad_letter_is_unusable_and_the_error_names_line_and_column(
     assert_eq!(run.stdout, "");
 }
 
+/// Some editors start a UTF-8 file with a byte-order mark; it is not part of the text.
+#[test]
+fn a_byte_order_mark_at_the_start_of_either_file_is_skipped() {
+    let scratch = Scratch::new("bom");
+    let sequence = scratch.file("seq.txt", "\u{feff}ZIOSL\n");
+    let record = scratch.file("record.txt", format!("\u{feff}{OPENING}\n"));
+    let r = run(CHECK, &[&sequence, &record]);
+    assert_eq!(r.code, Some(0), "{r:#?}");
+    assert!(r.stdout.contains("pieces locked: 3"), "{r:#?}");
+    assert_eq!(r.last_line(), "Score = 0");
+}
+
+/// A look-alike (a Cyrillic or Greek letter for a Latin one) or an invisible character (a
+/// zero-width space) reads as what it is not; the error names it by code point.
+#[test]
+fn look_alike_and_invisible_characters_are_named_by_code_point() {
+    // A Cyrillic C (U+0421) for the rotation.
+    assert_invalid(
+        "N,\u{421}1,L1,D18",
+        &[],
+        &[
+            "token 2",
+            "expected N, L, R, D or C, found '\u{421}' (U+0421)",
+        ],
+    );
+    // A zero-width space inside a count: the quote shows it too.
+    assert_invalid(
+        "N,C1,L1,D1\u{200B}8",
+        &[],
+        &["token 4 'D1<U+200B>8'", "found U+200B"],
+    );
+    // A byte-order mark that is not at the start (two files joined) is a character like any.
+    assert_invalid(
+        format!("{OPENING},\u{feff}N,D1").as_str(),
+        &[],
+        &["token 11 '<U+FEFF>N'", "found U+FEFF"],
+    );
+
+    let scratch = Scratch::new("look-alike");
+    let record = scratch.file("record.txt", OPENING);
+    for (text, named) in [
+        (
+            "ZI\u{41E}S\n",
+            "column 3: '\u{41E}' (U+041E) is not a piece letter",
+        ),
+        ("ZIO\u{200B}S\n", "column 4: U+200B is not a piece letter"),
+        ("ZIO\u{1b}S\n", "column 4: U+001B is not a piece letter"),
+    ] {
+        let sequence = scratch.file("seq.txt", text);
+        let r = run(CHECK, &[&sequence, &record]);
+        assert_one_error_line(&r, 2, &["seq.txt", "line 1", named]);
+    }
+}
+
 /// `--stats` on the public record gives the figures an earlier, separate count of its replay
 /// found (clears of 1-4 rows 18 / 233 / 464 / 528 at
 /// 153.7 / 161.8 / 157.4 / 159.3 filled cells, 176 I pieces clearing nothing and 194 clearing

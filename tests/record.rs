@@ -14,6 +14,7 @@ fn bad_token(text: &str) -> (usize, String, &'static str) {
             number,
             token,
             problem,
+            ..
         }) => (number, token, problem),
         other => panic!("{text:?} parsed as {other:?}"),
     }
