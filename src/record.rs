@@ -6,7 +6,6 @@
 
 use crate::rules::Move;
 use std::fmt;
-use thiserror::Error;
 
 /// One token of a record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -32,11 +31,16 @@ pub struct Record {
     pub tokens: Vec<Token>,
 }
 
-/// A token that is not of the record's form.
-#[derive(Debug, Error, PartialEq, Eq)]
+/// A record that is not of the record's form. Its message has the replay's form
+/// (`piece N (token T 'X'): message`, see [`crate::replay::ReplayError`]): a bad token's piece
+/// is the one it belongs to.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RecordError {
-    #[error("token {number} '{token}': {problem}{}", found.map_or(String::new(), |c| format!(", found {}", describe_char(c))))]
     BadToken {
+        /// 1-based number of the piece the token belongs to: the `N` tokens up to it (a
+        /// malformed `N` such as `N2` starts its piece too; tokens before the first `N` count
+        /// with piece 1, where the record must start).
+        piece: usize,
         /// 1-based position of the token in the record.
         number: usize,
         /// The token as quoted in messages: shortened, invisible characters as code points.
@@ -45,9 +49,51 @@ pub enum RecordError {
         /// The character the problem is about, where it is about one.
         found: Option<char>,
     },
-    #[error("the record is empty")]
     Empty,
 }
+
+impl RecordError {
+    /// The 1-based piece the error is about.
+    pub fn piece(&self) -> usize {
+        match self {
+            RecordError::BadToken { piece, .. } => *piece,
+            RecordError::Empty => 1,
+        }
+    }
+
+    /// The token it is about (1-based position and quote); none for an empty record.
+    pub fn token(&self) -> Option<(usize, String)> {
+        match self {
+            RecordError::BadToken { number, token, .. } => Some((*number, token.clone())),
+            RecordError::Empty => None,
+        }
+    }
+
+    /// What is wrong, without where.
+    pub fn message(&self) -> String {
+        match self {
+            RecordError::BadToken {
+                problem,
+                found: Some(c),
+                ..
+            } => format!("{problem}, found {}", describe_char(*c)),
+            RecordError::BadToken { problem, .. } => problem.to_string(),
+            RecordError::Empty => "the record is empty".to_string(),
+        }
+    }
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "piece {}", self.piece())?;
+        if let Some((number, token)) = self.token() {
+            write!(f, " (token {number} '{token}')")?;
+        }
+        write!(f, ": {}", self.message())
+    }
+}
+
+impl std::error::Error for RecordError {}
 
 /// The byte-order mark some editors put at the start of a UTF-8 file; it is not part of the
 /// text.
@@ -62,8 +108,11 @@ impl Record {
         let words = text
             .split(|c: char| c == ',' || c.is_whitespace())
             .filter(|w| !w.is_empty());
+        let mut pieces = 0;
         for (i, word) in words.enumerate() {
+            pieces += usize::from(word.starts_with('N'));
             let token = parse_token(word).map_err(|(problem, found)| RecordError::BadToken {
+                piece: pieces.max(1),
                 number: i + 1,
                 token: quote(word),
                 problem,
@@ -248,6 +297,20 @@ mod tests {
     }
 
     #[test]
+    fn a_bad_token_is_placed_in_its_piece() {
+        let message = |text: &str| Record::parse(text).unwrap_err().to_string();
+        assert_eq!(
+            message("N,D1,N,R1,X3"),
+            "piece 2 (token 5 'X3'): expected N, L, R, D or C, found 'X'"
+        );
+        // A malformed N starts its piece; tokens before the first N count with piece 1.
+        assert!(message("N,D19,N2,D19").starts_with("piece 2 (token 3 'N2'): "));
+        assert!(message("N1,D19").starts_with("piece 1 (token 1 'N1'): "));
+        assert!(message("D0,N").starts_with("piece 1 (token 1 'D0'): "));
+        assert_eq!(message(""), "piece 1: the record is empty");
+    }
+
+    #[test]
     fn piece_tokens_splits_at_each_n() {
         let record = Record::parse("D1,N,C1,L1,D18,N,N,D1").unwrap();
         assert_eq!(record.piece_tokens(), [1..5, 5..6, 6..8]);
@@ -275,7 +338,7 @@ mod tests {
         let err = Record::parse("N,D19,\u{feff}N").unwrap_err();
         assert_eq!(
             err.to_string(),
-            "token 3 '<U+FEFF>N': expected N, L, R, D or C, found U+FEFF"
+            "piece 1 (token 3 '<U+FEFF>N'): expected N, L, R, D or C, found U+FEFF"
         );
     }
 

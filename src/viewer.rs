@@ -79,7 +79,9 @@ impl Film {
         title: &str,
     ) -> String {
         let error = report.error.as_ref().map(|e| {
-            let piece = e.piece.unwrap_or(self.len() + 1);
+            // The frame after the last locked piece: the failing piece for a replay error;
+            // for a record that did not parse, the start (the message names the piece).
+            let piece = self.len() + 1;
             let tokens = record.map_or(&[][..], |r| piece_tokens(r, piece));
             FilmError {
                 piece,
@@ -152,7 +154,7 @@ struct FilmData<'a> {
 /// The frame after the last locked piece of an invalid record.
 #[derive(Serialize)]
 struct FilmError {
-    /// 1-based number of the piece the error concerns.
+    /// 1-based number of the piece the frame shows: the one after the last locked piece.
     piece: usize,
     message: String,
     moves: String,

@@ -11,6 +11,11 @@ use tetris_opt::viewer::Film;
 
 /// Replay a move record on a piece sequence and print its score (last line: `Score = N`).
 ///
+/// An invalid record gets one error line, always of the form `piece N (token T 'X'): message`
+/// (N counts from 1 and is the piece the token belongs to; T is the token's position in the
+/// record), e.g. `error: piece 2 (token 5 'X3'): expected N, L, R, D or C, found 'X'`; an
+/// empty record, with no token to name, gets `error: piece 1: the record is empty`.
+///
 /// Exit code 0 for a valid record, 1 for an invalid one, 2 for unusable arguments or files.
 #[derive(Parser)]
 #[command(version)]
@@ -98,11 +103,7 @@ fn run(args: &Args) -> Result<(), CliError> {
             lines: 0,
             clears: [0; 4],
             end: End::Invalid,
-            error: Some(ReplayError {
-                piece: None,
-                token: None,
-                message: e.to_string(),
-            }),
+            error: Some(ReplayError::from(e.clone())),
         },
     };
     if let Some(path) = &args.html {
