@@ -62,11 +62,15 @@ pub fn read_sequence(path: &Path) -> Result<Vec<crate::rules::Kind>, CliError> {
         .map_err(|e| CliError::usage(format!("sequence file {}: {e}", path.display())))
 }
 
-/// Reads and parses a move record file; a file that is not a record is a usage error naming it.
+/// Reads and parses a move record file. A file that cannot be read is a usage error; one that
+/// reads but is not a record is an invalid record (exit 1, as `check` gives it), the error
+/// naming the file, then the piece and token.
 pub fn read_record(path: &Path) -> Result<crate::record::Record, CliError> {
     let text = read_text(path, "record file")?;
-    crate::record::Record::parse(&text)
-        .map_err(|e| CliError::usage(format!("record file {}: {e}", path.display())))
+    crate::record::Record::parse(&text).map_err(|e| CliError {
+        message: format!("record file {}: {e}", path.display()),
+        code: EXIT_INVALID,
+    })
 }
 
 /// Prints a record as one line on standard output (a closed pipe is reported, not a panic).
