@@ -550,3 +550,49 @@ fn stats_count_mid_air_locks_and_are_left_out_for_an_invalid_record() {
     assert!(json_report(&strict).get("stats").is_none());
     assert_invalid("N,C1,L1,D17", &["--stats"], &["piece 1", "mid-air"]);
 }
+
+#[test]
+fn trace_at_0_is_refused() {
+    let r = check(OPENING, &["--trace", "--at", "0"]);
+    assert_eq!(r.code, Some(2), "{r:#?}");
+    assert_eq!(
+        r.stderr,
+        "error: --at 0: pieces are numbered from 1 (the board after piece 1 is --at 1)\n"
+    );
+    assert_eq!(r.stdout, "");
+}
+
+/// `--at` past the pieces the record locked has no board to show; a note says why, and the
+/// exit code stays the record's.
+#[test]
+fn trace_at_a_piece_the_record_never_locked_says_why() {
+    let record = public_record_path();
+    let r = run(
+        CHECK,
+        &[
+            &"--trace",
+            &"--at",
+            &"12000",
+            &"inputs/tencent.txt",
+            &record,
+        ],
+    );
+    assert_eq!(r.code, Some(0), "{r:#?}");
+    assert_eq!(
+        r.stderr,
+        "note: --at 12000: the record locked only 9999 pieces\n"
+    );
+    assert!(r.stdout.starts_with("pieces locked: 9999\n"), "{r:#?}");
+    assert_eq!(r.last_line(), "Score = 1395326");
+
+    let r = check("N,C1,L1,D17", &["--trace", "--at", "2"]);
+    assert_eq!(r.code, Some(1), "{r:#?}");
+    assert_eq!(r.stderr, "note: --at 2: the record locked no piece\n");
+    assert_eq!(r.last_line(), "Score = 0");
+
+    // The last piece locked is still shown, with no note.
+    let r = check(OPENING, &["--trace", "--at", "3"]);
+    assert_eq!(r.code, Some(0), "{r:#?}");
+    assert!(r.stdout.starts_with("piece 3 O "), "{r:#?}");
+    assert_eq!(r.stderr, "");
+}

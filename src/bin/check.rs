@@ -33,7 +33,8 @@ struct Args {
     /// Print the board after each piece, the locked piece marked with '@'.
     #[arg(long)]
     trace: bool,
-    /// With --trace: print only the board after piece N (1-based).
+    /// With --trace: print only the board after piece N (1-based; a note on stderr says so
+    /// when the record locked fewer pieces).
     #[arg(long, value_name = "N", requires = "trace")]
     at: Option<usize>,
     /// Also print where the points come from: clears by size with their mean fill, what the I
@@ -54,6 +55,11 @@ fn main() {
 
 fn run(args: &Args) -> Result<(), CliError> {
     let rules = args.rules.rules()?;
+    if args.at == Some(0) {
+        return Err(CliError::usage(
+            "--at 0: pieces are numbered from 1 (the board after piece 1 is --at 1)",
+        ));
+    }
     let sequence = read_sequence(&args.input)?;
     // A record that cannot be read still gets the scorer's last line, so scripts that read
     // `Score = N` see a zero rather than nothing.
@@ -132,11 +138,23 @@ fn run(args: &Args) -> Result<(), CliError> {
     printed
         .and_then(|()| out.flush())
         .map_err(|e| CliError::usage(format!("cannot write the report: {e}")))?;
+    if let Some(n) = args.at.filter(|&n| n > report.pieces_locked) {
+        eprintln!("note: --at {n}: {}", locked_only(report.pieces_locked));
+    }
     if report.valid() {
         Ok(())
     } else {
         drop(out);
         std::process::exit(EXIT_INVALID)
+    }
+}
+
+/// Why `--at` showed nothing: the record locked fewer pieces.
+fn locked_only(locked: usize) -> String {
+    match locked {
+        0 => "the record locked no piece".to_string(),
+        1 => "the record locked only 1 piece".to_string(),
+        n => format!("the record locked only {n} pieces"),
     }
 }
 
