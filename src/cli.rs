@@ -73,13 +73,24 @@ pub fn read_record(path: &Path) -> Result<crate::record::Record, CliError> {
     })
 }
 
-/// Prints a record as one line on standard output (a closed pipe is reported, not a panic).
+/// Prints a record as one line on standard output (a closed pipe ends the program quietly:
+/// [`stdout_failed`]).
 pub fn print_record(record: &crate::record::Record) -> Result<(), CliError> {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
     writeln!(out, "{record}")
         .and_then(|()| out.flush())
-        .map_err(|e| CliError::usage(format!("cannot write the record: {e}")))
+        .map_err(|e| stdout_failed(e, "the record"))
+}
+
+/// The error for a failed write of `what` to standard output. A closed pipe (`check ... |
+/// head`) means the reader has all it wanted: the program ends there, quietly and with exit 0,
+/// as common command-line tools do, instead of reporting an error nobody caused.
+pub fn stdout_failed(e: std::io::Error, what: &str) -> CliError {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        std::process::exit(0);
+    }
+    CliError::usage(format!("cannot write {what}: {e}"))
 }
 
 /// Refuses a beam width no binary accepts; `option` names it in the message.

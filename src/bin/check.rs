@@ -3,7 +3,9 @@
 use clap::Parser;
 use std::io::Write;
 use std::path::PathBuf;
-use tetris_opt::cli::{exit_with, read_sequence, read_text, CliError, RulesOptions, EXIT_INVALID};
+use tetris_opt::cli::{
+    exit_with, read_sequence, read_text, stdout_failed, CliError, RulesOptions, EXIT_INVALID,
+};
 use tetris_opt::record::Record;
 use tetris_opt::replay::{replay_observed, End, JsonReport, ReplayError, Report, Step};
 use tetris_opt::stats::Stats;
@@ -75,12 +77,11 @@ fn run(args: &Args) -> Result<(), CliError> {
                 error: Some(e.message.clone()),
                 stats: None,
             };
-            println!(
-                "{}",
-                serde_json::to_string(&report).expect("report serializes")
-            );
+            let json = serde_json::to_string(&report).expect("report serializes");
+            // Best effort: the error that follows is the message that matters.
+            let _ = writeln!(std::io::stdout(), "{json}");
         } else {
-            println!("Score = 0");
+            let _ = writeln!(std::io::stdout(), "Score = 0");
         }
     })?;
     let stdout = std::io::stdout();
@@ -88,11 +89,17 @@ fn run(args: &Args) -> Result<(), CliError> {
     let parsed = Record::parse(&text);
     let mut film = Film::new();
     let mut stats = Stats::default();
+    // The first failed write of the trace (e.g. a closed pipe): the trace stops there, the
+    // replay goes on for the report and the page, and the failure is handled with the report's.
+    let mut trace_failed: Option<std::io::Error> = None;
     let report = match &parsed {
         Ok(record) => {
             let mut trace = |step: &Step| {
-                if args.trace && args.at.is_none_or(|n| n == step.index + 1) {
-                    let _ = write_trace(&mut out, step);
+                if args.trace
+                    && trace_failed.is_none()
+                    && args.at.is_none_or(|n| n == step.index + 1)
+                {
+                    trace_failed = write_trace(&mut out, step).err();
                 }
                 if args.html.is_some() {
                     film.observe(step);
@@ -135,9 +142,11 @@ fn run(args: &Args) -> Result<(), CliError> {
         };
         breakdown.and_then(|()| write_summary(&mut out, &report))
     };
-    printed
+    trace_failed
+        .map_or(Ok(()), Err)
+        .and(printed)
         .and_then(|()| out.flush())
-        .map_err(|e| CliError::usage(format!("cannot write the report: {e}")))?;
+        .map_err(|e| stdout_failed(e, "the report"))?;
     if let Some(n) = args.at.filter(|&n| n > report.pieces_locked) {
         eprintln!("note: --at {n}: {}", locked_only(report.pieces_locked));
     }
