@@ -120,8 +120,8 @@ fn run(args: &Args) -> Result<(), CliError> {
         },
     };
     if let Some(path) = &args.html {
-        let title = args.record.display().to_string();
-        let page = film.page(&sequence, parsed.as_ref().ok(), rules, &report, &title);
+        let name = args.record.display().to_string();
+        let page = film.page(&sequence, parsed.as_ref().ok(), rules, &report, &name);
         std::fs::write(path, page)
             .map_err(|e| CliError::usage(format!("cannot write {}: {e}", path.display())))?;
     }
