@@ -16,9 +16,11 @@ use tetris_opt::viewer::Film;
 /// An invalid record gets one error line, always of the form `piece N (token T 'X'): message`
 /// (N counts from 1 and is the piece the token belongs to; T is the token's position in the
 /// record), e.g. `error: piece 2 (token 5 'X3'): expected N, L, R, D or C, found 'X'`; an
-/// empty record, with no token to name, gets `error: piece 1: the record is empty`.
+/// empty record, with no token to name, gets `error: piece 1: the record is empty`. With
+/// `--json` the same text, without `error: `, is the `error` field.
 ///
 /// Exit code 0 for a valid record, 1 for an invalid one, 2 for unusable arguments or files.
+/// Output its reader stops reading (`check ... | head`) ends the program quietly with 0.
 #[derive(Parser)]
 #[command(version)]
 struct Args {
