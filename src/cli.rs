@@ -62,20 +62,35 @@ pub fn read_sequence(path: &Path) -> Result<Vec<crate::rules::Kind>, CliError> {
         .map_err(|e| CliError::usage(format!("sequence file {}: {e}", path.display())))
 }
 
-/// Reads and parses a move record file; a file that is not a record is a usage error naming it.
+/// Reads and parses a move record file. A file that cannot be read is a usage error; one that
+/// reads but is not a record is an invalid record (exit 1, as `check` gives it), the error
+/// naming the file, then the piece and token.
 pub fn read_record(path: &Path) -> Result<crate::record::Record, CliError> {
     let text = read_text(path, "record file")?;
-    crate::record::Record::parse(&text)
-        .map_err(|e| CliError::usage(format!("record file {}: {e}", path.display())))
+    crate::record::Record::parse(&text).map_err(|e| CliError {
+        message: format!("record file {}: {e}", path.display()),
+        code: EXIT_INVALID,
+    })
 }
 
-/// Prints a record as one line on standard output (a closed pipe is reported, not a panic).
+/// Prints a record as one line on standard output (a closed pipe ends the program quietly:
+/// [`stdout_failed`]).
 pub fn print_record(record: &crate::record::Record) -> Result<(), CliError> {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
     writeln!(out, "{record}")
         .and_then(|()| out.flush())
-        .map_err(|e| CliError::usage(format!("cannot write the record: {e}")))
+        .map_err(|e| stdout_failed(e, "the record"))
+}
+
+/// The error for a failed write of `what` to standard output. A closed pipe (`check ... |
+/// head`) means the reader has all it wanted: the program ends there, quietly and with exit 0,
+/// as common command-line tools do, instead of reporting an error nobody caused.
+pub fn stdout_failed(e: std::io::Error, what: &str) -> CliError {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        std::process::exit(0);
+    }
+    CliError::usage(format!("cannot write {what}: {e}"))
 }
 
 /// Refuses a beam width no binary accepts; `option` names it in the message.

@@ -120,6 +120,59 @@ weights! {
     cells_near_i,
 }
 
+/// The longest window `near_i_pieces` may name: the pieces of a contest game.
+pub const MAX_NEAR_I_PIECES: u32 = 10_000;
+
+/// Why a weights file was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum WeightsError {
+    #[error("{0}")]
+    Json(serde_json::Error),
+    #[error("{field} is {detail}; a weight must be a finite number")]
+    OutOfRange { field: String, detail: String },
+    #[error(
+        "the weights must be a JSON object of named fields, such as {{\"holes\": 4.0}}, not {0}"
+    )]
+    NotAnObject(&'static str),
+    #[error("{field} must be a finite number, not {value}")]
+    NotFinite { field: &'static str, value: f32 },
+    #[error("{field} is a window size: a whole number from 0 to {max}, not {value}")]
+    BadWindow {
+        field: &'static str,
+        value: f32,
+        max: u32,
+    },
+}
+
+/// A JSON error, naming the field when it is a number too large for any float (`1e999`):
+/// serde reports only where it is.
+fn json_error(text: &str, e: serde_json::Error) -> WeightsError {
+    if e.to_string().starts_with("number out of range") {
+        if let Some(field) = field_before(text, e.line(), e.column()) {
+            return WeightsError::OutOfRange {
+                field: field.to_string(),
+                detail: format!("out of range (line {}, column {})", e.line(), e.column()),
+            };
+        }
+    }
+    WeightsError::Json(e)
+}
+
+/// The key of the last `"key":` before 1-based `line` and `column` of `text`.
+fn field_before(text: &str, line: usize, column: usize) -> Option<&str> {
+    let line_start: usize = text
+        .split_inclusive('\n')
+        .take(line - 1)
+        .map(str::len)
+        .sum();
+    let end = text.len().min(line_start + column);
+    let before = text.get(..end)?;
+    let colon = before.rfind(':')?;
+    let key = before[..colon].trim_end().strip_suffix('"')?;
+    let open = key.rfind('"')?;
+    Some(&key[open + 1..])
+}
+
 impl Default for Weights {
     fn default() -> Self {
         DEFAULT_WEIGHTS.clone()
@@ -140,9 +193,54 @@ impl Weights {
     /// feature.
     pub const WINDOWS: &'static [&'static str] = &["shallow_depth", "top_rows", "near_i_pieces"];
 
-    /// Reads weights from JSON; fields left out keep their defaults, unknown fields are errors.
-    pub fn from_json(text: &str) -> Result<Weights, serde_json::Error> {
-        serde_json::from_str(text)
+    /// Reads weights from a JSON object of named fields; fields left out keep their defaults.
+    /// Refused: anything but an object (an array would assign weights by position, silently
+    /// shifted by any change to the list), unknown fields, a weight that is not finite, and a
+    /// window size that is not a whole number in its range ([`Weights::window_max`]).
+    pub fn from_json(text: &str) -> Result<Weights, WeightsError> {
+        let value: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| json_error(text, e))?;
+        let kind = match value {
+            serde_json::Value::Object(_) => None,
+            serde_json::Value::Array(_) => Some("an array"),
+            serde_json::Value::Null => Some("null"),
+            serde_json::Value::Bool(_) => Some("a boolean"),
+            serde_json::Value::Number(_) => Some("a number"),
+            serde_json::Value::String(_) => Some("a string"),
+        };
+        if let Some(kind) = kind {
+            return Err(WeightsError::NotAnObject(kind));
+        }
+        // From the text rather than the value, so that errors keep their line and column.
+        let weights: Weights = serde_json::from_str(text).map_err(|e| json_error(text, e))?;
+        weights.validate()?;
+        Ok(weights)
+    }
+
+    /// The largest value a window size may take, `None` for a weight: a row window cannot
+    /// reach past the board; a piece window longer than a contest game is surely a typo (any
+    /// window of more than a few dozen pieces already holds an I almost always).
+    pub fn window_max(field: &str) -> Option<u32> {
+        match field {
+            "shallow_depth" | "top_rows" => Some(ROWS),
+            "near_i_pieces" => Some(MAX_NEAR_I_PIECES),
+            _ => None,
+        }
+    }
+
+    /// Checks every weight is finite and every window size a whole number in its range.
+    pub fn validate(&self) -> Result<(), WeightsError> {
+        for (&field, value) in Weights::NAMES.iter().zip(self.to_vec()) {
+            if !value.is_finite() {
+                return Err(WeightsError::NotFinite { field, value });
+            }
+            if let Some(max) = Weights::window_max(field) {
+                if value < 0.0 || value.fract() != 0.0 || value > max as f32 {
+                    return Err(WeightsError::BadWindow { field, value, max });
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The weights the children of piece number `depth` of `sequence` are ranked with: the
@@ -504,5 +602,62 @@ fn features_batch<const SHALLOW: bool>(
         flat_pairs,
         step1_pairs,
         step3_pairs,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refused(text: &str) -> String {
+        Weights::from_json(text).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn weights_are_an_object_of_finite_numbers() {
+        let w = Weights::from_json(r#"{"holes": 4.5, "top_rows": 3}"#).unwrap();
+        assert_eq!((w.holes, w.top_rows), (4.5, 3.0));
+        assert_eq!(w.cells, Weights::default().cells);
+        let all = serde_json::to_string(&Weights::default()).unwrap();
+        assert_eq!(Weights::from_json(&all).unwrap(), Weights::default());
+
+        assert!(refused("[1.0, 2.0]").contains("a JSON object of named fields"));
+        assert!(refused("[1.0, 2.0]").ends_with("not an array"));
+        assert!(refused("4").ends_with("not a number"));
+        assert_eq!(
+            refused(r#"{"holes": 1e39}"#),
+            "holes must be a finite number, not inf"
+        );
+        assert_eq!(
+            refused("{\n  \"cells\": -1.0,\n  \"bumpiness\": -1e999\n}"),
+            "bumpiness is out of range (line 3, column 21); a weight must be a finite number"
+        );
+        assert!(refused(r#"{"hole": 1}"#).contains("unknown field `hole`"));
+    }
+
+    #[test]
+    fn window_sizes_are_whole_numbers_in_range() {
+        for (text, message) in [
+            (
+                r#"{"top_rows": 3.5}"#,
+                "top_rows is a window size: a whole number from 0 to 20, not 3.5",
+            ),
+            (
+                r#"{"top_rows": 21}"#,
+                "top_rows is a window size: a whole number from 0 to 20, not 21",
+            ),
+            (
+                r#"{"shallow_depth": -1}"#,
+                "shallow_depth is a window size: a whole number from 0 to 20, not -1",
+            ),
+            (
+                r#"{"near_i_pieces": 10001}"#,
+                "near_i_pieces is a window size: a whole number from 0 to 10000, not 10001",
+            ),
+        ] {
+            assert_eq!(refused(text), message, "{text}");
+        }
+        let edge = r#"{"top_rows": 20, "shallow_depth": 0, "near_i_pieces": 10000}"#;
+        assert!(Weights::from_json(edge).is_ok());
     }
 }

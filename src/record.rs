@@ -6,7 +6,6 @@
 
 use crate::rules::Move;
 use std::fmt;
-use thiserror::Error;
 
 /// One token of a record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -32,33 +31,94 @@ pub struct Record {
     pub tokens: Vec<Token>,
 }
 
-/// A token that is not of the record's form.
-#[derive(Debug, Error, PartialEq, Eq)]
+/// A record that is not of the record's form. Its message has the replay's form
+/// (`piece N (token T 'X'): message`, see [`crate::replay::ReplayError`]): a bad token's piece
+/// is the one it belongs to.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RecordError {
-    #[error("token {number} '{token}': {problem}")]
     BadToken {
+        /// 1-based number of the piece the token belongs to: the `N` tokens up to it (a
+        /// malformed `N` such as `N2` starts its piece too; tokens before the first `N` count
+        /// with piece 1, where the record must start).
+        piece: usize,
         /// 1-based position of the token in the record.
         number: usize,
+        /// The token as quoted in messages: shortened, invisible characters as code points.
         token: String,
         problem: &'static str,
+        /// The character the problem is about, where it is about one.
+        found: Option<char>,
     },
-    #[error("the record is empty")]
     Empty,
 }
 
+impl RecordError {
+    /// The 1-based piece the error is about.
+    pub fn piece(&self) -> usize {
+        match self {
+            RecordError::BadToken { piece, .. } => *piece,
+            RecordError::Empty => 1,
+        }
+    }
+
+    /// The token it is about (1-based position and quote); none for an empty record.
+    pub fn token(&self) -> Option<(usize, String)> {
+        match self {
+            RecordError::BadToken { number, token, .. } => Some((*number, token.clone())),
+            RecordError::Empty => None,
+        }
+    }
+
+    /// What is wrong, without where.
+    pub fn message(&self) -> String {
+        match self {
+            RecordError::BadToken {
+                problem,
+                found: Some(c),
+                ..
+            } => format!("{problem}, found {}", describe_char(*c)),
+            RecordError::BadToken { problem, .. } => problem.to_string(),
+            RecordError::Empty => "the record is empty".to_string(),
+        }
+    }
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "piece {}", self.piece())?;
+        if let Some((number, token)) = self.token() {
+            write!(f, " (token {number} '{token}')")?;
+        }
+        write!(f, ": {}", self.message())
+    }
+}
+
+impl std::error::Error for RecordError {}
+
+/// The byte-order mark some editors put at the start of a UTF-8 file; it is not part of the
+/// text.
+pub const BYTE_ORDER_MARK: char = '\u{feff}';
+
 impl Record {
-    /// Parses tokens separated by commas and/or whitespace (one piece per line is fine).
+    /// Parses tokens separated by commas and/or whitespace (one piece per line is fine); a
+    /// byte-order mark at the start is skipped.
     pub fn parse(text: &str) -> Result<Record, RecordError> {
+        let text = text.strip_prefix(BYTE_ORDER_MARK).unwrap_or(text);
         let mut tokens = Vec::new();
         let words = text
             .split(|c: char| c == ',' || c.is_whitespace())
             .filter(|w| !w.is_empty());
+        let mut pieces = 0;
         for (i, word) in words.enumerate() {
-            tokens.push(parse_token(word).map_err(|problem| RecordError::BadToken {
+            pieces += usize::from(word.starts_with('N'));
+            let token = parse_token(word).map_err(|(problem, found)| RecordError::BadToken {
+                piece: pieces.max(1),
                 number: i + 1,
-                token: shorten(word),
+                token: quote(word),
                 problem,
-            })?);
+                found,
+            })?;
+            tokens.push(token);
         }
         if tokens.is_empty() {
             return Err(RecordError::Empty);
@@ -87,7 +147,8 @@ impl Record {
     }
 
     /// Each piece's tokens as a range of `tokens`: from its `N` to the next piece's `N` (or the
-    /// end). Tokens before the first `N` belong to no piece.
+    /// end). Tokens before the first `N` belong to no piece. The one place a record is split
+    /// into pieces: the replay, the viewer, `solve --from-record`, merge and polish all use it.
     pub fn piece_tokens(&self) -> Vec<std::ops::Range<usize>> {
         let starts: Vec<usize> = (self.tokens.iter().enumerate())
             .filter(|&(_, &t)| t == Token::Next)
@@ -111,7 +172,10 @@ impl fmt::Display for Record {
     }
 }
 
-fn parse_token(word: &str) -> Result<Token, &'static str> {
+/// A problem with a token, and the character it is about (if one).
+type TokenProblem = (&'static str, Option<char>);
+
+fn parse_token(word: &str) -> Result<Token, TokenProblem> {
     let mut chars = word.chars();
     let first = chars.next().expect("split never yields empty words");
     let count = chars.as_str();
@@ -119,39 +183,86 @@ fn parse_token(word: &str) -> Result<Token, &'static str> {
         return if count.is_empty() {
             Ok(Token::Next)
         } else {
-            Err("N never carries a count")
+            Err(("N never carries a count", None))
         };
     }
     let Some(mv) = Move::from_letter(first) else {
-        return Err("expected N, L, R, D or C");
+        return Err(("expected N, L, R, D or C", Some(first)));
     };
     if count.is_empty() {
-        return Err("a move needs a count");
+        return Err(("a move needs a count", None));
     }
-    if !count.bytes().all(|b| b.is_ascii_digit()) {
-        return Err("the count must be a decimal number");
+    if let Some(c) = count.chars().find(|c| !c.is_ascii_digit()) {
+        return Err(("the count must be a decimal number", Some(c)));
     }
     // Anything over u32 is far past the 100-move limit; report it as too large rather than
     // letting it wrap.
-    let k: u32 = count.parse().map_err(|_| "the count is too large")?;
+    let k: u32 = count
+        .parse()
+        .map_err(|_| ("the count is too large", None))?;
     if k == 0 {
-        return Err("a count must be at least 1");
+        return Err(("a count must be at least 1", None));
     }
     Ok(Token::Moves(mv, k))
 }
 
-/// Error messages quote the token; garbage can be long, so keep the quote to one short line.
-fn shorten(word: &str) -> String {
-    let printable: String = word
-        .chars()
-        .map(|c| if c.is_control() { '?' } else { c })
-        .collect();
-    if printable.chars().count() > 24 {
-        let head: String = printable.chars().take(24).collect();
-        format!("{head}...")
-    } else {
-        printable
+/// Longest quote of a token in a message, in characters, before it is cut short.
+const QUOTE_LENGTH: usize = 24;
+
+/// A token as error messages quote it: on one short line (garbage can be long), with every
+/// character that shows nothing written as its code point (`D1<U+200B>`), so that the quote
+/// never looks like a valid token.
+fn quote(word: &str) -> String {
+    let mut out = String::new();
+    for c in word.chars() {
+        let shown = if shows_ink(c) {
+            c.to_string()
+        } else {
+            format!("<{}>", code_point(c))
+        };
+        if out.chars().count() + shown.chars().count() > QUOTE_LENGTH {
+            out.push_str("...");
+            break;
+        }
+        out.push_str(&shown);
     }
+    out
+}
+
+/// A character as an error message names it: printable ASCII quoted; any other character also
+/// with its code point, since a look-alike would read as what it is not (`'О' (U+041E)`, a
+/// Cyrillic O); a character that shows nothing (a control, a space, a zero-width space) as its
+/// code point alone (`U+200B`).
+pub fn describe_char(c: char) -> String {
+    if c.is_ascii_graphic() {
+        format!("'{c}'")
+    } else if shows_ink(c) {
+        format!("'{c}' ({})", code_point(c))
+    } else {
+        code_point(c)
+    }
+}
+
+fn code_point(c: char) -> String {
+    format!("U+{:04X}", c as u32)
+}
+
+/// Whether `c` draws something of its own where it stands. Controls, spaces, the formatting
+/// characters that are invisible by design (zero-width spaces and joiners, direction marks,
+/// the byte-order mark, fillers, variation selectors, tags) and combining marks (which draw on
+/// their neighbour, here the quote) do not.
+fn shows_ink(c: char) -> bool {
+    if c.is_ascii() {
+        return c.is_ascii_graphic();
+    }
+    let invisible = matches!(c as u32,
+        0x00AD | 0x034F | 0x061C | 0x115F | 0x1160 | 0x17B4 | 0x17B5 | 0x180B..=0x180F
+        | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x206F | 0x3164 | 0xFE00..=0xFE0F
+        | 0xFEFF | 0xFFA0 | 0xFFF0..=0xFFFB | 0x1D173..=0x1D17A | 0xE0000..=0xE0FFF
+        // Combining marks.
+        | 0x0300..=0x036F | 0x1AB0..=0x1AFF | 0x1DC0..=0x1DFF | 0x20D0..=0x20FF
+        | 0xFE20..=0xFE2F);
+    !(invisible || c.is_control() || c.is_whitespace())
 }
 
 #[cfg(test)]
@@ -183,6 +294,52 @@ mod tests {
         assert_eq!(problem("N,D99999999999").1, "the count is too large");
         assert_eq!(problem("N,d1").1, "expected N, L, R, D or C");
         assert_eq!(Record::parse(" \n,"), Err(RecordError::Empty));
+    }
+
+    #[test]
+    fn a_bad_token_is_placed_in_its_piece() {
+        let message = |text: &str| Record::parse(text).unwrap_err().to_string();
+        assert_eq!(
+            message("N,D1,N,R1,X3"),
+            "piece 2 (token 5 'X3'): expected N, L, R, D or C, found 'X'"
+        );
+        // A malformed N starts its piece; tokens before the first N count with piece 1.
+        assert!(message("N,D19,N2,D19").starts_with("piece 2 (token 3 'N2'): "));
+        assert!(message("N1,D19").starts_with("piece 1 (token 1 'N1'): "));
+        assert!(message("D0,N").starts_with("piece 1 (token 1 'D0'): "));
+        assert_eq!(message(""), "piece 1: the record is empty");
+    }
+
+    #[test]
+    fn piece_tokens_splits_at_each_n() {
+        let record = Record::parse("D1,N,C1,L1,D18,N,N,D1").unwrap();
+        assert_eq!(record.piece_tokens(), [1..5, 5..6, 6..8]);
+        assert_eq!(Record::parse("D1").unwrap().piece_tokens(), []);
+        assert_eq!(Record::default().piece_tokens(), []);
+    }
+
+    #[test]
+    fn characters_that_are_not_plain_ascii_are_named_by_code_point() {
+        assert_eq!(describe_char('X'), "'X'");
+        assert_eq!(describe_char('\u{41E}'), "'\u{41E}' (U+041E)");
+        assert_eq!(describe_char('\u{200B}'), "U+200B");
+        assert_eq!(describe_char('\u{7}'), "U+0007");
+        assert_eq!(describe_char(' '), "U+0020");
+        assert_eq!(describe_char('\u{301}'), "U+0301");
+        assert_eq!(describe_char('\u{1F600}'), "'\u{1F600}' (U+1F600)");
+        assert_eq!(quote("D1\u{200B}"), "D1<U+200B>");
+        assert_eq!(quote(&"\u{1}".repeat(9)), "<U+0001><U+0001><U+0001>...");
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped_at_the_start_only() {
+        let plain = Record::parse("N,D19").unwrap();
+        assert_eq!(Record::parse("\u{feff}N,D19"), Ok(plain));
+        let err = Record::parse("N,D19,\u{feff}N").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "piece 1 (token 3 '<U+FEFF>N'): expected N, L, R, D or C, found U+FEFF"
+        );
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! replay, which locks a piece wherever its moves leave it and ignores whatever follows the end.
 //! Token form and move counts are checked in both.
 
-use crate::record::{Record, Token};
+use crate::record::{Record, RecordError, Token};
 use crate::rules::{self, Board, GameOver, Kind, Piece, Rules, Turn, MAX_MOVES_PER_PIECE};
 use serde::Serialize;
 use std::fmt;
@@ -33,26 +33,43 @@ impl fmt::Display for End {
     }
 }
 
-/// Why a record was rejected: the piece (1-based) and token (1-based, with its text) it concerns.
+/// Why a record was rejected. Every such error reads in one form, the piece (1-based) and the
+/// token (1-based, quoted) it concerns, then what is wrong:
+///
+/// ```text
+/// piece 120 (token 428 'D1'): T locked in mid-air at x=4 y=1 state 3
+/// piece 2 (token 5 'X3'): expected N, L, R, D or C, found 'X'
+/// piece 1 (token 1 'C1'): the record must start with N
+/// ```
+///
+/// A token that does not parse belongs to the piece of the last `N` before it (piece 1 before
+/// any `N`). The one error with no token to name is an empty record: `piece 1: the record is
+/// empty`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReplayError {
-    pub piece: Option<usize>,
+    pub piece: usize,
+    /// The token's position and text; `None` only for an empty record.
     pub token: Option<(usize, String)>,
     pub message: String,
 }
 
 impl fmt::Display for ReplayError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(p) = self.piece {
-            write!(f, "piece {p}")?;
-            if let Some((n, t)) = &self.token {
-                write!(f, " (token {n} '{t}')")?;
-            }
-            write!(f, ": ")?;
-        } else if let Some((n, t)) = &self.token {
-            write!(f, "token {n} '{t}': ")?;
+        write!(f, "piece {}", self.piece)?;
+        if let Some((n, t)) = &self.token {
+            write!(f, " (token {n} '{t}')")?;
         }
-        f.write_str(&self.message)
+        write!(f, ": {}", self.message)
+    }
+}
+
+impl From<RecordError> for ReplayError {
+    fn from(e: RecordError) -> Self {
+        ReplayError {
+            piece: e.piece(),
+            token: e.token(),
+            message: e.message(),
+        }
     }
 }
 
@@ -153,39 +170,38 @@ pub fn replay_observed(
         end: End::RecordEnded,
         error: None,
     };
-    let fail = |report: &mut Report, piece, token: Option<usize>, message: String| {
+    let fail = |report: &mut Report, piece, token: usize, message: String| {
         report.error = Some(ReplayError {
             piece,
-            token: token.map(|i| (i + 1, record.tokens[i].to_string())),
+            token: Some((token + 1, record.tokens[token].to_string())),
             message,
         });
         report.end = End::Invalid;
     };
 
     let tokens = &record.tokens;
-    if tokens.first() != Some(&Token::Next) {
-        let message = if tokens.is_empty() {
-            "the record is empty".to_string()
-        } else {
-            "the record must start with N".to_string()
-        };
-        fail(
-            &mut report,
-            None,
-            (!tokens.is_empty()).then_some(0),
-            message,
-        );
-        return report;
+    match tokens.first() {
+        Some(Token::Next) => {}
+        Some(_) => {
+            fail(
+                &mut report,
+                1,
+                0,
+                "the record must start with N".to_string(),
+            );
+            return report;
+        }
+        None => {
+            report.error = Some(RecordError::Empty.into());
+            report.end = End::Invalid;
+            return report;
+        }
     }
 
     let mut board = Board::new();
-    // Positions of the N tokens; piece g owns the tokens strictly between starts[g] and the next N.
-    let starts: Vec<usize> = (0..tokens.len())
-        .filter(|&i| tokens[i] == Token::Next)
-        .collect();
-    for (index, &start) in starts.iter().enumerate() {
+    for (index, span) in record.piece_tokens().into_iter().enumerate() {
         let number = index + 1;
-        let end = starts.get(index + 1).copied().unwrap_or(tokens.len());
+        let (start, end) = (span.start, span.end);
         let moves = &tokens[start + 1..end];
 
         if let End::GameOver { piece, reason } = report.end {
@@ -196,7 +212,7 @@ pub fn replay_observed(
                 "moves after the game ended (piece {piece} ended it: {})",
                 reason.describe()
             );
-            fail(&mut report, Some(number), Some(start), message);
+            fail(&mut report, number, start, message);
             return report;
         }
         let total: u64 = moves
@@ -212,12 +228,12 @@ pub fn replay_observed(
             } else {
                 format!("{total} moves (each piece needs 1..=100)")
             };
-            fail(&mut report, Some(number), Some(start), message);
+            fail(&mut report, number, start, message);
             return report;
         }
         let Some(&kind) = sequence.get(index) else {
             let message = format!("the sequence has only {} pieces", sequence.len());
-            fail(&mut report, Some(number), Some(start), message);
+            fail(&mut report, number, start, message);
             return report;
         };
 
@@ -232,7 +248,7 @@ pub fn replay_observed(
                     "moves after the game ended (piece {number} ended it: {})",
                     GameOver::SpawnBlocked.describe()
                 );
-                fail(&mut report, Some(number), Some(start + 1), message);
+                fail(&mut report, number, start + 1, message);
             }
             return report;
         }
@@ -252,7 +268,7 @@ pub fn replay_observed(
                 "{kind} locked in mid-air at x={} y={} state {}",
                 piece.x, piece.y, piece.state
             );
-            fail(&mut report, Some(number), Some(end - 1), message);
+            fail(&mut report, number, end - 1, message);
             return report;
         }
 

@@ -1,6 +1,7 @@
 //! Piece sequences: the contest's generator, the other distributions `gen` offers, and the
 //! sequence file format (letters in either case, whitespace and commas ignored, `#` comments).
 
+use crate::record::{describe_char, BYTE_ORDER_MARK};
 use crate::rules::Kind;
 use std::fmt::Write as _;
 use thiserror::Error;
@@ -106,7 +107,7 @@ pub fn generate(distribution: Distribution, seed: u64, count: usize) -> Vec<Kind
 /// A sequence file that could not be read.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum SequenceError {
-    #[error("line {line}, column {column}: '{found}' is not a piece letter (expected one of I J L O S T Z, either case)")]
+    #[error("line {line}, column {column}: {} is not a piece letter (expected one of I J L O S T Z, either case)", describe_char(*found))]
     BadCharacter {
         line: usize,
         column: usize,
@@ -117,8 +118,10 @@ pub enum SequenceError {
 }
 
 /// Parses a sequence file: piece letters in either case; whitespace and commas are ignored; a line
-/// whose first non-blank character is `#` is a comment.
+/// whose first non-blank character is `#` is a comment; a byte-order mark at the start is
+/// skipped.
 pub fn parse_sequence(text: &str) -> Result<Vec<Kind>, SequenceError> {
+    let text = text.strip_prefix(BYTE_ORDER_MARK).unwrap_or(text);
     let mut pieces = Vec::with_capacity(text.len());
     for (line_index, line) in text.lines().enumerate() {
         if line.trim_start().starts_with('#') {
@@ -196,6 +199,20 @@ mod tests {
             Err(SequenceError::Empty)
         );
         assert_eq!(letters(&parse_sequence("i j,L\n o").unwrap()), "IJLO");
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped_and_look_alikes_are_named_by_code_point() {
+        assert_eq!(letters(&parse_sequence("\u{feff}ZIO\n").unwrap()), "ZIO");
+        let message = |text: &str| parse_sequence(text).unwrap_err().to_string();
+        assert!(
+            message("Z\u{41E}S").starts_with("line 1, column 2: '\u{41E}' (U+041E) is not"),
+            "{}",
+            message("Z\u{41E}S")
+        );
+        assert!(message("ZI\u{200B}O").starts_with("line 1, column 3: U+200B is not"));
+        assert!(message("ZI\nO\u{feff}").starts_with("line 2, column 2: U+FEFF is not"));
+        assert!(message("Z\u{7}").starts_with("line 1, column 2: U+0007 is not"));
     }
 
     #[test]

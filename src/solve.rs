@@ -3,7 +3,7 @@
 
 use crate::bitboard::Board;
 use crate::movegen::{path_to, PathError, Placement};
-use crate::record::{Record, Token};
+use crate::record::Record;
 use crate::replay::{replay_observed, End, Report};
 use crate::rules::{Kind, Move, Rules};
 use crate::search::Start;
@@ -82,16 +82,8 @@ pub fn start_from(
             wanted: pieces,
         });
     }
-    // The prefix ends before the N of piece `pieces` (0-based), if there is one.
-    let mut spawned = 0;
-    let cut = record
-        .tokens
-        .iter()
-        .position(|&t| {
-            spawned += usize::from(t == Token::Next);
-            spawned > pieces
-        })
-        .unwrap_or(record.tokens.len());
+    // The prefix ends with the last token of piece `pieces` (1-based).
+    let cut = record.piece_tokens()[pieces - 1].end;
     let prefix = Record {
         tokens: record.tokens[..cut].to_vec(),
     };

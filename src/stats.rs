@@ -87,8 +87,8 @@ impl Stats {
     }
 }
 
-/// Thousands separators, for tables a reader compares by eye.
-fn grouped(n: u64) -> String {
+/// Thousands separators, for figures a reader compares by eye.
+pub fn grouped(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, ch) in digits.chars().enumerate() {

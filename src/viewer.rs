@@ -6,11 +6,16 @@
 //! totals; the page's script only decodes and draws them. A board is packed as 20 rows of 10
 //! bits, two characters of a 64-letter alphabet per row, so the 10,000 pieces of a full game
 //! take about 400 KB and the whole page stays under a megabyte with no network access at all.
+//! A settled cell is drawn in the colour of the piece that placed it: the script carries each
+//! cell's kind down as the rows under it clear, but only where the turn cleared lines by the
+//! checker's count, and only on the cells the checker's board has filled.
 //!
 //! The page exposes what it shows for tests and scripts: `#piece=N` in the URL opens piece `N`,
-//! `#score`, `#lines`, `#filled` and `#piece-number` hold the figures, `#board-text` the board
-//! drawn as [`Board::picture`] draws it, and the board canvas's `data-cells` attribute the same
-//! board read back from the canvas pixels.
+//! `#score`, `#lines`, `#filled` and `#piece-number` hold the figures, `#next` the coming
+//! pieces' letters, `#board-text` the board drawn as [`Board::picture`] draws it, and the board
+//! canvas's `data-cells` attribute the same board read back from the canvas pixels, its
+//! `data-kinds` the colours read back: a settled cell's kind letter, the current piece's in
+//! lower case, `*` for a row being cleared, `.` for an empty cell.
 
 use crate::record::{Record, Token};
 use crate::replay::{replay_observed, Report, Step};
@@ -69,17 +74,21 @@ impl Film {
     }
 
     /// The page for this replay. `record` is the parsed record (`None` when it did not parse),
-    /// `rules` and `report` those of the replay that filled this film, `title` names the page.
+    /// `rules` and `report` those of the replay that filled this film, `name` the record's path
+    /// as the user gave it: the page's heading, and its file name with the score the window's
+    /// title (`moves.txt — 1,440,868 — tetris-opt`).
     pub fn page(
         &self,
         sequence: &[Kind],
         record: Option<&Record>,
         rules: Rules,
         report: &Report,
-        title: &str,
+        name: &str,
     ) -> String {
         let error = report.error.as_ref().map(|e| {
-            let piece = e.piece.unwrap_or(self.len() + 1);
+            // The frame after the last locked piece: the failing piece for a replay error;
+            // for a record that did not parse, the start (the message names the piece).
+            let piece = self.len() + 1;
             let tokens = record.map_or(&[][..], |r| piece_tokens(r, piece));
             FilmError {
                 piece,
@@ -90,10 +99,11 @@ impl Film {
                     .map(|p| [p.x, p.y, p.state as i32]),
             }
         });
-        // The current piece, and the next one for the last frame.
-        let shown = (self.len() + 2).min(sequence.len());
+        // The current piece and the next ones the page lists, up to the last frame's.
+        let shown = (self.len() + 1 + NEXT_SHOWN).min(sequence.len());
         let data = FilmData {
-            title,
+            title: name,
+            next_shown: NEXT_SHOWN,
             summary: summary(report, rules),
             kinds: sequence[..shown].iter().map(|k| k.letter()).collect(),
             offsets: &OFFSETS,
@@ -119,7 +129,7 @@ impl Film {
         let (middle, tail) = rest
             .split_once("{{FILM}}")
             .expect("the template has a film slot");
-        let title = html_escape(title);
+        let title = html_escape(&window_title(name, report));
         let mut page = String::with_capacity(TEMPLATE.len() + title.len() + json.len());
         for part in [head, &title, middle, &json, tail] {
             page.push_str(part);
@@ -128,10 +138,32 @@ impl Film {
     }
 }
 
+/// How many of the coming pieces the page lists.
+pub const NEXT_SHOWN: usize = 5;
+
+/// The window's title: the record's file name, its score and the tool.
+fn window_title(name: &str, report: &Report) -> String {
+    let file = match std::path::Path::new(name).file_name() {
+        _ if name == "-" => "standard input".into(),
+        Some(file) => file.to_string_lossy(),
+        None => name.into(),
+    };
+    let score = crate::stats::grouped(report.final_score());
+    let invalid = if report.valid() {
+        ""
+    } else {
+        " (invalid record)"
+    };
+    format!("{file} \u{2014} {score}{invalid} \u{2014} tetris-opt")
+}
+
 /// What the page is fed, one array per figure so the numbers stay small.
 #[derive(Serialize)]
 struct FilmData<'a> {
+    /// The record's path as given, the page's heading.
     title: &'a str,
+    /// How many coming pieces to list.
+    next_shown: usize,
     summary: String,
     /// Kinds of the pieces shown, as letters: piece `n` (1-based) is letter `n - 1`.
     kinds: String,
@@ -152,7 +184,7 @@ struct FilmData<'a> {
 /// The frame after the last locked piece of an invalid record.
 #[derive(Serialize)]
 struct FilmError {
-    /// 1-based number of the piece the error concerns.
+    /// 1-based number of the piece the frame shows: the one after the last locked piece.
     piece: usize,
     message: String,
     moves: String,
@@ -197,17 +229,10 @@ pub fn decode_board(code: &str) -> Option<Board> {
 
 /// The tokens of piece `number` (1-based), without its `N`.
 fn piece_tokens(record: &Record, number: usize) -> &[Token] {
-    let mut starts = record
-        .tokens
-        .iter()
-        .enumerate()
-        .filter(|(_, t)| **t == Token::Next)
-        .map(|(i, _)| i);
-    let Some(start) = starts.nth(number.wrapping_sub(1)) else {
-        return &[];
-    };
-    let end = starts.next().unwrap_or(record.tokens.len());
-    &record.tokens[start + 1..end]
+    match record.piece_tokens().get(number.wrapping_sub(1)) {
+        Some(span) => &record.tokens[span.start + 1..span.end],
+        None => &[],
+    }
 }
 
 /// Where the checker's failing piece would have locked. The checker stops before locking it; the
@@ -215,13 +240,8 @@ fn piece_tokens(record: &Record, number: usize) -> &[Token] {
 /// error needs to show. Errors that stop the piece earlier (move counts, the end of the game)
 /// have no such place.
 fn failed_piece(sequence: &[Kind], record: &Record, rules: Rules, number: usize) -> Option<Piece> {
-    let end = record
-        .tokens
-        .iter()
-        .enumerate()
-        .filter(|(_, t)| **t == Token::Next)
-        .nth(number)
-        .map_or(record.tokens.len(), |(i, _)| i);
+    // Everything up to the N of the piece after it.
+    let end = (record.piece_tokens().get(number)).map_or(record.tokens.len(), |span| span.start);
     let head = Record {
         tokens: record.tokens[..end].to_vec(),
     };
@@ -315,10 +335,17 @@ mod tests {
             Some(&record),
             Rules::default(),
             &report,
-            "</script><b>",
+            "</script><b>/moves<&>.txt",
         );
         assert!(!page.contains("</script><b>"));
-        assert!(page.contains("&lt;/script&gt;&lt;b&gt;"));
+        assert!(
+            page.contains("\\u003c/script>\\u003cb>"),
+            "the heading is in the data"
+        );
+        // The window's title: the file name, escaped, and the score of an invalid record.
+        let title =
+            "<title>moves&lt;&amp;&gt;.txt \u{2014} 0 (invalid record) \u{2014} tetris-opt</title>";
+        assert!(page.contains(title));
         assert!(!page.contains("{{"));
         for external in ["http:", "https:", "src=", "href=", "@import", "url("] {
             assert!(!page.contains(external), "the page mentions {external}");

@@ -51,12 +51,48 @@ fn check(record: impl AsRef<[u8]>, args: &[&str]) -> Run {
     run(CHECK, &all)
 }
 
+/// Asserts `message` has the one form of an invalid record's error (`check --help` documents
+/// it): `piece N (token T 'X'): what`, or `piece 1: the record is empty`.
+fn assert_error_form(message: &str) {
+    let bad = || panic!("not of the form `piece N (token T 'X'): ...`: {message:?}");
+    if message == "piece 1: the record is empty" {
+        return;
+    }
+    let Some(rest) = message.strip_prefix("piece ") else {
+        bad()
+    };
+    let digits = |s: &str| s.len() - s.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let n = digits(rest);
+    let Some(rest) = (n > 0)
+        .then(|| &rest[n..])
+        .and_then(|r| r.strip_prefix(" (token "))
+    else {
+        bad()
+    };
+    let t = digits(rest);
+    let Some(quoted) = (t > 0)
+        .then(|| &rest[t..])
+        .and_then(|r| r.strip_prefix(" '"))
+    else {
+        bad()
+    };
+    let Some((_, what)) = quoted.split_once("'): ") else {
+        bad()
+    };
+    if what.is_empty() {
+        bad()
+    }
+}
+
 /// Asserts `check` rejects `record` as invalid (exit 1) both in the human form (error line, then
-/// `Score = 0` last) and with `--json` (valid false, score 0, the error in the report).
+/// `Score = 0` last) and with `--json` (valid false, score 0, the error in the report), with
+/// an error of the one documented form.
 fn assert_invalid(record: impl AsRef<[u8]> + Copy, args: &[&str], parts: &[&str]) {
     let human = check(record, args);
     assert_one_error_line(&human, 1, parts);
     assert_eq!(human.last_line(), "Score = 0");
+    let line = human.stdout.lines().find(|l| l.starts_with("error: "));
+    assert_error_form(line.unwrap().strip_prefix("error: ").unwrap());
 
     let json_args: Vec<&str> = args.iter().copied().chain(["--json"]).collect();
     let json = check(record, &json_args);
@@ -67,6 +103,7 @@ fn assert_invalid(record: impl AsRef<[u8]> + Copy, args: &[&str], parts: &[&str]
     assert_eq!(report["score"], 0);
     assert_eq!(report["end"], "invalid record");
     let error = report["error"].as_str().expect("an error message");
+    assert_error_form(error);
     for part in parts {
         assert!(error.contains(part), "{part:?} not in {error:?}");
     }
@@ -171,18 +208,26 @@ fn rejects_a_bad_token() {
     assert_invalid(
         "N,C1,X1,D18",
         &[],
-        &["token 3 'X1'", "expected N, L, R, D or C"],
+        &["piece 1 (token 3 'X1'): expected N, L, R, D or C, found 'X'"],
     );
 }
 
 #[test]
 fn rejects_a_move_without_a_count() {
-    assert_invalid("N,C1,L,D18", &[], &["token 3 'L'", "a move needs a count"]);
+    assert_invalid(
+        "N,C1,L,D18",
+        &[],
+        &["piece 1 (token 3 'L'): a move needs a count"],
+    );
 }
 
 #[test]
 fn rejects_a_count_of_0() {
-    assert_invalid("N,C1,L1,D0", &[], &["token 4 'D0'", "at least 1"]);
+    assert_invalid(
+        "N,C1,L1,D0",
+        &[],
+        &["piece 1 (token 4 'D0'): a count must be at least 1"],
+    );
 }
 
 #[test]
@@ -202,7 +247,40 @@ fn rejects_a_lock_in_mid_air_unless_judging() {
 
 #[test]
 fn rejects_a_record_not_starting_with_n() {
-    assert_invalid("C1,L1,D18", &[], &["token 1 'C1'", "must start with N"]);
+    assert_invalid(
+        "C1,L1,D18",
+        &[],
+        &["piece 1 (token 1 'C1'): the record must start with N"],
+    );
+}
+
+/// The form scripts can rely on is in `check --help`.
+#[test]
+fn help_documents_the_error_form() {
+    let help = run(CHECK, &[&"--help"]);
+    assert_eq!(help.code, Some(0), "{help:#?}");
+    let text = help.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        text.contains("of the form `piece N (token T 'X'): message`"),
+        "{}",
+        help.stdout
+    );
+    assert!(text.contains("`error: piece 1: the record is empty`"));
+}
+
+/// A token that does not parse is placed in its piece, as the replay's errors are.
+#[test]
+fn a_token_that_does_not_parse_names_its_piece() {
+    assert_invalid(
+        "N,C1,L1,D18,N,R1,D+19",
+        &[],
+        &["piece 2 (token 7 'D+19'): the count must be a decimal number, found '+'"],
+    );
+    assert_invalid(
+        "N,D19,N2,D19",
+        &[],
+        &["piece 2 (token 3 'N2'): N never carries a count"],
+    );
 }
 
 #[test]
@@ -210,14 +288,14 @@ fn rejects_n_with_a_number() {
     assert_invalid(
         "N1,C1,L1,D18",
         &[],
-        &["token 1 'N1'", "N never carries a count"],
+        &["piece 1 (token 1 'N1'): N never carries a count"],
     );
 }
 
 #[test]
 fn rejects_an_empty_file() {
-    assert_invalid("", &[], &["empty"]);
-    assert_invalid(" \n", &[], &["empty"]);
+    assert_invalid("", &[], &["piece 1: the record is empty"]);
+    assert_invalid(" \n", &[], &["piece 1: the record is empty"]);
 }
 
 /// Not UTF-8 at all: 0xFF can never appear in UTF-8.
@@ -240,7 +318,7 @@ fn a_record_file_that_is_not_text_scores_0() {
 fn garbage_that_is_text_is_an_invalid_record_on_one_line() {
     // Control characters and a line separator inside a token must not break the error line.
     let garbage = "N,D1\u{0}\u{7}\r\u{1b}[2J\u{2028}xyz";
-    assert_invalid(garbage, &[], &["token 2"]);
+    assert_invalid(garbage, &[], &["piece 1 (token 2 "]);
 }
 
 #[test]
@@ -286,7 +364,14 @@ fn errors_deep_in_the_public_record_name_their_token_and_piece() {
     let tokens: Vec<&str> = text.trim().split(',').collect();
     // Token 5000 (1-based) replaced by garbage.
     let bad = with_token(&text, 4_999, "Q7");
-    assert_invalid(bad.as_str(), &[], &["token 5000 'Q7'"]);
+    let piece = tokens[..4_999].iter().filter(|t| **t == "N").count();
+    assert_invalid(
+        bad.as_str(),
+        &[],
+        &[&format!(
+            "piece {piece} (token 5000 'Q7'): expected N, L, R, D or C, found 'Q'"
+        )],
+    );
 
     // The first piece locks one row higher in mid-air (its D18 lands it; D17 does not); the
     // judge accepts that and plays on.
@@ -336,6 +421,57 @@ fn a_sequence_with_a_bad_letter_is_unusable_and_the_error_names_line_and_column(
     let run = run(CHECK, &[&sequence, &record]);
     assert_one_error_line(&run, 2, &["seq.txt", "line 3, column 3", "'X'"]);
     assert_eq!(run.stdout, "");
+}
+
+/// Some editors start a UTF-8 file with a byte-order mark; it is not part of the text.
+#[test]
+fn a_byte_order_mark_at_the_start_of_either_file_is_skipped() {
+    let scratch = Scratch::new("bom");
+    let sequence = scratch.file("seq.txt", "\u{feff}ZIOSL\n");
+    let record = scratch.file("record.txt", format!("\u{feff}{OPENING}\n"));
+    let r = run(CHECK, &[&sequence, &record]);
+    assert_eq!(r.code, Some(0), "{r:#?}");
+    assert!(r.stdout.contains("pieces locked: 3"), "{r:#?}");
+    assert_eq!(r.last_line(), "Score = 0");
+}
+
+/// A look-alike (a Cyrillic or Greek letter for a Latin one) or an invisible character (a
+/// zero-width space) reads as what it is not; the error names it by code point.
+#[test]
+fn look_alike_and_invisible_characters_are_named_by_code_point() {
+    // A Cyrillic C (U+0421) for the rotation.
+    assert_invalid(
+        "N,\u{421}1,L1,D18",
+        &[],
+        &["piece 1 (token 2 '\u{421}1'): expected N, L, R, D or C, found '\u{421}' (U+0421)"],
+    );
+    // A zero-width space inside a count: the quote shows it too.
+    assert_invalid(
+        "N,C1,L1,D1\u{200B}8",
+        &[],
+        &["piece 1 (token 4 'D1<U+200B>8'): the count must be a decimal number, found U+200B"],
+    );
+    // A byte-order mark that is not at the start (two files joined) is a character like any.
+    assert_invalid(
+        format!("{OPENING},\u{feff}N,D1").as_str(),
+        &[],
+        &["piece 3 (token 11 '<U+FEFF>N'): expected N, L, R, D or C, found U+FEFF"],
+    );
+
+    let scratch = Scratch::new("look-alike");
+    let record = scratch.file("record.txt", OPENING);
+    for (text, named) in [
+        (
+            "ZI\u{41E}S\n",
+            "column 3: '\u{41E}' (U+041E) is not a piece letter",
+        ),
+        ("ZIO\u{200B}S\n", "column 4: U+200B is not a piece letter"),
+        ("ZIO\u{1b}S\n", "column 4: U+001B is not a piece letter"),
+    ] {
+        let sequence = scratch.file("seq.txt", text);
+        let r = run(CHECK, &[&sequence, &record]);
+        assert_one_error_line(&r, 2, &["seq.txt", "line 1", named]);
+    }
 }
 
 /// `--stats` on the public record gives the figures an earlier, separate count of its replay
@@ -413,4 +549,50 @@ fn stats_count_mid_air_locks_and_are_left_out_for_an_invalid_record() {
     assert_eq!(strict.code, Some(1), "{strict:#?}");
     assert!(json_report(&strict).get("stats").is_none());
     assert_invalid("N,C1,L1,D17", &["--stats"], &["piece 1", "mid-air"]);
+}
+
+#[test]
+fn trace_at_0_is_refused() {
+    let r = check(OPENING, &["--trace", "--at", "0"]);
+    assert_eq!(r.code, Some(2), "{r:#?}");
+    assert_eq!(
+        r.stderr,
+        "error: --at 0: pieces are numbered from 1 (the board after piece 1 is --at 1)\n"
+    );
+    assert_eq!(r.stdout, "");
+}
+
+/// `--at` past the pieces the record locked has no board to show; a note says why, and the
+/// exit code stays the record's.
+#[test]
+fn trace_at_a_piece_the_record_never_locked_says_why() {
+    let record = public_record_path();
+    let r = run(
+        CHECK,
+        &[
+            &"--trace",
+            &"--at",
+            &"12000",
+            &"inputs/tencent.txt",
+            &record,
+        ],
+    );
+    assert_eq!(r.code, Some(0), "{r:#?}");
+    assert_eq!(
+        r.stderr,
+        "note: --at 12000: the record locked only 9999 pieces\n"
+    );
+    assert!(r.stdout.starts_with("pieces locked: 9999\n"), "{r:#?}");
+    assert_eq!(r.last_line(), "Score = 1395326");
+
+    let r = check("N,C1,L1,D17", &["--trace", "--at", "2"]);
+    assert_eq!(r.code, Some(1), "{r:#?}");
+    assert_eq!(r.stderr, "note: --at 2: the record locked no piece\n");
+    assert_eq!(r.last_line(), "Score = 0");
+
+    // The last piece locked is still shown, with no note.
+    let r = check(OPENING, &["--trace", "--at", "3"]);
+    assert_eq!(r.code, Some(0), "{r:#?}");
+    assert!(r.stdout.starts_with("piece 3 O "), "{r:#?}");
+    assert_eq!(r.stderr, "");
 }

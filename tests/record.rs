@@ -14,6 +14,7 @@ fn bad_token(text: &str) -> (usize, String, &'static str) {
             number,
             token,
             problem,
+            ..
         }) => (number, token, problem),
         other => panic!("{text:?} parsed as {other:?}"),
     }
@@ -94,9 +95,29 @@ fn a_record_not_starting_with_n_parses_but_does_not_replay() {
     let report = replay(&[Kind::Z], &record, Rules::default());
     assert_eq!(report.final_score(), 0);
     let error = report.error.expect("rejected");
-    assert_eq!(error.piece, None);
+    assert_eq!(error.piece, 1);
     assert_eq!(error.token, Some((1, "C1".to_string())));
     assert_eq!(error.message, "the record must start with N");
+    assert_eq!(
+        error.to_string(),
+        "piece 1 (token 1 'C1'): the record must start with N"
+    );
+}
+
+#[test]
+fn every_error_names_its_piece_and_token() {
+    let parse = |text: &str| Record::parse(text).unwrap_err().to_string();
+    assert_eq!(
+        parse("N,D19,N,R1,D+19"),
+        "piece 2 (token 5 'D+19'): the count must be a decimal number, found '+'"
+    );
+    assert_eq!(parse(" \n"), "piece 1: the record is empty");
+    // The replay gives an empty record (one built in code) the same message.
+    let report = replay(&[Kind::Z], &Record::default(), Rules::default());
+    assert_eq!(
+        report.error.map(|e| e.to_string()).as_deref(),
+        Some("piece 1: the record is empty")
+    );
 }
 
 #[test]

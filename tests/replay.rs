@@ -21,7 +21,7 @@ fn play(sequence: &[Kind], record: &str, options: Rules) -> Report {
     replay(sequence, &Record::parse(record).unwrap(), options)
 }
 
-fn error(piece: Option<usize>, token: Option<(usize, &str)>, message: &str) -> Option<ReplayError> {
+fn error(piece: usize, token: Option<(usize, &str)>, message: &str) -> Option<ReplayError> {
     Some(ReplayError {
         piece,
         token: token.map(|(n, t)| (n, t.to_string())),
@@ -50,22 +50,14 @@ fn a_piece_may_carry_exactly_100_moves_but_not_101() {
     let too_many = play(&[Kind::O], "N,D19,L82", strict());
     assert_rejected(
         &too_many,
-        error(
-            Some(1),
-            Some((1, "N")),
-            "101 moves (each piece needs 1..=100)",
-        ),
+        error(1, Some((1, "N")), "101 moves (each piece needs 1..=100)"),
     );
     assert_eq!(too_many.pieces_locked, 0);
     // The count is per piece and summed over its tokens; judge mode checks it too.
     let later = play(&[Kind::O, Kind::O], "N,D19,N,D50,L25,R26", judge());
     assert_rejected(
         &later,
-        error(
-            Some(2),
-            Some((3, "N")),
-            "101 moves (each piece needs 1..=100)",
-        ),
+        error(2, Some((3, "N")), "101 moves (each piece needs 1..=100)"),
     );
     assert_eq!(later.pieces_locked, 1);
 }
@@ -76,14 +68,14 @@ fn a_piece_with_no_moves_is_rejected() {
     assert_rejected(
         &report,
         error(
-            Some(1),
+            1,
             Some((1, "N")),
             "a piece with no moves (each piece needs 1..=100)",
         ),
     );
     // Also at the end of the record.
     let report = play(&[Kind::O, Kind::O], "N,D19,N", judge());
-    assert_eq!(report.error.unwrap().piece, Some(2));
+    assert_eq!(report.error.unwrap().piece, 2);
 }
 
 #[test]
@@ -97,7 +89,7 @@ fn a_lock_in_mid_air_is_rejected_by_default_and_accepted_by_the_judge() {
     assert_rejected(
         &strict_report,
         error(
-            Some(1),
+            1,
             Some((2, "D18")),
             "Z locked in mid-air at x=4 y=18 state 0",
         ),
@@ -130,7 +122,7 @@ fn moves_after_the_game_ended_are_rejected_by_default_and_ignored_by_the_judge()
     assert_rejected(
         &strict_report,
         error(
-            Some(11),
+            11,
             Some((31, "N")),
             "moves after the game ended (piece 10 ended it: top-out (every row occupied))",
         ),
@@ -180,7 +172,7 @@ fn the_piece_reaching_a_small_limit_scores_nothing_and_ends_the_game() {
     assert_eq!(scored.end, End::RecordEnded);
     // Piece 6 is past a limit of 5.
     let past = play(&sequence, &o_rows(6), with_limit(5));
-    assert_eq!(past.error.unwrap().piece, Some(6));
+    assert_eq!(past.error.unwrap().piece, 6);
 }
 
 #[test]
@@ -213,10 +205,10 @@ fn a_record_must_start_with_n_and_hold_something() {
     let report = play(&[Kind::O], "D19,N,D19", strict());
     assert_rejected(
         &report,
-        error(None, Some((1, "D19")), "the record must start with N"),
+        error(1, Some((1, "D19")), "the record must start with N"),
     );
     let report = replay(&[Kind::O], &Record::default(), judge());
-    assert_rejected(&report, error(None, None, "the record is empty"));
+    assert_rejected(&report, error(1, None, "the record is empty"));
 }
 
 #[test]
@@ -224,7 +216,7 @@ fn a_record_longer_than_the_sequence_is_rejected() {
     let report = play(&[Kind::O], "N,D19,N,D19", strict());
     assert_rejected(
         &report,
-        error(Some(2), Some((3, "N")), "the sequence has only 1 pieces"),
+        error(2, Some((3, "N")), "the sequence has only 1 pieces"),
     );
     assert_eq!(report.pieces_locked, 1);
 }
@@ -280,7 +272,7 @@ fn the_public_record_scores_1395326_and_the_10000th_piece_adds_nothing() {
     // A 10,001st piece is after the end: rejected, or ignored by the judge.
     let over = format!("{full},N,D20");
     let report = play(&sequence, &over, strict());
-    assert_eq!(report.error.as_ref().unwrap().piece, Some(10_001));
+    assert_eq!(report.error.as_ref().unwrap().piece, 10_001);
     assert_eq!(report.final_score(), 0);
     let report = play(&sequence, &over, judge());
     assert_eq!(report.error, None);

@@ -1,7 +1,8 @@
 //! The replay viewer as a user meets it: `check --html` writes a page, a real browser (headless
 //! Chromium) opens it at `#piece=N`, and what the page shows there must be what the checker
 //! computed at that piece: the score, the lines, the filled cells and the board, both as the
-//! page's text and as read back from the canvas pixels.
+//! page's text and as read back from the canvas pixels; each settled cell in the colour of the
+//! piece that placed it; the next five pieces; the file name and score in the window's title.
 //!
 //! Without Chromium the browser tests say so and pass, except under CI (`CI=true`), where a
 //! missing browser is a failure. `CHROMIUM=/path/to/chromium` picks the browser.
@@ -16,7 +17,7 @@ use std::time::{Duration, Instant};
 use tetris_opt::record::Record;
 use tetris_opt::replay::replay_observed;
 use tetris_opt::rules::Rules;
-use tetris_opt::rules::{Board, Kind, Move, Piece};
+use tetris_opt::rules::{Board, Kind, Move, Piece, HEIGHT, WIDTH};
 use tetris_opt::sequence::parse_sequence;
 
 const BROWSER_TIMEOUT: Duration = Duration::from_secs(90);
@@ -69,6 +70,71 @@ fn expected_steps(record: &str) -> Vec<Expected> {
         })
     });
     steps
+}
+
+/// The colours of each frame as the page's `data-kinds` reads them back: the frame of piece `n`
+/// shows the cells settled before it, each in the kind of the piece that placed it (carried
+/// down as rows clear), the piece in play in lower case, and `*` for a row it completes.
+/// Worked out here from the checker's steps, apart from the page's script.
+fn expected_kinds(record: &str) -> Vec<String> {
+    let record = Record::parse(record).expect("the record parses");
+    let cell = |x: i32, y: i32| (y * WIDTH + x) as usize;
+    let mut owners: Vec<Option<Kind>> = vec![None; (WIDTH * HEIGHT) as usize];
+    let mut frames = Vec::new();
+    replay_observed(&sequence(), &record, Rules::default(), &mut |step| {
+        let mine = step.piece.cells();
+        let full = |y: i32| (0..WIDTH).all(|x| step.written.filled(x, y));
+        let rows: Vec<String> = (0..HEIGHT)
+            .map(|y| {
+                (0..WIDTH)
+                    .map(|x| {
+                        if mine.contains(&(x, y)) {
+                            step.piece.kind.letter().to_ascii_lowercase()
+                        } else if !step.written.filled(x, y) {
+                            '.'
+                        } else if full(y) {
+                            '*'
+                        } else {
+                            owners[cell(x, y)].map_or('?', Kind::letter)
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        frames.push(rows.join("/"));
+
+        for (x, y) in mine {
+            if y >= 0 {
+                owners[cell(x, y)] = Some(step.piece.kind);
+            }
+        }
+        if step.turn.lines > 0 {
+            let kept: Vec<i32> = (0..HEIGHT).filter(|&y| !full(y)).collect();
+            let mut fallen = vec![None; owners.len()];
+            for (to, &y) in (0..HEIGHT).rev().zip(kept.iter().rev()) {
+                for x in 0..WIDTH {
+                    fallen[cell(x, to)] = owners[cell(x, y)];
+                }
+            }
+            owners = fallen;
+        }
+        for y in 0..HEIGHT {
+            for x in 0..WIDTH {
+                assert_eq!(owners[cell(x, y)].is_some(), step.board.filled(x, y));
+            }
+        }
+    });
+    frames
+}
+
+/// The letters of pieces `n + 1 ..= n + 5` (the five after piece `n`), as `#next` lists them.
+fn next_five(n: usize) -> String {
+    let sequence = sequence();
+    let letters: Vec<String> = sequence[n.min(sequence.len())..(n + 5).min(sequence.len())]
+        .iter()
+        .map(|k| k.letter().to_string())
+        .collect();
+    letters.join(" ")
 }
 
 /// A file of the test's own under Cargo's scratch directory; pages stay there for a look after
@@ -180,6 +246,12 @@ struct Shown {
     board_text: String,
     /// The canvas read back pixel by pixel, rows joined by '/'.
     canvas_cells: String,
+    /// The canvas's colours read back: kinds of settled cells, the piece in play in lower case.
+    canvas_kinds: String,
+    /// The next pieces' letters.
+    next: String,
+    /// The window's title.
+    title: String,
     /// The error box's text when it is visible.
     error: Option<String>,
 }
@@ -198,8 +270,17 @@ fn read_page(dom: &str) -> Shown {
         filled: number("filled") as u32,
         board_text: element_text(dom, "board-text"),
         canvas_cells: attribute(opening_tag(dom, "board"), "data-cells"),
+        canvas_kinds: attribute(opening_tag(dom, "board"), "data-kinds"),
+        next: element_text(dom, "next"),
+        title: window_title(dom),
         error: (!error_tag.contains(" hidden")).then(|| element_text(dom, "error")),
     }
+}
+
+fn window_title(dom: &str) -> String {
+    let start = dom.find("<title>").expect("a <title>") + "<title>".len();
+    let end = start + dom[start..].find("</title>").unwrap();
+    unescape(&dom[start..end])
 }
 
 fn opening_tag<'a>(dom: &'a str, id: &str) -> &'a str {
@@ -273,14 +354,37 @@ fn the_page_shows_the_checkers_score_and_board() {
     };
     let expected = expected_steps(&record);
     assert_eq!(expected.len(), 9_999);
-    for piece in [1, 500, 5_000, 9_999] {
+    let kinds = expected_kinds(&record);
+    // The first piece after a four-line clear past piece 1,000: colours that fell four rows.
+    let after_clear = (1_000..9_999)
+        .find(|&i| expected[i].lines - expected[i - 1].lines == 4)
+        .unwrap()
+        + 2;
+    for piece in [1, 500, after_clear, 5_000, 9_999] {
         let shown = read_page(&dump_dom(&browser, &page, piece));
         assert_shows(&shown, piece, &expected[piece - 1]);
+        assert_eq!(
+            shown.canvas_kinds,
+            kinds[piece - 1],
+            "colours at piece {piece}"
+        );
+        assert_eq!(shown.next, next_five(piece), "next pieces at piece {piece}");
+        assert_eq!(
+            shown.title,
+            "viewer-public.txt \u{2014} 1,395,326 \u{2014} tetris-opt"
+        );
     }
+    // The colours are the kinds': a board of the middle game holds several.
+    let settled: std::collections::BTreeSet<char> = kinds[4_999]
+        .chars()
+        .filter(char::is_ascii_uppercase)
+        .collect();
+    assert!(settled.len() >= 4, "{settled:?}");
     // The start (an empty board) and a piece past the end (the last piece).
     let start = read_page(&dump_dom(&browser, &page, 0));
     assert_eq!((start.piece_number, start.score), (0, 0));
     assert_eq!(start.board_text, Board::new().picture(None));
+    assert_eq!(start.next, next_five(0));
     let past = read_page(&dump_dom(&browser, &page, 20_000));
     assert_shows(&past, 9_999, &expected[9_998]);
 }
@@ -311,6 +415,11 @@ fn an_invalid_record_plays_up_to_its_error() {
     assert_eq!(failing.lines, expected[118].lines);
     assert_eq!(failing.board_text, picture);
     assert_eq!(failing.canvas_cells, cells_of(&picture));
+    assert_eq!(failing.next, next_five(120));
+    assert_eq!(
+        failing.title,
+        "viewer-mid-air.txt \u{2014} 0 (invalid record) \u{2014} tetris-opt"
+    );
     let error = failing.error.expect("the error is shown at piece 120");
     assert!(
         error.contains("piece 120") && error.contains("mid-air"),
@@ -318,6 +427,18 @@ fn an_invalid_record_plays_up_to_its_error() {
     );
     // Nothing lies past the error.
     assert_eq!(read_page(&dump_dom(&browser, &page, 121)).piece_number, 120);
+}
+
+/// The window's title is in the page as written, before any script runs.
+#[test]
+fn the_title_names_the_file_and_the_score() {
+    let (page, _) = write_page(&public_record(), "titled");
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        html.contains("<title>viewer-titled.txt \u{2014} 1,395,326 \u{2014} tetris-opt</title>"),
+        "{}",
+        &html[..html.find("</title>").unwrap_or(0) + 8]
+    );
 }
 
 #[test]

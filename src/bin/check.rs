@@ -3,7 +3,9 @@
 use clap::Parser;
 use std::io::Write;
 use std::path::PathBuf;
-use tetris_opt::cli::{exit_with, read_sequence, read_text, CliError, RulesOptions, EXIT_INVALID};
+use tetris_opt::cli::{
+    exit_with, read_sequence, read_text, stdout_failed, CliError, RulesOptions, EXIT_INVALID,
+};
 use tetris_opt::record::Record;
 use tetris_opt::replay::{replay_observed, End, JsonReport, ReplayError, Report, Step};
 use tetris_opt::stats::Stats;
@@ -11,7 +13,14 @@ use tetris_opt::viewer::Film;
 
 /// Replay a move record on a piece sequence and print its score (last line: `Score = N`).
 ///
+/// An invalid record gets one error line, always of the form `piece N (token T 'X'): message`
+/// (N counts from 1 and is the piece the token belongs to; T is the token's position in the
+/// record), e.g. `error: piece 2 (token 5 'X3'): expected N, L, R, D or C, found 'X'`; an
+/// empty record, with no token to name, gets `error: piece 1: the record is empty`. With
+/// `--json` the same text, without `error: `, is the `error` field.
+///
 /// Exit code 0 for a valid record, 1 for an invalid one, 2 for unusable arguments or files.
+/// Output its reader stops reading (`check ... | head`) ends the program quietly with 0.
 #[derive(Parser)]
 #[command(version)]
 struct Args {
@@ -28,7 +37,8 @@ struct Args {
     /// Print the board after each piece, the locked piece marked with '@'.
     #[arg(long)]
     trace: bool,
-    /// With --trace: print only the board after piece N (1-based).
+    /// With --trace: print only the board after piece N (1-based; a note on stderr says so
+    /// when the record locked fewer pieces).
     #[arg(long, value_name = "N", requires = "trace")]
     at: Option<usize>,
     /// Also print where the points come from: clears by size with their mean fill, what the I
@@ -49,6 +59,11 @@ fn main() {
 
 fn run(args: &Args) -> Result<(), CliError> {
     let rules = args.rules.rules()?;
+    if args.at == Some(0) {
+        return Err(CliError::usage(
+            "--at 0: pieces are numbered from 1 (the board after piece 1 is --at 1)",
+        ));
+    }
     let sequence = read_sequence(&args.input)?;
     // A record that cannot be read still gets the scorer's last line, so scripts that read
     // `Score = N` see a zero rather than nothing.
@@ -64,12 +79,11 @@ fn run(args: &Args) -> Result<(), CliError> {
                 error: Some(e.message.clone()),
                 stats: None,
             };
-            println!(
-                "{}",
-                serde_json::to_string(&report).expect("report serializes")
-            );
+            let json = serde_json::to_string(&report).expect("report serializes");
+            // Best effort: the error that follows is the message that matters.
+            let _ = writeln!(std::io::stdout(), "{json}");
         } else {
-            println!("Score = 0");
+            let _ = writeln!(std::io::stdout(), "Score = 0");
         }
     })?;
     let stdout = std::io::stdout();
@@ -77,11 +91,17 @@ fn run(args: &Args) -> Result<(), CliError> {
     let parsed = Record::parse(&text);
     let mut film = Film::new();
     let mut stats = Stats::default();
+    // The first failed write of the trace (e.g. a closed pipe): the trace stops there, the
+    // replay goes on for the report and the page, and the failure is handled with the report's.
+    let mut trace_failed: Option<std::io::Error> = None;
     let report = match &parsed {
         Ok(record) => {
             let mut trace = |step: &Step| {
-                if args.trace && args.at.is_none_or(|n| n == step.index + 1) {
-                    let _ = write_trace(&mut out, step);
+                if args.trace
+                    && trace_failed.is_none()
+                    && args.at.is_none_or(|n| n == step.index + 1)
+                {
+                    trace_failed = write_trace(&mut out, step).err();
                 }
                 if args.html.is_some() {
                     film.observe(step);
@@ -98,16 +118,12 @@ fn run(args: &Args) -> Result<(), CliError> {
             lines: 0,
             clears: [0; 4],
             end: End::Invalid,
-            error: Some(ReplayError {
-                piece: None,
-                token: None,
-                message: e.to_string(),
-            }),
+            error: Some(ReplayError::from(e.clone())),
         },
     };
     if let Some(path) = &args.html {
-        let title = args.record.display().to_string();
-        let page = film.page(&sequence, parsed.as_ref().ok(), rules, &report, &title);
+        let name = args.record.display().to_string();
+        let page = film.page(&sequence, parsed.as_ref().ok(), rules, &report, &name);
         std::fs::write(path, page)
             .map_err(|e| CliError::usage(format!("cannot write {}: {e}", path.display())))?;
     }
@@ -128,14 +144,28 @@ fn run(args: &Args) -> Result<(), CliError> {
         };
         breakdown.and_then(|()| write_summary(&mut out, &report))
     };
-    printed
+    trace_failed
+        .map_or(Ok(()), Err)
+        .and(printed)
         .and_then(|()| out.flush())
-        .map_err(|e| CliError::usage(format!("cannot write the report: {e}")))?;
+        .map_err(|e| stdout_failed(e, "the report"))?;
+    if let Some(n) = args.at.filter(|&n| n > report.pieces_locked) {
+        eprintln!("note: --at {n}: {}", locked_only(report.pieces_locked));
+    }
     if report.valid() {
         Ok(())
     } else {
         drop(out);
         std::process::exit(EXIT_INVALID)
+    }
+}
+
+/// Why `--at` showed nothing: the record locked fewer pieces.
+fn locked_only(locked: usize) -> String {
+    match locked {
+        0 => "the record locked no piece".to_string(),
+        1 => "the record locked only 1 piece".to_string(),
+        n => format!("the record locked only {n} pieces"),
     }
 }
 

@@ -2,7 +2,7 @@
 
 use clap::Parser;
 use std::io::Write;
-use tetris_opt::cli::{exit_with, CliError};
+use tetris_opt::cli::{exit_with, stdout_failed, CliError};
 use tetris_opt::sequence::{format_sequence, generate, Distribution, CONTEST_SEED};
 
 /// Print a piece sequence file (with no options: the contest sequence).
@@ -51,5 +51,5 @@ fn run(args: &Args) -> Result<(), CliError> {
     std::io::stdout()
         .lock()
         .write_all(text.as_bytes())
-        .map_err(|e| CliError::usage(format!("cannot write the sequence: {e}")))
+        .map_err(|e| stdout_failed(e, "the sequence"))
 }
