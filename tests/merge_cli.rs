@@ -76,7 +76,7 @@ fn records_that_cannot_be_merged_get_a_one_line_error() {
             2,
             "--piece-limit 1",
         ),
-        (vec![&input, &garbage], 2, "garbage.txt"),
+        (vec![&input, &garbage], 1, "garbage.txt"),
         (vec![&input, &missing], 2, "missing.txt"),
         (vec![&input], 2, "required"),
     ];

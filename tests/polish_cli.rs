@@ -78,7 +78,7 @@ fn bad_stretches_and_records_get_a_one_line_error() {
     let missing = scratch.dir.join("missing.txt");
     let cases: Vec<(Vec<&dyn AsRef<OsStr>>, i32, &str)> = vec![
         (vec![&input, &mid_air], 1, "mid-air"),
-        (vec![&input, &garbage], 2, "garbage.txt"),
+        (vec![&input, &garbage], 1, "garbage.txt"),
         (vec![&input, &missing], 2, "missing.txt"),
         (vec![&input, &good, &"--from", &"2"], 2, "--from/--to"),
         (vec![&input, &good, &"--to", &"3"], 2, "--from/--to"),
