@@ -6,7 +6,6 @@
 //! last selection chose (locking the chosen placement onto its parent), then expands them:
 //! a separate pass for building would cost a fork-join per depth.
 
-use super::guided::best_with_board;
 use super::policy::Ranking;
 use super::trail::TrailEntry;
 use crate::bitboard::Board;
@@ -78,6 +77,15 @@ impl Chunk {
         chunk.take_sample();
         chunk
     }
+}
+
+/// The candidate with board `hash` that the selection would keep: the highest score, then the
+/// lowest (parent, placement), whichever task made it.
+pub(crate) fn best_with_board(candidates: &[Candidate], hash: u64) -> Option<Candidate> {
+    let with_board = candidates.iter().filter(|c| c.hash == hash);
+    with_board
+        .max_by_key(|c| (c.score, std::cmp::Reverse(c.order_key())))
+        .copied()
 }
 
 /// Maps a float to an integer with the same order (negative floats below positive ones).

@@ -3,7 +3,7 @@
 //! Nothing in the rules depends on how a board was reached, so a line of the search that meets
 //! one of the guide's boards with more points carries the gain on along the guide's line.
 
-use super::expand::{Candidate, Chunk};
+use super::expand::{best_with_board, Candidate, Chunk};
 
 /// A line of play to improve on: its board (as [`crate::bitboard::Board::hash64`]) after each
 /// piece from `Params::start`'s on.
@@ -31,13 +31,4 @@ pub(crate) fn keep_board(
     let kept = best_with_board(&found, hash)?;
     chosen.push(kept);
     Some(chosen.len() - 1)
-}
-
-/// The candidate with board `hash` that the selection would keep: the highest score, then the
-/// lowest (parent, placement), whichever task made it.
-pub(crate) fn best_with_board(candidates: &[Candidate], hash: u64) -> Option<Candidate> {
-    let with_board = candidates.iter().filter(|c| c.hash == hash);
-    with_board
-        .max_by_key(|c| (c.score, std::cmp::Reverse(c.order_key())))
-        .copied()
 }
