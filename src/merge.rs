@@ -64,10 +64,7 @@ struct Line {
 fn line_of(sequence: &[Kind], record: &Record, rules: Rules) -> Result<Line, String> {
     let mut states = Vec::new();
     let mut usable = Vec::new();
-    let judge = Rules {
-        lock: LockMode::Judge,
-        ..rules
-    };
+    let judge = rules.with_lock(LockMode::Judge);
     let report = replay_observed(sequence, record, judge, &mut |step| {
         states.push((Board::from_rules(step.board).hash64(), step.score));
         usable.push(step.resting || rules.locks_in_mid_air());

@@ -407,10 +407,12 @@ impl Default for Rules {
 impl Rules {
     /// The contest's rules as its web replay plays them.
     pub fn judge() -> Rules {
-        Rules {
-            lock: LockMode::Judge,
-            ..Rules::default()
-        }
+        Rules::default().with_lock(LockMode::Judge)
+    }
+
+    /// These rules with another lock mode (the same piece limit).
+    pub fn with_lock(self, lock: LockMode) -> Rules {
+        Rules { lock, ..self }
     }
 
     /// These rules with another piece limit.

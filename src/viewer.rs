@@ -245,10 +245,7 @@ fn failed_piece(sequence: &[Kind], record: &Record, rules: Rules, number: usize)
     let head = Record {
         tokens: record.tokens[..end].to_vec(),
     };
-    let judge = Rules {
-        lock: LockMode::Judge,
-        ..rules
-    };
+    let judge = rules.with_lock(LockMode::Judge);
     let mut found = None;
     replay_observed(sequence, &head, judge, &mut |step| {
         if step.index + 1 == number {
