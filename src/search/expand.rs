@@ -5,8 +5,18 @@
 //! beam order whatever the thread count. Each task first builds its share of the states the
 //! last selection chose (locking the chosen placement onto its parent), then expands them:
 //! a separate pass for building would cost a fork-join per depth.
+//!
+//! A full beam makes about twenty children per state and the selection keeps one in twenty, so
+//! storing every child would cost most of the search's memory. A prefiltered expansion
+//! therefore runs in two passes: every [`PROBE_STRIDE`]-th task first, keeping all its
+//! children, and from their keys an estimate of the selection's shortlist threshold (with a
+//! margin); then the other tasks, which keep only the children under that bound. The
+//! selection checks the bound against the real threshold and asks for an unfiltered expansion
+//! when it fell short ([`Chunk::bound`]), so the bound changes what is stored, never what is
+//! chosen.
 
 use super::policy::Ranking;
+use super::select::shortlist_rank;
 use super::trail::TrailEntry;
 use crate::bitboard::Board;
 use crate::eval::{evaluate_batch, Batch};
@@ -19,6 +29,14 @@ pub(crate) const CHUNK: usize = 32;
 
 /// One candidate in this many goes into the sample that sets the shortlist's threshold.
 pub(crate) const SAMPLE_STEP: usize = 16;
+
+/// A prefiltered expansion runs every this many tasks first to estimate the bound.
+const PROBE_STRIDE: usize = 8;
+
+/// The margin of the bound over its estimate: the probes' rank is this many times the share
+/// of the shortlist's rank that falls to them, plus [`PROBE_SLACK`] keys.
+const PROBE_MARGIN: f64 = 1.25;
+const PROBE_SLACK: usize = 32;
 
 /// A state of the beam.
 #[derive(Clone, Copy, Default)]
@@ -49,32 +67,80 @@ impl Candidate {
     }
 }
 
-/// One expansion task's children, with the sample of their keys that the parallel selection
-/// sets its threshold from (taken while they are still in the task's cache).
-#[derive(Clone, Default)]
+/// One expansion task's children under its bound, with the sample of the keys of all its
+/// children that the parallel selection sets its threshold from.
+#[derive(Clone)]
 pub(crate) struct Chunk {
+    /// The children whose key is at most `bound`, in the order they were made.
     pub candidates: Vec<Candidate>,
-    /// `key` of every `SAMPLE_STEP`-th candidate, from the first.
+    /// `key` of every `SAMPLE_STEP`-th child, from the first, kept or not.
     pub sample: Vec<u64>,
-    /// The best of the candidates with the guide's board (see [`best_with_board`]), if any.
+    /// The best of the children with the guide's board (see [`best_with_board`]), if any.
     pub guided: Option<Candidate>,
+    /// Children made, kept or not.
+    pub generated: usize,
+    /// Children with a key above this were not kept (`u64::MAX`: all were).
+    pub bound: u64,
+}
+
+impl Default for Chunk {
+    fn default() -> Chunk {
+        Chunk {
+            candidates: Vec::new(),
+            sample: Vec::new(),
+            guided: None,
+            generated: 0,
+            bound: u64::MAX,
+        }
+    }
 }
 
 impl Chunk {
-    /// Takes the sample (replacing the last depth's) once the candidates are complete.
-    fn take_sample(&mut self) {
+    /// Empties the chunk for a new expansion that keeps the children under `bound`, and gives
+    /// back memory a wider expansion took.
+    fn reset(&mut self, bound: u64) {
+        let used = self.candidates.len();
+        self.candidates.clear();
+        if self.candidates.capacity() > 4 * used + 64 {
+            self.candidates.shrink_to(2 * used + 64);
+        }
         self.sample.clear();
-        let keys = self.candidates.iter().step_by(SAMPLE_STEP);
-        self.sample.extend(keys.map(|c| c.key));
+        self.guided = None;
+        self.generated = 0;
+        self.bound = bound;
+    }
+
+    /// Takes child `c`: into the sample, the guide's best and the candidates as they apply.
+    #[inline]
+    fn push(&mut self, c: Candidate, guide_board: Option<u64>) {
+        if self.generated.is_multiple_of(SAMPLE_STEP) {
+            self.sample.push(c.key);
+        }
+        self.generated += 1;
+        if guide_board == Some(c.hash) {
+            let rank = |c: &Candidate| (c.score, std::cmp::Reverse(c.order_key()));
+            if self.guided.is_none_or(|g| rank(&c) > rank(&g)) {
+                self.guided = Some(c);
+            }
+        }
+        if c.key <= self.bound {
+            self.candidates.push(c);
+        }
+    }
+
+    /// Drops the candidates above `bound`, and the memory they held.
+    fn restrict(&mut self, bound: u64) {
+        self.bound = bound;
+        self.candidates.retain(|c| c.key <= bound);
+        self.candidates.shrink_to_fit();
     }
 
     #[cfg(test)]
     pub fn of(candidates: &[Candidate]) -> Chunk {
-        let mut chunk = Chunk {
-            candidates: candidates.to_vec(),
-            ..Chunk::default()
-        };
-        chunk.take_sample();
+        let mut chunk = Chunk::default();
+        for &c in candidates {
+            chunk.push(c, None);
+        }
         chunk
     }
 }
@@ -130,6 +196,10 @@ pub(crate) struct Beam {
     pub frontier: Vec<Node>,
     /// Per task: its children.
     pub chunks: Vec<Chunk>,
+    /// The last expansion expanded `frontier` (else `parents`, before the first piece).
+    expanded_frontier: bool,
+    /// States the last expansion expanded.
+    count: usize,
 }
 
 /// What an expansion did.
@@ -154,89 +224,170 @@ impl Beam {
     /// Every child of every state to expand, in order, into the first tasks' buffers. The
     /// states are `parents` themselves when `last` is None; otherwise the states `last` chose,
     /// which the tasks build into `frontier` (and their trail steps into `level`) on the way.
+    /// With `prefilter` (the width the selection will choose) the children are prefiltered
+    /// (see the module's comment).
     pub fn expand(
         &mut self,
         last: Option<Last>,
         step: &Step,
         level: &mut Vec<TrailEntry>,
+        prefilter: Option<usize>,
     ) -> Expanded {
         let count = last.as_ref().map_or(self.parents.len(), |l| l.chosen.len());
         let tasks = count.div_ceil(CHUNK);
         if self.chunks.len() < tasks {
             self.chunks.resize_with(tasks, Chunk::default);
         }
-        let expand_all = |chunk_index: usize, nodes: &[Node], out: &mut Chunk| {
-            out.candidates.clear();
-            let mut scratch = Placements::new();
-            let mut pending = Pending::default();
-            let mut generated = 0u64;
-            for (i, node) in nodes.iter().enumerate() {
-                let parent = (chunk_index * CHUNK + i) as u32;
-                generated += expand_node(
-                    node,
-                    parent,
-                    step,
-                    &mut scratch,
-                    &mut pending,
-                    &mut out.candidates,
-                );
+        if last.is_some() {
+            // Only grows (or shrinks) while the beam fills: no per-depth writes once full.
+            self.frontier.resize(count, Node::default());
+            level.resize(count, TrailEntry::default());
+        }
+        self.expanded_frontier = last.is_some();
+        self.count = count;
+        let stride = if prefilter.is_some() { PROBE_STRIDE } else { 1 };
+        let mut placements = self.pass(last, step, level, |i| i % stride == 0, u64::MAX);
+        if let Some(width) = prefilter {
+            let bound = probe_bound(&self.chunks[..tasks], count, width);
+            placements += self.pass(last, step, level, |i| i % stride != 0, bound);
+            if bound != u64::MAX {
+                self.chunks[..tasks]
+                    .par_iter_mut()
+                    .step_by(stride)
+                    .for_each(|c| c.restrict(bound));
             }
-            pending.flush(step.ranking, &mut out.candidates);
-            out.take_sample();
-            // Looked for here, while the candidates are still in this task's cache.
-            out.guided = step
-                .guide_board
-                .and_then(|b| best_with_board(&out.candidates, b));
-            generated
-        };
-        let parents = &self.parents;
-        let placements: u64 = match last {
-            None => parents
-                .par_chunks(CHUNK)
-                .zip(self.chunks.par_iter_mut())
-                .enumerate()
-                .map(|(chunk_index, (nodes, out))| expand_all(chunk_index, nodes, out))
-                .sum(),
-            Some(last) => {
-                // Only grows (or shrinks) while the beam fills: no per-depth writes once full.
-                self.frontier.resize(count, Node::default());
-                level.resize(count, TrailEntry::default());
-                last.chosen
-                    .par_chunks(CHUNK)
-                    .zip(self.frontier.par_chunks_mut(CHUNK))
-                    .zip(level.par_chunks_mut(CHUNK))
-                    .zip(self.chunks.par_iter_mut())
-                    .enumerate()
-                    .map(|(chunk_index, (((chosen, nodes), steps), out))| {
-                        let first = chunk_index * CHUNK;
-                        for (i, (c, (node, trail))) in
-                            chosen.iter().zip(nodes.iter_mut().zip(steps)).enumerate()
-                        {
-                            let parent = &parents[c.parent as usize];
-                            let mut board = parent.board;
-                            Placement::unpack(c.placement)
-                                .lock(&mut board, last.kind, last.index, step.rules);
-                            *node = Node {
-                                board,
-                                score: c.score,
-                                trail: (first + i) as u32,
-                            };
-                            *trail = TrailEntry {
-                                parent: parent.trail,
-                                placement: c.placement,
-                            };
-                        }
-                        expand_all(chunk_index, nodes, out)
-                    })
-                    .sum()
-            }
-        };
+        }
         Expanded {
             tasks,
             states: count,
             placements,
         }
     }
+
+    /// Expands the states of the last expansion again, keeping the children under `bound`:
+    /// for a selection that needs children the first bound dropped.
+    pub fn expand_again(&mut self, step: &Step, bound: u64) {
+        let states = if self.expanded_frontier {
+            &self.frontier[..self.count]
+        } else {
+            &self.parents[..self.count]
+        };
+        states
+            .par_chunks(CHUNK)
+            .zip(self.chunks.par_iter_mut())
+            .enumerate()
+            .for_each(|(chunk_index, (nodes, out))| {
+                expand_chunk(chunk_index, nodes, step, bound, out);
+            });
+    }
+
+    /// Expands the tasks `take` accepts, keeping the children under `bound`; returns the
+    /// placements generated.
+    fn pass(
+        &mut self,
+        last: Option<Last>,
+        step: &Step,
+        level: &mut [TrailEntry],
+        take: impl Fn(usize) -> bool + Sync + Send,
+        bound: u64,
+    ) -> u64 {
+        let parents = &self.parents;
+        match last {
+            None => parents
+                .par_chunks(CHUNK)
+                .zip(self.chunks.par_iter_mut())
+                .enumerate()
+                .filter(|(chunk_index, _)| take(*chunk_index))
+                .map(|(chunk_index, (nodes, out))| {
+                    expand_chunk(chunk_index, nodes, step, bound, out)
+                })
+                .sum(),
+            Some(last) => last
+                .chosen
+                .par_chunks(CHUNK)
+                .zip(self.frontier.par_chunks_mut(CHUNK))
+                .zip(level.par_chunks_mut(CHUNK))
+                .zip(self.chunks.par_iter_mut())
+                .enumerate()
+                .filter(|(chunk_index, _)| take(*chunk_index))
+                .map(|(chunk_index, (((chosen, nodes), steps), out))| {
+                    let first = chunk_index * CHUNK;
+                    for (i, (c, (node, trail))) in
+                        chosen.iter().zip(nodes.iter_mut().zip(steps)).enumerate()
+                    {
+                        let parent = &parents[c.parent as usize];
+                        let mut board = parent.board;
+                        Placement::unpack(c.placement)
+                            .lock(&mut board, last.kind, last.index, step.rules);
+                        *node = Node {
+                            board,
+                            score: c.score,
+                            trail: (first + i) as u32,
+                        };
+                        *trail = TrailEntry {
+                            parent: parent.trail,
+                            placement: c.placement,
+                        };
+                    }
+                    expand_chunk(chunk_index, nodes, step, bound, out)
+                })
+                .sum(),
+        }
+    }
+}
+
+/// Every child of `nodes` (the task `chunk_index`'s states) into `out`, keeping those under
+/// `bound`; returns the placements generated.
+fn expand_chunk(
+    chunk_index: usize,
+    nodes: &[Node],
+    step: &Step,
+    bound: u64,
+    out: &mut Chunk,
+) -> u64 {
+    out.reset(bound);
+    let mut scratch = Placements::new();
+    let mut pending = Pending::default();
+    let mut generated = 0u64;
+    for (i, node) in nodes.iter().enumerate() {
+        let parent = (chunk_index * CHUNK + i) as u32;
+        generated += expand_node(node, parent, step, &mut scratch, &mut pending, out);
+    }
+    pending.flush(step, out);
+    generated
+}
+
+/// A bound on the keys that the selection of `width` states needs, estimated from the probe
+/// tasks (the tasks a prefiltered expansion runs first), or `u64::MAX` when they hold too
+/// few keys to tell or the selection will need every child (see [`super::select`]).
+fn probe_bound(chunks: &[Chunk], states: usize, width: usize) -> u64 {
+    let probe_states: usize = (0..chunks.len())
+        .step_by(PROBE_STRIDE)
+        .map(|i| CHUNK.min(states - i * CHUNK))
+        .sum();
+    let probes = chunks.iter().step_by(PROBE_STRIDE);
+    let mut keys: Vec<u64> = probes.flat_map(|c| &c.sample).copied().collect();
+    if keys.is_empty() {
+        return u64::MAX;
+    }
+    // The children and samples the selection will see, if the other tasks' states are like
+    // the probes'.
+    let scale = states as f64 / probe_states as f64;
+    let generated: usize = chunks
+        .iter()
+        .step_by(PROBE_STRIDE)
+        .map(|c| c.generated)
+        .sum();
+    if generated as f64 * scale <= 5.0 * width as f64 {
+        return u64::MAX;
+    }
+    let expected = keys.len() as f64 * scale;
+    let share = shortlist_rank(width) as f64 / expected * keys.len() as f64;
+    let probe_rank = (share * PROBE_MARGIN) as usize + PROBE_SLACK;
+    if probe_rank >= keys.len() {
+        return u64::MAX;
+    }
+    *keys.select_nth_unstable(probe_rank).1
 }
 
 /// A child waiting for its evaluation.
@@ -257,21 +408,23 @@ struct Pending {
 
 impl Pending {
     /// Evaluates the waiting children and turns them into candidates.
-    fn flush(&mut self, ranking: &Ranking, out: &mut Vec<Candidate>) {
+    fn flush(&mut self, step: &Step, out: &mut Chunk) {
         if self.children.is_empty() {
             return;
         }
+        let ranking = step.ranking;
         let costs = evaluate_batch(&self.boards, &ranking.weights);
         let hashes = self.boards.hashes();
         for (i, child) in self.children.iter().enumerate() {
             let (cost, hash) = (costs[i], hashes[i]);
-            out.push(Candidate {
+            let candidate = Candidate {
                 key: sortable(cost as f64 - child.score as f64 * ranking.score_weight),
                 hash,
                 score: child.score,
                 parent: child.parent,
                 placement: child.placement,
-            });
+            };
+            out.push(candidate, step.guide_board);
         }
         self.children.clear();
         self.boards.clear();
@@ -287,7 +440,7 @@ fn expand_node(
     step: &Step,
     scratch: &mut Placements,
     pending: &mut Pending,
-    out: &mut Vec<Candidate>,
+    out: &mut Chunk,
 ) -> u64 {
     let (kind, index) = (step.kind, step.index);
     placements_with(&node.board, kind, index, step.rules, scratch);
@@ -305,7 +458,7 @@ fn expand_node(
             placement: p.pack(),
         });
         if pending.boards.is_full() {
-            pending.flush(step.ranking, out);
+            pending.flush(step, out);
         }
     }
     scratch.len() as u64

@@ -192,22 +192,30 @@ fn search(
             kind: sequence[depth - 1],
             index: first + depth - 1,
         });
+        let states = last.as_ref().map_or(beam.parents.len(), |l| l.chosen.len());
+        // A full beam's children are prefiltered; a growing beam's selection needs them all.
+        let prefilter = (states >= width).then_some(width);
         let mut level = Vec::new();
-        let expanded = beam.expand(last, &step, &mut level);
+        let expanded = beam.expand(last, &step, &mut level, prefilter);
         stats.expanded += expanded.states as u64;
         stats.placements += expanded.placements;
-        let chunks = &beam.chunks[..expanded.tasks];
         let expand_done = Instant::now();
         if depth > 0 {
             trail.push(level, &mut beam.frontier, |n| &mut n.trail, &mut best);
         }
-        if chunks.iter().all(|c| c.candidates.is_empty()) {
+        let tasks = expanded.tasks;
+        if beam.chunks[..tasks].iter().all(|c| c.generated == 0) {
             // Every placement of this piece ends the game: the best line ended before it.
             finished = false;
             break;
         }
         let select_started = Instant::now();
-        picker.select(chunks, width);
+        // A selection that needs children the expansion's bound dropped gets them (rarely:
+        // when duplicates crowd the shortlist, or the bound was estimated too low).
+        while let Err(refill) = picker.select(&mut beam.chunks[..tasks], width) {
+            beam.expand_again(&step, refill.bound);
+        }
+        let chunks = &beam.chunks[..tasks];
         let on_guide = step
             .guide_board
             .and_then(|board| guided::keep_board(chunks, board, &mut picker.chosen));

@@ -9,16 +9,29 @@
 use super::expand::{Candidate, Chunk, SAMPLE_STEP};
 use ahash::AHashMap;
 use rayon::prelude::*;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 /// The selection's buffers, kept from depth to depth.
 #[derive(Default)]
 pub(crate) struct Picker {
     pub chosen: Vec<Candidate>,
-    /// Board hash -> index in `chosen`.
-    seen: AHashMap<u64, usize>,
     buckets: Buckets,
-    /// All candidates in one slice, for the serial fill only.
-    flat: Vec<Candidate>,
+}
+
+/// The selection needs children that the expansion's bound dropped: expand again keeping
+/// those with a key of at most `bound`.
+#[derive(Debug)]
+pub(crate) struct Refill {
+    pub bound: u64,
+}
+
+/// The rank in the sample of keys whose key the parallel selection takes as its threshold
+/// (when the sample is larger): enough candidates that, after duplicates, `width` distinct
+/// boards remain, with a margin over the expected rank so that the shortlist rarely falls short.
+pub(crate) fn shortlist_rank(width: usize) -> usize {
+    let round = (width + width / 2).max(64);
+    round / SAMPLE_STEP * 5 / 4 + 16
 }
 
 impl Picker {
@@ -26,58 +39,91 @@ impl Picker {
     pub fn with_capacity(width: usize) -> Picker {
         Picker {
             chosen: Vec::with_capacity(width),
-            seen: AHashMap::with_capacity(width * 2),
             ..Picker::default()
         }
     }
 
     /// Chooses the states that go on: `width` of the candidates in `chunks` with distinct
-    /// boards (all of them if fewer), into `chosen`.
-    pub fn select(&mut self, chunks: &[Chunk], width: usize) {
+    /// boards (all of them if fewer), into `chosen`. Fails when that needs candidates the
+    /// chunks' bounds dropped. Reorders the chunks' candidates.
+    pub fn select(&mut self, chunks: &mut [Chunk], width: usize) -> Result<(), Refill> {
         self.chosen.clear();
-        self.seen.clear();
-        let total: usize = chunks.iter().map(|c| c.candidates.len()).sum();
-        if total > 4 * width && self.buckets.select(chunks, width, &mut self.chosen) {
-            return;
+        let total: usize = chunks.iter().map(|c| c.generated).sum();
+        let bound = chunks.iter().map(|c| c.bound).min().unwrap_or(u64::MAX);
+        if total > 4 * width {
+            match self.buckets.select(chunks, width, bound, &mut self.chosen) {
+                Shortlist::Chosen => return Ok(()),
+                Shortlist::BoundTooLow(threshold) => return Err(Refill { bound: threshold }),
+                Shortlist::TooFewBoards => {}
+            }
         }
-        let mut flat = std::mem::take(&mut self.flat);
-        flat.clear();
-        for c in chunks {
-            flat.extend_from_slice(&c.candidates);
+        if bound != u64::MAX && total <= 4 * width {
+            return Err(Refill { bound: u64::MAX });
         }
-        self.fill(&mut flat, width);
-        self.flat = flat;
+        if self.fill(chunks, width) || bound == u64::MAX {
+            return Ok(());
+        }
+        // The fill ran out of candidates in a round: keep those of the next round too.
+        let kept: usize = chunks.iter().map(|c| c.candidates.len()).sum();
+        let first = width.saturating_mul(2).max(64);
+        let mut round_end = first;
+        while round_end <= kept {
+            round_end = round_end.saturating_mul(2).saturating_add(first);
+        }
+        let wider = self
+            .buckets
+            .key_at(chunks, round_end)
+            .filter(|&k| k > bound);
+        Err(Refill {
+            bound: wider.unwrap_or(u64::MAX),
+        })
     }
 
     /// Adds candidates in key order until `chosen` holds `until` states or none are left.
-    fn fill(&mut self, candidates: &mut [Candidate], until: usize) {
+    /// Duplicates are usually a small share, so the candidates are taken in rounds: first
+    /// twice the places left, then twice as many as the round before, until a round ends with
+    /// `chosen` full. A board's state carries the highest score of its candidates in those
+    /// rounds. Returns false when the candidates ran out before a round ended with `chosen`
+    /// full (if the chunks dropped some, the answer is then not the full fill's).
+    fn fill(&mut self, chunks: &mut [Chunk], until: usize) -> bool {
         let order = Candidate::order_key;
-        let mut start = 0;
-        // Duplicates are usually a small share, so rank twice the places left first and widen
-        // only if that was not enough.
-        let mut take = (until - self.chosen.len().min(until))
-            .saturating_mul(2)
-            .max(64);
-        while self.chosen.len() < until && start < candidates.len() {
-            let rest = &mut candidates[start..];
-            let n = take.min(rest.len());
-            if n < rest.len() {
-                rest.select_nth_unstable_by_key(n, order);
+        chunks
+            .par_iter_mut()
+            .for_each(|c| c.candidates.par_sort_unstable_by_key(order));
+        // The candidates in key order: a merge of the sorted chunks.
+        let mut heads: BinaryHeap<Reverse<(u128, usize, usize)>> = chunks
+            .iter()
+            .enumerate()
+            .filter_map(|(i, c)| c.candidates.first().map(|f| Reverse((order(f), i, 0))))
+            .collect();
+        let mut seen: AHashMap<u64, usize> = AHashMap::new();
+        let mut round = until.saturating_mul(2).max(64);
+        let mut round_end = round;
+        let mut taken = 0;
+        while let Some(Reverse((_, chunk, at))) = heads.pop() {
+            let candidates = &chunks[chunk].candidates;
+            let c = candidates[at];
+            if let Some(next) = candidates.get(at + 1) {
+                heads.push(Reverse((order(next), chunk, at + 1)));
             }
-            rest[..n].par_sort_unstable_by_key(order);
-            for c in &rest[..n] {
-                if let Some(&i) = self.seen.get(&c.hash) {
-                    if c.score > self.chosen[i].score {
-                        self.chosen[i] = *c;
-                    }
-                } else if self.chosen.len() < until {
-                    self.seen.insert(c.hash, self.chosen.len());
-                    self.chosen.push(*c);
+            if let Some(&i) = seen.get(&c.hash) {
+                if c.score > self.chosen[i].score {
+                    self.chosen[i] = c;
                 }
+            } else if self.chosen.len() < until {
+                seen.insert(c.hash, self.chosen.len());
+                self.chosen.push(c);
             }
-            start += n;
-            take = take.saturating_mul(2);
+            taken += 1;
+            if taken == round_end {
+                if self.chosen.len() >= until {
+                    return true;
+                }
+                round = round.saturating_mul(2);
+                round_end = round_end.saturating_add(round);
+            }
         }
+        false
     }
 }
 
@@ -133,11 +179,38 @@ impl Bins {
     }
 }
 
+/// What the parallel selection made of a depth's candidates.
+#[derive(Debug, PartialEq)]
+enum Shortlist {
+    /// The best `width` distinct boards are chosen.
+    Chosen,
+    /// The shortlist held fewer distinct boards (the caller then selects from every candidate).
+    TooFewBoards,
+    /// The threshold (given) is above the bound under which the chunks kept their candidates.
+    BoundTooLow(u64),
+}
+
 impl Buckets {
+    /// A key that about `rank` candidates are under (with a margin), from the chunks' samples,
+    /// or None if that is more than the samples tell.
+    fn key_at(&mut self, chunks: &[Chunk], rank: usize) -> Option<u64> {
+        self.sample.clear();
+        self.sample
+            .extend(chunks.iter().flat_map(|c| &c.sample).copied());
+        let at = (rank / SAMPLE_STEP).saturating_mul(5) / 4 + 32;
+        (at < self.sample.len()).then(|| *self.sample.select_nth_unstable(at).1)
+    }
+
     /// Puts the best `width` distinct boards into `chosen` (in no particular but deterministic
-    /// order) and returns true, or returns false when the shortlist held fewer distinct boards
-    /// (the caller then selects from every candidate).
-    fn select(&mut self, chunks: &[Chunk], width: usize, chosen: &mut Vec<Candidate>) -> bool {
+    /// order), if the shortlist holds enough and the chunks kept every candidate under its
+    /// threshold (`bound` is the lowest of the chunks' bounds).
+    fn select(
+        &mut self,
+        chunks: &[Chunk],
+        width: usize,
+        bound: u64,
+        chosen: &mut Vec<Candidate>,
+    ) -> Shortlist {
         if self.blocks.is_empty() {
             self.blocks = (0..BLOCKS).map(|_| vec![Vec::new(); BUCKETS]).collect();
             self.seen = (0..BUCKETS).map(|_| AHashMap::new()).collect();
@@ -145,17 +218,17 @@ impl Buckets {
             self.bins = vec![Vec::new(); BUCKETS];
             self.counts = vec![[0; BINS]; BUCKETS];
         }
-        // Enough candidates that, after duplicates, `width` distinct boards remain.
-        let round = (width + width / 2).max(64);
         self.sample.clear();
         self.sample
             .extend(chunks.iter().flat_map(|c| &c.sample).copied());
         if self.sample.is_empty() {
-            return false;
+            return Shortlist::TooFewBoards;
         }
-        // A margin over the expected rank, so the shortlist rarely falls short.
-        let rank = (round / SAMPLE_STEP * 5 / 4 + 16).min(self.sample.len() - 1);
+        let rank = shortlist_rank(width).min(self.sample.len() - 1);
         let (lower, &mut threshold, _) = self.sample.select_nth_unstable(rank);
+        if threshold > bound {
+            return Shortlist::BoundTooLow(threshold);
+        }
         // The bins span the sampled keys under the threshold (keys under the lowest sampled
         // one go in the first bin).
         let start = lower.iter().copied().min().unwrap_or(threshold);
@@ -225,7 +298,7 @@ impl Buckets {
         }
         let Some(cutoff_bin) = cutoff_bin else {
             // Fewer than `width` distinct boards in the shortlist.
-            return false;
+            return Shortlist::TooFewBoards;
         };
         self.pool.clear();
         for (bucket, (boards, board_bins)) in self.boards.iter().zip(&self.bins).enumerate() {
@@ -263,7 +336,7 @@ impl Buckets {
                     *slot = c;
                 }
             });
-        true
+        Shortlist::Chosen
     }
 }
 
@@ -312,7 +385,7 @@ mod tests {
             let mut buckets = Buckets::default();
             let mut chosen = Vec::new();
             let chunks: Vec<Chunk> = all.chunks(700).map(Chunk::of).collect();
-            if !buckets.select(&chunks, width, &mut chosen) {
+            if buckets.select(&chunks, width, u64::MAX, &mut chosen) != Shortlist::Chosen {
                 // Too many duplicates under the threshold: the caller falls back. Only
                 // acceptable when there are few distinct boards.
                 assert!(boards < 2 * width as u64, "seed {seed}: fell back");
@@ -352,7 +425,8 @@ mod tests {
             }
             let chunks: Vec<Chunk> = all.chunks(500).map(Chunk::of).collect();
             let mut chosen = Vec::new();
-            assert!(buckets.select(&chunks, width, &mut chosen), "seed {seed}");
+            let made = buckets.select(&chunks, width, u64::MAX, &mut chosen);
+            assert_eq!(made, Shortlist::Chosen, "seed {seed}");
             let hashes: HashSet<u64> = chosen.iter().map(|c| c.hash).collect();
             assert_eq!((chosen.len(), hashes.len()), (width, width), "seed {seed}");
             assert_eq!(hashes, plain_choice(&all, width), "seed {seed}");
@@ -364,11 +438,141 @@ mod tests {
         // 200 distinct boards among 20,000 candidates: the shortlist cannot fill a beam of 500,
         // and the full selection returns every distinct board.
         let all = candidates(5, 20_000, 200);
-        let chunks: Vec<Chunk> = all.chunks(700).map(Chunk::of).collect();
+        let mut chunks: Vec<Chunk> = all.chunks(700).map(Chunk::of).collect();
         let mut picker = Picker::default();
-        picker.select(&chunks, 500);
+        picker.select(&mut chunks, 500).unwrap();
         let hashes: HashSet<u64> = picker.chosen.iter().map(|c| c.hash).collect();
         assert_eq!(picker.chosen.len(), 200);
         assert_eq!(hashes, plain_choice(&all, 500));
+    }
+
+    /// The serial fill over one flat copy of every candidate, in rounds of twice the places
+    /// left, then twice the round before: the definition the merge of sorted chunks follows.
+    fn flat_fill(all: &[Candidate], until: usize) -> Vec<Candidate> {
+        let mut rest = all.to_vec();
+        rest.sort_unstable_by_key(Candidate::order_key);
+        let mut chosen: Vec<Candidate> = Vec::new();
+        let mut seen: HashMap<u64, usize> = HashMap::new();
+        let (mut start, mut round) = (0, (2 * until).max(64));
+        while chosen.len() < until && start < rest.len() {
+            let end = (start + round).min(rest.len());
+            for c in &rest[start..end] {
+                if let Some(&i) = seen.get(&c.hash) {
+                    if c.score > chosen[i].score {
+                        chosen[i] = *c;
+                    }
+                } else if chosen.len() < until {
+                    seen.insert(c.hash, chosen.len());
+                    chosen.push(*c);
+                }
+            }
+            start = end;
+            round *= 2;
+        }
+        chosen
+    }
+
+    #[test]
+    fn fill_over_sorted_chunks_matches_the_flat_fill_in_order_and_scores() {
+        for (seed, count, boards, width) in [
+            (21, 3_000, 2_500, 1_000),
+            (22, 20_000, 300, 250),
+            (23, 20_000, 5_000, 4_000),
+            (24, 500, 400, 10),
+        ] {
+            let all = candidates(seed, count, boards);
+            let mut chunks: Vec<Chunk> = all.chunks(333).map(Chunk::of).collect();
+            let mut picker = Picker::default();
+            picker.fill(&mut chunks, width);
+            let got: Vec<(u64, u64, u128)> = picker
+                .chosen
+                .iter()
+                .map(|c| (c.hash, c.score, c.order_key()))
+                .collect();
+            let want: Vec<(u64, u64, u128)> = flat_fill(&all, width)
+                .iter()
+                .map(|c| (c.hash, c.score, c.order_key()))
+                .collect();
+            assert_eq!(got, want, "seed {seed}");
+        }
+    }
+
+    /// `all` cut into chunks that keep only the candidates with a key of at most `bound`.
+    fn bounded_chunks(all: &[Candidate], bound: u64) -> Vec<Chunk> {
+        all.chunks(700)
+            .map(|part| {
+                let mut chunk = Chunk::of(part);
+                chunk.bound = bound;
+                chunk.candidates.retain(|c| c.key <= bound);
+                chunk
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_bound_under_the_threshold_asks_for_every_candidate_and_one_above_changes_nothing() {
+        let all = candidates(31, 40_000, 30_000);
+        let width = 2_000;
+        let mut whole: Vec<Chunk> = all.chunks(700).map(Chunk::of).collect();
+        let mut picker = Picker::default();
+        picker.select(&mut whole, width).unwrap();
+        let want: Vec<u128> = picker.chosen.iter().map(|c| c.order_key()).collect();
+        let mut keys: Vec<u64> = all.iter().map(|c| c.key).collect();
+        keys.sort_unstable();
+        // Well above the threshold (a tenth of the keys), and far under it.
+        let mut loose = bounded_chunks(&all, keys[keys.len() / 5]);
+        assert!(loose.iter().map(|c| c.candidates.len()).sum::<usize>() < all.len() / 4);
+        picker.select(&mut loose, width).unwrap();
+        let got: Vec<u128> = picker.chosen.iter().map(|c| c.order_key()).collect();
+        assert_eq!(got, want);
+        // Under the threshold: the selection asks for the candidates up to the threshold,
+        // and with those chooses the same.
+        let mut tight = bounded_chunks(&all, keys[keys.len() / 100]);
+        let refill = picker.select(&mut tight, width).unwrap_err();
+        assert!(refill.bound > keys[keys.len() / 100] && refill.bound < keys[keys.len() / 5]);
+        let mut refilled = bounded_chunks(&all, refill.bound);
+        picker.select(&mut refilled, width).unwrap();
+        let got: Vec<u128> = picker.chosen.iter().map(|c| c.order_key()).collect();
+        assert_eq!(got, want);
+        // Too few candidates for the shortlist: the fill needs them all.
+        let mut few = bounded_chunks(&all[..6_000], keys[keys.len() / 5]);
+        assert_eq!(picker.select(&mut few, width).unwrap_err().bound, u64::MAX);
+    }
+
+    #[test]
+    fn a_fill_short_of_candidates_asks_for_more_until_it_matches_the_full_fill() {
+        // 1,600 distinct boards among 40,000 candidates: the shortlist cannot fill a beam of
+        // 1,500, and the fill needs two rounds.
+        let all = candidates(32, 40_000, 1_600);
+        let width = 1_500;
+        let mut picker = Picker::default();
+        let mut whole: Vec<Chunk> = all.chunks(700).map(Chunk::of).collect();
+        picker.select(&mut whole, width).unwrap();
+        let want: Vec<(u64, u64)> = picker.chosen.iter().map(|c| (c.hash, c.score)).collect();
+        let flat: Vec<(u64, u64)> = flat_fill(&all, width)
+            .iter()
+            .map(|c| (c.hash, c.score))
+            .collect();
+        assert!(want == flat, "the whole selection is the fill");
+        let mut keys: Vec<u64> = all.iter().map(|c| c.key).collect();
+        keys.sort_unstable();
+        let mut bound = keys[keys.len() / 20];
+        for _ in 0..10 {
+            let mut chunks = bounded_chunks(&all, bound);
+            match picker.select(&mut chunks, width) {
+                Ok(()) => {
+                    let got: Vec<(u64, u64)> =
+                        picker.chosen.iter().map(|c| (c.hash, c.score)).collect();
+                    assert!(got == want, "not the whole selection");
+                    assert!(bound < u64::MAX, "needed every candidate");
+                    return;
+                }
+                Err(refill) => {
+                    assert!(refill.bound > bound, "no progress");
+                    bound = refill.bound;
+                }
+            }
+        }
+        panic!("the refills did not converge");
     }
 }
