@@ -230,7 +230,7 @@ impl Beam {
         &mut self,
         last: Option<Last>,
         step: &Step,
-        level: &mut Vec<TrailEntry>,
+        level: &mut [TrailEntry],
         prefilter: Option<usize>,
     ) -> Expanded {
         let count = last.as_ref().map_or(self.parents.len(), |l| l.chosen.len());
@@ -241,7 +241,6 @@ impl Beam {
         if last.is_some() {
             // Only grows (or shrinks) while the beam fills: no per-depth writes once full.
             self.frontier.resize(count, Node::default());
-            level.resize(count, TrailEntry::default());
         }
         self.expanded_frontier = last.is_some();
         self.count = count;

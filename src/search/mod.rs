@@ -195,13 +195,18 @@ fn search(
         let states = last.as_ref().map_or(beam.parents.len(), |l| l.chosen.len());
         // A full beam's children are prefiltered; a growing beam's selection needs them all.
         let prefilter = (states >= width).then_some(width);
-        let mut level = Vec::new();
-        let expanded = beam.expand(last, &step, &mut level, prefilter);
+        // The steps of the states the expansion builds (none before the first piece).
+        let level = if depth > 0 {
+            trail.open(states)
+        } else {
+            &mut []
+        };
+        let expanded = beam.expand(last, &step, level, prefilter);
         stats.expanded += expanded.states as u64;
         stats.placements += expanded.placements;
         let expand_done = Instant::now();
         if depth > 0 {
-            trail.push(level, &mut beam.frontier, |n| &mut n.trail, &mut best);
+            trail.close(&mut beam.frontier, |n| &mut n.trail, &mut best);
         }
         let tasks = expanded.tasks;
         if beam.chunks[..tasks].iter().all(|c| c.generated == 0) {
@@ -243,7 +248,7 @@ fn search(
             parent: parents[c.parent as usize].trail,
             placement: c.placement,
         });
-        trail.push_last(level.collect());
+        trail.push_last(level);
     }
     let (placements, score) = match best {
         None => (Vec::new(), params.start.score),
