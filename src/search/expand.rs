@@ -7,8 +7,8 @@
 //! a separate pass for building would cost a fork-join per depth.
 //!
 //! A full beam makes about twenty children per state and the selection keeps one in twenty, so
-//! storing every child would cost most of the search's memory. A prefiltered expansion
-//! therefore runs in two passes: every [`PROBE_STRIDE`]-th task first, keeping all its
+//! storing every child would cost most of the search's memory. An expansion therefore runs
+//! in two passes: every [`PROBE_STRIDE`]-th task first, keeping all its
 //! children, and from their keys an estimate of the selection's shortlist threshold (with a
 //! margin); then the other tasks, which keep only the children under that bound. The
 //! selection checks the bound against the real threshold and asks for an unfiltered expansion
@@ -16,7 +16,7 @@
 //! chosen.
 
 use super::policy::Ranking;
-use super::select::shortlist_rank;
+use super::select::{bucket_of, shortlist_rank, BUCKETS};
 use super::trail::TrailEntry;
 use crate::bitboard::Board;
 use crate::eval::{evaluate_batch, Batch};
@@ -30,7 +30,7 @@ pub(crate) const CHUNK: usize = 32;
 /// One candidate in this many goes into the sample that sets the shortlist's threshold.
 pub(crate) const SAMPLE_STEP: usize = 16;
 
-/// A prefiltered expansion runs every this many tasks first to estimate the bound.
+/// An expansion runs every this many tasks first to estimate the bound.
 const PROBE_STRIDE: usize = 8;
 
 /// The margin of the bound over its estimate: the probes' rank is this many times the share
@@ -71,8 +71,11 @@ impl Candidate {
 /// children that the parallel selection sets its threshold from.
 #[derive(Clone)]
 pub(crate) struct Chunk {
-    /// The children whose key is at most `bound`, in the order they were made.
+    /// The children whose key is at most `bound`, grouped by the selection's bucket of their
+    /// board ([`Chunk::bucket`]), in the order they were made within a bucket.
     pub candidates: Vec<Candidate>,
+    /// Where each bucket's candidates end.
+    ends: [u32; BUCKETS],
     /// `key` of every `SAMPLE_STEP`-th child, from the first, kept or not.
     pub sample: Vec<u64>,
     /// The best of the children with the guide's board (see [`best_with_board`]), if any.
@@ -87,6 +90,7 @@ impl Default for Chunk {
     fn default() -> Chunk {
         Chunk {
             candidates: Vec::new(),
+            ends: [0; BUCKETS],
             sample: Vec::new(),
             guided: None,
             generated: 0,
@@ -96,14 +100,9 @@ impl Default for Chunk {
 }
 
 impl Chunk {
-    /// Empties the chunk for a new expansion that keeps the children under `bound`, and gives
-    /// back memory a wider expansion took.
+    /// Empties the chunk for a new expansion that keeps the children under `bound`.
     fn reset(&mut self, bound: u64) {
-        let used = self.candidates.len();
         self.candidates.clear();
-        if self.candidates.capacity() > 4 * used + 64 {
-            self.candidates.shrink_to(2 * used + 64);
-        }
         self.sample.clear();
         self.guided = None;
         self.generated = 0;
@@ -128,11 +127,44 @@ impl Chunk {
         }
     }
 
+    /// The candidates of board bucket `bucket`.
+    pub fn bucket(&self, bucket: usize) -> &[Candidate] {
+        let start = if bucket == 0 {
+            0
+        } else {
+            self.ends[bucket - 1]
+        };
+        &self.candidates[start as usize..self.ends[bucket] as usize]
+    }
+
+    /// Groups the candidates by bucket (keeping their order within one) into a buffer of
+    /// their exact size: between the expansion and the selection, the candidates of all
+    /// chunks are most of the search's memory.
+    fn group(&mut self) {
+        let mut starts = [0u32; BUCKETS];
+        for c in &self.candidates {
+            starts[bucket_of(c.hash)] += 1;
+        }
+        let mut at = 0;
+        for (start, end) in starts.iter_mut().zip(&mut self.ends) {
+            at += *start;
+            *end = at;
+            *start = at - *start;
+        }
+        let mut grouped = vec![Candidate::default(); self.candidates.len()];
+        for &c in &self.candidates {
+            let start = &mut starts[bucket_of(c.hash)];
+            grouped[*start as usize] = c;
+            *start += 1;
+        }
+        self.candidates = grouped;
+    }
+
     /// Drops the candidates above `bound`, and the memory they held.
-    fn restrict(&mut self, bound: u64) {
+    pub(crate) fn restrict(&mut self, bound: u64) {
         self.bound = bound;
         self.candidates.retain(|c| c.key <= bound);
-        self.candidates.shrink_to_fit();
+        self.group();
     }
 
     #[cfg(test)]
@@ -141,6 +173,7 @@ impl Chunk {
         for &c in candidates {
             chunk.push(c, None);
         }
+        chunk.group();
         chunk
     }
 }
@@ -224,14 +257,14 @@ impl Beam {
     /// Every child of every state to expand, in order, into the first tasks' buffers. The
     /// states are `parents` themselves when `last` is None; otherwise the states `last` chose,
     /// which the tasks build into `frontier` (and their trail steps into `level`) on the way.
-    /// With `prefilter` (the width the selection will choose) the children are prefiltered
-    /// (see the module's comment).
+    /// The children are prefiltered for a selection of `width` states (see the module's
+    /// comment).
     pub fn expand(
         &mut self,
         last: Option<Last>,
         step: &Step,
         level: &mut [TrailEntry],
-        prefilter: Option<usize>,
+        width: usize,
     ) -> Expanded {
         let count = last.as_ref().map_or(self.parents.len(), |l| l.chosen.len());
         let tasks = count.div_ceil(CHUNK);
@@ -244,17 +277,15 @@ impl Beam {
         }
         self.expanded_frontier = last.is_some();
         self.count = count;
-        let stride = if prefilter.is_some() { PROBE_STRIDE } else { 1 };
-        let mut placements = self.pass(last, step, level, |i| i % stride == 0, u64::MAX);
-        if let Some(width) = prefilter {
-            let bound = probe_bound(&self.chunks[..tasks], count, width);
-            placements += self.pass(last, step, level, |i| i % stride != 0, bound);
-            if bound != u64::MAX {
-                self.chunks[..tasks]
-                    .par_iter_mut()
-                    .step_by(stride)
-                    .for_each(|c| c.restrict(bound));
-            }
+        let probe = |i: usize| i.is_multiple_of(PROBE_STRIDE);
+        let mut placements = self.pass(last, step, level, probe, u64::MAX);
+        let bound = probe_bound(&self.chunks[..tasks], count, width);
+        placements += self.pass(last, step, level, |i| !probe(i), bound);
+        if bound != u64::MAX {
+            self.chunks[..tasks]
+                .par_iter_mut()
+                .step_by(PROBE_STRIDE)
+                .for_each(|c| c.restrict(bound));
         }
         Expanded {
             tasks,
@@ -353,11 +384,12 @@ fn expand_chunk(
         generated += expand_node(node, parent, step, &mut scratch, &mut pending, out);
     }
     pending.flush(step, out);
+    out.group();
     generated
 }
 
 /// A bound on the keys that the selection of `width` states needs, estimated from the probe
-/// tasks (the tasks a prefiltered expansion runs first), or `u64::MAX` when they hold too
+/// tasks (the tasks an expansion runs first), or `u64::MAX` when they hold too
 /// few keys to tell or the selection will need every child (see [`super::select`]).
 fn probe_bound(chunks: &[Chunk], states: usize, width: usize) -> u64 {
     let probe_states: usize = (0..chunks.len())

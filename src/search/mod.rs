@@ -193,15 +193,13 @@ fn search(
             index: first + depth - 1,
         });
         let states = last.as_ref().map_or(beam.parents.len(), |l| l.chosen.len());
-        // A full beam's children are prefiltered; a growing beam's selection needs them all.
-        let prefilter = (states >= width).then_some(width);
         // The steps of the states the expansion builds (none before the first piece).
         let level = if depth > 0 {
             trail.open(states)
         } else {
             &mut []
         };
-        let expanded = beam.expand(last, &step, level, prefilter);
+        let expanded = beam.expand(last, &step, level, width);
         stats.expanded += expanded.states as u64;
         stats.placements += expanded.placements;
         let expand_done = Instant::now();

@@ -127,10 +127,15 @@ impl Picker {
     }
 }
 
-/// Blocks the candidates are cut into, and buckets (by board hash) the shortlist is sorted
-/// into, by the parallel selection: fixed numbers, so the work never depends on the threads.
-const BLOCKS: usize = 16;
-const BUCKETS: usize = 16;
+/// Buckets (by board hash) the shortlist is sorted into by the parallel selection: a fixed
+/// number, so the work never depends on the threads.
+pub(crate) const BUCKETS: usize = 16;
+
+/// The bucket of a board: every duplicate of a board is in the same one.
+#[inline]
+pub(crate) fn bucket_of(hash: u64) -> usize {
+    (hash >> 32) as usize % BUCKETS
+}
 
 /// Bins of key that the shortlist's boards are counted in, to find the cutoff.
 const BINS: usize = 64;
@@ -138,8 +143,9 @@ const BINS: usize = 64;
 /// The parallel selection's buffers, kept from depth to depth.
 ///
 /// Candidates under a threshold (estimated from a sample to let a little more than the best
-/// 2 x width keys through) are spread over buckets by board hash, so that every duplicate of a
-/// board lands in the same bucket. Each bucket drops its duplicates on its own, in parallel:
+/// 2 x width keys through) are taken by bucket of board hash (each chunk holds its candidates
+/// grouped by bucket), so that every duplicate of a board lands in the same bucket. Each
+/// bucket drops its duplicates on its own, in parallel:
 /// a board ranks by its best key and carries its highest score. The best `width` boards of all
 /// buckets then go on.
 ///
@@ -149,10 +155,8 @@ const BINS: usize = 64;
 /// which bin holds the `width`-th board, and only that bin's ranks are searched.
 #[derive(Default)]
 struct Buckets {
-    /// Per block, per bucket: the block's candidates under the threshold.
-    blocks: Vec<Vec<Vec<Candidate>>>,
     /// Per bucket: board hash -> index in `boards`.
-    seen: Vec<AHashMap<u64, usize>>,
+    seen: Vec<AHashMap<u64, u32>>,
     /// Per bucket: (rank, candidate) per distinct board.
     boards: Vec<Vec<(u128, Candidate)>>,
     /// Per bucket: each board's bin (in the order of `boards`; kept so that the serial step
@@ -211,8 +215,7 @@ impl Buckets {
         bound: u64,
         chosen: &mut Vec<Candidate>,
     ) -> Shortlist {
-        if self.blocks.is_empty() {
-            self.blocks = (0..BLOCKS).map(|_| vec![Vec::new(); BUCKETS]).collect();
+        if self.seen.is_empty() {
             self.seen = (0..BUCKETS).map(|_| AHashMap::new()).collect();
             self.boards = vec![Vec::new(); BUCKETS];
             self.bins = vec![Vec::new(); BUCKETS];
@@ -236,22 +239,6 @@ impl Buckets {
             start,
             scale: BINS as f64 / ((threshold - start) as f64 + 1.0),
         };
-        // A block is a run of consecutive chunks.
-        let block_len = chunks.len().div_ceil(BLOCKS);
-        let bucket_of = |hash: u64| (hash >> 32) as usize % BUCKETS;
-        chunks
-            .par_chunks(block_len)
-            .zip(self.blocks.par_iter_mut())
-            .for_each(|(block, buckets)| {
-                buckets.iter_mut().for_each(Vec::clear);
-                for c in block.iter().flat_map(|c| &c.candidates) {
-                    if c.key <= threshold {
-                        buckets[bucket_of(c.hash)].push(*c);
-                    }
-                }
-            });
-        let blocks = &self.blocks;
-        let used_blocks = chunks.len().div_ceil(block_len);
         self.seen
             .par_iter_mut()
             .zip(self.boards.par_iter_mut())
@@ -261,19 +248,18 @@ impl Buckets {
             .for_each(|(bucket, (((seen, boards), board_bins), counts))| {
                 seen.clear();
                 boards.clear();
-                for block in &blocks[..used_blocks] {
-                    for c in &block[bucket] {
-                        let key = c.order_key();
-                        if let Some(&i) = seen.get(&c.hash) {
-                            let entry: &mut (u128, Candidate) = &mut boards[i];
-                            entry.0 = entry.0.min(key);
-                            if c.score > entry.1.score {
-                                entry.1 = *c;
-                            }
-                        } else {
-                            seen.insert(c.hash, boards.len());
-                            boards.push((key, *c));
+                let shortlist = chunks.iter().flat_map(|chunk| chunk.bucket(bucket));
+                for c in shortlist.filter(|c| c.key <= threshold) {
+                    let key = c.order_key();
+                    if let Some(&i) = seen.get(&c.hash) {
+                        let entry: &mut (u128, Candidate) = &mut boards[i as usize];
+                        entry.0 = entry.0.min(key);
+                        if c.score > entry.1.score {
+                            entry.1 = *c;
                         }
+                    } else {
+                        seen.insert(c.hash, boards.len() as u32);
+                        boards.push((key, *c));
                     }
                 }
                 // Taken here, in the task's cache, for the serial cutoff below.
@@ -502,8 +488,7 @@ mod tests {
         all.chunks(700)
             .map(|part| {
                 let mut chunk = Chunk::of(part);
-                chunk.bound = bound;
-                chunk.candidates.retain(|c| c.key <= bound);
+                chunk.restrict(bound);
                 chunk
             })
             .collect()
