@@ -38,8 +38,9 @@ const PROBE_STRIDE: usize = 8;
 const PROBE_MARGIN: f64 = 1.25;
 const PROBE_SLACK: usize = 32;
 
-/// A state of the beam.
+/// A state of the beam. Packed to 52 bytes (from 56): the beam holds two arrays of them.
 #[derive(Clone, Copy, Default)]
+#[repr(C, packed(4))]
 pub(crate) struct Node {
     pub board: Board,
     pub score: u64,

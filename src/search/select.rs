@@ -156,7 +156,7 @@ const BINS: usize = 64;
 #[derive(Default)]
 struct Buckets {
     /// Per bucket: board hash -> index in `boards`.
-    seen: Vec<AHashMap<u64, u32>>,
+    seen: Vec<Seen>,
     /// Per bucket: (rank, candidate) per distinct board.
     boards: Vec<Vec<(u128, Candidate)>>,
     /// Per bucket: each board's bin (in the order of `boards`; kept so that the serial step
@@ -166,6 +166,42 @@ struct Buckets {
     /// The cutoff's bin's ranks, with their buckets.
     pool: Vec<(u128, usize)>,
     sample: Vec<u64>,
+}
+
+/// Board hash -> index in a bucket's boards: open addressing over the hash's low bits (the
+/// bucket is its high bits), 4 bytes a slot, sized for every candidate the bucket may see so
+/// that it is at most half full.
+#[derive(Default)]
+struct Seen {
+    slots: Vec<u32>,
+}
+
+impl Seen {
+    const EMPTY: u32 = u32::MAX;
+
+    /// Empties the table, sized for up to `boards` boards.
+    fn reset(&mut self, boards: usize) {
+        let size = (2 * boards).next_power_of_two().max(64);
+        if self.slots.len() == size {
+            self.slots.fill(Self::EMPTY);
+        } else {
+            self.slots = vec![Self::EMPTY; size];
+        }
+    }
+
+    /// The index of the board `hash` in `boards`, or the free slot where it goes.
+    #[inline]
+    fn find(&self, hash: u64, boards: &[(u128, Candidate)]) -> Result<usize, usize> {
+        let mask = self.slots.len() - 1;
+        let mut slot = hash as usize & mask;
+        loop {
+            match self.slots[slot] {
+                Self::EMPTY => return Err(slot),
+                i if boards[i as usize].1.hash == hash => return Ok(i as usize),
+                _ => slot = (slot + 1) & mask,
+            }
+        }
+    }
 }
 
 /// Bins of keys: even in the key's integer form from `start`, which for keys of one sign and
@@ -216,7 +252,7 @@ impl Buckets {
         chosen: &mut Vec<Candidate>,
     ) -> Shortlist {
         if self.seen.is_empty() {
-            self.seen = (0..BUCKETS).map(|_| AHashMap::new()).collect();
+            self.seen = (0..BUCKETS).map(|_| Seen::default()).collect();
             self.boards = vec![Vec::new(); BUCKETS];
             self.bins = vec![Vec::new(); BUCKETS];
             self.counts = vec![[0; BINS]; BUCKETS];
@@ -246,20 +282,24 @@ impl Buckets {
             .zip(self.counts.par_iter_mut())
             .enumerate()
             .for_each(|(bucket, (((seen, boards), board_bins), counts))| {
-                seen.clear();
                 boards.clear();
+                let kept: usize = chunks.iter().map(|chunk| chunk.bucket(bucket).len()).sum();
+                seen.reset(kept);
                 let shortlist = chunks.iter().flat_map(|chunk| chunk.bucket(bucket));
                 for c in shortlist.filter(|c| c.key <= threshold) {
                     let key = c.order_key();
-                    if let Some(&i) = seen.get(&c.hash) {
-                        let entry: &mut (u128, Candidate) = &mut boards[i as usize];
-                        entry.0 = entry.0.min(key);
-                        if c.score > entry.1.score {
-                            entry.1 = *c;
+                    match seen.find(c.hash, boards) {
+                        Ok(i) => {
+                            let entry: &mut (u128, Candidate) = &mut boards[i];
+                            entry.0 = entry.0.min(key);
+                            if c.score > entry.1.score {
+                                entry.1 = *c;
+                            }
                         }
-                    } else {
-                        seen.insert(c.hash, boards.len() as u32);
-                        boards.push((key, *c));
+                        Err(slot) => {
+                            seen.slots[slot] = boards.len() as u32;
+                            boards.push((key, *c));
+                        }
                     }
                 }
                 // Taken here, in the task's cache, for the serial cutoff below.
