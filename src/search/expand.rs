@@ -104,6 +104,10 @@ impl Chunk {
     /// Empties the chunk for a new expansion that keeps the children under `bound`.
     fn reset(&mut self, bound: u64) {
         self.candidates.clear();
+        // The room of a depth with many more children (a low board) is not kept.
+        if self.sample.capacity() > 2 * self.sample.len() + 16 {
+            self.sample = Vec::new();
+        }
         self.sample.clear();
         self.guided = None;
         self.generated = 0;

@@ -275,6 +275,7 @@ impl Buckets {
             start,
             scale: BINS as f64 / ((threshold - start) as f64 + 1.0),
         };
+        let expected = (rank + 1) * SAMPLE_STEP / BUCKETS + 64;
         self.seen
             .par_iter_mut()
             .zip(self.boards.par_iter_mut())
@@ -285,6 +286,14 @@ impl Buckets {
                 boards.clear();
                 let kept: usize = chunks.iter().map(|chunk| chunk.bucket(bucket).len()).sum();
                 seen.reset(kept);
+                // Room for the boards under the threshold (a bucket's share of the rank, with a
+                // margin), without the slack of doubling kept from a larger depth.
+                let room = kept.min(expected);
+                if boards.capacity() > 2 * room {
+                    *boards = Vec::with_capacity(room);
+                } else {
+                    boards.reserve_exact(room);
+                }
                 let shortlist = chunks.iter().flat_map(|chunk| chunk.bucket(bucket));
                 for c in shortlist.filter(|c| c.key <= threshold) {
                     let key = c.order_key();
@@ -326,6 +335,11 @@ impl Buckets {
             // Fewer than `width` distinct boards in the shortlist.
             return Shortlist::TooFewBoards;
         };
+        // The cutoff's bin holds about 1/BINS of the boards; where keys tie it can hold them
+        // all, and that room is not kept for the next depth.
+        if self.pool.capacity() > 4 * width / BINS + 1024 {
+            self.pool = Vec::new();
+        }
         self.pool.clear();
         for (bucket, (boards, board_bins)) in self.boards.iter().zip(&self.bins).enumerate() {
             for (e, &bin) in boards.iter().zip(board_bins) {

@@ -10,7 +10,7 @@ use crate::movegen::Placement;
 
 /// Depths between two compactions of the trail: the uncompacted levels are most of its
 /// memory, about this many entries per state of the beam.
-pub(crate) const GC_INTERVAL: usize = 16;
+pub(crate) const GC_INTERVAL: usize = 8;
 
 /// One kept state's step: the parent's index in the previous level and the placement taken.
 /// Packed to 6 bytes: the trail holds one per state for the last [`GC_INTERVAL`] depths.
