@@ -221,6 +221,14 @@ impl SearchOptions {
         Ok(limits::check_memory(widest, limits::machine_memory())?)
     }
 
+    /// Prints the peak memory a search of at most `widest` states is expected to take.
+    pub fn print_estimate(&self, widest: usize) {
+        eprintln!(
+            "{}",
+            limits::describe_estimate(widest, limits::machine_memory())
+        );
+    }
+
     /// The weights and the policy files, read (their defaults where none is given).
     pub fn read(&self) -> Result<(crate::eval::Weights, crate::search::Policy), CliError> {
         Ok((

@@ -116,6 +116,14 @@ pub fn estimated_bytes(width: usize) -> u64 {
     BASE_BYTES + width as u64 * BYTES_PER_STATE
 }
 
+/// The line a binary prints before a search of at most `widest` states: the peak memory it
+/// expects, and the machine's (`available`, if known), so that a user picks widths by memory.
+pub fn describe_estimate(widest: usize, available: Option<u64>) -> String {
+    let mib = estimated_bytes(widest) as f64 / (1u64 << 20) as f64;
+    let machine = available.map_or(String::new(), |a| format!(" of this machine's {}", gib(a)));
+    format!("expected peak memory: about {mib:.0} MiB for a beam of {widest} states{machine}")
+}
+
 /// Whether a beam of at most `width` states fits in `available` bytes (None: unknown, and then
 /// nothing is refused).
 pub fn check_memory(width: usize, available: Option<u64>) -> Result<(), LimitError> {
@@ -216,6 +224,20 @@ mod tests {
         );
         // Unknown memory refuses nothing.
         assert!(check_memory(MAX_BEAM_WIDTH, None).is_ok());
+    }
+
+    #[test]
+    fn the_estimate_line_names_the_width_and_the_machine() {
+        let line = describe_estimate(1_000_000, Some(24 << 30));
+        let mib = estimated_bytes(1_000_000) >> 20;
+        assert_eq!(
+            line,
+            format!(
+                "expected peak memory: about {mib} MiB for a beam of 1000000 states of this \
+                 machine's 24.0 GiB"
+            )
+        );
+        assert!(!describe_estimate(10, None).contains("machine"));
     }
 
     #[test]

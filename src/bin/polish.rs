@@ -53,6 +53,9 @@ fn run(args: &Args) -> Result<(), CliError> {
     let rules = args.rules.rules()?;
     args.search.check()?;
     args.search.check_memory(args.beam_width)?;
+    if !args.quiet {
+        args.search.print_estimate(args.beam_width);
+    }
     let sequence = read_sequence(&args.input)?;
     let record = read_record(&args.record)?;
     let (weights, policy) = args.search.read()?;

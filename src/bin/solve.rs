@@ -9,6 +9,7 @@ use tetris_opt::cli::{
     check_width, check_writable, exit_with, print_record, read_record, read_sequence, CliError,
     RulesOptions, SearchOptions,
 };
+use tetris_opt::limits;
 use tetris_opt::record::Record;
 use tetris_opt::search::{beam_search, Params, Start};
 use tetris_opt::solve::{record_from, start_from, verify};
@@ -34,7 +35,8 @@ struct Args {
     /// (and written to --json) as a schedule for --width-changes.
     #[arg(long, value_name = "TIME", value_parser = parse_duration)]
     time_budget: Option<f64>,
-    /// The widest beam --time-budget may choose (memory: about 4 KiB per state).
+    /// The widest beam --time-budget may choose (the memory this takes is printed before the
+    /// search).
     #[arg(long, default_value_t = 1_000_000, requires = "time_budget")]
     max_beam_width: usize,
     #[command(flatten)]
@@ -133,6 +135,9 @@ fn run(args: &Args) -> Result<(), CliError> {
         None => scheduled_widths(args).max().unwrap_or(args.beam_width),
     };
     args.search.check_memory(widest)?;
+    if !args.quiet {
+        args.search.print_estimate(widest);
+    }
     if let Some(path) = &args.json {
         check_writable("--json", path)?;
     }
@@ -250,6 +255,7 @@ fn run(args: &Args) -> Result<(), CliError> {
             "placements": solution.stats.placements,
             "phase_seconds": solution.stats.seconds,
             "peak_memory_mib": peak_memory_mib(),
+            "expected_peak_memory_mib": limits::estimated_bytes(widest) as f64 / (1u64 << 20) as f64,
         });
         std::fs::write(path, format!("{summary:#}\n"))
             .map_err(|e| CliError::usage(format!("cannot write {}: {e}", path.display())))?;
