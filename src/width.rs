@@ -67,7 +67,7 @@ pub struct TimeBudget {
     /// Seconds from the start of the search to its end, with a reserve for building and
     /// checking the record left out of it ([`TimeBudget::search_seconds`]).
     pub seconds: f64,
-    /// The widest beam the budget may choose (memory grows by about 4 KiB per state).
+    /// The widest beam the budget may choose (memory grows by about 1 KB per state).
     pub max_width: usize,
 }
 

@@ -419,7 +419,7 @@ fn a_beam_that_cannot_fit_in_memory_is_refused_before_the_search() {
             .arg(&input)
             .args(["--pieces", "2", "--beam-width", "1000000", "--quiet"])
             .args(extra)
-            .env("TETRIS_OPT_MEMORY", "1G")
+            .env("TETRIS_OPT_MEMORY", "512M")
             .output()
             .unwrap();
         (
@@ -432,14 +432,36 @@ fn a_beam_that_cannot_fit_in_memory_is_refused_before_the_search() {
     assert_eq!(code, Some(2), "{stderr}");
     assert!(stdout.is_empty());
     assert!(
-        stderr.contains("a beam of 1000000 states needs about 3.6 GiB")
-            && stderr.contains("more than this machine's 1.0 GiB")
+        stderr.contains("a beam of 1000000 states needs about 0.9 GiB")
+            && stderr.contains("more than this machine's 0.5 GiB")
             && stderr.contains("--force"),
         "{stderr}"
     );
     let (code, stderr, stdout) = with_memory(&["--force"]);
     assert_eq!(code, Some(0), "{stderr}");
     assert!(!stdout.is_empty());
+}
+
+/// Before searching, `solve` says how much memory it expects the beam to take, beside the
+/// machine's, so that a user can pick a width by memory.
+#[test]
+fn solve_states_the_memory_it_expects_before_the_search() {
+    let input = tencent_input();
+    let output = std::process::Command::new(SOLVE)
+        .arg(&input)
+        .args(["--pieces", "2", "--beam-width", "100000"])
+        .env("TETRIS_OPT_MEMORY", "24G")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let first = stderr.lines().next().unwrap_or_default();
+    assert_eq!(
+        first,
+        "expected peak memory: about 111 MiB for a beam of 100000 states of this machine's \
+         24.0 GiB",
+        "{stderr}"
+    );
 }
 
 /// `--json` to a place that cannot be written fails at once, not after the search.

@@ -53,9 +53,6 @@ fn run(args: &Args) -> Result<(), CliError> {
     let rules = args.rules.rules()?;
     args.search.check()?;
     args.search.check_memory(args.beam_width)?;
-    if !args.quiet {
-        args.search.print_estimate(args.beam_width);
-    }
     let sequence = read_sequence(&args.input)?;
     let record = read_record(&args.record)?;
     let (weights, policy) = args.search.read()?;
@@ -72,6 +69,10 @@ fn run(args: &Args) -> Result<(), CliError> {
     let pieces = record.piece_count();
     let to = args.to.unwrap_or(pieces).min(pieces);
     let pool = args.search.pool()?;
+    // Once every input is read and valid: an error is then the only line printed.
+    if !args.quiet {
+        args.search.print_estimate(args.beam_width);
+    }
     let bar = if args.quiet {
         ProgressBar::hidden()
     } else {

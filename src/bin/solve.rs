@@ -135,9 +135,6 @@ fn run(args: &Args) -> Result<(), CliError> {
         None => scheduled_widths(args).max().unwrap_or(args.beam_width),
     };
     args.search.check_memory(widest)?;
-    if !args.quiet {
-        args.search.print_estimate(widest);
-    }
     if let Some(path) = &args.json {
         check_writable("--json", path)?;
     }
@@ -179,6 +176,10 @@ fn run(args: &Args) -> Result<(), CliError> {
         start,
     };
     let pool = args.search.pool()?;
+    // Once every input is read and valid: an error is then the only line printed.
+    if !args.quiet {
+        args.search.print_estimate(widest);
+    }
 
     let total = rules.pieces_to_place(sequence.len());
     let first = params.start.index;

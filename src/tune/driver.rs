@@ -634,7 +634,7 @@ mod tests {
         assert_eq!(plan.states_at_once(), 4_000_000);
         assert!(plan.check_memory(Some(24 * gib)).is_ok());
         assert!(matches!(
-            plan.check_memory(Some(8 * gib)),
+            plan.check_memory(Some(2 * gib)),
             Err(TuneError::ParallelMemory {
                 trials: 2,
                 states: 4_000_000,
