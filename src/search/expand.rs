@@ -8,12 +8,12 @@
 //!
 //! A full beam makes about twenty children per state and the selection keeps one in twenty, so
 //! storing every child would cost most of the search's memory. An expansion therefore runs
-//! in two passes: every [`PROBE_STRIDE`]-th task first, keeping all its
-//! children, and from their keys an estimate of the selection's shortlist threshold (with a
-//! margin); then the other tasks, which keep only the children under that bound. The
-//! selection checks the bound against the real threshold and asks for an unfiltered expansion
-//! when it fell short ([`Chunk::bound`]), so the bound changes what is stored, never what is
-//! chosen.
+//! in two passes: every [`PROBE_STRIDE`]-th task first, keeping all its children, and from
+//! their keys an estimate of the selection's shortlist threshold (with a margin); then the
+//! other tasks, which keep only the children under that bound. The
+//! selection checks the bound against the real threshold and asks for an expansion under a
+//! higher one when it fell short ([`Chunk::bound`]), so the bound changes what is stored,
+//! never what is chosen.
 
 use super::policy::Ranking;
 use super::select::{bucket_of, shortlist_rank, BUCKETS};

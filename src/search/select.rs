@@ -4,7 +4,12 @@
 //! never depends on the order the tasks finished in. Among candidates with the same board the
 //! one with the higher score goes on. The selection runs in parallel over buckets of board
 //! hashes ([`Buckets`]); when duplicates crowd its shortlist it falls back to a serial fill
-//! over every candidate, which gives the same boards.
+//! in rounds of key order, which gives the same boards.
+//!
+//! The chunks hold only the candidates under their expansion's bound. Where the shortlist's
+//! threshold is above that bound, or the fill runs out of candidates before a round ends, the
+//! selection answers [`Refill`] with the bound it needs, and the caller expands the depth again
+//! under it: the choice is always that of every candidate.
 
 use super::expand::{Candidate, Chunk, SAMPLE_STEP};
 use ahash::AHashMap;
