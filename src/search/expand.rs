@@ -66,6 +66,13 @@ impl Candidate {
     pub fn order_key(&self) -> u128 {
         (self.key as u128) << 64 | (self.parent as u128) << 16 | self.placement as u128
     }
+
+    /// Among candidates with one board, the one the selection keeps ranks highest: the
+    /// highest score, then the lowest (parent, placement).
+    #[inline]
+    pub fn keep_rank(&self) -> (u64, std::cmp::Reverse<u128>) {
+        (self.score, std::cmp::Reverse(self.order_key()))
+    }
 }
 
 /// One expansion task's children under its bound, with the sample of the keys of all its
@@ -121,11 +128,9 @@ impl Chunk {
             self.sample.push(c.key);
         }
         self.generated += 1;
-        if guide_board == Some(c.hash) {
-            let rank = |c: &Candidate| (c.score, std::cmp::Reverse(c.order_key()));
-            if self.guided.is_none_or(|g| rank(&c) > rank(&g)) {
-                self.guided = Some(c);
-            }
+        if guide_board == Some(c.hash) && self.guided.is_none_or(|g| c.keep_rank() > g.keep_rank())
+        {
+            self.guided = Some(c);
         }
         if c.key <= self.bound {
             self.candidates.push(c);
@@ -187,9 +192,7 @@ impl Chunk {
 /// lowest (parent, placement), whichever task made it.
 pub(crate) fn best_with_board(candidates: &[Candidate], hash: u64) -> Option<Candidate> {
     let with_board = candidates.iter().filter(|c| c.hash == hash);
-    with_board
-        .max_by_key(|c| (c.score, std::cmp::Reverse(c.order_key())))
-        .copied()
+    with_board.max_by_key(|c| c.keep_rank()).copied()
 }
 
 /// Maps a float to an integer with the same order (negative floats below positive ones).
