@@ -193,6 +193,15 @@ pub struct SearchOptions {
     /// Beam policy as JSON (fields left out keep their defaults).
     #[arg(long, value_name = "FILE")]
     pub policy: Option<PathBuf>,
+    /// Fill-stratified selection: the best N boards of each fill level (filled cells) go on at
+    /// every piece whatever their rank, in place of the worst of the fuller levels (0: off;
+    /// overrides the policy's `fill_keep`).
+    #[arg(long, value_name = "N")]
+    pub fill_keep: Option<usize>,
+    /// How `--fill-keep` ranks the boards of one fill level (overrides the policy's
+    /// `fill_rank`).
+    #[arg(long, value_enum, value_name = "RANK")]
+    pub fill_rank: Option<crate::search::FillRank>,
     /// Worker threads (default: all cores; at most 4 per core). The record does not depend
     /// on it.
     #[arg(long)]
@@ -231,10 +240,14 @@ impl SearchOptions {
 
     /// The weights and the policy files, read (their defaults where none is given).
     pub fn read(&self) -> Result<(crate::eval::Weights, crate::search::Policy), CliError> {
-        Ok((
-            read_weights(self.weights.as_deref())?,
-            read_policy(self.policy.as_deref())?,
-        ))
+        let mut policy = read_policy(self.policy.as_deref())?;
+        if let Some(keep) = self.fill_keep {
+            policy.fill_keep = keep;
+        }
+        if let Some(rank) = self.fill_rank {
+            policy.fill_rank = rank;
+        }
+        Ok((read_weights(self.weights.as_deref())?, policy))
     }
 
     /// The worker threads the search runs on.

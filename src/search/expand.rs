@@ -15,7 +15,7 @@
 //! higher one when it fell short ([`Chunk::bound`]), so the bound changes what is stored,
 //! never what is chosen.
 
-use super::policy::Ranking;
+use super::policy::{FillRank, Ranking};
 use super::select::{bucket_of, shortlist_rank, BUCKETS};
 use super::trail::TrailEntry;
 use crate::bitboard::Board;
@@ -57,6 +57,8 @@ pub(crate) struct Candidate {
     pub score: u64,
     pub parent: u32,
     pub placement: u16,
+    /// Filled cells of the board (in the struct's padding): its fill level.
+    pub cells: u8,
 }
 
 impl Candidate {
@@ -65,6 +67,16 @@ impl Candidate {
     #[inline]
     pub fn order_key(&self) -> u128 {
         (self.key as u128) << 64 | (self.parent as u128) << 16 | self.placement as u128
+    }
+
+    /// The rank of a candidate within its fill level in a fill-stratified selection (lower
+    /// is better).
+    #[inline]
+    pub fn level_rank(&self, by: FillRank) -> (u64, u128) {
+        match by {
+            FillRank::Key => (0, self.order_key()),
+            FillRank::Score => (u64::MAX - self.score, self.order_key()),
+        }
     }
 
     /// Among candidates with one board, the one the selection keeps ranks highest: the
@@ -92,6 +104,19 @@ pub(crate) struct Chunk {
     pub generated: usize,
     /// Children with a key above this were not kept (`u64::MAX`: all were).
     pub bound: u64,
+    /// With a fill-stratified selection ([`Ranking::fill_keep`] boards per level): per fill
+    /// level, the best children by [`Candidate::order_key`], kept or not, in that order.
+    pub levels: Vec<Vec<Candidate>>,
+}
+
+/// Fill levels a chunk keeps its best children of: every count of filled cells of a 10 x 20
+/// board, in steps of 2 (at one depth the fills of two boards differ by a multiple of 10).
+pub(crate) const LEVELS: usize = 101;
+
+/// The fill level of a board of `cells` filled cells.
+#[inline]
+pub(crate) fn level_of(cells: u8) -> usize {
+    (cells as usize / 2).min(LEVELS - 1)
 }
 
 impl Default for Chunk {
@@ -103,14 +128,21 @@ impl Default for Chunk {
             guided: None,
             generated: 0,
             bound: u64::MAX,
+            levels: Vec::new(),
         }
     }
 }
 
 impl Chunk {
     /// Empties the chunk for a new expansion that keeps the children under `bound`.
-    fn reset(&mut self, bound: u64) {
+    fn reset(&mut self, bound: u64, fill_keep: usize) {
         self.candidates.clear();
+        if fill_keep == 0 {
+            self.levels = Vec::new();
+        } else {
+            self.levels.resize_with(LEVELS, Vec::new);
+            self.levels.iter_mut().for_each(Vec::clear);
+        }
         // The room of a depth with many more children (a low board) is not kept.
         if self.sample.capacity() > 2 * self.sample.len() + 16 {
             self.sample = Vec::new();
@@ -123,7 +155,7 @@ impl Chunk {
 
     /// Takes child `c`: into the sample, the guide's best and the candidates as they apply.
     #[inline]
-    fn push(&mut self, c: Candidate, guide_board: Option<u64>) {
+    fn push(&mut self, c: Candidate, guide_board: Option<u64>, fill: (usize, FillRank)) {
         if self.generated.is_multiple_of(SAMPLE_STEP) {
             self.sample.push(c.key);
         }
@@ -134,6 +166,24 @@ impl Chunk {
         }
         if c.key <= self.bound {
             self.candidates.push(c);
+        }
+        let (fill_keep, by) = fill;
+        if fill_keep > 0 {
+            let level = &mut self.levels[level_of(c.cells)];
+            let rank = c.level_rank(by);
+            if level.len() < fill_keep || rank < level[fill_keep - 1].level_rank(by) {
+                // One entry per board, its best-ranked candidate, so that the best `fill_keep`
+                // distinct boards of the level over all chunks are among the chunks' entries.
+                if let Some(i) = level.iter().position(|k| k.hash == c.hash) {
+                    if rank >= level[i].level_rank(by) {
+                        return;
+                    }
+                    level.remove(i);
+                }
+                let at = level.partition_point(|k| k.level_rank(by) < rank);
+                level.insert(at, c);
+                level.truncate(fill_keep);
+            }
         }
     }
 
@@ -179,9 +229,16 @@ impl Chunk {
 
     #[cfg(test)]
     pub fn of(candidates: &[Candidate]) -> Chunk {
+        Chunk::with_fill(candidates, (0, FillRank::Key))
+    }
+
+    /// A chunk of `candidates` that keeps the best `fill.0` of each fill level too.
+    #[cfg(test)]
+    pub fn with_fill(candidates: &[Candidate], fill: (usize, FillRank)) -> Chunk {
         let mut chunk = Chunk::default();
+        chunk.reset(u64::MAX, fill.0);
         for &c in candidates {
-            chunk.push(c, None);
+            chunk.push(c, None, fill);
         }
         chunk.group();
         chunk
@@ -383,7 +440,7 @@ fn expand_chunk(
     bound: u64,
     out: &mut Chunk,
 ) -> u64 {
-    out.reset(bound);
+    out.reset(bound, step.ranking.fill_keep);
     let mut scratch = Placements::new();
     let mut pending = Pending::default();
     let mut generated = 0u64;
@@ -435,6 +492,7 @@ struct Child {
     score: u64,
     parent: u32,
     placement: u16,
+    cells: u8,
 }
 
 /// Children waiting for their evaluation, which runs a batch at a time (children of several
@@ -462,8 +520,13 @@ impl Pending {
                 score: child.score,
                 parent: child.parent,
                 placement: child.placement,
+                cells: child.cells,
             };
-            out.push(candidate, step.guide_board);
+            out.push(
+                candidate,
+                step.guide_board,
+                (ranking.fill_keep, ranking.fill_rank),
+            );
         }
         self.children.clear();
         self.boards.clear();
@@ -495,6 +558,12 @@ fn expand_node(
             score: node.score + outcome.score as u64,
             parent,
             placement: p.pack(),
+            // Only a fill-stratified selection reads it.
+            cells: if step.ranking.fill_keep > 0 {
+                board.filled_cells() as u8
+            } else {
+                0
+            },
         });
         if pending.boards.is_full() {
             pending.flush(step, out);

@@ -17,7 +17,7 @@ mod select;
 mod trail;
 
 pub use guided::Guide;
-pub use policy::{Policy, PolicyError};
+pub use policy::{FillRank, Policy, PolicyError};
 
 use crate::bitboard::Board;
 use crate::eval::Weights;
@@ -218,6 +218,7 @@ fn search(
         while let Err(refill) = picker.select(&mut beam.chunks[..tasks], width) {
             beam.expand_again(&step, refill.bound);
         }
+        picker.keep_fill_levels(&beam.chunks[..tasks], ranking.fill_keep, ranking.fill_rank);
         let chunks = &beam.chunks[..tasks];
         let on_guide = step
             .guide_board

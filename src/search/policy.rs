@@ -13,6 +13,27 @@ pub struct Policy {
     /// instead of the score weight: cells left on the board at the end never score.
     pub endgame_pieces: usize,
     pub endgame_score_weight: Option<f64>,
+    /// Fill-stratified selection: at every depth the best `fill_keep` boards (by key) of each
+    /// fill level (filled cells) go on whatever their rank among all boards, in place of the
+    /// worst-ranked boards of the levels that have more (0: off). At one depth every board
+    /// holds the same pieces, so a fill level is a count of rows cleared so far: this keeps
+    /// lines that built higher (and will clear at a higher fill) beside those the linear key
+    /// prefers.
+    pub fill_keep: usize,
+    /// What ranks the boards within a fill level for `fill_keep`.
+    pub fill_rank: FillRank,
+}
+
+/// How a fill-stratified selection ranks the boards of one fill level.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum FillRank {
+    /// By key (evaluation - score x weight), as the beam ranks all boards.
+    #[default]
+    Key,
+    /// By score, the highest first (then by key): at one fill level, the lines that cleared
+    /// their rows at the highest fills.
+    Score,
 }
 
 impl Default for Policy {
@@ -25,6 +46,8 @@ impl Default for Policy {
         Policy {
             endgame_pieces: 10,
             endgame_score_weight: Some(0.05),
+            fill_keep: 0,
+            fill_rank: FillRank::Key,
         }
     }
 }
@@ -62,6 +85,9 @@ impl Policy {
 pub(crate) struct Ranking {
     pub score_weight: f64,
     pub weights: Weights,
+    /// Boards of each fill level kept whatever their rank ([`Policy::fill_keep`]).
+    pub fill_keep: usize,
+    pub fill_rank: FillRank,
 }
 
 impl Ranking {
@@ -82,6 +108,8 @@ impl Ranking {
         Ranking {
             score_weight,
             weights: weights.at_depth(sequence, depth),
+            fill_keep: policy.fill_keep,
+            fill_rank: policy.fill_rank,
         }
     }
 }
