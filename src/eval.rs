@@ -271,10 +271,19 @@ macro_rules! features {
             $($(#[doc = $doc])* pub $name: u32,)*
         }
 
+        /// Counts per [`Features`].
+        pub const FEATURE_COUNT: usize = 1 $(+ { let _ = stringify!($name); 1 })*;
+
         impl Features {
             /// The counts as a vector, in field order (for fitting weights outside the solver).
             pub fn to_vec(&self) -> Vec<u32> {
-                vec![self.$first, $(self.$name),*]
+                self.to_array().to_vec()
+            }
+
+            /// The counts in field order.
+            #[inline]
+            pub fn to_array(&self) -> [u32; FEATURE_COUNT] {
+                [self.$first, $(self.$name),*]
             }
         }
 
@@ -461,6 +470,16 @@ pub fn evaluate_batch(batch: &Batch, w: &Weights) -> [f32; BATCH] {
         features_batch::<true>(batch, shallow_depth, top_rows, clean_well)
     }
     .weighted(w)
+}
+
+/// The [`features`] of every board in `batch` (the first `batch.len()` entries) with the
+/// window sizes of `w`, and their cost under `w` as [`evaluate_batch`] gives it.
+pub fn evaluate_with_features(batch: &Batch, w: &Weights) -> ([f32; BATCH], [Features; BATCH]) {
+    let shallow_depth = w.shallow_depth.clamp(0.0, ROWS as f32) as u32;
+    let top_rows = w.top_rows.clamp(0.0, ROWS as f32) as u32;
+    let lanes = features_batch::<true>(batch, shallow_depth, top_rows, true);
+    // A weight of 0 adds exactly 0, as leaving the feature out does in evaluate_batch.
+    (lanes.weighted(w), std::array::from_fn(|l| lanes.lane(l)))
 }
 
 /// [`features`] of every board in `batch` (the first `batch.len()` entries); `clean_well`

@@ -19,8 +19,9 @@ use super::policy::{FillRank, Ranking};
 use super::select::{bucket_of, shortlist_rank, BUCKETS};
 use super::trail::TrailEntry;
 use crate::bitboard::Board;
-use crate::eval::{evaluate_batch, Batch};
+use crate::eval::{evaluate_batch, evaluate_with_features, Batch, BATCH};
 use crate::movegen::{placements_with, Placement, Placements};
+use crate::net::{self, INPUTS};
 use crate::rules::{Kind, Rules};
 use rayon::prelude::*;
 
@@ -510,12 +511,38 @@ impl Pending {
             return;
         }
         let ranking = step.ranking;
-        let costs = evaluate_batch(&self.boards, &ranking.weights);
+        let (costs, features) = match ranking.net {
+            None => (evaluate_batch(&self.boards, &ranking.weights), None),
+            Some(_) => {
+                let (costs, features) = evaluate_with_features(&self.boards, &ranking.weights);
+                (costs, Some(features))
+            }
+        };
+        let mut keys: [f64; BATCH] = std::array::from_fn(|i| {
+            let score = self.children.get(i).map_or(0, |c| c.score);
+            costs[i] as f64 - score as f64 * ranking.score_weight
+        });
+        if let (Some(net), Some(features)) = (&ranking.net, features) {
+            {
+                let mut x = [[0.0; BATCH]; INPUTS];
+                for (l, child) in self.children.iter().enumerate() {
+                    let inputs =
+                        net::inputs(&features[l], child.score, ranking.reference, ranking.future);
+                    for (xi, v) in x.iter_mut().zip(inputs) {
+                        xi[l] = v;
+                    }
+                }
+                let logits = net.logits(&x);
+                for (key, logit) in keys.iter_mut().zip(logits) {
+                    *key -= logit as f64 * ranking.net_weight;
+                }
+            }
+        }
         let hashes = self.boards.hashes();
         for (i, child) in self.children.iter().enumerate() {
-            let (cost, hash) = (costs[i], hashes[i]);
+            let hash = hashes[i];
             let candidate = Candidate {
-                key: sortable(cost as f64 - child.score as f64 * ranking.score_weight),
+                key: sortable(keys[i]),
                 hash,
                 score: child.score,
                 parent: child.parent,

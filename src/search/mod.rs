@@ -14,14 +14,17 @@ mod expand;
 mod guided;
 mod policy;
 mod select;
+mod survival;
 mod trail;
 
 pub use guided::Guide;
 pub use policy::{FillRank, Policy, PolicyError};
+pub use survival::{Sample, SurvivalLog};
 
 use crate::bitboard::Board;
-use crate::eval::Weights;
+use crate::eval::{evaluate_with_features, Batch, Weights};
 use crate::movegen::Placement;
+use crate::net;
 use crate::rules::{Kind, Rules};
 use crate::width::{Clock, Schedule, TimeBudget, WallClock, WidthPlan};
 use expand::{Beam, Candidate, Last, Node, Step};
@@ -109,7 +112,25 @@ pub fn beam_search(
     params: &Params,
     progress: &mut dyn FnMut(&DepthStats),
 ) -> Solution {
-    search(sequence, params, None, &WallClock::start(), progress)
+    search(sequence, params, None, &WallClock::start(), None, progress)
+}
+
+/// [`beam_search`] that also logs its states, labelled by their survival, into `log` (the
+/// training data of a learned evaluation).
+pub fn beam_search_logged(
+    sequence: &[Kind],
+    params: &Params,
+    log: &mut SurvivalLog,
+    progress: &mut dyn FnMut(&DepthStats),
+) -> Solution {
+    search(
+        sequence,
+        params,
+        None,
+        &WallClock::start(),
+        Some(log),
+        progress,
+    )
 }
 
 /// [`beam_search`] whose time budget reads `clock` instead of the wall clock (a
@@ -120,7 +141,7 @@ pub fn beam_search_with_clock(
     clock: &dyn Clock,
     progress: &mut dyn FnMut(&DepthStats),
 ) -> Solution {
-    search(sequence, params, None, clock, progress)
+    search(sequence, params, None, clock, None, progress)
 }
 
 /// [`beam_search`] that keeps the guide's line in the beam whatever its rank and answers with
@@ -136,7 +157,14 @@ pub fn beam_search_guided(
     guide: &Guide,
     progress: &mut dyn FnMut(&DepthStats),
 ) -> Solution {
-    search(sequence, params, Some(guide), &WallClock::start(), progress)
+    search(
+        sequence,
+        params,
+        Some(guide),
+        &WallClock::start(),
+        None,
+        progress,
+    )
 }
 
 fn search(
@@ -144,6 +172,7 @@ fn search(
     params: &Params,
     guide: Option<&Guide>,
     clock: &dyn Clock,
+    mut log: Option<&mut SurvivalLog>,
     progress: &mut dyn FnMut(&DepthStats),
 ) -> Solution {
     assert!(
@@ -171,7 +200,7 @@ fn search(
     for (depth, &kind) in sequence.iter().enumerate().take(depth_count) {
         let started = Instant::now();
         let width = widths.at_depth(depth);
-        let ranking = Ranking::at(
+        let mut ranking = Ranking::at(
             sequence,
             depth,
             depth_count,
@@ -179,6 +208,13 @@ fn search(
             &params.weights,
             &params.policy,
         );
+        if ranking.net.is_some() || log.is_some() {
+            ranking.reference = if depth == 0 {
+                params.start.score
+            } else {
+                picker.chosen.iter().map(|c| c.score).max().unwrap_or(0)
+            };
+        }
         let step = Step {
             kind,
             index: first + depth,
@@ -228,6 +264,30 @@ fn search(
         best = next_best(best, depth, &picker.chosen, on_guide, may_end_anywhere);
         if depth > 0 {
             std::mem::swap(&mut beam.parents, &mut beam.frontier);
+        }
+        if let Some(log) = log.as_deref_mut() {
+            let parents = &beam.parents;
+            // Every 4th child under the expansion's bound whose board was not chosen: the
+            // children just past the beam's cut, which a learned ranking must keep out.
+            let dropped: Vec<Candidate> = if log.logs(depth) {
+                let chosen: ahash::AHashSet<u64> = picker.chosen.iter().map(|c| c.hash).collect();
+                let kept = beam.chunks[..tasks].iter().flat_map(|c| &c.candidates);
+                kept.filter(|c| !chosen.contains(&c.hash))
+                    .step_by(4)
+                    .copied()
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            log.after_depth(depth, &picker.chosen, &dropped, |c| {
+                let mut board = parents[c.parent as usize].board;
+                let placement = Placement::unpack(c.placement);
+                placement.lock(&mut board, kind, first + depth, params.rules);
+                let mut batch = Batch::default();
+                batch.push(&board, placement.y as u32);
+                let features = evaluate_with_features(&batch, &ranking.weights).1[0];
+                net::inputs(&features, c.score, ranking.reference, ranking.future)
+            });
         }
         stats.pieces = depth + 1;
         stats.best_score = best.map_or(0, |b| b.score);

@@ -1,8 +1,10 @@
 //! The beam's policy beyond the evaluation: how a depth ranks its children.
 
 use crate::eval::Weights;
+use crate::net::{Future, ValueNet};
 use crate::rules::Kind;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 use thiserror::Error;
 
 /// Beam policy beyond the evaluation: data, with defaults, so the tuner can search it.
@@ -22,6 +24,12 @@ pub struct Policy {
     pub fill_keep: usize,
     /// What ranks the boards within a fill level for `fill_keep`.
     pub fill_rank: FillRank,
+    /// A learned evaluation: a child's key is lowered by this network's logit times
+    /// `value_net_weight`, except in the endgame (`--value-net FILE`; not part of a policy
+    /// file).
+    #[serde(skip)]
+    pub value_net: Option<Arc<ValueNet>>,
+    pub value_net_weight: f64,
 }
 
 /// How a fill-stratified selection ranks the boards of one fill level.
@@ -48,6 +56,8 @@ impl Default for Policy {
             endgame_score_weight: Some(0.05),
             fill_keep: 0,
             fill_rank: FillRank::Key,
+            value_net: None,
+            value_net_weight: 1.0,
         }
     }
 }
@@ -57,6 +67,8 @@ impl Default for Policy {
 pub enum PolicyError {
     #[error("endgame_score_weight must be a finite number, not {0}")]
     NotFinite(f64),
+    #[error("value_net_weight must be a finite number, not {0}")]
+    NetWeightNotFinite(f64),
 }
 
 impl Policy {
@@ -75,6 +87,9 @@ impl Policy {
     pub fn check(&self) -> Result<(), PolicyError> {
         match self.endgame_score_weight {
             Some(w) if !w.is_finite() => Err(PolicyError::NotFinite(w)),
+            _ if !self.value_net_weight.is_finite() => {
+                Err(PolicyError::NetWeightNotFinite(self.value_net_weight))
+            }
             _ => Ok(()),
         }
     }
@@ -88,6 +103,14 @@ pub(crate) struct Ranking {
     /// Boards of each fill level kept whatever their rank ([`Policy::fill_keep`]).
     pub fill_keep: usize,
     pub fill_rank: FillRank,
+    /// The learned evaluation, where this depth uses it, and its weight in the key.
+    pub net: Option<Arc<ValueNet>>,
+    pub net_weight: f64,
+    /// What the network knows of the pieces to come.
+    pub future: Future,
+    /// The best score of the states this depth expands (the network's `score_lead` counts
+    /// from it).
+    pub reference: u64,
 }
 
 impl Ranking {
@@ -101,15 +124,23 @@ impl Ranking {
         weights: &Weights,
         policy: &Policy,
     ) -> Ranking {
+        let endgame = depth_count - depth <= policy.endgame_pieces;
         let score_weight = match policy.endgame_score_weight {
-            Some(w) if depth_count - depth <= policy.endgame_pieces => w,
+            Some(w) if endgame => w,
             _ => score_weight,
         };
+        // The network learned the value of a game that goes on; in the endgame the points
+        // still to bank decide.
+        let net = policy.value_net.clone().filter(|_| !endgame);
         Ranking {
             score_weight,
             weights: weights.at_depth(sequence, depth),
             fill_keep: policy.fill_keep,
             fill_rank: policy.fill_rank,
+            net,
+            net_weight: policy.value_net_weight,
+            future: Future::at(sequence, depth),
+            reference: 0,
         }
     }
 }
@@ -152,6 +183,18 @@ mod tests {
             ..Policy::default()
         };
         assert!(nan.check().is_err());
+        let nan_net = Policy {
+            value_net_weight: f64::NAN,
+            ..Policy::default()
+        };
+        assert!(nan_net
+            .check()
+            .unwrap_err()
+            .to_string()
+            .contains("value_net_weight"));
+        assert!(error("{\"fill_rank\": \"fullest\"}").contains("unknown variant"));
+        let fill = Policy::from_json("{\"fill_keep\": 3, \"fill_rank\": \"score\"}").unwrap();
+        assert_eq!((fill.fill_keep, fill.fill_rank), (3, FillRank::Score));
         assert!(error("{\"endgame_pieces\": -1}").contains("invalid value"));
     }
 }
