@@ -21,7 +21,7 @@ use super::trail::TrailEntry;
 use crate::bitboard::Board;
 use crate::eval::{evaluate_batch, evaluate_with_features, Batch, BATCH};
 use crate::movegen::{placements_with, Placement, Placements};
-use crate::net::{self, INPUTS};
+use crate::net::{self, ValueNet, INPUTS};
 use crate::rules::{Kind, Rules};
 use rayon::prelude::*;
 
@@ -168,24 +168,31 @@ impl Chunk {
         if c.key <= self.bound {
             self.candidates.push(c);
         }
-        let (fill_keep, by) = fill;
-        if fill_keep > 0 {
-            let level = &mut self.levels[level_of(c.cells)];
-            let rank = c.level_rank(by);
-            if level.len() < fill_keep || rank < level[fill_keep - 1].level_rank(by) {
-                // One entry per board, its best-ranked candidate, so that the best `fill_keep`
-                // distinct boards of the level over all chunks are among the chunks' entries.
-                if let Some(i) = level.iter().position(|k| k.hash == c.hash) {
-                    if rank >= level[i].level_rank(by) {
-                        return;
-                    }
-                    level.remove(i);
-                }
-                let at = level.partition_point(|k| k.level_rank(by) < rank);
-                level.insert(at, c);
-                level.truncate(fill_keep);
-            }
+        if fill.0 > 0 {
+            self.push_level(c, fill);
         }
+    }
+
+    /// Takes child `c` into its fill level's best (kept apart from [`Chunk::push`] so that
+    /// the default search's push stays small enough to inline).
+    #[inline(never)]
+    fn push_level(&mut self, c: Candidate, (fill_keep, by): (usize, FillRank)) {
+        let level = &mut self.levels[level_of(c.cells)];
+        let rank = c.level_rank(by);
+        if level.len() == fill_keep && rank >= level[fill_keep - 1].level_rank(by) {
+            return;
+        }
+        // One entry per board, its best-ranked candidate, so that the best `fill_keep`
+        // distinct boards of the level over all chunks are among the chunks' entries.
+        if let Some(i) = level.iter().position(|k| k.hash == c.hash) {
+            if rank >= level[i].level_rank(by) {
+                return;
+            }
+            level.remove(i);
+        }
+        let at = level.partition_point(|k| k.level_rank(by) < rank);
+        level.insert(at, c);
+        level.truncate(fill_keep);
     }
 
     /// The candidates of board bucket `bucket`.
@@ -505,44 +512,41 @@ struct Pending {
 }
 
 impl Pending {
+    /// The evaluation of the waiting children lowered by the learned evaluation's logit
+    /// times its weight. Apart from [`Pending::flush`], which the default search runs, so that
+    /// its code stays as it was.
+    #[inline(never)]
+    fn costs_with_net(&self, net: &ValueNet, ranking: &Ranking) -> [f32; BATCH] {
+        let (mut costs, features) = evaluate_with_features(&self.boards, &ranking.weights);
+        let mut x = [[0.0; BATCH]; INPUTS];
+        for (l, child) in self.children.iter().enumerate() {
+            let inputs = net::inputs(&features[l], child.score, ranking.reference, ranking.future);
+            for (xi, v) in x.iter_mut().zip(inputs) {
+                xi[l] = v;
+            }
+        }
+        let weight = ranking.net_weight as f32;
+        for (cost, logit) in costs.iter_mut().zip(net.logits(&x)) {
+            *cost -= logit * weight;
+        }
+        costs
+    }
+
     /// Evaluates the waiting children and turns them into candidates.
     fn flush(&mut self, step: &Step, out: &mut Chunk) {
         if self.children.is_empty() {
             return;
         }
         let ranking = step.ranking;
-        let (costs, features) = match ranking.net {
-            None => (evaluate_batch(&self.boards, &ranking.weights), None),
-            Some(_) => {
-                let (costs, features) = evaluate_with_features(&self.boards, &ranking.weights);
-                (costs, Some(features))
-            }
+        let costs = match &ranking.net {
+            None => evaluate_batch(&self.boards, &ranking.weights),
+            Some(net) => self.costs_with_net(net, ranking),
         };
-        let mut keys: [f64; BATCH] = std::array::from_fn(|i| {
-            let score = self.children.get(i).map_or(0, |c| c.score);
-            costs[i] as f64 - score as f64 * ranking.score_weight
-        });
-        if let (Some(net), Some(features)) = (&ranking.net, features) {
-            {
-                let mut x = [[0.0; BATCH]; INPUTS];
-                for (l, child) in self.children.iter().enumerate() {
-                    let inputs =
-                        net::inputs(&features[l], child.score, ranking.reference, ranking.future);
-                    for (xi, v) in x.iter_mut().zip(inputs) {
-                        xi[l] = v;
-                    }
-                }
-                let logits = net.logits(&x);
-                for (key, logit) in keys.iter_mut().zip(logits) {
-                    *key -= logit as f64 * ranking.net_weight;
-                }
-            }
-        }
         let hashes = self.boards.hashes();
         for (i, child) in self.children.iter().enumerate() {
-            let hash = hashes[i];
+            let (cost, hash) = (costs[i], hashes[i]);
             let candidate = Candidate {
-                key: sortable(keys[i]),
+                key: sortable(cost as f64 - child.score as f64 * ranking.score_weight),
                 hash,
                 score: child.score,
                 parent: child.parent,
