@@ -243,6 +243,12 @@ impl Weights {
         Ok(())
     }
 
+    /// The window sizes `shallow_depth` and `top_rows` as row counts the features take.
+    pub fn row_windows(&self) -> (u32, u32) {
+        let rows = |v: f32| v.clamp(0.0, ROWS as f32) as u32;
+        (rows(self.shallow_depth), rows(self.top_rows))
+    }
+
     /// The weights the children of piece number `depth` of `sequence` are ranked with: the
     /// sequence is known, so every state of a depth faces the same coming pieces, and
     /// `ready_rows_near_i` and `cells_near_i` apply while an I piece is among the next
@@ -459,8 +465,7 @@ impl Batch {
 /// its features, as [`evaluate`] gives it for one board.
 #[inline]
 pub fn evaluate_batch(batch: &Batch, w: &Weights) -> [f32; BATCH] {
-    let shallow_depth = w.shallow_depth.clamp(0.0, ROWS as f32) as u32;
-    let top_rows = w.top_rows.clamp(0.0, ROWS as f32) as u32;
+    let (shallow_depth, top_rows) = w.row_windows();
     let clean_well = w.clean_well != 0.0;
     // With no window (the shipped weights) `shallow_holes` is always 0: a build without it
     // saves a count per column.
@@ -475,8 +480,7 @@ pub fn evaluate_batch(batch: &Batch, w: &Weights) -> [f32; BATCH] {
 /// The [`features`] of every board in `batch` (the first `batch.len()` entries) with the
 /// window sizes of `w`, and their cost under `w` as [`evaluate_batch`] gives it.
 pub fn evaluate_with_features(batch: &Batch, w: &Weights) -> ([f32; BATCH], [Features; BATCH]) {
-    let shallow_depth = w.shallow_depth.clamp(0.0, ROWS as f32) as u32;
-    let top_rows = w.top_rows.clamp(0.0, ROWS as f32) as u32;
+    let (shallow_depth, top_rows) = w.row_windows();
     let lanes = features_batch::<true>(batch, shallow_depth, top_rows, true);
     // A weight of 0 adds exactly 0, as leaving the feature out does in evaluate_batch.
     (lanes.weighted(w), std::array::from_fn(|l| lanes.lane(l)))

@@ -22,7 +22,7 @@ pub use policy::{FillRank, Policy, PolicyError};
 pub use survival::{Sample, SurvivalLog};
 
 use crate::bitboard::Board;
-use crate::eval::{evaluate_with_features, Batch, Weights};
+use crate::eval::{features, Weights};
 use crate::movegen::Placement;
 use crate::net;
 use crate::rules::{Kind, Rules};
@@ -283,9 +283,8 @@ fn search(
                 let mut board = parents[c.parent as usize].board;
                 let placement = Placement::unpack(c.placement);
                 placement.lock(&mut board, kind, first + depth, params.rules);
-                let mut batch = Batch::default();
-                batch.push(&board, placement.y as u32);
-                let features = evaluate_with_features(&batch, &ranking.weights).1[0];
+                let (shallow_depth, top_rows) = ranking.weights.row_windows();
+                let features = features(&board, placement.y as u32, shallow_depth, top_rows);
                 net::inputs(&features, c.score, ranking.reference, ranking.future)
             });
         }
