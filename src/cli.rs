@@ -36,6 +36,18 @@ impl CliError {
     }
 }
 
+/// This program's name, for messages.
+pub fn program_name() -> String {
+    std::env::args()
+        .next()
+        .and_then(|p| {
+            Path::new(&p)
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+        })
+        .unwrap_or_else(|| "this program".to_string())
+}
+
 /// Reads a whole text file (`-` is standard input); unreadable or non-UTF-8 files are usage
 /// errors naming the path.
 pub fn read_text(path: &Path, what: &str) -> Result<String, CliError> {
@@ -154,6 +166,10 @@ impl From<LimitError> for CliError {
 /// The rules options every binary takes (one definition, so that every tool reads them alike).
 #[derive(clap::Args, Clone, Copy, Debug)]
 pub struct RulesOptions {
+    /// The game: `tencent` (the contest's, default) or `nes` (NES Tetris, NTSC A-type; see
+    /// docs/NES.md). Only `check` and `solve` play NES Tetris.
+    #[arg(long, value_enum, default_value_t = Game::Tencent)]
+    pub game: Game,
     /// Play by the contest web replay's rules: a piece locks wherever its moves leave it, even
     /// in mid-air, and whatever follows the end of the game is ignored. A search then also
     /// places mid-air locks that clear rows; its records pass `check --judge`, not strict
@@ -166,9 +182,25 @@ pub struct RulesOptions {
     pub piece_limit: usize,
 }
 
+/// The games the binaries play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Game {
+    /// The Tencent Geek Challenge #4 variant (docs/RULES.md).
+    Tencent,
+    /// NES Tetris, NTSC A-type (docs/NES.md).
+    Nes,
+}
+
 impl RulesOptions {
-    /// The rules these options name, or why they name none.
+    /// The contest's rules these options name, or why they name none (an NES game here means
+    /// a binary that plays only the contest's game).
     pub fn rules(&self) -> Result<Rules, CliError> {
+        if self.game == Game::Nes {
+            return Err(CliError::usage(format!(
+                "{} plays only the contest's game; NES Tetris is played by `check --game nes` and `solve --game nes`",
+                program_name()
+            )));
+        }
         limits::check_piece_limit(self.piece_limit)?;
         Ok(Rules {
             piece_limit: self.piece_limit,

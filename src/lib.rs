@@ -15,6 +15,7 @@ pub mod eval;
 pub mod limits;
 pub mod merge;
 pub mod movegen;
+pub mod nes;
 pub mod net;
 pub mod polish;
 pub mod record;

@@ -4,7 +4,7 @@ use clap::Parser;
 use std::io::Write;
 use std::path::PathBuf;
 use tetris_opt::cli::{
-    exit_with, read_sequence, read_text, stdout_failed, CliError, RulesOptions, EXIT_INVALID,
+    exit_with, read_sequence, read_text, stdout_failed, CliError, Game, RulesOptions, EXIT_INVALID,
 };
 use tetris_opt::record::Record;
 use tetris_opt::replay::{replay_observed, End, JsonReport, ReplayError, Report, Step};
@@ -24,11 +24,17 @@ use tetris_opt::viewer::Film;
 #[derive(Parser)]
 #[command(version)]
 struct Args {
-    /// Piece sequence file (e.g. inputs/tencent.txt).
+    /// Piece sequence file (e.g. inputs/tencent.txt); with `--game nes`, the NES record file
+    /// (its header names the start, so there is no sequence file).
     input: PathBuf,
     /// Move record file (tokens N, Lk, Rk, Dk, Ck separated by commas and/or whitespace);
     /// `-` reads it from standard input, e.g. `solve input.txt | check input.txt -`.
-    record: PathBuf,
+    #[arg(required_unless_present = "game")]
+    record: Option<PathBuf>,
+    /// With `--game nes`: a JSON line per frame with the ROM's variables (as
+    /// tools/nes-oracle/oracle.py play --frames prints them from the real game).
+    #[arg(long)]
+    frames: bool,
     /// Print one JSON object instead of the human summary.
     #[arg(long)]
     json: bool,
@@ -58,6 +64,32 @@ fn main() {
 }
 
 fn run(args: &Args) -> Result<(), CliError> {
+    if args.rules.game == Game::Nes {
+        if args.record.is_some() {
+            return Err(CliError::usage(
+                "--game nes takes one file, the record: its header names the start",
+            ));
+        }
+        if args.stats || args.html.is_some() || args.at.is_some() {
+            return Err(CliError::usage(
+                "--game nes: --stats, --html and --at are for the contest's game; use --trace or --frames",
+            ));
+        }
+        return tetris_opt::nes::cli::check(&tetris_opt::nes::cli::CheckOptions {
+            record: &args.input,
+            json: args.json,
+            trace: args.trace,
+            frames: args.frames,
+        });
+    }
+    if args.frames {
+        return Err(CliError::usage("--frames is for --game nes"));
+    }
+    let Some(record_path) = &args.record else {
+        return Err(CliError::usage(
+            "check needs a sequence file and a record file",
+        ));
+    };
     let rules = args.rules.rules()?;
     if args.at == Some(0) {
         return Err(CliError::usage(
@@ -67,7 +99,7 @@ fn run(args: &Args) -> Result<(), CliError> {
     let sequence = read_sequence(&args.input)?;
     // A record that cannot be read still gets the scorer's last line, so scripts that read
     // `Score = N` see a zero rather than nothing.
-    let text = read_text(&args.record, "record file").inspect_err(|e| {
+    let text = read_text(record_path, "record file").inspect_err(|e| {
         if args.json {
             let report = JsonReport {
                 score: 0,
@@ -122,7 +154,7 @@ fn run(args: &Args) -> Result<(), CliError> {
         },
     };
     if let Some(path) = &args.html {
-        let name = args.record.display().to_string();
+        let name = record_path.display().to_string();
         let page = film.page(&sequence, parsed.as_ref().ok(), rules, &report, &name);
         std::fs::write(path, page)
             .map_err(|e| CliError::usage(format!("cannot write {}: {e}", path.display())))?;

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 use tetris_opt::cli::{
     check_width, check_writable, exit_with, print_record, read_record, read_sequence, CliError,
-    RulesOptions, SearchOptions,
+    Game, RulesOptions, SearchOptions,
 };
 use tetris_opt::limits;
 use tetris_opt::record::Record;
@@ -20,12 +20,17 @@ use tetris_opt::width::{Schedule, TimeBudget};
 #[derive(Parser)]
 #[command(version)]
 struct Args {
-    /// Piece sequence file (e.g. inputs/tencent.txt).
-    input: PathBuf,
+    /// Piece sequence file (e.g. inputs/tencent.txt); none with `--game nes`, whose start is
+    /// named by --start-level and --title-wait.
+    #[arg(required_unless_present = "game")]
+    input: Option<PathBuf>,
     /// States kept at each depth of the beam (the default solves the contest sequence in
     /// about two minutes on 2 cores). With --time-budget: the width of the first 50 pieces.
+    /// With `--game nes` the default is 2,000.
     #[arg(long, default_value_t = 20_000)]
     beam_width: usize,
+    #[command(flatten)]
+    nes: tetris_opt::nes::solve::NesOptions,
     /// Change the width at given depths: DEPTH:WIDTH,... (from depth DEPTH, 0-based, on; e.g.
     /// 50:180000,300:175000). Replays a --time-budget run's record exactly.
     #[arg(long, value_name = "SCHEDULE", conflicts_with = "time_budget", value_parser = parse_schedule)]
@@ -113,6 +118,20 @@ fn parse_time(text: &str, zero: bool) -> Result<f64, String> {
 }
 
 fn run(args: &Args) -> Result<(), CliError> {
+    if args.rules.game == Game::Nes {
+        let explicit_width = std::env::args().any(|a| a.starts_with("--beam-width"));
+        return tetris_opt::nes::solve::solve(
+            &args.nes,
+            explicit_width.then_some(args.beam_width),
+            args.search.threads,
+            args.pieces,
+            args.quiet,
+        );
+    }
+    let Some(input) = &args.input else {
+        return Err(CliError::usage("solve needs a piece sequence file"));
+    };
+    args.nes.refuse_without_nes()?;
     let widths = [
         ("--beam-width", args.beam_width),
         ("--max-beam-width", args.max_beam_width),
@@ -138,7 +157,7 @@ fn run(args: &Args) -> Result<(), CliError> {
     if let Some(path) = &args.json {
         check_writable("--json", path)?;
     }
-    let mut sequence = read_sequence(&args.input)?;
+    let mut sequence = read_sequence(input)?;
     if let Some(n) = args.pieces {
         sequence.truncate(n);
     }

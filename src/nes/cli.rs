@@ -1,0 +1,171 @@
+//! What `check --game nes` prints.
+
+use super::engine::{Events, NesGame};
+use super::record::NesRecord;
+use super::replay::{describe_lock, replay_observed, End, NesReport};
+use crate::cli::{read_text, stdout_failed, CliError, EXIT_INVALID};
+use serde::Serialize;
+use std::io::Write;
+use std::path::Path;
+
+/// One frame of `check --game nes --frames`: the ROM's variables the oracle also prints.
+#[derive(Serialize)]
+struct FrameLine {
+    frame: u64,
+    play_state: u8,
+    score: u64,
+    lines: u32,
+    level: u8,
+    piece: u8,
+    next: u8,
+    x: i8,
+    y: i8,
+    rng: u16,
+    spawn_count: u8,
+    spawn_id: u8,
+    frame_counter: u8,
+    fall_timer: u8,
+    autorepeat_x: u8,
+    autorepeat_y: u8,
+    hold_down_points: u8,
+    vram_row: u8,
+}
+
+impl FrameLine {
+    fn of(g: &NesGame, frame: u64) -> FrameLine {
+        FrameLine {
+            frame,
+            play_state: g.play_state,
+            score: g.score.rom(),
+            lines: g.lines(),
+            level: g.level,
+            piece: g.piece,
+            next: g.next,
+            x: g.x,
+            y: g.y,
+            rng: g.rng,
+            spawn_count: g.spawn_count,
+            spawn_id: g.spawn_id,
+            frame_counter: g.frame_counter,
+            fall_timer: g.fall_timer,
+            autorepeat_x: g.autorepeat_x,
+            autorepeat_y: g.autorepeat_y,
+            hold_down_points: g.hold_down_points,
+            vram_row: g.vram_row,
+        }
+    }
+}
+
+/// What `check --game nes` is asked for.
+pub struct CheckOptions<'a> {
+    pub record: &'a Path,
+    pub json: bool,
+    /// A line per locked piece and the board after it.
+    pub trace: bool,
+    /// A JSON line per frame with the ROM's variables.
+    pub frames: bool,
+}
+
+/// Replays an NES record and prints its report (last line `Score = N`, the uncapped score).
+pub fn check(options: &CheckOptions) -> Result<(), CliError> {
+    let text = read_text(options.record, "record file")?;
+    let record = match NesRecord::parse(&text) {
+        Ok(r) => r,
+        Err(e) => {
+            let message = format!("{}: {e}", options.record.display());
+            let mut out = std::io::stdout().lock();
+            let printed = if options.json {
+                writeln!(
+                    out,
+                    "{}",
+                    serde_json::json!({"valid": false, "error": message, "score": 0})
+                )
+            } else {
+                writeln!(out, "error: {message}").and_then(|()| writeln!(out, "Score = 0"))
+            };
+            printed.map_err(|e| stdout_failed(e, "the report"))?;
+            drop(out);
+            std::process::exit(EXIT_INVALID);
+        }
+    };
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut failed: Option<std::io::Error> = None;
+    let mut frame = 0u64;
+    let report = replay_observed(&record, |game: &NesGame, events: &Events| {
+        if failed.is_none() {
+            if options.frames {
+                let line = serde_json::to_string(&FrameLine::of(game, frame)).expect("serializes");
+                failed = writeln!(out, "{line}").err();
+            }
+            if options.trace && events.locked {
+                failed = write_lock(&mut out, game, frame).err();
+            }
+        }
+        frame += 1;
+    });
+    let printed = if options.json {
+        let json = serde_json::json!({"valid": true, "report": report});
+        writeln!(out, "{json}")
+    } else {
+        write_summary(&mut out, &report)
+    };
+    failed
+        .map_or(Ok(()), Err)
+        .and(printed)
+        .and_then(|()| out.flush())
+        .map_err(|e| stdout_failed(e, "the report"))
+}
+
+fn write_lock(out: &mut impl Write, game: &NesGame, frame: u64) -> std::io::Result<()> {
+    writeln!(out, "{}", describe_lock(game, frame))?;
+    for row in 0..20 {
+        let line: String = (0..10)
+            .map(|c| {
+                let here = super::tables::ORIENTATIONS[game.piece as usize]
+                    .iter()
+                    .any(|&(dy, dx)| game.y + dy == row && game.x + dx == c);
+                if here {
+                    '@'
+                } else if game.filled(row as usize, c as usize) {
+                    '#'
+                } else {
+                    '.'
+                }
+            })
+            .collect();
+        writeln!(out, "{line}")?;
+    }
+    writeln!(out)
+}
+
+fn write_summary(out: &mut impl Write, r: &NesReport) -> std::io::Result<()> {
+    let [c1, c2, c3, c4] = r.clears;
+    writeln!(out, "pieces locked: {}", r.pieces)?;
+    writeln!(
+        out,
+        "lines: {} (clears of 1: {c1}, 2: {c2}, 3: {c3}, 4: {c4}), level {}",
+        r.lines, r.level
+    )?;
+    writeln!(out, "frames: {}", r.frames)?;
+    match r.end {
+        End::ToppedOut => writeln!(out, "end: topped out")?,
+        End::RecordEnded => writeln!(out, "end: the record ended")?,
+    }
+    if r.unplayed_frames > 0 {
+        writeln!(
+            out,
+            "note: the last {} frames of the record come after the game ended",
+            r.unplayed_frames
+        )?;
+    }
+    if let Some(t) = r.transition {
+        writeln!(
+            out,
+            "level 29 transition: score {} after {} lines, {} pieces, frame {}",
+            t.score, t.lines, t.pieces, t.frame
+        )?;
+    }
+    writeln!(out, "ROM score (capped at 999,999): {}", r.rom_score)?;
+    writeln!(out, "Score = {}", r.score)
+}

@@ -1,0 +1,99 @@
+//! The NES evaluation: a stack built for four-line clears into a well on the right.
+//!
+//! A four-line clear is worth 7.5 times more per line than a single, so the evaluation keeps
+//! column 9 open, the other nine columns flat and free of holes, and the stack low enough for
+//! an I piece to reach the well at the speeds of levels 18 to 28. It costs in points, so the
+//! beam's key `cost - score` weighs a hole against the points it would take to clear it.
+
+use serde::{Deserialize, Serialize};
+
+/// The field as ten-bit rows, row 0 at the top (bit c: column c filled).
+pub type Rows = [u16; 20];
+
+/// A full row.
+pub const FULL: u16 = 0x3FF;
+/// The well column's bit.
+const WELL: u16 = 1 << 9;
+
+/// The evaluation's weights, in points (`weights/nes-tetris.json` holds the product's).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NesWeights {
+    /// Per empty cell with a filled cell above it in its column.
+    pub hole: f64,
+    /// Per row that holds a hole.
+    pub hole_row: f64,
+    /// Per unit of height difference between neighbouring columns 0..=8.
+    pub bumpiness: f64,
+    /// Per filled cell in the well column.
+    pub well_cell: f64,
+    /// Per row ready for a four-line clear (columns 0..=8 full, the well empty), up to four
+    /// (a reward: negative).
+    pub ready_row: f64,
+    /// Per square of height above `safe_height` of the tallest of columns 0..=8.
+    pub height_squared: f64,
+    /// The height the stack may reach at no cost.
+    pub safe_height: f64,
+    /// Per column of 0..=8 that only an I piece can fill (three or more below both
+    /// neighbours).
+    pub i_dependency: f64,
+    /// Per unit of summed height of columns 0..=8.
+    pub height: f64,
+}
+
+impl Default for NesWeights {
+    fn default() -> Self {
+        serde_json::from_str(include_str!("../../weights/nes-tetris.json"))
+            .expect("weights/nes-tetris.json holds NES weights")
+    }
+}
+
+/// Column heights (0: empty) of a field.
+pub fn heights(rows: &Rows) -> [i32; 10] {
+    let mut h = [0i32; 10];
+    for (c, hc) in h.iter_mut().enumerate() {
+        if let Some(top) = rows.iter().position(|r| r & (1 << c) != 0) {
+            *hc = 20 - top as i32;
+        }
+    }
+    h
+}
+
+/// The cost of a field (lower is better).
+pub fn cost(rows: &Rows, w: &NesWeights) -> f64 {
+    let h = heights(rows);
+    let mut holes = 0u32;
+    let mut hole_rows = 0u32;
+    let mut covered: u16 = 0;
+    for &r in rows.iter() {
+        let row_holes = covered & !r;
+        if row_holes != 0 {
+            holes += row_holes.count_ones();
+            hole_rows += 1;
+        }
+        covered |= r;
+    }
+    let bump: i32 = (0..8).map(|c| (h[c] - h[c + 1]).abs()).sum();
+    let well_cells = rows.iter().filter(|&&r| r & WELL != 0).count() as f64;
+    let ready = rows.iter().filter(|&&r| r == FULL & !WELL).count().min(4) as f64;
+    let tallest = h[..9].iter().copied().max().unwrap_or(0) as f64;
+    let over = (tallest - w.safe_height).max(0.0);
+    let mut i_dep = 0u32;
+    for c in 0..9 {
+        let left = if c == 0 { 20 } else { h[c - 1] };
+        let right = h[c + 1];
+        let right = if c == 8 { 20 } else { right };
+        if left.min(right) - h[c] >= 3 {
+            i_dep += 1;
+        }
+    }
+    let total: i32 = h[..9].iter().sum();
+    w.hole * holes as f64
+        + w.hole_row * hole_rows as f64
+        + w.bumpiness * bump as f64
+        + w.well_cell * well_cells
+        + w.ready_row * ready
+        + w.height_squared * over * over
+        + w.i_dependency * i_dep.saturating_sub(0) as f64
+        + w.height * total as f64
+}

@@ -1,0 +1,14 @@
+//! NES Tetris (NTSC, A-type), the second game: its ROM tables in [`tables`], the plain
+//! frame-by-frame engine in [`engine`], how a game starts in [`start`], records of controller
+//! input in [`record`], and the checker's replay in [`replay`].
+
+pub mod cli;
+pub mod engine;
+pub mod eval;
+pub mod movegen;
+pub mod record;
+pub mod replay;
+pub mod search;
+pub mod solve;
+pub mod start;
+pub mod tables;

@@ -1,0 +1,244 @@
+//! NES records: the controller's buttons on every frame from the first frame of the first
+//! piece, as run-length text, after a header naming the start.
+//!
+//! ```text
+//! game nes
+//! start-level 19
+//! title-wait 9
+//! inputs
+//! .*5 R . R .*30    # one token per run: buttons (or '.') and an optional *count
+//! ```
+//!
+//! Buttons are `R` right, `L` left, `D` down, `U` up, `A`, `B` and `s` select; Start is
+//! refused, since it pauses the game. Line breaks between tokens mean nothing; the solver
+//! starts a line on each piece's first frame. `#` starts a comment.
+
+use super::engine::button;
+use super::start::{self, Start};
+use std::fmt;
+
+/// Letters of the buttons a record may press, with their bits.
+const LETTERS: [(char, u8); 7] = [
+    ('R', button::RIGHT),
+    ('L', button::LEFT),
+    ('D', button::DOWN),
+    ('U', button::UP),
+    ('A', button::A),
+    ('B', button::B),
+    ('s', button::SELECT),
+];
+
+/// The most frames a record may hold: about 46 hours of play, far beyond any game.
+pub const MAX_FRAMES: usize = 10_000_000;
+
+/// A parsed NES record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NesRecord {
+    pub start: Start,
+    /// Buttons per frame.
+    pub frames: Vec<u8>,
+}
+
+/// Why a record text is not a record: the line (from 1), the token where there is one, and
+/// what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordError {
+    pub line: usize,
+    pub token: Option<String>,
+    pub message: String,
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.token {
+            Some(t) => write!(f, "line {} (token '{t}'): {}", self.line, self.message),
+            None => write!(f, "line {}: {}", self.line, self.message),
+        }
+    }
+}
+
+/// The text of the buttons of one frame (`.` for none).
+pub fn buttons_text(buttons: u8) -> String {
+    let text: String = LETTERS
+        .iter()
+        .filter(|(_, bit)| buttons & bit != 0)
+        .map(|(c, _)| *c)
+        .collect();
+    if text.is_empty() {
+        ".".to_string()
+    } else {
+        text
+    }
+}
+
+fn parse_buttons(text: &str) -> Result<u8, String> {
+    if text == "." {
+        return Ok(0);
+    }
+    let mut bits = 0u8;
+    for c in text.chars() {
+        if c == 'S' {
+            return Err("Start pauses the game; a record may not press it".to_string());
+        }
+        let bit = LETTERS
+            .iter()
+            .find(|(l, _)| *l == c)
+            .map(|(_, b)| *b)
+            .ok_or_else(|| {
+                format!("'{c}' is not a button (R, L, D, U, A, B, s, or '.' for none)")
+            })?;
+        if bits & bit != 0 {
+            return Err(format!("'{c}' is named twice"));
+        }
+        bits |= bit;
+    }
+    Ok(bits)
+}
+
+impl NesRecord {
+    /// Parses a record's text.
+    pub fn parse(text: &str) -> Result<NesRecord, RecordError> {
+        let mut level: Option<u8> = None;
+        let mut wait: Option<u32> = None;
+        let mut frames = Vec::new();
+        let mut in_inputs = false;
+        let mut header_line = 0;
+        for (i, raw) in text.lines().enumerate() {
+            let line_no = i + 1;
+            let line = raw.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let err = |token: Option<&str>, message: String| RecordError {
+                line: line_no,
+                token: token.map(str::to_string),
+                message,
+            };
+            if !in_inputs {
+                let mut words = line.split_whitespace();
+                let key = words.next().unwrap_or("");
+                let value = words.next();
+                if words.next().is_some() {
+                    return Err(err(None, format!("'{key}' takes one value")));
+                }
+                match (key, value) {
+                    ("inputs", None) => {
+                        in_inputs = true;
+                        header_line = line_no;
+                    }
+                    ("game", Some("nes")) => {}
+                    ("game", Some(other)) => {
+                        return Err(err(
+                            Some(other),
+                            "this is an NES record reader: game must be 'nes'".into(),
+                        ))
+                    }
+                    ("start-level", Some(v)) => {
+                        level = Some(
+                            v.parse()
+                                .ok()
+                                .filter(|&l: &u8| l <= 19)
+                                .ok_or_else(|| err(Some(v), "start-level must be 0..=19".into()))?,
+                        )
+                    }
+                    ("title-wait", Some(v)) => {
+                        wait = Some(v.parse().map_err(|_| {
+                            err(
+                                Some(v),
+                                "title-wait must be a whole number of frames".into(),
+                            )
+                        })?)
+                    }
+                    (key, _) => {
+                        return Err(err(
+                            Some(key),
+                            "expected 'game nes', 'start-level N', 'title-wait N' or 'inputs'"
+                                .into(),
+                        ))
+                    }
+                }
+                continue;
+            }
+            for token in line.split_whitespace() {
+                let (buttons, count) = match token.split_once('*') {
+                    Some((b, c)) => {
+                        let n: usize = c.parse().ok().filter(|&n| n >= 1).ok_or_else(|| {
+                            err(
+                                Some(token),
+                                format!("'{c}' is not a count of frames (1 or more)"),
+                            )
+                        })?;
+                        (b, n)
+                    }
+                    None => (token, 1),
+                };
+                let bits = parse_buttons(buttons).map_err(|m| err(Some(token), m))?;
+                if frames.len() + count > MAX_FRAMES {
+                    return Err(err(
+                        Some(token),
+                        format!("the record holds more than {MAX_FRAMES} frames"),
+                    ));
+                }
+                frames.extend(std::iter::repeat_n(bits, count));
+            }
+        }
+        let missing = |what: &str| RecordError {
+            line: header_line.max(1),
+            token: None,
+            message: format!("the header has no '{what}' line"),
+        };
+        if !in_inputs {
+            return Err(RecordError {
+                line: text.lines().count().max(1),
+                token: None,
+                message: "no 'inputs' line: an NES record is a header, 'inputs', then the frames"
+                    .into(),
+            });
+        }
+        let level = level.ok_or_else(|| missing("start-level N"))?;
+        let wait = wait.ok_or_else(|| missing("title-wait N"))?;
+        let start = start::start(level, wait).map_err(|e| RecordError {
+            line: header_line,
+            token: None,
+            message: e.to_string(),
+        })?;
+        Ok(NesRecord { start, frames })
+    }
+
+    /// The record's text: the header, then one line per piece where `piece_starts` (frame
+    /// indices, increasing) say pieces begin.
+    pub fn to_text(&self, piece_starts: &[usize]) -> String {
+        let mut out = format!(
+            "game nes\nstart-level {}\ntitle-wait {}\ninputs\n",
+            self.start.level, self.start.title_wait
+        );
+        let mut cuts: Vec<usize> = piece_starts.iter().copied().filter(|&c| c > 0).collect();
+        cuts.push(self.frames.len());
+        let mut from = 0;
+        for to in cuts {
+            if to <= from || to > self.frames.len() {
+                continue;
+            }
+            let mut tokens = Vec::new();
+            let mut i = from;
+            while i < to {
+                let b = self.frames[i];
+                let mut j = i + 1;
+                while j < to && self.frames[j] == b {
+                    j += 1;
+                }
+                let text = buttons_text(b);
+                tokens.push(if j - i == 1 {
+                    text
+                } else {
+                    format!("{text}*{}", j - i)
+                });
+                i = j;
+            }
+            out.push_str(&tokens.join(" "));
+            out.push('\n');
+            from = to;
+        }
+        out
+    }
+}

@@ -1,0 +1,166 @@
+//! Replaying an NES record on the plain engine: the report `check --game nes` prints, and the
+//! snapshots the oracle test compares with the ROM's RAM.
+
+use super::engine::{play_state, Events, NesGame, Outcome};
+use super::record::NesRecord;
+use super::tables::kind_letter;
+use serde::Serialize;
+
+/// The state after a piece spawns (or at the end), in the fields the oracle reads from RAM.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Snapshot {
+    /// The record's frame (from 0) at whose end this state holds.
+    pub frame: u64,
+    /// The score the ROM shows (999,999 at most).
+    pub score: u64,
+    pub lines: u32,
+    pub level: u8,
+    /// The active piece's and the next piece's orientation ids.
+    pub piece: u8,
+    pub next: u8,
+    /// The field, row by row from the top: '#' filled, '.' empty.
+    pub board: String,
+}
+
+impl Snapshot {
+    pub fn of(game: &NesGame, frame: u64) -> Snapshot {
+        let board = (0..200)
+            .map(|i| {
+                if game.filled(i / 10, i % 10) {
+                    '#'
+                } else {
+                    '.'
+                }
+            })
+            .collect();
+        Snapshot {
+            frame,
+            score: game.score.rom(),
+            lines: game.lines(),
+            level: game.level,
+            piece: game.piece,
+            next: game.next,
+            board,
+        }
+    }
+}
+
+/// How a replay ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum End {
+    /// A piece spawned into the stack and locked there.
+    ToppedOut,
+    /// The record's frames ran out with the game still going.
+    RecordEnded,
+}
+
+/// The score when the level first reached 29 (the "transition" the community counts to).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Transition {
+    pub frame: u64,
+    pub score: u64,
+    pub lines: u32,
+    pub pieces: u64,
+}
+
+/// What a record scores.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct NesReport {
+    /// The score without the ROM's cap (the targets' measure).
+    pub score: u64,
+    /// The score the ROM shows: capped at 999,999.
+    pub rom_score: u64,
+    pub lines: u32,
+    pub level: u8,
+    pub pieces: u64,
+    /// Clears of 1, 2, 3 and 4 rows.
+    pub clears: [u64; 4],
+    /// Frames played (the game's, which stop at a top-out).
+    pub frames: u64,
+    pub end: End,
+    /// Frames of the record after the game ended, which nothing reads.
+    pub unplayed_frames: u64,
+    pub transition: Option<Transition>,
+}
+
+/// Replays a record, calling `observe` after every frame with the game and that frame's events.
+pub fn replay_observed(
+    record: &NesRecord,
+    mut observe: impl FnMut(&NesGame, &Events),
+) -> NesReport {
+    let mut game = NesGame::new(&record.start);
+    let mut transition = None;
+    let mut played = 0u64;
+    for &buttons in &record.frames {
+        if game.outcome != Outcome::Playing {
+            break;
+        }
+        let events = game.step(buttons);
+        played += 1;
+        if events.level_up && game.level == 29 && transition.is_none() {
+            transition = Some(Transition {
+                frame: played - 1,
+                score: game.score.uncapped(),
+                lines: game.lines(),
+                pieces: game.pieces,
+            });
+        }
+        observe(&game, &events);
+    }
+    NesReport {
+        score: game.score.uncapped(),
+        rom_score: game.score.rom(),
+        lines: game.lines(),
+        level: game.level,
+        pieces: game.pieces,
+        clears: game.clears,
+        frames: played,
+        end: if game.outcome == Outcome::ToppedOut {
+            End::ToppedOut
+        } else {
+            End::RecordEnded
+        },
+        unplayed_frames: record.frames.len() as u64 - played,
+        transition,
+    }
+}
+
+/// Replays a record and keeps a snapshot at every spawn and one at the end: what the oracle
+/// test holds against the ROM.
+pub fn snapshots(record: &NesRecord) -> (NesReport, Vec<Snapshot>) {
+    let mut shots = Vec::new();
+    let mut frame = 0u64;
+    let report = replay_observed(record, |game, events| {
+        if events.spawned {
+            shots.push(Snapshot::of(game, frame));
+        }
+        frame += 1;
+    });
+    let mut game_end = NesGame::new(&record.start);
+    for &b in record.frames.iter().take(report.frames as usize) {
+        game_end.step(b);
+    }
+    shots.push(Snapshot::of(&game_end, report.frames.saturating_sub(1)));
+    (report, shots)
+}
+
+/// A line of `check --game nes --trace`: a piece as it locks.
+pub fn describe_lock(game: &NesGame, frame: u64) -> String {
+    format!(
+        "piece {} {} (orientation {}) locks at x={} y={} on frame {frame}; score {}, lines {}, level {}",
+        game.pieces + 1,
+        kind_letter(game.piece),
+        game.piece,
+        game.x,
+        game.y,
+        game.score.uncapped(),
+        game.lines(),
+        game.level
+    )
+}
+
+/// Whether the game is between pieces (for tools that cut a record per piece).
+pub fn between_pieces(game: &NesGame) -> bool {
+    game.play_state != play_state::ACTIVE
+}

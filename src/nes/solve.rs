@@ -1,0 +1,157 @@
+//! `solve --game nes`: the options, the search, and the record checked on the plain engine
+//! before it is printed.
+
+use super::eval::NesWeights;
+use super::movegen::InputModel;
+use super::replay::replay_observed;
+use super::search::{NesSearch, Stop};
+use super::start;
+use crate::cli::{read_text, stdout_failed, CliError};
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// The default beam width of NES games.
+pub const DEFAULT_WIDTH: usize = 2_000;
+
+/// The options `solve --game nes` adds.
+#[derive(clap::Args, Debug)]
+pub struct NesOptions {
+    /// NES: the level the game starts on (the menu's, 0..=19).
+    #[arg(long, value_name = "LEVEL")]
+    pub start_level: Option<u8>,
+    /// NES: frames idle on the title screen, which choose the piece sequence (see
+    /// docs/NES.md for the values known for each level).
+    #[arg(long, value_name = "FRAMES")]
+    pub title_wait: Option<u32>,
+    /// NES: the input model, `tap:N`: one press every N frames (2 is the fastest the game
+    /// reads as separate presses), each one frame long.
+    #[arg(long, value_name = "MODEL", value_parser = parse_model)]
+    pub input_model: Option<InputModel>,
+    /// NES: stop after this many lines (default: at the transition to level 29).
+    #[arg(long, value_name = "N")]
+    pub lines: Option<u32>,
+    /// NES: the evaluation's weights (default weights/nes-tetris.json).
+    #[arg(long, value_name = "FILE")]
+    pub nes_weights: Option<PathBuf>,
+}
+
+fn parse_model(text: &str) -> Result<InputModel, String> {
+    let n = text
+        .strip_prefix("tap:")
+        .ok_or_else(|| format!("{text:?}: expected tap:N (a press every N frames, N >= 2)"))?;
+    match n.parse::<u8>() {
+        Ok(n) if (2..=60).contains(&n) => Ok(InputModel { tap_every: n }),
+        _ => Err(format!(
+            "{text:?}: N must be a whole number of frames, 2..=60"
+        )),
+    }
+}
+
+impl NesOptions {
+    /// For the contest's game: refuses NES options rather than ignoring them.
+    pub fn refuse_without_nes(&self) -> Result<(), CliError> {
+        let given = [
+            ("--start-level", self.start_level.is_some()),
+            ("--title-wait", self.title_wait.is_some()),
+            ("--input-model", self.input_model.is_some()),
+            ("--lines", self.lines.is_some()),
+            ("--nes-weights", self.nes_weights.is_some()),
+        ];
+        match given.iter().find(|(_, g)| *g) {
+            Some((name, _)) => Err(CliError::usage(format!("{name} is for --game nes"))),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Solves an NES game and prints its record on stdout, a summary on stderr.
+pub fn solve(
+    options: &NesOptions,
+    width: Option<usize>,
+    threads: Option<usize>,
+    pieces: Option<usize>,
+    quiet: bool,
+) -> Result<(), CliError> {
+    let level = options.start_level.unwrap_or(19);
+    let wait = options.title_wait.unwrap_or(0);
+    let start = start::start(level, wait).map_err(|e| CliError::usage(e.to_string()))?;
+    let width = width.unwrap_or(DEFAULT_WIDTH);
+    if width == 0 || width > 10_000_000 {
+        return Err(CliError::usage("--beam-width must be 1..=10,000,000"));
+    }
+    if pieces == Some(0) || options.lines == Some(0) {
+        return Err(CliError::usage("--pieces and --lines must be at least 1"));
+    }
+    let weights = match &options.nes_weights {
+        Some(path) => {
+            let text = read_text(path, "weights file")?;
+            serde_json::from_str(&text)
+                .map_err(|e| CliError::usage(format!("weights file {}: {e}", path.display())))?
+        }
+        None => NesWeights::default(),
+    };
+    let stop = Stop {
+        level: (options.lines.is_none() && pieces.is_none()).then_some(29),
+        lines: options.lines,
+        pieces: pieces.map(|p| p as u64),
+    };
+    let search = NesSearch {
+        width,
+        model: options.input_model.unwrap_or(InputModel::DEFAULT),
+        stop,
+        weights,
+    };
+    if let Some(n) = threads {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n.max(1))
+            .build_global()
+            .map_err(CliError::internal)?;
+    }
+    let began = Instant::now();
+    let found = search.run(&start, |depth, live, best| {
+        if !quiet && depth % 50 == 0 {
+            eprintln!("piece {depth}: {live} states, best score {best}");
+        }
+    });
+    let report = replay_observed(&found.record, |_, _| {});
+    if report.score != found.score || report.lines != found.lines {
+        return Err(CliError::internal(format!(
+            "the record scores {} with {} lines on the plain engine, the search counted {} and {}",
+            report.score, report.lines, found.score, found.lines
+        )));
+    }
+    let text = found.record.to_text(&found.piece_starts);
+    std::io::stdout()
+        .lock()
+        .write_all(text.as_bytes())
+        .map_err(|e| stdout_failed(e, "the record"))?;
+    if !quiet {
+        let [c1, c2, c3, c4] = report.clears;
+        let cleared = c1 + 2 * c2 + 3 * c3 + 4 * c4;
+        let fours = if cleared > 0 {
+            400.0 * c4 as f64 / cleared as f64
+        } else {
+            0.0
+        };
+        eprintln!(
+            "start level {level}, title-wait {wait}, a press every {} frames, beam width {width}: {} pieces, {} lines ({fours:.1}% in fours), level {}, {:.1} s",
+            search.model.tap_every,
+            report.pieces,
+            report.lines,
+            report.level,
+            began.elapsed().as_secs_f64()
+        );
+        if let Some(t) = report.transition {
+            eprintln!(
+                "level 29 transition: score {} after {} lines",
+                t.score, t.lines
+            );
+        } else if stop.level.is_some() {
+            eprintln!("the game did not reach the level 29 transition");
+        }
+        eprintln!("ROM score: {}", report.rom_score);
+        eprintln!("Score = {}", report.score);
+    }
+    Ok(())
+}

@@ -1,0 +1,124 @@
+//! How a game starts: the fixed menu sequence from power-on, and the state it leaves the game
+//! in on the first frame of the first piece.
+//!
+//! The menus step the random number generator a varying number of times a frame, so the state
+//! at the first piece is not worked out here but read from `starts.txt`, which the emulator
+//! wrote (`tools/nes-oracle/oracle.py starts`) and the oracle test checks. A start is named by
+//! its level and `title-wait`: the frames spent idle on the title screen, which is how a player
+//! chooses a different piece sequence.
+
+use super::engine::button::{A, DOWN, RIGHT, START};
+use std::fmt;
+
+/// The table of start states: `level wait rng spawn_count spawn_id piece next frame_counter
+/// fall_timer autorepeat_y vram_row`, one line per start.
+const STARTS: &str = include_str!("starts.txt");
+
+/// The game's state on the first frame of the first piece.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Start {
+    pub level: u8,
+    pub title_wait: u32,
+    pub rng: u16,
+    pub spawn_count: u8,
+    pub spawn_id: u8,
+    pub piece: u8,
+    pub next: u8,
+    pub frame_counter: u8,
+    pub fall_timer: u8,
+    pub autorepeat_y: u8,
+    pub vram_row: u8,
+}
+
+/// A start the table does not hold.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownStart {
+    pub level: u8,
+    pub title_wait: u32,
+}
+
+impl fmt::Display for UnknownStart {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let waits = max_wait(self.level);
+        match waits {
+            Some(max) => write!(
+                f,
+                "no start is known for level {} with title-wait {}: level {} has title-wait 0..={max}",
+                self.level, self.title_wait, self.level
+            ),
+            None => write!(
+                f,
+                "no start is known for level {}: the table holds levels 0..=19",
+                self.level
+            ),
+        }
+    }
+}
+
+fn rows() -> impl Iterator<Item = Start> {
+    STARTS
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|line| {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            let n = |i: usize| f[i].parse::<u32>().expect("starts.txt holds numbers");
+            Start {
+                level: n(0) as u8,
+                title_wait: n(1),
+                rng: u16::from_str_radix(f[2], 16).expect("starts.txt holds a hex generator state"),
+                spawn_count: n(3) as u8,
+                spawn_id: n(4) as u8,
+                piece: n(5) as u8,
+                next: n(6) as u8,
+                frame_counter: n(7) as u8,
+                fall_timer: n(8) as u8,
+                autorepeat_y: n(9) as u8,
+                vram_row: n(10) as u8,
+            }
+        })
+}
+
+/// The largest title-wait the table holds for a level.
+pub fn max_wait(level: u8) -> Option<u32> {
+    rows()
+        .filter(|s| s.level == level)
+        .map(|s| s.title_wait)
+        .max()
+}
+
+/// The start a level and title-wait lead to.
+pub fn start(level: u8, title_wait: u32) -> Result<Start, UnknownStart> {
+    rows()
+        .find(|s| s.level == level && s.title_wait == title_wait)
+        .ok_or(UnknownStart { level, title_wait })
+}
+
+/// The controller, frame by frame, from power-on to the first frame of the first piece: Start
+/// on every other frame through the legal screen, `title_wait` + 5 idle frames on the title,
+/// Start (A-type), Start, then the level: Down for 5..=9, Right once per step, and A held with
+/// Start for levels 10..=19.
+pub fn menu_inputs(level: u8, title_wait: u32) -> Vec<u8> {
+    let mut seq = Vec::new();
+    for _ in 0..134 {
+        seq.extend([START, 0]);
+    }
+    seq.extend(std::iter::repeat_n(0, 5 + title_wait as usize));
+    for _ in 0..2 {
+        seq.push(START);
+        seq.extend([0; 5]);
+    }
+    let digit = level % 10;
+    if digit >= 5 {
+        seq.extend([DOWN, 0]);
+    }
+    for _ in 0..digit % 5 {
+        seq.extend([RIGHT, 0]);
+    }
+    if level >= 10 {
+        seq.extend([A, A | START]);
+    } else {
+        seq.push(START);
+    }
+    seq.extend([0; 6]);
+    seq
+}
