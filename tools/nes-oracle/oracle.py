@@ -162,7 +162,9 @@ def cmd_play(args):
     # place, the next one not yet chosen). So a spawn's snapshot is read one frame later,
     # when its logic is surely done, and named by the frame the spawn showed on.
     pending = None
+    played = -1
     for frame, buttons in enumerate(frames):
+        played = frame
         nes.step(buttons)
         state = nes.ram[0x48]
         if args.frames:
@@ -182,7 +184,7 @@ def cmd_play(args):
         if state == 10 and not args.frames:
             break
     s = nes.snapshot()
-    s["frame"] = len(frames) - 1
+    s["frame"] = played
     s["board"] = nes.board()
     s["end"] = True
     out.write(json.dumps(s) + "\n")
