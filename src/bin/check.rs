@@ -35,6 +35,10 @@ struct Args {
     /// tools/nes-oracle/oracle.py play --frames prints them from the real game).
     #[arg(long)]
     frames: bool,
+    /// With `--game nes`: also write the record as an FM2 movie (FCEUX's format) that plays it
+    /// from power-on, menus included.
+    #[arg(long, value_name = "OUT.fm2")]
+    fm2: Option<PathBuf>,
     /// Print one JSON object instead of the human summary.
     #[arg(long)]
     json: bool,
@@ -80,10 +84,11 @@ fn run(args: &Args) -> Result<(), CliError> {
             json: args.json,
             trace: args.trace,
             frames: args.frames,
+            fm2: args.fm2.as_deref(),
         });
     }
-    if args.frames {
-        return Err(CliError::usage("--frames is for --game nes"));
+    if args.frames || args.fm2.is_some() {
+        return Err(CliError::usage("--frames and --fm2 are for --game nes"));
     }
     let Some(record_path) = &args.record else {
         return Err(CliError::usage(

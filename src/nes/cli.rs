@@ -64,6 +64,8 @@ pub struct CheckOptions<'a> {
     pub trace: bool,
     /// A JSON line per frame with the ROM's variables.
     pub frames: bool,
+    /// Also write the record as an FM2 movie from power-on.
+    pub fm2: Option<&'a Path>,
 }
 
 /// Replays an NES record and prints its report (last line `Score = N`, the uncapped score).
@@ -88,6 +90,10 @@ pub fn check(options: &CheckOptions) -> Result<(), CliError> {
             std::process::exit(EXIT_INVALID);
         }
     };
+    if let Some(path) = options.fm2 {
+        std::fs::write(path, super::fm2::movie(&record))
+            .map_err(|e| CliError::usage(format!("cannot write {}: {e}", path.display())))?;
+    }
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut failed: Option<std::io::Error> = None;

@@ -5,6 +5,7 @@
 pub mod cli;
 pub mod engine;
 pub mod eval;
+pub mod fm2;
 pub mod movegen;
 pub mod record;
 pub mod replay;

