@@ -73,6 +73,47 @@ impl Film {
         self.game_over = step.turn.game_over.map(|reason| reason.describe());
     }
 
+    /// Records one locked piece of another game (NES Tetris): where it locked (`state` indexes
+    /// the game's offsets, see [`Film::page_for_game`]), its input as text, the totals after
+    /// it, and the field after it as 20 rows of ten bits, top first.
+    pub fn observe_piece(&mut self, piece: FilmPiece) {
+        self.x.push(piece.x);
+        self.y.push(piece.y);
+        self.states.push(char::from(b'0' + piece.state));
+        self.moves.push(piece.moves);
+        self.score.push(piece.score);
+        self.lines.push(piece.lines);
+        self.filled
+            .push(piece.rows.iter().map(|r| r.count_ones()).sum());
+        self.boards.push_str(&encode_rows(&piece.rows));
+        self.game_over = piece.game_over;
+    }
+
+    /// The page for a replay of another game: `kinds` holds the letter of every locked piece
+    /// and the coming ones, `offsets` each kind's cells (`(dx, dy)`) by state in the page's
+    /// kind order `ILJTOSZ`.
+    pub fn page_for_game(&self, game: GamePage) -> String {
+        let data = FilmData {
+            title: game.name,
+            next_shown: NEXT_SHOWN,
+            summary: game.summary,
+            kinds: game.kinds,
+            offsets: &game.offsets,
+            alphabet: std::str::from_utf8(ALPHABET).expect("the alphabet is ASCII"),
+            x: &self.x,
+            y: &self.y,
+            states: &self.states,
+            moves: &self.moves,
+            score: &self.score,
+            lines: &self.lines,
+            filled: &self.filled,
+            boards: &self.boards,
+            game_over: self.game_over,
+            error: None,
+        };
+        render(&data, &game.window_title)
+    }
+
     /// The page for this replay. `record` is the parsed record (`None` when it did not parse),
     /// `rules` and `report` those of the replay that filled this film, `name` the record's path
     /// as the user gave it: the page's heading, and its file name with the score the window's
@@ -119,23 +160,49 @@ impl Film {
             game_over: self.game_over,
             error,
         };
-        let json = serde_json::to_string(&data).expect("the film serializes");
-        // '<' only occurs inside JSON strings, where \u003c means the same; without it a record's
-        // text could close the script element.
-        let json = json.replace('<', "\\u003c");
-        let (head, rest) = TEMPLATE
-            .split_once("{{TITLE}}")
-            .expect("the template has a title slot");
-        let (middle, tail) = rest
-            .split_once("{{FILM}}")
-            .expect("the template has a film slot");
-        let title = html_escape(&window_title(name, report));
-        let mut page = String::with_capacity(TEMPLATE.len() + title.len() + json.len());
-        for part in [head, &title, middle, &json, tail] {
-            page.push_str(part);
-        }
-        page
+        render(&data, &window_title(name, report))
     }
+}
+
+/// One locked piece of another game, for [`Film::observe_piece`].
+pub struct FilmPiece {
+    pub x: i32,
+    pub y: i32,
+    pub state: u8,
+    pub moves: String,
+    pub score: u64,
+    pub lines: u64,
+    pub rows: [u16; 20],
+    pub game_over: Option<&'static str>,
+}
+
+/// What the page of another game shows around the film, for [`Film::page_for_game`].
+pub struct GamePage<'a> {
+    pub name: &'a str,
+    pub window_title: String,
+    pub summary: String,
+    pub kinds: String,
+    pub offsets: [[[(i32, i32); 4]; 4]; 7],
+}
+
+/// The page around a film's data.
+fn render(data: &FilmData, window_title: &str) -> String {
+    let json = serde_json::to_string(data).expect("the film serializes");
+    // '<' only occurs inside JSON strings, where \u003c means the same; without it a record's
+    // text could close the script element.
+    let json = json.replace('<', "\\u003c");
+    let (head, rest) = TEMPLATE
+        .split_once("{{TITLE}}")
+        .expect("the template has a title slot");
+    let (middle, tail) = rest
+        .split_once("{{FILM}}")
+        .expect("the template has a film slot");
+    let title = html_escape(window_title);
+    let mut page = String::with_capacity(TEMPLATE.len() + title.len() + json.len());
+    for part in [head, &title, middle, &json, tail] {
+        page.push_str(part);
+    }
+    page
 }
 
 /// How many of the coming pieces the page lists.
@@ -194,11 +261,21 @@ struct FilmError {
 
 /// A board as 20 rows, top first, each row's cells as bits (x = 0 lowest) written in two letters.
 pub fn encode_board(board: &Board) -> String {
-    let mut code = String::with_capacity(2 * HEIGHT as usize);
-    for y in 0..HEIGHT {
-        let row = (0..WIDTH)
-            .filter(|&x| board.filled(x, y))
-            .fold(0usize, |row, x| row | 1 << x);
+    let rows: Vec<u16> = (0..HEIGHT)
+        .map(|y| {
+            (0..WIDTH)
+                .filter(|&x| board.filled(x, y))
+                .fold(0u16, |row, x| row | 1 << x)
+        })
+        .collect();
+    encode_rows(&rows)
+}
+
+/// Rows of ten bits (x = 0 lowest), top first, as [`encode_board`] writes a board.
+fn encode_rows(rows: &[u16]) -> String {
+    let mut code = String::with_capacity(2 * rows.len());
+    for &row in rows {
+        let row = row as usize;
         code.push(char::from(ALPHABET[row >> 6]));
         code.push(char::from(ALPHABET[row & 63]));
     }

@@ -74,9 +74,9 @@ fn run(args: &Args) -> Result<(), CliError> {
                 "--game nes takes one file, the record: its header names the start",
             ));
         }
-        if args.stats || args.html.is_some() || args.at.is_some() {
+        if args.stats || args.at.is_some() {
             return Err(CliError::usage(
-                "--game nes: --stats, --html and --at are for the contest's game; use --trace or --frames",
+                "--game nes: --stats and --at are for the contest's game; use --trace or --frames",
             ));
         }
         return tetris_opt::nes::cli::check(&tetris_opt::nes::cli::CheckOptions {
@@ -85,6 +85,7 @@ fn run(args: &Args) -> Result<(), CliError> {
             trace: args.trace,
             frames: args.frames,
             fm2: args.fm2.as_deref(),
+            html: args.html.as_deref(),
         });
     }
     if args.frames || args.fm2.is_some() {

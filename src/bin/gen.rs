@@ -2,7 +2,9 @@
 
 use clap::Parser;
 use std::io::Write;
-use tetris_opt::cli::{exit_with, stdout_failed, CliError};
+use tetris_opt::cli::{exit_with, stdout_failed, CliError, Game};
+use tetris_opt::nes::start::distinct_starts;
+use tetris_opt::nes::tables::kind_letter;
 use tetris_opt::sequence::{format_sequence, generate, Distribution, CONTEST_SEED};
 
 /// Print a piece sequence file (with no options: the contest sequence).
@@ -18,6 +20,13 @@ struct Args {
     /// How pieces are drawn.
     #[arg(long, value_enum, default_value_t = Distribution::Contest)]
     distribution: Distribution,
+    /// `nes`: NES games are not sequences but starts; list the distinct starts known for
+    /// --start-level (the title-waits that lead to different games).
+    #[arg(long, value_enum, default_value_t = Game::Tencent)]
+    game: Game,
+    /// With `--game nes`: the level whose starts to list.
+    #[arg(long, value_name = "LEVEL", default_value_t = 19)]
+    start_level: u8,
 }
 
 /// A hundred million pieces is a 100 MB file; more is surely a typo.
@@ -29,6 +38,9 @@ fn main() {
 }
 
 fn run(args: &Args) -> Result<(), CliError> {
+    if args.game == Game::Nes {
+        return list_nes_starts(args.start_level);
+    }
     if args.count == 0 {
         return Err(CliError::usage("--count must be at least 1"));
     }
@@ -52,4 +64,30 @@ fn run(args: &Args) -> Result<(), CliError> {
         .lock()
         .write_all(text.as_bytes())
         .map_err(|e| stdout_failed(e, "the sequence"))
+}
+
+/// The NES starts of a level that lead to different games, one line each.
+fn list_nes_starts(level: u8) -> Result<(), CliError> {
+    let starts = distinct_starts(level);
+    if starts.is_empty() {
+        return Err(CliError::usage(format!(
+            "no NES start is known for level {level}: src/nes/starts.txt holds levels 0..=19"
+        )));
+    }
+    let mut text = format!(
+        "# NES starts of level {level} that lead to different games: solve --game nes --start-level {level} --title-wait W\n# title-wait first-piece next-piece generator\n"
+    );
+    for s in starts {
+        text.push_str(&format!(
+            "{} {} {} {:04x}\n",
+            s.title_wait,
+            kind_letter(s.piece),
+            kind_letter(s.next),
+            s.rng
+        ));
+    }
+    std::io::stdout()
+        .lock()
+        .write_all(text.as_bytes())
+        .map_err(|e| stdout_failed(e, "the starts"))
 }

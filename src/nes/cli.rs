@@ -66,6 +66,8 @@ pub struct CheckOptions<'a> {
     pub frames: bool,
     /// Also write the record as an FM2 movie from power-on.
     pub fm2: Option<&'a Path>,
+    /// Also write the replay as an HTML page (the viewer of the contest's records).
+    pub html: Option<&'a Path>,
 }
 
 /// Replays an NES record and prints its report (last line `Score = N`, the uncapped score).
@@ -98,7 +100,11 @@ pub fn check(options: &CheckOptions) -> Result<(), CliError> {
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut failed: Option<std::io::Error> = None;
     let mut frame = 0u64;
+    let mut film = FilmMaker::default();
     let report = replay_observed(&record, |game: &NesGame, events: &Events| {
+        if options.html.is_some() {
+            film.observe(game, events, record.frames[frame as usize]);
+        }
         if failed.is_none() {
             if options.frames {
                 let line = serde_json::to_string(&FrameLine::of(game, frame)).expect("serializes");
@@ -110,6 +116,11 @@ pub fn check(options: &CheckOptions) -> Result<(), CliError> {
         }
         frame += 1;
     });
+    if let Some(path) = options.html {
+        let name = options.record.display().to_string();
+        std::fs::write(path, film.page(&name, &report))
+            .map_err(|e| CliError::usage(format!("cannot write {}: {e}", path.display())))?;
+    }
     let printed = if options.json {
         let json = serde_json::json!({"valid": true, "report": report});
         writeln!(out, "{json}")
@@ -174,4 +185,141 @@ fn write_summary(out: &mut impl Write, r: &NesReport) -> std::io::Result<()> {
     }
     writeln!(out, "ROM score (capped at 999,999): {}", r.rom_score)?;
     writeln!(out, "Score = {}", r.score)
+}
+
+/// The viewer's film of an NES replay: a frame per locked piece, taken when its lines and
+/// points are counted (the rows it cleared are gone by then).
+#[derive(Default)]
+struct FilmMaker {
+    film: crate::viewer::Film,
+    /// Kind letters of the pieces locked, in order.
+    kinds: String,
+    /// The locked piece waiting for its spawn: kind, x, y, state.
+    pending: Option<(char, i32, i32, u8)>,
+    /// The buttons since the last spawn.
+    buttons: Vec<u8>,
+    next: u8,
+}
+
+impl FilmMaker {
+    fn observe(&mut self, game: &NesGame, events: &Events, buttons: u8) {
+        self.buttons.push(buttons);
+        if events.locked {
+            let (kind, state) = viewer_piece(game.piece);
+            self.pending = Some((kind, game.x as i32, game.y as i32, state));
+        }
+        if events.spawned {
+            self.buttons.clear();
+        }
+        let ended = game.outcome != super::engine::Outcome::Playing;
+        if game.play_state == super::engine::play_state::GOAL_CHECK || ended {
+            if let Some((kind, x, y, state)) = self.pending.take() {
+                let mut rows = [0u16; 20];
+                for (r, row) in rows.iter_mut().enumerate() {
+                    for c in 0..10 {
+                        if game.filled(r, c) {
+                            *row |= 1 << c;
+                        }
+                    }
+                }
+                self.kinds.push(kind);
+                let frames: Vec<String> = self
+                    .buttons
+                    .iter()
+                    .map(|&b| super::record::buttons_text(b))
+                    .collect();
+                self.film.observe_piece(crate::viewer::FilmPiece {
+                    x,
+                    y,
+                    state,
+                    moves: run_lengths(&frames),
+                    score: game.score.uncapped(),
+                    lines: game.lines() as u64,
+                    rows,
+                    game_over: ended.then_some("a piece spawned into the stack"),
+                });
+            }
+        }
+        self.next = game.next;
+    }
+
+    fn page(&self, name: &str, report: &NesReport) -> String {
+        let mut kinds = self.kinds.clone();
+        kinds.push(viewer_piece(self.next).0);
+        let file = Path::new(name)
+            .file_name()
+            .map_or(name.to_string(), |f| f.to_string_lossy().into_owned());
+        let transition = report.transition.map_or(String::new(), |t| {
+            format!(", level 29 transition {}", t.score)
+        });
+        crate::viewer::Film::page_for_game(
+            &self.film,
+            crate::viewer::GamePage {
+                name,
+                window_title: format!("{file} \u{2014} {} \u{2014} tetris-opt NES", report.score),
+                summary: format!(
+                    "NES Tetris: {} pieces, {} lines, level {}, score {} (ROM {}){transition}",
+                    report.pieces, report.lines, report.level, report.score, report.rom_score
+                ),
+                kinds,
+                offsets: viewer_offsets(),
+            },
+        )
+    }
+}
+
+/// A run-length text of buttons per frame, as records write them.
+fn run_lengths(frames: &[String]) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < frames.len() {
+        let mut j = i + 1;
+        while j < frames.len() && frames[j] == frames[i] {
+            j += 1;
+        }
+        out.push(if j - i == 1 {
+            frames[i].clone()
+        } else {
+            format!("{}*{}", frames[i], j - i)
+        });
+        i = j;
+    }
+    out.join(" ")
+}
+
+/// The viewer's kind letter and state of an orientation.
+fn viewer_piece(orientation: u8) -> (char, u8) {
+    let first = match orientation {
+        0..=3 => 0,
+        4..=7 => 4,
+        8 | 9 => 8,
+        10 => 10,
+        11 | 12 => 11,
+        13..=16 => 13,
+        _ => 17,
+    };
+    (
+        super::tables::kind_letter(orientation),
+        orientation.saturating_sub(first).min(3),
+    )
+}
+
+/// The orientations' cells as the viewer takes them: by kind in its order `ILJTOSZ`, then by
+/// state, `(dx, dy)`.
+fn viewer_offsets() -> [[[(i32, i32); 4]; 4]; 7] {
+    let mut out = [[[(0, 0); 4]; 4]; 7];
+    for (k, letter) in "ILJTOSZ".chars().enumerate() {
+        for o in 0..19u8 {
+            if super::tables::kind_letter(o) != letter {
+                continue;
+            }
+            let (_, state) = viewer_piece(o);
+            let cells =
+                super::tables::ORIENTATIONS[o as usize].map(|(dy, dx)| (dx as i32, dy as i32));
+            for slot in out[k].iter_mut().skip(state as usize) {
+                *slot = cells;
+            }
+        }
+    }
+    out
 }

@@ -78,6 +78,35 @@ fn rows() -> impl Iterator<Item = Start> {
         })
 }
 
+/// The starts of a level that differ from every smaller title-wait's (equal starts play the
+/// same game), in title-wait order.
+pub fn distinct_starts(level: u8) -> Vec<Start> {
+    let mut out: Vec<Start> = Vec::new();
+    for s in rows().filter(|s| s.level == level) {
+        let same = |t: &Start| {
+            (
+                t.rng,
+                t.spawn_count,
+                t.spawn_id,
+                t.piece,
+                t.next,
+                t.frame_counter & 3,
+            ) == (
+                s.rng,
+                s.spawn_count,
+                s.spawn_id,
+                s.piece,
+                s.next,
+                s.frame_counter & 3,
+            )
+        };
+        if !out.iter().any(same) {
+            out.push(s);
+        }
+    }
+    out
+}
+
 /// The largest title-wait the table holds for a level.
 pub fn max_wait(level: u8) -> Option<u32> {
     rows()
