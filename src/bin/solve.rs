@@ -1,6 +1,7 @@
 //! `solve`: finds a high-scoring move record for a piece sequence.
 
-use clap::Parser;
+use clap::parser::ValueSource;
+use clap::{CommandFactory, FromArgMatches, Parser};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -74,8 +75,55 @@ struct Args {
 }
 
 fn main() {
-    let args = Args::parse();
+    let matches = Args::command().get_matches();
+    let args = Args::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    if args.rules.game == Game::Nes {
+        exit_with(run_nes(&args, &matches));
+    }
     exit_with(run(&args));
+}
+
+/// The options of the contest's search that NES games do not take, as clap names them.
+const CONTEST_ONLY: [&str; 17] = [
+    "input",
+    "width_changes",
+    "time_budget",
+    "max_beam_width",
+    "from_record",
+    "from_piece",
+    "judge",
+    "piece_limit",
+    "score_weight",
+    "weights",
+    "policy",
+    "fill_keep",
+    "fill_rank",
+    "value_net",
+    "value_net_weight",
+    "force",
+    "progress_every",
+];
+
+/// `solve --game nes`: refuses the contest's options rather than ignoring them.
+fn run_nes(args: &Args, matches: &clap::ArgMatches) -> Result<(), CliError> {
+    let given = |id: &str| matches.value_source(id) == Some(ValueSource::CommandLine);
+    if let Some(id) = CONTEST_ONLY.iter().find(|id| given(id)) {
+        let name = match *id {
+            "input" => "a piece sequence file".to_string(),
+            id => format!("--{}", id.replace('_', "-")),
+        };
+        return Err(CliError::usage(format!(
+            "{name} is for the contest's game; an NES game is named by --start-level and --title-wait"
+        )));
+    }
+    tetris_opt::nes::solve::solve(&tetris_opt::nes::solve::Run {
+        options: &args.nes,
+        width: given("beam_width").then_some(args.beam_width),
+        threads: args.search.threads,
+        pieces: args.pieces,
+        quiet: args.quiet,
+        json: args.json.as_deref(),
+    })
 }
 
 /// A schedule of at least one change: an empty one is surely a mistake (a variable that was
@@ -118,16 +166,6 @@ fn parse_time(text: &str, zero: bool) -> Result<f64, String> {
 }
 
 fn run(args: &Args) -> Result<(), CliError> {
-    if args.rules.game == Game::Nes {
-        let explicit_width = std::env::args().any(|a| a.starts_with("--beam-width"));
-        return tetris_opt::nes::solve::solve(
-            &args.nes,
-            explicit_width.then_some(args.beam_width),
-            args.search.threads,
-            args.pieces,
-            args.quiet,
-        );
-    }
     let Some(input) = &args.input else {
         return Err(CliError::usage("solve needs a piece sequence file"));
     };

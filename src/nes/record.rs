@@ -75,6 +75,9 @@ fn parse_buttons(text: &str) -> Result<u8, String> {
     if text == "." {
         return Ok(0);
     }
+    if text.is_empty() {
+        return Err("a run needs its buttons, or '.' for none, before the '*'".to_string());
+    }
     let mut bits = 0u8;
     for c in text.chars() {
         if c == 'S' {
@@ -100,6 +103,8 @@ impl NesRecord {
     pub fn parse(text: &str) -> Result<NesRecord, RecordError> {
         let mut level: Option<u8> = None;
         let mut wait: Option<u32> = None;
+        // The line and token of title-wait, for the error of a start the table lacks.
+        let mut wait_at = (0, String::new());
         let mut frames = Vec::new();
         let mut in_inputs = false;
         let mut header_line = 0;
@@ -142,6 +147,7 @@ impl NesRecord {
                         )
                     }
                     ("title-wait", Some(v)) => {
+                        wait_at = (line_no, v.to_string());
                         wait = Some(v.parse().map_err(|_| {
                             err(
                                 Some(v),
@@ -162,18 +168,23 @@ impl NesRecord {
             for token in line.split_whitespace() {
                 let (buttons, count) = match token.split_once('*') {
                     Some((b, c)) => {
-                        let n: usize = c.parse().ok().filter(|&n| n >= 1).ok_or_else(|| {
-                            err(
-                                Some(token),
-                                format!("'{c}' is not a count of frames (1 or more)"),
-                            )
-                        })?;
+                        let digits = !c.is_empty() && c.bytes().all(|b| b.is_ascii_digit());
+                        let n: usize =
+                            c.parse()
+                                .ok()
+                                .filter(|&n| digits && n >= 1)
+                                .ok_or_else(|| {
+                                    err(
+                                        Some(token),
+                                        format!("'{c}' is not a count of frames (1 or more)"),
+                                    )
+                                })?;
                         (b, n)
                     }
                     None => (token, 1),
                 };
                 let bits = parse_buttons(buttons).map_err(|m| err(Some(token), m))?;
-                if frames.len() + count > MAX_FRAMES {
+                if count > MAX_FRAMES - frames.len() {
                     return Err(err(
                         Some(token),
                         format!("the record holds more than {MAX_FRAMES} frames"),
@@ -198,8 +209,8 @@ impl NesRecord {
         let level = level.ok_or_else(|| missing("start-level N"))?;
         let wait = wait.ok_or_else(|| missing("title-wait N"))?;
         let start = start::start(level, wait).map_err(|e| RecordError {
-            line: header_line,
-            token: None,
+            line: wait_at.0,
+            token: Some(wait_at.1.clone()),
             message: e.to_string(),
         })?;
         Ok(NesRecord { start, frames })

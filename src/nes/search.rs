@@ -14,6 +14,7 @@ use ahash::AHashSet;
 use rayon::prelude::*;
 use smallvec::SmallVec;
 use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// When the search stops.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,6 +47,49 @@ struct State {
     taps: SmallVec<[Tap; 6]>,
     /// Whether the game reached the stop during this piece.
     done: bool,
+    /// The state's index in its depth's trail (which also holds the finished states).
+    trail_index: u32,
+}
+
+/// How a state was reached, all the trail keeps of it.
+struct Link {
+    parent: u32,
+    taps: SmallVec<[Tap; 6]>,
+    spawn_frame: i64,
+    done: bool,
+}
+
+impl Link {
+    fn of(s: &State) -> Link {
+        Link {
+            parent: s.parent,
+            taps: s.taps.clone(),
+            spawn_frame: s.spawn_frame,
+            done: s.done,
+        }
+    }
+}
+
+/// A state a record may end on, with what it scores.
+#[derive(Clone, Copy)]
+struct Ending {
+    depth: usize,
+    index: usize,
+    score: u64,
+    lines: u32,
+    pieces: u64,
+}
+
+impl Ending {
+    fn of(s: &State, depth: usize, index: usize) -> Ending {
+        Ending {
+            depth,
+            index,
+            score: s.game.score.uncapped(),
+            lines: s.game.lines(),
+            pieces: s.game.pieces,
+        }
+    }
 }
 
 /// A child before it is played out: its key and how to make it.
@@ -65,6 +109,9 @@ pub struct Found {
     pub lines: u32,
     pub pieces: u64,
     pub reached_stop: bool,
+    /// Placements the engine did not play as the move generator found them (a bug: such
+    /// children are dropped, and `solve` fails when there are any).
+    pub mismatches: u64,
 }
 
 fn rows_of(game: &NesGame) -> Rows {
@@ -149,7 +196,8 @@ impl NesSearch {
 
     /// Plays a placement out on the plain engine, from the parent's spawn to the next spawn,
     /// the stop, or the top-out.
-    fn play_out(&self, parent: &State, index: u32, child: &Child) -> Option<State> {
+    fn play_out(&self, parent: &State, child: &Child, mismatches: &AtomicU64) -> Option<State> {
+        let index = parent.trail_index;
         let mut game = parent.game.clone();
         let taps = &child.placement.taps;
         let mut next_tap = 0;
@@ -177,18 +225,19 @@ impl NesSearch {
                     != (child.placement.x, child.placement.y, child.placement.piece)
             {
                 // The movegen and the engine disagree: a bug, never a record.
-                panic!("NES movegen placement not played as found");
+                mismatches.fetch_add(1, Ordering::Relaxed);
+                return None;
             }
-            if self.reached(&game)
-                && game.play_state != play_state::ACTIVE
-                && (events.rows_cleared > 0 || self.stop.pieces.is_some_and(|p| game.pieces >= p))
-            {
+            // Every stop is judged on the frame the lock's lines and points are counted, so the
+            // last piece's clear is in the record.
+            if game.play_state == play_state::GOAL_CHECK && self.reached(&game) {
                 return Some(State {
                     game,
                     spawn_frame: parent.spawn_frame + frame as i64,
                     parent: index,
                     taps: taps.clone(),
                     done: true,
+                    trail_index: 0,
                 });
             }
             if events.spawned {
@@ -202,6 +251,7 @@ impl NesSearch {
                     parent: index,
                     taps: taps.clone(),
                     done: false,
+                    trail_index: 0,
                 });
             }
         }
@@ -215,19 +265,19 @@ impl NesSearch {
             parent: u32::MAX,
             taps: SmallVec::new(),
             done: false,
+            trail_index: 0,
         };
-        let mut depths: Vec<Vec<State>> = vec![vec![root]];
-        let mut best_done: Option<(u64, usize, usize)> = None;
-        loop {
-            let beam = depths.last().expect("the root depth");
-            if beam.is_empty() {
-                break;
-            }
-            let first_press = if depths.len() == 1 { 1 } else { 0 };
+        // Past depths keep only how each state was reached; the current one keeps its games.
+        let mut trail: Vec<Vec<Link>> = vec![vec![Link::of(&root)]];
+        let mut beam = vec![root];
+        let mut best_done: Option<Ending> = None;
+        let mut best_live = Ending::of(&beam[0], 0, 0);
+        let mismatches = AtomicU64::new(0);
+        while !beam.is_empty() {
+            let first_press = if trail.len() == 1 { 1 } else { 0 };
             let mut children: Vec<Child> = beam
                 .par_iter()
                 .enumerate()
-                .filter(|(_, s)| !s.done)
                 .flat_map_iter(|(i, s)| {
                     let rows = rows_of(&s.game);
                     let lines = s.game.lines();
@@ -263,7 +313,7 @@ impl NesSearch {
                 let to = (from + 2 * (self.width - next.len())).min(children.len());
                 let played: Vec<Option<State>> = children[from..to]
                     .par_iter()
-                    .map(|c| self.play_out(&beam[c.parent as usize], c.parent, c))
+                    .map(|c| self.play_out(&beam[c.parent as usize], c, &mismatches))
                     .collect();
                 for s in played.into_iter().flatten() {
                     if next.len() >= self.width {
@@ -275,71 +325,58 @@ impl NesSearch {
                 }
                 from = to;
             }
-            let depth = depths.len();
+            let depth = trail.len();
+            trail.push(next.iter().map(Link::of).collect());
             // Finished games leave the beam; the best of them is kept.
             for (i, s) in next.iter().enumerate() {
-                if s.done {
-                    let score = s.game.score.uncapped();
-                    if best_done.is_none_or(|(b, _, _)| score > b) {
-                        best_done = Some((score, depth, i));
-                    }
+                if s.done && best_done.is_none_or(|b| s.game.score.uncapped() > b.score) {
+                    best_done = Some(Ending::of(s, depth, i));
                 }
             }
-            let best_live = next
+            next.retain(|s| !s.done);
+            // The retain moved the live states: their trail entries are found by the index
+            // each carries.
+            let live: Vec<u32> = (0..trail[depth].len() as u32)
+                .filter(|&i| !trail[depth][i as usize].done)
+                .collect();
+            if let Some((k, s)) = next
                 .iter()
-                .filter(|s| !s.done)
-                .map(|s| s.game.score.uncapped())
-                .max();
-            progress(
-                depth as u64,
-                next.iter().filter(|s| !s.done).count(),
-                best_live.unwrap_or(0),
-            );
-            let all_done = next.iter().all(|s| s.done);
-            depths.push(next);
-            if all_done {
-                break;
+                .enumerate()
+                .max_by_key(|(k, s)| (s.game.score.uncapped(), std::cmp::Reverse(*k)))
+            {
+                best_live = Ending::of(s, depth, live[k] as usize);
             }
+            progress(depth as u64, next.len(), best_live.score);
             // Once a finished game beats every live one by more than a four-line clear can
             // make up at level 29, nothing left can win.
-            if let (Some((b, _, _)), Some(l)) = (best_done, best_live) {
-                if b > l + 1200 * 40 {
+            let live_best = next.iter().map(|s| s.game.score.uncapped()).max();
+            if let (Some(b), Some(l)) = (best_done, live_best) {
+                if b.score > l + 1200 * 40 {
                     break;
                 }
             }
+            // The children's parent indices count the states of this depth as the trail holds
+            // them, so the live states keep theirs through the retain.
+            beam = next;
+            for (k, s) in beam.iter_mut().enumerate() {
+                s.trail_index = live[k];
+            }
         }
-        self.backtrack(start, &depths, best_done)
+        let mut found = self.backtrack(start, &trail, best_done.unwrap_or(best_live));
+        found.reached_stop = best_done.is_some();
+        found.mismatches = mismatches.into_inner();
+        found
     }
 
-    /// The record of the best finished game, or of the best live state of the last depth.
-    fn backtrack(
-        &self,
-        start: &Start,
-        depths: &[Vec<State>],
-        best_done: Option<(u64, usize, usize)>,
-    ) -> Found {
-        let (mut depth, mut index) = match best_done {
-            Some((_, d, i)) => (d, i),
-            None => {
-                let d = depths.iter().rposition(|b| !b.is_empty()).unwrap_or(0);
-                let i = (0..depths[d].len())
-                    .max_by_key(|&i| (depths[d][i].game.score.uncapped(), std::cmp::Reverse(i)))
-                    .unwrap_or(0);
-                (d, i)
-            }
-        };
-        let last = &depths[depth][index];
-        let end_frame = last.spawn_frame.max(0) as usize;
+    /// The record of a state, from the trail.
+    fn backtrack(&self, start: &Start, trail: &[Vec<Link>], end: Ending) -> Found {
+        let (mut depth, mut index) = (end.depth, end.index);
+        let end_frame = trail[depth][index].spawn_frame.max(0) as usize;
         let mut frames = vec![0u8; end_frame + 1];
         let mut piece_starts = Vec::new();
-        let (score, lines, pieces) = (
-            last.game.score.uncapped(),
-            last.game.lines(),
-            last.game.pieces,
-        );
         while depth > 0 {
-            let s = &depths[depth][index];
-            let parent = &depths[depth - 1][s.parent as usize];
+            let s = &trail[depth][index];
+            let parent = &trail[depth - 1][s.parent as usize];
             for t in &s.taps {
                 let f = parent.spawn_frame + t.frame as i64;
                 frames[f as usize] = t.buttons;
@@ -355,10 +392,11 @@ impl NesSearch {
                 frames,
             },
             piece_starts,
-            score,
-            lines,
-            pieces,
-            reached_stop: best_done.is_some(),
+            score: end.score,
+            lines: end.lines,
+            pieces: end.pieces,
+            reached_stop: false,
+            mismatches: 0,
         }
     }
 }

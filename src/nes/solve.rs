@@ -8,7 +8,7 @@ use super::search::{NesSearch, Stop};
 use super::start;
 use crate::cli::{read_text, stdout_failed, CliError};
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// The default beam width of NES games.
@@ -65,14 +65,31 @@ impl NesOptions {
     }
 }
 
+/// What `solve --game nes` is asked to do.
+pub struct Run<'a> {
+    pub options: &'a NesOptions,
+    /// The width asked for (`None`: the NES default).
+    pub width: Option<usize>,
+    pub threads: Option<usize>,
+    pub pieces: Option<usize>,
+    pub quiet: bool,
+    /// Where to write a JSON summary.
+    pub json: Option<&'a Path>,
+}
+
 /// Solves an NES game and prints its record on stdout, a summary on stderr.
-pub fn solve(
-    options: &NesOptions,
-    width: Option<usize>,
-    threads: Option<usize>,
-    pieces: Option<usize>,
-    quiet: bool,
-) -> Result<(), CliError> {
+pub fn solve(run: &Run) -> Result<(), CliError> {
+    let Run {
+        options,
+        width,
+        threads,
+        pieces,
+        quiet,
+        json,
+    } = *run;
+    if let Some(path) = json {
+        crate::cli::check_writable("--json", path)?;
+    }
     let level = options.start_level.unwrap_or(19);
     let wait = options.title_wait.unwrap_or(0);
     let start = start::start(level, wait).map_err(|e| CliError::usage(e.to_string()))?;
@@ -114,12 +131,32 @@ pub fn solve(
             eprintln!("piece {depth}: {live} states, best score {best}");
         }
     });
+    if found.mismatches > 0 {
+        return Err(CliError::internal(format!(
+            "{} placements of the move generator were not played as found by the engine",
+            found.mismatches
+        )));
+    }
     let report = replay_observed(&found.record, |_, _| {});
     if report.score != found.score || report.lines != found.lines {
         return Err(CliError::internal(format!(
             "the record scores {} with {} lines on the plain engine, the search counted {} and {}",
             report.score, report.lines, found.score, found.lines
         )));
+    }
+    let seconds = began.elapsed().as_secs_f64();
+    if let Some(path) = json {
+        let summary = serde_json::json!({
+            "game": "nes",
+            "start_level": level,
+            "title_wait": wait,
+            "input_model": format!("tap:{}", search.model.tap_every),
+            "beam_width": width,
+            "seconds": seconds,
+            "report": report,
+        });
+        std::fs::write(path, format!("{summary}\n"))
+            .map_err(|e| CliError::usage(format!("cannot write {}: {e}", path.display())))?;
     }
     let text = found.record.to_text(&found.piece_starts);
     std::io::stdout()
@@ -140,7 +177,7 @@ pub fn solve(
             report.pieces,
             report.lines,
             report.level,
-            began.elapsed().as_secs_f64()
+            seconds
         );
         if let Some(t) = report.transition {
             eprintln!(
