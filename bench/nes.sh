@@ -22,10 +22,12 @@ import json, sys
 r = json.load(sys.stdin)["report"]
 t = r["transition"]
 c = r["clears"]
-lines = c[0] + 2 * c[1] + 3 * c[2] + 4 * c[3]
-fours = 100.0 * 4 * c[3] / lines if lines else 0.0
+cleared = c[0] + 2 * c[1] + 3 * c[2] + 4 * c[3]
+fours = 100.0 * 4 * c[3] / cleared if cleared else 0.0
 score = t["score"] if t else 0
-print(f"{sys.argv[1]:<6} {sys.argv[2]:<6} {sys.argv[3]:<7} {sys.argv[4]:<6} {score:>10} {fours:6.1f}% {r[\"lines\"]:>6} {float(sys.argv[5]):8.1f}" + ("" if t else "  (no transition)"))
+level, wait, model, width, secs = sys.argv[1:6]
+note = "" if t else "  (no transition)"
+print(f"{level:<6} {wait:<6} {model:<7} {width:<6} {score:>10} {fours:6.1f}% {cleared:>6} {float(secs):8.1f}{note}")
 ' "$level" "$w" "$model" "$width" "$secs"
 done | tee "$out/table.txt"
 python3 - "$out/table.txt" <<'PY'

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Re-checks every record listed in outputs/README.md: each line of the form
-#   - `FILE` (strict|judge): SCORE
-# must name a committed file whose `check` score (in that mode) is exactly SCORE.
+#   - `FILE` (strict|judge|nes): SCORE
+# must name a committed file whose `check` score (in that mode; `nes`: `check --game nes`, the
+# uncapped score) is exactly SCORE.
 # Honours CARGO_TARGET_DIR.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,19 +11,23 @@ check="${CARGO_TARGET_DIR:-target}/release/check"
 listed=0
 while read -r file mode score; do
   listed=$((listed + 1))
-  flag=""
-  [ "$mode" = judge ] && flag="--judge"
-  got=$( ("$check" $flag --json inputs/tencent.txt "outputs/$file" || true) \
-    | sed -n 's/.*"score":\([0-9]*\).*/\1/p')
+  if [ "$mode" = nes ]; then
+    got=$( ("$check" --game nes "outputs/$file" || true) | sed -n 's/^Score = //p')
+  else
+    flag=""
+    [ "$mode" = judge ] && flag="--judge"
+    got=$( ("$check" $flag --json inputs/tencent.txt "outputs/$file" || true) \
+      | sed -n 's/.*"score":\([0-9]*\).*/\1/p')
+  fi
   if [ "$got" != "$score" ]; then
     echo "outputs/$file ($mode): check scores ${got:-nothing}, outputs/README.md states $score" >&2
     exit 1
   fi
   echo "outputs/$file ($mode): $score as stated"
-done < <(sed -n 's/^- `\([^`]*\)` (\(strict\|judge\)): \([0-9]*\)$/\1 \2 \3/p' outputs/README.md)
-for f in outputs/*.txt; do
+done < <(sed -n 's/^- `\([^`]*\)` (\(strict\|judge\|nes\)): \([0-9]*\)$/\1 \2 \3/p' outputs/README.md)
+for f in outputs/*.txt outputs/nes/*.txt; do
   [ -e "$f" ] || continue
-  grep -q "^- \`$(basename "$f")\` (" outputs/README.md || {
+  grep -q "^- \`${f#outputs/}\` (" outputs/README.md || {
     echo "$f is committed but outputs/README.md states no score for it" >&2
     exit 1
   }
