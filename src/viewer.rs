@@ -93,12 +93,24 @@ impl Film {
     /// and the coming ones, `offsets` each kind's cells (`(dx, dy)`) by state in the page's
     /// kind order `ILJTOSZ`.
     pub fn page_for_game(&self, game: GamePage) -> String {
-        let data = FilmData {
+        let around = Around {
             title: game.name,
-            next_shown: NEXT_SHOWN,
             summary: game.summary,
             kinds: game.kinds,
             offsets: &game.offsets,
+            error: None,
+        };
+        render(&self.data(around), &game.window_title)
+    }
+
+    /// The page's data: this film's figures inside what the page shows around them.
+    fn data<'a>(&'a self, around: Around<'a>) -> FilmData<'a> {
+        FilmData {
+            title: around.title,
+            next_shown: NEXT_SHOWN,
+            summary: around.summary,
+            kinds: around.kinds,
+            offsets: around.offsets,
             alphabet: std::str::from_utf8(ALPHABET).expect("the alphabet is ASCII"),
             x: &self.x,
             y: &self.y,
@@ -109,9 +121,8 @@ impl Film {
             filled: &self.filled,
             boards: &self.boards,
             game_over: self.game_over,
-            error: None,
-        };
-        render(&data, &game.window_title)
+            error: around.error,
+        }
     }
 
     /// The page for this replay. `record` is the parsed record (`None` when it did not parse),
@@ -142,26 +153,25 @@ impl Film {
         });
         // The current piece and the next ones the page lists, up to the last frame's.
         let shown = (self.len() + 1 + NEXT_SHOWN).min(sequence.len());
-        let data = FilmData {
+        let around = Around {
             title: name,
-            next_shown: NEXT_SHOWN,
             summary: summary(report, rules),
             kinds: sequence[..shown].iter().map(|k| k.letter()).collect(),
             offsets: &OFFSETS,
-            alphabet: std::str::from_utf8(ALPHABET).expect("the alphabet is ASCII"),
-            x: &self.x,
-            y: &self.y,
-            states: &self.states,
-            moves: &self.moves,
-            score: &self.score,
-            lines: &self.lines,
-            filled: &self.filled,
-            boards: &self.boards,
-            game_over: self.game_over,
             error,
         };
-        render(&data, &window_title(name, report))
+        render(&self.data(around), &window_title(name, report))
     }
+}
+
+/// What a page shows around a film's figures: the heading, the summary, the pieces' letters,
+/// their shapes and the error of an invalid record.
+struct Around<'a> {
+    title: &'a str,
+    summary: String,
+    kinds: String,
+    offsets: &'a [[[(i32, i32); 4]; 4]; 7],
+    error: Option<FilmError>,
 }
 
 /// One locked piece of another game, for [`Film::observe_piece`].

@@ -230,29 +230,23 @@ impl NesSearch {
             }
             // Every stop is judged on the frame the lock's lines and points are counted, so the
             // last piece's clear is in the record.
+            let state = |game, done| State {
+                game,
+                spawn_frame: parent.spawn_frame + frame as i64,
+                parent: index,
+                taps: taps.clone(),
+                done,
+                trail_index: 0,
+            };
             if game.play_state == play_state::GOAL_CHECK && self.reached(&game) {
-                return Some(State {
-                    game,
-                    spawn_frame: parent.spawn_frame + frame as i64,
-                    parent: index,
-                    taps: taps.clone(),
-                    done: true,
-                    trail_index: 0,
-                });
+                return Some(state(game, true));
             }
             if events.spawned {
                 // A piece spawned into the stack tops out on its first drop: worthless.
                 if !game.fits(game.piece, game.x, game.y) {
                     return None;
                 }
-                return Some(State {
-                    game,
-                    spawn_frame: parent.spawn_frame + frame as i64,
-                    parent: index,
-                    taps: taps.clone(),
-                    done: false,
-                    trail_index: 0,
-                });
+                return Some(state(game, false));
             }
         }
     }
