@@ -1055,7 +1055,10 @@ fn assert_played_is_found(s: &Spawned, model: InputModel) {
 
 #[test]
 fn every_placement_plays_on_the_engine_as_found_under_tap_2() {
-    let model = InputModel { tap_every: 2 };
+    let model = InputModel {
+        tap_every: 2,
+        das: false,
+    };
     let mut total = 0;
     for s in fixture_states() {
         total += check_placements(&s.game, model, s.first);
@@ -1066,7 +1069,10 @@ fn every_placement_plays_on_the_engine_as_found_under_tap_2() {
 
 #[test]
 fn every_placement_plays_on_the_engine_as_found_under_tap_4() {
-    let model = InputModel { tap_every: 4 };
+    let model = InputModel {
+        tap_every: 4,
+        das: false,
+    };
     let mut fewer = 0;
     for Spawned { game, first, .. } in fixture_states() {
         check_placements(&game, model, first);
@@ -1098,7 +1104,14 @@ fn every_placement_plays_on_the_engine_at_other_speeds() {
             let mut game = game.clone();
             game.level = level;
             for every in [2u8, 3, 5] {
-                let n = check_placements(&game, InputModel { tap_every: every }, *first);
+                let n = check_placements(
+                    &game,
+                    InputModel {
+                        tap_every: every,
+                        das: false,
+                    },
+                    *first,
+                );
                 assert!(n > 0, "state {i}");
             }
         }
@@ -1208,7 +1221,10 @@ fn the_movegen_finds_every_placement_the_engine_reaches() {
     let states = fixture_states();
     for (i, Spawned { game, first, .. }) in states.iter().enumerate().step_by(4) {
         for every in [2u8, 4] {
-            let model = InputModel { tap_every: every };
+            let model = InputModel {
+                tap_every: every,
+                das: false,
+            };
             let found: HashSet<(u8, i8, i8, u16)> = placements(game, model, *first)
                 .iter()
                 .map(|p| (p.piece, p.x, p.y, p.lock_frame))
@@ -1226,7 +1242,10 @@ fn the_movegen_finds_every_placement_the_engine_reaches() {
     for (i, Spawned { game, first, .. }) in states.iter().enumerate().step_by(53) {
         let mut game = game.clone();
         game.level = 8;
-        let model = InputModel { tap_every: 3 };
+        let model = InputModel {
+            tap_every: 3,
+            das: false,
+        };
         let found: HashSet<(u8, i8, i8, u16)> = placements(&game, model, *first)
             .iter()
             .map(|p| (p.piece, p.x, p.y, p.lock_frame))
@@ -1317,7 +1336,10 @@ fn the_level_18_solver_fixture_levels_up_at_130_lines() {
 
 #[test]
 fn the_tap_4_solver_fixture_locks_where_its_movegen_says() {
-    let model = InputModel { tap_every: 4 };
+    let model = InputModel {
+        tap_every: 4,
+        das: false,
+    };
     let Some((_, record)) = all_fixtures()
         .into_iter()
         .find(|(name, _)| name.ends_with("tap4.txt"))
@@ -1342,7 +1364,10 @@ fn the_movegen_matches_the_engine_on_the_fields_of_random_play() {
         }
         for (i, s) in spawns(&record).iter().enumerate() {
             for every in [2u8, 5] {
-                let model = InputModel { tap_every: every };
+                let model = InputModel {
+                    tap_every: every,
+                    das: false,
+                };
                 check_placements(&s.game, model, s.first);
                 let found: HashSet<(u8, i8, i8, u16)> = placements(&s.game, model, s.first)
                     .iter()
@@ -1359,4 +1384,61 @@ fn the_movegen_matches_the_engine_on_the_fields_of_random_play() {
         }
     }
     assert!(checked > 50, "{checked}");
+}
+
+/// With auto shift allowed, every placement still plays on the engine as found, each place
+/// comes once, the taps' placements are all among them, and a slow tapper reaches places it
+/// could not reach without holding a direction.
+#[test]
+fn auto_shift_placements_play_on_the_engine_and_reach_further() {
+    let record = fixture();
+    let mut played = NesGame::new(&record.start);
+    let mut spawns = 0;
+    let mut gained = 0;
+    for &buttons in &record.frames {
+        let events = played.step(buttons);
+        if !events.spawned {
+            continue;
+        }
+        spawns += 1;
+        if spawns % 10 != 0 {
+            continue;
+        }
+        // The game as the search sees it at a spawn: nothing held.
+        let mut game = played.clone();
+        game.held = 0;
+        game.held_before = 0;
+        for every in [2u8, 6, 20] {
+            let taps = placements(
+                &game,
+                InputModel {
+                    tap_every: every,
+                    das: false,
+                },
+                0,
+            );
+            let held = placements(
+                &game,
+                InputModel {
+                    tap_every: every,
+                    das: true,
+                },
+                0,
+            );
+            let mut places = HashSet::new();
+            for p in &held {
+                assert_eq!(play(&game, p), (p.lock_frame, p.piece, p.x, p.y), "{p:?}");
+                assert!(places.insert((p.piece, p.x, p.y)), "twice: {p:?}");
+            }
+            for p in &taps {
+                assert!(
+                    places.contains(&(p.piece, p.x, p.y)),
+                    "lost with auto shift: {p:?}"
+                );
+            }
+            gained += held.len() - taps.len();
+        }
+    }
+    assert!(spawns > 100);
+    assert!(gained > 0, "auto shift never reached further");
 }

@@ -17,10 +17,16 @@ pub struct InputModel {
     /// Frames from one press to the next (2: a press every other frame, the fastest the ROM
     /// reads as separate presses; 4: fifteen presses a second). Each press lasts one frame.
     pub tap_every: u8,
+    /// Left or Right may also be held, for the ROM's auto shift (a move at once, then after
+    /// 16 frames, then every 6); a hold begins on a frame a press may be made on.
+    pub das: bool,
 }
 
 impl InputModel {
-    pub const DEFAULT: InputModel = InputModel { tap_every: 2 };
+    pub const DEFAULT: InputModel = InputModel {
+        tap_every: 2,
+        das: false,
+    };
 }
 
 /// One press: the record frame (counted from the piece's spawn frame) and the buttons.
@@ -41,24 +47,16 @@ pub struct Placement {
     pub taps: SmallVec<[Tap; 6]>,
 }
 
-/// The presses tried on a frame that allows one: nothing, a shift, a turn, or a shift then a
-/// turn.
-const ACTIONS: [u8; 8] = [
-    button::LEFT,
-    button::RIGHT,
-    button::A,
-    button::B,
-    button::LEFT | button::A,
-    button::LEFT | button::B,
-    button::RIGHT | button::A,
-    button::RIGHT | button::B,
-];
-
-/// A pair the search holds on one frame and how it got there.
+/// A state the search holds on one frame and how it got there.
 #[derive(Clone, Copy)]
 struct Node {
     piece: u8,
     x: i8,
+    /// The direction held on the frame before (Left, Right or none): with auto shift allowed,
+    /// a hold goes on from frame to frame.
+    hold: u8,
+    /// `autorepeatX` while a direction is held (0 otherwise).
+    autorepeat_x: u8,
     /// The node of the previous frame it came from (`u32::MAX` for the spawn).
     parent: u32,
     /// Buttons pressed on the previous frame to get here (0: none).
@@ -72,13 +70,16 @@ struct Node {
 pub fn placements(game: &NesGame, model: InputModel, first_press: u16) -> Vec<Placement> {
     let tap_every = model.tap_every.max(2) as u32;
     let first_press = first_press as u32;
-    // Frame by frame: all the nodes ever held, and the range of the current frame's.
-    let mut nodes: Vec<Node> = vec![Node {
+    let nodes_start = Node {
         piece: game.piece,
         x: game.x,
+        hold: 0,
+        autorepeat_x: 0,
         parent: u32::MAX,
         buttons: 0,
-    }];
+    };
+    // Frame by frame: all the nodes ever held, and the current frame's.
+    let mut nodes: Vec<Node> = vec![nodes_start];
     let mut frame_of: Vec<u16> = vec![0];
     let mut current: Vec<u32> = vec![0];
     let mut y = game.y;
@@ -86,8 +87,20 @@ pub fn placements(game: &NesGame, model: InputModel, first_press: u16) -> Vec<Pl
     let mut autorepeat_y = game.autorepeat_y;
     let speed = frames_per_drop(game.level);
     let mut out = Vec::new();
-    // seen[piece][x + 2]: the pair is already held on this frame.
-    let mut seen = [[false; 14]; 19];
+    // The frame on which each state was last added: (piece, x) and, with auto shift, the
+    // direction held and its counter.
+    let (holds, counters) = if model.das { (3, 17) } else { (1, 1) };
+    let mut seen = vec![0u32; 19 * 14 * holds * counters];
+    let key = |n: &Node| {
+        let hold = match n.hold {
+            button::LEFT => 1,
+            button::RIGHT => 2,
+            _ => 0,
+        };
+        ((n.piece as usize * 14 + (n.x + 2) as usize) * holds + hold.min(holds - 1)) * counters
+            + (n.autorepeat_x as usize).min(counters - 1)
+    };
+    let mut locked = [[0u32; 14]; 19];
     let mut frame: u32 = 0;
     while !current.is_empty() {
         frame += 1;
@@ -96,71 +109,46 @@ pub fn placements(game: &NesGame, model: InputModel, first_press: u16) -> Vec<Pl
         }
         // Presses read on this frame were made on the one before.
         let can_press = frame > first_press && (frame - 1 - first_press).is_multiple_of(tap_every);
-        for row in seen.iter_mut() {
-            row.fill(false);
-        }
         let mut next: Vec<u32> = Vec::with_capacity(current.len() * 3);
-        let mut add = |nodes: &mut Vec<Node>, frame_of: &mut Vec<u16>, n: Node| {
-            let cell = &mut seen[n.piece as usize][(n.x + 2) as usize];
-            if !*cell {
-                *cell = true;
-                nodes.push(n);
-                frame_of.push(frame as u16);
-                next.push(nodes.len() as u32 - 1);
-            }
-        };
-        for &i in &current {
-            let n = nodes[i as usize];
-            add(
-                &mut nodes,
-                &mut frame_of,
-                Node {
-                    parent: i,
-                    buttons: 0,
-                    ..n
-                },
-            );
-        }
-        if can_press {
+        // Every state first goes on as it is (a hold goes on too), then the new presses: so
+        // each state keeps the path that got there with the earliest presses.
+        for new_presses in [false, true] {
             for &i in &current {
                 let n = nodes[i as usize];
-                for &buttons in &ACTIONS {
-                    let mut x = n.x;
-                    let dx = if buttons & button::RIGHT != 0 {
-                        1
-                    } else if buttons & button::LEFT != 0 {
-                        -1
-                    } else {
-                        0
-                    };
-                    if dx != 0 {
-                        if !game.fits(n.piece, x + dx, y) {
-                            continue;
-                        }
-                        x += dx;
+                let mut options: SmallVec<[(u8, u8); 9]> = SmallVec::new();
+                if !new_presses {
+                    options.push((0, 0));
+                    if model.das && n.hold != 0 {
+                        options.push((n.hold, 0));
                     }
-                    let mut piece = n.piece;
-                    if buttons & (button::A | button::B) != 0 {
-                        let turned = if buttons & button::A != 0 {
-                            ROTATE_A[piece as usize]
-                        } else {
-                            ROTATE_B[piece as usize]
-                        };
-                        if turned == piece || !game.fits(turned, x, y) {
-                            continue;
-                        }
-                        piece = turned;
+                } else if can_press {
+                    let mut directions: SmallVec<[u8; 4]> = SmallVec::from_slice(&[0]);
+                    if model.das && n.hold != 0 {
+                        directions.push(n.hold);
                     }
-                    add(
-                        &mut nodes,
-                        &mut frame_of,
-                        Node {
-                            piece,
-                            x,
-                            parent: i,
-                            buttons,
-                        },
+                    directions.extend(
+                        [button::LEFT, button::RIGHT]
+                            .into_iter()
+                            .filter(|&d| d != n.hold),
                     );
+                    for &d in &directions {
+                        for turn in [0, button::A, button::B] {
+                            let repeat = turn == 0 && (d == 0 || d == n.hold);
+                            if !repeat {
+                                options.push((d, turn));
+                            }
+                        }
+                    }
+                }
+                for (direction, turn) in options {
+                    let child = step(game, y, &n, direction, turn, model.das);
+                    let k = key(&child);
+                    if seen[k] != frame {
+                        seen[k] = frame;
+                        nodes.push(Node { parent: i, ..child });
+                        frame_of.push(frame as u16);
+                        next.push(nodes.len() as u32 - 1);
+                    }
                 }
             }
         }
@@ -182,7 +170,10 @@ pub fn placements(game: &NesGame, model: InputModel, first_press: u16) -> Vec<Pl
             let n = nodes[i as usize];
             if game.fits(n.piece, n.x, y + 1) {
                 alive.push(i);
-            } else {
+            } else if locked[n.piece as usize][(n.x + 2) as usize] != frame {
+                // Held directions and their counters make several states of one place; the
+                // first found is the place's.
+                locked[n.piece as usize][(n.x + 2) as usize] = frame;
                 out.push(placement(&nodes, &frame_of, i, y, frame as u16));
             }
         }
@@ -190,6 +181,60 @@ pub fn placements(game: &NesGame, model: InputModel, first_press: u16) -> Vec<Pl
         current = alive;
     }
     out
+}
+
+/// One frame of `shift_tetrimino` and `rotate_tetrimino` for a node, with `direction` and
+/// `turn` pressed on the frame before.
+fn step(game: &NesGame, y: i8, n: &Node, direction: u8, turn: u8, das: bool) -> Node {
+    let mut x = n.x;
+    let mut autorepeat_x = n.autorepeat_x;
+    let dx = if direction == button::RIGHT { 1 } else { -1 };
+    if direction != 0 {
+        let shifts = if direction != n.hold {
+            autorepeat_x = 0;
+            true
+        } else {
+            autorepeat_x += 1;
+            if autorepeat_x >= 16 {
+                autorepeat_x = 10;
+                true
+            } else {
+                false
+            }
+        };
+        if shifts {
+            if game.fits(n.piece, x + dx, y) {
+                x += dx;
+            } else {
+                autorepeat_x = 16;
+            }
+        }
+    }
+    let mut piece = n.piece;
+    if turn != 0 {
+        let turned = if turn == button::A {
+            ROTATE_A[piece as usize]
+        } else {
+            ROTATE_B[piece as usize]
+        };
+        if game.fits(turned, x, y) {
+            piece = turned;
+        }
+    }
+    // Without auto shift every press is let go on the next frame, so nothing of it remains.
+    let (hold, autorepeat_x) = if das && direction != 0 {
+        (direction, autorepeat_x)
+    } else {
+        (0, 0)
+    };
+    Node {
+        piece,
+        x,
+        hold,
+        autorepeat_x,
+        parent: n.parent,
+        buttons: direction | turn,
+    }
 }
 
 /// The placement a node locks into, with the presses along its path.

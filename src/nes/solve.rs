@@ -25,7 +25,8 @@ pub struct NesOptions {
     #[arg(long, value_name = "FRAMES")]
     pub title_wait: Option<u32>,
     /// NES: the input model, `tap:N`: one press every N frames (2 is the fastest the game
-    /// reads as separate presses), each one frame long.
+    /// reads as separate presses), each one frame long; `tap:N,das` also lets Left or Right be
+    /// held for the ROM's auto shift.
     #[arg(long, value_name = "MODEL", value_parser = parse_model)]
     pub input_model: Option<InputModel>,
     /// NES: stop after this many lines (default: at the transition to level 29).
@@ -37,11 +38,15 @@ pub struct NesOptions {
 }
 
 fn parse_model(text: &str) -> Result<InputModel, String> {
-    let n = text
-        .strip_prefix("tap:")
-        .ok_or_else(|| format!("{text:?}: expected tap:N (a press every N frames, N >= 2)"))?;
+    let (taps, das) = match text.strip_suffix(",das") {
+        Some(taps) => (taps, true),
+        None => (text, false),
+    };
+    let n = taps.strip_prefix("tap:").ok_or_else(|| {
+        format!("{text:?}: expected tap:N or tap:N,das (a press every N frames, N >= 2)")
+    })?;
     match n.parse::<u8>() {
-        Ok(n) if (2..=60).contains(&n) => Ok(InputModel { tap_every: n }),
+        Ok(n) if (2..=60).contains(&n) => Ok(InputModel { tap_every: n, das }),
         _ => Err(format!(
             "{text:?}: N must be a whole number of frames, 2..=60"
         )),
@@ -150,7 +155,7 @@ pub fn solve(run: &Run) -> Result<(), CliError> {
             "game": "nes",
             "start_level": level,
             "title_wait": wait,
-            "input_model": format!("tap:{}", search.model.tap_every),
+            "input_model": format!("tap:{}{}", search.model.tap_every, if search.model.das { ",das" } else { "" }),
             "beam_width": width,
             "seconds": seconds,
             "report": report,
@@ -172,8 +177,9 @@ pub fn solve(run: &Run) -> Result<(), CliError> {
             0.0
         };
         eprintln!(
-            "start level {level}, title-wait {wait}, a press every {} frames, beam width {width}: {} pieces, {} lines ({fours:.1}% in fours), level {}, {:.1} s",
+            "start level {level}, title-wait {wait}, a press every {} frames{}, beam width {width}: {} pieces, {} lines ({fours:.1}% in fours), level {}, {:.1} s",
             search.model.tap_every,
+            if search.model.das { " and auto shift" } else { "" },
             report.pieces,
             report.lines,
             report.level,
