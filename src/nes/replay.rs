@@ -1,7 +1,7 @@
 //! Replaying an NES record on the plain engine: the report `check --game nes` prints, and the
 //! snapshots the oracle test compares with the ROM's RAM.
 
-use super::engine::{play_state, Events, NesGame, Outcome};
+use super::engine::{Events, NesGame, Outcome};
 use super::record::NesRecord;
 use super::tables::kind_letter;
 use serde::Serialize;
@@ -158,9 +158,4 @@ pub fn describe_lock(game: &NesGame, frame: u64) -> String {
         game.lines(),
         game.level
     )
-}
-
-/// Whether the game is between pieces (for tools that cut a record per piece).
-pub fn between_pieces(game: &NesGame) -> bool {
-    game.play_state != play_state::ACTIVE
 }
