@@ -226,28 +226,15 @@ impl FilmMaker {
         let ended = game.outcome != super::engine::Outcome::Playing;
         if game.play_state == super::engine::play_state::GOAL_CHECK || ended {
             if let Some((kind, x, y, state)) = self.pending.take() {
-                let mut rows = [0u16; 20];
-                for (r, row) in rows.iter_mut().enumerate() {
-                    for c in 0..10 {
-                        if game.filled(r, c) {
-                            *row |= 1 << c;
-                        }
-                    }
-                }
                 self.kinds.push(kind);
-                let frames: Vec<String> = self
-                    .buttons
-                    .iter()
-                    .map(|&b| super::record::buttons_text(b))
-                    .collect();
                 self.film.observe_piece(crate::viewer::FilmPiece {
                     x,
                     y,
                     state,
-                    moves: run_lengths(&frames),
+                    moves: super::record::runs_text(&self.buttons),
                     score: game.score.uncapped(),
                     lines: game.lines() as u64,
-                    rows,
+                    rows: game.rows(),
                     game_over: ended.then_some("a piece spawned into the stack"),
                 });
             }
@@ -278,25 +265,6 @@ impl FilmMaker {
             },
         )
     }
-}
-
-/// A run-length text of buttons per frame, as records write them.
-fn run_lengths(frames: &[String]) -> String {
-    let mut out: Vec<String> = Vec::new();
-    let mut i = 0;
-    while i < frames.len() {
-        let mut j = i + 1;
-        while j < frames.len() && frames[j] == frames[i] {
-            j += 1;
-        }
-        out.push(if j - i == 1 {
-            frames[i].clone()
-        } else {
-            format!("{}*{}", frames[i], j - i)
-        });
-        i = j;
-    }
-    out.join(" ")
 }
 
 /// The viewer's kind letter and state of an orientation.

@@ -247,6 +247,19 @@ impl NesGame {
         hi as u32 * 100 + (lo >> 4) as u32 * 10 + (lo & 15) as u32
     }
 
+    /// The field as ten-bit rows, row 0 at the top (bit c: column c filled).
+    pub fn rows(&self) -> [u16; 20] {
+        let mut rows = [0u16; 20];
+        for (r, row) in rows.iter_mut().enumerate() {
+            for c in 0..10 {
+                if self.filled(r, c) {
+                    *row |= 1 << c;
+                }
+            }
+        }
+        rows
+    }
+
     /// Whether a cell of the field (row 0..=19) is filled.
     pub fn filled(&self, row: usize, column: usize) -> bool {
         self.cells[row * 10 + column] != EMPTY_TILE

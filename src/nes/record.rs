@@ -98,6 +98,26 @@ fn parse_buttons(text: &str) -> Result<u8, String> {
     Ok(bits)
 }
 
+/// Frames of buttons as a record's tokens: one per run, `*count` for runs longer than one.
+pub fn runs_text(frames: &[u8]) -> String {
+    let mut tokens = Vec::new();
+    let mut i = 0;
+    while i < frames.len() {
+        let mut j = i + 1;
+        while j < frames.len() && frames[j] == frames[i] {
+            j += 1;
+        }
+        let text = buttons_text(frames[i]);
+        tokens.push(if j - i == 1 {
+            text
+        } else {
+            format!("{text}*{}", j - i)
+        });
+        i = j;
+    }
+    tokens.join(" ")
+}
+
 impl NesRecord {
     /// Parses a record's text.
     pub fn parse(text: &str) -> Result<NesRecord, RecordError> {
@@ -230,23 +250,7 @@ impl NesRecord {
             if to <= from || to > self.frames.len() {
                 continue;
             }
-            let mut tokens = Vec::new();
-            let mut i = from;
-            while i < to {
-                let b = self.frames[i];
-                let mut j = i + 1;
-                while j < to && self.frames[j] == b {
-                    j += 1;
-                }
-                let text = buttons_text(b);
-                tokens.push(if j - i == 1 {
-                    text
-                } else {
-                    format!("{text}*{}", j - i)
-                });
-                i = j;
-            }
-            out.push_str(&tokens.join(" "));
+            out.push_str(&runs_text(&self.frames[from..to]));
             out.push('\n');
             from = to;
         }

@@ -131,17 +131,19 @@ pub fn replay_observed(
 pub fn snapshots(record: &NesRecord) -> (NesReport, Vec<Snapshot>) {
     let mut shots = Vec::new();
     let mut frame = 0u64;
+    let mut last = None;
     let report = replay_observed(record, |game, events| {
         if events.spawned {
             shots.push(Snapshot::of(game, frame));
         }
+        if frame + 1 == record.frames.len() as u64 || game.outcome != Outcome::Playing {
+            // The game's last frame: the record's, or the top-out's.
+            last = Some(Snapshot::of(game, frame));
+        }
         frame += 1;
     });
-    let mut game_end = NesGame::new(&record.start);
-    for &b in record.frames.iter().take(report.frames as usize) {
-        game_end.step(b);
-    }
-    shots.push(Snapshot::of(&game_end, report.frames.saturating_sub(1)));
+    // A record of no frames ends where it starts.
+    shots.push(last.unwrap_or_else(|| Snapshot::of(&NesGame::new(&record.start), 0)));
     (report, shots)
 }
 

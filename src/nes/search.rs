@@ -114,18 +114,6 @@ pub struct Found {
     pub mismatches: u64,
 }
 
-fn rows_of(game: &NesGame) -> Rows {
-    let mut rows = [0u16; 20];
-    for (r, row) in rows.iter_mut().enumerate() {
-        for c in 0..10 {
-            if game.filled(r, c) {
-                *row |= 1 << c;
-            }
-        }
-    }
-    rows
-}
-
 /// The field after a piece locks there and full rows go; returns the rows cleared.
 fn place(rows: &Rows, piece: u8, x: i8, y: i8) -> (Rows, usize) {
     let mut placed = *rows;
@@ -273,7 +261,7 @@ impl NesSearch {
                 .par_iter()
                 .enumerate()
                 .flat_map_iter(|(i, s)| {
-                    let rows = rows_of(&s.game);
+                    let rows = s.game.rows();
                     let lines = s.game.lines();
                     let level = s.game.level;
                     let score = s.game.score.uncapped();
