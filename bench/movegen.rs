@@ -4,10 +4,10 @@
 
 use std::hint::black_box;
 use std::time::Instant;
-use tetris_opt::bitboard::{self, Board};
-use tetris_opt::eval::{evaluate, evaluate_batch, Batch, Weights, BATCH};
-use tetris_opt::movegen::{placements, Placements};
-use tetris_opt::rules::Rules;
+use tetris_opt::games::tencent::bitboard::{self, Board};
+use tetris_opt::games::tencent::eval::{evaluate, evaluate_batch, Batch, Weights, BATCH};
+use tetris_opt::games::tencent::movegen::{placements, Placements};
+use tetris_opt::games::tencent::rules::Rules;
 use tetris_opt::search::{beam_search, Params};
 use tetris_opt::sequence::{contest_sequence, CONTEST_SEED};
 

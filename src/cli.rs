@@ -1,8 +1,8 @@
 //! What the binaries share: reading files with errors that name them, the exit codes, and the
 //! options (rules, search) and limits every binary checks the same way.
 
+use crate::games::tencent::rules::{LockMode, Rules, DEFAULT_PIECE_LIMIT};
 use crate::limits::{self, LimitError};
-use crate::rules::{LockMode, Rules, DEFAULT_PIECE_LIMIT};
 use std::path::{Path, PathBuf};
 
 /// Exit code for a record that was read but is invalid.
@@ -68,7 +68,7 @@ pub fn read_text(path: &Path, what: &str) -> Result<String, CliError> {
 }
 
 /// Reads and parses a sequence file.
-pub fn read_sequence(path: &Path) -> Result<Vec<crate::rules::Kind>, CliError> {
+pub fn read_sequence(path: &Path) -> Result<Vec<crate::games::tencent::rules::Kind>, CliError> {
     let text = read_text(path, "sequence file")?;
     crate::sequence::parse_sequence(&text)
         .map_err(|e| CliError::usage(format!("sequence file {}: {e}", path.display())))
@@ -77,9 +77,9 @@ pub fn read_sequence(path: &Path) -> Result<Vec<crate::rules::Kind>, CliError> {
 /// Reads and parses a move record file. A file that cannot be read is a usage error; one that
 /// reads but is not a record is an invalid record (exit 1, as `check` gives it), the error
 /// naming the file, then the piece and token.
-pub fn read_record(path: &Path) -> Result<crate::record::Record, CliError> {
+pub fn read_record(path: &Path) -> Result<crate::games::tencent::record::Record, CliError> {
     let text = read_text(path, "record file")?;
-    crate::record::Record::parse(&text).map_err(|e| CliError {
+    crate::games::tencent::record::Record::parse(&text).map_err(|e| CliError {
         message: format!("record file {}: {e}", path.display()),
         code: EXIT_INVALID,
     })
@@ -87,7 +87,7 @@ pub fn read_record(path: &Path) -> Result<crate::record::Record, CliError> {
 
 /// Prints a record as one line on standard output (a closed pipe ends the program quietly:
 /// [`stdout_failed`]).
-pub fn print_record(record: &crate::record::Record) -> Result<(), CliError> {
+pub fn print_record(record: &crate::games::tencent::record::Record) -> Result<(), CliError> {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
     writeln!(out, "{record}")
@@ -140,11 +140,11 @@ pub fn exit_with(result: Result<(), CliError>) -> ! {
 }
 
 /// Evaluation weights from a JSON file, or the shipped defaults.
-pub fn read_weights(path: Option<&Path>) -> Result<crate::eval::Weights, CliError> {
+pub fn read_weights(path: Option<&Path>) -> Result<crate::games::tencent::eval::Weights, CliError> {
     match path {
-        Some(p) => crate::eval::Weights::from_json(&read_text(p, "weights file")?)
+        Some(p) => crate::games::tencent::eval::Weights::from_json(&read_text(p, "weights file")?)
             .map_err(|e| CliError::usage(format!("weights file {}: {e}", p.display()))),
-        None => Ok(crate::eval::Weights::default()),
+        None => Ok(crate::games::tencent::eval::Weights::default()),
     }
 }
 
@@ -282,7 +282,9 @@ impl SearchOptions {
     }
 
     /// The weights and the policy files, read (their defaults where none is given).
-    pub fn read(&self) -> Result<(crate::eval::Weights, crate::search::Policy), CliError> {
+    pub fn read(
+        &self,
+    ) -> Result<(crate::games::tencent::eval::Weights, crate::search::Policy), CliError> {
         let mut policy = read_policy(self.policy.as_deref())?;
         if let Some(keep) = self.fill_keep {
             policy.fill_keep = keep;

@@ -9,22 +9,15 @@
 //! improved by [`merge`] (the best combination of several records of one game) and [`polish`]
 //! (a stretch of a record searched again). [`cli`] holds what the binaries share.
 
-pub mod bitboard;
 pub mod cli;
-pub mod eval;
+pub mod games;
 pub mod limits;
 pub mod merge;
-pub mod movegen;
-pub mod nes;
 pub mod net;
 pub mod polish;
-pub mod record;
-pub mod replay;
-pub mod rules;
 pub mod search;
 pub mod sequence;
 pub mod solve;
-pub mod stats;
 pub mod tune;
 pub mod viewer;
 pub mod width;

@@ -6,10 +6,10 @@
 //! guess (the beam keeps boards that clear to the same shape), so the best path through all of
 //! them, found by a dynamic program over (piece, board), can beat every one of them.
 
-use crate::bitboard::Board;
-use crate::record::Record;
-use crate::replay::replay_observed;
-use crate::rules::{Kind, LockMode, Rules};
+use crate::games::tencent::bitboard::Board;
+use crate::games::tencent::record::Record;
+use crate::games::tencent::replay::replay_observed;
+use crate::games::tencent::rules::{Kind, LockMode, Rules};
 use ahash::AHashMap;
 use thiserror::Error;
 
@@ -176,7 +176,7 @@ pub fn merge(sequence: &[Kind], records: &[Record], rules: Rules) -> Result<Merg
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::replay::replay;
+    use crate::games::tencent::replay::replay;
 
     /// Ten O pieces. A clears its two bottom rows at piece 5 and again at piece 10 (60 points
     /// each); B waits one piece longer for its first clear (72 points) and then stacks without

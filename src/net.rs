@@ -10,8 +10,8 @@
 //! evaluation's batches of boards, one lane per board, so that each weight is one vector
 //! operation for the whole batch. Training data comes from [`crate::search::SurvivalLog`].
 
-use crate::eval::{Features, BATCH, FEATURE_COUNT};
-use crate::rules::Kind;
+use crate::games::tencent::eval::{Features, BATCH, FEATURE_COUNT};
+use crate::games::tencent::rules::Kind;
 use serde::{Deserialize, Serialize};
 
 /// The network's inputs, in order: the board's [`Features`], then `score_lead` (the child's

@@ -9,10 +9,10 @@
 //! a wider beam than the record was made with find lines its own search passed by; the
 //! openings, where the whole-game search was narrowest, gain most.
 
-use crate::bitboard::Board;
-use crate::record::Record;
-use crate::replay::replay_observed;
-use crate::rules::Kind;
+use crate::games::tencent::bitboard::Board;
+use crate::games::tencent::record::Record;
+use crate::games::tencent::replay::replay_observed;
+use crate::games::tencent::rules::Kind;
 use crate::search::{beam_search_guided, DepthStats, Guide, Params, Start};
 use crate::solve::{record_from, verify, SolveError};
 use thiserror::Error;
@@ -123,9 +123,9 @@ pub fn polish(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::Token;
-    use crate::replay::replay;
-    use crate::rules::Rules;
+    use crate::games::tencent::record::Token;
+    use crate::games::tencent::replay::replay;
+    use crate::games::tencent::rules::Rules;
     use crate::search::beam_search;
     use crate::sequence::contest_sequence;
     use crate::solve::record_for;

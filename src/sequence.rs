@@ -1,8 +1,8 @@
 //! Piece sequences: the contest's generator, the other distributions `gen` offers, and the
 //! sequence file format (letters in either case, whitespace and commas ignored, `#` comments).
 
-use crate::record::{describe_char, BYTE_ORDER_MARK};
-use crate::rules::Kind;
+use crate::games::tencent::record::{describe_char, BYTE_ORDER_MARK};
+use crate::games::tencent::rules::Kind;
 use std::fmt::Write as _;
 use thiserror::Error;
 

@@ -1,13 +1,13 @@
 //! From the search's placements to a record the checker accepts, and the self-check that the
 //! record scores what the search claims.
 
-use crate::bitboard::Board;
-use crate::movegen::{path_to, PathError, Placement};
-use crate::record::Record;
-use crate::replay::{replay_observed, End, Report};
-use crate::rules::{Kind, Move, Rules};
+use crate::games::tencent::bitboard::Board;
+use crate::games::tencent::movegen::{path_to, PathError, Placement};
+use crate::games::tencent::record::Record;
+use crate::games::tencent::replay::{replay_observed, End, Report};
+use crate::games::tencent::rules::{Kind, Move, Rules};
+use crate::games::tencent::stats::Stats;
 use crate::search::Start;
-use crate::stats::Stats;
 use thiserror::Error;
 
 /// Why a solution could not be turned into a trustworthy record.

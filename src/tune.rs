@@ -11,8 +11,8 @@ mod driver;
 
 pub use driver::{Optimizer, Plan, Progress, Settings, TrialFn, TuneError, Tuner};
 
-use crate::eval::Weights;
-use crate::rules::{Kind, Rules};
+use crate::games::tencent::eval::Weights;
+use crate::games::tencent::rules::{Kind, Rules};
 use crate::search::{beam_search, Params, Policy};
 use crate::sequence::{contest_sequence, SplitMix64, CONTEST_SEED};
 use serde::{Deserialize, Serialize};

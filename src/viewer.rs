@@ -17,9 +17,9 @@
 //! `data-kinds` the colours read back: a settled cell's kind letter, the current piece's in
 //! lower case, `*` for a row being cleared, `.` for an empty cell.
 
-use crate::record::{Record, Token};
-use crate::replay::{replay_observed, Report, Step};
-use crate::rules::{Board, Kind, LockMode, Piece, Rules, HEIGHT, OFFSETS, WIDTH};
+use crate::games::tencent::record::{Record, Token};
+use crate::games::tencent::replay::{replay_observed, Report, Step};
+use crate::games::tencent::rules::{Board, Kind, LockMode, Piece, Rules, HEIGHT, OFFSETS, WIDTH};
 use serde::Serialize;
 
 /// The page around the data; `{{TITLE}}` and `{{FILM}}` are filled in by [`Film::page`].
@@ -225,7 +225,7 @@ fn window_title(name: &str, report: &Report) -> String {
         Some(file) => file.to_string_lossy(),
         None => name.into(),
     };
-    let score = crate::stats::grouped(report.final_score());
+    let score = crate::games::tencent::stats::grouped(report.final_score());
     let invalid = if report.valid() {
         ""
     } else {

@@ -4,10 +4,10 @@
 mod fast_engine;
 
 use fast_engine::*;
-use tetris_opt::bitboard::{self, Board as Bits, ROW_MASK};
-use tetris_opt::movegen::{self};
-use tetris_opt::rules::Rules;
-use tetris_opt::rules::{self, Board, GameOver, Kind, Piece, HEIGHT, WIDTH};
+use tetris_opt::games::tencent::bitboard::{self, Board as Bits, ROW_MASK};
+use tetris_opt::games::tencent::movegen::{self};
+use tetris_opt::games::tencent::rules::Rules;
+use tetris_opt::games::tencent::rules::{self, Board, GameOver, Kind, Piece, HEIGHT, WIDTH};
 
 // ---------------------------------------------------------------------------------------------
 // 1. valid_map

@@ -6,10 +6,10 @@ mod fast_engine;
 
 use fast_engine::*;
 use std::collections::HashSet;
-use tetris_opt::bitboard::{canonical_state, Board as Bits};
-use tetris_opt::movegen::{self, PathError, Placement, Placements};
-use tetris_opt::rules::Rules;
-use tetris_opt::rules::{self, Board, Kind, Move, Piece};
+use tetris_opt::games::tencent::bitboard::{canonical_state, Board as Bits};
+use tetris_opt::games::tencent::movegen::{self, PathError, Placement, Placements};
+use tetris_opt::games::tencent::rules::Rules;
+use tetris_opt::games::tencent::rules::{self, Board, Kind, Move, Piece};
 
 // ---------------------------------------------------------------------------------------------
 // 3. and 4. placements and path_to

@@ -3,11 +3,11 @@
 
 mod fast_engine;
 
-use tetris_opt::bitboard::{self, Board as Bits};
-use tetris_opt::movegen::{self};
-use tetris_opt::replay::{replay, End};
-use tetris_opt::rules::Rules;
-use tetris_opt::rules::{self, Board, Kind};
+use tetris_opt::games::tencent::bitboard::{self, Board as Bits};
+use tetris_opt::games::tencent::movegen::{self};
+use tetris_opt::games::tencent::replay::{replay, End};
+use tetris_opt::games::tencent::rules::Rules;
+use tetris_opt::games::tencent::rules::{self, Board, Kind};
 use tetris_opt::search::{beam_search, beam_search_with_clock, Params, Solution};
 use tetris_opt::sequence::{contest_sequence, generate, Distribution};
 use tetris_opt::solve::{record_for, record_from, start_from};
@@ -121,7 +121,7 @@ fn a_search_started_inside_a_record_plays_on_from_there() {
             Rules::default().with_piece_limit(limit),
         )
         .unwrap_or_else(|e| panic!("from {pieces}: {e}"));
-        let joined = tetris_opt::record::Record {
+        let joined = tetris_opt::games::tencent::record::Record {
             tokens: [kept.tokens, rest.tokens].concat(),
         };
         let report = replay(sequence, &joined, options);

@@ -7,13 +7,15 @@
 
 use proptest::prelude::*;
 use std::collections::HashSet;
-use tetris_opt::nes::engine::{button, next_rng, pick_piece, play_state, Events, NesGame, Outcome};
-use tetris_opt::nes::movegen::{placements, InputModel, Placement};
-use tetris_opt::nes::record::{NesRecord, RecordError};
-use tetris_opt::nes::replay::{replay_observed, snapshots, End};
-use tetris_opt::nes::search::clear_points;
-use tetris_opt::nes::start::{max_wait, menu_inputs, start, Start};
-use tetris_opt::nes::tables::{EMPTY_TILE, ORIENTATIONS, SPAWN_TABLE};
+use tetris_opt::games::nes::engine::{
+    button, next_rng, pick_piece, play_state, Events, NesGame, Outcome,
+};
+use tetris_opt::games::nes::movegen::{placements, InputModel, Placement};
+use tetris_opt::games::nes::record::{NesRecord, RecordError};
+use tetris_opt::games::nes::replay::{replay_observed, snapshots, End};
+use tetris_opt::games::nes::search::clear_points;
+use tetris_opt::games::nes::start::{max_wait, menu_inputs, start, Start};
+use tetris_opt::games::nes::tables::{EMPTY_TILE, ORIENTATIONS, SPAWN_TABLE};
 
 const FIXTURE: &str = "tests/fixtures/nes/solver-level19-wait9.txt";
 

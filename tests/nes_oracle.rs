@@ -9,9 +9,9 @@
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use tetris_opt::nes::record::NesRecord;
-use tetris_opt::nes::replay::{snapshots, Snapshot};
-use tetris_opt::nes::tables::kind_letter;
+use tetris_opt::games::nes::record::NesRecord;
+use tetris_opt::games::nes::replay::{snapshots, Snapshot};
+use tetris_opt::games::nes::tables::kind_letter;
 
 #[derive(Deserialize, Debug)]
 struct RomSnapshot {
@@ -165,7 +165,8 @@ fn an_fm2_movie_played_from_power_on_is_the_record_s_game() {
     let record =
         NesRecord::parse(&std::fs::read_to_string(&path).expect("fixture")).expect("parses");
     let movie = std::env::temp_dir().join(format!("tetris-opt-oracle-{}.fm2", std::process::id()));
-    std::fs::write(&movie, tetris_opt::nes::fm2::movie(&record)).expect("temp file writable");
+    std::fs::write(&movie, tetris_opt::games::nes::fm2::movie(&record))
+        .expect("temp file writable");
     let from_movie = rom_snapshots(spawn_oracle(&python, &movie), &movie);
     let _ = std::fs::remove_file(&movie);
     let (_, ours) = snapshots(&record);

@@ -4,10 +4,10 @@
 mod common;
 
 use common::{judge, strict};
-use tetris_opt::record::Record;
-use tetris_opt::replay::{replay, End, ReplayError, Report};
-use tetris_opt::rules::Rules;
-use tetris_opt::rules::{GameOver, Kind};
+use tetris_opt::games::tencent::record::Record;
+use tetris_opt::games::tencent::replay::{replay, End, ReplayError, Report};
+use tetris_opt::games::tencent::rules::Rules;
+use tetris_opt::games::tencent::rules::{GameOver, Kind};
 use tetris_opt::sequence::parse_sequence;
 
 fn with_limit(piece_limit: usize) -> Rules {

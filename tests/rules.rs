@@ -7,10 +7,10 @@
 mod common;
 
 use common::{judge, strict};
-use tetris_opt::record::Record;
-use tetris_opt::replay::{replay_observed, End, Report};
-use tetris_opt::rules::Rules;
-use tetris_opt::rules::{self, Board, GameOver, Kind, Move, Piece};
+use tetris_opt::games::tencent::record::Record;
+use tetris_opt::games::tencent::replay::{replay_observed, End, Report};
+use tetris_opt::games::tencent::rules::Rules;
+use tetris_opt::games::tencent::rules::{self, Board, GameOver, Kind, Move, Piece};
 
 /// Each kind's states 0, 1, 2 and 3 side by side, each on a 5 x 5 grid whose middle cell is the
 /// piece's center: row `r` is `dy = r - 2`, column `c` is `dx = c - 2`. Drawn from the RULES.md

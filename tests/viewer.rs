@@ -14,10 +14,10 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
-use tetris_opt::record::Record;
-use tetris_opt::replay::replay_observed;
-use tetris_opt::rules::Rules;
-use tetris_opt::rules::{Board, Kind, Move, Piece, HEIGHT, WIDTH};
+use tetris_opt::games::tencent::record::Record;
+use tetris_opt::games::tencent::replay::replay_observed;
+use tetris_opt::games::tencent::rules::Rules;
+use tetris_opt::games::tencent::rules::{Board, Kind, Move, Piece, HEIGHT, WIDTH};
 use tetris_opt::sequence::parse_sequence;
 
 const BROWSER_TIMEOUT: Duration = Duration::from_secs(90);

@@ -6,9 +6,11 @@ use std::path::PathBuf;
 use tetris_opt::cli::{
     exit_with, read_sequence, read_text, stdout_failed, CliError, Game, RulesOptions, EXIT_INVALID,
 };
-use tetris_opt::record::Record;
-use tetris_opt::replay::{replay_observed, End, JsonReport, ReplayError, Report, Step};
-use tetris_opt::stats::Stats;
+use tetris_opt::games::tencent::record::Record;
+use tetris_opt::games::tencent::replay::{
+    replay_observed, End, JsonReport, ReplayError, Report, Step,
+};
+use tetris_opt::games::tencent::stats::Stats;
 use tetris_opt::viewer::Film;
 
 /// Replay a move record on a piece sequence and print its score (last line: `Score = N`).
@@ -79,7 +81,7 @@ fn run(args: &Args) -> Result<(), CliError> {
                 "--game nes: --stats and --at are for the contest's game; use --trace or --frames",
             ));
         }
-        return tetris_opt::nes::cli::check(&tetris_opt::nes::cli::CheckOptions {
+        return tetris_opt::games::nes::cli::check(&tetris_opt::games::nes::cli::CheckOptions {
             record: &args.input,
             json: args.json,
             trace: args.trace,

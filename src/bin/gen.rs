@@ -3,8 +3,8 @@
 use clap::Parser;
 use std::io::Write;
 use tetris_opt::cli::{exit_with, stdout_failed, CliError, Game};
-use tetris_opt::nes::start::distinct_starts;
-use tetris_opt::nes::tables::kind_letter;
+use tetris_opt::games::nes::start::distinct_starts;
+use tetris_opt::games::nes::tables::kind_letter;
 use tetris_opt::sequence::{format_sequence, generate, Distribution, CONTEST_SEED};
 
 /// Print a piece sequence file (with no options: the contest sequence).

@@ -10,8 +10,8 @@ use tetris_opt::cli::{
     check_width, check_writable, exit_with, print_record, read_record, read_sequence, CliError,
     Game, RulesOptions, SearchOptions,
 };
+use tetris_opt::games::tencent::record::Record;
 use tetris_opt::limits;
-use tetris_opt::record::Record;
 use tetris_opt::search::{beam_search, Params, Start};
 use tetris_opt::solve::{record_from, start_from, verify};
 use tetris_opt::width::{Schedule, TimeBudget};
@@ -31,7 +31,7 @@ struct Args {
     #[arg(long, default_value_t = 20_000)]
     beam_width: usize,
     #[command(flatten)]
-    nes: tetris_opt::nes::solve::NesOptions,
+    nes: tetris_opt::games::nes::solve::NesOptions,
     /// Change the width at given depths: DEPTH:WIDTH,... (from depth DEPTH, 0-based, on; e.g.
     /// 50:180000,300:175000). Replays a --time-budget run's record exactly.
     #[arg(long, value_name = "SCHEDULE", conflicts_with = "time_budget", value_parser = parse_schedule)]
@@ -116,7 +116,7 @@ fn run_nes(args: &Args, matches: &clap::ArgMatches) -> Result<(), CliError> {
             "{name} is for the contest's game; an NES game is named by --start-level and --title-wait"
         )));
     }
-    tetris_opt::nes::solve::solve(&tetris_opt::nes::solve::Run {
+    tetris_opt::games::nes::solve::solve(&tetris_opt::games::nes::solve::Run {
         options: &args.nes,
         width: given("beam_width").then_some(args.beam_width),
         threads: args.search.threads,

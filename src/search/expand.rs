@@ -18,11 +18,11 @@
 use super::policy::{FillRank, Ranking};
 use super::select::{bucket_of, shortlist_rank, BUCKETS};
 use super::trail::TrailEntry;
-use crate::bitboard::Board;
-use crate::eval::{evaluate_batch, evaluate_with_features, Batch, BATCH};
-use crate::movegen::{placements_with, Placement, Placements};
+use crate::games::tencent::bitboard::Board;
+use crate::games::tencent::eval::{evaluate_batch, evaluate_with_features, Batch, BATCH};
+use crate::games::tencent::movegen::{placements_with, Placement, Placements};
+use crate::games::tencent::rules::{Kind, Rules};
 use crate::net::{self, ValueNet, INPUTS};
-use crate::rules::{Kind, Rules};
 use rayon::prelude::*;
 
 /// States expanded per parallel task: fixed, so the work split never depends on the thread count.

@@ -5,7 +5,7 @@
 
 use super::expand::{best_with_board, Candidate, Chunk};
 
-/// A line of play to improve on: its board (as [`crate::bitboard::Board::hash64`]) after each
+/// A line of play to improve on: its board (as [`crate::games::tencent::bitboard::Board::hash64`]) after each
 /// piece from `Params::start`'s on.
 #[derive(Clone, Debug, Default)]
 pub struct Guide {

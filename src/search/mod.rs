@@ -21,11 +21,11 @@ pub use guided::Guide;
 pub use policy::{FillRank, Policy, PolicyError};
 pub use survival::{Sample, SurvivalLog};
 
-use crate::bitboard::Board;
-use crate::eval::{features, Weights};
-use crate::movegen::Placement;
+use crate::games::tencent::bitboard::Board;
+use crate::games::tencent::eval::{features, Weights};
+use crate::games::tencent::movegen::Placement;
+use crate::games::tencent::rules::{Kind, Rules};
 use crate::net;
-use crate::rules::{Kind, Rules};
 use crate::width::{Clock, Schedule, TimeBudget, WallClock, WidthPlan};
 use expand::{Beam, Candidate, Last, Node, Step};
 use policy::Ranking;

@@ -1,8 +1,8 @@
 //! The beam's policy beyond the evaluation: how a depth ranks its children.
 
-use crate::eval::Weights;
+use crate::games::tencent::eval::Weights;
+use crate::games::tencent::rules::Kind;
 use crate::net::{Future, ValueNet};
-use crate::rules::Kind;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use thiserror::Error;

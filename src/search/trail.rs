@@ -6,7 +6,7 @@
 //! every [`GC_INTERVAL`] depths, so the trail stays a few levels' worth of the beam instead of
 //! growing with the sequence.
 
-use crate::movegen::Placement;
+use crate::games::tencent::movegen::Placement;
 
 /// Depths between two compactions of the trail: the uncompacted levels are most of its
 /// memory, about this many entries per state of the beam.

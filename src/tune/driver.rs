@@ -7,9 +7,9 @@ use super::{
     inputs_fingerprint, score_trial, ContestOverlap, CrossEntropy, TrialLog, TrialParams,
     TrialResult, TrialScores, TuneInput, GENERATOR_MODULUS,
 };
-use crate::eval::Weights;
+use crate::games::tencent::eval::Weights;
+use crate::games::tencent::rules::Rules;
 use crate::limits::{self, LimitError};
-use crate::rules::Rules;
 use crate::search::Policy;
 use rayon::prelude::*;
 use std::cmp::Ordering;

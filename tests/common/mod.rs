@@ -111,11 +111,11 @@ pub fn run(exe: &str, args: &[&dyn AsRef<OsStr>]) -> Run {
 }
 
 /// The contest's rules, strict (the default checker).
-pub fn strict() -> tetris_opt::rules::Rules {
-    tetris_opt::rules::Rules::default()
+pub fn strict() -> tetris_opt::games::tencent::rules::Rules {
+    tetris_opt::games::tencent::rules::Rules::default()
 }
 
 /// The contest's rules as its web replay plays them (`check --judge`).
-pub fn judge() -> tetris_opt::rules::Rules {
-    tetris_opt::rules::Rules::judge()
+pub fn judge() -> tetris_opt::games::tencent::rules::Rules {
+    tetris_opt::games::tencent::rules::Rules::judge()
 }

@@ -10,9 +10,11 @@
 #![allow(dead_code)]
 
 use std::collections::{HashMap, VecDeque};
-use tetris_opt::bitboard::canonical_state;
-use tetris_opt::movegen::Placement;
-use tetris_opt::rules::{self, Board, Kind, Move, Piece, Rules, HEIGHT, SPAWN, WIDTH};
+use tetris_opt::games::tencent::bitboard::canonical_state;
+use tetris_opt::games::tencent::movegen::Placement;
+use tetris_opt::games::tencent::rules::{
+    self, Board, Kind, Move, Piece, Rules, HEIGHT, SPAWN, WIDTH,
+};
 use tetris_opt::sequence::SplitMix64;
 
 /// The four cells of a piece, sorted: the identity of a placement on the board.

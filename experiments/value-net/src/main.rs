@@ -5,8 +5,8 @@ use clap::{Parser, Subcommand};
 use rayon::prelude::*;
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::PathBuf;
+use tetris_opt::games::tencent::rules::Rules;
 use tetris_opt::net::{NetFile, ValueNet, INPUTS, INPUT_NAMES};
-use tetris_opt::rules::Rules;
 use tetris_opt::search::{beam_search_logged, Params, SurvivalLog};
 use tetris_opt::sequence::{contest_sequence, SplitMix64};
 use tetris_opt::tune::ContestStates;
@@ -165,8 +165,8 @@ fn read_rows(paths: &[PathBuf]) -> Result<Vec<[f32; ROW]>, String> {
 /// The linear key of the default weights as a function of the inputs, negated (higher is
 /// better): its features and score lead (the depth's constant terms drop out of a ranking).
 fn linear_value() -> [f32; INPUTS] {
-    let weights = tetris_opt::eval::Weights::default().to_vec();
-    let names = tetris_opt::eval::Weights::NAMES;
+    let weights = tetris_opt::games::tencent::eval::Weights::default().to_vec();
+    let names = tetris_opt::games::tencent::eval::Weights::NAMES;
     std::array::from_fn(|i| match names.iter().position(|w| *w == INPUT_NAMES[i]) {
         Some(w) => -weights[w],
         None if INPUT_NAMES[i] == "score_lead" => 0.024 * 1000.0,

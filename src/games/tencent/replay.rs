@@ -5,8 +5,10 @@
 //! replay, which locks a piece wherever its moves leave it and ignores whatever follows the end.
 //! Token form and move counts are checked in both.
 
-use crate::record::{Record, RecordError, Token};
-use crate::rules::{self, Board, GameOver, Kind, Piece, Rules, Turn, MAX_MOVES_PER_PIECE};
+use crate::games::tencent::record::{Record, RecordError, Token};
+use crate::games::tencent::rules::{
+    self, Board, GameOver, Kind, Piece, Rules, Turn, MAX_MOVES_PER_PIECE,
+};
 use serde::Serialize;
 use std::fmt;
 
@@ -127,7 +129,7 @@ pub struct JsonReport {
     pub error: Option<String>,
     /// `check --stats`: where the points come from (absent without it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub stats: Option<crate::stats::Stats>,
+    pub stats: Option<crate::games::tencent::stats::Stats>,
 }
 
 /// One locked piece, as shown to an observer of the replay.

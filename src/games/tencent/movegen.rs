@@ -10,8 +10,10 @@
 //! fixpoint; nothing is special-cased, so a high stack that blocks rotation at the spawn is as
 //! exact as an empty board.
 
-use crate::bitboard::{self, canonical_state, shape, Board, Outcome, COLS, ROW_MASK};
-use crate::rules::{Kind, Move, Rules, MAX_MOVES_PER_PIECE, SPAWN};
+use crate::games::tencent::bitboard::{
+    self, canonical_state, shape, Board, Outcome, COLS, ROW_MASK,
+};
+use crate::games::tencent::rules::{Kind, Move, Rules, MAX_MOVES_PER_PIECE, SPAWN};
 use smallvec::SmallVec;
 
 /// Where a piece locks: its (canonical) state and center.

@@ -5,11 +5,13 @@
 //! the key down. Weights are data: the defaults are compiled in from `weights/default.json` and
 //! `--weights FILE` replaces them.
 
-use crate::bitboard::{hash_finish, hash_step, Board, COLS, HASH_SEED, ROWS, ROW_MASK};
+use crate::games::tencent::bitboard::{
+    hash_finish, hash_step, Board, COLS, HASH_SEED, ROWS, ROW_MASK,
+};
 use serde::{Deserialize, Serialize};
 
 /// The spawn's column (`rules::SPAWN`).
-const SPAWN_X: usize = crate::rules::SPAWN.0 as usize;
+const SPAWN_X: usize = crate::games::tencent::rules::SPAWN.0 as usize;
 
 /// Defines [`Weights`] and everything that lists its fields (the file form without defaults,
 /// names, vector conversions) from one list, so they cannot drift apart.
@@ -179,7 +181,7 @@ impl Default for Weights {
     }
 }
 
-static DEFAULT_WEIGHTS_JSON: &str = include_str!("../weights/default.json");
+static DEFAULT_WEIGHTS_JSON: &str = include_str!("../../../weights/default.json");
 
 static DEFAULT_WEIGHTS: std::sync::LazyLock<Weights> = std::sync::LazyLock::new(|| {
     // The struct's own `Default` reads this file, so parse with every field zeroed first.
@@ -253,11 +255,15 @@ impl Weights {
     /// sequence is known, so every state of a depth faces the same coming pieces, and
     /// `ready_rows_near_i` and `cells_near_i` apply while an I piece is among the next
     /// `near_i_pieces` of them.
-    pub fn at_depth(&self, sequence: &[crate::rules::Kind], depth: usize) -> Weights {
+    pub fn at_depth(
+        &self,
+        sequence: &[crate::games::tencent::rules::Kind],
+        depth: usize,
+    ) -> Weights {
         let mut w = self.clone();
         let window = self.near_i_pieces.clamp(0.0, 1e6) as usize;
         let mut coming = sequence.iter().skip(depth + 1).take(window);
-        if coming.any(|&k| k == crate::rules::Kind::I) {
+        if coming.any(|&k| k == crate::games::tencent::rules::Kind::I) {
             w.ready_rows += self.ready_rows_near_i;
             w.cells += self.cells_near_i;
         }

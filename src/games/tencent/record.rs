@@ -4,7 +4,7 @@
 //! record starts with `N`, 1..=100 moves per piece, locks at rest) is the replay's business, so
 //! that its errors can name the piece.
 
-use crate::rules::Move;
+use crate::games::tencent::rules::Move;
 use std::fmt;
 
 /// One token of a record.
@@ -32,7 +32,7 @@ pub struct Record {
 }
 
 /// A record that is not of the record's form. Its message has the replay's form
-/// (`piece N (token T 'X'): message`, see [`crate::replay::ReplayError`]): a bad token's piece
+/// (`piece N (token T 'X'): message`, see [`crate::games::tencent::replay::ReplayError`]): a bad token's piece
 /// is the one it belongs to.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RecordError {

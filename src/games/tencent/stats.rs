@@ -3,8 +3,8 @@
 //! locks in mid-air. Built from the plain replay's steps, so it describes exactly what `check`
 //! scored.
 
-use crate::replay::Step;
-use crate::rules::Kind;
+use crate::games::tencent::replay::Step;
+use crate::games::tencent::rules::Kind;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 

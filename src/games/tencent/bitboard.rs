@@ -9,7 +9,7 @@
 //! Bit `y` of a column is row `y` of the rules: bit 0 is the top row, bit 19 the floor row, so
 //! "down" is towards higher bits. Bits 20..31 are always zero in a stored board.
 
-use crate::rules::{self, Kind, Piece, Rules, CLEAR_MULTIPLIER};
+use crate::games::tencent::rules::{self, Kind, Piece, Rules, CLEAR_MULTIPLIER};
 
 /// Number of columns.
 pub const COLS: usize = rules::WIDTH as usize;

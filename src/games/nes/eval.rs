@@ -43,7 +43,7 @@ pub struct NesWeights {
 
 impl Default for NesWeights {
     fn default() -> Self {
-        serde_json::from_str(include_str!("../../weights/nes-tetris.json"))
+        serde_json::from_str(include_str!("../../../weights/nes-tetris.json"))
             .expect("weights/nes-tetris.json holds NES weights")
     }
 }

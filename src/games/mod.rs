@@ -1,0 +1,5 @@
+//! The games, side by side: each a module with its plain rules engine (the checker's), its
+//! record text, its fast move generator and evaluation for the search.
+
+pub mod nes;
+pub mod tencent;
