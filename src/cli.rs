@@ -225,23 +225,6 @@ pub struct SearchOptions {
     /// Beam policy as JSON (fields left out keep their defaults).
     #[arg(long, value_name = "FILE")]
     pub policy: Option<PathBuf>,
-    /// Fill-stratified selection: the best N boards of each fill level (filled cells) go on at
-    /// every piece whatever their rank, in place of the worst of the fuller levels (0: off;
-    /// overrides the policy's `fill_keep`).
-    #[arg(long, value_name = "N")]
-    pub fill_keep: Option<usize>,
-    /// How `--fill-keep` ranks the boards of one fill level (overrides the policy's
-    /// `fill_rank`).
-    #[arg(long, value_enum, value_name = "RANK")]
-    pub fill_rank: Option<crate::search::FillRank>,
-    /// A learned evaluation (JSON network, see README): a child's key is lowered by the
-    /// network's logit times --value-net-weight, except over the policy's endgame.
-    #[arg(long, value_name = "FILE")]
-    pub value_net: Option<PathBuf>,
-    /// The weight of --value-net's logit in the key (overrides the policy's
-    /// `value_net_weight`).
-    #[arg(long, value_name = "W")]
-    pub value_net_weight: Option<f64>,
     /// Worker threads (default: all cores; at most 4 per core). The record does not depend
     /// on it.
     #[arg(long)]
@@ -255,9 +238,6 @@ impl SearchOptions {
     /// Refuses values no search can use (before any file is read).
     pub fn check(&self) -> Result<(), CliError> {
         limits::check_finite("--score-weight", self.score_weight)?;
-        if let Some(weight) = self.value_net_weight {
-            limits::check_finite("--value-net-weight", weight)?;
-        }
         if let Some(threads) = self.threads {
             limits::check_threads(threads, limits::cores())?;
         }
@@ -285,21 +265,7 @@ impl SearchOptions {
     pub fn read(
         &self,
     ) -> Result<(crate::games::tencent::eval::Weights, crate::search::Policy), CliError> {
-        let mut policy = read_policy(self.policy.as_deref())?;
-        if let Some(keep) = self.fill_keep {
-            policy.fill_keep = keep;
-        }
-        if let Some(rank) = self.fill_rank {
-            policy.fill_rank = rank;
-        }
-        if let Some(path) = &self.value_net {
-            let net = crate::net::ValueNet::from_json(&read_text(path, "value network")?)
-                .map_err(|e| CliError::usage(format!("value network {}: {e}", path.display())))?;
-            policy.value_net = Some(std::sync::Arc::new(net));
-        }
-        if let Some(weight) = self.value_net_weight {
-            policy.value_net_weight = weight;
-        }
+        let policy = read_policy(self.policy.as_deref())?;
         Ok((read_weights(self.weights.as_deref())?, policy))
     }
 

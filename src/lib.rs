@@ -4,7 +4,7 @@
 //! piece sequences in [`sequence`], the checker in [`replay`] with its breakdown of the points
 //! in [`stats`] and its HTML page in [`viewer`].
 //! The solver: the fast board in [`bitboard`], placements in [`movegen`], the board evaluation
-//! in [`eval`] (or a learned one, [`net`]), the beam in [`search`] (its width along the way in [`width`]), record building
+//! in [`eval`], the beam in [`search`] (its width along the way in [`width`]), record building
 //! and the self-check in [`solve`], and parameter tuning in [`tune`]. Finished records are
 //! improved by [`merge`] (the best combination of several records of one game) and [`polish`]
 //! (a stretch of a record searched again). [`cli`] holds what the binaries share.
@@ -13,7 +13,6 @@ pub mod cli;
 pub mod games;
 pub mod limits;
 pub mod merge;
-pub mod net;
 pub mod polish;
 pub mod search;
 pub mod sequence;

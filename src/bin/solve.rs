@@ -84,7 +84,7 @@ fn main() {
 }
 
 /// The options of the contest's search that NES games do not take, as clap names them.
-const CONTEST_ONLY: [&str; 17] = [
+const CONTEST_ONLY: [&str; 13] = [
     "input",
     "width_changes",
     "time_budget",
@@ -96,10 +96,6 @@ const CONTEST_ONLY: [&str; 17] = [
     "score_weight",
     "weights",
     "policy",
-    "fill_keep",
-    "fill_rank",
-    "value_net",
-    "value_net_weight",
     "force",
     "progress_every",
 ];

@@ -15,14 +15,13 @@
 //! higher one when it fell short ([`Chunk::bound`]), so the bound changes what is stored,
 //! never what is chosen.
 
-use super::policy::{FillRank, Ranking};
+use super::policy::Ranking;
 use super::select::{bucket_of, shortlist_rank, BUCKETS};
 use super::trail::TrailEntry;
 use crate::games::tencent::bitboard::Board;
-use crate::games::tencent::eval::{evaluate_batch, evaluate_with_features, Batch, BATCH};
+use crate::games::tencent::eval::{evaluate_batch, Batch};
 use crate::games::tencent::movegen::{placements_with, Placement, Placements};
 use crate::games::tencent::rules::{Kind, Rules};
-use crate::net::{self, ValueNet, INPUTS};
 use rayon::prelude::*;
 
 /// States expanded per parallel task: fixed, so the work split never depends on the thread count.
@@ -58,8 +57,6 @@ pub(crate) struct Candidate {
     pub score: u64,
     pub parent: u32,
     pub placement: u16,
-    /// Filled cells of the board (in the struct's padding): its fill level.
-    pub cells: u8,
 }
 
 impl Candidate {
@@ -68,16 +65,6 @@ impl Candidate {
     #[inline]
     pub fn order_key(&self) -> u128 {
         (self.key as u128) << 64 | (self.parent as u128) << 16 | self.placement as u128
-    }
-
-    /// The rank of a candidate within its fill level in a fill-stratified selection (lower
-    /// is better).
-    #[inline]
-    pub fn level_rank(&self, by: FillRank) -> (u64, u128) {
-        match by {
-            FillRank::Key => (0, self.order_key()),
-            FillRank::Score => (u64::MAX - self.score, self.order_key()),
-        }
     }
 
     /// Among candidates with one board, the one the selection keeps ranks highest: the
@@ -105,19 +92,6 @@ pub(crate) struct Chunk {
     pub generated: usize,
     /// Children with a key above this were not kept (`u64::MAX`: all were).
     pub bound: u64,
-    /// With a fill-stratified selection ([`Ranking::fill_keep`] boards per level): per fill
-    /// level, the best children by [`Candidate::order_key`], kept or not, in that order.
-    pub levels: Vec<Vec<Candidate>>,
-}
-
-/// Fill levels a chunk keeps its best children of: every count of filled cells of a 10 x 20
-/// board, in steps of 2 (at one depth the fills of two boards differ by a multiple of 10).
-pub(crate) const LEVELS: usize = 101;
-
-/// The fill level of a board of `cells` filled cells.
-#[inline]
-pub(crate) fn level_of(cells: u8) -> usize {
-    (cells as usize / 2).min(LEVELS - 1)
 }
 
 impl Default for Chunk {
@@ -129,21 +103,14 @@ impl Default for Chunk {
             guided: None,
             generated: 0,
             bound: u64::MAX,
-            levels: Vec::new(),
         }
     }
 }
 
 impl Chunk {
     /// Empties the chunk for a new expansion that keeps the children under `bound`.
-    fn reset(&mut self, bound: u64, fill_keep: usize) {
+    fn reset(&mut self, bound: u64) {
         self.candidates.clear();
-        if fill_keep == 0 {
-            self.levels = Vec::new();
-        } else {
-            self.levels.resize_with(LEVELS, Vec::new);
-            self.levels.iter_mut().for_each(Vec::clear);
-        }
         // The room of a depth with many more children (a low board) is not kept.
         if self.sample.capacity() > 2 * self.sample.len() + 16 {
             self.sample = Vec::new();
@@ -156,7 +123,7 @@ impl Chunk {
 
     /// Takes child `c`: into the sample, the guide's best and the candidates as they apply.
     #[inline]
-    fn push(&mut self, c: Candidate, guide_board: Option<u64>, fill: (usize, FillRank)) {
+    fn push(&mut self, c: Candidate, guide_board: Option<u64>) {
         if self.generated.is_multiple_of(SAMPLE_STEP) {
             self.sample.push(c.key);
         }
@@ -168,31 +135,6 @@ impl Chunk {
         if c.key <= self.bound {
             self.candidates.push(c);
         }
-        if fill.0 > 0 {
-            self.push_level(c, fill);
-        }
-    }
-
-    /// Takes child `c` into its fill level's best (kept apart from [`Chunk::push`] so that
-    /// the default search's push stays small enough to inline).
-    #[inline(never)]
-    fn push_level(&mut self, c: Candidate, (fill_keep, by): (usize, FillRank)) {
-        let level = &mut self.levels[level_of(c.cells)];
-        let rank = c.level_rank(by);
-        if level.len() == fill_keep && rank >= level[fill_keep - 1].level_rank(by) {
-            return;
-        }
-        // One entry per board, its best-ranked candidate, so that the best `fill_keep`
-        // distinct boards of the level over all chunks are among the chunks' entries.
-        if let Some(i) = level.iter().position(|k| k.hash == c.hash) {
-            if rank >= level[i].level_rank(by) {
-                return;
-            }
-            level.remove(i);
-        }
-        let at = level.partition_point(|k| k.level_rank(by) < rank);
-        level.insert(at, c);
-        level.truncate(fill_keep);
     }
 
     /// The candidates of board bucket `bucket`.
@@ -237,16 +179,10 @@ impl Chunk {
 
     #[cfg(test)]
     pub fn of(candidates: &[Candidate]) -> Chunk {
-        Chunk::with_fill(candidates, (0, FillRank::Key))
-    }
-
-    /// A chunk of `candidates` that keeps the best `fill.0` of each fill level too.
-    #[cfg(test)]
-    pub fn with_fill(candidates: &[Candidate], fill: (usize, FillRank)) -> Chunk {
         let mut chunk = Chunk::default();
-        chunk.reset(u64::MAX, fill.0);
+        chunk.reset(u64::MAX);
         for &c in candidates {
-            chunk.push(c, None, fill);
+            chunk.push(c, None);
         }
         chunk.group();
         chunk
@@ -448,7 +384,7 @@ fn expand_chunk(
     bound: u64,
     out: &mut Chunk,
 ) -> u64 {
-    out.reset(bound, step.ranking.fill_keep);
+    out.reset(bound);
     let mut scratch = Placements::new();
     let mut pending = Pending::default();
     let mut generated = 0u64;
@@ -500,7 +436,6 @@ struct Child {
     score: u64,
     parent: u32,
     placement: u16,
-    cells: u8,
 }
 
 /// Children waiting for their evaluation, which runs a batch at a time (children of several
@@ -512,36 +447,13 @@ struct Pending {
 }
 
 impl Pending {
-    /// The evaluation of the waiting children lowered by the learned evaluation's logit
-    /// times its weight. Apart from [`Pending::flush`], which the default search runs, so that
-    /// its code stays as it was.
-    #[inline(never)]
-    fn costs_with_net(&self, net: &ValueNet, ranking: &Ranking) -> [f32; BATCH] {
-        let (mut costs, features) = evaluate_with_features(&self.boards, &ranking.weights);
-        let mut x = [[0.0; BATCH]; INPUTS];
-        for (l, child) in self.children.iter().enumerate() {
-            let inputs = net::inputs(&features[l], child.score, ranking.reference, ranking.future);
-            for (xi, v) in x.iter_mut().zip(inputs) {
-                xi[l] = v;
-            }
-        }
-        let weight = ranking.net_weight as f32;
-        for (cost, logit) in costs.iter_mut().zip(net.logits(&x)) {
-            *cost -= logit * weight;
-        }
-        costs
-    }
-
     /// Evaluates the waiting children and turns them into candidates.
     fn flush(&mut self, step: &Step, out: &mut Chunk) {
         if self.children.is_empty() {
             return;
         }
         let ranking = step.ranking;
-        let costs = match &ranking.net {
-            None => evaluate_batch(&self.boards, &ranking.weights),
-            Some(net) => self.costs_with_net(net, ranking),
-        };
+        let costs = evaluate_batch(&self.boards, &ranking.weights);
         let hashes = self.boards.hashes();
         for (i, child) in self.children.iter().enumerate() {
             let (cost, hash) = (costs[i], hashes[i]);
@@ -551,13 +463,8 @@ impl Pending {
                 score: child.score,
                 parent: child.parent,
                 placement: child.placement,
-                cells: child.cells,
             };
-            out.push(
-                candidate,
-                step.guide_board,
-                (ranking.fill_keep, ranking.fill_rank),
-            );
+            out.push(candidate, step.guide_board);
         }
         self.children.clear();
         self.boards.clear();
@@ -589,12 +496,6 @@ fn expand_node(
             score: node.score + outcome.score as u64,
             parent,
             placement: p.pack(),
-            // Only a fill-stratified selection reads it.
-            cells: if step.ranking.fill_keep > 0 {
-                board.filled_cells() as u8
-            } else {
-                0
-            },
         });
         if pending.boards.is_full() {
             pending.flush(step, out);

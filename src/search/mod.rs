@@ -14,18 +14,15 @@ mod expand;
 mod guided;
 mod policy;
 mod select;
-mod survival;
 mod trail;
 
 pub use guided::Guide;
-pub use policy::{FillRank, Policy, PolicyError};
-pub use survival::{Sample, SurvivalLog};
+pub use policy::{Policy, PolicyError};
 
 use crate::games::tencent::bitboard::Board;
-use crate::games::tencent::eval::{features, Weights};
+use crate::games::tencent::eval::Weights;
 use crate::games::tencent::movegen::Placement;
 use crate::games::tencent::rules::{Kind, Rules};
-use crate::net;
 use crate::width::{Clock, Schedule, TimeBudget, WallClock, WidthPlan};
 use expand::{Beam, Candidate, Last, Node, Step};
 use policy::Ranking;
@@ -112,25 +109,7 @@ pub fn beam_search(
     params: &Params,
     progress: &mut dyn FnMut(&DepthStats),
 ) -> Solution {
-    search(sequence, params, None, &WallClock::start(), None, progress)
-}
-
-/// [`beam_search`] that also logs its states, labelled by their survival, into `log` (the
-/// training data of a learned evaluation).
-pub fn beam_search_logged(
-    sequence: &[Kind],
-    params: &Params,
-    log: &mut SurvivalLog,
-    progress: &mut dyn FnMut(&DepthStats),
-) -> Solution {
-    search(
-        sequence,
-        params,
-        None,
-        &WallClock::start(),
-        Some(log),
-        progress,
-    )
+    search(sequence, params, None, &WallClock::start(), progress)
 }
 
 /// [`beam_search`] whose time budget reads `clock` instead of the wall clock (a
@@ -141,7 +120,7 @@ pub fn beam_search_with_clock(
     clock: &dyn Clock,
     progress: &mut dyn FnMut(&DepthStats),
 ) -> Solution {
-    search(sequence, params, None, clock, None, progress)
+    search(sequence, params, None, clock, progress)
 }
 
 /// [`beam_search`] that keeps the guide's line in the beam whatever its rank and answers with
@@ -157,14 +136,7 @@ pub fn beam_search_guided(
     guide: &Guide,
     progress: &mut dyn FnMut(&DepthStats),
 ) -> Solution {
-    search(
-        sequence,
-        params,
-        Some(guide),
-        &WallClock::start(),
-        None,
-        progress,
-    )
+    search(sequence, params, Some(guide), &WallClock::start(), progress)
 }
 
 fn search(
@@ -172,7 +144,6 @@ fn search(
     params: &Params,
     guide: Option<&Guide>,
     clock: &dyn Clock,
-    mut log: Option<&mut SurvivalLog>,
     progress: &mut dyn FnMut(&DepthStats),
 ) -> Solution {
     assert!(
@@ -200,7 +171,7 @@ fn search(
     for (depth, &kind) in sequence.iter().enumerate().take(depth_count) {
         let started = Instant::now();
         let width = widths.at_depth(depth);
-        let mut ranking = Ranking::at(
+        let ranking = Ranking::at(
             sequence,
             depth,
             depth_count,
@@ -208,13 +179,6 @@ fn search(
             &params.weights,
             &params.policy,
         );
-        if ranking.net.is_some() || log.is_some() {
-            ranking.reference = if depth == 0 {
-                params.start.score
-            } else {
-                picker.chosen.iter().map(|c| c.score).max().unwrap_or(0)
-            };
-        }
         let step = Step {
             kind,
             index: first + depth,
@@ -254,7 +218,6 @@ fn search(
         while let Err(refill) = picker.select(&mut beam.chunks[..tasks], width) {
             beam.expand_again(&step, refill.bound);
         }
-        picker.keep_fill_levels(&beam.chunks[..tasks], ranking.fill_keep, ranking.fill_rank);
         let chunks = &beam.chunks[..tasks];
         let on_guide = step
             .guide_board
@@ -264,29 +227,6 @@ fn search(
         best = next_best(best, depth, &picker.chosen, on_guide, may_end_anywhere);
         if depth > 0 {
             std::mem::swap(&mut beam.parents, &mut beam.frontier);
-        }
-        if let Some(log) = log.as_deref_mut() {
-            let parents = &beam.parents;
-            // Every 4th child under the expansion's bound whose board was not chosen: the
-            // children just past the beam's cut, which a learned ranking must keep out.
-            let dropped: Vec<Candidate> = if log.logs(depth) {
-                let chosen: ahash::AHashSet<u64> = picker.chosen.iter().map(|c| c.hash).collect();
-                let kept = beam.chunks[..tasks].iter().flat_map(|c| &c.candidates);
-                kept.filter(|c| !chosen.contains(&c.hash))
-                    .step_by(4)
-                    .copied()
-                    .collect()
-            } else {
-                Vec::new()
-            };
-            log.after_depth(depth, &picker.chosen, &dropped, |c| {
-                let mut board = parents[c.parent as usize].board;
-                let placement = Placement::unpack(c.placement);
-                placement.lock(&mut board, kind, first + depth, params.rules);
-                let (shallow_depth, top_rows) = ranking.weights.row_windows();
-                let features = features(&board, placement.y as u32, shallow_depth, top_rows);
-                net::inputs(&features, c.score, ranking.reference, ranking.future)
-            });
         }
         stats.pieces = depth + 1;
         stats.best_score = best.map_or(0, |b| b.score);

@@ -2,9 +2,7 @@
 
 use crate::games::tencent::eval::Weights;
 use crate::games::tencent::rules::Kind;
-use crate::net::{Future, ValueNet};
 use serde::{Deserialize, Serialize};
-use std::sync::Arc;
 use thiserror::Error;
 
 /// Beam policy beyond the evaluation: data, with defaults, so the tuner can search it.
@@ -15,33 +13,6 @@ pub struct Policy {
     /// instead of the score weight: cells left on the board at the end never score.
     pub endgame_pieces: usize,
     pub endgame_score_weight: Option<f64>,
-    /// Fill-stratified selection: at every depth the best `fill_keep` boards (by key) of each
-    /// fill level (filled cells) go on whatever their rank among all boards, in place of the
-    /// worst-ranked boards of the levels that have more (0: off). At one depth every board
-    /// holds the same pieces, so a fill level is a count of rows cleared so far: this keeps
-    /// lines that built higher (and will clear at a higher fill) beside those the linear key
-    /// prefers.
-    pub fill_keep: usize,
-    /// What ranks the boards within a fill level for `fill_keep`.
-    pub fill_rank: FillRank,
-    /// A learned evaluation: a child's key is lowered by this network's logit times
-    /// `value_net_weight`, except in the endgame (`--value-net FILE`; not part of a policy
-    /// file).
-    #[serde(skip)]
-    pub value_net: Option<Arc<ValueNet>>,
-    pub value_net_weight: f64,
-}
-
-/// How a fill-stratified selection ranks the boards of one fill level.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "lowercase")]
-pub enum FillRank {
-    /// By key (evaluation - score x weight), as the beam ranks all boards.
-    #[default]
-    Key,
-    /// By score, the highest first (then by key): at one fill level, the lines that cleared
-    /// their rows at the highest fills.
-    Score,
 }
 
 impl Default for Policy {
@@ -54,10 +25,6 @@ impl Default for Policy {
         Policy {
             endgame_pieces: 10,
             endgame_score_weight: Some(0.05),
-            fill_keep: 0,
-            fill_rank: FillRank::Key,
-            value_net: None,
-            value_net_weight: 1.0,
         }
     }
 }
@@ -67,8 +34,6 @@ impl Default for Policy {
 pub enum PolicyError {
     #[error("endgame_score_weight must be a finite number, not {0}")]
     NotFinite(f64),
-    #[error("value_net_weight must be a finite number, not {0}")]
-    NetWeightNotFinite(f64),
 }
 
 impl Policy {
@@ -87,9 +52,6 @@ impl Policy {
     pub fn check(&self) -> Result<(), PolicyError> {
         match self.endgame_score_weight {
             Some(w) if !w.is_finite() => Err(PolicyError::NotFinite(w)),
-            _ if !self.value_net_weight.is_finite() => {
-                Err(PolicyError::NetWeightNotFinite(self.value_net_weight))
-            }
             _ => Ok(()),
         }
     }
@@ -100,17 +62,6 @@ impl Policy {
 pub(crate) struct Ranking {
     pub score_weight: f64,
     pub weights: Weights,
-    /// Boards of each fill level kept whatever their rank ([`Policy::fill_keep`]).
-    pub fill_keep: usize,
-    pub fill_rank: FillRank,
-    /// The learned evaluation, where this depth uses it, and its weight in the key.
-    pub net: Option<Arc<ValueNet>>,
-    pub net_weight: f64,
-    /// What the network knows of the pieces to come.
-    pub future: Future,
-    /// The best score of the states this depth expands (the network's `score_lead` counts
-    /// from it).
-    pub reference: u64,
 }
 
 impl Ranking {
@@ -129,18 +80,9 @@ impl Ranking {
             Some(w) if endgame => w,
             _ => score_weight,
         };
-        // The network learned the value of a game that goes on; in the endgame the points
-        // still to bank decide.
-        let net = policy.value_net.clone().filter(|_| !endgame);
         Ranking {
             score_weight,
             weights: weights.at_depth(sequence, depth),
-            fill_keep: policy.fill_keep,
-            fill_rank: policy.fill_rank,
-            net,
-            net_weight: policy.value_net_weight,
-            future: Future::at(sequence, depth),
-            reference: 0,
         }
     }
 }
@@ -183,18 +125,6 @@ mod tests {
             ..Policy::default()
         };
         assert!(nan.check().is_err());
-        let nan_net = Policy {
-            value_net_weight: f64::NAN,
-            ..Policy::default()
-        };
-        assert!(nan_net
-            .check()
-            .unwrap_err()
-            .to_string()
-            .contains("value_net_weight"));
-        assert!(error("{\"fill_rank\": \"fullest\"}").contains("unknown variant"));
-        let fill = Policy::from_json("{\"fill_keep\": 3, \"fill_rank\": \"score\"}").unwrap();
-        assert_eq!((fill.fill_keep, fill.fill_rank), (3, FillRank::Score));
         assert!(error("{\"endgame_pieces\": -1}").contains("invalid value"));
     }
 }

@@ -11,9 +11,8 @@
 //! selection answers [`Refill`] with the bound it needs, and the caller expands the depth again
 //! under it: the choice is always that of every candidate.
 
-use super::expand::{level_of, Candidate, Chunk, LEVELS, SAMPLE_STEP};
-use super::policy::FillRank;
-use ahash::{AHashMap, AHashSet};
+use super::expand::{Candidate, Chunk, SAMPLE_STEP};
+use ahash::AHashMap;
 use rayon::prelude::*;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -83,68 +82,6 @@ impl Picker {
         Err(Refill {
             bound: wider.unwrap_or(u64::MAX),
         })
-    }
-
-    /// Fill-stratified selection: puts the best `keep` boards (ranked by `by`) of every fill
-    /// level the chunks hold among the chosen, each in place of the chosen board with the
-    /// worst key among the levels that have more than `keep`. The width is unchanged. A board
-    /// ranks as its best-ranked candidate, which it carries; the chunks hold the best `keep`
-    /// boards of each level ([`Chunk::levels`]).
-    pub fn keep_fill_levels(&mut self, chunks: &[Chunk], keep: usize, by: FillRank) {
-        if keep == 0 {
-            return;
-        }
-        let mut counts = [0usize; LEVELS];
-        for c in &self.chosen {
-            counts[level_of(c.cells)] += 1;
-        }
-        let short = |level: usize| counts[level] < keep;
-        let mut extra: Vec<((u64, u128), Candidate)> = chunks
-            .iter()
-            .flat_map(|chunk| chunk.levels.iter().enumerate())
-            .filter(|(level, _)| short(*level))
-            .flat_map(|(_, best)| best.iter().map(|c| (c.level_rank(by), *c)))
-            .collect();
-        if extra.is_empty() {
-            return;
-        }
-        let chosen: AHashSet<u64> = self.chosen.iter().map(|c| c.hash).collect();
-        extra.retain(|(_, c)| !chosen.contains(&c.hash));
-        // Duplicates merged: a board ranks as its best-ranked candidate.
-        extra.sort_unstable_by_key(|&(rank, c)| (c.hash, rank));
-        extra.dedup_by_key(|(_, c)| c.hash);
-        extra.sort_unstable_by_key(|&(rank, c)| (level_of(c.cells), rank));
-        let mut taken = [0usize; LEVELS];
-        extra.retain(|(_, c)| {
-            let level = level_of(c.cells);
-            let keep_it = counts[level] + taken[level] < keep;
-            taken[level] += usize::from(keep_it);
-            keep_it
-        });
-        // Room for them: the worst-ranked chosen boards of the levels with more than `keep`.
-        let mut order: Vec<(u128, usize)> = self
-            .chosen
-            .iter()
-            .enumerate()
-            .map(|(i, c)| (c.order_key(), i))
-            .collect();
-        order.sort_unstable_by(|a, b| b.cmp(a));
-        let mut dropped = Vec::with_capacity(extra.len());
-        for (_, i) in order {
-            if dropped.len() == extra.len() {
-                break;
-            }
-            let level = level_of(self.chosen[i].cells);
-            if counts[level] > keep {
-                counts[level] -= 1;
-                dropped.push(i);
-            }
-        }
-        // Fewer droppable boards than extras only when the width is under keep x levels.
-        extra.truncate(dropped.len());
-        for (slot, (_, c)) in dropped.into_iter().zip(extra) {
-            self.chosen[slot] = c;
-        }
     }
 
     /// Adds candidates in key order until `chosen` holds `until` states or none are left.
@@ -465,7 +402,6 @@ mod tests {
                 score: rng.below(1000),
                 parent: (i / 20) as u32,
                 placement: (i % 20) as u16,
-                cells: 0,
             })
             .collect()
     }
@@ -682,96 +618,5 @@ mod tests {
             }
         }
         panic!("the refills did not converge");
-    }
-
-    /// The plain definition of the fill-stratified selection: the plain choice by key, then per
-    /// level short of `keep` its next best distinct boards (by `by`), each in place of the
-    /// chosen board with the worst key among the levels over `keep`.
-    fn plain_fill_choice(
-        all: &[Candidate],
-        width: usize,
-        keep: usize,
-        by: FillRank,
-    ) -> HashSet<u64> {
-        let mut chosen = plain_choice(all, width);
-        let level = |hash: u64| level_of(all.iter().find(|c| c.hash == hash).unwrap().cells);
-        let mut best_rank: HashMap<u64, (u64, u128)> = HashMap::new();
-        let mut best_key: HashMap<u64, u128> = HashMap::new();
-        for c in all {
-            let r = best_rank.entry(c.hash).or_insert((u64::MAX, u128::MAX));
-            *r = (*r).min(c.level_rank(by));
-            let k = best_key.entry(c.hash).or_insert(u128::MAX);
-            *k = (*k).min(c.order_key());
-        }
-        let mut counts = [0usize; LEVELS];
-        for &h in &chosen {
-            counts[level(h)] += 1;
-        }
-        let mut others: Vec<((u64, u128), u64)> = best_rank
-            .iter()
-            .filter(|(h, _)| !chosen.contains(h))
-            .map(|(&h, &r)| (r, h))
-            .collect();
-        others.sort_unstable();
-        let mut extra = Vec::new();
-        for (_, h) in others {
-            if counts[level(h)] < keep {
-                counts[level(h)] += 1;
-                extra.push(h);
-            }
-        }
-        let mut by_key: Vec<(u128, u64)> = chosen.iter().map(|&h| (best_key[&h], h)).collect();
-        by_key.sort_unstable_by(|a, b| b.cmp(a));
-        let mut dropped = 0;
-        for (_, h) in by_key {
-            if dropped < extra.len() && counts[level(h)] > keep {
-                counts[level(h)] -= 1;
-                chosen.remove(&h);
-                dropped += 1;
-            }
-        }
-        chosen.extend(extra);
-        chosen
-    }
-
-    #[test]
-    fn fill_stratified_selection_keeps_the_best_boards_of_every_level() {
-        for (seed, keep, by) in [
-            (1, 3, FillRank::Key),
-            (2, 10, FillRank::Key),
-            (3, 3, FillRank::Score),
-            (4, 25, FillRank::Score),
-        ] {
-            let mut all = candidates(seed, 20_000, 8_000);
-            // Levels of very different sizes, one per board; the key prefers the fuller boards,
-            // and as in a search a board's key falls as its score rises (one evaluation).
-            for c in &mut all {
-                let level = (c.hash >> 7) % 64;
-                c.cells = (10 * level.min(level % 7 + level / 20)) as u8;
-                c.key = ((200 - c.cells as u64) << 36) + (c.hash >> 40) + (1000 - c.score);
-            }
-            let width = 1_000;
-            let mut chunks: Vec<Chunk> = all
-                .chunks(700)
-                .map(|c| Chunk::with_fill(c, (keep, by)))
-                .collect();
-            let mut picker = Picker::default();
-            picker.select(&mut chunks, width).unwrap();
-            picker.keep_fill_levels(&chunks, keep, by);
-            let hashes: HashSet<u64> = picker.chosen.iter().map(|c| c.hash).collect();
-            assert_eq!(picker.chosen.len(), width, "seed {seed}");
-            assert_eq!(hashes.len(), width, "seed {seed}: a board chosen twice");
-            let expected = plain_fill_choice(&all, width, keep, by);
-            assert_ne!(
-                expected,
-                plain_choice(&all, width),
-                "seed {seed}: no level short"
-            );
-            assert_eq!(hashes, expected, "seed {seed}");
-            // Every board carries one of its own candidates.
-            for c in &picker.chosen {
-                assert!(all.iter().any(|d| d.hash == c.hash && d.score == c.score));
-            }
-        }
     }
 }
