@@ -8,7 +8,7 @@ use tetris_opt::games::tencent::bitboard::{self, Board};
 use tetris_opt::games::tencent::eval::{evaluate, evaluate_batch, Batch, Weights, BATCH};
 use tetris_opt::games::tencent::movegen::{placements, Placements};
 use tetris_opt::games::tencent::rules::Rules;
-use tetris_opt::search::{beam_search, Params};
+use tetris_opt::games::tencent::search::{beam_search, Params};
 use tetris_opt::sequence::{contest_sequence, CONTEST_SEED};
 
 fn main() {

@@ -149,11 +149,11 @@ pub fn read_weights(path: Option<&Path>) -> Result<crate::games::tencent::eval::
 }
 
 /// The beam policy from a JSON file, or the shipped defaults.
-pub fn read_policy(path: Option<&Path>) -> Result<crate::search::Policy, CliError> {
+pub fn read_policy(path: Option<&Path>) -> Result<crate::games::tencent::policy::Policy, CliError> {
     match path {
-        Some(p) => crate::search::Policy::from_json(&read_text(p, "policy file")?)
+        Some(p) => crate::games::tencent::policy::Policy::from_json(&read_text(p, "policy file")?)
             .map_err(|e| CliError::usage(format!("policy file {}: {e}", p.display()))),
-        None => Ok(crate::search::Policy::default()),
+        None => Ok(crate::games::tencent::policy::Policy::default()),
     }
 }
 
@@ -264,7 +264,13 @@ impl SearchOptions {
     /// The weights and the policy files, read (their defaults where none is given).
     pub fn read(
         &self,
-    ) -> Result<(crate::games::tencent::eval::Weights, crate::search::Policy), CliError> {
+    ) -> Result<
+        (
+            crate::games::tencent::eval::Weights,
+            crate::games::tencent::policy::Policy,
+        ),
+        CliError,
+    > {
         let policy = read_policy(self.policy.as_deref())?;
         Ok((read_weights(self.weights.as_deref())?, policy))
     }

@@ -13,7 +13,8 @@ use crate::games::tencent::bitboard::Board;
 use crate::games::tencent::record::Record;
 use crate::games::tencent::replay::replay_observed;
 use crate::games::tencent::rules::Kind;
-use crate::search::{beam_search_guided, DepthStats, Guide, Params, Start};
+use crate::games::tencent::search::{beam_search_guided, Params, Start};
+use crate::search::{DepthStats, Guide};
 use crate::solve::{record_from, verify, SolveError};
 use thiserror::Error;
 
@@ -126,7 +127,7 @@ mod tests {
     use crate::games::tencent::record::Token;
     use crate::games::tencent::replay::replay;
     use crate::games::tencent::rules::Rules;
-    use crate::search::beam_search;
+    use crate::games::tencent::search::beam_search;
     use crate::sequence::contest_sequence;
     use crate::solve::record_for;
     use crate::width::Schedule;

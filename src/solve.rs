@@ -6,8 +6,8 @@ use crate::games::tencent::movegen::{path_to, PathError, Placement};
 use crate::games::tencent::record::Record;
 use crate::games::tencent::replay::{replay_observed, End, Report};
 use crate::games::tencent::rules::{Kind, Move, Rules};
+use crate::games::tencent::search::Start;
 use crate::games::tencent::stats::Stats;
-use crate::search::Start;
 use thiserror::Error;
 
 /// Why a solution could not be turned into a trustworthy record.

@@ -12,8 +12,9 @@ mod driver;
 pub use driver::{Optimizer, Plan, Progress, Settings, TrialFn, TuneError, Tuner};
 
 use crate::games::tencent::eval::Weights;
+use crate::games::tencent::policy::Policy;
 use crate::games::tencent::rules::{Kind, Rules};
-use crate::search::{beam_search, Params, Policy};
+use crate::games::tencent::search::{beam_search, Params};
 use crate::sequence::{contest_sequence, SplitMix64, CONTEST_SEED};
 use serde::{Deserialize, Serialize};
 use std::time::Instant;

@@ -8,7 +8,7 @@ use tetris_opt::games::tencent::movegen::{self};
 use tetris_opt::games::tencent::replay::{replay, End};
 use tetris_opt::games::tencent::rules::Rules;
 use tetris_opt::games::tencent::rules::{self, Board, Kind};
-use tetris_opt::search::{beam_search, beam_search_with_clock, Params, Solution};
+use tetris_opt::games::tencent::search::{beam_search, beam_search_with_clock, Params, Solution};
 use tetris_opt::sequence::{contest_sequence, generate, Distribution};
 use tetris_opt::solve::{record_for, record_from, start_from};
 use tetris_opt::width::{SpeedModel, TimeBudget};
@@ -145,7 +145,7 @@ fn a_started_search_spawns_by_the_piece_number_in_the_game() {
     let board = Bits::from_rules(&Board::from_picture(&column));
     let sequence = vec![Kind::I; 12];
     let from = |index| Params {
-        start: tetris_opt::search::Start {
+        start: tetris_opt::games::tencent::search::Start {
             index,
             board,
             score: 7,

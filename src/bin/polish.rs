@@ -8,8 +8,8 @@ use tetris_opt::cli::{
     check_width, exit_with, print_record, read_record, read_sequence, CliError, RulesOptions,
     SearchOptions, EXIT_INVALID,
 };
+use tetris_opt::games::tencent::search::{Params, Start};
 use tetris_opt::polish::{polish, PolishError};
-use tetris_opt::search::{Params, Start};
 use tetris_opt::width::Schedule;
 
 /// Search pieces FROM+1..=TO of a record again, from the record's own state, keeping the

@@ -11,8 +11,8 @@ use tetris_opt::cli::{
     Game, RulesOptions, SearchOptions,
 };
 use tetris_opt::games::tencent::record::Record;
+use tetris_opt::games::tencent::search::{beam_search, Params, Start};
 use tetris_opt::limits;
-use tetris_opt::search::{beam_search, Params, Start};
 use tetris_opt::solve::{record_from, start_from, verify};
 use tetris_opt::width::{Schedule, TimeBudget};
 

@@ -15,13 +15,9 @@
 //! higher one when it fell short ([`Chunk::bound`]), so the bound changes what is stored,
 //! never what is chosen.
 
-use super::policy::Ranking;
+use super::game::{Game, Sink};
 use super::select::{bucket_of, shortlist_rank, BUCKETS};
 use super::trail::TrailEntry;
-use crate::games::tencent::bitboard::Board;
-use crate::games::tencent::eval::{evaluate_batch, Batch};
-use crate::games::tencent::movegen::{placements_with, Placement, Placements};
-use crate::games::tencent::rules::{Kind, Rules};
 use rayon::prelude::*;
 
 /// States expanded per parallel task: fixed, so the work split never depends on the thread count.
@@ -38,11 +34,12 @@ const PROBE_STRIDE: usize = 8;
 const PROBE_MARGIN: f64 = 1.25;
 const PROBE_SLACK: usize = 32;
 
-/// A state of the beam. Packed to 52 bytes (from 56): the beam holds two arrays of them.
+/// A state of the beam. Packed (the contest's to 52 bytes from 56): the beam holds two arrays
+/// of them.
 #[derive(Clone, Copy, Default)]
 #[repr(C, packed(4))]
-pub(crate) struct Node {
-    pub board: Board,
+pub(crate) struct Node<S: Copy> {
+    pub state: S,
     pub score: u64,
     /// Index of this state's entry in its depth's trail level.
     pub trail: u32,
@@ -123,7 +120,7 @@ impl Chunk {
 
     /// Takes child `c`: into the sample, the guide's best and the candidates as they apply.
     #[inline]
-    fn push(&mut self, c: Candidate, guide_board: Option<u64>) {
+    pub(crate) fn push(&mut self, c: Candidate, guide_board: Option<u64>) {
         if self.generated.is_multiple_of(SAMPLE_STEP) {
             self.sample.push(c.key);
         }
@@ -198,7 +195,7 @@ pub(crate) fn best_with_board(candidates: &[Candidate], hash: u64) -> Option<Can
 
 /// Maps a float to an integer with the same order (negative floats below positive ones).
 #[inline]
-fn sortable(key: f64) -> u64 {
+pub(crate) fn sortable(key: f64) -> u64 {
     let bits = key.to_bits();
     if bits >> 63 == 1 {
         !bits
@@ -208,34 +205,35 @@ fn sortable(key: f64) -> u64 {
 }
 
 /// What one depth places and how it ranks the children.
-pub(crate) struct Step<'a> {
-    pub kind: Kind,
-    /// The piece's number in the game (the rules' spawn state and piece limit need it).
-    pub index: usize,
-    pub rules: Rules,
-    pub ranking: &'a Ranking,
+pub(crate) struct Step<'a, G: Game> {
+    pub game: &'a G,
+    pub at: &'a G::Depth,
     /// The guide's board at this depth, for a guided search.
     pub guide_board: Option<u64>,
 }
 
-/// The last depth's selection, to be turned into states: `chosen[i]` places piece number
-/// `index` of the game (of `kind`) on `parents[chosen[i].parent]`.
-#[derive(Clone, Copy)]
-pub(crate) struct Last<'a> {
+/// The last depth's selection, to be turned into states: `chosen[i]` is child
+/// `chosen[i].placement` of `parents[chosen[i].parent]`, made at depth `at`.
+pub(crate) struct Last<'a, G: Game> {
     pub chosen: &'a [Candidate],
-    pub kind: Kind,
-    pub index: usize,
+    pub at: &'a G::Depth,
 }
+
+impl<G: Game> Clone for Last<'_, G> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<G: Game> Copy for Last<'_, G> {}
 
 /// The beam's states and the expansion's buffers, kept from depth to depth: at large beams
 /// they are tens of MB, and allocating them afresh each depth costs page faults.
-#[derive(Default)]
-pub(crate) struct Beam {
+pub(crate) struct Beam<S: Copy> {
     /// The states two depths back, which the last selection refers to (before the first
-    /// piece: the start's board, and nothing is chosen yet).
-    pub parents: Vec<Node>,
+    /// piece: the start's state, and nothing is chosen yet).
+    pub parents: Vec<Node<S>>,
     /// The states the last selection becomes, built by the expansion tasks.
-    pub frontier: Vec<Node>,
+    pub frontier: Vec<Node<S>>,
     /// Per task: its children.
     pub chunks: Vec<Chunk>,
     /// The last expansion expanded `frontier` (else `parents`, before the first piece).
@@ -254,12 +252,15 @@ pub(crate) struct Expanded {
     pub placements: u64,
 }
 
-impl Beam {
+impl<S: Copy + Default + Send + Sync> Beam<S> {
     /// A beam holding the one state `start`.
-    pub fn new(start: Node) -> Beam {
+    pub fn new(start: Node<S>) -> Beam<S> {
         Beam {
             parents: vec![start],
-            ..Beam::default()
+            frontier: Vec::new(),
+            chunks: Vec::new(),
+            expanded_frontier: false,
+            count: 0,
         }
     }
 
@@ -268,10 +269,10 @@ impl Beam {
     /// which the tasks build into `frontier` (and their trail steps into `level`) on the way.
     /// The children are prefiltered for a selection of `width` states (see the module's
     /// comment).
-    pub fn expand(
+    pub fn expand<G: Game<State = S>>(
         &mut self,
-        last: Option<Last>,
-        step: &Step,
+        last: Option<Last<G>>,
+        step: &Step<G>,
         level: &mut [TrailEntry],
         width: usize,
     ) -> Expanded {
@@ -305,7 +306,7 @@ impl Beam {
 
     /// Expands the states of the last expansion again, keeping the children under `bound`:
     /// for a selection that needs children the first bound dropped.
-    pub fn expand_again(&mut self, step: &Step, bound: u64) {
+    pub fn expand_again<G: Game<State = S>>(&mut self, step: &Step<G>, bound: u64) {
         let states = if self.expanded_frontier {
             &self.frontier[..self.count]
         } else {
@@ -322,10 +323,10 @@ impl Beam {
 
     /// Expands the tasks `take` accepts, keeping the children under `bound`; returns the
     /// placements generated.
-    fn pass(
+    fn pass<G: Game<State = S>>(
         &mut self,
-        last: Option<Last>,
-        step: &Step,
+        last: Option<Last<G>>,
+        step: &Step<G>,
         level: &mut [TrailEntry],
         take: impl Fn(usize) -> bool + Sync + Send,
         bound: u64,
@@ -355,11 +356,10 @@ impl Beam {
                         chosen.iter().zip(nodes.iter_mut().zip(steps)).enumerate()
                     {
                         let parent = &parents[c.parent as usize];
-                        let mut board = parent.board;
-                        Placement::unpack(c.placement)
-                            .lock(&mut board, last.kind, last.index, step.rules);
+                        let parent_state = parent.state;
+                        let state = step.game.apply(last.at, &parent_state, c.placement);
                         *node = Node {
-                            board,
+                            state,
                             score: c.score,
                             trail: (first + i) as u32,
                         };
@@ -377,22 +377,28 @@ impl Beam {
 
 /// Every child of `nodes` (the task `chunk_index`'s states) into `out`, keeping those under
 /// `bound`; returns the placements generated.
-fn expand_chunk(
+fn expand_chunk<G: Game>(
     chunk_index: usize,
-    nodes: &[Node],
-    step: &Step,
+    nodes: &[Node<G::State>],
+    step: &Step<G>,
     bound: u64,
     out: &mut Chunk,
 ) -> u64 {
     out.reset(bound);
-    let mut scratch = Placements::new();
-    let mut pending = Pending::default();
+    let mut scratch = G::Scratch::default();
+    let mut sink = Sink {
+        chunk: out,
+        guide_board: step.guide_board,
+    };
     let mut generated = 0u64;
     for (i, node) in nodes.iter().enumerate() {
         let parent = (chunk_index * CHUNK + i) as u32;
-        generated += expand_node(node, parent, step, &mut scratch, &mut pending, out);
+        let state = node.state;
+        generated += step
+            .game
+            .expand(step.at, &state, node.score, parent, &mut scratch, &mut sink);
     }
-    pending.flush(step, out);
+    step.game.flush(step.at, &mut scratch, &mut sink);
     out.group();
     generated
 }
@@ -428,78 +434,4 @@ fn probe_bound(chunks: &[Chunk], states: usize, width: usize) -> u64 {
         return u64::MAX;
     }
     *keys.select_nth_unstable(probe_rank).1
-}
-
-/// A child waiting for its evaluation.
-#[derive(Clone, Copy)]
-struct Child {
-    score: u64,
-    parent: u32,
-    placement: u16,
-}
-
-/// Children waiting for their evaluation, which runs a batch at a time (children of several
-/// states share a batch; the order of the candidates is unchanged).
-#[derive(Default)]
-struct Pending {
-    boards: Batch,
-    children: Vec<Child>,
-}
-
-impl Pending {
-    /// Evaluates the waiting children and turns them into candidates.
-    fn flush(&mut self, step: &Step, out: &mut Chunk) {
-        if self.children.is_empty() {
-            return;
-        }
-        let ranking = step.ranking;
-        let costs = evaluate_batch(&self.boards, &ranking.weights);
-        let hashes = self.boards.hashes();
-        for (i, child) in self.children.iter().enumerate() {
-            let (cost, hash) = (costs[i], hashes[i]);
-            let candidate = Candidate {
-                key: sortable(cost as f64 - child.score as f64 * ranking.score_weight),
-                hash,
-                score: child.score,
-                parent: child.parent,
-                placement: child.placement,
-            };
-            out.push(candidate, step.guide_board);
-        }
-        self.children.clear();
-        self.boards.clear();
-    }
-}
-
-/// Every placement of `step`'s piece on `node` (the state `parent` of this depth) into
-/// `pending`, flushed into `out` whenever a batch is full; returns the placements generated.
-#[inline]
-fn expand_node(
-    node: &Node,
-    parent: u32,
-    step: &Step,
-    scratch: &mut Placements,
-    pending: &mut Pending,
-    out: &mut Chunk,
-) -> u64 {
-    let (kind, index) = (step.kind, step.index);
-    placements_with(&node.board, kind, index, step.rules, scratch);
-    let occupied = node.board.occupied_rows();
-    for p in scratch.iter() {
-        let mut board = node.board;
-        let outcome = p.lock_over(&mut board, occupied, kind, index, step.rules);
-        if outcome.game_over.is_some() {
-            continue;
-        }
-        pending.boards.push(&board, p.y as u32);
-        pending.children.push(Child {
-            score: node.score + outcome.score as u64,
-            parent,
-            placement: p.pack(),
-        });
-        if pending.boards.is_full() {
-            pending.flush(step, out);
-        }
-    }
-    scratch.len() as u64
 }

@@ -1,65 +1,51 @@
-//! The beam search over the whole piece sequence.
+//! The beam search over a whole game, written once for every game (the [`Game`] seam).
 //!
 //! Each depth places one piece. Every state of the beam is expanded in parallel into all its
-//! placements ([`expand`]); a child is ranked by `evaluation(board) - score * score_weight`
-//! (lower is better; [`policy`]), duplicate boards are dropped and the best `beam_width`
-//! survive ([`select`]). A state keeps only its board, its score and an index into the
-//! [`trail`], from which the winning line is rebuilt at the end. [`guided`] keeps a given line
-//! in the beam, for `polish`; the width along the way comes from [`crate::width`].
+//! children ([`expand`]), each ranked by the game's key (lower is better); duplicate states
+//! (by the game's hash) are dropped and the best `beam_width` survive ([`select`]). A state
+//! keeps only the game's state, its score and an index into the [`trail`], from which the
+//! winning line is rebuilt at the end. [`guided`] keeps a given line in the beam, for
+//! `polish`; the width along the way comes from [`crate::width`].
 //!
 //! The search is deterministic: candidates are produced in beam order whatever the thread count,
 //! and ties are broken by (parent, placement), which are unique.
 
 mod expand;
+mod game;
 mod guided;
-mod policy;
 mod select;
 mod trail;
 
+pub use game::{Game, Sink};
 pub use guided::Guide;
-pub use policy::{Policy, PolicyError};
 
-use crate::games::tencent::bitboard::Board;
-use crate::games::tencent::eval::Weights;
-use crate::games::tencent::movegen::Placement;
-use crate::games::tencent::rules::{Kind, Rules};
-use crate::width::{Clock, Schedule, TimeBudget, WallClock, WidthPlan};
+use crate::width::{Clock, Schedule, TimeBudget, WidthPlan};
 use expand::{Beam, Candidate, Last, Node, Step};
-use policy::Ranking;
 use select::Picker;
 use serde::Serialize;
 use std::time::Instant;
 use trail::{Best, Trail, TrailEntry};
 
-/// Everything that decides what the search returns.
+/// How wide the beam is and how long it runs: what the search needs beyond the game.
 #[derive(Clone, Debug)]
-pub struct Params {
+pub struct Width {
     /// States kept at each depth (from the first; see `width_changes` and `time_budget`).
     pub beam_width: usize,
     /// Changes of the width at given depths (empty: `beam_width` throughout).
     pub width_changes: Schedule,
     /// Re-choose the width as the search goes so that it ends within this wall-clock budget
     /// (`beam_width` is then the first width; `width_changes` must be empty). The record then
-    /// depends on the clock; [`Solution::width_changes`] replays it without the budget.
+    /// depends on the clock; [`Line::width_changes`] replays it without the budget.
     pub time_budget: Option<TimeBudget>,
-    pub score_weight: f64,
-    pub weights: Weights,
-    pub policy: Policy,
-    /// The game's rules (where the rules lock pieces in mid-air, the search places such locks
-    /// where they clear rows).
-    pub rules: Rules,
-    /// Where the search begins (default: the empty board before the first piece).
-    pub start: Start,
 }
 
-/// A game already under way: the board and score after its first `index` pieces, from which
-/// the search places piece number `index` on (to try other settings on the rest of a record).
-/// Depths, width changes and a time budget then count from that piece.
-#[derive(Clone, Debug, Default)]
-pub struct Start {
-    pub index: usize,
-    pub board: Board,
+/// Where a search begins: a game's state and the score banked so far, and how many depths
+/// (pieces) to search from it.
+#[derive(Clone, Debug)]
+pub struct Run<S> {
+    pub state: S,
     pub score: u64,
+    pub depths: usize,
 }
 
 /// What the search reports after each depth.
@@ -89,108 +75,63 @@ pub struct PhaseSeconds {
     pub advance: f64,
 }
 
-/// The search's answer: one placement per piece from the first.
+/// The search's answer: the line of play it ends on.
 #[derive(Clone, Debug)]
-pub struct Solution {
-    /// One placement per piece from `Params::start`'s piece on.
-    pub placements: Vec<Placement>,
-    /// The whole game's score, the start's included.
+pub struct Line {
+    /// The game's placement code of each piece from the run's first on.
+    pub placements: Vec<u16>,
+    /// The whole game's score, the run's start included.
     pub score: u64,
     pub stats: DepthStats,
-    /// The width changes the search made (those of `Params::width_changes` it reached, or the
-    /// budget's): with the same `beam_width` and no budget they give the same record.
+    /// The width changes the search made (those of `Width::width_changes` it reached, or the
+    /// budget's): with the same `beam_width` and no budget they give the same line.
     pub width_changes: Schedule,
 }
 
-/// Runs the beam over `sequence` (all of it, up to the piece limit, from `params.start`'s
-/// piece on), calling `progress` after every depth.
-pub fn beam_search(
-    sequence: &[Kind],
-    params: &Params,
-    progress: &mut dyn FnMut(&DepthStats),
-) -> Solution {
-    search(sequence, params, None, &WallClock::start(), progress)
-}
-
-/// [`beam_search`] whose time budget reads `clock` instead of the wall clock (a
-/// [`crate::width::SpeedModel`] makes a budgeted search repeatable).
-pub fn beam_search_with_clock(
-    sequence: &[Kind],
-    params: &Params,
-    clock: &dyn Clock,
-    progress: &mut dyn FnMut(&DepthStats),
-) -> Solution {
-    search(sequence, params, None, clock, progress)
-}
-
-/// [`beam_search`] that keeps the guide's line in the beam whatever its rank and answers with
-/// that line as the beam left it. Nothing in the rules depends on how a board was reached, so
-/// a line of the search that meets one of the guide's boards with more points carries the gain
-/// on along the guide's line: the answer is the guide with every such gain, ending on the
-/// guide's board after the last piece searched, so whatever followed that board in the
-/// guide's game can follow the answer too; with [`Guide::free_end`], the beam's best line at
-/// the end if it scores more. Empty when the beam never held a board of the guide.
-pub fn beam_search_guided(
-    sequence: &[Kind],
-    params: &Params,
-    guide: &Guide,
-    progress: &mut dyn FnMut(&DepthStats),
-) -> Solution {
-    search(sequence, params, Some(guide), &WallClock::start(), progress)
-}
-
-fn search(
-    sequence: &[Kind],
-    params: &Params,
+/// Runs the beam over `run.depths` pieces of `game` from `run`'s state, calling `progress`
+/// after every depth. With a `guide`, the guide's line is kept in the beam whatever its rank
+/// and the answer is that line as the beam left it (see [`Guide`]). The time budget reads
+/// `clock`.
+pub fn beam_search<G: Game>(
+    game: &G,
+    run: &Run<G::State>,
+    width: &Width,
     guide: Option<&Guide>,
     clock: &dyn Clock,
     progress: &mut dyn FnMut(&DepthStats),
-) -> Solution {
+) -> Line {
     assert!(
-        params.beam_width > 0 && params.width_changes.0.iter().all(|&(_, w)| w > 0),
+        width.beam_width > 0 && width.width_changes.0.iter().all(|&(_, w)| w > 0),
         "beam width must be positive"
     );
-    let mut widths = WidthPlan::new(params.beam_width, &params.width_changes, params.time_budget);
-    // From here on `sequence` holds the pieces to search and a depth counts from the first of
-    // them; only the rules (spawn state, piece limit) need the piece's number in the game.
-    let first = params.start.index;
-    let depth_count = (params.rules.pieces_to_place(sequence.len())).saturating_sub(first);
-    let sequence = &sequence[first.min(sequence.len())..];
+    let mut widths = WidthPlan::new(width.beam_width, &width.width_changes, width.time_budget);
+    let depth_count = run.depths;
     let mut beam = Beam::new(Node {
-        board: params.start.board,
-        score: params.start.score,
+        state: run.state,
+        score: run.score,
         trail: 0,
     });
-    let mut picker = Picker::with_capacity(params.beam_width);
+    let mut picker = Picker::with_capacity(width.beam_width);
     let mut trail = Trail::with_capacity(depth_count);
     // The state the answer ends on so far; None before any piece.
     let mut best: Option<Best> = None;
     let mut stats = DepthStats::default();
     let mut finished = true;
+    let mut last_at: Option<G::Depth> = None;
 
-    for (depth, &kind) in sequence.iter().enumerate().take(depth_count) {
+    for depth in 0..depth_count {
         let started = Instant::now();
         let width = widths.at_depth(depth);
-        let ranking = Ranking::at(
-            sequence,
-            depth,
-            depth_count,
-            params.score_weight,
-            &params.weights,
-            &params.policy,
-        );
+        let at = game.depth(depth);
         let step = Step {
-            kind,
-            index: first + depth,
-            rules: params.rules,
-            ranking: &ranking,
+            game,
+            at: &at,
             guide_board: guide.and_then(|g| g.boards.get(depth)).copied(),
         };
         // The last depth's selection becomes this depth's states inside the expansion.
-        let last = (depth > 0).then(|| Last {
+        let last = last_at.as_ref().map(|at| Last {
             chosen: &picker.chosen,
-            kind: sequence[depth - 1],
-            index: first + depth - 1,
+            at,
         });
         let states = last.as_ref().map_or(beam.parents.len(), |l| l.chosen.len());
         // The steps of the states the expansion builds (none before the first piece).
@@ -208,7 +149,7 @@ fn search(
         }
         let tasks = expanded.tasks;
         if beam.chunks[..tasks].iter().all(|c| c.generated == 0) {
-            // Every placement of this piece ends the game: the best line ended before it.
+            // Every child of this depth ends the game: the best line ended before it.
             finished = false;
             break;
         }
@@ -238,6 +179,7 @@ fn search(
         progress(&stats);
         let now = clock.seconds(stats.expanded);
         widths.after_depth(depth + 1, depth_count, stats.expanded, now);
+        last_at = Some(at);
     }
     if finished && depth_count > 0 {
         // The last selection's states are never expanded; only their steps are needed.
@@ -249,10 +191,10 @@ fn search(
         trail.push_last(level);
     }
     let (placements, score) = match best {
-        None => (Vec::new(), params.start.score),
+        None => (Vec::new(), run.score),
         Some(b) => (trail.line_to(b), b.score),
     };
-    Solution {
+    Line {
         placements,
         score,
         stats,

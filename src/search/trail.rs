@@ -6,8 +6,6 @@
 //! every [`GC_INTERVAL`] depths, so the trail stays a few levels' worth of the beam instead of
 //! growing with the sequence.
 
-use crate::games::tencent::movegen::Placement;
-
 /// Depths between two compactions of the trail: the uncompacted levels are most of its
 /// memory, about this many entries per state of the beam.
 pub(crate) const GC_INTERVAL: usize = 8;
@@ -100,12 +98,12 @@ impl Trail {
     }
 
     /// The placements from the first depth to `best`'s state.
-    pub fn line_to(&self, best: Best) -> Vec<Placement> {
+    pub fn line_to(&self, best: Best) -> Vec<u16> {
         let mut placements = Vec::with_capacity(best.depth + 1);
         let mut i = best.index;
         for d in (0..=best.depth).rev() {
             let e = self.level(d)[i as usize];
-            placements.push(Placement::unpack(e.placement));
+            placements.push(e.placement);
             i = e.parent;
         }
         placements.reverse();
@@ -229,24 +227,13 @@ mod tests {
         assert_eq!(trail.level(1).len(), 2);
         assert_eq!(trail.level(0).len(), 2);
         assert_eq!(trail.entries.len(), 5);
-        let line: Vec<u16> = trail
-            .line_to(Best {
-                depth: 2,
-                index: live[0],
-                score: 0,
-            })
-            .iter()
-            .map(|p| p.pack())
-            .collect();
-        let packed =
-            |v: &[u16]| -> Vec<u16> { v.iter().map(|&v| Placement::unpack(v).pack()).collect() };
-        assert_eq!(line, packed(&[10, 22, 31]));
-        let best_line: Vec<u16> = trail
-            .line_to(best.unwrap())
-            .iter()
-            .map(|p| p.pack())
-            .collect();
-        assert_eq!(best_line, packed(&[12, 20]));
+        let line = trail.line_to(Best {
+            depth: 2,
+            index: live[0],
+            score: 0,
+        });
+        assert_eq!(line, [10, 22, 31]);
+        assert_eq!(trail.line_to(best.unwrap()), [12, 20]);
     }
 
     /// Random beams of 40 depths, compacted every [`GC_INTERVAL`] levels as a search does:
@@ -312,11 +299,7 @@ mod tests {
                 line.reverse();
                 line
             };
-            let line =
-                |b: Best| -> Vec<u16> { trail.line_to(b).iter().map(|p| p.pack()).collect() };
-            let unpacked = |v: Vec<u16>| -> Vec<u16> {
-                v.into_iter().map(|v| Placement::unpack(v).pack()).collect()
-            };
+            let line = |b: Best| trail.line_to(b);
             for &(index, plain_index) in &live {
                 let at = |index| Best {
                     depth: 39,
@@ -325,13 +308,13 @@ mod tests {
                 };
                 assert_eq!(
                     line(at(index)),
-                    unpacked(plain_line(at(plain_index))),
+                    plain_line(at(plain_index)),
                     "width {width}"
                 );
             }
             assert_eq!(
                 line(best.unwrap()),
-                unpacked(plain_line(plain_best.unwrap())),
+                plain_line(plain_best.unwrap()),
                 "width {width}"
             );
             assert!(trail.entries.len() < plain.iter().map(Vec::len).sum::<usize>() || width == 1);

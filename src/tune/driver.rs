@@ -8,9 +8,9 @@ use super::{
     TrialResult, TrialScores, TuneInput, GENERATOR_MODULUS,
 };
 use crate::games::tencent::eval::Weights;
+use crate::games::tencent::policy::Policy;
 use crate::games::tencent::rules::Rules;
 use crate::limits::{self, LimitError};
-use crate::search::Policy;
 use rayon::prelude::*;
 use std::cmp::Ordering;
 use std::collections::HashMap;

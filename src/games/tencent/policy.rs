@@ -1,7 +1,7 @@
 //! The beam's policy beyond the evaluation: how a depth ranks its children.
 
-use crate::games::tencent::eval::Weights;
-use crate::games::tencent::rules::Kind;
+use super::eval::Weights;
+use super::rules::Kind;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 

@@ -1,0 +1,260 @@
+//! The contest's game on the beam search's seam ([`crate::search::Game`]): a state is the
+//! fast [`Board`], a child every placement of the depth's piece, locked and evaluated in
+//! batches, keyed `evaluation(board) - score * score_weight` (the score weight of the
+//! [`Policy`]'s endgame over the last pieces).
+
+use super::bitboard::Board;
+use super::eval::{evaluate_batch, Batch, Weights};
+use super::movegen::{placements_with, Placement, Placements};
+use super::policy::{Policy, Ranking};
+use super::rules::{Kind, Rules};
+use crate::search::{self, DepthStats, Game, Guide, Run, Sink, Width};
+use crate::width::{Clock, Schedule, TimeBudget, WallClock};
+
+/// Everything that decides what the search returns.
+#[derive(Clone, Debug)]
+pub struct Params {
+    /// States kept at each depth (from the first; see `width_changes` and `time_budget`).
+    pub beam_width: usize,
+    /// Changes of the width at given depths (empty: `beam_width` throughout).
+    pub width_changes: Schedule,
+    /// Re-choose the width as the search goes so that it ends within this wall-clock budget
+    /// (`beam_width` is then the first width; `width_changes` must be empty). The record then
+    /// depends on the clock; [`Solution::width_changes`] replays it without the budget.
+    pub time_budget: Option<TimeBudget>,
+    pub score_weight: f64,
+    pub weights: Weights,
+    pub policy: Policy,
+    /// The game's rules (where the rules lock pieces in mid-air, the search places such locks
+    /// where they clear rows).
+    pub rules: Rules,
+    /// Where the search begins (default: the empty board before the first piece).
+    pub start: Start,
+}
+
+/// A game already under way: the board and score after its first `index` pieces, from which
+/// the search places piece number `index` on (to try other settings on the rest of a record).
+/// Depths, width changes and a time budget then count from that piece.
+#[derive(Clone, Debug, Default)]
+pub struct Start {
+    pub index: usize,
+    pub board: Board,
+    pub score: u64,
+}
+
+/// The search's answer: one placement per piece from the first.
+#[derive(Clone, Debug)]
+pub struct Solution {
+    /// One placement per piece from `Params::start`'s piece on.
+    pub placements: Vec<Placement>,
+    /// The whole game's score, the start's included.
+    pub score: u64,
+    pub stats: DepthStats,
+    /// The width changes the search made (those of `Params::width_changes` it reached, or the
+    /// budget's): with the same `beam_width` and no budget they give the same record.
+    pub width_changes: Schedule,
+}
+
+/// Runs the beam over `sequence` (all of it, up to the piece limit, from `params.start`'s
+/// piece on), calling `progress` after every depth.
+pub fn beam_search(
+    sequence: &[Kind],
+    params: &Params,
+    progress: &mut dyn FnMut(&DepthStats),
+) -> Solution {
+    run(sequence, params, None, &WallClock::start(), progress)
+}
+
+/// [`beam_search`] whose time budget reads `clock` instead of the wall clock (a
+/// [`crate::width::SpeedModel`] makes a budgeted search repeatable).
+pub fn beam_search_with_clock(
+    sequence: &[Kind],
+    params: &Params,
+    clock: &dyn Clock,
+    progress: &mut dyn FnMut(&DepthStats),
+) -> Solution {
+    run(sequence, params, None, clock, progress)
+}
+
+/// [`beam_search`] that keeps the guide's line in the beam whatever its rank and answers with
+/// that line as the beam left it. Nothing in the rules depends on how a board was reached, so
+/// a line of the search that meets one of the guide's boards with more points carries the gain
+/// on along the guide's line: the answer is the guide with every such gain, ending on the
+/// guide's board after the last piece searched, so whatever followed that board in the
+/// guide's game can follow the answer too; with [`Guide::free_end`], the beam's best line at
+/// the end if it scores more. Empty when the beam never held a board of the guide.
+pub fn beam_search_guided(
+    sequence: &[Kind],
+    params: &Params,
+    guide: &Guide,
+    progress: &mut dyn FnMut(&DepthStats),
+) -> Solution {
+    run(sequence, params, Some(guide), &WallClock::start(), progress)
+}
+
+fn run(
+    sequence: &[Kind],
+    params: &Params,
+    guide: Option<&Guide>,
+    clock: &dyn Clock,
+    progress: &mut dyn FnMut(&DepthStats),
+) -> Solution {
+    let first = params.start.index;
+    let depths = params
+        .rules
+        .pieces_to_place(sequence.len())
+        .saturating_sub(first);
+    let game = Tencent {
+        sequence: &sequence[first.min(sequence.len())..],
+        first,
+        depths,
+        params,
+    };
+    let run = Run {
+        state: params.start.board,
+        score: params.start.score,
+        depths,
+    };
+    let width = Width {
+        beam_width: params.beam_width,
+        width_changes: params.width_changes.clone(),
+        time_budget: params.time_budget,
+    };
+    let line = search::beam_search(&game, &run, &width, guide, clock, progress);
+    Solution {
+        placements: line.placements.into_iter().map(Placement::unpack).collect(),
+        score: line.score,
+        stats: line.stats,
+        width_changes: line.width_changes,
+    }
+}
+
+/// The contest's game over one sequence, from piece `first` on.
+struct Tencent<'a> {
+    /// The pieces from `first` on: depth `d` places `sequence[d]`.
+    sequence: &'a [Kind],
+    first: usize,
+    depths: usize,
+    params: &'a Params,
+}
+
+/// What one depth places and how it ranks the children.
+pub(crate) struct Depth {
+    kind: Kind,
+    /// The piece's number in the game (the rules' spawn state and piece limit need it).
+    index: usize,
+    rules: Rules,
+    ranking: Ranking,
+}
+
+impl Game for Tencent<'_> {
+    type State = Board;
+    type Depth = Depth;
+    type Scratch = Buffers;
+
+    fn depth(&self, depth: usize) -> Depth {
+        let p = self.params;
+        Depth {
+            kind: self.sequence[depth],
+            index: self.first + depth,
+            rules: p.rules,
+            ranking: Ranking::at(
+                self.sequence,
+                depth,
+                self.depths,
+                p.score_weight,
+                &p.weights,
+                &p.policy,
+            ),
+        }
+    }
+
+    #[inline]
+    fn expand(
+        &self,
+        at: &Depth,
+        board: &Board,
+        score: u64,
+        parent: u32,
+        buffers: &mut Buffers,
+        out: &mut Sink,
+    ) -> u64 {
+        let (kind, index) = (at.kind, at.index);
+        let Buffers {
+            placements,
+            pending,
+        } = buffers;
+        placements_with(board, kind, index, at.rules, placements);
+        let occupied = board.occupied_rows();
+        for p in placements.iter() {
+            let mut child = *board;
+            let outcome = p.lock_over(&mut child, occupied, kind, index, at.rules);
+            if outcome.game_over.is_some() {
+                continue;
+            }
+            pending.boards.push(&child, p.y as u32);
+            pending.children.push(Child {
+                score: score + outcome.score as u64,
+                parent,
+                placement: p.pack(),
+            });
+            if pending.boards.is_full() {
+                pending.flush(at, out);
+            }
+        }
+        placements.len() as u64
+    }
+
+    fn flush(&self, at: &Depth, buffers: &mut Buffers, out: &mut Sink) {
+        buffers.pending.flush(at, out);
+    }
+
+    #[inline]
+    fn apply(&self, at: &Depth, board: &Board, placement: u16) -> Board {
+        let mut board = *board;
+        Placement::unpack(placement).lock(&mut board, at.kind, at.index, at.rules);
+        board
+    }
+}
+
+/// A child waiting for its evaluation.
+#[derive(Clone, Copy)]
+struct Child {
+    score: u64,
+    parent: u32,
+    placement: u16,
+}
+
+/// An expansion task's buffers: the placements of the state being expanded, and the children
+/// waiting for their evaluation.
+#[derive(Default)]
+pub(crate) struct Buffers {
+    placements: Placements,
+    pending: Pending,
+}
+
+/// Children waiting for their evaluation, which runs a batch at a time (children of several
+/// states share a batch; the order of the candidates is unchanged).
+#[derive(Default)]
+struct Pending {
+    boards: Batch,
+    children: Vec<Child>,
+}
+
+impl Pending {
+    /// Evaluates the waiting children and turns them into candidates.
+    fn flush(&mut self, at: &Depth, out: &mut Sink) {
+        if self.children.is_empty() {
+            return;
+        }
+        let ranking = &at.ranking;
+        let costs = evaluate_batch(&self.boards, &ranking.weights);
+        let hashes = self.boards.hashes();
+        for (i, child) in self.children.iter().enumerate() {
+            let key = costs[i] as f64 - child.score as f64 * ranking.score_weight;
+            out.push(key, hashes[i], child.score, child.parent, child.placement);
+        }
+        self.children.clear();
+        self.boards.clear();
+    }
+}
