@@ -246,18 +246,22 @@ impl SearchOptions {
 
     /// Refuses a beam of at most `widest` states that cannot fit in this machine's memory,
     /// unless `--force` was given: before the search, not after it has grown for an hour.
-    pub fn check_memory(&self, widest: usize) -> Result<(), CliError> {
+    pub fn check_memory(&self, widest: usize, per_state: u64) -> Result<(), CliError> {
         if self.force {
             return Ok(());
         }
-        Ok(limits::check_memory(widest, limits::machine_memory())?)
+        Ok(limits::check_memory(
+            widest,
+            per_state,
+            limits::machine_memory(),
+        )?)
     }
 
     /// Prints the peak memory a search of at most `widest` states is expected to take.
-    pub fn print_estimate(&self, widest: usize) {
+    pub fn print_estimate(&self, widest: usize, per_state: u64) {
         eprintln!(
             "{}",
-            limits::describe_estimate(widest, limits::machine_memory())
+            limits::describe_estimate(widest, per_state, limits::machine_memory())
         );
     }
 

@@ -112,23 +112,28 @@ pub fn check_finite(option: &str, value: f64) -> Result<(), LimitError> {
     Ok(())
 }
 
-/// The estimated peak memory of a beam of `width` states.
-pub fn estimated_bytes(width: usize) -> u64 {
-    BASE_BYTES + width as u64 * BYTES_PER_STATE
+/// The estimated peak memory of a beam of `width` states of `per_state` bytes each at the
+/// peak (the contest's: [`BYTES_PER_STATE`]; a game with larger states says how much larger).
+pub fn estimated_bytes(width: usize, per_state: u64) -> u64 {
+    BASE_BYTES + width as u64 * per_state
 }
 
 /// The line a binary prints before a search of at most `widest` states: the peak memory it
 /// expects, and the machine's (`available`, if known), so that a user picks widths by memory.
-pub fn describe_estimate(widest: usize, available: Option<u64>) -> String {
-    let mib = estimated_bytes(widest) as f64 / (1u64 << 20) as f64;
+pub fn describe_estimate(widest: usize, per_state: u64, available: Option<u64>) -> String {
+    let mib = estimated_bytes(widest, per_state) as f64 / (1u64 << 20) as f64;
     let machine = available.map_or(String::new(), |a| format!(" of this machine's {}", gib(a)));
     format!("expected peak memory: about {mib:.0} MiB for a beam of {widest} states{machine}")
 }
 
 /// Whether a beam of at most `width` states fits in `available` bytes (None: unknown, and then
 /// nothing is refused).
-pub fn check_memory(width: usize, available: Option<u64>) -> Result<(), LimitError> {
-    let needed = estimated_bytes(width);
+pub fn check_memory(
+    width: usize,
+    per_state: u64,
+    available: Option<u64>,
+) -> Result<(), LimitError> {
+    let needed = estimated_bytes(width, per_state);
     match available {
         Some(available) if needed > available => Err(LimitError::OutOfMemory {
             width,
@@ -208,9 +213,9 @@ mod tests {
     fn the_memory_check_uses_the_machine_it_is_given() {
         let gib = 1u64 << 30;
         // The default width fits anywhere; 30 million states do not fit in 24 GiB.
-        assert!(check_memory(20_000, Some(24 * gib)).is_ok());
-        assert!(check_memory(20_000_000, Some(24 * gib)).is_ok());
-        let error = check_memory(30_000_000, Some(24 * gib)).unwrap_err();
+        assert!(check_memory(20_000, BYTES_PER_STATE, Some(24 * gib)).is_ok());
+        assert!(check_memory(20_000_000, BYTES_PER_STATE, Some(24 * gib)).is_ok());
+        let error = check_memory(30_000_000, BYTES_PER_STATE, Some(24 * gib)).unwrap_err();
         assert!(matches!(
             error,
             LimitError::OutOfMemory {
@@ -225,15 +230,15 @@ mod tests {
             "{error}"
         );
         // Unknown memory refuses nothing.
-        assert!(check_memory(MAX_BEAM_WIDTH, None).is_ok());
+        assert!(check_memory(MAX_BEAM_WIDTH, BYTES_PER_STATE, None).is_ok());
     }
 
     #[test]
     fn the_estimate_line_names_the_width_and_the_machine() {
-        let line = describe_estimate(1_000_000, Some(24 << 30));
+        let line = describe_estimate(1_000_000, BYTES_PER_STATE, Some(24 << 30));
         let mib = format!(
             "{:.0}",
-            estimated_bytes(1_000_000) as f64 / (1u64 << 20) as f64
+            estimated_bytes(1_000_000, BYTES_PER_STATE) as f64 / (1u64 << 20) as f64
         );
         assert_eq!(
             line,
@@ -242,7 +247,7 @@ mod tests {
                  machine's 24.0 GiB"
             )
         );
-        assert!(!describe_estimate(10, None).contains("machine"));
+        assert!(!describe_estimate(10, BYTES_PER_STATE, None).contains("machine"));
     }
 
     #[test]

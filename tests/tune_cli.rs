@@ -185,7 +185,7 @@ fn widths_past_the_shared_limit_or_the_memory_are_refused_unless_forced() {
         "--beam-widths 100000001 is above the widest beam accepted, 100000000",
     );
     let widest = tetris_opt::limits::MAX_BEAM_WIDTH;
-    let needed = tetris_opt::limits::estimated_bytes(widest);
+    let needed = tetris_opt::limits::estimated_bytes(widest, tetris_opt::limits::BYTES_PER_STATE);
     if tetris_opt::limits::machine_memory().is_some_and(|m| m < needed) {
         refused_before_any_trial(
             &scratch,

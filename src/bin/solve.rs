@@ -84,11 +84,9 @@ fn main() {
 }
 
 /// The options of the contest's search that NES games do not take, as clap names them.
-const CONTEST_ONLY: [&str; 13] = [
+const CONTEST_ONLY: [&str; 10] = [
     "input",
     "width_changes",
-    "time_budget",
-    "max_beam_width",
     "from_record",
     "from_piece",
     "judge",
@@ -96,7 +94,6 @@ const CONTEST_ONLY: [&str; 13] = [
     "score_weight",
     "weights",
     "policy",
-    "force",
     "progress_every",
 ];
 
@@ -115,7 +112,9 @@ fn run_nes(args: &Args, matches: &clap::ArgMatches) -> Result<(), CliError> {
     tetris_opt::games::nes::solve::solve(&tetris_opt::games::nes::solve::Run {
         options: &args.nes,
         width: given("beam_width").then_some(args.beam_width),
-        threads: args.search.threads,
+        search: &args.search,
+        time_budget: args.time_budget,
+        max_width: args.max_beam_width,
         pieces: args.pieces,
         quiet: args.quiet,
         json: args.json.as_deref(),
@@ -187,7 +186,7 @@ fn run(args: &Args) -> Result<(), CliError> {
         Some(_) => args.max_beam_width.max(args.beam_width),
         None => scheduled_widths(args).max().unwrap_or(args.beam_width),
     };
-    args.search.check_memory(widest)?;
+    args.search.check_memory(widest, limits::BYTES_PER_STATE)?;
     if let Some(path) = &args.json {
         check_writable("--json", path)?;
     }
@@ -231,7 +230,7 @@ fn run(args: &Args) -> Result<(), CliError> {
     let pool = args.search.pool()?;
     // Once every input is read and valid: an error is then the only line printed.
     if !args.quiet {
-        args.search.print_estimate(widest);
+        args.search.print_estimate(widest, limits::BYTES_PER_STATE);
     }
 
     let total = rules.pieces_to_place(sequence.len());
@@ -309,7 +308,7 @@ fn run(args: &Args) -> Result<(), CliError> {
             "placements": solution.stats.placements,
             "phase_seconds": solution.stats.seconds,
             "peak_memory_mib": peak_memory_mib(),
-            "expected_peak_memory_mib": limits::estimated_bytes(widest) as f64 / (1u64 << 20) as f64,
+            "expected_peak_memory_mib": limits::estimated_bytes(widest, limits::BYTES_PER_STATE) as f64 / (1u64 << 20) as f64,
         });
         std::fs::write(path, format!("{summary:#}\n"))
             .map_err(|e| CliError::usage(format!("cannot write {}: {e}", path.display())))?;

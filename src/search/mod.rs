@@ -45,7 +45,11 @@ pub struct Width {
 pub struct Run<S> {
     pub state: S,
     pub score: u64,
+    /// Depths searched at most (the game may end sooner).
     pub depths: usize,
+    /// Depths a time budget plans the widths for: `depths`, or where a game usually ends
+    /// before its bound, the length it is expected to have.
+    pub planned: usize,
 }
 
 /// What the search reports after each depth.
@@ -178,7 +182,7 @@ pub fn beam_search<G: Game>(
             (select_started - expand_done).as_secs_f64() + selected.elapsed().as_secs_f64();
         progress(&stats);
         let now = clock.seconds(stats.expanded);
-        widths.after_depth(depth + 1, depth_count, stats.expanded, now);
+        widths.after_depth(depth + 1, run.planned, stats.expanded, now);
         last_at = Some(at);
     }
     if finished && depth_count > 0 {
@@ -204,7 +208,8 @@ pub fn beam_search<G: Game>(
 
 /// The state the answer ends on after depth `depth` chose `chosen`: the guide's state where
 /// one was kept (`on_guide`), and, where the answer may end anywhere, the highest score of any
-/// depth (on equal scores the earlier depth, then the earlier state).
+/// depth (on equal scores the later depth, so that a line places every piece it can, then
+/// the earlier state).
 fn next_best(
     best: Option<Best>,
     depth: usize,
@@ -223,7 +228,12 @@ fn next_best(
         .enumerate()
         .max_by(|a, b| a.1.score.cmp(&b.1.score).then(b.0.cmp(&a.0)))
         .expect("a selection from candidates is not empty");
-    if may_end_anywhere && best.is_none_or(|b| chosen[top].score > b.score) {
+    // The guide's own state keeps its place against an equal score.
+    let beats = |b: Best| match on_guide {
+        Some(_) => chosen[top].score > b.score,
+        None => chosen[top].score >= b.score,
+    };
+    if may_end_anywhere && best.is_none_or(beats) {
         best = Some(at(top));
     }
     best

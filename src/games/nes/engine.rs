@@ -162,7 +162,7 @@ pub struct Events {
 }
 
 /// The game's state, in the ROM's variables.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NesGame {
     /// The playfield and the 56 bytes after it, as in RAM $0400..$04FF: cell `row * 10 +
     /// column`, rows above the field wrapping to the end (they read as empty unless a piece

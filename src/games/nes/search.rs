@@ -1,18 +1,19 @@
-//! The NES beam search: every state of a depth expanded by its placements, the children ranked
-//! by `cost(field) - score`, the best of them played out exactly on the plain engine (which
-//! decides the frame the next piece spawns on, and so the piece after it), exact duplicates
-//! dropped, the best `width` kept. The result is deterministic whatever the thread count: the
-//! children are ranked by a total order and every step in parallel is a pure map.
+//! NES Tetris on the beam search's seam ([`crate::search::Game`]). A state is the game just
+//! after a piece spawned; its children are the placements of that piece under the input
+//! model, ranked by `cost(field) - score` from the field and points the lock leaves, and the
+//! chosen ones are played out exactly on the plain engine, which decides the frame the next
+//! piece spawns on and so the piece after it. A child's hash covers everything the play-out
+//! depends on (the field and counts after the lock, the generator, the frame counter, the
+//! lock frame and the presses), so children with one hash become one game.
 
 use super::engine::{play_state, NesGame, Outcome};
 use super::eval::{cost, NesWeights, Rows, FULL};
-use super::movegen::{placements, InputModel, Tap};
+use super::movegen::{placements, InputModel, Placement};
 use super::record::NesRecord;
 use super::start::Start;
 use super::tables::{ORIENTATIONS, POINTS};
-use ahash::AHashSet;
-use rayon::prelude::*;
-use smallvec::SmallVec;
+use crate::search::{self, DepthStats, Game, Run, Sink, Width};
+use crate::width::Clock;
 use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -27,77 +28,65 @@ pub struct Stop {
     pub pieces: Option<u64>,
 }
 
-/// The search's settings.
-#[derive(Clone, Debug)]
+/// Pieces a search runs to at most when no `--pieces` bounds it: far past any stop a game
+/// reaches (the level 29 transition comes within about 600 pieces from level 0).
+pub const MAX_PIECES: usize = 100_000;
+
+/// The game as the search plays it.
 pub struct NesSearch {
-    pub width: usize,
     pub model: InputModel,
     pub stop: Stop,
     pub weights: NesWeights,
+    /// Placements the engine did not play as the move generator found them (a bug: such
+    /// children become dead states, and `solve` fails when there are any).
+    mismatches: AtomicU64,
 }
 
-/// A state of the beam: the game just after a piece spawned.
-#[derive(Clone)]
-struct State {
+/// A state of the beam: the game just after a piece spawned, or just after it reached the
+/// stop (`done`), or a game that ended (`dead`).
+#[derive(Clone, Copy, Debug)]
+pub struct State {
     game: NesGame,
     /// The record frame the piece spawned on (-1: the menus' last frame).
     spawn_frame: i64,
-    /// Index of the parent in the previous depth and the presses of the piece that led here.
-    parent: u32,
-    taps: SmallVec<[Tap; 6]>,
-    /// Whether the game reached the stop during this piece.
     done: bool,
-    /// The state's index in its depth's trail (which also holds the finished states).
-    trail_index: u32,
+    dead: bool,
 }
 
-/// How a state was reached, all the trail keeps of it.
-struct Link {
-    parent: u32,
-    taps: SmallVec<[Tap; 6]>,
-    spawn_frame: i64,
-    done: bool,
-}
-
-impl Link {
-    fn of(s: &State) -> Link {
-        Link {
-            parent: s.parent,
-            taps: s.taps.clone(),
-            spawn_frame: s.spawn_frame,
-            done: s.done,
-        }
+impl Default for State {
+    fn default() -> State {
+        let zero = Start {
+            level: 0,
+            title_wait: 0,
+            rng: 0,
+            spawn_count: 0,
+            spawn_id: 0,
+            piece: 0,
+            next: 0,
+            frame_counter: 0,
+            fall_timer: 0,
+            autorepeat_y: 0,
+            vram_row: 0,
+        };
+        State::root(&zero)
     }
 }
 
-/// A state a record may end on, with what it scores.
-#[derive(Clone, Copy)]
-struct Ending {
-    depth: usize,
-    index: usize,
-    score: u64,
-    lines: u32,
-    pieces: u64,
-}
-
-impl Ending {
-    fn of(s: &State, depth: usize, index: usize) -> Ending {
-        Ending {
-            depth,
-            index,
-            score: s.game.score.uncapped(),
-            lines: s.game.lines(),
-            pieces: s.game.pieces,
+impl State {
+    fn root(start: &Start) -> State {
+        State {
+            game: NesGame::new(start),
+            spawn_frame: -1,
+            done: false,
+            dead: false,
         }
     }
-}
 
-/// A child before it is played out: its key and how to make it.
-struct Child {
-    key: f64,
-    parent: u32,
-    order: u32,
-    placement: super::movegen::Placement,
+    /// The first frame a press may be made on: the first piece's spawn frame belongs to the
+    /// menus.
+    fn first_press(&self) -> u16 {
+        u16::from(self.spawn_frame < 0)
+    }
 }
 
 /// The record found and what it scores by the search's own count.
@@ -109,9 +98,10 @@ pub struct Found {
     pub lines: u32,
     pub pieces: u64,
     pub reached_stop: bool,
-    /// Placements the engine did not play as the move generator found them (a bug: such
-    /// children are dropped, and `solve` fails when there are any).
+    /// Placements the engine did not play as the move generator found them (a bug: `solve`
+    /// fails when there are any).
     pub mismatches: u64,
+    pub stats: DepthStats,
 }
 
 /// The field after a piece locks there and full rows go; returns the rows cleared.
@@ -154,28 +144,37 @@ pub fn clear_points(lines: u32, level: u8, rows: usize) -> (u64, u8, u32) {
     (POINTS[rows] * (level as u64 + 1), level, lines)
 }
 
-fn state_hash(game: &NesGame) -> u64 {
+/// A hash of everything a child's play-out depends on: the field and counts its lock leaves,
+/// the parent's generator and frame counter, and the presses with their lock frame.
+fn child_hash(parent: &NesGame, after: &Rows, score: u64, lines: u32, level: u8, p: &Placement) -> u64 {
     let mut h = ahash::AHasher::default();
-    game.cells[..200].hash(&mut h);
+    after.hash(&mut h);
+    (score, lines, level, parent.pieces).hash(&mut h);
     (
-        game.rng,
-        game.spawn_count,
-        game.spawn_id,
-        game.next,
-        game.piece,
+        parent.rng,
+        parent.spawn_count,
+        parent.spawn_id,
+        parent.next,
+        parent.frame_counter,
     )
         .hash(&mut h);
-    (
-        game.frame_counter,
-        game.level,
-        game.lines_bcd,
-        game.score.uncapped(),
-    )
-        .hash(&mut h);
+    (p.piece, p.x, p.y, p.lock_frame).hash(&mut h);
+    for t in &p.taps {
+        (t.frame, t.buttons).hash(&mut h);
+    }
     h.finish()
 }
 
 impl NesSearch {
+    pub fn new(model: InputModel, stop: Stop, weights: NesWeights) -> NesSearch {
+        NesSearch {
+            model,
+            stop,
+            weights,
+            mismatches: AtomicU64::new(0),
+        }
+    }
+
     fn reached(&self, game: &NesGame) -> bool {
         self.stop.level.is_some_and(|l| game.level >= l)
             || self.stop.lines.is_some_and(|l| game.lines() >= l)
@@ -183,17 +182,22 @@ impl NesSearch {
     }
 
     /// Plays a placement out on the plain engine, from the parent's spawn to the next spawn,
-    /// the stop, or the top-out.
-    fn play_out(&self, parent: &State, child: &Child, mismatches: &AtomicU64) -> Option<State> {
-        let index = parent.trail_index;
-        let mut game = parent.game.clone();
-        let taps = &child.placement.taps;
+    /// the stop, or the end of the game; also gives the presses' record frames.
+    fn play_out(&self, parent: &State, placement: &Placement) -> State {
+        let mut game = parent.game;
+        let taps = &placement.taps;
         let mut next_tap = 0;
         if let Some(t) = taps.first().filter(|t| t.frame == 0) {
             // The spawn frame's press: read at the end of that frame, already played.
             game.held = t.buttons;
             next_tap = 1;
         }
+        let dead = |game| State {
+            game,
+            spawn_frame: parent.spawn_frame,
+            done: false,
+            dead: true,
+        };
         let mut frame: u16 = 0;
         loop {
             frame += 1;
@@ -206,179 +210,134 @@ impl NesSearch {
             };
             let events = game.step(buttons);
             if game.outcome == Outcome::ToppedOut {
-                return None;
+                return dead(game);
             }
-            if events.locked
-                && (game.x, game.y, game.piece)
-                    != (child.placement.x, child.placement.y, child.placement.piece)
-            {
+            if events.locked && (game.x, game.y, game.piece) != (placement.x, placement.y, placement.piece) {
                 // The movegen and the engine disagree: a bug, never a record.
-                mismatches.fetch_add(1, Ordering::Relaxed);
-                return None;
+                self.mismatches.fetch_add(1, Ordering::Relaxed);
+                return dead(game);
             }
-            // Every stop is judged on the frame the lock's lines and points are counted, so the
-            // last piece's clear is in the record.
             let state = |game, done| State {
                 game,
                 spawn_frame: parent.spawn_frame + frame as i64,
-                parent: index,
-                taps: taps.clone(),
                 done,
-                trail_index: 0,
+                dead: false,
             };
+            // Every stop is judged on the frame the lock's lines and points are counted, so the
+            // last piece's clear is in the record.
             if game.play_state == play_state::GOAL_CHECK && self.reached(&game) {
-                return Some(state(game, true));
+                return state(game, true);
             }
             if events.spawned {
-                // A piece spawned into the stack tops out on its first drop: worthless.
+                // A piece spawned into the stack tops out on its first drop: the game ends
+                // with this piece's points.
                 if !game.fits(game.piece, game.x, game.y) {
-                    return None;
+                    return State {
+                        dead: true,
+                        ..state(game, false)
+                    };
                 }
-                return Some(state(game, false));
+                return state(game, false);
             }
         }
     }
 
     /// Runs the search from a start and returns the best record.
-    pub fn run(&self, start: &Start, mut progress: impl FnMut(u64, usize, u64)) -> Found {
-        let root = State {
-            game: NesGame::new(start),
-            spawn_frame: -1,
-            parent: u32::MAX,
-            taps: SmallVec::new(),
-            done: false,
-            trail_index: 0,
+    pub fn run(
+        &self,
+        start: &Start,
+        width: &Width,
+        planned: usize,
+        clock: &dyn Clock,
+        progress: &mut dyn FnMut(&DepthStats),
+    ) -> Found {
+        let run = Run {
+            state: State::root(start),
+            score: 0,
+            depths: self.stop.pieces.map_or(MAX_PIECES, |p| p as usize),
+            planned,
         };
-        // Past depths keep only how each state was reached; the current one keeps its games.
-        let mut trail: Vec<Vec<Link>> = vec![vec![Link::of(&root)]];
-        let mut beam = vec![root];
-        let mut best_done: Option<Ending> = None;
-        let mut best_live = Ending::of(&beam[0], 0, 0);
-        let mismatches = AtomicU64::new(0);
-        while !beam.is_empty() {
-            let first_press = if trail.len() == 1 { 1 } else { 0 };
-            let mut children: Vec<Child> = beam
-                .par_iter()
-                .enumerate()
-                .flat_map_iter(|(i, s)| {
-                    let rows = s.game.rows();
-                    let lines = s.game.lines();
-                    let level = s.game.level;
-                    let score = s.game.score.uncapped();
-                    placements(&s.game, self.model, first_press)
-                        .into_iter()
-                        .enumerate()
-                        .map(move |(order, p)| {
-                            let (after, cleared) = place(&rows, p.piece, p.x, p.y);
-                            let (points, _, _) = clear_points(lines, level, cleared);
-                            let key = cost(&after, &self.weights) - (score + points) as f64;
-                            Child {
-                                key,
-                                parent: i as u32,
-                                order: order as u32,
-                                placement: p,
-                            }
-                        })
-                        .collect::<Vec<_>>()
-                })
-                .collect();
-            children.sort_by(|a, b| {
-                a.key
-                    .total_cmp(&b.key)
-                    .then(a.parent.cmp(&b.parent))
-                    .then(a.order.cmp(&b.order))
-            });
-            let mut next: Vec<State> = Vec::with_capacity(self.width);
-            let mut seen = AHashSet::new();
-            let mut from = 0;
-            while next.len() < self.width && from < children.len() {
-                let to = (from + 2 * (self.width - next.len())).min(children.len());
-                let played: Vec<Option<State>> = children[from..to]
-                    .par_iter()
-                    .map(|c| self.play_out(&beam[c.parent as usize], c, &mismatches))
-                    .collect();
-                for s in played.into_iter().flatten() {
-                    if next.len() >= self.width {
-                        break;
-                    }
-                    if seen.insert(state_hash(&s.game)) {
-                        next.push(s);
-                    }
-                }
-                from = to;
-            }
-            let depth = trail.len();
-            trail.push(next.iter().map(Link::of).collect());
-            // Finished games leave the beam; the best of them is kept.
-            for (i, s) in next.iter().enumerate() {
-                if s.done && best_done.is_none_or(|b| s.game.score.uncapped() > b.score) {
-                    best_done = Some(Ending::of(s, depth, i));
-                }
-            }
-            next.retain(|s| !s.done);
-            // The retain moved the live states: their trail entries are found by the index
-            // each carries.
-            let live: Vec<u32> = (0..trail[depth].len() as u32)
-                .filter(|&i| !trail[depth][i as usize].done)
-                .collect();
-            if let Some((k, s)) = next
-                .iter()
-                .enumerate()
-                .max_by_key(|(k, s)| (s.game.score.uncapped(), std::cmp::Reverse(*k)))
-            {
-                best_live = Ending::of(s, depth, live[k] as usize);
-            }
-            progress(depth as u64, next.len(), best_live.score);
-            // Once a finished game beats every live one by more than a four-line clear can
-            // make up at level 29, nothing left can win.
-            let live_best = next.iter().map(|s| s.game.score.uncapped()).max();
-            if let (Some(b), Some(l)) = (best_done, live_best) {
-                if b.score > l + 1200 * 40 {
-                    break;
-                }
-            }
-            // The children's parent indices count the states of this depth as the trail holds
-            // them, so the live states keep theirs through the retain.
-            beam = next;
-            for (k, s) in beam.iter_mut().enumerate() {
-                s.trail_index = live[k];
-            }
-        }
-        let mut found = self.backtrack(start, &trail, best_done.unwrap_or(best_live));
-        found.reached_stop = best_done.is_some();
-        found.mismatches = mismatches.into_inner();
+        let line = search::beam_search(self, &run, width, None, clock, progress);
+        let mut found = self.record(start, &line.placements);
+        found.mismatches = self.mismatches.load(Ordering::Relaxed);
+        found.stats = line.stats;
         found
     }
 
-    /// The record of a state, from the trail.
-    fn backtrack(&self, start: &Start, trail: &[Vec<Link>], end: Ending) -> Found {
-        let (mut depth, mut index) = (end.depth, end.index);
-        let end_frame = trail[depth][index].spawn_frame.max(0) as usize;
-        let mut frames = vec![0u8; end_frame + 1];
-        let mut piece_starts = Vec::new();
-        while depth > 0 {
-            let s = &trail[depth][index];
-            let parent = &trail[depth - 1][s.parent as usize];
-            for t in &s.taps {
-                let f = parent.spawn_frame + t.frame as i64;
-                frames[f as usize] = t.buttons;
+    /// The record of a line of placement codes, played from the start.
+    fn record(&self, start: &Start, line: &[u16]) -> Found {
+        let mut state = State::root(start);
+        let mut frames: Vec<u8> = Vec::new();
+        let mut piece_starts = Vec::with_capacity(line.len());
+        for &code in line {
+            let all = placements(&state.game, self.model, state.first_press());
+            let placement = &all[code as usize];
+            let from = state.spawn_frame.max(0) as usize;
+            piece_starts.push(from);
+            for t in &placement.taps {
+                let f = (state.spawn_frame + t.frame as i64) as usize;
+                if frames.len() <= f {
+                    frames.resize(f + 1, 0);
+                }
+                frames[f] = t.buttons;
             }
-            piece_starts.push(parent.spawn_frame.max(0) as usize);
-            index = s.parent as usize;
-            depth -= 1;
+            state = self.play_out(&state, placement);
         }
-        piece_starts.reverse();
+        let end = state.spawn_frame.max(0) as usize;
+        if frames.len() <= end {
+            frames.resize(end + 1, 0);
+        }
         Found {
             record: NesRecord {
                 start: *start,
                 frames,
             },
             piece_starts,
-            score: end.score,
-            lines: end.lines,
-            pieces: end.pieces,
-            reached_stop: false,
+            score: state.game.score.uncapped(),
+            lines: state.game.lines(),
+            pieces: state.game.pieces,
+            reached_stop: state.done,
             mismatches: 0,
+            stats: DepthStats::default(),
         }
+    }
+}
+
+impl Game for NesSearch {
+    type State = State;
+    type Depth = ();
+    type Scratch = ();
+
+    fn depth(&self, _depth: usize) {}
+
+    fn expand(
+        &self,
+        _at: &(),
+        state: &State,
+        score: u64,
+        parent: u32,
+        _scratch: &mut (),
+        out: &mut Sink,
+    ) -> u64 {
+        if state.done || state.dead {
+            return 0;
+        }
+        let game = &state.game;
+        let rows = game.rows();
+        let all = placements(game, self.model, state.first_press());
+        for (order, p) in all.iter().enumerate() {
+            let (after, cleared) = place(&rows, p.piece, p.x, p.y);
+            let (points, level, lines) = clear_points(game.lines(), game.level, cleared);
+            let child_score = score + points;
+            let key = cost(&after, &self.weights) - child_score as f64;
+            let hash = child_hash(game, &after, child_score, lines, level, p);
+            out.push(key, hash, child_score, parent, order as u16);
+        }
+        all.len() as u64
+    }
+
+    fn apply(&self, _at: &(), state: &State, placement: u16) -> State {
+        let all = placements(&state.game, self.model, state.first_press());
+        self.play_out(state, &all[placement as usize])
     }
 }

@@ -4,9 +4,12 @@
 use super::eval::NesWeights;
 use super::movegen::InputModel;
 use super::replay::replay_observed;
-use super::search::{NesSearch, Stop};
+use super::search::{NesSearch, State, Stop};
 use super::start;
-use crate::cli::{read_text, stdout_failed, CliError};
+use crate::cli::{check_width, read_text, stdout_failed, CliError, SearchOptions};
+use crate::limits;
+use crate::search::Width;
+use crate::width::{Schedule, TimeBudget, WallClock};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -75,11 +78,31 @@ pub struct Run<'a> {
     pub options: &'a NesOptions,
     /// The width asked for (`None`: the NES default).
     pub width: Option<usize>,
-    pub threads: Option<usize>,
+    /// Threads, memory check (`--force`): the search options every game shares.
+    pub search: &'a SearchOptions,
+    /// Finish within this many seconds (the width re-chosen as the search goes).
+    pub time_budget: Option<f64>,
+    /// The widest beam the time budget may choose.
+    pub max_width: usize,
     pub pieces: Option<usize>,
     pub quiet: bool,
     /// Where to write a JSON summary.
     pub json: Option<&'a Path>,
+}
+
+/// The peak bytes per state of an NES beam: the contest's figure, plus its two arrays of
+/// states' larger games.
+pub fn bytes_per_state() -> u64 {
+    let contest_node = 52;
+    limits::BYTES_PER_STATE + 2 * (std::mem::size_of::<State>() as u64 + 12 - contest_node)
+}
+
+/// Lines from the start level to the level 29 transition, by the ROM's level rule (the first
+/// level-up at `min(10 * level + 10, max(100, 10 * level - 50))` lines, then every ten).
+fn lines_to_transition(level: u8) -> u32 {
+    let level = level as u32;
+    let first = (10 * level + 10).min(100.max((10 * level).saturating_sub(50)));
+    first + 10 * 28u32.saturating_sub(level)
 }
 
 /// Solves an NES game and prints its record on stdout, a summary on stderr.
@@ -87,23 +110,32 @@ pub fn solve(run: &Run) -> Result<(), CliError> {
     let Run {
         options,
         width,
-        threads,
+        search,
+        time_budget,
+        max_width,
         pieces,
         quiet,
         json,
     } = *run;
-    if let Some(path) = json {
-        crate::cli::check_writable("--json", path)?;
-    }
     let level = options.start_level.unwrap_or(19);
     let wait = options.title_wait.unwrap_or(0);
     let start = start::start(level, wait).map_err(|e| CliError::usage(e.to_string()))?;
     let width = width.unwrap_or(DEFAULT_WIDTH);
-    if width == 0 || width > 10_000_000 {
-        return Err(CliError::usage("--beam-width must be 1..=10,000,000"));
+    check_width("--beam-width", width)?;
+    if time_budget.is_some() {
+        check_width("--max-beam-width", max_width)?;
     }
+    search.check()?;
     if pieces == Some(0) || options.lines == Some(0) {
         return Err(CliError::usage("--pieces and --lines must be at least 1"));
+    }
+    let widest = match time_budget {
+        Some(_) => max_width.max(width),
+        None => width,
+    };
+    search.check_memory(widest, bytes_per_state())?;
+    if let Some(path) = json {
+        crate::cli::check_writable("--json", path)?;
     }
     let weights = match &options.nes_weights {
         Some(path) => {
@@ -118,23 +150,36 @@ pub fn solve(run: &Run) -> Result<(), CliError> {
         lines: options.lines,
         pieces: pieces.map(|p| p as u64),
     };
-    let search = NesSearch {
-        width,
-        model: options.input_model.unwrap_or(InputModel::DEFAULT),
-        stop,
-        weights,
+    let model = options.input_model.unwrap_or(InputModel::DEFAULT);
+    let game = NesSearch::new(model, stop, weights);
+    // A piece adds 4 cells and a line takes 10: about 2.5 pieces a line.
+    let planned = match (pieces, options.lines) {
+        (Some(p), _) => p,
+        (None, Some(l)) => l as usize * 5 / 2 + 10,
+        (None, None) => lines_to_transition(level) as usize * 5 / 2 + 10,
     };
-    if let Some(n) = threads {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(n.max(1))
-            .build_global()
-            .map_err(CliError::internal)?;
+    let beam = Width {
+        beam_width: width,
+        width_changes: Schedule::default(),
+        time_budget: time_budget.map(|seconds| TimeBudget {
+            seconds,
+            max_width,
+        }),
+    };
+    let pool = search.pool()?;
+    if !quiet {
+        search.print_estimate(widest, bytes_per_state());
     }
     let began = Instant::now();
-    let found = search.run(&start, |depth, live, best| {
-        if !quiet && depth % 50 == 0 {
-            eprintln!("piece {depth}: {live} states, best score {best}");
-        }
+    let found = pool.install(|| {
+        game.run(&start, &beam, planned, &WallClock::start(), &mut |stats| {
+            if !quiet && stats.pieces % 50 == 0 {
+                eprintln!(
+                    "piece {}: beam {}, best {}",
+                    stats.pieces, stats.beam_size, stats.best_score
+                );
+            }
+        })
     });
     if found.mismatches > 0 {
         return Err(CliError::internal(format!(
@@ -155,7 +200,7 @@ pub fn solve(run: &Run) -> Result<(), CliError> {
             "game": "nes",
             "start_level": level,
             "title_wait": wait,
-            "input_model": format!("tap:{}{}", search.model.tap_every, if search.model.das { ",das" } else { "" }),
+            "input_model": format!("tap:{}{}", model.tap_every, if model.das { ",das" } else { "" }),
             "beam_width": width,
             "seconds": seconds,
             "report": report,
@@ -178,8 +223,8 @@ pub fn solve(run: &Run) -> Result<(), CliError> {
         };
         eprintln!(
             "start level {level}, title-wait {wait}, a press every {} frames{}, beam width {width}: {} pieces, {} lines ({fours:.1}% in fours), level {}, {:.1} s",
-            search.model.tap_every,
-            if search.model.das { " and auto shift" } else { "" },
+            model.tap_every,
+            if model.das { " and auto shift" } else { "" },
             report.pieces,
             report.lines,
             report.level,

@@ -114,6 +114,7 @@ fn run(
         state: params.start.board,
         score: params.start.score,
         depths,
+        planned: depths,
     };
     let width = Width {
         beam_width: params.beam_width,
