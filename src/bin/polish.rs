@@ -52,7 +52,8 @@ fn run(args: &Args) -> Result<(), CliError> {
     check_width("--beam-width", args.beam_width)?;
     let rules = args.rules.rules()?;
     args.search.check()?;
-    args.search.check_memory(args.beam_width, tetris_opt::limits::BYTES_PER_STATE)?;
+    args.search
+        .check_memory(args.beam_width, tetris_opt::limits::BYTES_PER_STATE)?;
     let sequence = read_sequence(&args.input)?;
     let record = read_record(&args.record)?;
     let (weights, policy) = args.search.read()?;
@@ -71,7 +72,8 @@ fn run(args: &Args) -> Result<(), CliError> {
     let pool = args.search.pool()?;
     // Once every input is read and valid: an error is then the only line printed.
     if !args.quiet {
-        args.search.print_estimate(args.beam_width, tetris_opt::limits::BYTES_PER_STATE);
+        args.search
+            .print_estimate(args.beam_width, tetris_opt::limits::BYTES_PER_STATE);
     }
     let bar = if args.quiet {
         ProgressBar::hidden()

@@ -15,7 +15,7 @@
 //! higher one when it fell short ([`Chunk::bound`]), so the bound changes what is stored,
 //! never what is chosen.
 
-use super::game::{Game, Sink};
+use super::game::{Code, Game, Sink};
 use super::select::{bucket_of, shortlist_rank, BUCKETS};
 use super::trail::TrailEntry;
 use rayon::prelude::*;
@@ -47,21 +47,21 @@ pub(crate) struct Node<S: Copy> {
 
 /// A child before selection: enough to rank it and rebuild it.
 #[derive(Clone, Copy, Default)]
-pub(crate) struct Candidate {
+pub(crate) struct Candidate<C = u16> {
     /// The key as an integer that sorts like the float (see [`sortable`]).
     pub key: u64,
     pub hash: u64,
     pub score: u64,
     pub parent: u32,
-    pub placement: u16,
+    pub placement: C,
 }
 
-impl Candidate {
+impl<C: Code> Candidate<C> {
     /// Key first, then (parent, placement), which is unique: a total order as one integer, so
     /// that selecting and sorting compare plain integers.
     #[inline]
     pub fn order_key(&self) -> u128 {
-        (self.key as u128) << 64 | (self.parent as u128) << 16 | self.placement as u128
+        (self.key as u128) << 64 | (self.parent as u128) << 16 | self.placement.order() as u128
     }
 
     /// Among candidates with one board, the one the selection keeps ranks highest: the
@@ -75,24 +75,24 @@ impl Candidate {
 /// One expansion task's children under its bound, with the sample of the keys of all its
 /// children that the parallel selection sets its threshold from.
 #[derive(Clone)]
-pub(crate) struct Chunk {
+pub(crate) struct Chunk<C = u16> {
     /// The children whose key is at most `bound`, grouped by the selection's bucket of their
     /// board ([`Chunk::bucket`]), in the order they were made within a bucket.
-    pub candidates: Vec<Candidate>,
+    pub candidates: Vec<Candidate<C>>,
     /// Where each bucket's candidates end.
     ends: [u32; BUCKETS],
     /// `key` of every `SAMPLE_STEP`-th child, from the first, kept or not.
     pub sample: Vec<u64>,
     /// The best of the children with the guide's board (see [`best_with_board`]), if any.
-    pub guided: Option<Candidate>,
+    pub guided: Option<Candidate<C>>,
     /// Children made, kept or not.
     pub generated: usize,
     /// Children with a key above this were not kept (`u64::MAX`: all were).
     pub bound: u64,
 }
 
-impl Default for Chunk {
-    fn default() -> Chunk {
+impl<C> Default for Chunk<C> {
+    fn default() -> Chunk<C> {
         Chunk {
             candidates: Vec::new(),
             ends: [0; BUCKETS],
@@ -104,7 +104,7 @@ impl Default for Chunk {
     }
 }
 
-impl Chunk {
+impl<C: Code> Chunk<C> {
     /// Empties the chunk for a new expansion that keeps the children under `bound`.
     fn reset(&mut self, bound: u64) {
         self.candidates.clear();
@@ -120,7 +120,7 @@ impl Chunk {
 
     /// Takes child `c`: into the sample, the guide's best and the candidates as they apply.
     #[inline]
-    pub(crate) fn push(&mut self, c: Candidate, guide_board: Option<u64>) {
+    pub(crate) fn push(&mut self, c: Candidate<C>, guide_board: Option<u64>) {
         if self.generated.is_multiple_of(SAMPLE_STEP) {
             self.sample.push(c.key);
         }
@@ -135,7 +135,7 @@ impl Chunk {
     }
 
     /// The candidates of board bucket `bucket`.
-    pub fn bucket(&self, bucket: usize) -> &[Candidate] {
+    pub fn bucket(&self, bucket: usize) -> &[Candidate<C>] {
         let start = if bucket == 0 {
             0
         } else {
@@ -175,7 +175,7 @@ impl Chunk {
     }
 
     #[cfg(test)]
-    pub fn of(candidates: &[Candidate]) -> Chunk {
+    pub fn of(candidates: &[Candidate<C>]) -> Chunk<C> {
         let mut chunk = Chunk::default();
         chunk.reset(u64::MAX);
         for &c in candidates {
@@ -188,7 +188,10 @@ impl Chunk {
 
 /// The candidate with board `hash` that the selection would keep: the highest score, then the
 /// lowest (parent, placement), whichever task made it.
-pub(crate) fn best_with_board(candidates: &[Candidate], hash: u64) -> Option<Candidate> {
+pub(crate) fn best_with_board<C: Code>(
+    candidates: &[Candidate<C>],
+    hash: u64,
+) -> Option<Candidate<C>> {
     let with_board = candidates.iter().filter(|c| c.hash == hash);
     with_board.max_by_key(|c| c.keep_rank()).copied()
 }
@@ -215,7 +218,7 @@ pub(crate) struct Step<'a, G: Game> {
 /// The last depth's selection, to be turned into states: `chosen[i]` is child
 /// `chosen[i].placement` of `parents[chosen[i].parent]`, made at depth `at`.
 pub(crate) struct Last<'a, G: Game> {
-    pub chosen: &'a [Candidate],
+    pub chosen: &'a [Candidate<G::Code>],
     pub at: &'a G::Depth,
 }
 
@@ -228,14 +231,14 @@ impl<G: Game> Copy for Last<'_, G> {}
 
 /// The beam's states and the expansion's buffers, kept from depth to depth: at large beams
 /// they are tens of MB, and allocating them afresh each depth costs page faults.
-pub(crate) struct Beam<S: Copy> {
+pub(crate) struct Beam<S: Copy, C: Code> {
     /// The states two depths back, which the last selection refers to (before the first
     /// piece: the start's state, and nothing is chosen yet).
     pub parents: Vec<Node<S>>,
     /// The states the last selection becomes, built by the expansion tasks.
     pub frontier: Vec<Node<S>>,
     /// Per task: its children.
-    pub chunks: Vec<Chunk>,
+    pub chunks: Vec<Chunk<C>>,
     /// The last expansion expanded `frontier` (else `parents`, before the first piece).
     expanded_frontier: bool,
     /// States the last expansion expanded.
@@ -252,9 +255,9 @@ pub(crate) struct Expanded {
     pub placements: u64,
 }
 
-impl<S: Copy + Default + Send + Sync> Beam<S> {
+impl<S: Copy + Default + Send + Sync, C: Code> Beam<S, C> {
     /// A beam holding the one state `start`.
-    pub fn new(start: Node<S>) -> Beam<S> {
+    pub fn new(start: Node<S>) -> Beam<S, C> {
         Beam {
             parents: vec![start],
             frontier: Vec::new(),
@@ -269,11 +272,11 @@ impl<S: Copy + Default + Send + Sync> Beam<S> {
     /// which the tasks build into `frontier` (and their trail steps into `level`) on the way.
     /// The children are prefiltered for a selection of `width` states (see the module's
     /// comment).
-    pub fn expand<G: Game<State = S>>(
+    pub fn expand<G: Game<State = S, Code = C>>(
         &mut self,
         last: Option<Last<G>>,
         step: &Step<G>,
-        level: &mut [TrailEntry],
+        level: &mut [TrailEntry<C>],
         width: usize,
     ) -> Expanded {
         let count = last.as_ref().map_or(self.parents.len(), |l| l.chosen.len());
@@ -306,7 +309,7 @@ impl<S: Copy + Default + Send + Sync> Beam<S> {
 
     /// Expands the states of the last expansion again, keeping the children under `bound`:
     /// for a selection that needs children the first bound dropped.
-    pub fn expand_again<G: Game<State = S>>(&mut self, step: &Step<G>, bound: u64) {
+    pub fn expand_again<G: Game<State = S, Code = C>>(&mut self, step: &Step<G>, bound: u64) {
         let states = if self.expanded_frontier {
             &self.frontier[..self.count]
         } else {
@@ -323,11 +326,11 @@ impl<S: Copy + Default + Send + Sync> Beam<S> {
 
     /// Expands the tasks `take` accepts, keeping the children under `bound`; returns the
     /// placements generated.
-    fn pass<G: Game<State = S>>(
+    fn pass<G: Game<State = S, Code = C>>(
         &mut self,
         last: Option<Last<G>>,
         step: &Step<G>,
-        level: &mut [TrailEntry],
+        level: &mut [TrailEntry<C>],
         take: impl Fn(usize) -> bool + Sync + Send,
         bound: u64,
     ) -> u64 {
@@ -357,7 +360,7 @@ impl<S: Copy + Default + Send + Sync> Beam<S> {
                     {
                         let parent = &parents[c.parent as usize];
                         let parent_state = parent.state;
-                        let state = step.game.apply(last.at, &parent_state, c.placement);
+                        let state = step.game.apply(last.at, &parent_state, &c.placement);
                         *node = Node {
                             state,
                             score: c.score,
@@ -382,7 +385,7 @@ fn expand_chunk<G: Game>(
     nodes: &[Node<G::State>],
     step: &Step<G>,
     bound: u64,
-    out: &mut Chunk,
+    out: &mut Chunk<G::Code>,
 ) -> u64 {
     out.reset(bound);
     let mut scratch = G::Scratch::default();
@@ -406,7 +409,7 @@ fn expand_chunk<G: Game>(
 /// A bound on the keys that the selection of `width` states needs, estimated from the probe
 /// tasks (the tasks an expansion runs first), or `u64::MAX` when they hold too
 /// few keys to tell or the selection will need every child (see [`super::select`]).
-fn probe_bound(chunks: &[Chunk], states: usize, width: usize) -> u64 {
+fn probe_bound<C: Code>(chunks: &[Chunk<C>], states: usize, width: usize) -> u64 {
     let probe_states: usize = (0..chunks.len())
         .step_by(PROBE_STRIDE)
         .map(|i| CHUNK.min(states - i * CHUNK))

@@ -7,10 +7,12 @@ use super::expand::{sortable, Candidate, Chunk};
 /// A game as the beam search sees it: its states, the children of a state with their keys,
 /// and the state a chosen child becomes.
 ///
-/// A child is named by a `u16` placement, the game's own code (a packed position, or an index
-/// into the state's placements): the search keeps only that code per state and depth, and asks
-/// the game to rebuild states ([`Game::apply`]) and, at the end, the record of a line.
+/// A child is named by the game's own [`Code`] (a packed position, or the presses that reach
+/// it): the search keeps that code per state and depth, asks the game to rebuild states from
+/// it ([`Game::apply`]), and answers with the codes of the winning line.
 pub trait Game: Sync {
+    /// What names a child of a state.
+    type Code: Code;
     /// A state of the beam beyond its score: the board and whatever else decides its future.
     type State: Copy + Default + Send + Sync;
     /// What one depth of the search needs (its piece, its ranking), made once per depth.
@@ -31,28 +33,43 @@ pub trait Game: Sync {
         score: u64,
         parent: u32,
         scratch: &mut Self::Scratch,
-        out: &mut Sink,
+        out: &mut Sink<Self::Code>,
     ) -> u64;
 
     /// The children `expand` held back, into `out`, in the order they were made.
-    fn flush(&self, _at: &Self::Depth, _scratch: &mut Self::Scratch, _out: &mut Sink) {}
+    fn flush(&self, _at: &Self::Depth, _scratch: &mut Self::Scratch, _out: &mut Sink<Self::Code>) {}
 
     /// The state that child `placement` of `state` becomes (`at`: the depth that made it).
-    fn apply(&self, at: &Self::Depth, state: &Self::State, placement: u16) -> Self::State;
+    fn apply(&self, at: &Self::Depth, state: &Self::State, code: &Self::Code) -> Self::State;
+}
+
+/// A game's name for a child of a state.
+pub trait Code: Copy + Default + Send + Sync {
+    /// The child's rank among its parent's children, unique within a parent: it breaks ties
+    /// of key, so that the choice never depends on the order the tasks finished in.
+    fn order(&self) -> u16;
+}
+
+/// A packed placement that is its own rank.
+impl Code for u16 {
+    #[inline]
+    fn order(&self) -> u16 {
+        *self
+    }
 }
 
 /// Where a game puts a state's children: an expansion task's buffer.
-pub struct Sink<'a> {
-    pub(crate) chunk: &'a mut Chunk,
+pub struct Sink<'a, C: Code> {
+    pub(crate) chunk: &'a mut Chunk<C>,
     pub(crate) guide_board: Option<u64>,
 }
 
-impl Sink<'_> {
+impl<C: Code> Sink<'_, C> {
     /// Takes a child: its key (lower is better), a hash of everything that decides its future
     /// (children with one hash are one state, and the one with the higher score goes on), its
-    /// score, its parent's index in the depth, and its placement.
+    /// score, its parent's index in the depth, and its code.
     #[inline]
-    pub fn push(&mut self, key: f64, hash: u64, score: u64, parent: u32, placement: u16) {
+    pub fn push(&mut self, key: f64, hash: u64, score: u64, parent: u32, placement: C) {
         let candidate = Candidate {
             key: sortable(key),
             hash,

@@ -4,6 +4,7 @@
 //! one of the guide's boards with more points carries the gain on along the guide's line.
 
 use super::expand::{best_with_board, Candidate, Chunk};
+use super::game::Code;
 
 /// A line of play to improve on: its board (as [`crate::games::tencent::bitboard::Board::hash64`]) after each
 /// piece from `Params::start`'s on.
@@ -19,15 +20,15 @@ pub struct Guide {
 /// those that do), even if it did not make the width: a guide's line then survives to the end,
 /// and every other line that meets it with more points carries that gain along it. Returns
 /// its index in `chosen`, if any candidate had it.
-pub(crate) fn keep_board(
-    chunks: &[Chunk],
+pub(crate) fn keep_board<C: Code>(
+    chunks: &[Chunk<C>],
     hash: u64,
-    chosen: &mut Vec<Candidate>,
+    chosen: &mut Vec<Candidate<C>>,
 ) -> Option<usize> {
     if let Some(i) = chosen.iter().position(|c| c.hash == hash) {
         return Some(i);
     }
-    let found: Vec<Candidate> = chunks.iter().filter_map(|c| c.guided).collect();
+    let found: Vec<Candidate<C>> = chunks.iter().filter_map(|c| c.guided).collect();
     let kept = best_with_board(&found, hash)?;
     chosen.push(kept);
     Some(chosen.len() - 1)

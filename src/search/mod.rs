@@ -16,7 +16,7 @@ mod guided;
 mod select;
 mod trail;
 
-pub use game::{Game, Sink};
+pub use game::{Code, Game, Sink};
 pub use guided::Guide;
 
 use crate::width::{Clock, Schedule, TimeBudget, WidthPlan};
@@ -81,9 +81,9 @@ pub struct PhaseSeconds {
 
 /// The search's answer: the line of play it ends on.
 #[derive(Clone, Debug)]
-pub struct Line {
-    /// The game's placement code of each piece from the run's first on.
-    pub placements: Vec<u16>,
+pub struct Line<C> {
+    /// The game's code of each piece's placement from the run's first on.
+    pub placements: Vec<C>,
     /// The whole game's score, the run's start included.
     pub score: u64,
     pub stats: DepthStats,
@@ -103,7 +103,7 @@ pub fn beam_search<G: Game>(
     guide: Option<&Guide>,
     clock: &dyn Clock,
     progress: &mut dyn FnMut(&DepthStats),
-) -> Line {
+) -> Line<G::Code> {
     assert!(
         width.beam_width > 0 && width.width_changes.0.iter().all(|&(_, w)| w > 0),
         "beam width must be positive"
@@ -210,10 +210,10 @@ pub fn beam_search<G: Game>(
 /// one was kept (`on_guide`), and, where the answer may end anywhere, the highest score of any
 /// depth (on equal scores the later depth, so that a line places every piece it can, then
 /// the earlier state).
-fn next_best(
+fn next_best<C: Code>(
     best: Option<Best>,
     depth: usize,
-    chosen: &[Candidate],
+    chosen: &[Candidate<C>],
     on_guide: Option<usize>,
     may_end_anywhere: bool,
 ) -> Option<Best> {

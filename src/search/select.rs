@@ -12,6 +12,7 @@
 //! under it: the choice is always that of every candidate.
 
 use super::expand::{Candidate, Chunk, SAMPLE_STEP};
+use super::game::Code;
 use ahash::AHashMap;
 use rayon::prelude::*;
 use std::cmp::Reverse;
@@ -19,9 +20,9 @@ use std::collections::BinaryHeap;
 
 /// The selection's buffers, kept from depth to depth.
 #[derive(Default)]
-pub(crate) struct Picker {
-    pub chosen: Vec<Candidate>,
-    buckets: Buckets,
+pub(crate) struct Picker<C = u16> {
+    pub chosen: Vec<Candidate<C>>,
+    buckets: Buckets<C>,
 }
 
 /// The selection needs children that the expansion's bound dropped: expand again keeping
@@ -39,19 +40,19 @@ pub(crate) fn shortlist_rank(width: usize) -> usize {
     round / SAMPLE_STEP * 5 / 4 + 16
 }
 
-impl Picker {
+impl<C: Code> Picker<C> {
     /// A picker whose buffers are sized for a beam of `width`.
-    pub fn with_capacity(width: usize) -> Picker {
+    pub fn with_capacity(width: usize) -> Picker<C> {
         Picker {
             chosen: Vec::with_capacity(width),
-            ..Picker::default()
+            buckets: Buckets::default(),
         }
     }
 
     /// Chooses the states that go on: `width` of the candidates in `chunks` with distinct
     /// boards (all of them if fewer), into `chosen`. Fails when that needs candidates the
     /// chunks' bounds dropped. Reorders the chunks' candidates.
-    pub fn select(&mut self, chunks: &mut [Chunk], width: usize) -> Result<(), Refill> {
+    pub fn select(&mut self, chunks: &mut [Chunk<C>], width: usize) -> Result<(), Refill> {
         self.chosen.clear();
         let total: usize = chunks.iter().map(|c| c.generated).sum();
         let bound = chunks.iter().map(|c| c.bound).min().unwrap_or(u64::MAX);
@@ -90,7 +91,7 @@ impl Picker {
     /// `chosen` full. A board's state carries the highest score of its candidates in those
     /// rounds. Returns false when the candidates ran out before a round ended with `chosen`
     /// full (if the chunks dropped some, the answer is then not the full fill's).
-    fn fill(&mut self, chunks: &mut [Chunk], until: usize) -> bool {
+    fn fill(&mut self, chunks: &mut [Chunk<C>], until: usize) -> bool {
         let order = Candidate::order_key;
         chunks
             .par_iter_mut()
@@ -159,11 +160,11 @@ const BINS: usize = 64;
 /// per bin of key (bins split the sampled keys under the threshold evenly), the counts tell
 /// which bin holds the `width`-th board, and only that bin's ranks are searched.
 #[derive(Default)]
-struct Buckets {
+struct Buckets<C> {
     /// Per bucket: board hash -> index in `boards`.
     seen: Vec<Seen>,
     /// Per bucket: (rank, candidate) per distinct board.
-    boards: Vec<Vec<(u128, Candidate)>>,
+    boards: Vec<Vec<(u128, Candidate<C>)>>,
     /// Per bucket: each board's bin (in the order of `boards`; kept so that the serial step
     /// only compares bytes to find the cutoff bin's boards), and boards per bin.
     bins: Vec<Vec<u8>>,
@@ -196,7 +197,7 @@ impl Seen {
 
     /// The index of the board `hash` in `boards`, or the free slot where it goes.
     #[inline]
-    fn find(&self, hash: u64, boards: &[(u128, Candidate)]) -> Result<usize, usize> {
+    fn find<C>(&self, hash: u64, boards: &[(u128, Candidate<C>)]) -> Result<usize, usize> {
         let mask = self.slots.len() - 1;
         let mut slot = hash as usize & mask;
         loop {
@@ -235,10 +236,10 @@ enum Shortlist {
     BoundTooLow(u64),
 }
 
-impl Buckets {
+impl<C: Code> Buckets<C> {
     /// A key that about `rank` candidates are under (with a margin), from the chunks' samples,
     /// or None if that is more than the samples tell.
-    fn key_at(&mut self, chunks: &[Chunk], rank: usize) -> Option<u64> {
+    fn key_at(&mut self, chunks: &[Chunk<C>], rank: usize) -> Option<u64> {
         self.sample.clear();
         self.sample
             .extend(chunks.iter().flat_map(|c| &c.sample).copied());
@@ -251,10 +252,10 @@ impl Buckets {
     /// threshold (`bound` is the lowest of the chunks' bounds).
     fn select(
         &mut self,
-        chunks: &[Chunk],
+        chunks: &[Chunk<C>],
         width: usize,
         bound: u64,
-        chosen: &mut Vec<Candidate>,
+        chosen: &mut Vec<Candidate<C>>,
     ) -> Shortlist {
         if self.seen.is_empty() {
             self.seen = (0..BUCKETS).map(|_| Seen::default()).collect();
@@ -304,7 +305,7 @@ impl Buckets {
                     let key = c.order_key();
                     match seen.find(c.hash, boards) {
                         Ok(i) => {
-                            let entry: &mut (u128, Candidate) = &mut boards[i];
+                            let entry: &mut (u128, Candidate<C>) = &mut boards[i];
                             entry.0 = entry.0.min(key);
                             if c.score > entry.1.score {
                                 entry.1 = *c;
@@ -484,7 +485,7 @@ mod tests {
         // and the full selection returns every distinct board.
         let all = candidates(5, 20_000, 200);
         let mut chunks: Vec<Chunk> = all.chunks(700).map(Chunk::of).collect();
-        let mut picker = Picker::default();
+        let mut picker = Picker::<u16>::default();
         picker.select(&mut chunks, 500).unwrap();
         let hashes: HashSet<u64> = picker.chosen.iter().map(|c| c.hash).collect();
         assert_eq!(picker.chosen.len(), 200);
@@ -527,7 +528,7 @@ mod tests {
         ] {
             let all = candidates(seed, count, boards);
             let mut chunks: Vec<Chunk> = all.chunks(333).map(Chunk::of).collect();
-            let mut picker = Picker::default();
+            let mut picker = Picker::<u16>::default();
             picker.fill(&mut chunks, width);
             let got: Vec<(u64, u64, u128)> = picker
                 .chosen
@@ -558,7 +559,7 @@ mod tests {
         let all = candidates(31, 40_000, 30_000);
         let width = 2_000;
         let mut whole: Vec<Chunk> = all.chunks(700).map(Chunk::of).collect();
-        let mut picker = Picker::default();
+        let mut picker = Picker::<u16>::default();
         picker.select(&mut whole, width).unwrap();
         let want: Vec<u128> = picker.chosen.iter().map(|c| c.order_key()).collect();
         let mut keys: Vec<u64> = all.iter().map(|c| c.key).collect();
@@ -589,7 +590,7 @@ mod tests {
         // 1,500, and the fill needs two rounds.
         let all = candidates(32, 40_000, 1_600);
         let width = 1_500;
-        let mut picker = Picker::default();
+        let mut picker = Picker::<u16>::default();
         let mut whole: Vec<Chunk> = all.chunks(700).map(Chunk::of).collect();
         picker.select(&mut whole, width).unwrap();
         let want: Vec<(u64, u64)> = picker.chosen.iter().map(|c| (c.hash, c.score)).collect();

@@ -14,9 +14,9 @@ pub(crate) const GC_INTERVAL: usize = 8;
 /// Packed to 6 bytes: the trail holds one per state for the last [`GC_INTERVAL`] depths.
 #[derive(Clone, Copy, Default)]
 #[repr(C, packed(2))]
-pub(crate) struct TrailEntry {
+pub(crate) struct TrailEntry<C: Copy = u16> {
     pub parent: u32,
-    pub placement: u16,
+    pub placement: C,
 }
 
 /// A state that must survive compaction because the answer may end there: its depth, its
@@ -31,8 +31,8 @@ pub(crate) struct Best {
 /// The trail's levels, one per depth, one after the other in one buffer (compaction moves
 /// entries down within it, so the buffer is reused instead of reallocated).
 #[derive(Default)]
-pub(crate) struct Trail {
-    entries: Vec<TrailEntry>,
+pub(crate) struct Trail<C: Copy = u16> {
+    entries: Vec<TrailEntry<C>>,
     /// Where each level starts in `entries`; one more than the levels, for the end.
     starts: Vec<usize>,
     /// Levels before this were compacted before.
@@ -44,8 +44,8 @@ pub(crate) struct Trail {
     current: Vec<u32>,
 }
 
-impl Trail {
-    pub fn with_capacity(depths: usize) -> Trail {
+impl<C: Copy + Default> Trail<C> {
+    pub fn with_capacity(depths: usize) -> Trail<C> {
         let mut starts = Vec::with_capacity(depths + 1);
         starts.push(0);
         Trail {
@@ -58,12 +58,12 @@ impl Trail {
         self.starts.len() - 1
     }
 
-    fn level(&self, d: usize) -> &[TrailEntry] {
+    fn level(&self, d: usize) -> &[TrailEntry<C>] {
         &self.entries[self.starts[d]..self.starts[d + 1]]
     }
 
     /// A new level of `count` entries for the caller to fill; [`Trail::close`] it after.
-    pub fn open(&mut self, count: usize) -> &mut [TrailEntry] {
+    pub fn open(&mut self, count: usize) -> &mut [TrailEntry<C>] {
         let at = self.entries.len();
         let needed = at + count;
         if needed > self.entries.capacity() {
@@ -92,13 +92,13 @@ impl Trail {
     }
 
     /// Adds the last level without compacting (nothing comes after it).
-    pub fn push_last(&mut self, level: impl Iterator<Item = TrailEntry>) {
+    pub fn push_last(&mut self, level: impl Iterator<Item = TrailEntry<C>>) {
         self.entries.extend(level);
         self.starts.push(self.entries.len());
     }
 
     /// The placements from the first depth to `best`'s state.
-    pub fn line_to(&self, best: Best) -> Vec<u16> {
+    pub fn line_to(&self, best: Best) -> Vec<C> {
         let mut placements = Vec::with_capacity(best.depth + 1);
         let mut i = best.index;
         for d in (0..=best.depth).rev() {

@@ -30,7 +30,7 @@ impl InputModel {
 }
 
 /// One press: the record frame (counted from the piece's spawn frame) and the buttons.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Tap {
     pub frame: u16,
     pub buttons: u8,

@@ -8,11 +8,11 @@
 
 use super::engine::{play_state, NesGame, Outcome};
 use super::eval::{cost, NesWeights, Rows, FULL};
-use super::movegen::{placements, InputModel, Placement};
+use super::movegen::{placements, InputModel, Placement, Tap};
 use super::record::NesRecord;
 use super::start::Start;
 use super::tables::{ORIENTATIONS, POINTS};
-use crate::search::{self, DepthStats, Game, Run, Sink, Width};
+use crate::search::{self, Code, DepthStats, Game, Run, Sink, Width};
 use crate::width::Clock;
 use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -89,6 +89,47 @@ impl State {
     }
 }
 
+/// Presses a child's code holds at most: the input models reach every placement with fewer
+/// (a piece crosses the field in at most 5 shifts and turns twice).
+const MAX_TAPS: usize = 12;
+
+/// A child as the search keeps it: where the piece locks and the presses that put it there.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NesCode {
+    /// Its rank among the placements of its parent.
+    order: u16,
+    piece: u8,
+    x: i8,
+    y: i8,
+    count: u8,
+    taps: [Tap; MAX_TAPS],
+}
+
+impl NesCode {
+    fn of(order: usize, p: &Placement) -> Option<NesCode> {
+        let mut taps = [Tap::default(); MAX_TAPS];
+        taps.get_mut(..p.taps.len())?.copy_from_slice(&p.taps);
+        Some(NesCode {
+            order: order as u16,
+            piece: p.piece,
+            x: p.x,
+            y: p.y,
+            count: p.taps.len() as u8,
+            taps,
+        })
+    }
+
+    fn taps(&self) -> &[Tap] {
+        &self.taps[..self.count as usize]
+    }
+}
+
+impl Code for NesCode {
+    fn order(&self) -> u16 {
+        self.order
+    }
+}
+
 /// The record found and what it scores by the search's own count.
 pub struct Found {
     pub record: NesRecord,
@@ -146,7 +187,14 @@ pub fn clear_points(lines: u32, level: u8, rows: usize) -> (u64, u8, u32) {
 
 /// A hash of everything a child's play-out depends on: the field and counts its lock leaves,
 /// the parent's generator and frame counter, and the presses with their lock frame.
-fn child_hash(parent: &NesGame, after: &Rows, score: u64, lines: u32, level: u8, p: &Placement) -> u64 {
+fn child_hash(
+    parent: &NesGame,
+    after: &Rows,
+    score: u64,
+    lines: u32,
+    level: u8,
+    p: &Placement,
+) -> u64 {
     let mut h = ahash::AHasher::default();
     after.hash(&mut h);
     (score, lines, level, parent.pieces).hash(&mut h);
@@ -183,9 +231,9 @@ impl NesSearch {
 
     /// Plays a placement out on the plain engine, from the parent's spawn to the next spawn,
     /// the stop, or the end of the game; also gives the presses' record frames.
-    fn play_out(&self, parent: &State, placement: &Placement) -> State {
+    fn play_out(&self, parent: &State, placement: &NesCode) -> State {
         let mut game = parent.game;
-        let taps = &placement.taps;
+        let taps = placement.taps();
         let mut next_tap = 0;
         if let Some(t) = taps.first().filter(|t| t.frame == 0) {
             // The spawn frame's press: read at the end of that frame, already played.
@@ -212,7 +260,9 @@ impl NesSearch {
             if game.outcome == Outcome::ToppedOut {
                 return dead(game);
             }
-            if events.locked && (game.x, game.y, game.piece) != (placement.x, placement.y, placement.piece) {
+            if events.locked
+                && (game.x, game.y, game.piece) != (placement.x, placement.y, placement.piece)
+            {
                 // The movegen and the engine disagree: a bug, never a record.
                 self.mismatches.fetch_add(1, Ordering::Relaxed);
                 return dead(game);
@@ -265,16 +315,14 @@ impl NesSearch {
     }
 
     /// The record of a line of placement codes, played from the start.
-    fn record(&self, start: &Start, line: &[u16]) -> Found {
+    fn record(&self, start: &Start, line: &[NesCode]) -> Found {
         let mut state = State::root(start);
         let mut frames: Vec<u8> = Vec::new();
         let mut piece_starts = Vec::with_capacity(line.len());
-        for &code in line {
-            let all = placements(&state.game, self.model, state.first_press());
-            let placement = &all[code as usize];
+        for placement in line {
             let from = state.spawn_frame.max(0) as usize;
             piece_starts.push(from);
-            for t in &placement.taps {
+            for t in placement.taps() {
                 let f = (state.spawn_frame + t.frame as i64) as usize;
                 if frames.len() <= f {
                     frames.resize(f + 1, 0);
@@ -304,6 +352,7 @@ impl NesSearch {
 }
 
 impl Game for NesSearch {
+    type Code = NesCode;
     type State = State;
     type Depth = ();
     type Scratch = ();
@@ -317,7 +366,7 @@ impl Game for NesSearch {
         score: u64,
         parent: u32,
         _scratch: &mut (),
-        out: &mut Sink,
+        out: &mut Sink<NesCode>,
     ) -> u64 {
         if state.done || state.dead {
             return 0;
@@ -326,18 +375,20 @@ impl Game for NesSearch {
         let rows = game.rows();
         let all = placements(game, self.model, state.first_press());
         for (order, p) in all.iter().enumerate() {
+            let Some(code) = NesCode::of(order, p) else {
+                continue;
+            };
             let (after, cleared) = place(&rows, p.piece, p.x, p.y);
             let (points, level, lines) = clear_points(game.lines(), game.level, cleared);
             let child_score = score + points;
             let key = cost(&after, &self.weights) - child_score as f64;
             let hash = child_hash(game, &after, child_score, lines, level, p);
-            out.push(key, hash, child_score, parent, order as u16);
+            out.push(key, hash, child_score, parent, code);
         }
         all.len() as u64
     }
 
-    fn apply(&self, _at: &(), state: &State, placement: u16) -> State {
-        let all = placements(&state.game, self.model, state.first_press());
-        self.play_out(state, &all[placement as usize])
+    fn apply(&self, _at: &(), state: &State, code: &NesCode) -> State {
+        self.play_out(state, code)
     }
 }

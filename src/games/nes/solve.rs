@@ -161,10 +161,7 @@ pub fn solve(run: &Run) -> Result<(), CliError> {
     let beam = Width {
         beam_width: width,
         width_changes: Schedule::default(),
-        time_budget: time_budget.map(|seconds| TimeBudget {
-            seconds,
-            max_width,
-        }),
+        time_budget: time_budget.map(|seconds| TimeBudget { seconds, max_width }),
     };
     let pool = search.pool()?;
     if !quiet {

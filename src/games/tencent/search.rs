@@ -149,6 +149,7 @@ pub(crate) struct Depth {
 }
 
 impl Game for Tencent<'_> {
+    type Code = u16;
     type State = Board;
     type Depth = Depth;
     type Scratch = Buffers;
@@ -178,7 +179,7 @@ impl Game for Tencent<'_> {
         score: u64,
         parent: u32,
         buffers: &mut Buffers,
-        out: &mut Sink,
+        out: &mut Sink<u16>,
     ) -> u64 {
         let (kind, index) = (at.kind, at.index);
         let Buffers {
@@ -206,14 +207,14 @@ impl Game for Tencent<'_> {
         placements.len() as u64
     }
 
-    fn flush(&self, at: &Depth, buffers: &mut Buffers, out: &mut Sink) {
+    fn flush(&self, at: &Depth, buffers: &mut Buffers, out: &mut Sink<u16>) {
         buffers.pending.flush(at, out);
     }
 
     #[inline]
-    fn apply(&self, at: &Depth, board: &Board, placement: u16) -> Board {
+    fn apply(&self, at: &Depth, board: &Board, placement: &u16) -> Board {
         let mut board = *board;
-        Placement::unpack(placement).lock(&mut board, at.kind, at.index, at.rules);
+        Placement::unpack(*placement).lock(&mut board, at.kind, at.index, at.rules);
         board
     }
 }
@@ -244,7 +245,7 @@ struct Pending {
 
 impl Pending {
     /// Evaluates the waiting children and turns them into candidates.
-    fn flush(&mut self, at: &Depth, out: &mut Sink) {
+    fn flush(&mut self, at: &Depth, out: &mut Sink<u16>) {
         if self.children.is_empty() {
             return;
         }
