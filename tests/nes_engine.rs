@@ -623,7 +623,7 @@ fn a_game_left_alone_tops_out_and_then_stands_still() {
     }
     assert_eq!(game.outcome, Outcome::ToppedOut);
     assert!(game.pieces > 5);
-    let stopped = game.clone();
+    let stopped = game;
     assert_eq!(game.step(button::RIGHT), Events::default());
     assert_eq!(game, stopped);
     let record = NesRecord::parse(&format!("{HEADER}.*5000\n")).unwrap();
@@ -898,7 +898,7 @@ fn a_turn_into_the_stack_is_refused() {
     // Column 6 of row 5 is taken: the horizontal I (columns 2..=5) fits; a stone at column 5
     // stops it.
     game.cells[5 * 10 + 6] = FILLED;
-    let mut turned = game.clone();
+    let mut turned = game;
     turned.step(button::A);
     turned.step(0);
     assert_eq!(turned.piece, 18);
@@ -925,7 +925,7 @@ fn a_move_into_the_wall_is_refused() {
 /// frame 0 is the spawn frame's own press, already read) and returns the frame the piece
 /// locked on and where.
 fn play(game: &NesGame, p: &Placement) -> (u16, u8, i8, i8) {
-    let mut game = game.clone();
+    let mut game = *game;
     let mut taps = p.taps.iter().peekable();
     if let Some(t) = taps.next_if(|t| t.frame == 0) {
         game.held = t.buttons;
@@ -981,7 +981,7 @@ fn spawns(record: &NesRecord) -> Vec<Spawned> {
             }
         }
         if events.spawned {
-            let mut state = game.clone();
+            let mut state = game;
             state.held = 0;
             state.held_before = 0;
             pending = Some((state, 0, frame as i64));
@@ -1103,7 +1103,7 @@ fn every_placement_plays_on_the_engine_at_other_speeds() {
     let states = fixture_states();
     for (i, Spawned { game, first, .. }) in states.iter().enumerate().step_by(37) {
         for level in [0u8, 8, 13, 29, 40] {
-            let mut game = game.clone();
+            let mut game = *game;
             game.level = level;
             for every in [2u8, 3, 5] {
                 let n = check_placements(
@@ -1189,7 +1189,7 @@ fn engine_reachable(game: &NesGame, model: InputModel, first: u16) -> HashSet<(u
     let mut frontier = Vec::new();
     let presses: &[u8] = if allowed(0) { &PRESSES } else { &[0] };
     for &b in presses {
-        let mut g = game.clone();
+        let mut g = *game;
         g.held = b;
         if seen.insert(key(&g)) {
             frontier.push(g);
@@ -1205,7 +1205,7 @@ fn engine_reachable(game: &NesGame, model: InputModel, first: u16) -> HashSet<(u
         let mut next = Vec::new();
         for g in &frontier {
             for &b in presses {
-                let mut g = g.clone();
+                let mut g = *g;
                 if g.step(b).locked {
                     out.insert((g.piece, g.x, g.y, t));
                 } else if seen.insert(key(&g)) {
@@ -1242,7 +1242,7 @@ fn the_movegen_finds_every_placement_the_engine_reaches() {
     }
     // Slower gravity gives time for tucks and spins under overhangs.
     for (i, Spawned { game, first, .. }) in states.iter().enumerate().step_by(53) {
-        let mut game = game.clone();
+        let mut game = *game;
         game.level = 8;
         let model = InputModel {
             tap_every: 3,
@@ -1407,7 +1407,7 @@ fn auto_shift_placements_play_on_the_engine_and_reach_further() {
             continue;
         }
         // The game as the search sees it at a spawn: nothing held.
-        let mut game = played.clone();
+        let mut game = played;
         game.held = 0;
         game.held_before = 0;
         for every in [2u8, 6, 20] {
