@@ -4,6 +4,7 @@
 //! [`rules`], its record text in [`record`], the checker's replay in [`replay`], the solver's
 //! placement search in [`movegen`], and what `check --game browser` prints in [`cli`].
 
+pub mod cli;
 pub mod movegen;
 pub mod record;
 pub mod replay;
