@@ -224,3 +224,20 @@ fn check_browser_exit_codes() {
         .stderr
         .contains("needs a sequence file and a record file"));
 }
+
+#[test]
+fn solve_refuses_the_browser_game_with_a_message() {
+    let dir = Scratch::new("browser-solve");
+    let sequence = dir.file("seq.txt", "TJO\n");
+    let out = exe(
+        env!("CARGO_BIN_EXE_solve"),
+        &["--game", "browser", sequence.to_str().unwrap()],
+    );
+    assert_eq!(out.code, Some(2), "{out:#?}");
+    assert!(
+        out.stderr
+            .contains("the browser game is played by `check --game browser`"),
+        "{}",
+        out.stderr
+    );
+}
