@@ -166,8 +166,9 @@ impl From<LimitError> for CliError {
 /// The rules options every binary takes (one definition, so that every tool reads them alike).
 #[derive(clap::Args, Clone, Copy, Debug)]
 pub struct RulesOptions {
-    /// The game: `tencent` (the contest's, default) or `nes` (NES Tetris, NTSC A-type; see
-    /// docs/NES.md). Only `check` and `solve` play NES Tetris.
+    /// The game: `tencent` (the contest's, default), `nes` (NES Tetris, NTSC A-type; see
+    /// docs/NES.md) or `browser` (docs/BROWSER.md). Only `check` and `solve` play NES
+    /// Tetris; only `check` and `gen` the browser game.
     #[arg(long, value_enum, default_value_t = Game::Tencent)]
     pub game: Game,
     /// Play by the contest web replay's rules: a piece locks wherever its moves leave it, even
@@ -189,6 +190,9 @@ pub enum Game {
     Tencent,
     /// NES Tetris, NTSC A-type (docs/NES.md).
     Nes,
+    /// The browser game: a canvas Tetris in JavaScript with points and levels
+    /// (docs/BROWSER.md).
+    Browser,
 }
 
 impl RulesOptions {
@@ -198,6 +202,12 @@ impl RulesOptions {
         if self.game == Game::Nes {
             return Err(CliError::usage(format!(
                 "{} plays only the contest's game; NES Tetris is played by `check --game nes` and `solve --game nes`",
+                program_name()
+            )));
+        }
+        if self.game == Game::Browser {
+            return Err(CliError::usage(format!(
+                "{} plays only the contest's game; the browser game is played by `check --game browser` and `gen --game browser`",
                 program_name()
             )));
         }

@@ -90,6 +90,9 @@ fn run(args: &Args) -> Result<(), CliError> {
             html: args.html.as_deref(),
         });
     }
+    if args.rules.game == Game::Browser {
+        return check_browser(args);
+    }
     if args.frames || args.fm2.is_some() {
         return Err(CliError::usage("--frames and --fm2 are for --game nes"));
     }
@@ -198,6 +201,35 @@ fn run(args: &Args) -> Result<(), CliError> {
         drop(out);
         std::process::exit(EXIT_INVALID)
     }
+}
+
+/// `check --game browser SEQUENCE RECORD`: only `--json` applies.
+fn check_browser(args: &Args) -> Result<(), CliError> {
+    let Some(record) = &args.record else {
+        return Err(CliError::usage(
+            "check --game browser needs a sequence file and a record file",
+        ));
+    };
+    if args.frames || args.fm2.is_some() || args.rules.judge {
+        return Err(CliError::usage(
+            "--game browser: --frames, --fm2 and --judge are for the other games",
+        ));
+    }
+    if args.trace || args.stats || args.html.is_some() {
+        return Err(CliError::usage(
+            "--game browser: --trace, --stats and --html are for the other games",
+        ));
+    }
+    use tetris_opt::games::browser::cli::{check, CheckOptions};
+    let valid = check(&CheckOptions {
+        sequence: &args.input,
+        record,
+        json: args.json,
+    })?;
+    if !valid {
+        std::process::exit(EXIT_INVALID);
+    }
+    Ok(())
 }
 
 /// Why `--at` showed nothing: the record locked fewer pieces.

@@ -21,7 +21,8 @@ struct Args {
     #[arg(long, value_enum, default_value_t = Distribution::Contest)]
     distribution: Distribution,
     /// `nes`: NES games are not sequences but starts; list the distinct starts known for
-    /// --start-level (the title-waits that lead to different games).
+    /// --start-level (the title-waits that lead to different games). `browser`: the browser
+    /// game's 7-bag sequence for --seed.
     #[arg(long, value_enum, default_value_t = Game::Tencent)]
     game: Game,
     /// With `--game nes`: the level whose starts to list.
@@ -41,14 +42,10 @@ fn run(args: &Args) -> Result<(), CliError> {
     if args.game == Game::Nes {
         return list_nes_starts(args.start_level);
     }
-    if args.count == 0 {
-        return Err(CliError::usage("--count must be at least 1"));
+    if args.game == Game::Browser {
+        return browser_sequence(args);
     }
-    if args.count > MAX_COUNT {
-        return Err(CliError::usage(format!(
-            "--count must be at most {MAX_COUNT}"
-        )));
-    }
+    check_count(args.count)?;
     let pieces = generate(args.distribution, args.seed, args.count);
     let dist = match args.distribution {
         Distribution::Contest => "contest",
@@ -57,6 +54,38 @@ fn run(args: &Args) -> Result<(), CliError> {
     };
     let header = format!(
         "gen --seed {} --count {} --distribution {dist}",
+        args.seed, args.count
+    );
+    let text = format_sequence(&pieces, Some(&header));
+    std::io::stdout()
+        .lock()
+        .write_all(text.as_bytes())
+        .map_err(|e| stdout_failed(e, "the sequence"))
+}
+
+fn check_count(count: usize) -> Result<(), CliError> {
+    if count == 0 {
+        return Err(CliError::usage("--count must be at least 1"));
+    }
+    if count > MAX_COUNT {
+        return Err(CliError::usage(format!(
+            "--count must be at most {MAX_COUNT}"
+        )));
+    }
+    Ok(())
+}
+
+/// The browser game's sequence: 7-bags only.
+fn browser_sequence(args: &Args) -> Result<(), CliError> {
+    if args.distribution != Distribution::Contest {
+        return Err(CliError::usage(
+            "--game browser draws its pieces from 7-bags; --distribution is for the contest's game",
+        ));
+    }
+    check_count(args.count)?;
+    let pieces = tetris_opt::games::browser::sequence(args.seed, args.count);
+    let header = format!(
+        "gen --game browser --seed {} --count {}",
         args.seed, args.count
     );
     let text = format_sequence(&pieces, Some(&header));

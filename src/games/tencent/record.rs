@@ -213,6 +213,12 @@ const QUOTE_LENGTH: usize = 24;
 /// character that shows nothing written as its code point (`D1<U+200B>`), so that the quote
 /// never looks like a valid token.
 fn quote(word: &str) -> String {
+    quote_at_most(word, QUOTE_LENGTH)
+}
+
+/// [`quote`] with the longest quote in characters given: `length` characters of the word at
+/// most, then `...`.
+pub fn quote_at_most(word: &str, length: usize) -> String {
     let mut out = String::new();
     for c in word.chars() {
         let shown = if shows_ink(c) {
@@ -220,7 +226,7 @@ fn quote(word: &str) -> String {
         } else {
             format!("<{}>", code_point(c))
         };
-        if out.chars().count() + shown.chars().count() > QUOTE_LENGTH {
+        if out.chars().count() + shown.chars().count() > length {
             out.push_str("...");
             break;
         }

@@ -1,0 +1,315 @@
+//! Records of the browser game: a `game browser` line, then one line of moves per piece
+//! (`L`, `R`, `D`, `U`, each optionally followed by a count 1..=999), ending at its lock.
+//!
+//! Parsing checks the form of the text; whether each line ends exactly at its piece's lock is
+//! the replay's business (it needs the sequence). Both report a [`RecordError`] that names the
+//! line, the piece and the token.
+
+use super::rules::{Kind, Move};
+use crate::games::tencent::record::{describe_char, quote_at_most, BYTE_ORDER_MARK};
+use std::fmt;
+
+/// The first line of every record.
+pub const HEADER: &str = "game browser";
+/// The largest count one token carries.
+pub const MAX_COUNT: u16 = 999;
+/// The longest quote of a token or line in a message, in characters.
+const QUOTE_LENGTH: usize = 40;
+
+/// One token: a move and how many times it is played in a row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Token {
+    pub mv: Move,
+    /// 1..=[`MAX_COUNT`].
+    pub count: u16,
+}
+
+impl fmt::Display for Token {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.count == 1 {
+            write!(f, "{}", self.mv.letter())
+        } else {
+            write!(f, "{}{}", self.mv.letter(), self.count)
+        }
+    }
+}
+
+/// A whole record: each piece's tokens, and the line of the text each piece's moves are on.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Record {
+    pub pieces: Vec<Vec<Token>>,
+    /// 1-based line of the text per piece (for messages); a record built in memory has the
+    /// lines its text would have.
+    pub source_lines: Vec<usize>,
+}
+
+/// What is wrong with a record (its form, or how its moves play).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Problem {
+    /// No `game browser` line: the text is empty or all comments.
+    Empty,
+    /// The first line that is not a comment is not `game browser`.
+    Header { found: String },
+    /// A token that is not a move with a count.
+    Token {
+        /// 1-based position of the token in its line.
+        number: usize,
+        token: String,
+        what: &'static str,
+        found: Option<char>,
+    },
+    /// A line for a piece past the sequence's end.
+    PastSequence { pieces: usize },
+    /// A line after the piece that ended the game.
+    AfterGameOver { piece: usize, kind: Kind },
+    /// The moves end with the piece still falling.
+    NoLock { row: i32, col: i32 },
+    /// The piece locked before the line's last move.
+    LockedEarly {
+        number: usize,
+        token: String,
+        /// The move of the token at which it locked and the token's count (equal when it
+        /// locked at the token's last move).
+        at: u16,
+        count: u16,
+        /// The next token, when the lock was at the last move of its token.
+        next: Option<String>,
+    },
+}
+
+/// A record error: where (line, piece and its kind where known) and what.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordError {
+    /// 1-based line of the text.
+    pub line: usize,
+    /// 1-based piece number, where the error is about a piece.
+    pub piece: Option<usize>,
+    /// The piece's kind, where the sequence is known.
+    pub kind: Option<Kind>,
+    pub problem: Problem,
+}
+
+impl RecordError {
+    /// What is wrong, naming the piece and token, without the line.
+    pub fn message(&self) -> String {
+        let who = match (self.piece, self.kind) {
+            (Some(n), Some(k)) => format!("piece {n} ({k})"),
+            (Some(n), None) => format!("piece {n}"),
+            (None, _) => String::new(),
+        };
+        match &self.problem {
+            Problem::Empty => format!(
+                "the record has no `{HEADER}` line (it is empty or all comments)"
+            ),
+            Problem::Header { found } => {
+                format!("the first line must be `{HEADER}`, found '{found}'")
+            }
+            Problem::Token {
+                number,
+                token,
+                what,
+                found,
+            } => {
+                let found = found.map(|c| format!(", found {}", describe_char(c)));
+                format!(
+                    "{who}, token {number} '{token}': {what}{}",
+                    found.unwrap_or_default()
+                )
+            }
+            Problem::PastSequence { pieces } => {
+                format!("{who}: a line past the sequence's last piece (it has {pieces})")
+            }
+            Problem::AfterGameOver { piece, kind } => format!(
+                "{who}: a line after the end of the game (piece {piece} ({kind}) locked in a hidden row)"
+            ),
+            Problem::NoLock { row, col } => format!(
+                "{who} does not lock: its moves end with it at row {row}, column {col}"
+            ),
+            Problem::LockedEarly {
+                number,
+                token,
+                at,
+                count,
+                next,
+            } => match next {
+                Some(next) if at == count => format!(
+                    "{who} locked at token {number} '{token}'; the line goes on with '{next}'"
+                ),
+                _ => format!(
+                    "{who} locked at token {number} '{token}' (its move {at} of {count}); the line goes on with the rest of it"
+                ),
+            },
+        }
+    }
+
+    /// The message as the binaries print it: `FILE:LINE: message`.
+    pub fn located(&self, file: &str) -> String {
+        format!("{file}:{}: {}", self.line, self.message())
+    }
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: {}", self.line, self.message())
+    }
+}
+
+impl std::error::Error for RecordError {}
+
+impl Record {
+    /// Parses a record's text. A byte-order mark at the start is skipped; lines whose first
+    /// non-blank character is `#` are comments; trailing whitespace (and `\r`) is ignored.
+    pub fn parse(text: &str) -> Result<Record, RecordError> {
+        let text = text.strip_prefix(BYTE_ORDER_MARK).unwrap_or(text);
+        let mut record = Record::default();
+        let mut header_seen = false;
+        for (index, raw) in text.lines().enumerate() {
+            let line = raw.trim_end();
+            if line.trim_start().starts_with('#') {
+                continue;
+            }
+            if !header_seen {
+                if line != HEADER {
+                    return Err(RecordError {
+                        line: index + 1,
+                        piece: None,
+                        kind: None,
+                        problem: Problem::Header {
+                            found: quote_line(line),
+                        },
+                    });
+                }
+                header_seen = true;
+                continue;
+            }
+            let piece = record.pieces.len() + 1;
+            let tokens = (line.split_ascii_whitespace().enumerate())
+                .map(|(k, word)| {
+                    parse_token(word).map_err(|(what, found)| RecordError {
+                        line: index + 1,
+                        piece: Some(piece),
+                        kind: None,
+                        problem: Problem::Token {
+                            number: k + 1,
+                            token: quote_at_most(word, QUOTE_LENGTH),
+                            what,
+                            found,
+                        },
+                    })
+                })
+                .collect::<Result<Vec<Token>, RecordError>>()?;
+            record.pieces.push(tokens);
+            record.source_lines.push(index + 1);
+        }
+        if !header_seen {
+            return Err(RecordError {
+                line: 1,
+                piece: None,
+                kind: None,
+                problem: Problem::Empty,
+            });
+        }
+        Ok(record)
+    }
+
+    /// A record from each piece's moves, runs of one move merged into tokens of at most
+    /// [`MAX_COUNT`].
+    pub fn from_moves<'a>(pieces: impl IntoIterator<Item = &'a [Move]>) -> Record {
+        let mut record = Record::default();
+        for moves in pieces {
+            let mut tokens: Vec<Token> = Vec::new();
+            for &mv in moves {
+                match tokens.last_mut() {
+                    Some(last) if last.mv == mv && last.count < MAX_COUNT => last.count += 1,
+                    _ => tokens.push(Token { mv, count: 1 }),
+                }
+            }
+            record.push(tokens);
+        }
+        record
+    }
+
+    /// Appends a piece's tokens on the line its text would have.
+    pub fn push(&mut self, tokens: Vec<Token>) {
+        // The header is line 1.
+        self.source_lines.push(self.pieces.len() + 2);
+        self.pieces.push(tokens);
+    }
+}
+
+impl fmt::Display for Record {
+    /// The record's text: the header, then one line per piece, tokens separated by spaces.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "{HEADER}")?;
+        for tokens in &self.pieces {
+            for (i, t) in tokens.iter().enumerate() {
+                if i > 0 {
+                    f.write_str(" ")?;
+                }
+                write!(f, "{t}")?;
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}
+
+/// A line as messages quote it: like a token (at most [`QUOTE_LENGTH`] characters, what
+/// shows nothing as its code point), except that plain spaces between words stay spaces.
+fn quote_line(line: &str) -> String {
+    let mut out = String::new();
+    let mut shown = 0;
+    for (i, word) in line.split(' ').enumerate() {
+        let quoted = quote_at_most(word, QUOTE_LENGTH);
+        let separator = usize::from(i > 0);
+        if shown + separator + quoted.chars().count() > QUOTE_LENGTH {
+            out.push_str(if i > 0 { " ..." } else { "..." });
+            break;
+        }
+        if i > 0 {
+            out.push(' ');
+        }
+        shown += separator + quoted.chars().count();
+        out.push_str(&quoted);
+    }
+    out
+}
+
+/// A problem with a token, and the character it is about (if one).
+type TokenProblem = (&'static str, Option<char>);
+
+fn parse_token(word: &str) -> Result<Token, TokenProblem> {
+    let mut chars = word.chars();
+    let Some(first) = chars.next() else {
+        return Err(("an empty token", None));
+    };
+    let Some(mv) = Move::from_letter(first) else {
+        return Err(("expected L, R, D or U", Some(first)));
+    };
+    let digits = chars.as_str();
+    if digits.is_empty() {
+        return Ok(Token { mv, count: 1 });
+    }
+    if let Some(c) = digits.chars().find(|c| !c.is_ascii_digit()) {
+        return Err(("the count must be a decimal number", Some(c)));
+    }
+    if digits.starts_with('0') {
+        return Err(("a count is 1 to 999, written without leading zeros", None));
+    }
+    match digits.parse::<u16>() {
+        Ok(count) if digits.len() <= 3 => Ok(Token { mv, count }),
+        _ => Err(("a count is at most 999", None)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_print_without_a_count_of_one() {
+        let r = Record::parse("game browser\nU R1 R D18\nL3 D19\n").unwrap();
+        assert_eq!(r.to_string(), "game browser\nU R R D18\nL3 D19\n");
+        assert_eq!(r.source_lines, [2, 3]);
+    }
+}

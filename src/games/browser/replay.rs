@@ -1,0 +1,219 @@
+//! Replaying a browser-game record on the plain engine: what `check --game browser` reports,
+//! and each locked piece for an observer (a trace, a test).
+
+use super::record::{Problem, Record, RecordError, Token};
+use super::rules::{Game, Kind, Lock, Outcome, Piece};
+use serde::Serialize;
+use std::fmt;
+
+/// How a replay ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum End {
+    /// Every piece of the sequence locked.
+    SequenceEnded,
+    /// The record has fewer lines than the sequence has pieces: the game stops there.
+    RecordEnded,
+    /// This piece (1-based) locked with a cell in a hidden row; it was not placed.
+    GameOver { piece: usize },
+}
+
+impl fmt::Display for End {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            End::SequenceEnded => write!(f, "every piece of the sequence locked"),
+            End::RecordEnded => write!(f, "the record ended before the sequence"),
+            End::GameOver { piece } => {
+                write!(f, "game over: piece {piece} locked in a hidden row")
+            }
+        }
+    }
+}
+
+/// What a valid record scores.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// Pieces whose cells settled (a piece that ends the game does not count).
+    pub pieces_placed: usize,
+    pub lines: u64,
+    /// Locks that cleared 1, 2, 3 and 4 lines.
+    pub clears: [u64; 4],
+    pub points: u64,
+    pub level: u64,
+    pub end: End,
+    /// The settled cells at the end.
+    pub game: Game,
+}
+
+/// One locked piece, as an observer of the replay sees it.
+pub struct Step<'a> {
+    /// 0-based piece number.
+    pub index: usize,
+    /// The piece where it locked.
+    pub piece: Piece,
+    pub tokens: &'a [Token],
+    pub lock: Lock,
+    /// The game after the lock (field, points, lines).
+    pub game: &'a Game,
+}
+
+/// Replays `record` on `sequence`.
+pub fn replay(sequence: &[Kind], record: &Record) -> Result<Report, RecordError> {
+    replay_observed(sequence, record, |_| {})
+}
+
+/// Parses and replays a record's text; every error names the piece's kind.
+pub fn check_text(sequence: &[Kind], text: &str) -> Result<Report, RecordError> {
+    let record = Record::parse(text).map_err(|mut e| {
+        e.kind = e.piece.and_then(|n| sequence.get(n - 1).copied());
+        e
+    })?;
+    replay(sequence, &record)
+}
+
+/// [`replay`], calling `observe` after each lock.
+pub fn replay_observed(
+    sequence: &[Kind],
+    record: &Record,
+    mut observe: impl FnMut(&Step),
+) -> Result<Report, RecordError> {
+    let mut game = Game::new();
+    let mut clears = [0u64; 4];
+    let mut placed = 0;
+    let mut end = if record.pieces.len() >= sequence.len() {
+        End::SequenceEnded
+    } else {
+        End::RecordEnded
+    };
+    for (index, tokens) in record.pieces.iter().enumerate() {
+        let line = record.source_lines.get(index).copied().unwrap_or(index + 2);
+        let error = |kind: Option<Kind>, problem: Problem| RecordError {
+            line,
+            piece: Some(index + 1),
+            kind,
+            problem,
+        };
+        if let End::GameOver { piece } = end {
+            let ended = sequence[piece - 1];
+            let kind = sequence.get(index).copied();
+            return Err(error(kind, Problem::AfterGameOver { piece, kind: ended }));
+        }
+        let Some(&kind) = sequence.get(index) else {
+            return Err(error(
+                None,
+                Problem::PastSequence {
+                    pieces: sequence.len(),
+                },
+            ));
+        };
+        let (piece, lock) =
+            play_line(&mut game, kind, tokens).map_err(|problem| error(Some(kind), problem))?;
+        if lock.game_over {
+            end = End::GameOver { piece: index + 1 };
+        } else {
+            placed += 1;
+            if lock.lines > 0 {
+                clears[lock.lines as usize - 1] += 1;
+            }
+        }
+        observe(&Step {
+            index,
+            piece,
+            tokens,
+            lock,
+            game: &game,
+        });
+    }
+    Ok(Report {
+        pieces_placed: placed,
+        lines: game.lines,
+        clears,
+        points: game.points,
+        level: game.level(),
+        end,
+        game,
+    })
+}
+
+/// Plays one piece's line: it must end exactly at the piece's lock.
+fn play_line(game: &mut Game, kind: Kind, tokens: &[Token]) -> Result<(Piece, Lock), Problem> {
+    let mut piece = Piece::spawn(kind);
+    for (k, token) in tokens.iter().enumerate() {
+        for at in 1..=token.count {
+            let Outcome::Locked(lock) = game.play(&mut piece, token.mv) else {
+                continue;
+            };
+            let next = tokens.get(k + 1);
+            if at < token.count || next.is_some() {
+                return Err(Problem::LockedEarly {
+                    number: k + 1,
+                    token: token.to_string(),
+                    at,
+                    count: token.count,
+                    next: next.map(Token::to_string),
+                });
+            }
+            return Ok((piece, lock));
+        }
+    }
+    Err(Problem::NoLock {
+        row: piece.row,
+        col: piece.col,
+    })
+}
+
+/// The machine-readable report of `check --game browser --json`.
+#[derive(Clone, Debug, Serialize, serde::Deserialize, PartialEq, Eq)]
+pub struct JsonReport {
+    pub valid: bool,
+    pub error: Option<String>,
+    pub pieces_placed: usize,
+    pub lines: u64,
+    pub clears: [u64; 4],
+    pub points: u64,
+    pub level: u64,
+    pub game_over: bool,
+    /// The piece (1-based) that ended the game, if one did.
+    pub game_over_piece: Option<usize>,
+    pub end: String,
+    /// The points again, as `Score = N` reports them (0 for an invalid record).
+    pub score: u64,
+}
+
+impl JsonReport {
+    pub fn of(report: &Report) -> JsonReport {
+        let game_over_piece = match report.end {
+            End::GameOver { piece } => Some(piece),
+            _ => None,
+        };
+        JsonReport {
+            valid: true,
+            error: None,
+            pieces_placed: report.pieces_placed,
+            lines: report.lines,
+            clears: report.clears,
+            points: report.points,
+            level: report.level,
+            game_over: game_over_piece.is_some(),
+            game_over_piece,
+            end: report.end.to_string(),
+            score: report.points,
+        }
+    }
+
+    /// The report of an invalid record: nothing scored.
+    pub fn invalid(error: String) -> JsonReport {
+        JsonReport {
+            valid: false,
+            error: Some(error),
+            pieces_placed: 0,
+            lines: 0,
+            clears: [0; 4],
+            points: 0,
+            level: 1,
+            game_over: false,
+            game_over_piece: None,
+            end: "invalid record".to_string(),
+            score: 0,
+        }
+    }
+}
