@@ -1,0 +1,3 @@
+//! The browser game: a well-known canvas Tetris in JavaScript, with points and levels.
+
+pub mod page;
