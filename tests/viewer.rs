@@ -9,18 +9,14 @@
 
 mod common;
 
-use common::manifest_dir;
-use std::io::{Read, Write};
+use common::{chromium, element_text, manifest_dir, opening_tag, unescape};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Output};
 use tetris_opt::games::tencent::record::Record;
 use tetris_opt::games::tencent::replay::replay_observed;
 use tetris_opt::games::tencent::rules::Rules;
 use tetris_opt::games::tencent::rules::{Board, Kind, Move, Piece, HEIGHT, WIDTH};
 use tetris_opt::sequence::parse_sequence;
-
-const BROWSER_TIMEOUT: Duration = Duration::from_secs(90);
 
 fn sequence_path() -> PathBuf {
     manifest_dir().join("inputs/tencent.txt")
@@ -159,79 +155,12 @@ fn write_page(record: &str, name: &str) -> (PathBuf, Output) {
     (page, output)
 }
 
-/// The browser, or `None` (after saying so) when it is absent and this is not CI.
-fn chromium() -> Option<PathBuf> {
-    let found = std::env::var_os("CHROMIUM").map(PathBuf::from).or_else(|| {
-        let path = std::env::var_os("PATH")?;
-        std::env::split_paths(&path)
-            .flat_map(|dir| ["chromium", "chromium-browser"].map(|name| dir.join(name)))
-            .find(|candidate| candidate.is_file())
-    });
-    if found.is_none() {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "CI=true but Chromium is missing: install Debian's `chromium` package (or set CHROMIUM)"
-        );
-        // Straight to stderr, past the test harness's capture, so a skip is never silent.
-        let _ = writeln!(
-            std::io::stderr(),
-            "viewer browser test skipped: no chromium on PATH (apt-get install chromium, or set CHROMIUM)"
-        );
-    }
-    found
-}
-
 /// The page's DOM after its script ran, opened at `#piece=N`.
 fn dump_dom(browser: &Path, page: &Path, piece: usize) -> String {
-    let profile = scratch(&format!(
-        "profile-{}-{}-{piece}",
-        std::process::id(),
-        page.file_stem().unwrap().to_string_lossy()
-    ));
-    let url = format!("file://{}#piece={piece}", page.display());
-    let mut child = Command::new(browser)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--virtual-time-budget=5000",
-        ])
-        .arg(format!("--user-data-dir={}", profile.display()))
-        .arg("--dump-dom")
-        .arg(&url)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {}: {e}", browser.display()));
-    // The DOM is far larger than a pipe holds, so it is read while the browser runs.
-    let mut stdout = child.stdout.take().unwrap();
-    let reader = std::thread::spawn(move || {
-        let mut dom = String::new();
-        stdout.read_to_string(&mut dom).map(|_| dom)
-    });
-    let deadline = Instant::now() + BROWSER_TIMEOUT;
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("chromium took over {BROWSER_TIMEOUT:?} on {url}");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    let dom = reader.join().unwrap().expect("chromium's output is text");
-    let _ = std::fs::remove_dir_all(&profile);
+    let dom = common::dump_dom(browser, page, &format!("#piece={piece}"));
     assert!(
-        status.success() && dom.contains("id=\"board-text\""),
-        "chromium failed on {url}: {status}"
+        dom.contains("id=\"board-text\""),
+        "the page at piece {piece} has no board"
     );
     dom
 }
@@ -283,22 +212,6 @@ fn window_title(dom: &str) -> String {
     unescape(&dom[start..end])
 }
 
-fn opening_tag<'a>(dom: &'a str, id: &str) -> &'a str {
-    let at = dom
-        .find(&format!("id=\"{id}\""))
-        .unwrap_or_else(|| panic!("no #{id} in the page"));
-    let start = dom[..at].rfind('<').unwrap();
-    let end = at + dom[at..].find('>').unwrap();
-    &dom[start..=end]
-}
-
-fn element_text(dom: &str, id: &str) -> String {
-    let tag = opening_tag(dom, id);
-    let start = dom.find(tag).unwrap() + tag.len();
-    let end = start + dom[start..].find('<').unwrap();
-    unescape(&dom[start..end])
-}
-
 fn attribute(tag: &str, name: &str) -> String {
     let key = format!("{name}=\"");
     let start = tag
@@ -307,14 +220,6 @@ fn attribute(tag: &str, name: &str) -> String {
         + key.len();
     let end = start + tag[start..].find('"').unwrap();
     unescape(&tag[start..end])
-}
-
-fn unescape(text: &str) -> String {
-    text.replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&quot;", "\"")
-        .replace("&nbsp;", "\u{a0}")
-        .replace("&amp;", "&")
 }
 
 /// A `Board::picture` drawing in the canvas read-back's form: rows joined by '/', no walls.
@@ -349,7 +254,7 @@ fn the_page_shows_the_checkers_score_and_board() {
     let (page, output) = write_page(&record, "public");
     assert!(output.status.success(), "{output:?}");
     assert!(String::from_utf8_lossy(&output.stdout).ends_with("Score = 1395326\n"));
-    let Some(browser) = chromium() else {
+    let Some(browser) = chromium("viewer browser test") else {
         return;
     };
     let expected = expected_steps(&record);
@@ -394,7 +299,7 @@ fn an_invalid_record_plays_up_to_its_error() {
     let record = record_dropping_piece_in_mid_air(120);
     let (page, output) = write_page(&record, "mid-air");
     assert_eq!(output.status.code(), Some(1), "{output:?}");
-    let Some(browser) = chromium() else {
+    let Some(browser) = chromium("viewer browser test") else {
         return;
     };
     let expected = expected_steps(&record);

@@ -1,13 +1,16 @@
 //! Helpers shared by the integration tests that run the binaries: where the project's files are,
-//! scratch directories for hand-made records, and running a binary to completion.
+//! scratch directories for hand-made records, running a binary to completion, and opening a
+//! page in headless Chromium and reading its DOM.
 
 // Each test crate includes this module and uses only part of it.
 #![allow(dead_code)]
 
 use std::ffi::OsStr;
-use std::path::PathBuf;
-use std::process::Command;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 /// The crate root (where `inputs/` lives).
 pub fn manifest_dir() -> PathBuf {
@@ -118,4 +121,113 @@ pub fn strict() -> tetris_opt::games::tencent::rules::Rules {
 /// The contest's rules as its web replay plays them (`check --judge`).
 pub fn judge() -> tetris_opt::games::tencent::rules::Rules {
     tetris_opt::games::tencent::rules::Rules::judge()
+}
+
+/// How long one headless Chromium run may take.
+const BROWSER_TIMEOUT: Duration = Duration::from_secs(90);
+
+/// The browser (`CHROMIUM`, or `chromium` / `chromium-browser` on PATH), or `None` after saying
+/// that `what` is skipped when it is absent and this is not CI (`CI=true` makes it a failure).
+pub fn chromium(what: &str) -> Option<PathBuf> {
+    let found = std::env::var_os("CHROMIUM").map(PathBuf::from).or_else(|| {
+        let path = std::env::var_os("PATH")?;
+        std::env::split_paths(&path)
+            .flat_map(|dir| ["chromium", "chromium-browser"].map(|name| dir.join(name)))
+            .find(|candidate| candidate.is_file())
+    });
+    if found.is_none() {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "CI=true but Chromium is missing: install Debian's `chromium` package (or set CHROMIUM)"
+        );
+        // Straight to stderr, past the test harness's capture, so a skip is never silent.
+        let _ = writeln!(
+            std::io::stderr(),
+            "{what} skipped: no chromium on PATH (apt-get install chromium, or set CHROMIUM)"
+        );
+    }
+    found
+}
+
+/// The DOM of `page` opened at `fragment` (e.g. `#piece=3`), after its script ran.
+pub fn dump_dom(browser: &Path, page: &Path, fragment: &str) -> String {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let profile = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
+        "chromium-profile-{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    ));
+    let url = format!("file://{}{fragment}", page.display());
+    let mut child = Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--virtual-time-budget=5000",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg("--dump-dom")
+        .arg(&url)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {}: {e}", browser.display()));
+    // The DOM can be far larger than a pipe holds, so it is read while the browser runs.
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut dom = String::new();
+        stdout.read_to_string(&mut dom).map(|_| dom)
+    });
+    let deadline = Instant::now() + BROWSER_TIMEOUT;
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("chromium took over {BROWSER_TIMEOUT:?} on {url}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let dom = reader.join().unwrap().expect("chromium's output is text");
+    let _ = std::fs::remove_dir_all(&profile);
+    assert!(
+        status.success() && dom.contains("</html>"),
+        "chromium failed on {url}: {status}"
+    );
+    dom
+}
+
+/// The opening tag of the element with id `id`.
+pub fn opening_tag<'a>(dom: &'a str, id: &str) -> &'a str {
+    let at = dom
+        .find(&format!("id=\"{id}\""))
+        .unwrap_or_else(|| panic!("no #{id} in the page"));
+    let start = dom[..at].rfind('<').unwrap();
+    let end = at + dom[at..].find('>').unwrap();
+    &dom[start..=end]
+}
+
+/// The text of the element with id `id`, up to its first child element.
+pub fn element_text(dom: &str, id: &str) -> String {
+    let tag = opening_tag(dom, id);
+    let start = dom.find(tag).unwrap() + tag.len();
+    let end = start + dom[start..].find('<').unwrap();
+    unescape(&dom[start..end])
+}
+
+/// Text as the DOM dump escapes it, read back.
+pub fn unescape(text: &str) -> String {
+    text.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&nbsp;", "\u{a0}")
+        .replace("&amp;", "&")
 }

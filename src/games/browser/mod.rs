@@ -2,10 +2,12 @@
 //! and levels a tutorial added (10 x 20 field, two hidden rows, square piece matrices turned
 //! clockwise without kicks, 10 points a line; `docs/BROWSER.md`). Its plain engine is in
 //! [`rules`], its record text in [`record`], the checker's replay in [`replay`], the solver's
-//! placement search in [`movegen`], and what `check --game browser` prints in [`cli`].
+//! placement search in [`movegen`], what `check --game browser` prints in [`cli`], and the
+//! playable page `play` writes in [`page`].
 
 pub mod cli;
 pub mod movegen;
+pub mod page;
 pub mod record;
 pub mod replay;
 pub mod rules;

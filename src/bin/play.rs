@@ -1,0 +1,67 @@
+//! `play`: writes the browser game's playable page for a sequence.
+
+use clap::Parser;
+use std::io::Write;
+use std::path::PathBuf;
+use tetris_opt::cli::{exit_with, read_sequence, read_text, stdout_failed, CliError};
+use tetris_opt::games::browser::page::{page, Compare};
+
+/// Write a self-contained HTML page that plays a piece sequence in the browser (arrow keys,
+/// P or Escape pauses) and hands out the player's record for `check --game browser`.
+#[derive(Parser)]
+#[command(version)]
+struct Args {
+    /// The game: only `browser` has a playable page.
+    #[arg(long, value_name = "GAME")]
+    game: String,
+    /// Piece sequence file (letters IJLOSTZ; whitespace and commas ignored; `#` comments).
+    sequence: PathBuf,
+    /// A record of the same sequence (e.g. a solver's) whose score the page shows beside the
+    /// player's, at the same piece.
+    #[arg(long, value_name = "RECORD_FILE")]
+    compare: Option<PathBuf>,
+    /// Write the page to this file instead of standard output.
+    #[arg(short = 'o', long, value_name = "FILE")]
+    output: Option<PathBuf>,
+}
+
+fn main() {
+    exit_with(run(&Args::parse()));
+}
+
+fn run(args: &Args) -> Result<(), CliError> {
+    if args.game != "browser" {
+        return Err(CliError::usage(format!(
+            "--game {}: play makes a page only for the browser game (--game browser)",
+            args.game
+        )));
+    }
+    let sequence = read_sequence(&args.sequence)?;
+    let compare_text = match &args.compare {
+        Some(path) => Some(read_text(path, "record file")?),
+        None => None,
+    };
+    let compare_name = args.compare.as_ref().map(|p| {
+        p.file_name().map_or_else(
+            || p.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        )
+    });
+    let html = page(
+        &sequence,
+        compare_text
+            .as_deref()
+            .zip(compare_name.as_deref())
+            .map(|(text, name)| Compare { text, name }),
+    );
+    match &args.output {
+        Some(path) => std::fs::write(path, html)
+            .map_err(|e| CliError::usage(format!("cannot write {}: {e}", path.display()))),
+        None => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(html.as_bytes())
+                .and_then(|()| out.flush())
+                .map_err(|e| stdout_failed(e, "the page"))
+        }
+    }
+}
