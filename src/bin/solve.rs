@@ -77,10 +77,11 @@ struct Args {
 fn main() {
     let matches = Args::command().get_matches();
     let args = Args::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
-    if args.rules.game == Game::Nes {
-        exit_with(run_nes(&args, &matches));
+    match args.rules.game {
+        Game::Nes => exit_with(run_nes(&args, &matches)),
+        Game::Browser => exit_with(run_browser(&args, &matches)),
+        Game::Tencent => exit_with(run(&args)),
     }
-    exit_with(run(&args));
 }
 
 /// The options of the contest's search that NES games do not take, as clap names them.
@@ -111,6 +112,40 @@ fn run_nes(args: &Args, matches: &clap::ArgMatches) -> Result<(), CliError> {
     }
     tetris_opt::games::nes::solve::solve(&tetris_opt::games::nes::solve::Run {
         options: &args.nes,
+        width: given("beam_width").then_some(args.beam_width),
+        search: &args.search,
+        time_budget: args.time_budget,
+        max_width: args.max_beam_width,
+        pieces: args.pieces,
+        quiet: args.quiet,
+        json: args.json.as_deref(),
+    })
+}
+
+/// The contest's options the browser game does not take, as clap names them.
+const NOT_BROWSER: [&str; 5] = [
+    "width_changes",
+    "from_record",
+    "from_piece",
+    "judge",
+    "piece_limit",
+];
+
+/// `solve --game browser`: refuses the options of the other games rather than ignoring them.
+fn run_browser(args: &Args, matches: &clap::ArgMatches) -> Result<(), CliError> {
+    let given = |id: &str| matches.value_source(id) == Some(ValueSource::CommandLine);
+    if let Some(id) = NOT_BROWSER.iter().find(|id| given(id)) {
+        return Err(CliError::usage(format!(
+            "--{} is not an option of the browser game",
+            id.replace('_', "-")
+        )));
+    }
+    args.nes.refuse_without_nes()?;
+    let Some(input) = &args.input else {
+        return Err(CliError::usage("solve needs a piece sequence file"));
+    };
+    tetris_opt::games::browser::cli::solve(&tetris_opt::games::browser::cli::SolveRun {
+        sequence: input,
         width: given("beam_width").then_some(args.beam_width),
         search: &args.search,
         time_budget: args.time_budget,

@@ -1,9 +1,18 @@
-//! What `check --game browser` prints: a summary ending in `Score = N`, or one JSON object.
+//! What `check --game browser` prints (a summary ending in `Score = N`, or one JSON object)
+//! and what `solve --game browser` does.
 
-use super::replay::{check_text, JsonReport, Report};
-use crate::cli::{read_sequence, read_text, stdout_failed, CliError};
+use super::replay::{check_text, replay, JsonReport, Report};
+use super::search::{default_policy, default_weights, Params, DEFAULT_WIDTH};
+use crate::cli::{
+    check_width, check_writable, read_policy, read_sequence, read_text, read_weights,
+    stdout_failed, CliError, SearchOptions,
+};
+use crate::limits;
+use crate::search::Width;
+use crate::width::{Schedule, TimeBudget, WallClock};
 use std::io::Write;
 use std::path::Path;
+use std::time::Instant;
 
 /// What `check --game browser` is asked for.
 pub struct CheckOptions<'a> {
@@ -61,4 +70,124 @@ fn write_summary(out: &mut impl Write, report: &Report) -> std::io::Result<()> {
     writeln!(out, "level: {}", report.level)?;
     writeln!(out, "end: {}", report.end)?;
     writeln!(out, "Score = {}", report.points)
+}
+
+/// What `solve --game browser` is asked to do.
+pub struct SolveRun<'a> {
+    pub sequence: &'a Path,
+    /// The width asked for (`None`: the browser game's default).
+    pub width: Option<usize>,
+    /// The score weight, evaluation weights, threads and memory check every game shares.
+    pub search: &'a SearchOptions,
+    /// Finish within this many seconds (the width re-chosen as the search goes).
+    pub time_budget: Option<f64>,
+    pub max_width: usize,
+    pub pieces: Option<usize>,
+    pub quiet: bool,
+    pub json: Option<&'a Path>,
+}
+
+/// Solves a browser-game sequence: the record on stdout (checked on the plain engine first),
+/// a summary ending in `Score = N` on stderr.
+pub fn solve(run: &SolveRun) -> Result<(), CliError> {
+    let search = run.search;
+    let width = run.width.unwrap_or(DEFAULT_WIDTH);
+    check_width("--beam-width", width)?;
+    if run.time_budget.is_some() {
+        check_width("--max-beam-width", run.max_width)?;
+    }
+    search.check()?;
+    if run.pieces == Some(0) {
+        return Err(CliError::usage("--pieces must be at least 1"));
+    }
+    let widest = match run.time_budget {
+        Some(_) => run.max_width.max(width),
+        None => width,
+    };
+    search.check_memory(widest, limits::BYTES_PER_STATE)?;
+    if let Some(path) = run.json {
+        check_writable("--json", path)?;
+    }
+    let mut sequence = read_sequence(run.sequence)?;
+    if let Some(n) = run.pieces {
+        sequence.truncate(n);
+    }
+    let weights = match &search.weights {
+        Some(path) => read_weights(Some(path))?,
+        None => default_weights(),
+    };
+    let policy = match &search.policy {
+        Some(path) => read_policy(Some(path))?,
+        None => default_policy(),
+    };
+    let params = Params {
+        score_weight: search.score_weight,
+        weights,
+        policy,
+    };
+    let beam = Width {
+        beam_width: width,
+        width_changes: Schedule::default(),
+        time_budget: run.time_budget.map(|seconds| TimeBudget {
+            seconds,
+            max_width: run.max_width,
+        }),
+    };
+    let pool = search.pool()?;
+    if !run.quiet {
+        search.print_estimate(widest, limits::BYTES_PER_STATE);
+    }
+    let began = Instant::now();
+    let quiet = run.quiet;
+    let found = pool.install(|| {
+        super::search::solve(
+            &sequence,
+            &params,
+            &beam,
+            &WallClock::start(),
+            &mut |stats| {
+                if !quiet && stats.pieces % 1000 == 0 {
+                    eprintln!(
+                        "piece {}: beam {}, best {}",
+                        stats.pieces, stats.beam_size, stats.best_score
+                    );
+                }
+            },
+        )
+    });
+    let report = replay(&sequence, &found.record)
+        .map_err(|e| CliError::internal(format!("the solver's record does not replay: {e}")))?;
+    if report.points != found.points || report.pieces_placed != found.pieces {
+        return Err(CliError::internal(format!(
+            "the record scores {} with {} pieces on the plain engine, the search counted {} and {}",
+            report.points, report.pieces_placed, found.points, found.pieces
+        )));
+    }
+    let seconds = began.elapsed().as_secs_f64();
+    std::io::stdout()
+        .lock()
+        .write_all(found.record.to_string().as_bytes())
+        .map_err(|e| stdout_failed(e, "the record"))?;
+    if let Some(path) = run.json {
+        let summary = serde_json::json!({
+            "game": "browser",
+            "beam_width": width,
+            "score_weight": params.score_weight,
+            "seconds": seconds,
+            "report": JsonReport::of(&report),
+        });
+        std::fs::write(path, format!("{summary}\n"))
+            .map_err(|e| CliError::usage(format!("cannot write {}: {e}", path.display())))?;
+    }
+    if !run.quiet {
+        let mut err = std::io::stderr().lock();
+        let _ = writeln!(
+            err,
+            "beam width {width}, score weight {}: {:.1} s, {} states expanded",
+            params.score_weight, seconds, found.stats.expanded
+        );
+        let _ = writeln!(err, "checked by the plain engine: record valid, same score");
+        let _ = write_summary(&mut err, &report);
+    }
+    Ok(())
 }

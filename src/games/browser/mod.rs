@@ -11,6 +11,7 @@ pub mod page;
 pub mod record;
 pub mod replay;
 pub mod rules;
+pub mod search;
 
 use crate::sequence::{generate, Distribution};
 use rules::Kind;
