@@ -14,6 +14,7 @@ pub mod games;
 pub mod limits;
 pub mod merge;
 pub mod polish;
+pub mod progress;
 pub mod search;
 pub mod sequence;
 pub mod solve;

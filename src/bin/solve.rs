@@ -2,8 +2,6 @@
 
 use clap::parser::ValueSource;
 use clap::{CommandFactory, FromArgMatches, Parser};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Instant;
 use tetris_opt::cli::{
@@ -13,6 +11,7 @@ use tetris_opt::cli::{
 use tetris_opt::games::tencent::record::Record;
 use tetris_opt::games::tencent::search::{beam_search, Params, Start};
 use tetris_opt::limits;
+use tetris_opt::progress::Progress;
 use tetris_opt::solve::{record_from, start_from, verify};
 use tetris_opt::width::{Schedule, TimeBudget};
 
@@ -85,7 +84,7 @@ fn main() {
 }
 
 /// The options of the contest's search that NES games do not take, as clap names them.
-const CONTEST_ONLY: [&str; 10] = [
+const CONTEST_ONLY: [&str; 9] = [
     "input",
     "width_changes",
     "from_record",
@@ -95,7 +94,6 @@ const CONTEST_ONLY: [&str; 10] = [
     "score_weight",
     "weights",
     "policy",
-    "progress_every",
 ];
 
 /// `solve --game nes`: refuses the contest's options rather than ignoring them.
@@ -118,6 +116,7 @@ fn run_nes(args: &Args, matches: &clap::ArgMatches) -> Result<(), CliError> {
         max_width: args.max_beam_width,
         pieces: args.pieces,
         quiet: args.quiet,
+        progress_every: args.progress_every,
         json: args.json.as_deref(),
     })
 }
@@ -152,6 +151,7 @@ fn run_browser(args: &Args, matches: &clap::ArgMatches) -> Result<(), CliError> 
         max_width: args.max_beam_width,
         pieces: args.pieces,
         quiet: args.quiet,
+        progress_every: args.progress_every,
         json: args.json.as_deref(),
     })
 }
@@ -270,43 +270,23 @@ fn run(args: &Args) -> Result<(), CliError> {
 
     let total = rules.pieces_to_place(sequence.len());
     let first = params.start.index;
-    let bar = if args.quiet {
-        ProgressBar::hidden()
-    } else {
-        let bar = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{bar:30} piece {pos}/{len} {msg} [{elapsed_precise} < {eta_precise}]",
-            )
-            .expect("valid template"),
-        );
-        bar
-    };
-    // The bar draws only on a terminal; a log gets a plain line every `progress_every`.
-    let log_progress = !args.quiet && !std::io::stderr().is_terminal();
+    let mut progress = Progress::new("piece", Some(total as u64), args.quiet, args.progress_every);
     let start = Instant::now();
-    let mut last_line = 0.0;
     let solution = pool.install(|| {
         beam_search(&sequence, &params, &mut |s| {
             let piece = first + s.pieces;
             if piece.is_multiple_of(16) || piece == total {
-                let elapsed = start.elapsed().as_secs_f64();
-                let progress = format!(
+                let message = format!(
                     "best {} beam {} {:.1}M placements/s",
                     s.best_score,
                     s.beam_size,
-                    s.placements as f64 / elapsed.max(1e-9) / 1e6
+                    s.placements as f64 / progress.elapsed().max(1e-9) / 1e6
                 );
-                if log_progress && elapsed - last_line >= args.progress_every {
-                    last_line = elapsed;
-                    eprintln!("piece {piece}/{total} {progress} [{elapsed:.0} s]");
-                }
-                bar.set_position(piece as u64);
-                bar.set_message(progress);
+                progress.update(piece as u64, &message);
             }
         })
     });
-    bar.finish_and_clear();
+    progress.finish();
     let search_time = start.elapsed();
 
     let searched = record_from(&sequence, &params.start, &solution.placements, rules)

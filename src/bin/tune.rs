@@ -1,10 +1,7 @@
 //! `tune`: searches beam width, score weight and evaluation weights over a set of sequences.
 
 use clap::Parser;
-use indicatif::{ProgressBar, ProgressStyle};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 use tetris_opt::cli::{
     check_writable, exit_with, read_policy, read_sequence, read_text, read_weights, CliError,
     RulesOptions,
@@ -191,7 +188,7 @@ fn run(args: &Args) -> Result<(), CliError> {
     tuner
         .run_beams(&mut log, &mut |p| report.progress(p))
         .map_err(|e| log_write_error(&args.log, e))?;
-    report.bar.finish_and_clear();
+    report.progress.finish();
 
     let ranked = tuner.ranked();
     print_table(&settings, &ranked, args.top);
@@ -224,67 +221,40 @@ fn same_file(a: &Path, b: &Path) -> bool {
         )
 }
 
-/// Shows a run's progress: a bar with an ETA on a terminal; elsewhere (a log file, nohup, CI),
-/// where the bar does not draw, a line per finished trial.
+/// Shows a run's progress, a step per trial.
 struct Report<'a> {
-    bar: ProgressBar,
-    lines: bool,
-    start: Instant,
+    progress: tetris_opt::progress::Progress,
     log: &'a Path,
 }
 
 impl<'a> Report<'a> {
     fn new(total: usize, log: &'a Path) -> Self {
-        let bar = ProgressBar::new(total as u64);
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{bar:30} trial {pos}/{len} {msg} [{elapsed_precise} < {eta_precise}]",
-            )
-            .expect("valid template"),
-        );
         Report {
-            bar,
-            lines: !std::io::stderr().is_terminal(),
-            start: Instant::now(),
+            progress: tetris_opt::progress::Progress::new("trial", Some(total as u64), false, 0.0),
             log,
         }
     }
 
     fn progress(&mut self, progress: Progress) {
         match progress {
-            Progress::Reused { trials, .. } => {
-                self.bar.inc(trials as u64);
-                // Trials taken from the log took no time: they would make the ETA too short.
-                self.bar.reset_eta();
-            }
+            Progress::Reused { trials, .. } => self.progress.skip(trials as u64),
             Progress::Finished {
-                result,
-                best,
-                done,
-                total,
+                result, best, done, ..
             } => {
-                self.bar.inc(1);
-                self.bar.set_message(format!(
-                    "last mean {:.0}, best {:.0}",
-                    result.mean_score, best.mean_score
-                ));
-                if self.lines {
-                    eprintln!(
-                        "trial {done}/{total} {}; best mean {:.0} ({}, beam {}, score weight {}) \
-                         [{:.0} s]",
-                        describe(result),
-                        best.mean_score,
-                        best.origin,
-                        best.params.beam_width,
-                        best.params.score_weight,
-                        self.start.elapsed().as_secs_f64()
-                    );
-                }
+                let message = format!(
+                    "{}; best mean {:.0} ({}, beam {}, score weight {})",
+                    describe(result),
+                    best.mean_score,
+                    best.origin,
+                    best.params.beam_width,
+                    best.params.score_weight,
+                );
+                self.progress.update(done as u64, &message);
             }
             Progress::NotLogged { error, .. } => {
                 // The trial is done and still ranked below, but a resume would rerun it.
                 let message = log_write_error(self.log, error).message;
-                self.bar.suspend(|| eprintln!("warning: {message}"));
+                self.progress.note(&format!("warning: {message}"));
             }
         }
     }

@@ -8,6 +8,7 @@ use crate::cli::{
     stdout_failed, CliError, SearchOptions,
 };
 use crate::limits;
+use crate::progress::Progress;
 use crate::search::Width;
 use crate::width::{Schedule, TimeBudget, WallClock};
 use std::io::Write;
@@ -84,6 +85,8 @@ pub struct SolveRun<'a> {
     pub max_width: usize,
     pub pieces: Option<usize>,
     pub quiet: bool,
+    /// Seconds between progress lines where no bar draws.
+    pub progress_every: f64,
     pub json: Option<&'a Path>,
 }
 
@@ -138,23 +141,17 @@ pub fn solve(run: &SolveRun) -> Result<(), CliError> {
         search.print_estimate(widest, limits::BYTES_PER_STATE);
     }
     let began = Instant::now();
-    let quiet = run.quiet;
+    let total = sequence.len() as u64;
+    let mut progress = Progress::new("piece", Some(total), run.quiet, run.progress_every);
     let found = pool.install(|| {
-        super::search::solve(
-            &sequence,
-            &params,
-            &beam,
-            &WallClock::start(),
-            &mut |stats| {
-                if !quiet && stats.pieces % 1000 == 0 {
-                    eprintln!(
-                        "piece {}: beam {}, best {}",
-                        stats.pieces, stats.beam_size, stats.best_score
-                    );
-                }
-            },
-        )
+        super::search::solve(&sequence, &params, &beam, &WallClock::start(), &mut |s| {
+            if s.pieces.is_multiple_of(16) || s.pieces as u64 == total {
+                let message = format!("best {} beam {}", s.best_score, s.beam_size);
+                progress.update(s.pieces as u64, &message);
+            }
+        })
     });
+    progress.finish();
     let report = replay(&sequence, &found.record)
         .map_err(|e| CliError::internal(format!("the solver's record does not replay: {e}")))?;
     if report.points != found.points || report.pieces_placed != found.pieces {

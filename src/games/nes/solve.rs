@@ -8,6 +8,7 @@ use super::search::{NesSearch, State, Stop};
 use super::start;
 use crate::cli::{check_width, read_text, stdout_failed, CliError, SearchOptions};
 use crate::limits;
+use crate::progress::Progress;
 use crate::search::Width;
 use crate::width::{Schedule, TimeBudget, WallClock};
 use std::io::Write;
@@ -86,6 +87,8 @@ pub struct Run<'a> {
     pub max_width: usize,
     pub pieces: Option<usize>,
     pub quiet: bool,
+    /// Seconds between progress lines where no bar draws.
+    pub progress_every: f64,
     /// Where to write a JSON summary.
     pub json: Option<&'a Path>,
 }
@@ -115,6 +118,7 @@ pub fn solve(run: &Run) -> Result<(), CliError> {
         max_width,
         pieces,
         quiet,
+        progress_every,
         json,
     } = *run;
     let level = options.start_level.unwrap_or(19);
@@ -168,16 +172,14 @@ pub fn solve(run: &Run) -> Result<(), CliError> {
         search.print_estimate(widest, bytes_per_state());
     }
     let began = Instant::now();
+    let mut progress = Progress::new("piece", None, quiet, progress_every);
     let found = pool.install(|| {
-        game.run(&start, &beam, planned, &WallClock::start(), &mut |stats| {
-            if !quiet && stats.pieces % 50 == 0 {
-                eprintln!(
-                    "piece {}: beam {}, best {}",
-                    stats.pieces, stats.beam_size, stats.best_score
-                );
-            }
+        game.run(&start, &beam, planned, &WallClock::start(), &mut |s| {
+            let message = format!("best {} beam {}", s.best_score, s.beam_size);
+            progress.update(s.pieces as u64, &message);
         })
     });
+    progress.finish();
     if found.mismatches > 0 {
         return Err(CliError::internal(format!(
             "{} placements of the move generator were not played as found by the engine",
