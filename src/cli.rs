@@ -183,6 +183,44 @@ pub struct RulesOptions {
     pub piece_limit: usize,
 }
 
+/// Refuses the options of other games rather than ignoring them: `takes` names, by the id of
+/// an argument group (clap names a flattened `clap::Args` struct's group after the struct),
+/// the games that take its options; an option of a group that `game` does not take, given on
+/// the command line, is an error naming it and the games it is for.
+pub fn refuse_other_games(
+    command: &clap::Command,
+    matches: &clap::ArgMatches,
+    game: Game,
+    takes: &[(&str, &[Game])],
+) -> Result<(), CliError> {
+    use clap::parser::ValueSource;
+    for group in command.get_groups() {
+        let Some((_, games)) = takes.iter().find(|(id, _)| group.get_id() == *id) else {
+            continue;
+        };
+        if games.contains(&game) {
+            continue;
+        }
+        for id in group.get_args() {
+            if id == "game" || matches.value_source(id.as_str()) != Some(ValueSource::CommandLine) {
+                continue;
+            }
+            let name = command
+                .get_arguments()
+                .find(|a| a.get_id() == id)
+                .and_then(|a| a.get_long())
+                .map_or_else(|| id.to_string(), |long| format!("--{long}"));
+            let names: Vec<&str> = games.iter().map(|g| g.name()).collect();
+            return Err(CliError::usage(format!(
+                "{name} is an option of {}, not of {}",
+                names.join(" and "),
+                game.name()
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// The games the binaries play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Game {
@@ -193,6 +231,17 @@ pub enum Game {
     /// The browser game: a canvas Tetris in JavaScript with points and levels
     /// (docs/BROWSER.md).
     Browser,
+}
+
+impl Game {
+    /// The game as the messages name it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Game::Tencent => "the contest's game",
+            Game::Nes => "NES Tetris (--game nes)",
+            Game::Browser => "the browser game (--game browser)",
+        }
+    }
 }
 
 impl RulesOptions {
@@ -223,18 +272,27 @@ impl RulesOptions {
     }
 }
 
-/// The beam options `solve` and `polish` share.
+/// The ranking options of the games whose key is the contest's board evaluation (the contest
+/// and the browser game).
 #[derive(clap::Args, Debug)]
-pub struct SearchOptions {
+pub struct EvalOptions {
     /// How much one point scored lowers a state's key (key = evaluation - score * weight).
     #[arg(long, default_value_t = 0.024)]
     pub score_weight: f64,
-    /// Evaluation weights as JSON (fields left out keep their defaults).
+    /// Evaluation weights as JSON (fields left out keep their defaults; the browser game's
+    /// are weights/browser.json).
     #[arg(long, value_name = "FILE")]
     pub weights: Option<PathBuf>,
     /// Beam policy as JSON (fields left out keep their defaults).
     #[arg(long, value_name = "FILE")]
     pub policy: Option<PathBuf>,
+}
+
+/// The beam options `solve` and `polish` share.
+#[derive(clap::Args, Debug)]
+pub struct SearchOptions {
+    #[command(flatten)]
+    pub eval: EvalOptions,
     /// Worker threads (default: all cores; at most 4 per core). The record does not depend
     /// on it.
     #[arg(long)]
@@ -247,7 +305,7 @@ pub struct SearchOptions {
 impl SearchOptions {
     /// Refuses values no search can use (before any file is read).
     pub fn check(&self) -> Result<(), CliError> {
-        limits::check_finite("--score-weight", self.score_weight)?;
+        limits::check_finite("--score-weight", self.eval.score_weight)?;
         if let Some(threads) = self.threads {
             limits::check_threads(threads, limits::cores())?;
         }
@@ -285,8 +343,8 @@ impl SearchOptions {
         ),
         CliError,
     > {
-        let policy = read_policy(self.policy.as_deref())?;
-        Ok((read_weights(self.weights.as_deref())?, policy))
+        let policy = read_policy(self.eval.policy.as_deref())?;
+        Ok((read_weights(self.eval.weights.as_deref())?, policy))
     }
 
     /// The worker threads the search runs on.

@@ -61,7 +61,7 @@ fn run(args: &Args) -> Result<(), CliError> {
         beam_width: args.beam_width,
         width_changes: Schedule::default(),
         time_budget: None,
-        score_weight: args.search.score_weight,
+        score_weight: args.search.eval.score_weight,
         weights,
         policy,
         rules,

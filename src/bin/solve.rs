@@ -1,12 +1,11 @@
 //! `solve`: finds a high-scoring move record for a piece sequence.
 
-use clap::parser::ValueSource;
 use clap::{CommandFactory, FromArgMatches, Parser};
 use std::path::PathBuf;
 use std::time::Instant;
 use tetris_opt::cli::{
-    check_width, check_writable, exit_with, print_record, read_record, read_sequence, CliError,
-    Game, RulesOptions, SearchOptions,
+    check_width, check_writable, exit_with, print_record, read_record, read_sequence,
+    refuse_other_games, CliError, Game, RulesOptions, SearchOptions,
 };
 use tetris_opt::games::tencent::record::Record;
 use tetris_opt::games::tencent::search::{beam_search, Params, Start};
@@ -24,17 +23,15 @@ struct Args {
     /// named by --start-level and --title-wait.
     #[arg(required_unless_present = "game")]
     input: Option<PathBuf>,
-    /// States kept at each depth of the beam (the default solves the contest sequence in
-    /// about two minutes on 2 cores). With --time-budget: the width of the first 50 pieces.
-    /// With `--game nes` the default is 2,000.
-    #[arg(long, default_value_t = 20_000)]
-    beam_width: usize,
+    /// States kept at each depth of the beam: by default 20,000 for the contest (its
+    /// sequence in about two minutes on 2 cores), 2,000 for NES, 1,000 for the browser game.
+    /// With --time-budget: the width of the first 50 pieces.
+    #[arg(long, value_name = "N")]
+    beam_width: Option<usize>,
     #[command(flatten)]
     nes: tetris_opt::games::nes::solve::NesOptions,
-    /// Change the width at given depths: DEPTH:WIDTH,... (from depth DEPTH, 0-based, on; e.g.
-    /// 50:180000,300:175000). Replays a --time-budget run's record exactly.
-    #[arg(long, value_name = "SCHEDULE", conflicts_with = "time_budget", value_parser = parse_schedule)]
-    width_changes: Option<Schedule>,
+    #[command(flatten)]
+    contest: ContestOptions,
     /// Finish within this wall-clock time (seconds, or with a unit: 90s, 15m, 1.5h): the width
     /// is re-chosen every 250 pieces from the measured speed. The widths chosen are printed
     /// (and written to --json) as a schedule for --width-changes.
@@ -51,15 +48,6 @@ struct Args {
     /// Solve only the first N pieces.
     #[arg(long)]
     pieces: Option<usize>,
-    /// Keep the first --from-piece pieces of this record (replayed by the rules, --judge's if
-    /// given) and search only the rest of the game: other settings, a wider beam or the
-    /// endgame tried on the end of a long run without repeating its start.
-    #[arg(long, value_name = "RECORD", requires = "from_piece")]
-    from_record: Option<PathBuf>,
-    /// How many pieces of --from-record to keep (the search places the next one on; its width
-    /// changes and time budget count from there).
-    #[arg(long, value_name = "N", requires = "from_record")]
-    from_piece: Option<usize>,
     /// Also write a JSON summary (score, lines, timings, parameters) to FILE.
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
@@ -73,44 +61,60 @@ struct Args {
     progress_every: f64,
 }
 
+/// The options only the contest's game takes (with its rules options).
+#[derive(clap::Args)]
+struct ContestOptions {
+    /// Change the width at given depths: DEPTH:WIDTH,... (from depth DEPTH, 0-based, on; e.g.
+    /// 50:180000,300:175000). Replays a --time-budget run's record exactly.
+    #[arg(long, value_name = "SCHEDULE", conflicts_with = "time_budget", value_parser = parse_schedule)]
+    width_changes: Option<Schedule>,
+    /// Keep the first --from-piece pieces of this record (replayed by the rules, --judge's if
+    /// given) and search only the rest of the game: other settings, a wider beam or the
+    /// endgame tried on the end of a long run without repeating its start.
+    #[arg(long, value_name = "RECORD", requires = "from_piece")]
+    from_record: Option<PathBuf>,
+    /// How many pieces of --from-record to keep (the search places the next one on; its width
+    /// changes and time budget count from there).
+    #[arg(long, value_name = "N", requires = "from_record")]
+    from_piece: Option<usize>,
+}
+
+/// The contest's default beam width.
+const DEFAULT_WIDTH: usize = 20_000;
+
+/// Which games take the options of each group of `Args` (by the group's struct).
+const TAKES: [(&str, &[Game]); 4] = [
+    ("ContestOptions", &[Game::Tencent]),
+    ("RulesOptions", &[Game::Tencent]),
+    ("EvalOptions", &[Game::Tencent, Game::Browser]),
+    ("NesOptions", &[Game::Nes]),
+];
+
 fn main() {
     let matches = Args::command().get_matches();
     let args = Args::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
-    match args.rules.game {
-        Game::Nes => exit_with(run_nes(&args, &matches)),
-        Game::Browser => exit_with(run_browser(&args, &matches)),
-        Game::Tencent => exit_with(run(&args)),
+    let game = args.rules.game;
+    let command = Args::command();
+    if let Err(e) = refuse_other_games(&command, &matches, game, &TAKES) {
+        exit_with(Err(e));
     }
+    exit_with(match game {
+        Game::Nes => run_nes(&args),
+        Game::Browser => run_browser(&args),
+        Game::Tencent => run(&args),
+    });
 }
 
-/// The options of the contest's search that NES games do not take, as clap names them.
-const CONTEST_ONLY: [&str; 9] = [
-    "input",
-    "width_changes",
-    "from_record",
-    "from_piece",
-    "judge",
-    "piece_limit",
-    "score_weight",
-    "weights",
-    "policy",
-];
-
-/// `solve --game nes`: refuses the contest's options rather than ignoring them.
-fn run_nes(args: &Args, matches: &clap::ArgMatches) -> Result<(), CliError> {
-    let given = |id: &str| matches.value_source(id) == Some(ValueSource::CommandLine);
-    if let Some(id) = CONTEST_ONLY.iter().find(|id| given(id)) {
-        let name = match *id {
-            "input" => "a piece sequence file".to_string(),
-            id => format!("--{}", id.replace('_', "-")),
-        };
-        return Err(CliError::usage(format!(
-            "{name} is for the contest's game; an NES game is named by --start-level and --title-wait"
-        )));
+/// `solve --game nes`: its start is named by options, not by a sequence file.
+fn run_nes(args: &Args) -> Result<(), CliError> {
+    if args.input.is_some() {
+        return Err(CliError::usage(
+            "an NES game takes no piece sequence file: its start is named by --start-level and --title-wait",
+        ));
     }
     tetris_opt::games::nes::solve::solve(&tetris_opt::games::nes::solve::Run {
         options: &args.nes,
-        width: given("beam_width").then_some(args.beam_width),
+        width: args.beam_width,
         search: &args.search,
         time_budget: args.time_budget,
         max_width: args.max_beam_width,
@@ -121,31 +125,12 @@ fn run_nes(args: &Args, matches: &clap::ArgMatches) -> Result<(), CliError> {
     })
 }
 
-/// The contest's options the browser game does not take, as clap names them.
-const NOT_BROWSER: [&str; 5] = [
-    "width_changes",
-    "from_record",
-    "from_piece",
-    "judge",
-    "piece_limit",
-];
-
-/// `solve --game browser`: refuses the options of the other games rather than ignoring them.
-fn run_browser(args: &Args, matches: &clap::ArgMatches) -> Result<(), CliError> {
-    let given = |id: &str| matches.value_source(id) == Some(ValueSource::CommandLine);
-    if let Some(id) = NOT_BROWSER.iter().find(|id| given(id)) {
-        return Err(CliError::usage(format!(
-            "--{} is not an option of the browser game",
-            id.replace('_', "-")
-        )));
-    }
-    args.nes.refuse_without_nes()?;
-    let Some(input) = &args.input else {
-        return Err(CliError::usage("solve needs a piece sequence file"));
-    };
+/// `solve --game browser`.
+fn run_browser(args: &Args) -> Result<(), CliError> {
+    let input = sequence_file(args)?;
     tetris_opt::games::browser::cli::solve(&tetris_opt::games::browser::cli::SolveRun {
         sequence: input,
-        width: given("beam_width").then_some(args.beam_width),
+        width: args.beam_width,
         search: &args.search,
         time_budget: args.time_budget,
         max_width: args.max_beam_width,
@@ -154,6 +139,24 @@ fn run_browser(args: &Args, matches: &clap::ArgMatches) -> Result<(), CliError> 
         progress_every: args.progress_every,
         json: args.json.as_deref(),
     })
+}
+
+/// The sequence file, which the contest and the browser game need. A missing file named like a
+/// unit of time is most likely the second word of `--time-budget 15 min`.
+fn sequence_file(args: &Args) -> Result<&PathBuf, CliError> {
+    let Some(input) = &args.input else {
+        return Err(CliError::usage("solve needs a piece sequence file"));
+    };
+    let units = [
+        "s", "sec", "secs", "seconds", "m", "min", "mins", "minutes", "h", "hours",
+    ];
+    let name = input.to_string_lossy();
+    if !input.exists() && units.contains(&name.as_ref()) {
+        return Err(CliError::usage(format!(
+            "no sequence file {name:?}: a time takes its unit without a space (--time-budget 15m)"
+        )));
+    }
+    Ok(input)
 }
 
 /// A schedule of at least one change: an empty one is surely a mistake (a variable that was
@@ -196,15 +199,14 @@ fn parse_time(text: &str, zero: bool) -> Result<f64, String> {
 }
 
 fn run(args: &Args) -> Result<(), CliError> {
-    let Some(input) = &args.input else {
-        return Err(CliError::usage("solve needs a piece sequence file"));
-    };
-    args.nes.refuse_without_nes()?;
+    let input = sequence_file(args)?;
+    let beam_width = args.beam_width.unwrap_or(DEFAULT_WIDTH);
+    let contest = &args.contest;
     let widths = [
-        ("--beam-width", args.beam_width),
+        ("--beam-width", beam_width),
         ("--max-beam-width", args.max_beam_width),
     ];
-    let scheduled = args.width_changes.iter().flat_map(|s| &s.0);
+    let scheduled = contest.width_changes.iter().flat_map(|s| &s.0);
     for (option, width) in widths
         .into_iter()
         .chain(scheduled.map(|&(_, w)| ("--width-changes", w)))
@@ -218,8 +220,8 @@ fn run(args: &Args) -> Result<(), CliError> {
     }
     // The widest beam the search may hold: the budget's cap, else the widest scheduled.
     let widest = match args.time_budget {
-        Some(_) => args.max_beam_width.max(args.beam_width),
-        None => scheduled_widths(args).max().unwrap_or(args.beam_width),
+        Some(_) => args.max_beam_width.max(beam_width),
+        None => scheduled_widths(args).max().unwrap_or(beam_width),
     };
     args.search.check_memory(widest, limits::BYTES_PER_STATE)?;
     if let Some(path) = &args.json {
@@ -230,7 +232,7 @@ fn run(args: &Args) -> Result<(), CliError> {
         sequence.truncate(n);
     }
     let (weights, policy) = args.search.read()?;
-    let (start, kept) = match (&args.from_record, args.from_piece) {
+    let (start, kept) = match (&contest.from_record, contest.from_piece) {
         (Some(path), Some(pieces)) => {
             let record = read_record(path)?;
             start_from(&sequence, &record, pieces, rules)
@@ -242,7 +244,7 @@ fn run(args: &Args) -> Result<(), CliError> {
     let depths = rules
         .pieces_to_place(sequence.len())
         .saturating_sub(start.index);
-    let mut changes = args.width_changes.iter().flat_map(|s| &s.0);
+    let mut changes = contest.width_changes.iter().flat_map(|s| &s.0);
     if let Some(&(depth, width)) = changes.find(|&&(d, _)| d >= depths) {
         return Err(CliError::usage(format!(
             "--width-changes {depth}:{width}: depth {depth} is past the last of the {depths} \
@@ -250,13 +252,13 @@ fn run(args: &Args) -> Result<(), CliError> {
         )));
     }
     let params = Params {
-        beam_width: args.beam_width,
-        width_changes: args.width_changes.clone().unwrap_or_default(),
+        beam_width: beam_width,
+        width_changes: contest.width_changes.clone().unwrap_or_default(),
         time_budget: args.time_budget.map(|seconds| TimeBudget {
             seconds,
             max_width: args.max_beam_width,
         }),
-        score_weight: args.search.score_weight,
+        score_weight: args.search.eval.score_weight,
         weights,
         policy,
         rules,
@@ -307,14 +309,14 @@ fn run(args: &Args) -> Result<(), CliError> {
             "lines": report.lines,
             "clears": report.clears,
             "stats": stats,
-            "beam_width": args.beam_width,
+            "beam_width": beam_width,
             "width_changes": solution.width_changes.to_string(),
             "time_budget_seconds": args.time_budget,
-            "score_weight": args.search.score_weight,
+            "score_weight": args.search.eval.score_weight,
             "judge": rules.locks_in_mid_air(),
             "piece_limit": rules.piece_limit,
-            "from_record": args.from_record,
-            "from_piece": args.from_piece,
+            "from_record": contest.from_record,
+            "from_piece": contest.from_piece,
             "weights": params.weights,
             "policy": params.policy,
             "search_seconds": search_time.as_secs_f64(),
@@ -337,7 +339,7 @@ fn run(args: &Args) -> Result<(), CliError> {
         if !solution.width_changes.0.is_empty() {
             eprintln!(
                 "width changes (replay with --beam-width {} --width-changes {}):",
-                args.beam_width, solution.width_changes
+                beam_width, solution.width_changes
             );
             for (depth, width) in &solution.width_changes.0 {
                 eprintln!("  from piece {}: {width}", first + depth + 1);
@@ -345,9 +347,9 @@ fn run(args: &Args) -> Result<(), CliError> {
         }
         eprintln!(
             "beam width {}{}, score weight {}: {:.1} s, {} states expanded ({:.2} us each), {} placements",
-            args.beam_width,
+            beam_width,
             if solution.width_changes.0.is_empty() { "" } else { " at first" },
-            args.search.score_weight,
+            args.search.eval.score_weight,
             search_time.as_secs_f64(),
             solution.stats.expanded,
             search_time.as_secs_f64() * 1e6 / solution.stats.expanded.max(1) as f64,
@@ -372,8 +374,8 @@ fn run(args: &Args) -> Result<(), CliError> {
 
 /// The beam's widths, the first and every scheduled one.
 fn scheduled_widths(args: &Args) -> impl Iterator<Item = usize> + '_ {
-    let changes = args.width_changes.iter().flat_map(|s| &s.0);
-    std::iter::once(args.beam_width).chain(changes.map(|&(_, w)| w))
+    let changes = args.contest.width_changes.iter().flat_map(|s| &s.0);
+    std::iter::once(args.beam_width.unwrap_or(DEFAULT_WIDTH)).chain(changes.map(|&(_, w)| w))
 }
 
 /// Peak resident memory of this process (Linux: VmHWM in /proc/self/status), for the summary.

@@ -115,16 +115,16 @@ pub fn solve(run: &SolveRun) -> Result<(), CliError> {
     if let Some(n) = run.pieces {
         sequence.truncate(n);
     }
-    let weights = match &search.weights {
+    let weights = match &search.eval.weights {
         Some(path) => read_weights(Some(path))?,
         None => default_weights(),
     };
-    let policy = match &search.policy {
+    let policy = match &search.eval.policy {
         Some(path) => read_policy(Some(path))?,
         None => default_policy(),
     };
     let params = Params {
-        score_weight: search.score_weight,
+        score_weight: search.eval.score_weight,
         weights,
         policy,
     };

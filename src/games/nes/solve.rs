@@ -57,23 +57,6 @@ fn parse_model(text: &str) -> Result<InputModel, String> {
     }
 }
 
-impl NesOptions {
-    /// For the contest's game: refuses NES options rather than ignoring them.
-    pub fn refuse_without_nes(&self) -> Result<(), CliError> {
-        let given = [
-            ("--start-level", self.start_level.is_some()),
-            ("--title-wait", self.title_wait.is_some()),
-            ("--input-model", self.input_model.is_some()),
-            ("--lines", self.lines.is_some()),
-            ("--nes-weights", self.nes_weights.is_some()),
-        ];
-        match given.iter().find(|(_, g)| *g) {
-            Some((name, _)) => Err(CliError::usage(format!("{name} is for --game nes"))),
-            None => Ok(()),
-        }
-    }
-}
-
 /// What `solve --game nes` is asked to do.
 pub struct Run<'a> {
     pub options: &'a NesOptions,
