@@ -100,7 +100,7 @@ fn list_nes_starts(level: u8) -> Result<(), CliError> {
     let starts = distinct_starts(level);
     if starts.is_empty() {
         return Err(CliError::usage(format!(
-            "no NES start is known for level {level}: src/nes/starts.txt holds levels 0..=19"
+            "no NES start is known for level {level}: src/games/nes/starts.txt holds levels 0..=19"
         )));
     }
     let mut text = format!(

