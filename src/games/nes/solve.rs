@@ -177,6 +177,12 @@ pub fn solve(run: &Run) -> Result<(), CliError> {
         )));
     }
     let seconds = began.elapsed().as_secs_f64();
+    // The record first: a summary that cannot be written must not lose the search's work.
+    let text = found.record.to_text(&found.piece_starts);
+    std::io::stdout()
+        .lock()
+        .write_all(text.as_bytes())
+        .map_err(|e| stdout_failed(e, "the record"))?;
     if let Some(path) = json {
         let summary = serde_json::json!({
             "game": "nes",
@@ -190,11 +196,6 @@ pub fn solve(run: &Run) -> Result<(), CliError> {
         std::fs::write(path, format!("{summary}\n"))
             .map_err(|e| CliError::usage(format!("cannot write {}: {e}", path.display())))?;
     }
-    let text = found.record.to_text(&found.piece_starts);
-    std::io::stdout()
-        .lock()
-        .write_all(text.as_bytes())
-        .map_err(|e| stdout_failed(e, "the record"))?;
     if !quiet {
         let [c1, c2, c3, c4] = report.clears;
         let cleared = c1 + 2 * c2 + 3 * c3 + 4 * c4;

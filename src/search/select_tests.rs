@@ -1,0 +1,233 @@
+//! Tests of `select`, kept apart so that the module reads on one screen at a time.
+use super::*;
+use crate::sequence::SplitMix64;
+use std::collections::{HashMap, HashSet};
+
+/// Candidates with many duplicate boards (hashes from a small pool) and random keys.
+fn candidates(seed: u64, count: usize, boards: u64) -> Vec<Candidate> {
+    let mut rng = SplitMix64::new(seed);
+    (0..count)
+        .map(|i| Candidate {
+            key: rng.below(1 << 40),
+            // Spread over the whole u64 so every bucket gets some.
+            hash: rng.below(boards).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+            score: rng.below(1000),
+            parent: (i / 20) as u32,
+            placement: (i % 20) as u16,
+        })
+        .collect()
+}
+
+/// The plain definition: boards ranked by their best key, the best `width` kept.
+fn plain_choice(candidates: &[Candidate], width: usize) -> HashSet<u64> {
+    let mut best: HashMap<u64, u128> = HashMap::new();
+    for c in candidates {
+        let k = best.entry(c.hash).or_insert(u128::MAX);
+        *k = (*k).min(c.order_key());
+    }
+    let mut ranked: Vec<(u128, u64)> = best.into_iter().map(|(h, k)| (k, h)).collect();
+    ranked.sort_unstable();
+    ranked.into_iter().take(width).map(|(_, h)| h).collect()
+}
+
+#[test]
+fn parallel_selection_keeps_the_best_distinct_boards() {
+    for (seed, count, boards, width) in [
+        (1, 20_000, 12_000, 1_000),
+        (2, 20_000, 3_000, 1_000),
+        (3, 50_000, 40_000, 5_000),
+        (4, 5_000, 1_000, 600),
+    ] {
+        let all = candidates(seed, count, boards);
+        let mut buckets = Buckets::default();
+        let mut chosen = Vec::new();
+        let chunks: Vec<Chunk> = all.chunks(700).map(Chunk::of).collect();
+        if buckets.select(&chunks, width, u64::MAX, &mut chosen) != Shortlist::Chosen {
+            // Too many duplicates under the threshold: the caller falls back. Only
+            // acceptable when there are few distinct boards.
+            assert!(boards < 2 * width as u64, "seed {seed}: fell back");
+            continue;
+        }
+        assert_eq!(chosen.len(), width, "seed {seed}");
+        let hashes: HashSet<u64> = chosen.iter().map(|c| c.hash).collect();
+        assert_eq!(hashes.len(), width, "seed {seed}: a board chosen twice");
+        assert_eq!(hashes, plain_choice(&all, width), "seed {seed}");
+        // Each board carries a score at least that of its best-keyed duplicate and no more
+        // than the best of its duplicates.
+        for c in &chosen {
+            let dups: Vec<&Candidate> = all.iter().filter(|d| d.hash == c.hash).collect();
+            let max = dups.iter().map(|d| d.score).max().unwrap();
+            let first = dups.iter().min_by_key(|d| d.order_key()).unwrap();
+            assert!(c.score <= max && c.score >= first.score, "seed {seed}");
+        }
+    }
+}
+
+#[test]
+fn parallel_selection_is_exact_with_tied_keys_and_uneven_bins() {
+    // One set of buffers across depths, as in a search. Keys from a small range tie often
+    // (whole bins share one key, and only the full rank breaks the tie at the cutoff);
+    // keys shifted right by up to 60 bits spread over many magnitudes.
+    let mut buckets = Buckets::default();
+    for (seed, count, boards, width, keys, shift) in [
+        (11, 40_000, 4_000, 2_000, 1 << 40, 0),
+        (12, 40_000, 1_000_000, 2_000, u64::MAX, 60),
+        (13, 40_000, 1_000_000, 2_000, 300, 0),
+        (14, 40_000, 20_000, 3_000, 40, 0),
+    ] {
+        let mut all = candidates(seed, count, boards);
+        let mut rng = SplitMix64::new(seed);
+        for c in &mut all {
+            c.key = rng.below(keys) >> rng.below(shift + 1);
+        }
+        let chunks: Vec<Chunk> = all.chunks(500).map(Chunk::of).collect();
+        let mut chosen = Vec::new();
+        let made = buckets.select(&chunks, width, u64::MAX, &mut chosen);
+        assert_eq!(made, Shortlist::Chosen, "seed {seed}");
+        let hashes: HashSet<u64> = chosen.iter().map(|c| c.hash).collect();
+        assert_eq!((chosen.len(), hashes.len()), (width, width), "seed {seed}");
+        assert_eq!(hashes, plain_choice(&all, width), "seed {seed}");
+    }
+}
+
+#[test]
+fn selection_falls_back_to_every_candidate_when_duplicates_crowd_the_shortlist() {
+    // 200 distinct boards among 20,000 candidates: the shortlist cannot fill a beam of 500,
+    // and the full selection returns every distinct board.
+    let all = candidates(5, 20_000, 200);
+    let mut chunks: Vec<Chunk> = all.chunks(700).map(Chunk::of).collect();
+    let mut picker = Picker::<u16>::default();
+    picker.select(&mut chunks, 500).unwrap();
+    let hashes: HashSet<u64> = picker.chosen.iter().map(|c| c.hash).collect();
+    assert_eq!(picker.chosen.len(), 200);
+    assert_eq!(hashes, plain_choice(&all, 500));
+}
+
+/// The serial fill over one flat copy of every candidate, in rounds of twice the places
+/// left, then twice the round before: the definition the merge of sorted chunks follows.
+fn flat_fill(all: &[Candidate], until: usize) -> Vec<Candidate> {
+    let mut rest = all.to_vec();
+    rest.sort_unstable_by_key(Candidate::order_key);
+    let mut chosen: Vec<Candidate> = Vec::new();
+    let mut seen: HashMap<u64, usize> = HashMap::new();
+    let (mut start, mut round) = (0, (2 * until).max(64));
+    while chosen.len() < until && start < rest.len() {
+        let end = (start + round).min(rest.len());
+        for c in &rest[start..end] {
+            if let Some(&i) = seen.get(&c.hash) {
+                if c.score > chosen[i].score {
+                    chosen[i] = *c;
+                }
+            } else if chosen.len() < until {
+                seen.insert(c.hash, chosen.len());
+                chosen.push(*c);
+            }
+        }
+        start = end;
+        round *= 2;
+    }
+    chosen
+}
+
+#[test]
+fn fill_over_sorted_chunks_matches_the_flat_fill_in_order_and_scores() {
+    for (seed, count, boards, width) in [
+        (21, 3_000, 2_500, 1_000),
+        (22, 20_000, 300, 250),
+        (23, 20_000, 5_000, 4_000),
+        (24, 500, 400, 10),
+    ] {
+        let all = candidates(seed, count, boards);
+        let mut chunks: Vec<Chunk> = all.chunks(333).map(Chunk::of).collect();
+        let mut picker = Picker::<u16>::default();
+        picker.fill(&mut chunks, width);
+        let got: Vec<(u64, u64, u128)> = picker
+            .chosen
+            .iter()
+            .map(|c| (c.hash, c.score, c.order_key()))
+            .collect();
+        let want: Vec<(u64, u64, u128)> = flat_fill(&all, width)
+            .iter()
+            .map(|c| (c.hash, c.score, c.order_key()))
+            .collect();
+        assert_eq!(got, want, "seed {seed}");
+    }
+}
+
+/// `all` cut into chunks that keep only the candidates with a key of at most `bound`.
+fn bounded_chunks(all: &[Candidate], bound: u64) -> Vec<Chunk> {
+    all.chunks(700)
+        .map(|part| {
+            let mut chunk = Chunk::of(part);
+            chunk.restrict(bound);
+            chunk
+        })
+        .collect()
+}
+
+#[test]
+fn a_bound_under_the_threshold_asks_for_every_candidate_and_one_above_changes_nothing() {
+    let all = candidates(31, 40_000, 30_000);
+    let width = 2_000;
+    let mut whole: Vec<Chunk> = all.chunks(700).map(Chunk::of).collect();
+    let mut picker = Picker::<u16>::default();
+    picker.select(&mut whole, width).unwrap();
+    let want: Vec<u128> = picker.chosen.iter().map(|c| c.order_key()).collect();
+    let mut keys: Vec<u64> = all.iter().map(|c| c.key).collect();
+    keys.sort_unstable();
+    // Well above the threshold (a tenth of the keys), and far under it.
+    let mut loose = bounded_chunks(&all, keys[keys.len() / 5]);
+    assert!(loose.iter().map(|c| c.candidates.len()).sum::<usize>() < all.len() / 4);
+    picker.select(&mut loose, width).unwrap();
+    let got: Vec<u128> = picker.chosen.iter().map(|c| c.order_key()).collect();
+    assert_eq!(got, want);
+    // Under the threshold: the selection asks for the candidates up to the threshold,
+    // and with those chooses the same.
+    let mut tight = bounded_chunks(&all, keys[keys.len() / 100]);
+    let refill = picker.select(&mut tight, width).unwrap_err();
+    assert!(refill.bound > keys[keys.len() / 100] && refill.bound < keys[keys.len() / 5]);
+    let mut refilled = bounded_chunks(&all, refill.bound);
+    picker.select(&mut refilled, width).unwrap();
+    let got: Vec<u128> = picker.chosen.iter().map(|c| c.order_key()).collect();
+    assert_eq!(got, want);
+    // Too few candidates for the shortlist: the fill needs them all.
+    let mut few = bounded_chunks(&all[..6_000], keys[keys.len() / 5]);
+    assert_eq!(picker.select(&mut few, width).unwrap_err().bound, u64::MAX);
+}
+
+#[test]
+fn a_fill_short_of_candidates_asks_for_more_until_it_matches_the_full_fill() {
+    // 1,600 distinct boards among 40,000 candidates: the shortlist cannot fill a beam of
+    // 1,500, and the fill needs two rounds.
+    let all = candidates(32, 40_000, 1_600);
+    let width = 1_500;
+    let mut picker = Picker::<u16>::default();
+    let mut whole: Vec<Chunk> = all.chunks(700).map(Chunk::of).collect();
+    picker.select(&mut whole, width).unwrap();
+    let want: Vec<(u64, u64)> = picker.chosen.iter().map(|c| (c.hash, c.score)).collect();
+    let flat: Vec<(u64, u64)> = flat_fill(&all, width)
+        .iter()
+        .map(|c| (c.hash, c.score))
+        .collect();
+    assert!(want == flat, "the whole selection is the fill");
+    let mut keys: Vec<u64> = all.iter().map(|c| c.key).collect();
+    keys.sort_unstable();
+    let mut bound = keys[keys.len() / 20];
+    for _ in 0..10 {
+        let mut chunks = bounded_chunks(&all, bound);
+        match picker.select(&mut chunks, width) {
+            Ok(()) => {
+                let got: Vec<(u64, u64)> =
+                    picker.chosen.iter().map(|c| (c.hash, c.score)).collect();
+                assert!(got == want, "not the whole selection");
+                assert!(bound < u64::MAX, "needed every candidate");
+                return;
+            }
+            Err(refill) => {
+                assert!(refill.bound > bound, "no progress");
+                bound = refill.bound;
+            }
+        }
+    }
+    panic!("the refills did not converge");
+}
