@@ -225,19 +225,62 @@ fn check_browser_exit_codes() {
         .contains("needs a sequence file and a record file"));
 }
 
+/// `solve --game browser` prints a record `check --game browser` scores as the search claims,
+/// the same with one thread or two, and refuses the options of the other games.
 #[test]
-fn solve_refuses_the_browser_game_with_a_message() {
+fn solve_browser_gives_a_checked_record_whatever_the_thread_count() {
     let dir = Scratch::new("browser-solve");
-    let sequence = dir.file("seq.txt", "TJO\n");
-    let out = exe(
-        env!("CARGO_BIN_EXE_solve"),
-        &["--game", "browser", sequence.to_str().unwrap()],
+    let text = exe(
+        env!("CARGO_BIN_EXE_gen"),
+        &["--game", "browser", "--seed", "5", "--count", "120"],
     );
-    assert_eq!(out.code, Some(2), "{out:#?}");
+    assert_eq!(text.code, Some(0), "{text:#?}");
+    let sequence = dir.file("seq.txt", &text.stdout);
+    let seq = sequence.to_str().unwrap();
+    let solve = |threads: &str| {
+        let out = exe(
+            env!("CARGO_BIN_EXE_solve"),
+            &[
+                "--game",
+                "browser",
+                seq,
+                "--beam-width",
+                "50",
+                "--threads",
+                threads,
+            ],
+        );
+        assert_eq!(out.code, Some(0), "{out:#?}");
+        out
+    };
+    let (one, two) = (solve("1"), solve("2"));
+    assert_eq!(
+        one.stdout, two.stdout,
+        "the thread count changed the record"
+    );
+    let claimed = one.stderr.lines().last().unwrap().to_string();
+    assert!(claimed.starts_with("Score = "), "{one:#?}");
+    let record = dir.file("moves.txt", &one.stdout);
+    let checked = exe(CHECK, &["--game", "browser", seq, record.to_str().unwrap()]);
+    assert_eq!(checked.code, Some(0), "{checked:#?}");
+    assert_eq!(checked.stdout.lines().last().unwrap(), claimed);
     assert!(
-        out.stderr
-            .contains("the browser game is played by `check --game browser`"),
-        "{}",
-        out.stderr
+        checked.stdout.contains("pieces placed: 120"),
+        "{checked:#?}"
     );
+    for (option, value) in [
+        ("--judge", None),
+        ("--width-changes", Some("5:10")),
+        ("--start-level", Some("3")),
+    ] {
+        let mut args = vec!["--game", "browser", seq, option];
+        args.extend(value);
+        let out = exe(env!("CARGO_BIN_EXE_solve"), &args);
+        assert_eq!(out.code, Some(2), "{option}: {out:#?}");
+        assert!(
+            out.stderr.contains(&format!("{option} is an option of")),
+            "{option}: {}",
+            out.stderr
+        );
+    }
 }
