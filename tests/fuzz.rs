@@ -27,7 +27,9 @@ use tetris_opt::games::nes;
 use tetris_opt::games::tencent::record::{quote_at_most, Record};
 use tetris_opt::games::tencent::replay::{replay_observed, End, ReplayError};
 use tetris_opt::games::tencent::rules::{Kind, LockMode, Rules};
+use tetris_opt::games::tencent::stats::Stats;
 use tetris_opt::sequence::{parse_sequence, SequenceError};
+use tetris_opt::viewer::Film;
 
 const CHECK: &str = env!("CARGO_BIN_EXE_check");
 const GEN: &str = env!("CARGO_BIN_EXE_gen");
@@ -891,7 +893,10 @@ const TENCENT_RULES: [Rules; 3] = [
 ];
 
 /// Reads and replays one record as `check` does; true when some rules find it valid.
-fn tencent_case(sequence: &[Kind], text: &str) -> Result<bool, Finding> {
+///
+/// With `views`, also what `check --trace --stats --html` make of each step: the board's
+/// picture, the breakdown and the viewer's page.
+fn tencent_case(sequence: &[Kind], text: &str, views: bool) -> Result<bool, Finding> {
     let words = tencent_words(text);
     let record = match Record::parse(text) {
         Ok(record) => record,
@@ -912,9 +917,22 @@ fn tencent_case(sequence: &[Kind], text: &str) -> Result<bool, Finding> {
     let mut valid = false;
     for rules in TENCENT_RULES {
         let mut observed = 0;
-        let report = replay_observed(sequence, &record, rules, &mut |_| observed += 1);
+        let mut film = Film::new();
+        let mut stats = Stats::default();
+        let report = replay_observed(sequence, &record, rules, &mut |step| {
+            observed += 1;
+            if views {
+                let _ = step.written.picture(Some(&step.piece));
+                film.observe(step);
+                stats.observe(step);
+            }
+        });
         if observed != report.pieces_locked {
             return wrong("the observer saw a different number of pieces than the report");
+        }
+        if views {
+            let _ = film.page(sequence, Some(&record), rules, &report, "record.txt");
+            let _ = stats.to_string();
         }
         match &report.error {
             Some(e) => {
@@ -945,7 +963,7 @@ fn tencent_case(sequence: &[Kind], text: &str) -> Result<bool, Finding> {
 /// A sequence file read as `check` reads it, and a record replayed on it.
 fn tencent_sequence_case(text: &str, record: &str) -> Result<bool, Finding> {
     match parse_sequence(text) {
-        Ok(sequence) => tencent_case(&sequence, record),
+        Ok(sequence) => tencent_case(&sequence, record, false),
         Err(e) => check_sequence_error(&e, text).map(|()| false),
     }
 }
@@ -969,7 +987,8 @@ fn fuzz_tencent(first: u64, cases: u64) -> Tally {
             tally.record(case, &format!("sequence file {text:?}"), outcome);
         } else {
             let text = mutate(&mut rng, &records[i], &records, &TENCENT);
-            let outcome = library_case(|| tencent_case(&sequences[i], &text));
+            let views = rng.one_in(8);
+            let outcome = library_case(|| tencent_case(&sequences[i], &text, views));
             tally.record(case, &text, outcome);
         }
         progress("tencent", case - first, cases);
@@ -1048,8 +1067,9 @@ fn check_nes_error(e: &nes::record::RecordError, text: &str) -> Result<(), Findi
     Ok(())
 }
 
-/// Reads and replays one NES record as `check --game nes` does; true when it is valid.
-fn nes_case(text: &str) -> Result<bool, Finding> {
+/// Reads and replays one NES record as `check --game nes` does; true when it is valid. With
+/// `views`, also the FM2 movie `--fm2` writes.
+fn nes_case(text: &str, views: bool) -> Result<bool, Finding> {
     let record = match nes::record::NesRecord::parse(text) {
         Ok(record) => record,
         Err(e) => return check_nes_error(&e, text).map(|()| false),
@@ -1057,6 +1077,9 @@ fn nes_case(text: &str) -> Result<bool, Finding> {
     let printed = record.to_text(&[]);
     if nes::record::NesRecord::parse(&printed).as_ref() != Ok(&record) {
         return wrong("the record does not read back from its own text");
+    }
+    if views {
+        let _ = nes::fm2::movie(&record);
     }
     let mut locks = 0u64;
     let report = nes::replay::replay_observed(&record, |game, events| {
@@ -1089,7 +1112,8 @@ fn fuzz_nes(first: u64, cases: u64) -> Tally {
         let mut rng = Rng::for_case(2, case);
         let i = rng.below(starts.len());
         let text = mutate(&mut rng, &starts[i], starts, &NES);
-        let outcome = library_case(|| nes_case(&text));
+        let views = rng.one_in(8);
+        let outcome = library_case(|| nes_case(&text, views));
         tally.record(case, &text, outcome);
         progress("nes", case - first, cases);
     }
@@ -1259,7 +1283,16 @@ enum Game {
 /// Holds a run of `check` to the contract: exit 0 with `Score = N` last, 1 with the error line
 /// of the game's form and `Score = 0` (or the JSON report of an invalid record), 2 with an
 /// `error:` line on stderr; nothing else, and never a panic. True for a valid record.
-fn check_contract(r: &Run, game: Game, record: &Path, json: bool) -> Result<bool, Finding> {
+///
+/// With `verbose` (`--trace`, `--frames`, `--stats`), lines come before the error line, and
+/// `--at` may leave a note on stderr.
+fn check_contract(
+    r: &Run,
+    game: Game,
+    record: &Path,
+    json: bool,
+    verbose: bool,
+) -> Result<bool, Finding> {
     if r.code == Some(101) || r.stderr.contains("panicked at") {
         return Err(Finding::Panic(format!(
             "exit {:?}: {}",
@@ -1289,7 +1322,7 @@ fn check_contract(r: &Run, game: Game, record: &Path, json: bool) -> Result<bool
             }
         }
         Some(1) => {
-            if !r.stderr.is_empty() {
+            if !r.stderr.lines().all(|l| l.starts_with("note: ")) {
                 return wrong(format!("exit 1 with something on stderr: {r:?}"));
             }
             let error = if json {
@@ -1303,8 +1336,13 @@ fn check_contract(r: &Run, game: Game, record: &Path, json: bool) -> Result<bool
                 value["error"].as_str().unwrap_or("").to_string()
             } else {
                 let lines: Vec<&str> = r.stdout.lines().collect();
+                let errors = lines.iter().filter(|l| l.starts_with("error:")).count();
                 match lines[..] {
-                    [error, "Score = 0"] if error.starts_with("error: ") => {
+                    [.., error, "Score = 0"]
+                        if error.starts_with("error: ")
+                            && errors == 1
+                            && (verbose || lines.len() == 2) =>
+                    {
                         error["error: ".len()..].to_string()
                     }
                     _ => {
@@ -1421,6 +1459,17 @@ fn fuzz_check_binary(game: Game, runs: u64) -> Tally {
         if json {
             args.push(&"--json");
         }
+        let html = scratch.dir.join(format!("page-{case}.html"));
+        let fm2 = scratch.dir.join(format!("movie-{case}.fm2"));
+        let extras = check_extras(&mut rng, game, json);
+        let verbose = (extras.iter()).any(|o| ["--trace", "--frames", "--stats"].contains(o));
+        args.extend(extras.iter().map(|o| o as &dyn AsRef<OsStr>));
+        if game != Game::Browser && rng.one_in(4) {
+            args.extend([&"--html" as &dyn AsRef<OsStr>, &html]);
+        }
+        if game == Game::Nes && rng.one_in(4) {
+            args.extend([&"--fm2" as &dyn AsRef<OsStr>, &fm2]);
+        }
         let sequence;
         let mut shown = String::from_utf8_lossy(&record_bytes).into_owned();
         if game != Game::Nes {
@@ -1442,11 +1491,59 @@ fn fuzz_check_binary(game: Game, runs: u64) -> Tally {
         }
         args.push(&record);
         let r = run(CHECK, &args);
-        let outcome = check_contract(&r, game, &record, json);
-        tally.record(case, &shown, outcome);
-        let _ = std::fs::remove_file(&record);
+        let outcome = check_contract(&r, game, &record, json, verbose);
+        let options: Vec<String> = args
+            .iter()
+            .map(|a| a.as_ref().to_string_lossy().into_owned())
+            .collect();
+        tally.record(
+            case,
+            &format!("check {}: {shown}", options.join(" ")),
+            outcome,
+        );
+        for file in [&record, &html, &fm2] {
+            let _ = std::fs::remove_file(file);
+        }
     }
     tally
+}
+
+/// Options of `check` for `game` besides the files, `--json`, `--html` and `--fm2`: now and then
+/// a trace, a breakdown, a rule changed, some of them unusable (`--at 0`, `--piece-limit 1`).
+fn check_extras(rng: &mut Rng, game: Game, json: bool) -> Vec<&'static str> {
+    let mut extras = Vec::new();
+    match game {
+        Game::Tencent => {
+            if !json && rng.one_in(4) {
+                extras.push("--trace");
+                if rng.one_in(2) {
+                    extras.extend([
+                        "--at",
+                        rng.pick(&["1", "3", "30", "0", "99999", "18446744073709551616"]),
+                    ]);
+                }
+            }
+            if rng.one_in(4) {
+                extras.push("--stats");
+            }
+            if rng.one_in(4) {
+                extras.push("--judge");
+            }
+            if rng.one_in(6) {
+                extras.extend(["--piece-limit", rng.pick(&["0", "1", "2", "12", "-1"])]);
+            }
+        }
+        Game::Nes if !json => {
+            if rng.one_in(4) {
+                extras.push("--trace");
+            }
+            if rng.one_in(6) {
+                extras.push("--frames");
+            }
+        }
+        _ => {}
+    }
+    extras
 }
 
 /// Holds a run of `solve` to its contract: exit 0 with a record `check` finds valid, or 2 with
