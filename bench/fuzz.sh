@@ -1,0 +1,12 @@
+#!/bin/sh
+# The long fuzz run: FUZZ_CASES library cases per game (default 1,000,000) through the readers
+# and replays `check` uses, printing per game the inputs tried, panics and wrong forms.
+#   bench/fuzz.sh                 every game, 1,000,000 cases each
+#   bench/fuzz.sh nes 200000      one game (tencent, nes or browser), 200,000 cases
+# The games run one after another (--test-threads=1); THREADS=3 runs them side by side.
+set -eu
+cd "$(dirname "$0")/.."
+games=${1:-}
+export FUZZ_CASES="${2:-${FUZZ_CASES:-1000000}}"
+exec cargo test --release --test fuzz -- --ignored --nocapture \
+    --test-threads="${THREADS:-1}" "long_${games}"
