@@ -7,9 +7,8 @@ use tetris_opt::cli::{
     exit_with, read_sequence, read_text, stdout_failed, CliError, Game, RulesOptions, EXIT_INVALID,
 };
 use tetris_opt::games::tencent::record::Record;
-use tetris_opt::games::tencent::replay::{
-    replay_observed, End, JsonReport, ReplayError, Report, Step,
-};
+use tetris_opt::games::tencent::replay::{replay_observed, End, ReplayError, Report, Step};
+use tetris_opt::games::tencent::report::JsonReport;
 use tetris_opt::games::tencent::stats::Stats;
 use tetris_opt::viewer::Film;
 

@@ -15,16 +15,13 @@
 //! higher one when it fell short ([`Chunk::bound`]), so the bound changes what is stored,
 //! never what is chosen.
 
+use super::candidates::{shortlist_rank, Candidate, Chunk};
 use super::game::{Code, Game, Sink};
-use super::select::{bucket_of, shortlist_rank, BUCKETS};
 use super::trail::TrailEntry;
 use rayon::prelude::*;
 
 /// States expanded per parallel task: fixed, so the work split never depends on the thread count.
 pub(crate) const CHUNK: usize = 32;
-
-/// One candidate in this many goes into the sample that sets the shortlist's threshold.
-pub(crate) const SAMPLE_STEP: usize = 16;
 
 /// An expansion runs every this many tasks first to estimate the bound.
 const PROBE_STRIDE: usize = 8;
@@ -43,168 +40,6 @@ pub(crate) struct Node<S: Copy> {
     pub score: u64,
     /// Index of this state's entry in its depth's trail level.
     pub trail: u32,
-}
-
-/// A child before selection: enough to rank it and rebuild it.
-#[derive(Clone, Copy, Default)]
-pub(crate) struct Candidate<C = u16> {
-    /// The key as an integer that sorts like the float (see [`sortable`]).
-    pub key: u64,
-    pub hash: u64,
-    pub score: u64,
-    pub parent: u32,
-    pub placement: C,
-}
-
-impl<C: Code> Candidate<C> {
-    /// Key first, then (parent, placement), which is unique: a total order as one integer, so
-    /// that selecting and sorting compare plain integers.
-    #[inline]
-    pub fn order_key(&self) -> u128 {
-        (self.key as u128) << 64 | (self.parent as u128) << 16 | self.placement.order() as u128
-    }
-
-    /// Among candidates with one board, the one the selection keeps ranks highest: the
-    /// highest score, then the lowest (parent, placement).
-    #[inline]
-    pub fn keep_rank(&self) -> (u64, std::cmp::Reverse<u128>) {
-        (self.score, std::cmp::Reverse(self.order_key()))
-    }
-}
-
-/// One expansion task's children under its bound, with the sample of the keys of all its
-/// children that the parallel selection sets its threshold from.
-#[derive(Clone)]
-pub(crate) struct Chunk<C = u16> {
-    /// The children whose key is at most `bound`, grouped by the selection's bucket of their
-    /// board ([`Chunk::bucket`]), in the order they were made within a bucket.
-    pub candidates: Vec<Candidate<C>>,
-    /// Where each bucket's candidates end.
-    ends: [u32; BUCKETS],
-    /// `key` of every `SAMPLE_STEP`-th child, from the first, kept or not.
-    pub sample: Vec<u64>,
-    /// The best of the children with the guide's board (see [`best_with_board`]), if any.
-    pub guided: Option<Candidate<C>>,
-    /// Children made, kept or not.
-    pub generated: usize,
-    /// Children with a key above this were not kept (`u64::MAX`: all were).
-    pub bound: u64,
-}
-
-impl<C> Default for Chunk<C> {
-    fn default() -> Chunk<C> {
-        Chunk {
-            candidates: Vec::new(),
-            ends: [0; BUCKETS],
-            sample: Vec::new(),
-            guided: None,
-            generated: 0,
-            bound: u64::MAX,
-        }
-    }
-}
-
-impl<C: Code> Chunk<C> {
-    /// Empties the chunk for a new expansion that keeps the children under `bound`.
-    fn reset(&mut self, bound: u64) {
-        self.candidates.clear();
-        // The room of a depth with many more children (a low board) is not kept.
-        if self.sample.capacity() > 2 * self.sample.len() + 16 {
-            self.sample = Vec::new();
-        }
-        self.sample.clear();
-        self.guided = None;
-        self.generated = 0;
-        self.bound = bound;
-    }
-
-    /// Takes child `c`: into the sample, the guide's best and the candidates as they apply.
-    #[inline]
-    pub(crate) fn push(&mut self, c: Candidate<C>, guide_board: Option<u64>) {
-        if self.generated.is_multiple_of(SAMPLE_STEP) {
-            self.sample.push(c.key);
-        }
-        self.generated += 1;
-        if guide_board == Some(c.hash) && self.guided.is_none_or(|g| c.keep_rank() > g.keep_rank())
-        {
-            self.guided = Some(c);
-        }
-        if c.key <= self.bound {
-            self.candidates.push(c);
-        }
-    }
-
-    /// The candidates of board bucket `bucket`.
-    pub fn bucket(&self, bucket: usize) -> &[Candidate<C>] {
-        let start = if bucket == 0 {
-            0
-        } else {
-            self.ends[bucket - 1]
-        };
-        &self.candidates[start as usize..self.ends[bucket] as usize]
-    }
-
-    /// Groups the candidates by bucket (keeping their order within one) into a buffer of
-    /// their exact size: between the expansion and the selection, the candidates of all
-    /// chunks are most of the search's memory.
-    fn group(&mut self) {
-        let mut starts = [0u32; BUCKETS];
-        for c in &self.candidates {
-            starts[bucket_of(c.hash)] += 1;
-        }
-        let mut at = 0;
-        for (start, end) in starts.iter_mut().zip(&mut self.ends) {
-            at += *start;
-            *end = at;
-            *start = at - *start;
-        }
-        let mut grouped = vec![Candidate::default(); self.candidates.len()];
-        for &c in &self.candidates {
-            let start = &mut starts[bucket_of(c.hash)];
-            grouped[*start as usize] = c;
-            *start += 1;
-        }
-        self.candidates = grouped;
-    }
-
-    /// Drops the candidates above `bound`, and the memory they held.
-    pub(crate) fn restrict(&mut self, bound: u64) {
-        self.bound = bound;
-        self.candidates.retain(|c| c.key <= bound);
-        self.group();
-    }
-
-    #[cfg(test)]
-    pub fn of(candidates: &[Candidate<C>]) -> Chunk<C> {
-        let mut chunk = Chunk::default();
-        chunk.reset(u64::MAX);
-        for &c in candidates {
-            chunk.push(c, None);
-        }
-        chunk.group();
-        chunk
-    }
-}
-
-/// The candidate with board `hash` that the selection would keep: the highest score, then the
-/// lowest (parent, placement), whichever task made it.
-pub(crate) fn best_with_board<C: Code>(
-    candidates: &[Candidate<C>],
-    hash: u64,
-) -> Option<Candidate<C>> {
-    let with_board = candidates.iter().filter(|c| c.hash == hash);
-    with_board.max_by_key(|c| c.keep_rank()).copied()
-}
-
-/// Maps a float to an integer with the same order (negative floats below positive ones).
-#[inline]
-pub(crate) fn sortable(key: f64) -> u64 {
-    let bits = key.to_bits();
-    if bits >> 63 == 1 {
-        !bits
-    } else {
-        bits | 1 << 63
-    }
 }
 
 /// What one depth places and how it ranks the children.

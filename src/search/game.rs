@@ -2,7 +2,7 @@
 //! play it. The search is generic over [`Game`] and monomorphised for each game, so a game's
 //! move generator and evaluation run inlined in the expansion as if written there.
 
-use super::expand::{sortable, Candidate, Chunk};
+use super::candidates::{sortable, Candidate, Chunk};
 
 /// A game as the beam search sees it: its states, the children of a state with their keys,
 /// and the state a chosen child becomes.

@@ -3,7 +3,7 @@
 //! Nothing in the rules depends on how a board was reached, so a line of the search that meets
 //! one of the guide's boards with more points carries the gain on along the guide's line.
 
-use super::expand::{best_with_board, Candidate, Chunk};
+use super::candidates::{best_with_board, Candidate, Chunk};
 use super::game::Code;
 
 /// A line of play to improve on: its board (as [`crate::games::tencent::bitboard::Board::hash64`]) after each

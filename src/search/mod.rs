@@ -10,6 +10,7 @@
 //! The search is deterministic: candidates are produced in beam order whatever the thread count,
 //! and ties are broken by (parent, placement), which are unique.
 
+mod candidates;
 mod expand;
 mod game;
 mod guided;
@@ -20,7 +21,8 @@ pub use game::{Code, Game, Sink};
 pub use guided::Guide;
 
 use crate::width::{Clock, Schedule, TimeBudget, WidthPlan};
-use expand::{Beam, Candidate, Last, Node, Step};
+use candidates::Candidate;
+use expand::{Beam, Last, Node, Step};
 use select::Picker;
 use serde::Serialize;
 use std::time::Instant;

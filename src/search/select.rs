@@ -11,7 +11,7 @@
 //! selection answers [`Refill`] with the bound it needs, and the caller expands the depth again
 //! under it: the choice is always that of every candidate.
 
-use super::expand::{Candidate, Chunk, SAMPLE_STEP};
+use super::candidates::{shortlist_rank, Candidate, Chunk, BUCKETS, SAMPLE_STEP};
 use super::game::Code;
 use ahash::AHashMap;
 use rayon::prelude::*;
@@ -30,14 +30,6 @@ pub(crate) struct Picker<C = u16> {
 #[derive(Debug)]
 pub(crate) struct Refill {
     pub bound: u64,
-}
-
-/// The rank in the sample of keys whose key the parallel selection takes as its threshold
-/// (when the sample is larger): enough candidates that, after duplicates, `width` distinct
-/// boards remain, with a margin over the expected rank so that the shortlist rarely falls short.
-pub(crate) fn shortlist_rank(width: usize) -> usize {
-    let round = (width + width / 2).max(64);
-    round / SAMPLE_STEP * 5 / 4 + 16
 }
 
 impl<C: Code> Picker<C> {
@@ -131,16 +123,6 @@ impl<C: Code> Picker<C> {
         }
         false
     }
-}
-
-/// Buckets (by board hash) the shortlist is sorted into by the parallel selection: a fixed
-/// number, so the work never depends on the threads.
-pub(crate) const BUCKETS: usize = 16;
-
-/// The bucket of a board: every duplicate of a board is in the same one.
-#[inline]
-pub(crate) fn bucket_of(hash: u64) -> usize {
-    (hash >> 32) as usize % BUCKETS
 }
 
 /// Bins of key that the shortlist's boards are counted in, to find the cutoff.

@@ -12,19 +12,7 @@ use super::tables::{
     frames_per_drop, EMPTY_TILE, ORIENTATIONS, POINTS_BCD, ROTATE_A, ROTATE_B, SPAWN_TABLE,
 };
 
-/// Controller buttons, one bit each, in the order of the FM2 format ("RLDUTSBA").
-pub mod button {
-    pub const RIGHT: u8 = 0x80;
-    pub const LEFT: u8 = 0x40;
-    pub const DOWN: u8 = 0x20;
-    pub const UP: u8 = 0x10;
-    pub const START: u8 = 0x08;
-    pub const SELECT: u8 = 0x04;
-    pub const B: u8 = 0x02;
-    pub const A: u8 = 0x01;
-    /// The directional pad.
-    pub const PAD: u8 = RIGHT | LEFT | DOWN | UP;
-}
+pub use super::tables::button;
 
 /// The ROM's play states (`playState`, $0048).
 pub mod play_state {

@@ -7,7 +7,7 @@
 //! its level and `title-wait`: the frames spent idle on the title screen, which is how a player
 //! chooses a different piece sequence.
 
-use super::engine::button::{A, DOWN, RIGHT, START};
+use super::tables::button::{A, DOWN, RIGHT, START};
 use std::fmt;
 
 /// The table of start states: `level wait rng spawn_count spawn_id piece next frame_counter

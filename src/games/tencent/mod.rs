@@ -10,6 +10,7 @@ pub mod movegen;
 pub mod policy;
 pub mod record;
 pub mod replay;
+pub mod report;
 pub mod rules;
 pub mod search;
 pub mod stats;

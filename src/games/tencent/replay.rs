@@ -9,7 +9,6 @@ use crate::games::tencent::record::{Record, RecordError, Token};
 use crate::games::tencent::rules::{
     self, Board, GameOver, Kind, Piece, Rules, Turn, MAX_MOVES_PER_PIECE,
 };
-use serde::Serialize;
 use std::fmt;
 
 /// How a replay ended.
@@ -101,35 +100,6 @@ impl Report {
             0
         }
     }
-
-    /// The `--json` form of the report.
-    pub fn to_json(&self) -> JsonReport {
-        JsonReport {
-            score: self.final_score(),
-            pieces_locked: self.pieces_locked,
-            lines: self.lines,
-            clears: self.clears,
-            end: self.end.to_string(),
-            valid: self.valid(),
-            error: self.error.as_ref().map(|e| e.to_string()),
-            stats: None,
-        }
-    }
-}
-
-/// The machine-readable report printed by `check --json`.
-#[derive(Clone, Debug, Serialize, serde::Deserialize, PartialEq, Eq)]
-pub struct JsonReport {
-    pub score: u64,
-    pub pieces_locked: usize,
-    pub lines: u64,
-    pub clears: [u64; 4],
-    pub end: String,
-    pub valid: bool,
-    pub error: Option<String>,
-    /// `check --stats`: where the points come from (absent without it).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub stats: Option<crate::games::tencent::stats::Stats>,
 }
 
 /// One locked piece, as shown to an observer of the replay.
