@@ -577,7 +577,7 @@ fn nes_options_without_game_nes_are_refused() {
         ("--lines", "10"),
     ] {
         let r = run(SOLVE, &[&input, &option, &value, &"--pieces", &"1"]);
-        assert_usage_error(&r, &[option, "is for --game nes"]);
+        assert_usage_error(&r, &[option, "is an option of NES Tetris"]);
     }
 }
 
@@ -609,13 +609,57 @@ fn solve_game_nes_refuses_the_contests_arguments() {
     for extra in [
         vec![input.as_str()],
         vec!["--judge"],
-        vec!["--time-budget", "5"],
+        vec!["--width-changes", "2:5"],
+        vec!["--weights", "weights/default.json"],
+        vec!["--threads", "0"],
+        vec!["--beam-width", "100000001"],
     ] {
         let mut args = vec!["--title-wait", "9", "--pieces", "5", "--beam-width", "5"];
         args.extend(extra.iter().copied());
         let r = solve(&args);
         assert_eq!(r.code, Some(2), "{extra:?} is not refused: {r:#?}");
     }
+}
+
+/// The search options every game shares work for NES as for the contest: a time budget, the
+/// thread count, a memory estimate printed before the search and a refusal past the machine's.
+#[test]
+fn solve_game_nes_takes_the_shared_search_options() {
+    let r = solve(&[
+        "--title-wait",
+        "9",
+        "--pieces",
+        "5",
+        "--beam-width",
+        "5",
+        "--time-budget",
+        "60",
+        "--max-beam-width",
+        "50",
+        "--threads",
+        "2",
+    ]);
+    assert_eq!(r.code, Some(0), "{r:#?}");
+    assert!(r.stderr.contains("expected peak memory"), "{r:#?}");
+    let r = std::process::Command::new(env!("CARGO_BIN_EXE_solve"))
+        .args([
+            "--game",
+            "nes",
+            "--title-wait",
+            "9",
+            "--pieces",
+            "5",
+            "--beam-width",
+            "10000000",
+        ])
+        .env("TETRIS_OPT_MEMORY", "1G")
+        .output()
+        .unwrap();
+    assert_eq!(r.status.code(), Some(2), "{r:#?}");
+    assert!(
+        String::from_utf8_lossy(&r.stderr).contains("memory"),
+        "{r:#?}"
+    );
 }
 
 #[test]

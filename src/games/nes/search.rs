@@ -14,7 +14,7 @@ use super::start::Start;
 use super::tables::{ORIENTATIONS, POINTS};
 use crate::search::{self, Code, DepthStats, Game, Run, Sink, Width};
 use crate::width::Clock;
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasher, Hash, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// When the search stops.
@@ -195,7 +195,15 @@ fn child_hash(
     level: u8,
     p: &Placement,
 ) -> u64 {
-    let mut h = ahash::AHasher::default();
+    // Fixed seeds: the selection's order of equal keys follows the hash, so a hash that changed
+    // from run to run would change the record.
+    let mut h = ahash::RandomState::with_seeds(
+        0x243F_6A88_85A3_08D3,
+        0x1319_8A2E_0370_7344,
+        0xA409_3822_299F_31D0,
+        0x082E_FA98_EC4E_6C89,
+    )
+    .build_hasher();
     after.hash(&mut h);
     (score, lines, level, parent.pieces).hash(&mut h);
     (
