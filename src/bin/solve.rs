@@ -1,14 +1,17 @@
 //! `solve`: finds a high-scoring move record for a piece sequence.
 
 use clap::{CommandFactory, FromArgMatches, Parser};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 use tetris_opt::cli::{
     check_width, check_writable, exit_with, print_record, read_record, read_sequence,
     refuse_other_games, CliError, Game, RulesOptions, SearchOptions,
 };
 use tetris_opt::games::tencent::record::Record;
-use tetris_opt::games::tencent::search::{beam_search, Params, Start};
+use tetris_opt::games::tencent::replay::Report;
+use tetris_opt::games::tencent::rules::{Kind, Rules};
+use tetris_opt::games::tencent::search::{beam_search, Params, Solution, Start};
+use tetris_opt::games::tencent::stats::Stats;
 use tetris_opt::limits;
 use tetris_opt::progress::Progress;
 use tetris_opt::solve::{record_from, start_from, verify};
@@ -199,6 +202,49 @@ fn parse_time(text: &str, zero: bool) -> Result<f64, String> {
 }
 
 fn run(args: &Args) -> Result<(), CliError> {
+    let (input, rules, widest) = check_options(args)?;
+    let (sequence, params, kept) = read_inputs(args, input, rules)?;
+    let pool = args.search.pool()?;
+    // Once every input is read and valid: an error is then the only line printed.
+    if !args.quiet {
+        args.search.print_estimate(widest, limits::BYTES_PER_STATE);
+    }
+    let start = Instant::now();
+    let solution = pool.install(|| search(args, &sequence, &params));
+    let search_time = start.elapsed();
+    let searched = record_from(&sequence, &params.start, &solution.placements, rules)
+        .map_err(CliError::internal)?;
+    let record = Record {
+        tokens: [kept.tokens, searched.tokens].concat(),
+    };
+    let (report, stats) =
+        verify(&sequence, &record, solution.score, rules).map_err(CliError::internal)?;
+
+    print_record(&record)?;
+
+    let wall = start.elapsed();
+    if let Some(path) = &args.json {
+        let summary = Summary {
+            report: &report,
+            stats: &stats,
+            solution: &solution,
+            params: &params,
+            search_seconds: search_time.as_secs_f64(),
+            wall_seconds: wall.as_secs_f64(),
+            widest,
+        };
+        write_json(args, path, &summary)?;
+    }
+    if !args.quiet {
+        print_summary(args, &report, &solution, &params, search_time.as_secs_f64());
+    }
+    Ok(())
+}
+
+/// Checks every option against its limits before any file is read: the sequence file, the
+/// rules, and the widest beam the search may hold (the budget's cap, else the widest
+/// scheduled), which must fit in memory.
+fn check_options(args: &Args) -> Result<(&PathBuf, Rules, usize), CliError> {
     let input = sequence_file(args)?;
     let beam_width = args.beam_width.unwrap_or(DEFAULT_WIDTH);
     let contest = &args.contest;
@@ -227,6 +273,18 @@ fn run(args: &Args) -> Result<(), CliError> {
     if let Some(path) = &args.json {
         check_writable("--json", path)?;
     }
+    Ok((input, rules, widest))
+}
+
+/// The sequence (cut to --pieces), the search's parameters (weights, policy, the start a
+/// --from-record gives) and the record's kept part.
+fn read_inputs(
+    args: &Args,
+    input: &Path,
+    rules: Rules,
+) -> Result<(Vec<Kind>, Params, Record), CliError> {
+    let beam_width = args.beam_width.unwrap_or(DEFAULT_WIDTH);
+    let contest = &args.contest;
     let mut sequence = read_sequence(input)?;
     if let Some(n) = args.pieces {
         sequence.truncate(n);
@@ -252,7 +310,7 @@ fn run(args: &Args) -> Result<(), CliError> {
         )));
     }
     let params = Params {
-        beam_width: beam_width,
+        beam_width,
         width_changes: contest.width_changes.clone().unwrap_or_default(),
         time_budget: args.time_budget.map(|seconds| TimeBudget {
             seconds,
@@ -264,112 +322,121 @@ fn run(args: &Args) -> Result<(), CliError> {
         rules,
         start,
     };
-    let pool = args.search.pool()?;
-    // Once every input is read and valid: an error is then the only line printed.
-    if !args.quiet {
-        args.search.print_estimate(widest, limits::BYTES_PER_STATE);
-    }
+    Ok((sequence, params, kept))
+}
 
+/// The beam search with its progress.
+fn search(args: &Args, sequence: &[Kind], params: &Params) -> Solution {
+    let rules = params.rules;
     let total = rules.pieces_to_place(sequence.len());
     let first = params.start.index;
     let mut progress = Progress::new("piece", Some(total as u64), args.quiet, args.progress_every);
-    let start = Instant::now();
-    let solution = pool.install(|| {
-        beam_search(&sequence, &params, &mut |s| {
-            let piece = first + s.pieces;
-            if piece.is_multiple_of(16) || piece == total {
-                let message = format!(
-                    "best {} beam {} {:.1}M placements/s",
-                    s.best_score,
-                    s.beam_size,
-                    s.placements as f64 / progress.elapsed().max(1e-9) / 1e6
-                );
-                progress.update(piece as u64, &message);
-            }
-        })
+    let solution = beam_search(sequence, params, &mut |s| {
+        let piece = first + s.pieces;
+        if piece.is_multiple_of(16) || piece == total {
+            let message = format!(
+                "best {} beam {} {:.1}M placements/s",
+                s.best_score,
+                s.beam_size,
+                s.placements as f64 / progress.elapsed().max(1e-9) / 1e6
+            );
+            progress.update(piece as u64, &message);
+        }
     });
     progress.finish();
-    let search_time = start.elapsed();
+    solution
+}
 
-    let searched = record_from(&sequence, &params.start, &solution.placements, rules)
-        .map_err(CliError::internal)?;
-    let record = Record {
-        tokens: [kept.tokens, searched.tokens].concat(),
-    };
-    let (report, stats) =
-        verify(&sequence, &record, solution.score, rules).map_err(CliError::internal)?;
+/// What `--json` writes.
+struct Summary<'a> {
+    report: &'a Report,
+    stats: &'a Stats,
+    solution: &'a Solution,
+    params: &'a Params,
+    search_seconds: f64,
+    wall_seconds: f64,
+    widest: usize,
+}
 
-    print_record(&record)?;
-
-    let wall = start.elapsed();
-    if let Some(path) = &args.json {
-        let summary = serde_json::json!({
-            "score": report.score,
-            "pieces_locked": report.pieces_locked,
-            "lines": report.lines,
-            "clears": report.clears,
-            "stats": stats,
-            "beam_width": beam_width,
-            "width_changes": solution.width_changes.to_string(),
-            "time_budget_seconds": args.time_budget,
-            "score_weight": args.search.eval.score_weight,
-            "judge": rules.locks_in_mid_air(),
-            "piece_limit": rules.piece_limit,
-            "from_record": contest.from_record,
-            "from_piece": contest.from_piece,
-            "weights": params.weights,
-            "policy": params.policy,
-            "search_seconds": search_time.as_secs_f64(),
-            "wall_seconds": wall.as_secs_f64(),
-            "expanded": solution.stats.expanded,
-            "placements": solution.stats.placements,
-            "phase_seconds": solution.stats.seconds,
-            "peak_memory_mib": peak_memory_mib(),
-            "expected_peak_memory_mib": limits::estimated_bytes(widest, limits::BYTES_PER_STATE) as f64 / (1u64 << 20) as f64,
-        });
-        std::fs::write(path, format!("{summary:#}\n"))
-            .map_err(|e| CliError::usage(format!("cannot write {}: {e}", path.display())))?;
-    }
-    if !args.quiet {
-        let [c1, c2, c3, c4] = report.clears;
-        eprintln!(
-            "pieces locked: {}, lines: {} (clears of 1: {c1}, 2: {c2}, 3: {c3}, 4: {c4})",
-            report.pieces_locked, report.lines
-        );
-        if !solution.width_changes.0.is_empty() {
-            eprintln!(
-                "width changes (replay with --beam-width {} --width-changes {}):",
-                beam_width, solution.width_changes
-            );
-            for (depth, width) in &solution.width_changes.0 {
-                eprintln!("  from piece {}: {width}", first + depth + 1);
-            }
-        }
-        eprintln!(
-            "beam width {}{}, score weight {}: {:.1} s, {} states expanded ({:.2} us each), {} placements",
-            beam_width,
-            if solution.width_changes.0.is_empty() { "" } else { " at first" },
-            args.search.eval.score_weight,
-            search_time.as_secs_f64(),
-            solution.stats.expanded,
-            search_time.as_secs_f64() * 1e6 / solution.stats.expanded.max(1) as f64,
-            solution.stats.placements
-        );
-        let phases = solution.stats.seconds;
-        eprintln!(
-            "search phases: expand {:.2} s, select {:.2} s, advance {:.2} s",
-            phases.expand, phases.select, phases.advance
-        );
-        if let Some(mib) = peak_memory_mib() {
-            eprintln!("peak memory: {mib:.0} MiB");
-        }
-        eprintln!(
-            "checked by the rules engine ({}): record valid, same score",
-            rules.mode_name()
-        );
-        eprintln!("Score = {}", report.score);
-    }
+fn write_json(args: &Args, path: &Path, s: &Summary) -> Result<(), CliError> {
+    let (report, solution, params) = (s.report, s.solution, s.params);
+    let rules = params.rules;
+    let contest = &args.contest;
+    let summary = serde_json::json!({
+        "score": report.score,
+        "pieces_locked": report.pieces_locked,
+        "lines": report.lines,
+        "clears": report.clears,
+        "stats": s.stats,
+        "beam_width": params.beam_width,
+        "width_changes": solution.width_changes.to_string(),
+        "time_budget_seconds": args.time_budget,
+        "score_weight": args.search.eval.score_weight,
+        "judge": rules.locks_in_mid_air(),
+        "piece_limit": rules.piece_limit,
+        "from_record": contest.from_record,
+        "from_piece": contest.from_piece,
+        "weights": params.weights,
+        "policy": params.policy,
+        "search_seconds": s.search_seconds,
+        "wall_seconds": s.wall_seconds,
+        "expanded": solution.stats.expanded,
+        "placements": solution.stats.placements,
+        "phase_seconds": solution.stats.seconds,
+        "peak_memory_mib": peak_memory_mib(),
+        "expected_peak_memory_mib": limits::estimated_bytes(s.widest, limits::BYTES_PER_STATE) as f64 / (1u64 << 20) as f64,
+    });
+    std::fs::write(path, format!("{summary:#}\n"))
+        .map_err(|e| CliError::usage(format!("cannot write {}: {e}", path.display())))?;
     Ok(())
+}
+
+fn print_summary(
+    args: &Args,
+    report: &Report,
+    solution: &Solution,
+    params: &Params,
+    search_seconds: f64,
+) {
+    let rules = params.rules;
+    let first = params.start.index;
+    let [c1, c2, c3, c4] = report.clears;
+    eprintln!(
+        "pieces locked: {}, lines: {} (clears of 1: {c1}, 2: {c2}, 3: {c3}, 4: {c4})",
+        report.pieces_locked, report.lines
+    );
+    if !solution.width_changes.0.is_empty() {
+        eprintln!(
+            "width changes (replay with --beam-width {} --width-changes {}):",
+            params.beam_width, solution.width_changes
+        );
+        for (depth, width) in &solution.width_changes.0 {
+            eprintln!("  from piece {}: {width}", first + depth + 1);
+        }
+    }
+    eprintln!(
+        "beam width {}{}, score weight {}: {:.1} s, {} states expanded ({:.2} us each), {} placements",
+        params.beam_width,
+        if solution.width_changes.0.is_empty() { "" } else { " at first" },
+        args.search.eval.score_weight,
+        search_seconds,
+        solution.stats.expanded,
+        search_seconds * 1e6 / solution.stats.expanded.max(1) as f64,
+        solution.stats.placements
+    );
+    let phases = solution.stats.seconds;
+    eprintln!(
+        "search phases: expand {:.2} s, select {:.2} s, advance {:.2} s",
+        phases.expand, phases.select, phases.advance
+    );
+    if let Some(mib) = peak_memory_mib() {
+        eprintln!("peak memory: {mib:.0} MiB");
+    }
+    eprintln!(
+        "checked by the rules engine ({}): record valid, same score",
+        rules.mode_name()
+    );
+    eprintln!("Score = {}", report.score);
 }
 
 /// The beam's widths, the first and every scheduled one.
