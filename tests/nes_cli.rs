@@ -642,3 +642,107 @@ fn merge_polish_and_tune_refuse_nes() {
     let r = run(MERGE, &[&"--game", &"nes", &fixture(), &fixture()]);
     assert_usage_error(&r, &["NES"]);
 }
+
+/// The error line `check --game nes` prints for a record that does not parse (exit 1, then
+/// `Score = 0`), without `error: FILE: `.
+fn parse_error(scratch: &Scratch, name: &str, text: &str) -> String {
+    let path = scratch.file(name, text);
+    let r = check(&[&path]);
+    r.assert_no_panic();
+    assert_eq!(r.code, Some(1), "{name}: {r:#?}");
+    assert_eq!(r.last_line(), "Score = 0", "{name}: {r:#?}");
+    let first = r.stdout.lines().next().unwrap_or("");
+    first
+        .strip_prefix(&format!("error: {}: ", path.display()))
+        .unwrap_or_else(|| panic!("{name}: the error names the file: {r:#?}"))
+        .to_string()
+}
+
+#[test]
+fn a_record_may_start_with_a_byte_order_mark() {
+    let scratch = Scratch::new("nes-bom");
+    let text = std::fs::read_to_string(fixture()).unwrap();
+    let path = scratch.file("bom.txt", format!("\u{feff}{text}"));
+    let r = check(&[&path]);
+    assert_eq!(r.code, Some(0), "{r:#?}");
+    assert_eq!(r.last_line(), plain_last_line(&fixture()));
+}
+
+/// A record without its `game nes` line was read, and a header key given twice took its last
+/// value.
+#[test]
+fn the_header_starts_with_game_nes_and_names_each_key_once() {
+    let scratch = Scratch::new("nes-header");
+    let error = parse_error(
+        &scratch,
+        "nogame.txt",
+        "start-level 19\ntitle-wait 9\ninputs\n.\n",
+    );
+    assert_eq!(
+        error,
+        "line 1 (token 'start-level'): an NES record starts with the line 'game nes'"
+    );
+    let error = parse_error(
+        &scratch,
+        "twice.txt",
+        "game nes\nstart-level 19\ntitle-wait 9\n# again\nstart-level 18\ninputs\n.\n",
+    );
+    assert_eq!(
+        error,
+        "line 5 (token 'start-level'): given twice: the header has it on line 2 already"
+    );
+    let error = parse_error(&scratch, "game.txt", &format!("game nes\n{HEADER}"));
+    assert_eq!(
+        error,
+        "line 2 (token 'game'): given twice: the header has it on line 1 already"
+    );
+}
+
+/// `'​' is not a button` showed nothing where the character is, and `'.' is not a button
+/// (..., or '.' for none)` contradicted itself.
+#[test]
+fn characters_that_are_not_buttons_are_named_truly() {
+    let scratch = Scratch::new("nes-chars");
+    let error = parse_error(&scratch, "zwsp.txt", &format!("{HEADER}R\u{200B}\n"));
+    assert_eq!(
+        error,
+        "line 5 (token 'R<U+200B>'): U+200B is not a button (R, L, D, U, A, B, s, or '.' for none)"
+    );
+    let error = parse_error(&scratch, "cyrillic.txt", &format!("{HEADER}\u{41C}\n"));
+    assert!(
+        error.contains("'\u{41C}' (U+041C) is not a button"),
+        "{error}"
+    );
+    let error = parse_error(&scratch, "dot.txt", &format!("{HEADER}R.\n"));
+    assert_eq!(
+        error,
+        "line 5 (token 'R.'): '.' stands alone for a frame with no button; it does not go with buttons"
+    );
+}
+
+/// A 100,000-digit count was echoed twice in a 200 KB message, and a contest record given to
+/// `check --game nes` printed all of its 108 KB.
+#[test]
+fn long_tokens_are_quoted_cut_short() {
+    let scratch = Scratch::new("nes-long");
+    let digits = "7".repeat(100_000);
+    let error = parse_error(&scratch, "count.txt", &format!("{HEADER}R*{digits}\n"));
+    let cut = format!("{}...", "7".repeat(38));
+    assert_eq!(
+        error,
+        format!(
+            "line 5 (token 'R*{cut}'): '{}...' is not a count of frames (1 or more)",
+            "7".repeat(40)
+        )
+    );
+    let contest =
+        std::fs::read_to_string(manifest_dir().join("tests/fixtures/public-record-1395326.txt"))
+            .unwrap();
+    let error = parse_error(&scratch, "contest.txt", &contest);
+    assert!(error.len() < 200, "{error}");
+    assert!(error.starts_with("line 1 (token '"), "{error}");
+    assert!(
+        error.ends_with("...'): an NES record starts with the line 'game nes'"),
+        "{error}"
+    );
+}
