@@ -746,3 +746,59 @@ fn long_tokens_are_quoted_cut_short() {
         "{error}"
     );
 }
+
+/// A record that ended on a piece's lock frame: `--trace` showed the lock, while the summary,
+/// `--json` and `--html` counted one piece fewer (the game writes a piece into the field a few
+/// frames after it locks).
+#[test]
+fn a_record_ending_on_a_lock_frame_counts_that_piece_everywhere() {
+    let scratch = Scratch::new("nes-lock-end");
+    let long = scratch.file("long.txt", format!("{HEADER}.*300\n"));
+    let trace = check(&[&"--trace", &long]);
+    let second = trace
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("piece 2 "))
+        .unwrap_or_else(|| panic!("a second lock: {trace:#?}"));
+    let frame: usize = second
+        .split(" on frame ")
+        .nth(1)
+        .and_then(|rest| rest.split(';').next())
+        .and_then(|f| f.parse().ok())
+        .unwrap_or_else(|| panic!("a frame in {second:?}"));
+    // Frames from 0: the record's last frame is the lock's.
+    let path = scratch.file("r.txt", format!("{HEADER}.*{}\n", frame + 1));
+
+    let trace = check(&[&"--trace", &path]);
+    assert_eq!(trace.code, Some(0), "{trace:#?}");
+    let locks = trace
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("piece "))
+        .count();
+    assert_eq!(locks, 2, "{}", trace.stdout);
+    assert!(
+        trace.stdout.contains("pieces locked: 2\n"),
+        "{}",
+        trace.stdout
+    );
+    let plain = check(&[&path]);
+    assert!(plain.stdout.contains("pieces locked: 2\n"), "{plain:#?}");
+    let json = check(&[&"--json", &path]);
+    assert_eq!(json_of(&json)["report"]["pieces"], 2, "{json:#?}");
+    let page_of = |record: &Path| {
+        let page = scratch.dir.join("r.html");
+        let html = check(&[&"--html", &page, &record]);
+        assert_eq!(html.code, Some(0), "{html:#?}");
+        std::fs::read_to_string(&page).unwrap()
+    };
+    let page = page_of(&path);
+    assert!(page.contains("NES Tetris: 2 pieces"), "the page's summary");
+    // The film holds both pieces: one more than a record ending the frame before the lock.
+    let before = scratch.file("before.txt", format!("{HEADER}.*{frame}\n"));
+    let film_pieces = |page: &str| {
+        let xs = page.split("\"x\":[").nth(1).expect("the film's x");
+        xs[..xs.find(']').unwrap()].split(',').count()
+    };
+    assert_eq!(film_pieces(&page), film_pieces(&page_of(&before)) + 1);
+}
