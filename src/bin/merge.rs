@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use tetris_opt::cli::{
     exit_with, print_record, read_record, read_sequence, CliError, RulesOptions, EXIT_INVALID,
 };
-use tetris_opt::merge::{merge, MergeError};
+use tetris_opt::merge::{merge, MergeError, Merged};
 use tetris_opt::solve::verify;
 
 /// Merge move records of one piece sequence: wherever two records leave the same board after
@@ -73,7 +73,25 @@ fn run(args: &Args) -> Result<(), CliError> {
             report.pieces_locked,
             rules.mode_name()
         );
+        eprintln!("{}", against_inputs(&merged, &args.records));
         eprintln!("Score = {}", report.score);
     }
     Ok(())
+}
+
+/// Whether the merge beat its best input: `best input: N (file); merged: M, +D`.
+fn against_inputs(merged: &Merged, paths: &[PathBuf]) -> String {
+    match merged.best_input() {
+        Some((i, best)) => format!(
+            "best input: {best} ({}); merged: {}, +{}",
+            paths[i].display(),
+            merged.score,
+            // Never below: the best input's own line is one the merge can take.
+            merged.score.saturating_sub(best)
+        ),
+        None => format!(
+            "no input is valid by these rules on its own; merged: {}",
+            merged.score
+        ),
+    }
 }
