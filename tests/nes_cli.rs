@@ -802,3 +802,58 @@ fn a_record_ending_on_a_lock_frame_counts_that_piece_everywhere() {
     };
     assert_eq!(film_pieces(&page), film_pieces(&page_of(&before)) + 1);
 }
+
+/// `check rec.txt` on an NES record said only that an argument was missing.
+#[test]
+fn check_without_game_nes_names_the_game_of_the_record() {
+    let path = fixture();
+    let r = run(CHECK, &[&path]);
+    let shown = path.display().to_string();
+    assert_usage_error(
+        &r,
+        &[
+            &format!("{shown} is an NES record (its first line is `game nes`)"),
+            &format!("check it with `check --game nes {shown}`"),
+        ],
+    );
+    let scratch = Scratch::new("browser-record-alone");
+    let browser = scratch.file("b.txt", "# a comment\ngame browser\nD\n");
+    let r = run(CHECK, &[&browser]);
+    assert_usage_error(
+        &r,
+        &[
+            "is a browser game record",
+            &format!("`check --game browser SEQUENCE {}`", browser.display()),
+        ],
+    );
+    let contest = scratch.file("c.txt", "N,D19\n");
+    let r = run(CHECK, &[&contest]);
+    assert_usage_error(&r, &["check needs a sequence file and a record file"]);
+}
+
+/// `--piece-limit` and `--judge` were silently ignored by `check --game nes`.
+#[test]
+fn check_game_nes_refuses_the_contests_options() {
+    let path = fixture();
+    let r = check(&[&"--judge", &path]);
+    assert_usage_error(&r, &["--game nes: --judge is for the contest's game only"]);
+    let r = check(&[&"--piece-limit", &"10000", &"--judge", &path]);
+    assert_usage_error(
+        &r,
+        &["--game nes: --judge and --piece-limit are for the contest's game only"],
+    );
+}
+
+/// `check --game nes --fm2 rec.txt rec.txt` overwrote the record it checked.
+#[test]
+fn check_game_nes_refuses_to_write_over_its_record() {
+    let scratch = Scratch::new("nes-overwrite");
+    let text = std::fs::read_to_string(fixture()).unwrap();
+    let path = scratch.file("rec.txt", &text);
+    let same = scratch.dir.join(".").join("rec.txt");
+    for option in ["--fm2", "--html"] {
+        let r = check(&[&option, &same, &path]);
+        assert_usage_error(&r, &[option, "that is the record file being checked"]);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text, "{option}");
+    }
+}

@@ -1,6 +1,6 @@
 //! `merge`: combines records of the same game into one that scores at least as much as the best.
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches, Parser};
 use std::path::PathBuf;
 use tetris_opt::cli::{
     exit_with, print_record, read_record, read_sequence, CliError, RulesOptions, EXIT_INVALID,
@@ -20,8 +20,6 @@ struct Args {
     /// The records to merge (at least one); on equal scores the earlier one is kept.
     #[arg(required = true)]
     records: Vec<PathBuf>,
-    /// With --judge the result may lock in mid-air; without it, records with mid-air locks
-    /// are still taken, and only their pieces that lock at rest are used.
     #[command(flatten)]
     rules: RulesOptions,
     /// No summary.
@@ -29,8 +27,18 @@ struct Args {
     quiet: bool,
 }
 
+/// `--judge` as `merge` reads it (the shared text speaks of a search).
+const JUDGE_HELP: &str = "Merge by the contest web replay's rules: a piece locks wherever its \
+    moves leave it, even in mid-air, and whatever follows the end of the game is ignored. The \
+    merged record may then lock in mid-air; it passes `check --judge`, not strict `check`. \
+    Without it, records with mid-air locks are still taken, and only their pieces that lock at \
+    rest are used.";
+
 fn main() {
-    let args = Args::parse();
+    let matches = Args::command()
+        .mut_arg("judge", |a| a.help(JUDGE_HELP).long_help(None::<&str>))
+        .get_matches();
+    let args = Args::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     exit_with(run(&args));
 }
 
