@@ -117,7 +117,7 @@ pub fn check(options: &CheckOptions) -> Result<(), CliError> {
     let report = replay_observed(&record, |game: &NesGame, events: &Events| {
         if options.html.is_some() {
             film.observe(game, events, record.frames[frame as usize]);
-            last = Some(game.clone());
+            last = Some(*game);
         }
         if failed.is_none() {
             if options.frames {

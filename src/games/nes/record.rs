@@ -158,7 +158,8 @@ impl NesRecord {
                 let mut words = line.split_whitespace();
                 let key = words.next().unwrap_or("");
                 let value = words.next();
-                if !game_seen && !(key == "game" && value.is_some()) {
+                let names_the_game = key == "game" && value.is_some();
+                if !game_seen && !names_the_game {
                     return Err(err(
                         Some(key),
                         "an NES record starts with the line 'game nes'".into(),
