@@ -7,7 +7,8 @@
 //! in [`eval`], the beam in [`search`] (its width along the way in [`width`]), record building
 //! and the self-check in [`solve`], and parameter tuning in [`tune`]. Finished records are
 //! improved by [`merge`] (the best combination of several records of one game) and [`polish`]
-//! (a stretch of a record searched again). [`cli`] holds what the binaries share.
+//! (a stretch of a record searched again). [`cli`] holds what the binaries share, [`text`] what
+//! the readers of records, sequences and JSON files share.
 
 pub mod cli;
 pub mod games;
@@ -18,6 +19,7 @@ pub mod progress;
 pub mod search;
 pub mod sequence;
 pub mod solve;
+pub mod text;
 pub mod tune;
 pub mod viewer;
 pub mod width;

@@ -33,6 +33,23 @@ pub struct Merged {
     pub score: u64,
     /// Runs of consecutive pieces taken from one record, in order.
     pub parts: Vec<Part>,
+    /// Each record's own score by the merge's rules, in the order given; `None` for one those
+    /// rules refuse as a whole (a strict merge takes the resting pieces of a record with
+    /// mid-air locks).
+    pub input_scores: Vec<Option<u64>>,
+}
+
+impl Merged {
+    /// The best record given that the merge's rules accept as a whole, and its score (the
+    /// earlier one on equal scores).
+    pub fn best_input(&self) -> Option<(usize, u64)> {
+        (self.input_scores.iter().enumerate())
+            .filter_map(|(i, s)| s.map(|s| (i, s)))
+            .fold(None, |best, (i, s)| match best {
+                Some((_, b)) if b >= s => best,
+                _ => Some((i, s)),
+            })
+    }
 }
 
 /// A run of pieces of the merged record taken from one of the records merged.
@@ -166,10 +183,17 @@ pub fn merge(sequence: &[Kind], records: &[Record], rules: Rules) -> Result<Merg
             }),
         }
     }
+    let input_scores = (lines.iter())
+        .map(|l| {
+            let whole = l.usable.iter().all(|&u| u);
+            whole.then(|| l.states.last().map_or(0, |&(_, s)| s))
+        })
+        .collect();
     Ok(Merged {
         record: Record { tokens },
         score,
         parts,
+        input_scores,
     })
 }
 

@@ -23,6 +23,8 @@ use thiserror::Error;
 pub enum PolishError {
     #[error("the record does not replay: {0}")]
     Invalid(String),
+    #[error("--to {to} is not above --from {from}: the range is {}; the pieces searched are FROM+1..=TO", if to < from { "reversed" } else { "empty" })]
+    Reversed { from: usize, to: usize },
     #[error(
         "the stretch from piece {from} to piece {to} is not inside the record's {pieces} pieces"
     )]
@@ -35,6 +37,14 @@ pub enum PolishError {
     Lost,
     #[error(transparent)]
     Solve(#[from] SolveError),
+}
+
+/// Refuses a range that is empty whatever the record: `--to` at or below `--from`.
+pub fn check_range(from: usize, to: Option<usize>) -> Result<(), PolishError> {
+    match to {
+        Some(to) if to <= from => Err(PolishError::Reversed { from, to }),
+        _ => Ok(()),
+    }
 }
 
 /// A polished record.
@@ -69,6 +79,7 @@ pub fn polish(
         return Err(PolishError::Invalid(e.to_string()));
     }
     let pieces = states.len();
+    check_range(from, to)?;
     let to = to.unwrap_or(pieces);
     if from >= to || to > pieces {
         return Err(PolishError::Stretch { from, to, pieces });
@@ -256,7 +267,10 @@ mod tests {
         ] {
             let error = polish(&sequence, &record, &params(5), stretch, &mut quiet).unwrap_err();
             assert!(
-                matches!(error, PolishError::Stretch { .. }),
+                matches!(
+                    error,
+                    PolishError::Stretch { .. } | PolishError::Reversed { .. }
+                ),
                 "{stretch:?}: {error}"
             );
         }

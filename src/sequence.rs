@@ -1,8 +1,8 @@
 //! Piece sequences: the contest's generator, the other distributions `gen` offers, and the
 //! sequence file format (letters in either case, whitespace and commas ignored, `#` comments).
 
-use crate::games::tencent::record::{describe_char, BYTE_ORDER_MARK};
 use crate::games::tencent::rules::Kind;
+use crate::text::{describe_char, strip_byte_order_mark};
 use std::fmt::Write as _;
 use thiserror::Error;
 
@@ -121,7 +121,7 @@ pub enum SequenceError {
 /// whose first non-blank character is `#` is a comment; a byte-order mark at the start is
 /// skipped.
 pub fn parse_sequence(text: &str) -> Result<Vec<Kind>, SequenceError> {
-    let text = text.strip_prefix(BYTE_ORDER_MARK).unwrap_or(text);
+    let text = strip_byte_order_mark(text);
     let mut pieces = Vec::with_capacity(text.len());
     for (line_index, line) in text.lines().enumerate() {
         if line.trim_start().starts_with('#') {

@@ -284,3 +284,26 @@ fn solve_browser_gives_a_checked_record_whatever_the_thread_count() {
         );
     }
 }
+
+/// `--piece-limit` was silently ignored by `check --game browser`.
+#[test]
+fn check_browser_refuses_the_options_of_the_other_games() {
+    let dir = Scratch::new("browser-unused");
+    let sequence = dir.file("seq.txt", "IOT\n");
+    let record = dir.file("rec.txt", "game browser\n");
+    for (options, named) in [
+        (vec!["--piece-limit", "5"], "--piece-limit is"),
+        (vec!["--judge", "--stats"], "--judge and --stats are"),
+        (vec!["--trace"], "--trace is"),
+    ] {
+        let mut args = vec!["--game", "browser"];
+        args.extend(options);
+        args.extend([sequence.to_str().unwrap(), record.to_str().unwrap()]);
+        let out = exe(CHECK, &args);
+        assert_eq!(out.code, Some(2), "{out:#?}");
+        assert_eq!(
+            out.stderr,
+            format!("error: --game browser: {named} for the other games; only --json applies\n")
+        );
+    }
+}

@@ -596,3 +596,24 @@ fn trace_at_a_piece_the_record_never_locked_says_why() {
     assert!(r.stdout.starts_with("piece 3 O "), "{r:#?}");
     assert_eq!(r.stderr, "");
 }
+
+/// `check --help` and `merge --help` said of `--judge` that "a search then" places mid-air
+/// locks: neither binary searches.
+#[test]
+fn judge_help_speaks_of_the_binary_it_is_in() {
+    for (exe, opening) in [
+        (CHECK, "Check by the contest web replay's rules"),
+        (
+            env!("CARGO_BIN_EXE_merge"),
+            "Merge by the contest web replay's rules",
+        ),
+    ] {
+        for flag in ["--help", "-h"] {
+            let help = run(exe, &[&flag]);
+            assert_eq!(help.code, Some(0), "{help:#?}");
+            let text = help.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
+            assert!(!text.contains("A search then"), "{exe} {flag}: {text}");
+            assert!(text.contains(opening), "{exe} {flag}: {text}");
+        }
+    }
+}

@@ -142,3 +142,28 @@ fn a_count_of_0_is_refused() {
     assert_eq!(out.stdout, "");
     assert_eq!(out.stderr.trim(), "error: --count must be at least 1");
 }
+
+/// `gen --game nes` listed title-waits 0-3 of level 19 as four identical rows: what sets them
+/// apart (the frame counter's phase) was not shown. Every row now differs from every other.
+#[test]
+fn nes_starts_show_what_sets_each_apart() {
+    for level in ["19", "0", "18"] {
+        let out = gen(&["--game", "nes", "--start-level", level]);
+        assert_eq!(out.code, Some(0), "{out:#?}");
+        let rows: Vec<&str> = out.stdout.lines().filter(|l| !l.starts_with('#')).collect();
+        assert!(rows.len() > 1, "{out:#?}");
+        let tails: std::collections::BTreeSet<String> = rows
+            .iter()
+            .map(|r| r.split_whitespace().skip(1).collect::<Vec<_>>().join(" "))
+            .collect();
+        assert_eq!(
+            tails.len(),
+            rows.len(),
+            "level {level}: rows alike: {rows:?}"
+        );
+    }
+    let out = gen(&["--game", "nes"]);
+    assert!(out.stdout.contains(
+        "# title-wait first-piece next-piece generator spawn-count spawn-id frame-phase\n"
+    ));
+}

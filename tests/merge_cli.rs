@@ -48,6 +48,18 @@ fn merged_records_check_and_score_at_least_the_best_of_them() {
         score >= *scores.iter().max().unwrap(),
         "{scores:?} -> {score}"
     );
+    // The summary says whether the merge beat its best input.
+    let best = scores.iter().max().unwrap();
+    let which = &paths[scores.iter().position(|s| s == best).unwrap()];
+    let line = format!(
+        "best input: {best} ({}); merged: {score}, +{}",
+        which.display(),
+        score - best
+    );
+    assert!(
+        merged.stderr.lines().any(|l| l == line),
+        "{line:?}: {merged:#?}"
+    );
     let out = scratch.file("merged.txt", &merged.stdout);
     let checked = run(CHECK, &[&input, &out]);
     assert_eq!(checked.code, Some(0), "{checked:#?}");

@@ -117,3 +117,22 @@ fn bad_stretches_and_records_get_a_one_line_error() {
     assert_eq!(r.code, Some(0), "{r:#?}");
     assert!(r.stderr.is_empty(), "{r:#?}");
 }
+
+/// `--from 500 --to 400` blamed the record's length; the range itself is reversed, whatever
+/// the record.
+#[test]
+fn a_reversed_or_empty_range_is_named_as_such() {
+    let scratch = Scratch::new("polish-range");
+    let input = tencent_input();
+    let good = scratch.file("good.txt", "N,D19,N,D19");
+    for (from, to, word) in [("500", "400", "reversed"), ("1", "1", "empty")] {
+        let r = polish(&[&input, &good, &"--from", &from, &"--to", &to]);
+        assert_eq!(r.code, Some(2), "{r:#?}");
+        assert_eq!(
+            r.stderr,
+            format!(
+                "error: --from/--to: --to {to} is not above --from {from}: the range is {word}; the pieces searched are FROM+1..=TO\n"
+            )
+        );
+    }
+}

@@ -85,3 +85,46 @@ fn a_record_file_that_cannot_be_read_is_unusable_everywhere() {
         }
     }
 }
+
+/// Garbage can be long (a 100,000-digit count, a file of another kind on one line): every
+/// reader's message quotes it cut to 40 characters and `...`, on one short line.
+#[test]
+fn long_tokens_are_quoted_cut_short_by_every_reader() {
+    let scratch = Scratch::new("record-long");
+    let digits = "7".repeat(100_000);
+    let count = scratch.file("count.txt", format!("N,D{digits}"));
+    let r = run_with_record(CHECK, &count);
+    assert_eq!(r.code, Some(1), "{r:#?}");
+    assert!(r.stdout.len() < 200, "{r:#?}");
+    let cut = format!("D{}...", "7".repeat(39));
+    assert!(
+        r.stdout.contains(&format!(
+            "piece 1 (token 2 '{cut}'): the count is too large"
+        )),
+        "{r:#?}"
+    );
+
+    // The browser game's record.
+    let browser = scratch.file("browser.txt", format!("game browser\nL{digits}\n"));
+    let r = run(CHECK, &[&"--game", &"browser", &tencent_input(), &browser]);
+    r.assert_no_panic();
+    assert_eq!(r.code, Some(1), "{r:#?}");
+    assert!(r.stdout.len() + r.stderr.len() < 300, "{r:#?}");
+    assert!(
+        (r.stdout.clone() + &r.stderr).contains(&format!("'L{}...'", "7".repeat(39))),
+        "{r:#?}"
+    );
+
+    // A sequence file names one character, never the rest of the line.
+    let sequence = scratch.file("sequence.txt", format!("IJ{digits}"));
+    let record = scratch.file("record.txt", "N,D19");
+    let r = run(CHECK, &[&sequence, &record]);
+    r.assert_no_panic();
+    assert_eq!(r.code, Some(2), "{r:#?}");
+    assert!(r.stderr.len() < 300, "{r:#?}");
+    assert!(
+        r.stderr
+            .contains("line 1, column 3: '7' is not a piece letter"),
+        "{r:#?}"
+    );
+}

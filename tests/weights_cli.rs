@@ -65,3 +65,55 @@ fn a_weights_object_with_some_fields_is_used() {
     );
     assert_eq!(r.code, Some(0), "{r:#?}");
 }
+
+/// Editors that write a byte-order mark at the start of a UTF-8 file made the weights and
+/// policy files unreadable (`expected value at line 1 column 1`).
+#[test]
+fn weights_and_policy_files_may_start_with_a_byte_order_mark() {
+    let scratch = Scratch::new("weights-bom");
+    let weights = scratch.file("bom.json", "\u{feff}{\"holes\": 4.0}");
+    let policy = scratch.file("policy.json", "\u{feff}{\"endgame_pieces\": 10}");
+    let r = run(
+        SOLVE,
+        &[
+            &tencent_input(),
+            &"--pieces",
+            &"5",
+            &"--quiet",
+            &"--weights",
+            &weights,
+            &"--policy",
+            &policy,
+        ],
+    );
+    assert_eq!(r.code, Some(0), "{r:#?}");
+}
+
+/// A value of the wrong type is refused naming its field, not only a line and column.
+#[test]
+fn weights_and_policy_errors_name_the_field() {
+    let scratch = Scratch::new("weights-path");
+    let weights = scratch.file("type.json", "{\"holes\": 4.0, \"cells\": \"many\"}");
+    let policy = scratch.file("policy.json", "{\"endgame_pieces\": \"ten\"}");
+    for (option, file, what, needle) in [
+        (
+            "--weights",
+            &weights,
+            "weights file",
+            "cells: invalid type: string",
+        ),
+        (
+            "--policy",
+            &policy,
+            "policy file",
+            "endgame_pieces: invalid type: string",
+        ),
+    ] {
+        let r = run(SOLVE, &[&tencent_input(), &"--pieces", &"5", &option, file]);
+        r.assert_no_panic();
+        assert_eq!(r.code, Some(2), "{r:#?}");
+        let prefix = format!("error: {what} {}: ", file.display());
+        assert!(r.stderr.starts_with(&prefix), "{r:#?}");
+        assert!(r.stderr.contains(needle), "{needle:?}: {r:#?}");
+    }
+}

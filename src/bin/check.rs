@@ -1,8 +1,9 @@
 //! `check`: replays a record by the rules and prints what it scores.
 
-use clap::Parser;
+use clap::parser::ValueSource;
+use clap::{CommandFactory, FromArgMatches, Parser};
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use tetris_opt::cli::{
     exit_with, read_sequence, read_text, stdout_failed, CliError, Game, RulesOptions, EXIT_INVALID,
 };
@@ -30,7 +31,6 @@ struct Args {
     input: PathBuf,
     /// Move record file (tokens N, Lk, Rk, Dk, Ck separated by commas and/or whitespace);
     /// `-` reads it from standard input, e.g. `solve input.txt | check input.txt -`.
-    #[arg(required_unless_present = "game")]
     record: Option<PathBuf>,
     /// With `--game nes`: a JSON line per frame with the ROM's variables (as
     /// tools/nes-oracle/oracle.py play --frames prints them from the real game).
@@ -63,23 +63,104 @@ struct Args {
     html: Option<PathBuf>,
 }
 
+/// `--judge` as `check` reads it (the shared text speaks of a search).
+const JUDGE_HELP: &str = "Check by the contest web replay's rules: a piece locks wherever its \
+    moves leave it, even in mid-air, and whatever follows the end of the game is ignored. \
+    The contest's game only.";
+
 fn main() {
-    let args = Args::parse();
-    exit_with(run(&args));
+    let matches = Args::command()
+        .mut_arg("judge", |a| a.help(JUDGE_HELP).long_help(None::<&str>))
+        .get_matches();
+    let args = Args::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    let piece_limit_given = matches.value_source("piece_limit") == Some(ValueSource::CommandLine);
+    exit_with(run(&args, piece_limit_given));
 }
 
-fn run(args: &Args) -> Result<(), CliError> {
+/// The options given that `game` does not use, as `--name`s.
+fn unused_options(args: &Args, piece_limit_given: bool, game: Game) -> Vec<&'static str> {
+    let contest_only = [
+        ("--judge", args.rules.judge),
+        ("--piece-limit", piece_limit_given),
+        ("--stats", args.stats),
+        ("--at", args.at.is_some()),
+    ];
+    let nes_only = [("--frames", args.frames), ("--fm2", args.fm2.is_some())];
+    let pictures = [("--trace", args.trace), ("--html", args.html.is_some())];
+    let refused: Vec<(&str, bool)> = match game {
+        Game::Nes => contest_only.to_vec(),
+        Game::Browser => [&contest_only[..], &nes_only[..], &pictures[..]].concat(),
+        Game::Tencent => nes_only.to_vec(),
+    };
+    refused
+        .into_iter()
+        .filter(|&(_, given)| given)
+        .map(|(name, _)| name)
+        .collect()
+}
+
+/// `--judge and --stats are` / `--judge is`.
+fn named(options: &[&str]) -> String {
+    match options {
+        [one] => format!("{one} is"),
+        [rest @ .., last] => format!("{} and {last} are", rest.join(", ")),
+        [] => String::new(),
+    }
+}
+
+/// Refuses an output file that is the input file: writing it would destroy the record.
+fn refuse_overwriting(option: &str, output: Option<&Path>, input: &Path) -> Result<(), CliError> {
+    let Some(output) = output else {
+        return Ok(());
+    };
+    let same = match (output.canonicalize(), input.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    if same {
+        return Err(CliError::usage(format!(
+            "{option} {}: that is the record file being checked; writing it would destroy it",
+            output.display()
+        )));
+    }
+    Ok(())
+}
+
+/// The game a record file names on its first line that is not a comment (`game nes`,
+/// `game browser`), if it is readable and does.
+fn game_named_by(path: &Path) -> Option<String> {
+    if path == Path::new("-") {
+        return None;
+    }
+    let text = std::fs::read_to_string(path).ok()?;
+    let text = tetris_opt::text::strip_byte_order_mark(&text);
+    let line = text
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or("").trim())
+        .find(|l| !l.is_empty())?;
+    let mut words = line.split_whitespace();
+    match (words.next(), words.next(), words.next()) {
+        (Some("game"), Some(game), None) => Some(game.to_string()),
+        _ => None,
+    }
+}
+
+fn run(args: &Args, piece_limit_given: bool) -> Result<(), CliError> {
+    let unused = unused_options(args, piece_limit_given, args.rules.game);
     if args.rules.game == Game::Nes {
         if args.record.is_some() {
             return Err(CliError::usage(
                 "--game nes takes one file, the record: its header names the start",
             ));
         }
-        if args.stats || args.at.is_some() {
-            return Err(CliError::usage(
-                "--game nes: --stats and --at are for the contest's game; use --trace or --frames",
-            ));
+        if !unused.is_empty() {
+            return Err(CliError::usage(format!(
+                "--game nes: {} for the contest's game only; use --trace or --frames",
+                named(&unused)
+            )));
         }
+        refuse_overwriting("--fm2", args.fm2.as_deref(), &args.input)?;
+        refuse_overwriting("--html", args.html.as_deref(), &args.input)?;
         return tetris_opt::games::nes::cli::check(&tetris_opt::games::nes::cli::CheckOptions {
             record: &args.input,
             json: args.json,
@@ -90,16 +171,33 @@ fn run(args: &Args) -> Result<(), CliError> {
         });
     }
     if args.rules.game == Game::Browser {
+        if !unused.is_empty() {
+            return Err(CliError::usage(format!(
+                "--game browser: {} for the other games; only --json applies",
+                named(&unused)
+            )));
+        }
         return check_browser(args);
     }
-    if args.frames || args.fm2.is_some() {
-        return Err(CliError::usage("--frames and --fm2 are for --game nes"));
+    if !unused.is_empty() {
+        return Err(CliError::usage(format!(
+            "{} for --game nes",
+            named(&unused)
+        )));
     }
     let Some(record_path) = &args.record else {
-        return Err(CliError::usage(
-            "check needs a sequence file and a record file",
-        ));
+        let input = args.input.display();
+        return Err(CliError::usage(match game_named_by(&args.input).as_deref() {
+            Some("nes") => format!(
+                "{input} is an NES record (its first line is `game nes`): check it with `check --game nes {input}`"
+            ),
+            Some("browser") => format!(
+                "{input} is a browser game record (its first line is `game browser`): check it with `check --game browser SEQUENCE {input}`"
+            ),
+            _ => "check needs a sequence file and a record file (a record of NES Tetris, alone, with --game nes)".to_string(),
+        }));
     };
+    refuse_overwriting("--html", args.html.as_deref(), record_path)?;
     let rules = args.rules.rules()?;
     if args.at == Some(0) {
         return Err(CliError::usage(
@@ -209,16 +307,6 @@ fn check_browser(args: &Args) -> Result<(), CliError> {
             "check --game browser needs a sequence file and a record file",
         ));
     };
-    if args.frames || args.fm2.is_some() || args.rules.judge {
-        return Err(CliError::usage(
-            "--game browser: --frames, --fm2 and --judge are for the other games",
-        ));
-    }
-    if args.trace || args.stats || args.html.is_some() {
-        return Err(CliError::usage(
-            "--game browser: --trace, --stats and --html are for the other games",
-        ));
-    }
     use tetris_opt::games::browser::cli::{check, CheckOptions};
     let valid = check(&CheckOptions {
         sequence: &args.input,

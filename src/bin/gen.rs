@@ -104,15 +104,21 @@ fn list_nes_starts(level: u8) -> Result<(), CliError> {
         )));
     }
     let mut text = format!(
-        "# NES starts of level {level} that lead to different games: solve --game nes --start-level {level} --title-wait W\n# title-wait first-piece next-piece generator\n"
+        "# NES starts of level {level} that lead to different games: solve --game nes --start-level {level} --title-wait W\n\
+         # frame-phase: the frame counter mod 4 at the first piece; the line-clear animation steps\n\
+         # when it is 0, so starts alike in all else part at the first clear\n\
+         # title-wait first-piece next-piece generator spawn-count spawn-id frame-phase\n"
     );
     for s in starts {
         text.push_str(&format!(
-            "{} {} {} {:04x}\n",
+            "{} {} {} {:04x} {} {} {}\n",
             s.title_wait,
             kind_letter(s.piece),
             kind_letter(s.next),
-            s.rng
+            s.rng,
+            s.spawn_count,
+            s.spawn_id,
+            s.frame_counter & 3
         ));
     }
     std::io::stdout()

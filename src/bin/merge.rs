@@ -1,11 +1,11 @@
 //! `merge`: combines records of the same game into one that scores at least as much as the best.
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches, Parser};
 use std::path::PathBuf;
 use tetris_opt::cli::{
     exit_with, print_record, read_record, read_sequence, CliError, RulesOptions, EXIT_INVALID,
 };
-use tetris_opt::merge::{merge, MergeError};
+use tetris_opt::merge::{merge, MergeError, Merged};
 use tetris_opt::solve::verify;
 
 /// Merge move records of one piece sequence: wherever two records leave the same board after
@@ -20,8 +20,6 @@ struct Args {
     /// The records to merge (at least one); on equal scores the earlier one is kept.
     #[arg(required = true)]
     records: Vec<PathBuf>,
-    /// With --judge the result may lock in mid-air; without it, records with mid-air locks
-    /// are still taken, and only their pieces that lock at rest are used.
     #[command(flatten)]
     rules: RulesOptions,
     /// No summary.
@@ -29,8 +27,18 @@ struct Args {
     quiet: bool,
 }
 
+/// `--judge` as `merge` reads it (the shared text speaks of a search).
+const JUDGE_HELP: &str = "Merge by the contest web replay's rules: a piece locks wherever its \
+    moves leave it, even in mid-air, and whatever follows the end of the game is ignored. The \
+    merged record may then lock in mid-air; it passes `check --judge`, not strict `check`. \
+    Without it, records with mid-air locks are still taken, and only their pieces that lock at \
+    rest are used.";
+
 fn main() {
-    let args = Args::parse();
+    let matches = Args::command()
+        .mut_arg("judge", |a| a.help(JUDGE_HELP).long_help(None::<&str>))
+        .get_matches();
+    let args = Args::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     exit_with(run(&args));
 }
 
@@ -73,7 +81,25 @@ fn run(args: &Args) -> Result<(), CliError> {
             report.pieces_locked,
             rules.mode_name()
         );
+        eprintln!("{}", against_inputs(&merged, &args.records));
         eprintln!("Score = {}", report.score);
     }
     Ok(())
+}
+
+/// Whether the merge beat its best input: `best input: N (file); merged: M, +D`.
+fn against_inputs(merged: &Merged, paths: &[PathBuf]) -> String {
+    match merged.best_input() {
+        Some((i, best)) => format!(
+            "best input: {best} ({}); merged: {}, +{}",
+            paths[i].display(),
+            merged.score,
+            // Never below: the best input's own line is one the merge can take.
+            merged.score.saturating_sub(best)
+        ),
+        None => format!(
+            "no input is valid by these rules on its own; merged: {}",
+            merged.score
+        ),
+    }
 }

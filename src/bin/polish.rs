@@ -9,7 +9,7 @@ use tetris_opt::cli::{
     SearchOptions, EXIT_INVALID,
 };
 use tetris_opt::games::tencent::search::{Params, Start};
-use tetris_opt::polish::{polish, PolishError};
+use tetris_opt::polish::{check_range, polish, PolishError};
 use tetris_opt::width::Schedule;
 
 /// Search pieces FROM+1..=TO of a record again, from the record's own state, keeping the
@@ -50,6 +50,7 @@ fn main() {
 
 fn run(args: &Args) -> Result<(), CliError> {
     check_width("--beam-width", args.beam_width)?;
+    check_range(args.from, args.to).map_err(|e| CliError::usage(format!("--from/--to: {e}")))?;
     let rules = args.rules.rules()?;
     args.search.check()?;
     args.search
@@ -101,7 +102,9 @@ fn run(args: &Args) -> Result<(), CliError> {
             message: format!("record file {}: {e}", args.record.display()),
             code: EXIT_INVALID,
         },
-        PolishError::Stretch { .. } => CliError::usage(format!("--from/--to: {e}")),
+        PolishError::Stretch { .. } | PolishError::Reversed { .. } => {
+            CliError::usage(format!("--from/--to: {e}"))
+        }
         PolishError::Lost | PolishError::Solve(_) => CliError::internal(e),
     })?;
     print_record(&polished.record)?;

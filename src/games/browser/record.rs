@@ -6,15 +6,13 @@
 //! line, the piece and the token.
 
 use super::rules::{Kind, Move};
-use crate::games::tencent::record::{describe_char, quote_at_most, BYTE_ORDER_MARK};
+use crate::text::{describe_char, quote, strip_byte_order_mark, CUT, QUOTE_LENGTH};
 use std::fmt;
 
 /// The first line of every record.
 pub const HEADER: &str = "game browser";
 /// The largest count one token carries.
 pub const MAX_COUNT: u16 = 999;
-/// The longest quote of a token or line in a message, in characters.
-const QUOTE_LENGTH: usize = 40;
 
 /// One token: a move and how many times it is played in a row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -160,7 +158,7 @@ impl Record {
     /// Parses a record's text. A byte-order mark at the start is skipped; lines whose first
     /// non-blank character is `#` are comments; trailing whitespace (and `\r`) is ignored.
     pub fn parse(text: &str) -> Result<Record, RecordError> {
-        let text = text.strip_prefix(BYTE_ORDER_MARK).unwrap_or(text);
+        let text = strip_byte_order_mark(text);
         let mut record = Record::default();
         let mut header_seen = false;
         for (index, raw) in text.lines().enumerate() {
@@ -191,7 +189,7 @@ impl Record {
                         kind: None,
                         problem: Problem::Token {
                             number: k + 1,
-                            token: quote_at_most(word, QUOTE_LENGTH),
+                            token: quote(word),
                             what,
                             found,
                         },
@@ -260,10 +258,12 @@ fn quote_line(line: &str) -> String {
     let mut out = String::new();
     let mut shown = 0;
     for (i, word) in line.split(' ').enumerate() {
-        let quoted = quote_at_most(word, QUOTE_LENGTH);
+        let quoted = quote(word);
         let separator = usize::from(i > 0);
-        if shown + separator + quoted.chars().count() > QUOTE_LENGTH {
-            out.push_str(if i > 0 { " ..." } else { "..." });
+        // The first word is always shown, cut short by `quote` itself when long.
+        if i > 0 && shown + separator + quoted.chars().count() > QUOTE_LENGTH {
+            out.push(' ');
+            out.push_str(CUT);
             break;
         }
         if i > 0 {

@@ -2,7 +2,7 @@
 
 use super::engine::{Events, NesGame};
 use super::record::NesRecord;
-use super::replay::{describe_lock, replay_observed, End, NesReport};
+use super::replay::{describe_lock, lock_pending, replay_observed, End, NesReport};
 use crate::cli::{read_text, stdout_failed, CliError, EXIT_INVALID};
 use serde::Serialize;
 use std::io::Write;
@@ -113,9 +113,11 @@ pub fn check(options: &CheckOptions) -> Result<(), CliError> {
     let mut failed: Option<std::io::Error> = None;
     let mut frame = 0u64;
     let mut film = FilmMaker::default();
+    let mut last: Option<NesGame> = None;
     let report = replay_observed(&record, |game: &NesGame, events: &Events| {
         if options.html.is_some() {
             film.observe(game, events, record.frames[frame as usize]);
+            last = Some(*game);
         }
         if failed.is_none() {
             if options.frames {
@@ -128,6 +130,9 @@ pub fn check(options: &CheckOptions) -> Result<(), CliError> {
         }
         frame += 1;
     });
+    if let Some(game) = &last {
+        film.finish(game);
+    }
     if let Some(path) = options.html {
         let name = options.record.display().to_string();
         std::fs::write(path, film.page(&name, &report))
@@ -239,6 +244,33 @@ impl FilmMaker {
                 });
             }
         }
+        self.next = game.next;
+    }
+
+    /// Ends the film after the last frame: a piece that locked before the record ended but
+    /// whose lines were not counted yet (or that the game has not even written into the field)
+    /// is shown where it locked, as the report counts it.
+    fn finish(&mut self, game: &NesGame) {
+        let Some((kind, x, y, state)) = self.pending.take() else {
+            return;
+        };
+        let mut rows = game.rows();
+        if lock_pending(game) {
+            for &(dy, dx) in &super::tables::ORIENTATIONS[game.piece as usize] {
+                rows[(game.y + dy) as usize] |= 1 << (game.x + dx);
+            }
+        }
+        self.kinds.push(kind);
+        self.film.observe_piece(crate::viewer::FilmPiece {
+            x,
+            y,
+            state,
+            moves: super::record::runs_text(&self.buttons),
+            score: game.score.uncapped(),
+            lines: game.lines() as u64,
+            rows,
+            game_over: None,
+        });
         self.next = game.next;
     }
 

@@ -41,6 +41,55 @@ pub struct NesWeights {
     pub height: f64,
 }
 
+impl NesWeights {
+    /// Field names, in the order of the file the solver ships.
+    pub const NAMES: &'static [&'static str] = &[
+        "hole",
+        "hole_row",
+        "bumpiness",
+        "well_cell",
+        "ready_row",
+        "height_squared",
+        "safe_height",
+        "i_dependency",
+        "height",
+    ];
+
+    /// Reads weights from a JSON object naming every field (a byte-order mark at the start
+    /// skipped). Refused, naming the field where there is one: anything but an object (an
+    /// array would assign weights by position), unknown or missing fields, and a value that is
+    /// not a finite number.
+    pub fn from_json(text: &str) -> Result<NesWeights, String> {
+        if let Some(kind) = crate::text::not_an_object(text) {
+            return Err(format!(
+                "NES weights are a JSON object of named fields, such as {{\"hole\": 400.0, ...}}, not {kind}"
+            ));
+        }
+        let weights: NesWeights = crate::text::from_json(text).map_err(|e| e.to_string())?;
+        for (field, value) in NesWeights::NAMES.iter().zip(weights.values()) {
+            if !value.is_finite() {
+                return Err(format!("{field} must be a finite number, not {value}"));
+            }
+        }
+        Ok(weights)
+    }
+
+    /// The weights in the order of [`NesWeights::NAMES`].
+    fn values(&self) -> [f64; 9] {
+        [
+            self.hole,
+            self.hole_row,
+            self.bumpiness,
+            self.well_cell,
+            self.ready_row,
+            self.height_squared,
+            self.safe_height,
+            self.i_dependency,
+            self.height,
+        ]
+    }
+}
+
 impl Default for NesWeights {
     fn default() -> Self {
         serde_json::from_str(include_str!("../../../weights/nes-tetris.json"))
@@ -96,4 +145,42 @@ pub fn cost(rows: &Rows, w: &NesWeights) -> f64 {
         + w.height_squared * over * over
         + w.i_dependency * i_dep.saturating_sub(0) as f64
         + w.height * total as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refused(text: &str) -> String {
+        NesWeights::from_json(text).unwrap_err()
+    }
+
+    #[test]
+    fn weights_are_an_object_of_every_known_field_as_a_finite_number() {
+        let shipped = include_str!("../../../weights/nes-tetris.json");
+        assert_eq!(NesWeights::from_json(shipped), Ok(NesWeights::default()));
+        let with_mark = format!("\u{feff}{shipped}");
+        assert_eq!(NesWeights::from_json(&with_mark), Ok(NesWeights::default()));
+        let value = serde_json::to_value(NesWeights::default()).unwrap();
+        let names: Vec<&String> = value.as_object().unwrap().keys().collect();
+        let mut sorted = NesWeights::NAMES.to_vec();
+        sorted.sort_unstable();
+        assert_eq!(names, sorted, "NAMES lists every field");
+
+        assert!(refused("[1.0, 2.0]").ends_with("not an array"));
+        let with = |field: &str, value: &str| {
+            let mut v = serde_json::to_value(NesWeights::default()).unwrap();
+            v[field] = serde_json::Value::Null;
+            v.to_string().replace(
+                &format!("\"{field}\":null"),
+                &format!("\"{field}\":{value}"),
+            )
+        };
+        assert!(refused(&with("hole", "1e999")).starts_with("hole: number out of range"));
+        assert!(refused(&with("bumpiness", "\"x\"")).starts_with("bumpiness: invalid type"));
+        let mut extra = serde_json::to_value(NesWeights::default()).unwrap();
+        extra["holes"] = 1.into();
+        assert!(refused(&extra.to_string()).contains("unknown field `holes`"));
+        assert!(refused("{}").contains("missing field"));
+    }
 }

@@ -9,12 +9,15 @@
 //! .*5 R . R .*30    # one token per run: buttons (or '.') and an optional *count
 //! ```
 //!
-//! Buttons are `R` right, `L` left, `D` down, `U` up, `A`, `B` and `s` select; Start is
-//! refused, since it pauses the game. Line breaks between tokens mean nothing; the solver
-//! starts a line on each piece's first frame. `#` starts a comment.
+//! The first line that is not a comment is `game nes`; `start-level` and `title-wait` follow
+//! in either order, each once, then `inputs`. Buttons are `R` right, `L` left, `D` down, `U`
+//! up, `A`, `B` and `s` select; Start is refused, since it pauses the game. Line breaks
+//! between tokens mean nothing; the solver starts a line on each piece's first frame. `#`
+//! starts a comment; a byte-order mark at the start is skipped.
 
 use super::engine::button;
 use super::start::{self, Start};
+use crate::text::{describe_char, quote, strip_byte_order_mark};
 use std::fmt;
 
 /// Letters of the buttons a record may press, with their bits.
@@ -39,8 +42,8 @@ pub struct NesRecord {
     pub frames: Vec<u8>,
 }
 
-/// Why a record text is not a record: the line (from 1), the token where there is one, and
-/// what is wrong.
+/// Why a record text is not a record: the line (from 1), the token where there is one (as
+/// [`quote`] shows it: cut short, what shows nothing spelled out), and what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RecordError {
     pub line: usize,
@@ -83,15 +86,23 @@ fn parse_buttons(text: &str) -> Result<u8, String> {
         if c == 'S' {
             return Err("Start pauses the game; a record may not press it".to_string());
         }
+        if c == '.' {
+            return Err(
+                "'.' stands alone for a frame with no button; it does not go with buttons".into(),
+            );
+        }
         let bit = LETTERS
             .iter()
             .find(|(l, _)| *l == c)
             .map(|(_, b)| *b)
             .ok_or_else(|| {
-                format!("'{c}' is not a button (R, L, D, U, A, B, s, or '.' for none)")
+                format!(
+                    "{} is not a button (R, L, D, U, A, B, s, or '.' for none)",
+                    describe_char(c)
+                )
             })?;
         if bits & bit != 0 {
-            return Err(format!("'{c}' is named twice"));
+            return Err(format!("{} is named twice", describe_char(c)));
         }
         bits |= bit;
     }
@@ -121,13 +132,17 @@ pub fn runs_text(frames: &[u8]) -> String {
 impl NesRecord {
     /// Parses a record's text.
     pub fn parse(text: &str) -> Result<NesRecord, RecordError> {
+        let text = strip_byte_order_mark(text);
         let mut level: Option<u8> = None;
         let mut wait: Option<u32> = None;
         // The line and token of title-wait, for the error of a start the table lacks.
         let mut wait_at = (0, String::new());
         let mut frames = Vec::new();
         let mut in_inputs = false;
+        let mut game_seen = false;
         let mut header_line = 0;
+        // The line each header key was given on: a key given twice is refused, not overridden.
+        let mut seen: Vec<(&str, usize)> = Vec::new();
         for (i, raw) in text.lines().enumerate() {
             let line_no = i + 1;
             let line = raw.split('#').next().unwrap_or("").trim();
@@ -136,22 +151,36 @@ impl NesRecord {
             }
             let err = |token: Option<&str>, message: String| RecordError {
                 line: line_no,
-                token: token.map(str::to_string),
+                token: token.map(quote),
                 message,
             };
             if !in_inputs {
                 let mut words = line.split_whitespace();
                 let key = words.next().unwrap_or("");
                 let value = words.next();
-                if words.next().is_some() {
-                    return Err(err(None, format!("'{key}' takes one value")));
+                let names_the_game = key == "game" && value.is_some();
+                if !game_seen && !names_the_game {
+                    return Err(err(
+                        Some(key),
+                        "an NES record starts with the line 'game nes'".into(),
+                    ));
                 }
+                if words.next().is_some() {
+                    return Err(err(Some(key), "this line takes one value".into()));
+                }
+                if let Some(&(_, first)) = seen.iter().find(|(k, _)| *k == key) {
+                    return Err(err(
+                        Some(key),
+                        format!("given twice: the header has it on line {first} already"),
+                    ));
+                }
+                seen.push((key, line_no));
                 match (key, value) {
                     ("inputs", None) => {
                         in_inputs = true;
                         header_line = line_no;
                     }
-                    ("game", Some("nes")) => {}
+                    ("game", Some("nes")) => game_seen = true,
                     ("game", Some(other)) => {
                         return Err(err(
                             Some(other),
@@ -196,7 +225,10 @@ impl NesRecord {
                                 .ok_or_else(|| {
                                     err(
                                         Some(token),
-                                        format!("'{c}' is not a count of frames (1 or more)"),
+                                        format!(
+                                            "'{}' is not a count of frames (1 or more)",
+                                            quote(c)
+                                        ),
                                     )
                                 })?;
                         (b, n)
@@ -230,7 +262,7 @@ impl NesRecord {
         let wait = wait.ok_or_else(|| missing("title-wait N"))?;
         let start = start::start(level, wait).map_err(|e| RecordError {
             line: wait_at.0,
-            token: Some(wait_at.1.clone()),
+            token: Some(quote(&wait_at.1)),
             message: e.to_string(),
         })?;
         Ok(NesRecord { start, frames })

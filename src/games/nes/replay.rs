@@ -1,7 +1,7 @@
 //! Replaying an NES record on the plain engine: the report `check --game nes` prints, and the
 //! snapshots the oracle test compares with the ROM's RAM.
 
-use super::engine::{Events, NesGame, Outcome};
+use super::engine::{play_state, Events, NesGame, Outcome};
 use super::record::NesRecord;
 use super::tables::kind_letter;
 use serde::Serialize;
@@ -113,7 +113,7 @@ pub fn replay_observed(
         rom_score: game.score.rom(),
         lines: game.lines(),
         level: game.level,
-        pieces: game.pieces,
+        pieces: game.pieces + u64::from(lock_pending(&game)),
         clears: game.clears,
         frames: played,
         end: if game.outcome == Outcome::ToppedOut {
@@ -124,6 +124,16 @@ pub fn replay_observed(
         unplayed_frames: record.frames.len() as u64 - played,
         transition,
     }
+}
+
+/// Whether the active piece has locked (its lock frame has passed, so `--trace` showed it) but
+/// the game has not written it into the field yet: it does so on a later frame, once the screen
+/// has caught up, and a record may end before. Such a piece counts as locked; a piece that
+/// does not fit where it stopped tops the game out instead.
+pub fn lock_pending(game: &NesGame) -> bool {
+    game.outcome == Outcome::Playing
+        && game.play_state == play_state::LOCK
+        && game.fits(game.piece, game.x, game.y)
 }
 
 /// Replays a record and keeps a snapshot at every spawn and one at the end: what the oracle

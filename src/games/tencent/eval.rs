@@ -129,7 +129,7 @@ pub const MAX_NEAR_I_PIECES: u32 = 10_000;
 #[derive(Debug, thiserror::Error)]
 pub enum WeightsError {
     #[error("{0}")]
-    Json(serde_json::Error),
+    Json(crate::text::JsonError),
     #[error("{field} is {detail}; a weight must be a finite number")]
     OutOfRange { field: String, detail: String },
     #[error(
@@ -146,33 +146,20 @@ pub enum WeightsError {
     },
 }
 
-/// A JSON error, naming the field when it is a number too large for any float (`1e999`):
-/// serde reports only where it is.
-fn json_error(text: &str, e: serde_json::Error) -> WeightsError {
-    if e.to_string().starts_with("number out of range") {
-        if let Some(field) = field_before(text, e.line(), e.column()) {
-            return WeightsError::OutOfRange {
-                field: field.to_string(),
-                detail: format!("out of range (line {}, column {})", e.line(), e.column()),
-            };
-        }
+/// A JSON error, worded for a weight when it is a number too large for any float (`1e999`).
+fn json_error(e: crate::text::JsonError) -> WeightsError {
+    let path_names_a_field = !e.path.is_empty() && e.path != ".";
+    if path_names_a_field && e.inner.to_string().starts_with("number out of range") {
+        return WeightsError::OutOfRange {
+            detail: format!(
+                "out of range (line {}, column {})",
+                e.inner.line(),
+                e.inner.column()
+            ),
+            field: e.path,
+        };
     }
     WeightsError::Json(e)
-}
-
-/// The key of the last `"key":` before 1-based `line` and `column` of `text`.
-fn field_before(text: &str, line: usize, column: usize) -> Option<&str> {
-    let line_start: usize = text
-        .split_inclusive('\n')
-        .take(line - 1)
-        .map(str::len)
-        .sum();
-    let end = text.len().min(line_start + column);
-    let before = text.get(..end)?;
-    let colon = before.rfind(':')?;
-    let key = before[..colon].trim_end().strip_suffix('"')?;
-    let open = key.rfind('"')?;
-    Some(&key[open + 1..])
 }
 
 impl Default for Weights {
@@ -198,23 +185,14 @@ impl Weights {
     /// Reads weights from a JSON object of named fields; fields left out keep their defaults.
     /// Refused: anything but an object (an array would assign weights by position, silently
     /// shifted by any change to the list), unknown fields, a weight that is not finite, and a
-    /// window size that is not a whole number in its range ([`Weights::window_max`]).
+    /// window size that is not a whole number in its range ([`Weights::window_max`]). A
+    /// byte-order mark at the start is skipped; errors name the field.
     pub fn from_json(text: &str) -> Result<Weights, WeightsError> {
-        let value: serde_json::Value =
-            serde_json::from_str(text).map_err(|e| json_error(text, e))?;
-        let kind = match value {
-            serde_json::Value::Object(_) => None,
-            serde_json::Value::Array(_) => Some("an array"),
-            serde_json::Value::Null => Some("null"),
-            serde_json::Value::Bool(_) => Some("a boolean"),
-            serde_json::Value::Number(_) => Some("a number"),
-            serde_json::Value::String(_) => Some("a string"),
-        };
-        if let Some(kind) = kind {
+        // A text that is not JSON at all gets serde's error, with its line and column.
+        if let Some(kind) = crate::text::not_an_object(text) {
             return Err(WeightsError::NotAnObject(kind));
         }
-        // From the text rather than the value, so that errors keep their line and column.
-        let weights: Weights = serde_json::from_str(text).map_err(|e| json_error(text, e))?;
+        let weights: Weights = crate::text::from_json(text).map_err(json_error)?;
         weights.validate()?;
         Ok(weights)
     }

@@ -37,13 +37,15 @@ pub enum PolicyError {
 }
 
 impl Policy {
-    /// Reads a policy from JSON: an object whose fields left out keep their defaults.
+    /// Reads a policy from JSON: an object whose fields left out keep their defaults (a
+    /// byte-order mark at the start is skipped; errors name the field).
     pub fn from_json(text: &str) -> Result<Policy, String> {
-        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
-        if !value.is_object() {
-            return Err("a policy is a JSON object of named fields".to_string());
+        if let Some(kind) = crate::text::not_an_object(text) {
+            return Err(format!(
+                "a policy is a JSON object of named fields, not {kind}"
+            ));
         }
-        let policy: Policy = serde_json::from_value(value).map_err(|e| e.to_string())?;
+        let policy: Policy = crate::text::from_json(text).map_err(|e| e.to_string())?;
         policy.check().map_err(|e| e.to_string())?;
         Ok(policy)
     }

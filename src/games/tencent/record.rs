@@ -5,6 +5,7 @@
 //! that its errors can name the piece.
 
 use crate::games::tencent::rules::Move;
+use crate::text::{describe_char, quote, strip_byte_order_mark};
 use std::fmt;
 
 /// One token of a record.
@@ -95,15 +96,11 @@ impl fmt::Display for RecordError {
 
 impl std::error::Error for RecordError {}
 
-/// The byte-order mark some editors put at the start of a UTF-8 file; it is not part of the
-/// text.
-pub const BYTE_ORDER_MARK: char = '\u{feff}';
-
 impl Record {
     /// Parses tokens separated by commas and/or whitespace (one piece per line is fine); a
     /// byte-order mark at the start is skipped.
     pub fn parse(text: &str) -> Result<Record, RecordError> {
-        let text = text.strip_prefix(BYTE_ORDER_MARK).unwrap_or(text);
+        let text = strip_byte_order_mark(text);
         let mut tokens = Vec::new();
         let words = text
             .split(|c: char| c == ',' || c.is_whitespace())
@@ -206,71 +203,6 @@ fn parse_token(word: &str) -> Result<Token, TokenProblem> {
     Ok(Token::Moves(mv, k))
 }
 
-/// Longest quote of a token in a message, in characters, before it is cut short.
-const QUOTE_LENGTH: usize = 24;
-
-/// A token as error messages quote it: on one short line (garbage can be long), with every
-/// character that shows nothing written as its code point (`D1<U+200B>`), so that the quote
-/// never looks like a valid token.
-fn quote(word: &str) -> String {
-    quote_at_most(word, QUOTE_LENGTH)
-}
-
-/// [`quote`] with the longest quote in characters given: `length` characters of the word at
-/// most, then `...`.
-pub fn quote_at_most(word: &str, length: usize) -> String {
-    let mut out = String::new();
-    for c in word.chars() {
-        let shown = if shows_ink(c) {
-            c.to_string()
-        } else {
-            format!("<{}>", code_point(c))
-        };
-        if out.chars().count() + shown.chars().count() > length {
-            out.push_str("...");
-            break;
-        }
-        out.push_str(&shown);
-    }
-    out
-}
-
-/// A character as an error message names it: printable ASCII quoted; any other character also
-/// with its code point, since a look-alike would read as what it is not (`'О' (U+041E)`, a
-/// Cyrillic O); a character that shows nothing (a control, a space, a zero-width space) as its
-/// code point alone (`U+200B`).
-pub fn describe_char(c: char) -> String {
-    if c.is_ascii_graphic() {
-        format!("'{c}'")
-    } else if shows_ink(c) {
-        format!("'{c}' ({})", code_point(c))
-    } else {
-        code_point(c)
-    }
-}
-
-fn code_point(c: char) -> String {
-    format!("U+{:04X}", c as u32)
-}
-
-/// Whether `c` draws something of its own where it stands. Controls, spaces, the formatting
-/// characters that are invisible by design (zero-width spaces and joiners, direction marks,
-/// the byte-order mark, fillers, variation selectors, tags) and combining marks (which draw on
-/// their neighbour, here the quote) do not.
-fn shows_ink(c: char) -> bool {
-    if c.is_ascii() {
-        return c.is_ascii_graphic();
-    }
-    let invisible = matches!(c as u32,
-        0x00AD | 0x034F | 0x061C | 0x115F | 0x1160 | 0x17B4 | 0x17B5 | 0x180B..=0x180F
-        | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x206F | 0x3164 | 0xFE00..=0xFE0F
-        | 0xFEFF | 0xFFA0 | 0xFFF0..=0xFFFB | 0x1D173..=0x1D17A | 0xE0000..=0xE0FFF
-        // Combining marks.
-        | 0x0300..=0x036F | 0x1AB0..=0x1AFF | 0x1DC0..=0x1DFF | 0x20D0..=0x20FF
-        | 0xFE20..=0xFE2F);
-    !(invisible || c.is_control() || c.is_whitespace())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -322,19 +254,6 @@ mod tests {
         assert_eq!(record.piece_tokens(), [1..5, 5..6, 6..8]);
         assert_eq!(Record::parse("D1").unwrap().piece_tokens(), []);
         assert_eq!(Record::default().piece_tokens(), []);
-    }
-
-    #[test]
-    fn characters_that_are_not_plain_ascii_are_named_by_code_point() {
-        assert_eq!(describe_char('X'), "'X'");
-        assert_eq!(describe_char('\u{41E}'), "'\u{41E}' (U+041E)");
-        assert_eq!(describe_char('\u{200B}'), "U+200B");
-        assert_eq!(describe_char('\u{7}'), "U+0007");
-        assert_eq!(describe_char(' '), "U+0020");
-        assert_eq!(describe_char('\u{301}'), "U+0301");
-        assert_eq!(describe_char('\u{1F600}'), "'\u{1F600}' (U+1F600)");
-        assert_eq!(quote("D1\u{200B}"), "D1<U+200B>");
-        assert_eq!(quote(&"\u{1}".repeat(9)), "<U+0001><U+0001><U+0001>...");
     }
 
     #[test]

@@ -1,0 +1,185 @@
+//! What every game's readers share about the text a user hands them: the byte-order mark some
+//! editors write, how an error message quotes a token (short, and with what shows nothing
+//! spelled out), how it names a character, and JSON loading that names the field at fault.
+
+/// The byte-order mark some editors put at the start of a UTF-8 file; it is not part of the
+/// text.
+pub const BYTE_ORDER_MARK: char = '\u{feff}';
+
+/// `text` without a byte-order mark at its start (one anywhere else is left to be refused).
+pub fn strip_byte_order_mark(text: &str) -> &str {
+    text.strip_prefix(BYTE_ORDER_MARK).unwrap_or(text)
+}
+
+/// The longest quote of a token in a message, in characters, before it is cut short: long
+/// enough for any token a record really holds, short enough that garbage (a 100,000-digit
+/// count, a whole record of another game on one line) keeps the message on one line.
+pub const QUOTE_LENGTH: usize = 40;
+
+/// What ends a quote that was cut short.
+pub const CUT: &str = "...";
+
+/// A token as error messages quote it: at most [`QUOTE_LENGTH`] characters, then `...`, with
+/// every character that shows nothing written as its code point (`D1<U+200B>`), so that the
+/// quote never looks like a valid token.
+pub fn quote(word: &str) -> String {
+    quote_at_most(word, QUOTE_LENGTH)
+}
+
+/// [`quote`] with the longest quote in characters given.
+pub fn quote_at_most(word: &str, length: usize) -> String {
+    let mut out = String::new();
+    let mut shown_chars = 0;
+    for c in word.chars() {
+        let shown = if shows_ink(c) {
+            c.to_string()
+        } else {
+            format!("<{}>", code_point(c))
+        };
+        let count = shown.chars().count();
+        if shown_chars + count > length {
+            out.push_str(CUT);
+            break;
+        }
+        shown_chars += count;
+        out.push_str(&shown);
+    }
+    out
+}
+
+/// A character as an error message names it: printable ASCII quoted; any other character also
+/// with its code point, since a look-alike would read as what it is not (`'О' (U+041E)`, a
+/// Cyrillic O); a character that shows nothing (a control, a space, a zero-width space) as its
+/// code point alone (`U+200B`).
+pub fn describe_char(c: char) -> String {
+    if c.is_ascii_graphic() {
+        format!("'{c}'")
+    } else if shows_ink(c) {
+        format!("'{c}' ({})", code_point(c))
+    } else {
+        code_point(c)
+    }
+}
+
+fn code_point(c: char) -> String {
+    format!("U+{:04X}", c as u32)
+}
+
+/// Whether `c` draws something of its own where it stands. Controls, spaces, the formatting
+/// characters that are invisible by design (zero-width spaces and joiners, direction marks,
+/// the byte-order mark, fillers, variation selectors, tags) and combining marks (which draw on
+/// their neighbour, here the quote) do not.
+fn shows_ink(c: char) -> bool {
+    if c.is_ascii() {
+        return c.is_ascii_graphic();
+    }
+    let invisible = matches!(c as u32,
+        0x00AD | 0x034F | 0x061C | 0x115F | 0x1160 | 0x17B4 | 0x17B5 | 0x180B..=0x180F
+        | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x206F | 0x3164 | 0xFE00..=0xFE0F
+        | 0xFEFF | 0xFFA0 | 0xFFF0..=0xFFFB | 0x1D173..=0x1D17A | 0xE0000..=0xE0FFF
+        // Combining marks.
+        | 0x0300..=0x036F | 0x1AB0..=0x1AFF | 0x1DC0..=0x1DFF | 0x20D0..=0x20FF
+        | 0xFE20..=0xFE2F);
+    !(invisible || c.is_control() || c.is_whitespace())
+}
+
+/// A JSON file that could not be read as the struct it should hold.
+#[derive(Debug)]
+pub struct JsonError {
+    /// Where in the value the error is (`holes`, `a.b[2]`), empty for the whole value.
+    pub path: String,
+    pub inner: serde_json::Error,
+}
+
+impl std::fmt::Display for JsonError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.path.is_empty() || self.path == "." {
+            write!(f, "{}", self.inner)
+        } else {
+            write!(f, "{}: {}", self.path, self.inner)
+        }
+    }
+}
+
+impl std::error::Error for JsonError {}
+
+/// Reads a `T` from JSON text (a byte-order mark at the start skipped), the error naming the
+/// path of the field at fault: serde alone reports only a line and column.
+pub fn from_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, JsonError> {
+    let text = strip_byte_order_mark(text);
+    let mut de = serde_json::Deserializer::from_str(text);
+    let value = serde_path_to_error::deserialize(&mut de).map_err(|e| JsonError {
+        path: e.path().to_string(),
+        inner: e.into_inner(),
+    })?;
+    de.end().map_err(|inner| JsonError {
+        path: String::new(),
+        inner,
+    })?;
+    Ok(value)
+}
+
+/// The kind of a JSON value that is not an object, as a message names it (`None` for an
+/// object): loaders of named fields refuse the rest, an array above all, which would assign
+/// values by position.
+pub fn not_an_object(text: &str) -> Option<&'static str> {
+    let value: serde_json::Value = serde_json::from_str(strip_byte_order_mark(text)).ok()?;
+    match value {
+        serde_json::Value::Object(_) => None,
+        serde_json::Value::Array(_) => Some("an array"),
+        serde_json::Value::Null => Some("null"),
+        serde_json::Value::Bool(_) => Some("a boolean"),
+        serde_json::Value::Number(_) => Some("a number"),
+        serde_json::Value::String(_) => Some("a string"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn characters_that_are_not_plain_ascii_are_named_by_code_point() {
+        assert_eq!(describe_char('X'), "'X'");
+        assert_eq!(describe_char('\u{41E}'), "'\u{41E}' (U+041E)");
+        assert_eq!(describe_char('\u{200B}'), "U+200B");
+        assert_eq!(describe_char('\u{7}'), "U+0007");
+        assert_eq!(describe_char(' '), "U+0020");
+        assert_eq!(describe_char('\u{301}'), "U+0301");
+        assert_eq!(describe_char('\u{1F600}'), "'\u{1F600}' (U+1F600)");
+    }
+
+    #[test]
+    fn quotes_are_cut_at_forty_characters() {
+        assert_eq!(quote("D1\u{200B}"), "D1<U+200B>");
+        assert_eq!(quote(&"7".repeat(40)), "7".repeat(40));
+        assert_eq!(
+            quote(&"7".repeat(100_000)),
+            format!("{}...", "7".repeat(40))
+        );
+        assert_eq!(
+            quote(&"\u{1}".repeat(9)),
+            format!("{}...", "<U+0001>".repeat(5))
+        );
+    }
+
+    #[derive(serde::Deserialize, Debug)]
+    #[serde(deny_unknown_fields)]
+    struct Two {
+        #[allow(dead_code)]
+        a: f64,
+        #[allow(dead_code)]
+        b: f64,
+    }
+
+    #[test]
+    fn json_errors_name_the_field_and_a_byte_order_mark_is_skipped() {
+        assert!(from_json::<Two>("\u{feff}{\"a\": 1, \"b\": 2}").is_ok());
+        let error = |text: &str| from_json::<Two>(text).unwrap_err().to_string();
+        assert!(error("{\"a\": 1, \"b\": \"x\"}").starts_with("b: invalid type"));
+        assert!(error("{\"a\": 1, \"b\": 1e999}").starts_with("b: number out of range"));
+        assert!(error("{\"a\": 1, \"b\": 2} x").starts_with("trailing characters"));
+        assert_eq!(not_an_object("[1, 2]"), Some("an array"));
+        assert_eq!(not_an_object("\u{feff}{}"), None);
+    }
+}
