@@ -24,11 +24,12 @@ use std::sync::{Once, OnceLock};
 use std::time::Instant;
 use tetris_opt::games::browser;
 use tetris_opt::games::nes;
-use tetris_opt::games::tencent::record::{quote_at_most, Record};
+use tetris_opt::games::tencent::record::Record;
 use tetris_opt::games::tencent::replay::{replay_observed, End, ReplayError};
 use tetris_opt::games::tencent::rules::{Kind, LockMode, Rules};
 use tetris_opt::games::tencent::stats::Stats;
 use tetris_opt::sequence::{parse_sequence, SequenceError};
+use tetris_opt::text::quote_at_most;
 use tetris_opt::viewer::Film;
 
 const CHECK: &str = env!("CARGO_BIN_EXE_check");
@@ -502,8 +503,6 @@ enum Finding {
     Panic(String),
     /// A wrong exit code, or an error or report not of the documented form.
     Wrong(String),
-    /// A defect already named by an ignored test: counted, not failed on.
-    Known(&'static str),
 }
 
 /// The counts of one game's tier, and the first findings of each kind.
@@ -514,9 +513,6 @@ struct Tally {
     invalid: u64,
     panics: u64,
     wrong: u64,
-    /// Cases of a known defect (an ignored `defect_*` test holds one), and the defects.
-    known: u64,
-    known_defects: Vec<&'static str>,
     /// (case, what, input) of the first distinct findings.
     examples: Vec<(u64, String, String)>,
 }
@@ -535,13 +531,6 @@ impl Tally {
                 self.wrong += 1;
                 what
             }
-            Err(Finding::Known(defect)) => {
-                self.known += 1;
-                if !self.known_defects.contains(&defect) {
-                    self.known_defects.push(defect);
-                }
-                return;
-            }
         };
         // One example per kind of message (its digits aside).
         let shape =
@@ -558,12 +547,9 @@ impl Tally {
     /// Prints the counts (and the findings) and fails on any finding.
     fn report(&self, name: &str, seconds: f64) {
         eprintln!(
-            "fuzz {name}: {} inputs tried ({} valid, {} invalid), {} panics, {} wrong exit codes/forms, {} of a known defect, {seconds:.1} s",
-            self.tried, self.valid, self.invalid, self.panics, self.wrong, self.known
+            "fuzz {name}: {} inputs tried ({} valid, {} invalid), {} panics, {} wrong exit codes/forms, {seconds:.1} s",
+            self.tried, self.valid, self.invalid, self.panics, self.wrong
         );
-        for defect in &self.known_defects {
-            eprintln!("  known defect: {defect}");
-        }
         for (case, what, input) in &self.examples {
             let shown: String = input.chars().take(400).collect();
             eprintln!(
@@ -595,31 +581,6 @@ fn shows_nothing(c: char) -> bool {
 
 /// A message fit for one line of a terminal: no line break, no character that shows nothing.
 fn one_visible_line(message: &str) -> Result<(), Finding> {
-    visible_line(message, false)
-}
-
-/// [`one_visible_line`], or with `known_raw` only a line: the NES reader quotes what shows
-/// nothing as it is (the ignored test `defect_nes_errors_quote_invisible_characters_raw`), so
-/// its fuzzing holds it to one line until that is fixed.
-fn visible_line(message: &str, known_raw: bool) -> Result<(), Finding> {
-    if known_raw {
-        if let Some(c) = message.chars().find(|&c| {
-            matches!(
-                c,
-                '\n' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}' | '\u{B}' | '\u{C}'
-            )
-        }) {
-            return wrong(format!(
-                "the message breaks its line with U+{:04X}: {message:?}",
-                c as u32
-            ));
-        }
-        return if message.is_empty() {
-            wrong("an empty message")
-        } else {
-            Ok(())
-        };
-    }
     match message.chars().find(|&c| shows_nothing(c)) {
         Some(c) => wrong(format!(
             "the message holds U+{:04X} as it is (it shows nothing or breaks the line): {message:?}",
@@ -843,7 +804,7 @@ fn check_tencent_error(e: &ReplayError, words: &[&str]) -> Result<(), Finding> {
     // The quote is the token as written, or (for a replay error) the same token as printed.
     let same_token =
         || matches!((Record::parse(word), Record::parse(quote)), (Ok(a), Ok(b)) if a == b);
-    if *quote != quote_at_most(word, 24) && !same_token() {
+    if *quote != quote_at_most(word, 40) && !same_token() {
         return wrong(format!(
             "token {number} is {word:?}, the error quotes {quote:?}"
         ));
@@ -999,9 +960,6 @@ fn fuzz_tencent(first: u64, cases: u64) -> Tally {
 // ---------------------------------------------------------------------------------------------
 // NES Tetris
 
-/// The known defect of NES errors: what shows nothing is quoted as it is.
-const NES_RAW: &str = "NES errors quote invisible characters raw";
-
 const NES: Grammar = Grammar {
     tokens: &[
         "game nes",
@@ -1037,11 +995,41 @@ const NES: Grammar = Grammar {
     ],
 };
 
+/// The text a quote of [`tetris_opt::text::quote`] shows: its code points (`<U+200B>`) as the
+/// characters, without the `...` of a quote cut short.
+fn unquote(quote: &str) -> String {
+    let shown = quote.strip_suffix(tetris_opt::text::CUT).unwrap_or(quote);
+    let mut out = String::new();
+    let mut rest = shown;
+    while let Some(at) = rest.find("<U+") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 3..];
+        let code = after.find('>').and_then(|end| {
+            let c = u32::from_str_radix(&after[..end], 16)
+                .ok()
+                .and_then(char::from_u32)?;
+            Some((c, end))
+        });
+        match code {
+            Some((c, end)) => {
+                out.push(c);
+                rest = &after[end + 1..];
+            }
+            None => {
+                out.push_str("<U+");
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Holds an NES record's error to its form (`FILE: line N (token 'T'): message` at the
 /// binary): a line of the text, the token on that line, one visible line.
 fn check_nes_error(e: &nes::record::RecordError, text: &str) -> Result<(), Finding> {
     let message = e.to_string();
-    visible_line(&message, true)?;
+    one_visible_line(&message)?;
     let lines = text.lines().count().max(1);
     if e.line == 0 || e.line > lines {
         return wrong(format!(
@@ -1051,7 +1039,7 @@ fn check_nes_error(e: &nes::record::RecordError, text: &str) -> Result<(), Findi
     }
     if let Some(token) = &e.token {
         let line = text.lines().nth(e.line - 1).unwrap_or("");
-        if token.is_empty() || !line.contains(token.as_str()) {
+        if token.is_empty() || !line.contains(unquote(token).as_str()) {
             return wrong(format!(
                 "token {token:?} is not on line {}: {message:?}",
                 e.line
@@ -1061,9 +1049,7 @@ fn check_nes_error(e: &nes::record::RecordError, text: &str) -> Result<(), Findi
     if e.message.is_empty() {
         return wrong("an error without a message");
     }
-    if one_visible_line(&message).is_err() {
-        return Err(Finding::Known(NES_RAW));
-    }
+    one_visible_line(&message)?;
     Ok(())
 }
 
@@ -1352,7 +1338,7 @@ fn check_contract(
                     }
                 }
             };
-            visible_line(&error, game == Game::Nes)?;
+            one_visible_line(&error)?;
             let path = record.display().to_string();
             let form = match game {
                 Game::Tencent => tencent_error_form(&error),
@@ -1368,9 +1354,7 @@ fn check_contract(
                     "exit 1, the error is not of the game's form: {error:?}"
                 ));
             }
-            if one_visible_line(&error).is_err() {
-                return Err(Finding::Known(NES_RAW));
-            }
+            one_visible_line(&error)?;
             Ok(false)
         }
         Some(2) => {
@@ -1761,10 +1745,7 @@ fn nes_error(text: &str) -> String {
 }
 
 #[test]
-#[ignore = "defect: NES record errors quote invisible characters and controls as they are \
-            (src/games/nes/record.rs, RecordError's token and the messages of parse_buttons \
-            and of a count); the other games write them as code points (quote_at_most)"]
-fn defect_nes_errors_quote_invisible_characters_raw() {
+fn nes_errors_name_invisible_characters_by_code_point() {
     let start = "game nes\nstart-level 19\ntitle-wait 0\ninputs\n";
     for text in [
         format!("{start}.*\u{200B}5\n"),
@@ -1782,10 +1763,7 @@ fn defect_nes_errors_quote_invisible_characters_raw() {
 }
 
 #[test]
-#[ignore = "defect: an NES record saved with a byte-order mark is refused, its error quoting \
-            an invisible token (src/games/nes/record.rs, NesRecord::parse); the contest's and \
-            the browser game's readers skip the mark"]
-fn defect_nes_record_with_a_byte_order_mark_is_refused() {
+fn an_nes_record_with_a_byte_order_mark_is_read() {
     let text = "\u{FEFF}game nes\nstart-level 19\ntitle-wait 0\ninputs\n.*5\n";
     let plain = nes::record::NesRecord::parse(&text['\u{FEFF}'.len_utf8()..]);
     assert_eq!(nes::record::NesRecord::parse(text), plain);

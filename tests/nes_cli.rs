@@ -901,3 +901,46 @@ fn check_game_nes_refuses_to_write_over_its_record() {
         assert_eq!(std::fs::read_to_string(&path).unwrap(), text, "{option}");
     }
 }
+
+/// `--nes-weights` takes an object of the known fields with numbers, and names what is wrong.
+#[test]
+fn nes_weights_files_are_validated_naming_the_field() {
+    let scratch = Scratch::new("nes-weights");
+    let shipped = std::fs::read_to_string(manifest_dir().join("weights/nes-tetris.json")).unwrap();
+    let with_mark = scratch.file("bom.json", format!("\u{FEFF}{shipped}"));
+    let r = solve(&[
+        "--title-wait",
+        "9",
+        "--pieces",
+        "2",
+        "--beam-width",
+        "5",
+        "--nes-weights",
+        with_mark.to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, Some(0), "a byte-order mark is skipped: {r:#?}");
+    let extra = shipped.trim_end().trim_end_matches('}').to_string() + ", \"holes\": 1}";
+    let first_field = shipped.split('"').nth(1).unwrap().to_string();
+    let wrong_type = shipped.replacen(
+        &format!("\"{first_field}\":"),
+        &format!("\"{first_field}\": \"x\", \"_\":"),
+        1,
+    );
+    for (text, needle) in [
+        ("[1, 2, 3]".to_string(), "array".to_string()),
+        (extra, "holes".to_string()),
+        (wrong_type, first_field.clone()),
+    ] {
+        let file = scratch.file("w.json", &text);
+        let r = solve(&[
+            "--title-wait",
+            "9",
+            "--pieces",
+            "2",
+            "--nes-weights",
+            file.to_str().unwrap(),
+        ]);
+        assert_eq!(r.code, Some(2), "{text}: {r:#?}");
+        assert!(r.stderr.contains(&needle), "{needle}: {}", r.stderr);
+    }
+}

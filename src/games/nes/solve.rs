@@ -127,7 +127,7 @@ pub fn solve(run: &Run) -> Result<(), CliError> {
     let weights = match &options.nes_weights {
         Some(path) => {
             let text = read_text(path, "weights file")?;
-            serde_json::from_str(&text)
+            NesWeights::from_json(&text)
                 .map_err(|e| CliError::usage(format!("weights file {}: {e}", path.display())))?
         }
         None => NesWeights::default(),
