@@ -14,3 +14,4 @@ pub mod report;
 pub mod rules;
 pub mod search;
 pub mod stats;
+pub mod weights;
