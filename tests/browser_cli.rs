@@ -292,9 +292,22 @@ fn check_browser_refuses_the_options_of_the_other_games() {
     let sequence = dir.file("seq.txt", "IOT\n");
     let record = dir.file("rec.txt", "game browser\n");
     for (options, named) in [
-        (vec!["--piece-limit", "5"], "--piece-limit is"),
-        (vec!["--judge", "--stats"], "--judge and --stats are"),
-        (vec!["--trace"], "--trace is"),
+        (
+            vec!["--piece-limit", "5"],
+            "--piece-limit is an option of the contest's game",
+        ),
+        (
+            vec!["--stats"],
+            "--stats is an option of the contest's game",
+        ),
+        (
+            vec!["--frames"],
+            "--frames is an option of NES Tetris (--game nes)",
+        ),
+        (
+            vec!["--trace"],
+            "--trace is an option of the contest's game and NES Tetris (--game nes)",
+        ),
     ] {
         let mut args = vec!["--game", "browser"];
         args.extend(options);
@@ -303,7 +316,7 @@ fn check_browser_refuses_the_options_of_the_other_games() {
         assert_eq!(out.code, Some(2), "{out:#?}");
         assert_eq!(
             out.stderr,
-            format!("error: --game browser: {named} for the other games; only --json applies\n")
+            format!("error: {named}, not of the browser game (--game browser)\n")
         );
     }
 }

@@ -314,7 +314,7 @@ fn check_takes_one_file_and_no_contest_options() {
             &manifest_dir().join("tests/fixtures/public-record-1395326.txt"),
         ],
     );
-    assert_usage_error(&r, &["--frames", "for --game nes"]);
+    assert_usage_error(&r, &["--frames is an option of NES Tetris (--game nes)"]);
 }
 
 #[test]
@@ -880,12 +880,14 @@ fn check_without_game_nes_names_the_game_of_the_record() {
 fn check_game_nes_refuses_the_contests_options() {
     let path = fixture();
     let r = check(&[&"--judge", &path]);
-    assert_usage_error(&r, &["--game nes: --judge is for the contest's game only"]);
-    let r = check(&[&"--piece-limit", &"10000", &"--judge", &path]);
     assert_usage_error(
         &r,
-        &["--game nes: --judge and --piece-limit are for the contest's game only"],
+        &["--judge is an option of the contest's game, not of NES Tetris"],
     );
+    let r = check(&[&"--piece-limit", &"10000", &path]);
+    assert_usage_error(&r, &["--piece-limit is an option of the contest's game"]);
+    let r = check(&[&"--stats", &path]);
+    assert_usage_error(&r, &["--stats is an option of the contest's game"]);
 }
 
 /// `check --game nes --fm2 rec.txt rec.txt` overwrote the record it checked.

@@ -128,9 +128,9 @@ fn an_unknown_header_key_is_refused_with_its_token() {
     assert_names(&e, 3, Some("level"), "expected 'game nes'");
     // A key without its value is no key either.
     let e = parse_error("game\nstart-level 19\ntitle-wait 9\ninputs\n");
-    assert_names(&e, 1, Some("game"), "expected 'game nes'");
+    assert_names(&e, 1, Some("game"), "starts with the line 'game nes'");
     let e = parse_error("game nes\nstart-level 19 20\ntitle-wait 9\ninputs\n");
-    assert_names(&e, 2, None, "takes one value");
+    assert_names(&e, 2, Some("start-level"), "takes one value");
 }
 
 #[test]

@@ -1,11 +1,11 @@
 //! `check`: replays a record by the rules and prints what it scores.
 
-use clap::parser::ValueSource;
 use clap::{CommandFactory, FromArgMatches, Parser};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use tetris_opt::cli::{
-    exit_with, read_sequence, read_text, stdout_failed, CliError, Game, RulesOptions, EXIT_INVALID,
+    exit_with, read_sequence, read_text, refuse_other_games, stdout_failed, CliError, Game,
+    RulesOptions, EXIT_INVALID,
 };
 use tetris_opt::games::tencent::record::Record;
 use tetris_opt::games::tencent::replay::{replay_observed, End, ReplayError, Report, Step};
@@ -32,6 +32,22 @@ struct Args {
     /// Move record file (tokens N, Lk, Rk, Dk, Ck separated by commas and/or whitespace);
     /// `-` reads it from standard input, e.g. `solve input.txt | check input.txt -`.
     record: Option<PathBuf>,
+    /// Print one JSON object instead of the human summary.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    rules: RulesOptions,
+    #[command(flatten)]
+    nes: NesCheck,
+    #[command(flatten)]
+    contest: ContestCheck,
+    #[command(flatten)]
+    pictures: Pictures,
+}
+
+/// The options only NES Tetris takes.
+#[derive(clap::Args)]
+struct NesCheck {
     /// With `--game nes`: a JSON line per frame with the ROM's variables (as
     /// tools/nes-oracle/oracle.py play --frames prints them from the real game).
     #[arg(long)]
@@ -40,14 +56,11 @@ struct Args {
     /// from power-on, menus included.
     #[arg(long, value_name = "OUT.fm2")]
     fm2: Option<PathBuf>,
-    /// Print one JSON object instead of the human summary.
-    #[arg(long)]
-    json: bool,
-    #[command(flatten)]
-    rules: RulesOptions,
-    /// Print the board after each piece, the locked piece marked with '@'.
-    #[arg(long)]
-    trace: bool,
+}
+
+/// The options only the contest's game takes (with its rules options).
+#[derive(clap::Args)]
+struct ContestCheck {
     /// With --trace: print only the board after piece N (1-based; a note on stderr says so
     /// when the record locked fewer pieces).
     #[arg(long, value_name = "N", requires = "trace")]
@@ -57,11 +70,27 @@ struct Args {
     /// `stats` object).
     #[arg(long)]
     stats: bool,
+}
+
+/// The pictures of a replay, for the games that draw them (the contest's and NES).
+#[derive(clap::Args)]
+struct Pictures {
+    /// Print the board after each piece, the locked piece marked with '@'.
+    #[arg(long)]
+    trace: bool,
     /// Also write the replay as one self-contained HTML page (a viewer with playback, piece
     /// stepping and a score chart); an invalid record plays up to the piece it fails at.
     #[arg(long, value_name = "OUT.html")]
     html: Option<PathBuf>,
 }
+
+/// Which games take the options of each group of `Args` (by the group's struct).
+const TAKES: [(&str, &[Game]); 4] = [
+    ("NesCheck", &[Game::Nes]),
+    ("ContestCheck", &[Game::Tencent]),
+    ("RulesOptions", &[Game::Tencent]),
+    ("Pictures", &[Game::Tencent, Game::Nes]),
+];
 
 /// `--judge` as `check` reads it (the shared text speaks of a search).
 const JUDGE_HELP: &str = "Check by the contest web replay's rules: a piece locks wherever its \
@@ -69,43 +98,18 @@ const JUDGE_HELP: &str = "Check by the contest web replay's rules: a piece locks
     The contest's game only.";
 
 fn main() {
-    let matches = Args::command()
-        .mut_arg("judge", |a| a.help(JUDGE_HELP).long_help(None::<&str>))
-        .get_matches();
+    let command = Args::command().mut_arg("judge", |a| a.help(JUDGE_HELP).long_help(None::<&str>));
+    let matches = command.clone().get_matches();
     let args = Args::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
-    let piece_limit_given = matches.value_source("piece_limit") == Some(ValueSource::CommandLine);
-    exit_with(run(&args, piece_limit_given));
-}
-
-/// The options given that `game` does not use, as `--name`s.
-fn unused_options(args: &Args, piece_limit_given: bool, game: Game) -> Vec<&'static str> {
-    let contest_only = [
-        ("--judge", args.rules.judge),
-        ("--piece-limit", piece_limit_given),
-        ("--stats", args.stats),
-        ("--at", args.at.is_some()),
-    ];
-    let nes_only = [("--frames", args.frames), ("--fm2", args.fm2.is_some())];
-    let pictures = [("--trace", args.trace), ("--html", args.html.is_some())];
-    let refused: Vec<(&str, bool)> = match game {
-        Game::Nes => contest_only.to_vec(),
-        Game::Browser => [&contest_only[..], &nes_only[..], &pictures[..]].concat(),
-        Game::Tencent => nes_only.to_vec(),
-    };
-    refused
-        .into_iter()
-        .filter(|&(_, given)| given)
-        .map(|(name, _)| name)
-        .collect()
-}
-
-/// `--judge and --stats are` / `--judge is`.
-fn named(options: &[&str]) -> String {
-    match options {
-        [one] => format!("{one} is"),
-        [rest @ .., last] => format!("{} and {last} are", rest.join(", ")),
-        [] => String::new(),
+    let game = args.rules.game;
+    if let Err(e) = refuse_other_games(&command, &matches, game, &TAKES) {
+        exit_with(Err(e));
     }
+    exit_with(match game {
+        Game::Nes => check_nes(&args),
+        Game::Browser => check_browser(&args),
+        Game::Tencent => run(&args),
+    });
 }
 
 /// Refuses an output file that is the input file: writing it would destroy the record.
@@ -145,46 +149,27 @@ fn game_named_by(path: &Path) -> Option<String> {
     }
 }
 
-fn run(args: &Args, piece_limit_given: bool) -> Result<(), CliError> {
-    let unused = unused_options(args, piece_limit_given, args.rules.game);
-    if args.rules.game == Game::Nes {
-        if args.record.is_some() {
-            return Err(CliError::usage(
-                "--game nes takes one file, the record: its header names the start",
-            ));
-        }
-        if !unused.is_empty() {
-            return Err(CliError::usage(format!(
-                "--game nes: {} for the contest's game only; use --trace or --frames",
-                named(&unused)
-            )));
-        }
-        refuse_overwriting("--fm2", args.fm2.as_deref(), &args.input)?;
-        refuse_overwriting("--html", args.html.as_deref(), &args.input)?;
-        return tetris_opt::games::nes::cli::check(&tetris_opt::games::nes::cli::CheckOptions {
-            record: &args.input,
-            json: args.json,
-            trace: args.trace,
-            frames: args.frames,
-            fm2: args.fm2.as_deref(),
-            html: args.html.as_deref(),
-        });
+/// `check --game nes`: the record alone, its header names the start.
+fn check_nes(args: &Args) -> Result<(), CliError> {
+    if args.record.is_some() {
+        return Err(CliError::usage(
+            "--game nes takes one file, the record: its header names the start",
+        ));
     }
-    if args.rules.game == Game::Browser {
-        if !unused.is_empty() {
-            return Err(CliError::usage(format!(
-                "--game browser: {} for the other games; only --json applies",
-                named(&unused)
-            )));
-        }
-        return check_browser(args);
-    }
-    if !unused.is_empty() {
-        return Err(CliError::usage(format!(
-            "{} for --game nes",
-            named(&unused)
-        )));
-    }
+    let (fm2, html) = (args.nes.fm2.as_deref(), args.pictures.html.as_deref());
+    refuse_overwriting("--fm2", fm2, &args.input)?;
+    refuse_overwriting("--html", html, &args.input)?;
+    tetris_opt::games::nes::cli::check(&tetris_opt::games::nes::cli::CheckOptions {
+        record: &args.input,
+        json: args.json,
+        trace: args.pictures.trace,
+        frames: args.nes.frames,
+        fm2,
+        html,
+    })
+}
+
+fn run(args: &Args) -> Result<(), CliError> {
     let Some(record_path) = &args.record else {
         let input = args.input.display();
         return Err(CliError::usage(match game_named_by(&args.input).as_deref() {
@@ -197,9 +182,9 @@ fn run(args: &Args, piece_limit_given: bool) -> Result<(), CliError> {
             _ => "check needs a sequence file and a record file (a record of NES Tetris, alone, with --game nes)".to_string(),
         }));
     };
-    refuse_overwriting("--html", args.html.as_deref(), record_path)?;
+    refuse_overwriting("--html", args.pictures.html.as_deref(), record_path)?;
     let rules = args.rules.rules()?;
-    if args.at == Some(0) {
+    if args.contest.at == Some(0) {
         return Err(CliError::usage(
             "--at 0: pieces are numbered from 1 (the board after piece 1 is --at 1)",
         ));
@@ -237,16 +222,16 @@ fn run(args: &Args, piece_limit_given: bool) -> Result<(), CliError> {
     let report = match &parsed {
         Ok(record) => {
             let mut trace = |step: &Step| {
-                if args.trace
+                if args.pictures.trace
                     && trace_failed.is_none()
-                    && args.at.is_none_or(|n| n == step.index + 1)
+                    && args.contest.at.is_none_or(|n| n == step.index + 1)
                 {
                     trace_failed = write_trace(&mut out, step).err();
                 }
-                if args.html.is_some() {
+                if args.pictures.html.is_some() {
                     film.observe(step);
                 }
-                if args.stats {
+                if args.contest.stats {
                     stats.observe(step);
                 }
             };
@@ -261,14 +246,14 @@ fn run(args: &Args, piece_limit_given: bool) -> Result<(), CliError> {
             error: Some(ReplayError::from(e.clone())),
         },
     };
-    if let Some(path) = &args.html {
+    if let Some(path) = &args.pictures.html {
         let name = record_path.display().to_string();
         let page = film.page(&sequence, parsed.as_ref().ok(), rules, &report, &name);
         std::fs::write(path, page)
             .map_err(|e| CliError::usage(format!("cannot write {}: {e}", path.display())))?;
     }
     // The breakdown of an invalid record would describe pieces the judge never scores.
-    let stats = (args.stats && report.valid()).then_some(stats);
+    let stats = (args.contest.stats && report.valid()).then_some(stats);
     let printed = if args.json {
         let json = JsonReport {
             stats,
@@ -289,7 +274,7 @@ fn run(args: &Args, piece_limit_given: bool) -> Result<(), CliError> {
         .and(printed)
         .and_then(|()| out.flush())
         .map_err(|e| stdout_failed(e, "the report"))?;
-    if let Some(n) = args.at.filter(|&n| n > report.pieces_locked) {
+    if let Some(n) = args.contest.at.filter(|&n| n > report.pieces_locked) {
         eprintln!("note: --at {n}: {}", locked_only(report.pieces_locked));
     }
     if report.valid() {

@@ -39,12 +39,15 @@ fn main() {
 }
 
 fn run(args: &Args) -> Result<(), CliError> {
-    if args.game == Game::Nes {
-        return list_nes_starts(args.start_level);
+    match args.game {
+        Game::Nes => list_nes_starts(args.start_level),
+        Game::Browser => browser_sequence(args),
+        Game::Tencent => contest_sequence(args),
     }
-    if args.game == Game::Browser {
-        return browser_sequence(args);
-    }
+}
+
+/// A sequence of the contest's generator (or of another distribution).
+fn contest_sequence(args: &Args) -> Result<(), CliError> {
     check_count(args.count)?;
     let pieces = generate(args.distribution, args.seed, args.count);
     let dist = match args.distribution {
