@@ -5,7 +5,6 @@
 //! placement search in [`movegen`], what `check --game browser` prints in [`cli`], and the
 //! playable page `play` writes in [`page`].
 
-pub mod cli;
 pub mod movegen;
 pub mod page;
 pub mod record;

@@ -2,7 +2,6 @@
 //! frame-by-frame engine in [`engine`], how a game starts in [`start`], records of controller
 //! input in [`record`], and the checker's replay in [`replay`].
 
-pub mod cli;
 pub mod engine;
 pub mod eval;
 pub mod fm2;
@@ -10,6 +9,5 @@ pub mod movegen;
 pub mod record;
 pub mod replay;
 pub mod search;
-pub mod solve;
 pub mod start;
 pub mod tables;

@@ -1,77 +1,19 @@
-//! What `check --game browser` prints (a summary ending in `Score = N`, or one JSON object)
-//! and what `solve --game browser` does.
+//! `solve --game browser`: the search, the record checked on the plain engine and printed,
+//! and the summary.
 
-use super::replay::{check_text, replay, JsonReport, Report};
-use super::search::{default_policy, default_weights, Params, DEFAULT_WIDTH};
-use crate::cli::{
-    check_width, check_writable, read_policy, read_sequence, read_text, read_weights,
-    stdout_failed, CliError, SearchOptions,
-};
-use crate::limits;
-use crate::progress::Progress;
-use crate::search::Width;
-use crate::width::{Schedule, TimeBudget, WallClock};
 use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
-
-/// What `check --game browser` is asked for.
-pub struct CheckOptions<'a> {
-    pub sequence: &'a Path,
-    pub record: &'a Path,
-    pub json: bool,
-}
-
-/// Replays a record and prints its report. Returns whether the record is valid (the caller
-/// picks the exit code); an invalid record's report is its error and `Score = 0`.
-pub fn check(options: &CheckOptions) -> Result<bool, CliError> {
-    let sequence = read_sequence(options.sequence)?;
-    // A record that cannot be read still gets the last line scripts read, with a zero.
-    let text = read_text(options.record, "record file").inspect_err(|e| {
-        let mut out = std::io::stdout().lock();
-        let _ = if options.json {
-            let json = serde_json::to_string(&JsonReport::invalid(e.message.clone()));
-            writeln!(out, "{}", json.unwrap_or_default())
-        } else {
-            writeln!(out, "Score = 0")
-        };
-    })?;
-    let result =
-        check_text(&sequence, &text).map_err(|e| e.located(&options.record.display().to_string()));
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    let printed = match (&result, options.json) {
-        (Ok(report), false) => write_summary(&mut out, report),
-        (Err(message), false) => {
-            writeln!(out, "error: {message}").and_then(|()| writeln!(out, "Score = 0"))
-        }
-        (_, true) => {
-            let json = match &result {
-                Ok(report) => JsonReport::of(report),
-                Err(message) => JsonReport::invalid(message.clone()),
-            };
-            serde_json::to_string(&json)
-                .map_err(std::io::Error::other)
-                .and_then(|json| writeln!(out, "{json}"))
-        }
-    };
-    printed
-        .and_then(|()| out.flush())
-        .map_err(|e| stdout_failed(e, "the report"))?;
-    Ok(result.is_ok())
-}
-
-fn write_summary(out: &mut impl Write, report: &Report) -> std::io::Result<()> {
-    let [c1, c2, c3, c4] = report.clears;
-    writeln!(out, "pieces placed: {}", report.pieces_placed)?;
-    writeln!(
-        out,
-        "lines: {} (clears of 1: {c1}, 2: {c2}, 3: {c3}, 4: {c4})",
-        report.lines
-    )?;
-    writeln!(out, "level: {}", report.level)?;
-    writeln!(out, "end: {}", report.end)?;
-    writeln!(out, "Score = {}", report.points)
-}
+use tetris_opt::cli::{
+    check_width, check_writable, read_policy, read_sequence, read_weights, stdout_failed, CliError,
+    SearchOptions,
+};
+use tetris_opt::games::browser::replay::{replay, JsonReport, Report};
+use tetris_opt::games::browser::search::{default_policy, default_weights, Params, DEFAULT_WIDTH};
+use tetris_opt::limits;
+use tetris_opt::progress::Progress;
+use tetris_opt::search::Width;
+use tetris_opt::width::{Schedule, TimeBudget, WallClock};
 
 /// What `solve --game browser` is asked to do.
 pub struct SolveRun<'a> {
@@ -144,12 +86,18 @@ pub fn solve(run: &SolveRun) -> Result<(), CliError> {
     let total = sequence.len() as u64;
     let mut progress = Progress::new("piece", Some(total), run.quiet, run.progress_every);
     let found = pool.install(|| {
-        super::search::solve(&sequence, &params, &beam, &WallClock::start(), &mut |s| {
-            if s.pieces.is_multiple_of(16) || s.pieces as u64 == total {
-                let message = format!("best {} beam {}", s.best_score, s.beam_size);
-                progress.update(s.pieces as u64, &message);
-            }
-        })
+        tetris_opt::games::browser::search::solve(
+            &sequence,
+            &params,
+            &beam,
+            &WallClock::start(),
+            &mut |s| {
+                if s.pieces.is_multiple_of(16) || s.pieces as u64 == total {
+                    let message = format!("best {} beam {}", s.best_score, s.beam_size);
+                    progress.update(s.pieces as u64, &message);
+                }
+            },
+        )
     });
     progress.finish();
     let report = replay(&sequence, &found.record)
@@ -187,4 +135,17 @@ pub fn solve(run: &SolveRun) -> Result<(), CliError> {
         let _ = write_summary(&mut err, &report);
     }
     Ok(())
+}
+
+fn write_summary(out: &mut impl Write, report: &Report) -> std::io::Result<()> {
+    let [c1, c2, c3, c4] = report.clears;
+    writeln!(out, "pieces placed: {}", report.pieces_placed)?;
+    writeln!(
+        out,
+        "lines: {} (clears of 1: {c1}, 2: {c2}, 3: {c3}, 4: {c4})",
+        report.lines
+    )?;
+    writeln!(out, "level: {}", report.level)?;
+    writeln!(out, "end: {}", report.end)?;
+    writeln!(out, "Score = {}", report.points)
 }

@@ -1,12 +1,14 @@
 //! What `check --game nes` prints.
 
-use super::engine::{Events, NesGame};
-use super::record::NesRecord;
-use super::replay::{describe_lock, lock_pending, replay_observed, End, NesReport};
-use crate::cli::{read_text, stdout_failed, CliError, EXIT_INVALID};
 use serde::Serialize;
 use std::io::Write;
 use std::path::Path;
+use tetris_opt::cli::{read_text, stdout_failed, CliError, EXIT_INVALID};
+use tetris_opt::games::nes::engine::{Events, NesGame};
+use tetris_opt::games::nes::record::NesRecord;
+use tetris_opt::games::nes::replay::{
+    describe_lock, lock_pending, replay_observed, End, NesReport,
+};
 
 /// One frame of `check --game nes --frames`: the ROM's variables the oracle also prints.
 #[derive(Serialize)]
@@ -105,7 +107,7 @@ pub fn check(options: &CheckOptions) -> Result<(), CliError> {
         }
     };
     if let Some(path) = options.fm2 {
-        std::fs::write(path, super::fm2::movie(&record))
+        std::fs::write(path, tetris_opt::games::nes::fm2::movie(&record))
             .map_err(|e| CliError::usage(format!("cannot write {}: {e}", path.display())))?;
     }
     let stdout = std::io::stdout();
@@ -156,7 +158,7 @@ fn write_lock(out: &mut impl Write, game: &NesGame, frame: u64) -> std::io::Resu
     for row in 0..20 {
         let line: String = (0..10)
             .map(|c| {
-                let here = super::tables::ORIENTATIONS[game.piece as usize]
+                let here = tetris_opt::games::nes::tables::ORIENTATIONS[game.piece as usize]
                     .iter()
                     .any(|&(dy, dx)| game.y + dy == row && game.x + dx == c);
                 if here {
@@ -208,7 +210,7 @@ fn write_summary(out: &mut impl Write, r: &NesReport) -> std::io::Result<()> {
 /// points are counted (the rows it cleared are gone by then).
 #[derive(Default)]
 struct FilmMaker {
-    film: crate::viewer::Film,
+    film: tetris_opt::viewer::Film,
     /// Kind letters of the pieces locked, in order.
     kinds: String,
     /// The locked piece waiting for its spawn: kind, x, y, state.
@@ -228,15 +230,15 @@ impl FilmMaker {
         if events.spawned {
             self.buttons.clear();
         }
-        let ended = game.outcome != super::engine::Outcome::Playing;
-        if game.play_state == super::engine::play_state::GOAL_CHECK || ended {
+        let ended = game.outcome != tetris_opt::games::nes::engine::Outcome::Playing;
+        if game.play_state == tetris_opt::games::nes::engine::play_state::GOAL_CHECK || ended {
             if let Some((kind, x, y, state)) = self.pending.take() {
                 self.kinds.push(kind);
-                self.film.observe_piece(crate::viewer::FilmPiece {
+                self.film.observe_piece(tetris_opt::viewer::FilmPiece {
                     x,
                     y,
                     state,
-                    moves: super::record::runs_text(&self.buttons),
+                    moves: tetris_opt::games::nes::record::runs_text(&self.buttons),
                     score: game.score.uncapped(),
                     lines: game.lines() as u64,
                     rows: game.rows(),
@@ -256,16 +258,16 @@ impl FilmMaker {
         };
         let mut rows = game.rows();
         if lock_pending(game) {
-            for &(dy, dx) in &super::tables::ORIENTATIONS[game.piece as usize] {
+            for &(dy, dx) in &tetris_opt::games::nes::tables::ORIENTATIONS[game.piece as usize] {
                 rows[(game.y + dy) as usize] |= 1 << (game.x + dx);
             }
         }
         self.kinds.push(kind);
-        self.film.observe_piece(crate::viewer::FilmPiece {
+        self.film.observe_piece(tetris_opt::viewer::FilmPiece {
             x,
             y,
             state,
-            moves: super::record::runs_text(&self.buttons),
+            moves: tetris_opt::games::nes::record::runs_text(&self.buttons),
             score: game.score.uncapped(),
             lines: game.lines() as u64,
             rows,
@@ -283,9 +285,9 @@ impl FilmMaker {
         let transition = report.transition.map_or(String::new(), |t| {
             format!(", level 29 transition {}", t.score)
         });
-        crate::viewer::Film::page_for_game(
+        tetris_opt::viewer::Film::page_for_game(
             &self.film,
-            crate::viewer::GamePage {
+            tetris_opt::viewer::GamePage {
                 name,
                 window_title: format!("{file} \u{2014} {} \u{2014} tetris-opt NES", report.score),
                 summary: format!(
@@ -311,7 +313,7 @@ fn viewer_piece(orientation: u8) -> (char, u8) {
         _ => 17,
     };
     (
-        super::tables::kind_letter(orientation),
+        tetris_opt::games::nes::tables::kind_letter(orientation),
         orientation.saturating_sub(first).min(3),
     )
 }
@@ -322,12 +324,12 @@ fn viewer_offsets() -> [[[(i32, i32); 4]; 4]; 7] {
     let mut out = [[[(0, 0); 4]; 4]; 7];
     for (k, letter) in "ILJTOSZ".chars().enumerate() {
         for o in 0..19u8 {
-            if super::tables::kind_letter(o) != letter {
+            if tetris_opt::games::nes::tables::kind_letter(o) != letter {
                 continue;
             }
             let (_, state) = viewer_piece(o);
-            let cells =
-                super::tables::ORIENTATIONS[o as usize].map(|(dy, dx)| (dx as i32, dy as i32));
+            let cells = tetris_opt::games::nes::tables::ORIENTATIONS[o as usize]
+                .map(|(dy, dx)| (dx as i32, dy as i32));
             for slot in out[k].iter_mut().skip(state as usize) {
                 *slot = cells;
             }

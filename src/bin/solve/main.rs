@@ -1,5 +1,8 @@
 //! `solve`: finds a high-scoring move record for a piece sequence.
 
+mod browser;
+mod nes;
+
 use clap::{CommandFactory, FromArgMatches, Parser};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -32,7 +35,7 @@ struct Args {
     #[arg(long, value_name = "N")]
     beam_width: Option<usize>,
     #[command(flatten)]
-    nes: tetris_opt::games::nes::solve::NesOptions,
+    nes: nes::NesOptions,
     #[command(flatten)]
     contest: ContestOptions,
     /// Finish within this wall-clock time (seconds, or with a unit: 90s, 15m, 1.5h): the width
@@ -115,7 +118,7 @@ fn run_nes(args: &Args) -> Result<(), CliError> {
             "an NES game takes no piece sequence file: its start is named by --start-level and --title-wait",
         ));
     }
-    tetris_opt::games::nes::solve::solve(&tetris_opt::games::nes::solve::Run {
+    nes::solve(&nes::Run {
         options: &args.nes,
         width: args.beam_width,
         search: &args.search,
@@ -131,7 +134,7 @@ fn run_nes(args: &Args) -> Result<(), CliError> {
 /// `solve --game browser`.
 fn run_browser(args: &Args) -> Result<(), CliError> {
     let input = sequence_file(args)?;
-    tetris_opt::games::browser::cli::solve(&tetris_opt::games::browser::cli::SolveRun {
+    browser::solve(&browser::SolveRun {
         sequence: input,
         width: args.beam_width,
         search: &args.search,

@@ -1,19 +1,19 @@
 //! `solve --game nes`: the options, the search, and the record checked on the plain engine
 //! before it is printed.
 
-use super::eval::NesWeights;
-use super::movegen::InputModel;
-use super::replay::replay_observed;
-use super::search::{NesSearch, State, Stop};
-use super::start;
-use crate::cli::{check_width, read_text, stdout_failed, CliError, SearchOptions};
-use crate::limits;
-use crate::progress::Progress;
-use crate::search::Width;
-use crate::width::{Schedule, TimeBudget, WallClock};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+use tetris_opt::cli::{check_width, read_text, stdout_failed, CliError, SearchOptions};
+use tetris_opt::games::nes::eval::NesWeights;
+use tetris_opt::games::nes::movegen::InputModel;
+use tetris_opt::games::nes::replay::replay_observed;
+use tetris_opt::games::nes::search::{NesSearch, State, Stop};
+use tetris_opt::games::nes::start;
+use tetris_opt::limits;
+use tetris_opt::progress::Progress;
+use tetris_opt::search::Width;
+use tetris_opt::width::{Schedule, TimeBudget, WallClock};
 
 /// The default beam width of NES games.
 pub const DEFAULT_WIDTH: usize = 2_000;
@@ -122,7 +122,7 @@ pub fn solve(run: &Run) -> Result<(), CliError> {
     };
     search.check_memory(widest, bytes_per_state())?;
     if let Some(path) = json {
-        crate::cli::check_writable("--json", path)?;
+        tetris_opt::cli::check_writable("--json", path)?;
     }
     let weights = match &options.nes_weights {
         Some(path) => {

@@ -1,5 +1,8 @@
 //! `check`: replays a record by the rules and prints what it scores.
 
+mod browser;
+mod nes;
+
 use clap::{CommandFactory, FromArgMatches, Parser};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -159,7 +162,7 @@ fn check_nes(args: &Args) -> Result<(), CliError> {
     let (fm2, html) = (args.nes.fm2.as_deref(), args.pictures.html.as_deref());
     refuse_overwriting("--fm2", fm2, &args.input)?;
     refuse_overwriting("--html", html, &args.input)?;
-    tetris_opt::games::nes::cli::check(&tetris_opt::games::nes::cli::CheckOptions {
+    nes::check(&nes::CheckOptions {
         record: &args.input,
         json: args.json,
         trace: args.pictures.trace,
@@ -292,7 +295,7 @@ fn check_browser(args: &Args) -> Result<(), CliError> {
             "check --game browser needs a sequence file and a record file",
         ));
     };
-    use tetris_opt::games::browser::cli::{check, CheckOptions};
+    use browser::{check, CheckOptions};
     let valid = check(&CheckOptions {
         sequence: &args.input,
         record,
