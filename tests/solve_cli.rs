@@ -501,3 +501,22 @@ fn options_of_removed_search_designs_are_refused() {
         assert!(r.stderr.contains(needle), "{needle}: {r:#?}");
     }
 }
+
+/// `--pieces N` places N pieces (unless the game ends first), even where a shorter line of the
+/// beam banked more: the answer is the best line of the last depth.
+#[test]
+fn pieces_n_places_n_pieces() {
+    let scratch = Scratch::new("pieces-n");
+    let input = tencent_input();
+    for (pieces, width) in [("10", "200"), ("200", "2000")] {
+        let r = solve(&[&input, &"--pieces", &pieces, &"--beam-width", &width]);
+        assert_eq!(r.code, Some(0), "{r:#?}");
+        assert!(
+            r.stderr.contains(&format!("pieces locked: {pieces},")),
+            "--pieces {pieces}: {}",
+            r.stderr
+        );
+        let record = scratch.file("moves.txt", &r.stdout);
+        assert_eq!(check_score(&input, &record, &[]), r.solve_score());
+    }
+}

@@ -95,9 +95,10 @@ pub struct Line<C> {
 }
 
 /// Runs the beam over `run.depths` pieces of `game` from `run`'s state, calling `progress`
-/// after every depth. With a `guide`, the guide's line is kept in the beam whatever its rank
-/// and the answer is that line as the beam left it (see [`Guide`]). The time budget reads
-/// `clock`.
+/// after every depth. The answer is the best line of the last depth when the beam gets there
+/// (every piece placed), else the line that banked the most before every child ended the
+/// game. With a `guide`, the guide's line is kept in the beam whatever its rank and the answer
+/// is that line as the beam left it (see [`Guide`]). The time budget reads `clock`.
 pub fn beam_search<G: Game>(
     game: &G,
     run: &Run<G::State>,
@@ -195,6 +196,12 @@ pub fn beam_search<G: Game>(
             placement: c.placement,
         });
         trail.push_last(level);
+        if guide.is_none() {
+            // A search that placed every piece answers with a line that places them all (the
+            // best of the last depth), not a shorter one that banked more: asked for N pieces,
+            // a user gets N.
+            best = next_best(None, depth_count - 1, &picker.chosen, None, true);
+        }
     }
     let (placements, score) = match best {
         None => (Vec::new(), run.score),
@@ -210,8 +217,8 @@ pub fn beam_search<G: Game>(
 
 /// The state the answer ends on after depth `depth` chose `chosen`: the guide's state where
 /// one was kept (`on_guide`), and, where the answer may end anywhere, the highest score of any
-/// depth (on equal scores the later depth, so that a line places every piece it can, then
-/// the earlier state).
+/// depth (on equal scores the later depth, then the earlier state). A search that reaches its
+/// last depth answers with the best state of that depth instead (see [`beam_search`]).
 fn next_best<C: Code>(
     best: Option<Best>,
     depth: usize,
