@@ -221,6 +221,20 @@ pub fn refuse_other_games(
     Ok(())
 }
 
+/// The refusal of a binary that plays only the contest's game (`merge`, `polish`, `tune`)
+/// asked for another.
+pub fn contest_only(game: Game) -> CliError {
+    let by = match game {
+        Game::Nes => "`solve --game nes` and `check --game nes`",
+        _ => "`solve`, `check`, `gen` and `play` with `--game browser`",
+    };
+    CliError::usage(format!(
+        "{} plays only the contest's game; {} is played by {by}",
+        program_name(),
+        game.name()
+    ))
+}
+
 /// The games the binaries play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Game {
@@ -245,21 +259,8 @@ impl Game {
 }
 
 impl RulesOptions {
-    /// The contest's rules these options name, or why they name none (an NES game here means
-    /// a binary that plays only the contest's game).
+    /// The contest's rules these options name.
     pub fn rules(&self) -> Result<Rules, CliError> {
-        if self.game == Game::Nes {
-            return Err(CliError::usage(format!(
-                "{} plays only the contest's game; NES Tetris is played by `check --game nes` and `solve --game nes`",
-                program_name()
-            )));
-        }
-        if self.game == Game::Browser {
-            return Err(CliError::usage(format!(
-                "{} plays only the contest's game; the browser game is played by `check --game browser` and `gen --game browser`",
-                program_name()
-            )));
-        }
         limits::check_piece_limit(self.piece_limit)?;
         Ok(Rules {
             piece_limit: self.piece_limit,

@@ -3,7 +3,8 @@
 use clap::{CommandFactory, FromArgMatches, Parser};
 use std::path::PathBuf;
 use tetris_opt::cli::{
-    exit_with, print_record, read_record, read_sequence, CliError, RulesOptions, EXIT_INVALID,
+    contest_only, exit_with, print_record, read_record, read_sequence, CliError, Game,
+    RulesOptions, EXIT_INVALID,
 };
 use tetris_opt::merge::{merge, MergeError, Merged};
 use tetris_opt::solve::verify;
@@ -39,7 +40,10 @@ fn main() {
         .mut_arg("judge", |a| a.help(JUDGE_HELP).long_help(None::<&str>))
         .get_matches();
     let args = Args::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
-    exit_with(run(&args));
+    exit_with(match args.rules.game {
+        Game::Tencent => run(&args),
+        game => Err(contest_only(game)),
+    });
 }
 
 fn run(args: &Args) -> Result<(), CliError> {

@@ -5,8 +5,8 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::path::PathBuf;
 use std::time::Instant;
 use tetris_opt::cli::{
-    check_width, exit_with, print_record, read_record, read_sequence, CliError, RulesOptions,
-    SearchOptions, EXIT_INVALID,
+    check_width, contest_only, exit_with, print_record, read_record, read_sequence, CliError, Game,
+    RulesOptions, SearchOptions, EXIT_INVALID,
 };
 use tetris_opt::games::tencent::search::{Params, Start};
 use tetris_opt::polish::{check_range, polish, PolishError};
@@ -45,7 +45,10 @@ struct Args {
 
 fn main() {
     let args = Args::parse();
-    exit_with(run(&args));
+    exit_with(match args.rules.game {
+        Game::Tencent => run(&args),
+        game => Err(contest_only(game)),
+    });
 }
 
 fn run(args: &Args) -> Result<(), CliError> {

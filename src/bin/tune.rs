@@ -3,8 +3,8 @@
 use clap::Parser;
 use std::path::{Path, PathBuf};
 use tetris_opt::cli::{
-    check_writable, exit_with, read_policy, read_sequence, read_text, read_weights, CliError,
-    RulesOptions,
+    check_writable, contest_only, exit_with, read_policy, read_sequence, read_text, read_weights,
+    CliError, Game, RulesOptions,
 };
 use tetris_opt::limits;
 use tetris_opt::tune::{
@@ -88,7 +88,10 @@ struct Args {
 
 fn main() {
     let args = Args::parse();
-    exit_with(run(&args));
+    exit_with(match args.rules.game {
+        Game::Tencent => run(&args),
+        game => Err(contest_only(game)),
+    });
 }
 
 fn run(args: &Args) -> Result<(), CliError> {
