@@ -72,11 +72,12 @@ struct Args {
     /// strict ones.
     #[command(flatten)]
     rules: RulesOptions,
-    /// Trial log (JSON lines), appended to and resumed from.
-    #[arg(long, default_value = "tune-log.jsonl")]
+    /// Trial log (JSON lines), appended to and resumed from. Required, like --best-weights:
+    /// a tool that writes files writes them where it is told, not into the current folder.
+    #[arg(long, value_name = "FILE")]
     log: PathBuf,
     /// Where the best weights go, in the form `solve --weights` reads.
-    #[arg(long, default_value = "best-weights.json")]
+    #[arg(long, value_name = "FILE")]
     best_weights: PathBuf,
     /// Rows of the ranked table.
     #[arg(long, default_value_t = 10)]

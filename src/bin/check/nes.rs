@@ -282,17 +282,26 @@ impl FilmMaker {
         let file = Path::new(name)
             .file_name()
             .map_or(name.to_string(), |f| f.to_string_lossy().into_owned());
+        // Numbers as the contest's page writes them, with thousands separators.
+        let grouped = tetris_opt::games::tencent::stats::grouped;
         let transition = report.transition.map_or(String::new(), |t| {
-            format!(", level 29 transition {}", t.score)
+            format!(", level 29 transition {}", grouped(t.score))
         });
         tetris_opt::viewer::Film::page_for_game(
             &self.film,
             tetris_opt::viewer::GamePage {
                 name,
-                window_title: format!("{file} \u{2014} {} \u{2014} tetris-opt NES", report.score),
+                window_title: format!(
+                    "{file} \u{2014} {} \u{2014} tetris-opt NES",
+                    grouped(report.score)
+                ),
                 summary: format!(
                     "NES Tetris: {} pieces, {} lines, level {}, score {} (ROM {}){transition}",
-                    report.pieces, report.lines, report.level, report.score, report.rom_score
+                    report.pieces,
+                    report.lines,
+                    report.level,
+                    grouped(report.score),
+                    grouped(report.rom_score)
                 ),
                 kinds,
                 offsets: viewer_offsets(),

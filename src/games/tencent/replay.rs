@@ -142,40 +142,17 @@ pub fn replay_observed(
         end: End::RecordEnded,
         error: None,
     };
-    let fail = |report: &mut Report, piece, token: usize, message: String| {
-        report.error = Some(ReplayError {
-            piece,
-            token: Some((token + 1, record.tokens[token].to_string())),
-            message,
-        });
-        report.end = End::Invalid;
+    let replay = Replay {
+        sequence,
+        record,
+        rules,
     };
-
-    let tokens = &record.tokens;
-    match tokens.first() {
-        Some(Token::Next) => {}
-        Some(_) => {
-            fail(
-                &mut report,
-                1,
-                0,
-                "the record must start with N".to_string(),
-            );
-            return report;
-        }
-        None => {
-            report.error = Some(RecordError::Empty.into());
-            report.end = End::Invalid;
-            return report;
-        }
+    if let Err(error) = replay.first_token() {
+        report.fail(error);
+        return report;
     }
-
     let mut board = Board::new();
     for (index, span) in record.piece_tokens().into_iter().enumerate() {
-        let number = index + 1;
-        let (start, end) = (span.start, span.end);
-        let moves = &tokens[start + 1..end];
-
         if let End::GameOver { piece, reason } = report.end {
             if rules.locks_in_mid_air() {
                 break;
@@ -184,81 +161,94 @@ pub fn replay_observed(
                 "moves after the game ended (piece {piece} ended it: {})",
                 reason.describe()
             );
-            fail(&mut report, number, start, message);
+            report.fail(replay.error(index + 1, span.start, message));
             return report;
         }
-        let total: u64 = moves
-            .iter()
-            .map(|t| match t {
-                Token::Moves(_, k) => *k as u64,
-                Token::Next => 0,
-            })
-            .sum();
-        if total == 0 || total > MAX_MOVES_PER_PIECE as u64 {
-            let message = if total == 0 {
-                "a piece with no moves (each piece needs 1..=100)".to_string()
-            } else {
-                format!("{total} moves (each piece needs 1..=100)")
-            };
-            fail(&mut report, number, start, message);
+        if let Err(stop) = replay.piece(index, span, &mut board, &mut report, observe) {
+            if let Some(error) = stop {
+                report.fail(error);
+            }
             return report;
         }
-        let Some(&kind) = sequence.get(index) else {
-            let message = format!("the sequence has only {} pieces", sequence.len());
-            fail(&mut report, number, start, message);
-            return report;
-        };
+    }
+    report
+}
 
-        let mut piece = Piece::spawn(kind, index);
-        if !board.is_valid(&piece) {
+/// A replay's inputs, for its steps.
+struct Replay<'a> {
+    sequence: &'a [Kind],
+    record: &'a Record,
+    rules: Rules,
+}
+
+impl Replay<'_> {
+    /// The error of piece `number` (from 1) at token `token` (from 0).
+    fn error(&self, number: usize, token: usize, message: String) -> ReplayError {
+        ReplayError {
+            piece: number,
+            token: Some((token + 1, self.record.tokens[token].to_string())),
+            message,
+        }
+    }
+
+    /// A record starts with `N`, and is not empty.
+    fn first_token(&self) -> Result<(), ReplayError> {
+        match self.record.tokens.first() {
+            Some(Token::Next) => Ok(()),
+            Some(_) => Err(self.error(1, 0, "the record must start with N".to_string())),
+            None => Err(RecordError::Empty.into()),
+        }
+    }
+
+    /// Plays piece number `index` (from 0), whose tokens are `span` (its `N` first), on
+    /// `board`, into `report`. Stops the replay with an error, or (`Err(None)`) where a spawn
+    /// blocked under judge rules ends it.
+    fn piece(
+        &self,
+        index: usize,
+        span: std::ops::Range<usize>,
+        board: &mut Board,
+        report: &mut Report,
+        observe: &mut dyn FnMut(&Step),
+    ) -> Result<(), Option<ReplayError>> {
+        let (number, rules) = (index + 1, self.rules);
+        let (start, end) = (span.start, span.end);
+        let moves = &self.record.tokens[start + 1..end];
+        if let Some(message) = move_count_error(moves) {
+            return Err(Some(self.error(number, start, message)));
+        }
+        let Some(&kind) = self.sequence.get(index) else {
+            let message = format!("the sequence has only {} pieces", self.sequence.len());
+            return Err(Some(self.error(number, start, message)));
+        };
+        let spawned = Piece::spawn(kind, index);
+        if !board.is_valid(&spawned) {
             report.end = End::GameOver {
                 piece: number,
                 reason: GameOver::SpawnBlocked,
             };
-            if !rules.locks_in_mid_air() {
-                let message = format!(
-                    "moves after the game ended (piece {number} ended it: {})",
-                    GameOver::SpawnBlocked.describe()
-                );
-                fail(&mut report, number, start + 1, message);
+            if rules.locks_in_mid_air() {
+                return Err(None);
             }
-            return report;
+            let message = format!(
+                "moves after the game ended (piece {number} ended it: {})",
+                GameOver::SpawnBlocked.describe()
+            );
+            return Err(Some(self.error(number, start + 1, message)));
         }
-        for token in moves {
-            if let Token::Moves(mv, k) = *token {
-                for _ in 0..k {
-                    let next = piece.moved(mv);
-                    if board.is_valid(&next) {
-                        piece = next;
-                    }
-                }
-            }
-        }
-        let resting = rules::is_resting(&board, &piece);
+        let piece = play(board, spawned, moves);
+        let resting = rules::is_resting(board, &piece);
         if !rules.locks_in_mid_air() && !resting {
             let message = format!(
                 "{kind} locked in mid-air at x={} y={} state {}",
                 piece.x, piece.y, piece.state
             );
-            fail(&mut report, number, end - 1, message);
-            return report;
+            return Err(Some(self.error(number, end - 1, message)));
         }
-
         let mut written = board.clone();
         written.write(&piece);
-        let turn = rules::lock(&mut board, &piece, index, rules);
-        report.pieces_locked += 1;
-        report.score += turn.score;
-        report.lines += turn.lines as u64;
-        if turn.lines > 0 {
-            report.clears[turn.lines as usize - 1] += 1;
-        }
-        if let Some(reason) = turn.game_over {
-            report.end = End::GameOver {
-                piece: number,
-                reason,
-            };
-        }
+        let turn = rules::lock(board, &piece, index, rules);
+        report.add(number, &turn);
         observe(&Step {
             index,
             piece,
@@ -266,10 +256,67 @@ pub fn replay_observed(
             moves,
             turn,
             written: &written,
-            board: &board,
+            board,
             score: report.score,
             lines: report.lines,
         });
+        Ok(())
     }
-    report
+}
+
+/// Why a piece's moves are not a piece's: none, or more than a piece may make.
+fn move_count_error(moves: &[Token]) -> Option<String> {
+    let total: u64 = moves
+        .iter()
+        .map(|t| match t {
+            Token::Moves(_, k) => *k as u64,
+            Token::Next => 0,
+        })
+        .sum();
+    if total == 0 {
+        Some("a piece with no moves (each piece needs 1..=100)".to_string())
+    } else if total > MAX_MOVES_PER_PIECE as u64 {
+        Some(format!("{total} moves (each piece needs 1..=100)"))
+    } else {
+        None
+    }
+}
+
+/// `piece` after its moves on `board`: a move the board refuses does nothing.
+fn play(board: &Board, mut piece: Piece, moves: &[Token]) -> Piece {
+    for token in moves {
+        if let Token::Moves(mv, k) = *token {
+            for _ in 0..k {
+                let next = piece.moved(mv);
+                if board.is_valid(&next) {
+                    piece = next;
+                }
+            }
+        }
+    }
+    piece
+}
+
+impl Report {
+    /// Ends the replay with `error`.
+    fn fail(&mut self, error: ReplayError) {
+        self.error = Some(error);
+        self.end = End::Invalid;
+    }
+
+    /// Counts piece number `number`'s lock.
+    fn add(&mut self, number: usize, turn: &Turn) {
+        self.pieces_locked += 1;
+        self.score += turn.score;
+        self.lines += turn.lines as u64;
+        if turn.lines > 0 {
+            self.clears[turn.lines as usize - 1] += 1;
+        }
+        if let Some(reason) = turn.game_over {
+            self.end = End::GameOver {
+                piece: number,
+                reason,
+            };
+        }
+    }
 }
