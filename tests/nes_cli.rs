@@ -946,3 +946,38 @@ fn nes_weights_files_are_validated_naming_the_field() {
         assert!(r.stderr.contains(&needle), "{needle}: {}", r.stderr);
     }
 }
+
+/// Under auto shift a placement may need Left or Right held for many frames: such placements
+/// are children like any other, and the game goes on (a code that held too few presses once
+/// dropped them, and the beam topped out after 20 pieces).
+#[test]
+fn solve_with_auto_shift_places_every_piece_asked_whatever_the_thread_count() {
+    let args = |threads: &'static str| {
+        vec![
+            "--title-wait",
+            "0",
+            "--input-model",
+            "tap:10,das",
+            "--beam-width",
+            "50",
+            "--pieces",
+            "60",
+            "--threads",
+            threads,
+        ]
+    };
+    let one = solve(&args("1"));
+    let two = solve(&args("2"));
+    assert_eq!(one.code, Some(0), "{one:#?}");
+    assert_eq!(
+        one.stdout, two.stdout,
+        "the thread count changed the record"
+    );
+    assert!(one.stderr.contains(": 60 pieces,"), "{}", one.stderr);
+    let scratch = Scratch::new("nes-das-solve");
+    let record = scratch.file("das.txt", &one.stdout);
+    let r = check(&[&record]);
+    assert_eq!(r.code, Some(0), "{r:#?}");
+    assert!(r.stdout.contains("pieces locked: 60"), "{}", r.stdout);
+    assert_eq!(score_of(r.last_line()), one.solve_score());
+}

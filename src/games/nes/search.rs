@@ -14,6 +14,7 @@ use super::start::Start;
 use super::tables::{ORIENTATIONS, POINTS};
 use crate::search::{self, Code, DepthStats, Game, Run, Sink, Width};
 use crate::width::Clock;
+use smallvec::SmallVec;
 use std::hash::{BuildHasher, Hash, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -89,9 +90,18 @@ impl State {
     }
 }
 
-/// Presses a child's code holds at most: the input models reach every placement with fewer
-/// (a piece crosses the field in at most 5 shifts and turns twice).
-const MAX_TAPS: usize = 12;
+/// Runs of presses a child's code holds at most: a run is one press, or a direction held for
+/// the auto shift over many frames; the input models reach every placement with fewer (a
+/// piece crosses the field in at most 5 shifts or one hold, and turns twice).
+const MAX_RUNS: usize = 12;
+
+/// Buttons held on `frames` consecutive frames from `frame` on.
+#[derive(Clone, Copy, Debug, Default)]
+struct PressRun {
+    frame: u16,
+    frames: u16,
+    buttons: u8,
+}
 
 /// A child as the search keeps it: where the piece locks and the presses that put it there.
 #[derive(Clone, Copy, Debug, Default)]
@@ -102,25 +112,47 @@ pub struct NesCode {
     x: i8,
     y: i8,
     count: u8,
-    taps: [Tap; MAX_TAPS],
+    runs: [PressRun; MAX_RUNS],
 }
 
 impl NesCode {
     fn of(order: usize, p: &Placement) -> Option<NesCode> {
-        let mut taps = [Tap::default(); MAX_TAPS];
-        taps.get_mut(..p.taps.len())?.copy_from_slice(&p.taps);
+        let mut runs = [PressRun::default(); MAX_RUNS];
+        let mut count = 0;
+        for t in &p.taps {
+            let extends = count > 0 && {
+                let last: &PressRun = &runs[count - 1];
+                last.buttons == t.buttons && last.frame + last.frames == t.frame
+            };
+            if extends {
+                runs[count - 1].frames += 1;
+            } else {
+                *runs.get_mut(count)? = PressRun {
+                    frame: t.frame,
+                    frames: 1,
+                    buttons: t.buttons,
+                };
+                count += 1;
+            }
+        }
         Some(NesCode {
             order: order as u16,
             piece: p.piece,
             x: p.x,
             y: p.y,
-            count: p.taps.len() as u8,
-            taps,
+            count: count as u8,
+            runs,
         })
     }
 
-    fn taps(&self) -> &[Tap] {
-        &self.taps[..self.count as usize]
+    /// The presses, one per frame with buttons down, in frame order.
+    fn taps(&self) -> impl Iterator<Item = Tap> + '_ {
+        self.runs[..self.count as usize].iter().flat_map(|r| {
+            (r.frame..r.frame + r.frames).map(|frame| Tap {
+                frame,
+                buttons: r.buttons,
+            })
+        })
     }
 }
 
@@ -241,7 +273,7 @@ impl NesSearch {
     /// the stop, or the end of the game; also gives the presses' record frames.
     fn play_out(&self, parent: &State, placement: &NesCode) -> State {
         let mut game = parent.game;
-        let taps = placement.taps();
+        let taps: SmallVec<[Tap; 16]> = placement.taps().collect();
         let mut next_tap = 0;
         if let Some(t) = taps.first().filter(|t| t.frame == 0) {
             // The spawn frame's press: read at the end of that frame, already played.
