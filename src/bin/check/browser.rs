@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::path::Path;
 use tetris_opt::cli::{read_sequence, read_text, stdout_failed, CliError};
-use tetris_opt::games::browser::replay::{check_text, JsonReport, Report};
+use tetris_opt::games::browser::replay::{check_text, JsonReport};
 
 /// What `check --game browser` is asked for.
 pub struct CheckOptions<'a> {
@@ -30,7 +30,7 @@ pub fn check(options: &CheckOptions) -> Result<bool, CliError> {
         check_text(&sequence, &text).map_err(|e| e.located(&options.record.display().to_string()));
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let printed = match (&result, options.json) {
-        (Ok(report), false) => write_summary(&mut out, report),
+        (Ok(report), false) => write!(out, "{}", report.summary()),
         (Err(message), false) => {
             writeln!(out, "error: {message}").and_then(|()| writeln!(out, "Score = 0"))
         }
@@ -48,17 +48,4 @@ pub fn check(options: &CheckOptions) -> Result<bool, CliError> {
         .and_then(|()| out.flush())
         .map_err(|e| stdout_failed(e, "the report"))?;
     Ok(result.is_ok())
-}
-
-pub fn write_summary(out: &mut impl Write, report: &Report) -> std::io::Result<()> {
-    let [c1, c2, c3, c4] = report.clears;
-    writeln!(out, "pieces placed: {}", report.pieces_placed)?;
-    writeln!(
-        out,
-        "lines: {} (clears of 1: {c1}, 2: {c2}, 3: {c3}, 4: {c4})",
-        report.lines
-    )?;
-    writeln!(out, "level: {}", report.level)?;
-    writeln!(out, "end: {}", report.end)?;
-    writeln!(out, "Score = {}", report.points)
 }

@@ -8,7 +8,7 @@ use tetris_opt::cli::{
     check_width, check_writable, read_policy, read_sequence, read_weights, stdout_failed, CliError,
     SearchOptions,
 };
-use tetris_opt::games::browser::replay::{replay, JsonReport, Report};
+use tetris_opt::games::browser::replay::{replay, JsonReport};
 use tetris_opt::games::browser::search::{default_policy, default_weights, Params, DEFAULT_WIDTH};
 use tetris_opt::limits;
 use tetris_opt::progress::Progress;
@@ -132,20 +132,7 @@ pub fn solve(run: &SolveRun) -> Result<(), CliError> {
             params.score_weight, seconds, found.stats.expanded
         );
         let _ = writeln!(err, "checked by the plain engine: record valid, same score");
-        let _ = write_summary(&mut err, &report);
+        let _ = write!(err, "{}", report.summary());
     }
     Ok(())
-}
-
-fn write_summary(out: &mut impl Write, report: &Report) -> std::io::Result<()> {
-    let [c1, c2, c3, c4] = report.clears;
-    writeln!(out, "pieces placed: {}", report.pieces_placed)?;
-    writeln!(
-        out,
-        "lines: {} (clears of 1: {c1}, 2: {c2}, 3: {c3}, 4: {c4})",
-        report.lines
-    )?;
-    writeln!(out, "level: {}", report.level)?;
-    writeln!(out, "end: {}", report.end)?;
-    writeln!(out, "Score = {}", report.points)
 }

@@ -44,6 +44,19 @@ pub struct Report {
     pub game: Game,
 }
 
+impl Report {
+    /// The summary `check --game browser` and `solve --game browser` print, ending in
+    /// `Score = N`.
+    pub fn summary(&self) -> String {
+        let [c1, c2, c3, c4] = self.clears;
+        format!(
+            "pieces placed: {}\nlines: {} (clears of 1: {c1}, 2: {c2}, 3: {c3}, 4: {c4})\n\
+             level: {}\nend: {}\nScore = {}\n",
+            self.pieces_placed, self.lines, self.level, self.end, self.points
+        )
+    }
+}
+
 /// One locked piece, as an observer of the replay sees it.
 pub struct Step<'a> {
     /// 0-based piece number.

@@ -7,8 +7,9 @@ use super::movegen::{MoveGen, Placement};
 use super::record::Record;
 use super::rules::{rotated_matrix, Kind, Move, POINTS_PER_LINE};
 use crate::games::tencent::bitboard::Board;
-use crate::games::tencent::eval::{evaluate_batch, Batch, Weights};
+use crate::games::tencent::eval::Weights;
 use crate::games::tencent::policy::{Policy, Ranking};
+use crate::games::tencent::search::Pending;
 use crate::search::{self, DepthStats, Game, Run, Sink, Width};
 use crate::width::Clock;
 
@@ -112,30 +113,12 @@ struct Depth {
 }
 
 /// An expansion task's buffers: the move generator, the placements of the state being
-/// expanded, and the children waiting for their evaluation.
+/// expanded, and the children waiting for the contest's batched evaluation.
 #[derive(Default)]
 struct Buffers {
     gen: MoveGen,
     placements: Vec<Placement>,
-    boards: Batch,
-    children: Vec<(u64, u32, u16)>,
-}
-
-impl Buffers {
-    fn flush(&mut self, at: &Depth, out: &mut Sink<u16>) {
-        if self.children.is_empty() {
-            return;
-        }
-        let (weights, score_weight) = (&at.ranking.weights, at.ranking.score_weight);
-        let costs = evaluate_batch(&self.boards, weights);
-        let hashes = self.boards.hashes();
-        for (i, &(score, parent, code)) in self.children.iter().enumerate() {
-            let key = costs[i] as f64 - score as f64 * score_weight;
-            out.push(key, hashes[i], score, parent, code);
-        }
-        self.children.clear();
-        self.boards.clear();
-    }
+    pending: Pending,
 }
 
 impl Game for Browser<'_> {
@@ -169,29 +152,25 @@ impl Game for Browser<'_> {
         out: &mut Sink<u16>,
     ) -> u64 {
         let Buffers {
-            gen, placements, ..
+            gen,
+            placements,
+            pending,
         } = buffers;
         gen.placements(board, at.kind, placements);
-        let generated = placements.len() as u64;
-        for i in 0..buffers.placements.len() {
-            let p = buffers.placements[i];
-            if p.game_over {
-                continue;
-            }
+        for p in placements.iter().filter(|p| !p.game_over) {
             // The evaluation's landing row is the piece's middle row.
             let middle = (p.row as i32 + 1).clamp(0, 19) as u32;
-            buffers.boards.push(&p.board, middle);
             let points = score + p.lines as u64 * POINTS_PER_LINE;
-            buffers.children.push((points, parent, code(&p)));
-            if buffers.boards.is_full() {
-                buffers.flush(at, out);
+            pending.push(&p.board, middle, points, parent, code(p));
+            if pending.is_full() {
+                pending.flush(&at.ranking, out);
             }
         }
-        generated
+        placements.len() as u64
     }
 
     fn flush(&self, at: &Depth, buffers: &mut Buffers, out: &mut Sink<u16>) {
-        buffers.flush(at, out);
+        buffers.pending.flush(&at.ranking, out);
     }
 
     fn apply(&self, at: &Depth, board: &Board, code: &u16) -> Board {

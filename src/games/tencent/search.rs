@@ -194,21 +194,17 @@ impl Game for Tencent<'_> {
             if outcome.game_over.is_some() {
                 continue;
             }
-            pending.boards.push(&child, p.y as u32);
-            pending.children.push(Child {
-                score: score + outcome.score as u64,
-                parent,
-                placement: p.pack(),
-            });
-            if pending.boards.is_full() {
-                pending.flush(at, out);
+            let child_score = score + outcome.score as u64;
+            pending.push(&child, p.y as u32, child_score, parent, p.pack());
+            if pending.is_full() {
+                pending.flush(&at.ranking, out);
             }
         }
         placements.len() as u64
     }
 
     fn flush(&self, at: &Depth, buffers: &mut Buffers, out: &mut Sink<u16>) {
-        buffers.pending.flush(at, out);
+        buffers.pending.flush(&at.ranking, out);
     }
 
     #[inline]
@@ -236,20 +232,38 @@ pub(crate) struct Buffers {
 }
 
 /// Children waiting for their evaluation, which runs a batch at a time (children of several
-/// states share a batch; the order of the candidates is unchanged).
+/// states share a batch; the order of the candidates is unchanged). Every game keyed by the
+/// contest's evaluation uses it.
 #[derive(Default)]
-struct Pending {
+pub(crate) struct Pending {
     boards: Batch,
     children: Vec<Child>,
 }
 
 impl Pending {
-    /// Evaluates the waiting children and turns them into candidates.
-    fn flush(&mut self, at: &Depth, out: &mut Sink<u16>) {
+    /// Holds a child: its board (a piece landed with its middle at row `landing_y`), its
+    /// score, its parent and its placement code.
+    #[inline]
+    pub fn push(&mut self, board: &Board, landing_y: u32, score: u64, parent: u32, placement: u16) {
+        self.boards.push(board, landing_y);
+        self.children.push(Child {
+            score,
+            parent,
+            placement,
+        });
+    }
+
+    /// Whether a batch is full: flush before the next push.
+    #[inline]
+    pub fn is_full(&self) -> bool {
+        self.boards.is_full()
+    }
+
+    /// Evaluates the waiting children by `ranking` and turns them into candidates.
+    pub fn flush(&mut self, ranking: &Ranking, out: &mut Sink<u16>) {
         if self.children.is_empty() {
             return;
         }
-        let ranking = &at.ranking;
         let costs = evaluate_batch(&self.boards, &ranking.weights);
         let hashes = self.boards.hashes();
         for (i, child) in self.children.iter().enumerate() {
