@@ -41,6 +41,8 @@ pub struct NesSearch {
     /// Placements the engine did not play as the move generator found them (a bug: such
     /// children become dead states, and `solve` fails when there are any).
     mismatches: AtomicU64,
+    /// The seeds of every child's hash, made once.
+    seeds: ahash::RandomState,
 }
 
 /// A state of the beam: the game just after a piece spawned, or just after it reached the
@@ -220,6 +222,7 @@ pub fn clear_points(lines: u32, level: u8, rows: usize) -> (u64, u8, u32) {
 /// A hash of everything a child's play-out depends on: the field and counts its lock leaves,
 /// the parent's generator and frame counter, and the presses with their lock frame.
 fn child_hash(
+    seeds: &ahash::RandomState,
     parent: &NesGame,
     after: &Rows,
     score: u64,
@@ -227,15 +230,7 @@ fn child_hash(
     level: u8,
     p: &Placement,
 ) -> u64 {
-    // Fixed seeds: the selection's order of equal keys follows the hash, so a hash that changed
-    // from run to run would change the record.
-    let mut h = ahash::RandomState::with_seeds(
-        0x243F_6A88_85A3_08D3,
-        0x1319_8A2E_0370_7344,
-        0xA409_3822_299F_31D0,
-        0x082E_FA98_EC4E_6C89,
-    )
-    .build_hasher();
+    let mut h = seeds.build_hasher();
     after.hash(&mut h);
     (score, lines, level, parent.pieces).hash(&mut h);
     (
@@ -260,6 +255,14 @@ impl NesSearch {
             stop,
             weights,
             mismatches: AtomicU64::new(0),
+            // Fixed seeds: the selection's order of equal keys follows the hash, so a hash
+            // that changed from run to run would change the record.
+            seeds: ahash::RandomState::with_seeds(
+                0x243F_6A88_85A3_08D3,
+                0x1319_8A2E_0370_7344,
+                0xA409_3822_299F_31D0,
+                0x082E_FA98_EC4E_6C89,
+            ),
         }
     }
 
@@ -422,7 +425,7 @@ impl Game for NesSearch {
             let (points, level, lines) = clear_points(game.lines(), game.level, cleared);
             let child_score = score + points;
             let key = cost(&after, &self.weights) - child_score as f64;
-            let hash = child_hash(game, &after, child_score, lines, level, p);
+            let hash = child_hash(&self.seeds, game, &after, child_score, lines, level, p);
             out.push(key, hash, child_score, parent, code);
         }
         all.len() as u64
