@@ -1,21 +1,19 @@
-//! An offline score optimizer for the Tencent Geek Challenge #4 Tetris variant.
+//! An offline Tetris score optimizer: one beam search over a known piece sequence, for every
+//! game behind the [`search::Game`] seam.
 //!
-//! The rules live in [`rules`] (the plain engine the checker replays on), records in [`record`],
-//! piece sequences in [`sequence`], the checker in [`replay`] with its breakdown of the points
-//! in [`stats`] and its HTML page in [`viewer`].
-//! The solver: the fast board in [`bitboard`], placements in [`movegen`], the board evaluation
-//! in [`eval`], the beam in [`search`] (its width along the way in [`width`]), record building
-//! and the self-check in [`solve`], and parameter tuning in [`tune`]. Finished records are
-//! improved by [`merge`] (the best combination of several records of one game) and [`polish`]
-//! (a stretch of a record searched again). [`cli`] holds what the binaries share, [`text`] what
-//! the readers of records, sequences and JSON files share.
+//! The games live side by side in [`games`] (the contest's, NES Tetris, the browser game),
+//! each with its plain rules engine, records, replay, move generator and its side of the seam.
+//! The beam is [`search`] (its width along the way in [`width`], its limits in [`limits`]);
+//! piece sequences are in [`sequence`], the replay page in [`viewer`], and what the readers of
+//! records, sequences and JSON files share in [`text`]. For the contest: record building and
+//! the self-check in [`solve`], parameter tuning in [`tune`], and [`merge`] and [`polish`] to
+//! improve finished records. The library returns values and errors; the binaries in
+//! `src/bin/` (with what they share in `src/bin/shared/`) parse arguments and print.
 
-pub mod cli;
 pub mod games;
 pub mod limits;
 pub mod merge;
 pub mod polish;
-pub mod progress;
 pub mod search;
 pub mod sequence;
 pub mod solve;

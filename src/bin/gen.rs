@@ -1,8 +1,11 @@
 //! `gen`: prints a piece sequence file.
 
+#[path = "shared/mod.rs"]
+mod shared;
+
+use crate::shared::cli::{exit_with, stdout_failed, CliError, Game};
 use clap::Parser;
 use std::io::Write;
-use tetris_opt::cli::{exit_with, stdout_failed, CliError, Game};
 use tetris_opt::games::nes::start::distinct_starts;
 use tetris_opt::games::nes::tables::kind_letter;
 use tetris_opt::sequence::{format_sequence, generate, Distribution, CONTEST_SEED};

@@ -1,11 +1,14 @@
 //! `merge`: combines records of the same game into one that scores at least as much as the best.
 
-use clap::{CommandFactory, FromArgMatches, Parser};
-use std::path::PathBuf;
-use tetris_opt::cli::{
+#[path = "shared/mod.rs"]
+mod shared;
+
+use crate::shared::cli::{
     contest_only, exit_with, print_record, read_record, read_sequence, CliError, Game,
     RulesOptions, EXIT_INVALID,
 };
+use clap::{CommandFactory, FromArgMatches, Parser};
+use std::path::PathBuf;
 use tetris_opt::merge::{merge, MergeError, Merged};
 use tetris_opt::solve::verify;
 

@@ -1,9 +1,12 @@
 //! `play`: writes the browser game's playable page for a sequence.
 
+#[path = "shared/mod.rs"]
+mod shared;
+
+use crate::shared::cli::{exit_with, read_sequence, read_text, stdout_failed, CliError};
 use clap::Parser;
 use std::io::Write;
 use std::path::PathBuf;
-use tetris_opt::cli::{exit_with, read_sequence, read_text, stdout_failed, CliError};
 use tetris_opt::games::browser::page::{page, Compare};
 
 /// Write a self-contained HTML page that plays a piece sequence in the browser (arrow keys,

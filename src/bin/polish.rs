@@ -1,13 +1,16 @@
 //! `polish`: searches a stretch of a finished record again (see `tetris_opt::polish`).
 
+#[path = "shared/mod.rs"]
+mod shared;
+
+use crate::shared::cli::{
+    check_width, contest_only, exit_with, print_record, read_record, read_sequence, CliError, Game,
+    RulesOptions, SearchOptions, EXIT_INVALID,
+};
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::path::PathBuf;
 use std::time::Instant;
-use tetris_opt::cli::{
-    check_width, contest_only, exit_with, print_record, read_record, read_sequence, CliError, Game,
-    RulesOptions, SearchOptions, EXIT_INVALID,
-};
 use tetris_opt::games::tencent::search::{Params, Start};
 use tetris_opt::polish::{check_range, polish, PolishError};
 use tetris_opt::width::Schedule;

@@ -1,11 +1,14 @@
 //! `tune`: searches beam width, score weight and evaluation weights over a set of sequences.
 
-use clap::Parser;
-use std::path::{Path, PathBuf};
-use tetris_opt::cli::{
+#[path = "shared/mod.rs"]
+mod shared;
+
+use crate::shared::cli::{
     check_writable, contest_only, exit_with, read_policy, read_sequence, read_text, read_weights,
     CliError, Game, RulesOptions,
 };
+use clap::Parser;
+use std::path::{Path, PathBuf};
 use tetris_opt::limits;
 use tetris_opt::tune::{
     free_weights, read_log, seed_inputs, Optimizer, Plan, Progress, Settings, TrialResult,
@@ -227,14 +230,19 @@ fn same_file(a: &Path, b: &Path) -> bool {
 
 /// Shows a run's progress, a step per trial.
 struct Report<'a> {
-    progress: tetris_opt::progress::Progress,
+    progress: crate::shared::progress::Progress,
     log: &'a Path,
 }
 
 impl<'a> Report<'a> {
     fn new(total: usize, log: &'a Path) -> Self {
         Report {
-            progress: tetris_opt::progress::Progress::new("trial", Some(total as u64), false, 0.0),
+            progress: crate::shared::progress::Progress::new(
+                "trial",
+                Some(total as u64),
+                false,
+                0.0,
+            ),
             log,
         }
     }

@@ -1,8 +1,8 @@
 //! `check --game browser`: a summary ending in `Score = N`, or one JSON object.
 
+use crate::shared::cli::{read_sequence, read_text, stdout_failed, CliError};
 use std::io::Write;
 use std::path::Path;
-use tetris_opt::cli::{read_sequence, read_text, stdout_failed, CliError};
 use tetris_opt::games::browser::replay::{check_text, JsonReport};
 
 /// What `check --game browser` is asked for.

@@ -1,15 +1,18 @@
 //! `check`: replays a record by the rules and prints what it scores.
 
+#[path = "../shared/mod.rs"]
+mod shared;
+
 mod browser;
 mod nes;
 
-use clap::{CommandFactory, FromArgMatches, Parser};
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use tetris_opt::cli::{
+use crate::shared::cli::{
     exit_with, read_sequence, read_text, refuse_other_games, stdout_failed, CliError, Game,
     RulesOptions, EXIT_INVALID,
 };
+use clap::{CommandFactory, FromArgMatches, Parser};
+use std::io::Write;
+use std::path::{Path, PathBuf};
 use tetris_opt::games::tencent::record::Record;
 use tetris_opt::games::tencent::replay::{replay_observed, End, ReplayError, Report, Step};
 use tetris_opt::games::tencent::report::JsonReport;

@@ -1,9 +1,9 @@
 //! What `check --game nes` prints.
 
+use crate::shared::cli::{read_text, stdout_failed, CliError, EXIT_INVALID};
 use serde::Serialize;
 use std::io::Write;
 use std::path::Path;
-use tetris_opt::cli::{read_text, stdout_failed, CliError, EXIT_INVALID};
 use tetris_opt::games::nes::engine::{Events, NesGame};
 use tetris_opt::games::nes::record::NesRecord;
 use tetris_opt::games::nes::replay::{

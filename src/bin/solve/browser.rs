@@ -1,17 +1,17 @@
 //! `solve --game browser`: the search, the record checked on the plain engine and printed,
 //! and the summary.
 
-use std::io::Write;
-use std::path::Path;
-use std::time::Instant;
-use tetris_opt::cli::{
+use crate::shared::cli::{
     check_width, check_writable, read_policy, read_sequence, read_weights, stdout_failed, CliError,
     SearchOptions,
 };
+use crate::shared::progress::Progress;
+use std::io::Write;
+use std::path::Path;
+use std::time::Instant;
 use tetris_opt::games::browser::replay::{replay, JsonReport};
 use tetris_opt::games::browser::search::{default_policy, default_weights, Params, DEFAULT_WIDTH};
 use tetris_opt::limits;
-use tetris_opt::progress::Progress;
 use tetris_opt::search::Width;
 use tetris_opt::width::{Schedule, TimeBudget, WallClock};
 

@@ -1,22 +1,25 @@
 //! `solve`: finds a high-scoring move record for a piece sequence.
 
+#[path = "../shared/mod.rs"]
+mod shared;
+
 mod browser;
 mod nes;
 
-use clap::{CommandFactory, FromArgMatches, Parser};
-use std::path::{Path, PathBuf};
-use std::time::Instant;
-use tetris_opt::cli::{
+use crate::shared::cli::{
     check_width, check_writable, exit_with, print_record, read_record, read_sequence,
     refuse_other_games, CliError, Game, RulesOptions, SearchOptions,
 };
+use crate::shared::progress::Progress;
+use clap::{CommandFactory, FromArgMatches, Parser};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
 use tetris_opt::games::tencent::record::Record;
 use tetris_opt::games::tencent::replay::Report;
 use tetris_opt::games::tencent::rules::{Kind, Rules};
 use tetris_opt::games::tencent::search::{beam_search, Params, Solution, Start};
 use tetris_opt::games::tencent::stats::Stats;
 use tetris_opt::limits;
-use tetris_opt::progress::Progress;
 use tetris_opt::solve::{record_from, start_from, verify};
 use tetris_opt::width::{Schedule, TimeBudget};
 

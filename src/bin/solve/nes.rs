@@ -1,17 +1,17 @@
 //! `solve --game nes`: the options, the search, and the record checked on the plain engine
 //! before it is printed.
 
+use crate::shared::cli::{check_width, read_text, stdout_failed, CliError, SearchOptions};
+use crate::shared::progress::Progress;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use tetris_opt::cli::{check_width, read_text, stdout_failed, CliError, SearchOptions};
 use tetris_opt::games::nes::eval::NesWeights;
 use tetris_opt::games::nes::movegen::InputModel;
 use tetris_opt::games::nes::replay::replay_observed;
 use tetris_opt::games::nes::search::{NesSearch, State, Stop};
 use tetris_opt::games::nes::start;
 use tetris_opt::limits;
-use tetris_opt::progress::Progress;
 use tetris_opt::search::Width;
 use tetris_opt::width::{Schedule, TimeBudget, WallClock};
 
@@ -122,7 +122,7 @@ pub fn solve(run: &Run) -> Result<(), CliError> {
     };
     search.check_memory(widest, bytes_per_state())?;
     if let Some(path) = json {
-        tetris_opt::cli::check_writable("--json", path)?;
+        crate::shared::cli::check_writable("--json", path)?;
     }
     let weights = match &options.nes_weights {
         Some(path) => {

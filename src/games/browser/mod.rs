@@ -2,8 +2,8 @@
 //! and levels a tutorial added (10 x 20 field, two hidden rows, square piece matrices turned
 //! clockwise without kicks, 10 points a line; `docs/BROWSER.md`). Its plain engine is in
 //! [`rules`], its record text in [`record`], the checker's replay in [`replay`], the solver's
-//! placement search in [`movegen`], what `check --game browser` prints in [`cli`], and the
-//! playable page `play` writes in [`page`].
+//! placement search in [`movegen`], its side of the search in [`search`], and the playable
+//! page `play` writes in [`page`].
 
 pub mod movegen;
 pub mod page;

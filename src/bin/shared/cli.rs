@@ -1,9 +1,9 @@
 //! What the binaries share: reading files with errors that name them, the exit codes, and the
 //! options (rules, search) and limits every binary checks the same way.
 
-use crate::games::tencent::rules::{LockMode, Rules, DEFAULT_PIECE_LIMIT};
-use crate::limits::{self, LimitError};
 use std::path::{Path, PathBuf};
+use tetris_opt::games::tencent::rules::{LockMode, Rules, DEFAULT_PIECE_LIMIT};
+use tetris_opt::limits::{self, LimitError};
 
 /// Exit code for a record that was read but is invalid.
 pub const EXIT_INVALID: i32 = 1;
@@ -68,18 +68,20 @@ pub fn read_text(path: &Path, what: &str) -> Result<String, CliError> {
 }
 
 /// Reads and parses a sequence file.
-pub fn read_sequence(path: &Path) -> Result<Vec<crate::games::tencent::rules::Kind>, CliError> {
+pub fn read_sequence(
+    path: &Path,
+) -> Result<Vec<tetris_opt::games::tencent::rules::Kind>, CliError> {
     let text = read_text(path, "sequence file")?;
-    crate::sequence::parse_sequence(&text)
+    tetris_opt::sequence::parse_sequence(&text)
         .map_err(|e| CliError::usage(format!("sequence file {}: {e}", path.display())))
 }
 
 /// Reads and parses a move record file. A file that cannot be read is a usage error; one that
 /// reads but is not a record is an invalid record (exit 1, as `check` gives it), the error
 /// naming the file, then the piece and token.
-pub fn read_record(path: &Path) -> Result<crate::games::tencent::record::Record, CliError> {
+pub fn read_record(path: &Path) -> Result<tetris_opt::games::tencent::record::Record, CliError> {
     let text = read_text(path, "record file")?;
-    crate::games::tencent::record::Record::parse(&text).map_err(|e| CliError {
+    tetris_opt::games::tencent::record::Record::parse(&text).map_err(|e| CliError {
         message: format!("record file {}: {e}", path.display()),
         code: EXIT_INVALID,
     })
@@ -87,7 +89,7 @@ pub fn read_record(path: &Path) -> Result<crate::games::tencent::record::Record,
 
 /// Prints a record as one line on standard output (a closed pipe ends the program quietly:
 /// [`stdout_failed`]).
-pub fn print_record(record: &crate::games::tencent::record::Record) -> Result<(), CliError> {
+pub fn print_record(record: &tetris_opt::games::tencent::record::Record) -> Result<(), CliError> {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
     writeln!(out, "{record}")
@@ -140,20 +142,28 @@ pub fn exit_with(result: Result<(), CliError>) -> ! {
 }
 
 /// Evaluation weights from a JSON file, or the shipped defaults.
-pub fn read_weights(path: Option<&Path>) -> Result<crate::games::tencent::eval::Weights, CliError> {
+pub fn read_weights(
+    path: Option<&Path>,
+) -> Result<tetris_opt::games::tencent::eval::Weights, CliError> {
     match path {
-        Some(p) => crate::games::tencent::eval::Weights::from_json(&read_text(p, "weights file")?)
-            .map_err(|e| CliError::usage(format!("weights file {}: {e}", p.display()))),
-        None => Ok(crate::games::tencent::eval::Weights::default()),
+        Some(p) => {
+            tetris_opt::games::tencent::eval::Weights::from_json(&read_text(p, "weights file")?)
+                .map_err(|e| CliError::usage(format!("weights file {}: {e}", p.display())))
+        }
+        None => Ok(tetris_opt::games::tencent::eval::Weights::default()),
     }
 }
 
 /// The beam policy from a JSON file, or the shipped defaults.
-pub fn read_policy(path: Option<&Path>) -> Result<crate::games::tencent::policy::Policy, CliError> {
+pub fn read_policy(
+    path: Option<&Path>,
+) -> Result<tetris_opt::games::tencent::policy::Policy, CliError> {
     match path {
-        Some(p) => crate::games::tencent::policy::Policy::from_json(&read_text(p, "policy file")?)
-            .map_err(|e| CliError::usage(format!("policy file {}: {e}", p.display()))),
-        None => Ok(crate::games::tencent::policy::Policy::default()),
+        Some(p) => {
+            tetris_opt::games::tencent::policy::Policy::from_json(&read_text(p, "policy file")?)
+                .map_err(|e| CliError::usage(format!("policy file {}: {e}", p.display())))
+        }
+        None => Ok(tetris_opt::games::tencent::policy::Policy::default()),
     }
 }
 
@@ -339,8 +349,8 @@ impl SearchOptions {
         &self,
     ) -> Result<
         (
-            crate::games::tencent::eval::Weights,
-            crate::games::tencent::policy::Policy,
+            tetris_opt::games::tencent::eval::Weights,
+            tetris_opt::games::tencent::policy::Policy,
         ),
         CliError,
     > {
