@@ -52,6 +52,20 @@ pub struct Run<S> {
     /// Depths a time budget plans the widths for: `depths`, or where a game usually ends
     /// before its bound, the length it is expected to have.
     pub planned: usize,
+    /// What the answer is when no line places every piece.
+    pub objective: Objective,
+}
+
+/// What a search is for; decides its answer when every line ends before the last piece (a
+/// line that places every piece wins either way, the best score among them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Objective {
+    /// The line that banked the most points, wherever it ended.
+    #[default]
+    Score,
+    /// The line that placed the most pieces, then the most points.
+    Survive,
 }
 
 /// What the search reports after each depth.
@@ -96,8 +110,8 @@ pub struct Line<C> {
 
 /// Runs the beam over `run.depths` pieces of `game` from `run`'s state, calling `progress`
 /// after every depth. The answer is the best line of the last depth when the beam gets there
-/// (every piece placed), else the line that banked the most before every child ended the
-/// game. With a `guide`, the guide's line is kept in the beam whatever its rank and the answer
+/// (every piece placed), else, by `run.objective`, the line that banked the most before every
+/// child ended the game or the best of those that went furthest. With a `guide`, the guide's line is kept in the beam whatever its rank and the answer
 /// is that line as the beam left it (see [`Guide`]). The time budget reads `clock`.
 pub fn beam_search<G: Game>(
     game: &G,
@@ -172,7 +186,12 @@ pub fn beam_search<G: Game>(
             .and_then(|board| guided::keep_board(chunks, board, &mut picker.chosen));
         let selected = Instant::now();
         let may_end_anywhere = guide.is_none_or(|g| g.free_end && depth + 1 == depth_count);
-        best = next_best(best, depth, &picker.chosen, on_guide, may_end_anywhere);
+        // Surviving, a line that goes deeper beats every line that ended before it.
+        let kept = match run.objective {
+            Objective::Survive if on_guide.is_none() => None,
+            _ => best,
+        };
+        best = next_best(kept, depth, &picker.chosen, on_guide, may_end_anywhere);
         if depth > 0 {
             std::mem::swap(&mut beam.parents, &mut beam.frontier);
         }

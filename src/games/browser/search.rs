@@ -65,6 +65,7 @@ pub fn solve(
         score: 0,
         depths: sequence.len(),
         planned: sequence.len(),
+        objective: search::Objective::Score,
     };
     let line = search::beam_search(&game, &run, width, None, clock, progress);
     Found {

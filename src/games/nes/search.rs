@@ -349,6 +349,7 @@ impl NesSearch {
             score: 0,
             depths: self.stop.pieces.map_or(MAX_PIECES, |p| p as usize),
             planned,
+            objective: search::Objective::Score,
         };
         let line = search::beam_search(self, &run, width, None, clock, progress);
         let mut found = self.record(start, &line.placements);

@@ -115,6 +115,7 @@ fn run(
         score: params.start.score,
         depths,
         planned: depths,
+        objective: search::Objective::Score,
     };
     let width = Width {
         beam_width: params.beam_width,
