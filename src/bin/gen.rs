@@ -45,6 +45,7 @@ fn run(args: &Args) -> Result<(), CliError> {
     match args.game {
         Game::Nes => list_nes_starts(args.start_level),
         Game::Browser => browser_sequence(args),
+        Game::Olympiad => Err(CliError::usage("--game olympiad: under construction")),
         Game::Tencent => contest_sequence(args),
     }
 }

@@ -114,6 +114,7 @@ fn main() {
     exit_with(match game {
         Game::Nes => check_nes(&args),
         Game::Browser => check_browser(&args),
+        Game::Olympiad => Err(CliError::usage("--game olympiad: under construction")),
         Game::Tencent => run(&args),
     });
 }

@@ -255,6 +255,9 @@ pub enum Game {
     /// The browser game: a canvas Tetris in JavaScript with points and levels
     /// (docs/BROWSER.md).
     Browser,
+    /// The olympiad's survival game: straight drops, and after a clear the blocks left fall
+    /// as connected pieces (docs/OLYMPIAD.md).
+    Olympiad,
 }
 
 impl Game {
@@ -264,6 +267,7 @@ impl Game {
             Game::Tencent => "the contest's game",
             Game::Nes => "NES Tetris (--game nes)",
             Game::Browser => "the browser game (--game browser)",
+            Game::Olympiad => "the olympiad's game (--game olympiad)",
         }
     }
 }
@@ -304,6 +308,11 @@ pub struct EvalOptions {
 pub struct SearchOptions {
     #[command(flatten)]
     pub eval: EvalOptions,
+    /// What the search is for: the most points (`score`), or the most pieces placed, then
+    /// points (`survive`: the ranking keeps the stack safe and the answer is the line that
+    /// went furthest). Default: `survive` for the olympiad's game, `score` for the others.
+    #[arg(long, value_enum)]
+    pub objective: Option<tetris_opt::search::Objective>,
     /// Worker threads (default: all cores; at most 4 per core). The record does not depend
     /// on it.
     #[arg(long)]

@@ -110,6 +110,7 @@ fn main() {
     exit_with(match game {
         Game::Nes => run_nes(&args),
         Game::Browser => run_browser(&args),
+        Game::Olympiad => Err(CliError::usage("--game olympiad: under construction")),
         Game::Tencent => run(&args),
     });
 }
