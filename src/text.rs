@@ -134,6 +134,29 @@ pub fn not_an_object(text: &str) -> Option<&'static str> {
     }
 }
 
+/// A line as messages quote it: like a token (at most [`QUOTE_LENGTH`] characters, what
+/// shows nothing as its code point), except that plain spaces between words stay spaces.
+pub fn quote_line(line: &str) -> String {
+    let mut out = String::new();
+    let mut shown = 0;
+    for (i, word) in line.split(' ').enumerate() {
+        let quoted = quote(word);
+        let separator = usize::from(i > 0);
+        // The first word is always shown, cut short by `quote` itself when long.
+        if i > 0 && shown + separator + quoted.chars().count() > QUOTE_LENGTH {
+            out.push(' ');
+            out.push_str(CUT);
+            break;
+        }
+        if i > 0 {
+            out.push(' ');
+        }
+        shown += separator + quoted.chars().count();
+        out.push_str(&quoted);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -25,7 +25,7 @@ struct Args {
     distribution: Distribution,
     /// `nes`: NES games are not sequences but starts; list the distinct starts known for
     /// --start-level (the title-waits that lead to different games). `browser`: the browser
-    /// game's 7-bag sequence for --seed.
+    /// game's 7-bag sequence for --seed. `olympiad`: the olympiad's uniform sequence.
     #[arg(long, value_enum, default_value_t = Game::Tencent)]
     game: Game,
     /// With `--game nes`: the level whose starts to list.
@@ -44,8 +44,7 @@ fn main() {
 fn run(args: &Args) -> Result<(), CliError> {
     match args.game {
         Game::Nes => list_nes_starts(args.start_level),
-        Game::Browser => browser_sequence(args),
-        Game::Olympiad => Err(CliError::usage("--game olympiad: under construction")),
+        Game::Browser | Game::Olympiad => game_sequence(args),
         Game::Tencent => contest_sequence(args),
     }
 }
@@ -82,17 +81,25 @@ fn check_count(count: usize) -> Result<(), CliError> {
     Ok(())
 }
 
-/// The browser game's sequence: 7-bags only.
-fn browser_sequence(args: &Args) -> Result<(), CliError> {
+/// The sequence of the browser game (7-bags) or of the olympiad's (uniform), which have one
+/// distribution each.
+fn game_sequence(args: &Args) -> Result<(), CliError> {
+    let (game, draws) = match args.game {
+        Game::Browser => ("browser", "draws its pieces from 7-bags"),
+        _ => ("olympiad", "draws each piece uniformly"),
+    };
     if args.distribution != Distribution::Contest {
-        return Err(CliError::usage(
-            "--game browser draws its pieces from 7-bags; --distribution is for the contest's game",
-        ));
+        return Err(CliError::usage(format!(
+            "--game {game} {draws}; --distribution is for the contest's game"
+        )));
     }
     check_count(args.count)?;
-    let pieces = tetris_opt::games::browser::sequence(args.seed, args.count);
+    let pieces = match args.game {
+        Game::Browser => tetris_opt::games::browser::sequence(args.seed, args.count),
+        _ => tetris_opt::games::olympiad::sequence(args.seed, args.count),
+    };
     let header = format!(
-        "gen --game browser --seed {} --count {}",
+        "gen --game {game} --seed {} --count {}",
         args.seed, args.count
     );
     let text = format_sequence(&pieces, Some(&header));

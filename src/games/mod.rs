@@ -3,4 +3,5 @@
 
 pub mod browser;
 pub mod nes;
+pub mod olympiad;
 pub mod tencent;

@@ -3,8 +3,8 @@
 #[path = "../shared/mod.rs"]
 mod shared;
 
-mod browser;
 mod nes;
+mod plain;
 
 use crate::shared::cli::{
     exit_with, read_sequence, read_text, refuse_other_games, stdout_failed, CliError, Game,
@@ -113,8 +113,8 @@ fn main() {
     }
     exit_with(match game {
         Game::Nes => check_nes(&args),
-        Game::Browser => check_browser(&args),
-        Game::Olympiad => Err(CliError::usage("--game olympiad: under construction")),
+        Game::Browser => check_plain::<plain::Browser>(&args, "browser"),
+        Game::Olympiad => check_plain::<plain::Olympiad>(&args, "olympiad"),
         Game::Tencent => run(&args),
     });
 }
@@ -183,12 +183,18 @@ fn run(args: &Args) -> Result<(), CliError> {
             Some("nes") => format!(
                 "{input} is an NES record (its first line is `game nes`): check it with `check --game nes {input}`"
             ),
-            Some("browser") => format!(
-                "{input} is a browser game record (its first line is `game browser`): check it with `check --game browser SEQUENCE {input}`"
+            Some(game @ ("browser" | "olympiad")) => format!(
+                "{input} is a record of the {game} game (its first line is `game {game}`): check it with `check --game {game} SEQUENCE {input}`"
             ),
             _ => "check needs a sequence file and a record file (a record of NES Tetris, alone, with --game nes)".to_string(),
         }));
     };
+    if let Some(game @ ("nes" | "browser" | "olympiad")) = game_named_by(record_path).as_deref() {
+        return Err(CliError::usage(format!(
+            "{} is a record of the {game} game (its first line is `game {game}`): check it with `check --game {game}`",
+            record_path.display()
+        )));
+    }
     refuse_overwriting("--html", args.pictures.html.as_deref(), record_path)?;
     let rules = args.rules.rules()?;
     if args.contest.at == Some(0) {
@@ -292,15 +298,15 @@ fn run(args: &Args) -> Result<(), CliError> {
     }
 }
 
-/// `check --game browser SEQUENCE RECORD`: only `--json` applies.
-fn check_browser(args: &Args) -> Result<(), CliError> {
+/// `check --game G SEQUENCE RECORD` for the browser game and the olympiad's: only `--json`
+/// applies.
+fn check_plain<G: plain::PlainCheck>(args: &Args, game: &str) -> Result<(), CliError> {
     let Some(record) = &args.record else {
-        return Err(CliError::usage(
-            "check --game browser needs a sequence file and a record file",
-        ));
+        return Err(CliError::usage(format!(
+            "check --game {game} needs a sequence file and a record file"
+        )));
     };
-    use browser::{check, CheckOptions};
-    let valid = check(&CheckOptions {
+    let valid = plain::check::<G>(&plain::CheckOptions {
         sequence: &args.input,
         record,
         json: args.json,

@@ -194,9 +194,10 @@ pub struct RulesOptions {
 }
 
 /// Refuses the options of other games rather than ignoring them: `takes` names, by the id of
-/// an argument group (clap names a flattened `clap::Args` struct's group after the struct),
-/// the games that take its options; an option of a group that `game` does not take, given on
-/// the command line, is an error naming it and the games it is for.
+/// an argument group (clap names a flattened `clap::Args` struct's group after the struct) or
+/// of one argument, the games that take its options; an option of a group or an argument
+/// that `game` does not take, given on the command line, is an error naming it and the games
+/// it is for.
 pub fn refuse_other_games(
     command: &clap::Command,
     matches: &clap::ArgMatches,
@@ -204,14 +205,20 @@ pub fn refuse_other_games(
     takes: &[(&str, &[Game])],
 ) -> Result<(), CliError> {
     use clap::parser::ValueSource;
-    for group in command.get_groups() {
-        let Some((_, games)) = takes.iter().find(|(id, _)| group.get_id() == *id) else {
+    let groups = command
+        .get_groups()
+        .map(|g| (g.get_id(), g.get_args().collect()));
+    let args = command
+        .get_arguments()
+        .map(|a| (a.get_id(), vec![a.get_id()]));
+    for (group, ids) in groups.chain(args) {
+        let Some((_, games)) = takes.iter().find(|(id, _)| group == *id) else {
             continue;
         };
         if games.contains(&game) {
             continue;
         }
-        for id in group.get_args() {
+        for id in ids {
             if id == "game" || matches.value_source(id.as_str()) != Some(ValueSource::CommandLine) {
                 continue;
             }
@@ -236,6 +243,7 @@ pub fn refuse_other_games(
 pub fn contest_only(game: Game) -> CliError {
     let by = match game {
         Game::Nes => "`solve --game nes` and `check --game nes`",
+        Game::Olympiad => "`solve`, `check` and `gen` with `--game olympiad`",
         _ => "`solve`, `check`, `gen` and `play` with `--game browser`",
     };
     CliError::usage(format!(

@@ -1,62 +1,26 @@
 //! `solve --game browser`: the search, the record checked on the plain engine and printed,
 //! and the summary.
 
-use crate::shared::cli::{
-    check_width, check_writable, read_policy, read_sequence, read_weights, stdout_failed, CliError,
-    SearchOptions,
-};
+use crate::sequence::{write_json, Prepared, SolveRun};
+use crate::shared::cli::{read_policy, read_weights, stdout_failed, CliError};
 use crate::shared::progress::Progress;
 use std::io::Write;
-use std::path::Path;
 use std::time::Instant;
 use tetris_opt::games::browser::replay::{replay, JsonReport};
 use tetris_opt::games::browser::search::{default_policy, default_weights, Params, DEFAULT_WIDTH};
 use tetris_opt::limits;
-use tetris_opt::search::Width;
-use tetris_opt::width::{Schedule, TimeBudget, WallClock};
-
-/// What `solve --game browser` is asked to do.
-pub struct SolveRun<'a> {
-    pub sequence: &'a Path,
-    /// The width asked for (`None`: the browser game's default).
-    pub width: Option<usize>,
-    /// The score weight, evaluation weights, threads and memory check every game shares.
-    pub search: &'a SearchOptions,
-    /// Finish within this many seconds (the width re-chosen as the search goes).
-    pub time_budget: Option<f64>,
-    pub max_width: usize,
-    pub pieces: Option<usize>,
-    pub quiet: bool,
-    /// Seconds between progress lines where no bar draws.
-    pub progress_every: f64,
-    pub json: Option<&'a Path>,
-}
+use tetris_opt::width::WallClock;
 
 /// Solves a browser-game sequence: the record on stdout (checked on the plain engine first),
 /// a summary ending in `Score = N` on stderr.
 pub fn solve(run: &SolveRun) -> Result<(), CliError> {
     let search = run.search;
-    let width = run.width.unwrap_or(DEFAULT_WIDTH);
-    check_width("--beam-width", width)?;
-    if run.time_budget.is_some() {
-        check_width("--max-beam-width", run.max_width)?;
-    }
-    search.check()?;
-    if run.pieces == Some(0) {
-        return Err(CliError::usage("--pieces must be at least 1"));
-    }
-    let widest = match run.time_budget {
-        Some(_) => run.max_width.max(width),
-        None => width,
-    };
-    search.check_memory(widest, limits::BYTES_PER_STATE)?;
-    if let Some(path) = run.json {
-        check_writable("--json", path)?;
-    }
-    let mut sequence = read_sequence(run.sequence)?;
-    if let Some(n) = run.pieces {
-        sequence.truncate(n);
-    }
+    let Prepared {
+        sequence,
+        width,
+        widest,
+        beam,
+    } = run.prepare(DEFAULT_WIDTH)?;
     let weights = match &search.eval.weights {
         Some(path) => read_weights(Some(path))?,
         None => default_weights(),
@@ -69,14 +33,6 @@ pub fn solve(run: &SolveRun) -> Result<(), CliError> {
         score_weight: search.eval.score_weight,
         weights,
         policy,
-    };
-    let beam = Width {
-        beam_width: width,
-        width_changes: Schedule::default(),
-        time_budget: run.time_budget.map(|seconds| TimeBudget {
-            seconds,
-            max_width: run.max_width,
-        }),
     };
     let pool = search.pool()?;
     if !run.quiet {
@@ -121,8 +77,7 @@ pub fn solve(run: &SolveRun) -> Result<(), CliError> {
             "seconds": seconds,
             "report": JsonReport::of(&report),
         });
-        std::fs::write(path, format!("{summary}\n"))
-            .map_err(|e| CliError::usage(format!("cannot write {}: {e}", path.display())))?;
+        write_json(path, &summary)?;
     }
     if !run.quiet {
         let mut err = std::io::stderr().lock();

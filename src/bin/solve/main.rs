@@ -5,6 +5,8 @@ mod shared;
 
 mod browser;
 mod nes;
+mod olympiad;
+mod sequence;
 
 use crate::shared::cli::{
     check_width, check_writable, exit_with, print_record, read_record, read_sequence,
@@ -92,10 +94,16 @@ struct ContestOptions {
 const DEFAULT_WIDTH: usize = 20_000;
 
 /// Which games take the options of each group of `Args` (by the group's struct).
-const TAKES: [(&str, &[Game]); 4] = [
+const TAKES: [(&str, &[Game]); 6] = [
     ("ContestOptions", &[Game::Tencent]),
     ("RulesOptions", &[Game::Tencent]),
-    ("EvalOptions", &[Game::Tencent, Game::Browser]),
+    (
+        "EvalOptions",
+        &[Game::Tencent, Game::Browser, Game::Olympiad],
+    ),
+    // The olympiad's score is its pieces placed, the same for every state of a depth.
+    ("score_weight", &[Game::Tencent, Game::Browser]),
+    ("policy", &[Game::Tencent, Game::Browser]),
     ("NesOptions", &[Game::Nes]),
 ];
 
@@ -110,7 +118,7 @@ fn main() {
     exit_with(match game {
         Game::Nes => run_nes(&args),
         Game::Browser => run_browser(&args),
-        Game::Olympiad => Err(CliError::usage("--game olympiad: under construction")),
+        Game::Olympiad => run_olympiad(&args),
         Game::Tencent => run(&args),
     });
 }
@@ -137,9 +145,13 @@ fn run_nes(args: &Args) -> Result<(), CliError> {
 
 /// `solve --game browser`.
 fn run_browser(args: &Args) -> Result<(), CliError> {
-    let input = sequence_file(args)?;
-    browser::solve(&browser::SolveRun {
-        sequence: input,
+    browser::solve(&sequence_run(args)?)
+}
+
+/// What `solve` asks of the games searched over a sequence file besides the contest's.
+fn sequence_run(args: &Args) -> Result<sequence::SolveRun<'_>, CliError> {
+    Ok(sequence::SolveRun {
+        sequence: sequence_file(args)?,
         width: args.beam_width,
         search: &args.search,
         time_budget: args.time_budget,
@@ -149,6 +161,11 @@ fn run_browser(args: &Args) -> Result<(), CliError> {
         progress_every: args.progress_every,
         json: args.json.as_deref(),
     })
+}
+
+/// `solve --game olympiad`.
+fn run_olympiad(args: &Args) -> Result<(), CliError> {
+    olympiad::solve(&sequence_run(args)?)
 }
 
 /// The sequence file, which the contest and the browser game need. A missing file named like a

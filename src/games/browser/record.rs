@@ -6,7 +6,7 @@
 //! line, the piece and the token.
 
 use super::rules::{Kind, Move};
-use crate::text::{describe_char, quote, strip_byte_order_mark, CUT, QUOTE_LENGTH};
+use crate::text::{describe_char, quote, quote_line, strip_byte_order_mark};
 use std::fmt;
 
 /// The first line of every record.
@@ -250,29 +250,6 @@ impl fmt::Display for Record {
         }
         Ok(())
     }
-}
-
-/// A line as messages quote it: like a token (at most [`QUOTE_LENGTH`] characters, what
-/// shows nothing as its code point), except that plain spaces between words stay spaces.
-fn quote_line(line: &str) -> String {
-    let mut out = String::new();
-    let mut shown = 0;
-    for (i, word) in line.split(' ').enumerate() {
-        let quoted = quote(word);
-        let separator = usize::from(i > 0);
-        // The first word is always shown, cut short by `quote` itself when long.
-        if i > 0 && shown + separator + quoted.chars().count() > QUOTE_LENGTH {
-            out.push(' ');
-            out.push_str(CUT);
-            break;
-        }
-        if i > 0 {
-            out.push(' ');
-        }
-        shown += separator + quoted.chars().count();
-        out.push_str(&quoted);
-    }
-    out
 }
 
 /// A problem with a token, and the character it is about (if one).

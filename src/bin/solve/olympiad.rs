@@ -1,0 +1,115 @@
+//! `solve --game olympiad`: the search, each placement checked on the plain engine as it is
+//! decided and printed then, and the summary.
+
+use crate::sequence::{write_json, Prepared, SolveRun};
+use crate::shared::cli::{read_weights, stdout_failed, CliError};
+use crate::shared::progress::Progress;
+use std::io::Write;
+use std::time::Instant;
+use tetris_opt::games::olympiad::record::{Placement, HEADER};
+use tetris_opt::games::olympiad::replay::{JsonReport, Replay};
+use tetris_opt::games::olympiad::search::{
+    default_weights, solve as search, Params, DEFAULT_WIDTH,
+};
+use tetris_opt::limits;
+use tetris_opt::search::Objective;
+use tetris_opt::width::WallClock;
+
+/// Solves an olympiad sequence: the record on stdout, each placement replayed on the plain
+/// engine before it is written (a long game's record comes out as the search decides it), a
+/// summary ending in `Score = N` on stderr.
+pub fn solve(run: &SolveRun) -> Result<(), CliError> {
+    let search_options = run.search;
+    let Prepared {
+        sequence,
+        width,
+        widest,
+        beam,
+    } = run.prepare(DEFAULT_WIDTH)?;
+    let weights = match &search_options.eval.weights {
+        Some(path) => read_weights(Some(path))?,
+        None => default_weights(),
+    };
+    let objective = search_options.objective.unwrap_or(Objective::Survive);
+    let params = Params { weights, objective };
+    let pool = search_options.pool()?;
+    if !run.quiet {
+        search_options.print_estimate(widest, limits::BYTES_PER_STATE);
+    }
+    let began = Instant::now();
+    let total = sequence.len() as u64;
+    let mut progress = Progress::new("piece", Some(total), run.quiet, run.progress_every);
+    let mut out = std::io::BufWriter::new(std::io::stdout());
+    writeln!(out, "{HEADER}").map_err(|e| stdout_failed(e, "the record"))?;
+    let mut replay = Replay::new(&sequence);
+    // The first failure, after which the rest is not written: a record that does not replay
+    // is the program's fault, and a closed pipe ends the program.
+    let mut failed: Option<CliError> = None;
+    let mut emit = |placements: &[Placement]| {
+        for &p in placements {
+            if failed.is_some() {
+                return;
+            }
+            let line = replay.pieces_placed() + 2;
+            failed = match replay.play(p, line) {
+                Err(e) => Some(CliError::internal(format!(
+                    "the solver's record does not replay: {e}"
+                ))),
+                Ok(()) => writeln!(out, "{p}")
+                    .err()
+                    .map(|e| stdout_failed(e, "the record")),
+            };
+        }
+    };
+    let found = pool.install(|| {
+        search(
+            &sequence,
+            &params,
+            &beam,
+            &WallClock::start(),
+            &mut |s| {
+                if s.pieces.is_multiple_of(256) || s.pieces as u64 == total {
+                    let message = format!("beam {}", s.beam_size);
+                    progress.update(s.pieces as u64, &message);
+                }
+            },
+            &mut emit,
+        )
+    });
+    emit(&found.placements);
+    progress.finish();
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    out.flush().map_err(|e| stdout_failed(e, "the record"))?;
+    drop(out);
+    let report = replay.finish();
+    if report.pieces_placed != found.pieces {
+        return Err(CliError::internal(format!(
+            "the record places {} pieces on the plain engine, the search counted {}",
+            report.pieces_placed, found.pieces
+        )));
+    }
+    let seconds = began.elapsed().as_secs_f64();
+    if let Some(path) = run.json {
+        let summary = serde_json::json!({
+            "game": "olympiad",
+            "beam_width": width,
+            "objective": objective,
+            "seconds": seconds,
+            "report": JsonReport::of(&report),
+        });
+        write_json(path, &summary)?;
+    }
+    if !run.quiet {
+        let mut err = std::io::stderr().lock();
+        let _ = writeln!(
+            err,
+            "beam width {width}: {seconds:.1} s, {} states expanded",
+            found.stats.expanded
+        );
+        let _ = writeln!(err, "checked by the plain engine: record valid, same score");
+        let _ = write!(err, "{}", report.summary());
+    }
+    Ok(())
+}

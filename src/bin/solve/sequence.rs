@@ -1,0 +1,85 @@
+//! What `solve` does alike for the games searched over a sequence file besides the contest's
+//! (the browser game, the olympiad's): their options, the checks before the search, and the
+//! beam's width.
+
+use crate::shared::cli::{check_width, check_writable, read_sequence, CliError, SearchOptions};
+use std::path::Path;
+use tetris_opt::games::tencent::rules::Kind;
+use tetris_opt::limits;
+use tetris_opt::search::Width;
+use tetris_opt::width::{Schedule, TimeBudget};
+
+/// What `solve --game browser` or `--game olympiad` is asked to do.
+pub struct SolveRun<'a> {
+    pub sequence: &'a Path,
+    /// The width asked for (`None`: the game's default).
+    pub width: Option<usize>,
+    /// The evaluation, objective, threads and memory check every game shares.
+    pub search: &'a SearchOptions,
+    /// Finish within this many seconds (the width re-chosen as the search goes).
+    pub time_budget: Option<f64>,
+    pub max_width: usize,
+    pub pieces: Option<usize>,
+    pub quiet: bool,
+    /// Seconds between progress lines where no bar draws.
+    pub progress_every: f64,
+    pub json: Option<&'a Path>,
+}
+
+/// A run checked and its sequence read, ready to search.
+pub struct Prepared {
+    pub sequence: Vec<Kind>,
+    pub width: usize,
+    /// The widest beam the search may hold (the time budget's limit).
+    pub widest: usize,
+    pub beam: Width,
+}
+
+impl SolveRun<'_> {
+    /// Checks every option before any file is read or any work done, then reads the
+    /// sequence (its first `--pieces`).
+    pub fn prepare(&self, default_width: usize) -> Result<Prepared, CliError> {
+        let search = self.search;
+        let width = self.width.unwrap_or(default_width);
+        check_width("--beam-width", width)?;
+        if self.time_budget.is_some() {
+            check_width("--max-beam-width", self.max_width)?;
+        }
+        search.check()?;
+        if self.pieces == Some(0) {
+            return Err(CliError::usage("--pieces must be at least 1"));
+        }
+        let widest = match self.time_budget {
+            Some(_) => self.max_width.max(width),
+            None => width,
+        };
+        search.check_memory(widest, limits::BYTES_PER_STATE)?;
+        if let Some(path) = self.json {
+            check_writable("--json", path)?;
+        }
+        let mut sequence = read_sequence(self.sequence)?;
+        if let Some(n) = self.pieces {
+            sequence.truncate(n);
+        }
+        let beam = Width {
+            beam_width: width,
+            width_changes: Schedule::default(),
+            time_budget: self.time_budget.map(|seconds| TimeBudget {
+                seconds,
+                max_width: self.max_width,
+            }),
+        };
+        Ok(Prepared {
+            sequence,
+            width,
+            widest,
+            beam,
+        })
+    }
+}
+
+/// Writes `summary` as one line of JSON to `path`.
+pub fn write_json(path: &Path, summary: &serde_json::Value) -> Result<(), CliError> {
+    std::fs::write(path, format!("{summary}\n"))
+        .map_err(|e| CliError::usage(format!("cannot write {}: {e}", path.display())))
+}

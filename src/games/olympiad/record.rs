@@ -1,0 +1,294 @@
+//! Records of the olympiad's game: a `game olympiad` line, then one line per piece with two
+//! numbers, the piece's orientation and the column of its leftmost cell (both from 0; see
+//! [`super::rules::pictures`] for the orientations).
+//!
+//! Parsing checks the form of the text; whether an orientation and column exist for the
+//! piece is the replay's business (it needs the sequence). Both report a [`RecordError`]
+//! naming the line, the piece and the token.
+
+use super::rules::Kind;
+use crate::text::{describe_char, quote, quote_line, strip_byte_order_mark};
+use std::fmt;
+
+/// The first line of every record.
+pub const HEADER: &str = "game olympiad";
+
+/// One piece's placement: an orientation of its kind and its leftmost column.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Placement {
+    pub orientation: u8,
+    pub column: u8,
+}
+
+impl fmt::Display for Placement {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.orientation, self.column)
+    }
+}
+
+/// A whole record: each piece's placement, and the line of the text it is on.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Record {
+    pub placements: Vec<Placement>,
+    /// 1-based line of the text per piece (for messages); a record built in memory has the
+    /// lines its text would have.
+    pub source_lines: Vec<usize>,
+}
+
+/// What is wrong with a record (its form, or how it plays).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Problem {
+    /// No `game olympiad` line: the text is empty or all comments.
+    Empty,
+    /// The first line that is not a comment is not `game olympiad`.
+    Header { found: String },
+    /// A token that is not a number in range.
+    Token {
+        /// 1 (the orientation) or 2 (the column).
+        number: usize,
+        token: String,
+        what: &'static str,
+        found: Option<char>,
+    },
+    /// A piece's line with fewer than two numbers (`found` of them).
+    Missing { found: usize },
+    /// A piece's line with a third token.
+    Extra { token: String },
+    /// An orientation the piece's kind does not have.
+    Orientation {
+        orientation: u8,
+        orientations: usize,
+    },
+    /// A column that puts part of the piece outside the field.
+    Column { column: u8, last: usize },
+    /// A line for a piece past the sequence's end.
+    PastSequence { pieces: usize },
+    /// A line after the piece that ended the game.
+    AfterGameOver { piece: usize, kind: Kind },
+}
+
+/// A record error: where (line, piece and its kind where known) and what.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordError {
+    /// 1-based line of the text.
+    pub line: usize,
+    /// 1-based piece number, where the error is about a piece.
+    pub piece: Option<usize>,
+    /// The piece's kind, where the sequence is known.
+    pub kind: Option<Kind>,
+    pub problem: Problem,
+}
+
+impl RecordError {
+    /// What is wrong, naming the piece and token, without the line.
+    pub fn message(&self) -> String {
+        let who = match (self.piece, self.kind) {
+            (Some(n), Some(k)) => format!("piece {n} ({k})"),
+            (Some(n), None) => format!("piece {n}"),
+            (None, _) => String::new(),
+        };
+        match &self.problem {
+            Problem::Empty => {
+                format!("the record has no `{HEADER}` line (it is empty or all comments)")
+            }
+            Problem::Header { found } => {
+                format!("the first line must be `{HEADER}`, found '{found}'")
+            }
+            Problem::Token {
+                number,
+                token,
+                what,
+                found,
+            } => {
+                let found = found.map(|c| format!(", found {}", describe_char(c)));
+                let name = if *number == 1 { "orientation" } else { "column" };
+                format!(
+                    "{who}, token {number} '{token}' ({name}): {what}{}",
+                    found.unwrap_or_default()
+                )
+            }
+            Problem::Missing { found } => format!(
+                "{who}: expected an orientation and a column, found {}",
+                match found {
+                    0 => "an empty line".to_string(),
+                    _ => "only one number".to_string(),
+                }
+            ),
+            Problem::Extra { token } => format!(
+                "{who}, token 3 '{token}': a line holds only an orientation and a column"
+            ),
+            Problem::Orientation {
+                orientation,
+                orientations,
+            } => format!(
+                "{who}, token 1 '{orientation}': the piece has orientations 0 to {}",
+                orientations - 1
+            ),
+            Problem::Column { column, last } => format!(
+                "{who}, token 2 '{column}': in that orientation its leftmost column is 0 to {last}"
+            ),
+            Problem::PastSequence { pieces } => {
+                format!("{who}: a line past the sequence's last piece (it has {pieces})")
+            }
+            Problem::AfterGameOver { piece, kind } => format!(
+                "{who}: a line after the end of the game (piece {piece} ({kind}) came to rest above the field)"
+            ),
+        }
+    }
+
+    /// The message as the binaries print it: `FILE:LINE: message`.
+    pub fn located(&self, file: &str) -> String {
+        format!("{file}:{}: {}", self.line, self.message())
+    }
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: {}", self.line, self.message())
+    }
+}
+
+impl std::error::Error for RecordError {}
+
+impl Record {
+    /// Parses a record's text. A byte-order mark at the start is skipped; lines whose first
+    /// non-blank character is `#` are comments; trailing whitespace (and `\r`) is ignored.
+    pub fn parse(text: &str) -> Result<Record, RecordError> {
+        let text = strip_byte_order_mark(text);
+        let mut record = Record::default();
+        let mut header_seen = false;
+        for (index, raw) in text.lines().enumerate() {
+            let line = raw.trim_end();
+            if line.trim_start().starts_with('#') {
+                continue;
+            }
+            let error = |piece, problem| RecordError {
+                line: index + 1,
+                piece,
+                kind: None,
+                problem,
+            };
+            if !header_seen {
+                if line != HEADER {
+                    let found = quote_line(line);
+                    return Err(error(None, Problem::Header { found }));
+                }
+                header_seen = true;
+                continue;
+            }
+            let piece = Some(record.placements.len() + 1);
+            let placement = parse_line(line).map_err(|problem| error(piece, problem))?;
+            record.push(placement);
+            *record.source_lines.last_mut().expect("just pushed") = index + 1;
+        }
+        if !header_seen {
+            return Err(RecordError {
+                line: 1,
+                piece: None,
+                kind: None,
+                problem: Problem::Empty,
+            });
+        }
+        Ok(record)
+    }
+
+    /// Appends a piece's placement on the line its text would have.
+    pub fn push(&mut self, placement: Placement) {
+        // The header is line 1.
+        self.source_lines.push(self.placements.len() + 2);
+        self.placements.push(placement);
+    }
+}
+
+impl fmt::Display for Record {
+    /// The record's text: the header, then one line per piece.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "{HEADER}")?;
+        for p in &self.placements {
+            writeln!(f, "{p}")?;
+        }
+        Ok(())
+    }
+}
+
+fn parse_line(line: &str) -> Result<Placement, Problem> {
+    let words: Vec<&str> = line.split_ascii_whitespace().collect();
+    if words.len() < 2 {
+        return Err(Problem::Missing { found: words.len() });
+    }
+    if let Some(extra) = words.get(2) {
+        return Err(Problem::Extra {
+            token: quote(extra),
+        });
+    }
+    let number = |k: usize| {
+        let word = words[k];
+        let problem = |what, found| Problem::Token {
+            number: k + 1,
+            token: quote(word),
+            what,
+            found,
+        };
+        if let Some(c) = word.chars().find(|c| !c.is_ascii_digit()) {
+            return Err(problem("expected a number from 0", Some(c)));
+        }
+        match word.parse::<u8>() {
+            Ok(n) if n <= 9 && word.len() == 1 => Ok(n),
+            _ => Err(problem("at most 9, one digit", None)),
+        }
+    };
+    Ok(Placement {
+        orientation: number(0)?,
+        column: number(1)?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_round_trips_with_comments_and_line_numbers() {
+        let text = "\u{feff}# a comment\ngame olympiad\n0 3\n  # another\n1 9\r\n";
+        let r = Record::parse(text).unwrap();
+        assert_eq!(r.to_string(), "game olympiad\n0 3\n1 9\n");
+        assert_eq!(r.source_lines, [3, 5]);
+        assert_eq!(
+            Record::parse(&r.to_string()).unwrap().placements,
+            r.placements
+        );
+    }
+
+    #[test]
+    fn errors_name_the_line_piece_and_token() {
+        let e = |text: &str| Record::parse(text).unwrap_err().to_string();
+        assert_eq!(
+            e(""),
+            "line 1: the record has no `game olympiad` line (it is empty or all comments)"
+        );
+        assert_eq!(
+            e("game browser\n"),
+            "line 1: the first line must be `game olympiad`, found 'game browser'"
+        );
+        assert_eq!(
+            e("game olympiad\n0 3\n1 x\n"),
+            "line 3: piece 2, token 2 'x' (column): expected a number from 0, found 'x'"
+        );
+        assert_eq!(
+            e("game olympiad\n12 3\n"),
+            "line 2: piece 1, token 1 '12' (orientation): at most 9, one digit"
+        );
+        assert_eq!(
+            e("game olympiad\n0\n"),
+            "line 2: piece 1: expected an orientation and a column, found only one number"
+        );
+        assert_eq!(
+            e("game olympiad\n0 3\n\n"),
+            "line 3: piece 2: expected an orientation and a column, found an empty line"
+        );
+        assert_eq!(
+            e("game olympiad\n0 3 4\n"),
+            "line 2: piece 1, token 3 '4': a line holds only an orientation and a column"
+        );
+    }
+}

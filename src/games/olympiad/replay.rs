@@ -1,0 +1,291 @@
+//! Replaying an olympiad record on the plain engine ([`super::rules::Field`]): what `check
+//! --game olympiad` reports. [`Replay`] takes one placement at a time, so that `solve` checks
+//! each placement before it prints it.
+
+use super::record::{Placement, Problem, Record, RecordError};
+use super::rules::{BadPlacement, Field, Kind, Outcome};
+use serde::Serialize;
+use std::fmt;
+
+/// How a replay ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum End {
+    /// Every piece of the sequence was placed.
+    SequenceEnded,
+    /// The record has fewer lines than the sequence has pieces: the game stops there.
+    RecordEnded,
+    /// This piece (1-based) came to rest with a cell above the field; it was not placed.
+    GameOver { piece: usize },
+}
+
+impl fmt::Display for End {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            End::SequenceEnded => write!(f, "every piece of the sequence placed"),
+            End::RecordEnded => write!(f, "the record ended before the sequence"),
+            End::GameOver { piece } => {
+                write!(f, "game over: piece {piece} came to rest above the field")
+            }
+        }
+    }
+}
+
+/// What a valid record scores: the pieces placed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    pub pieces_placed: usize,
+    /// Rows removed.
+    pub lines: u64,
+    /// Rounds of removal after a placement's first: rows completed by falling cells.
+    pub chains: u64,
+    /// Placements that made a chain.
+    pub chain_placements: u64,
+    pub end: End,
+    /// The field at the end.
+    pub field: Field,
+}
+
+impl Report {
+    /// The summary `check --game olympiad` and `solve --game olympiad` print, ending in
+    /// `Score = N`.
+    pub fn summary(&self) -> String {
+        format!(
+            "pieces placed: {}\nlines: {}\nchain clears: {} (in {} placements)\nend: {}\nScore = {}\n",
+            self.pieces_placed,
+            self.lines,
+            self.chains,
+            self.chain_placements,
+            self.end,
+            self.pieces_placed
+        )
+    }
+}
+
+/// A replay under way, one placement at a time.
+pub struct Replay<'a> {
+    sequence: &'a [Kind],
+    field: Field,
+    played: usize,
+    placed: usize,
+    lines: u64,
+    chains: u64,
+    chain_placements: u64,
+    game_over: Option<usize>,
+}
+
+impl<'a> Replay<'a> {
+    pub fn new(sequence: &'a [Kind]) -> Replay<'a> {
+        Replay {
+            sequence,
+            field: Field::new(),
+            played: 0,
+            placed: 0,
+            lines: 0,
+            chains: 0,
+            chain_placements: 0,
+            game_over: None,
+        }
+    }
+
+    /// Plays the next piece at `placement`; `line` is where the record holds it (messages).
+    pub fn play(&mut self, placement: Placement, line: usize) -> Result<(), RecordError> {
+        let index = self.played;
+        let kind = self.sequence.get(index).copied();
+        let error = |problem| RecordError {
+            line,
+            piece: Some(index + 1),
+            kind,
+            problem,
+        };
+        if let Some(piece) = self.game_over {
+            let ended = self.sequence[piece - 1];
+            return Err(error(Problem::AfterGameOver { piece, kind: ended }));
+        }
+        let Some(kind) = kind else {
+            return Err(error(Problem::PastSequence {
+                pieces: self.sequence.len(),
+            }));
+        };
+        let orientation = placement.orientation;
+        let column = placement.column;
+        let outcome = self
+            .field
+            .place(kind, orientation as usize, column as usize)
+            .map_err(|bad| {
+                error(match bad {
+                    BadPlacement::Orientation { orientations } => Problem::Orientation {
+                        orientation,
+                        orientations,
+                    },
+                    BadPlacement::Column { last } => Problem::Column { column, last },
+                })
+            })?;
+        self.played += 1;
+        match outcome {
+            Outcome::GameOver => self.game_over = Some(index + 1),
+            Outcome::Placed(p) => {
+                self.placed += 1;
+                self.lines += u64::from(p.lines);
+                self.chains += u64::from(p.chains);
+                self.chain_placements += u64::from(p.chains > 0);
+            }
+        }
+        Ok(())
+    }
+
+    /// Pieces placed so far (a piece that ended the game does not count).
+    pub fn pieces_placed(&self) -> usize {
+        self.placed
+    }
+
+    pub fn field(&self) -> &Field {
+        &self.field
+    }
+
+    /// The report of the placements played.
+    pub fn finish(self) -> Report {
+        let end = match self.game_over {
+            Some(piece) => End::GameOver { piece },
+            None if self.played >= self.sequence.len() => End::SequenceEnded,
+            None => End::RecordEnded,
+        };
+        Report {
+            pieces_placed: self.placed,
+            lines: self.lines,
+            chains: self.chains,
+            chain_placements: self.chain_placements,
+            end,
+            field: self.field,
+        }
+    }
+}
+
+/// Replays `record` on `sequence`.
+pub fn replay(sequence: &[Kind], record: &Record) -> Result<Report, RecordError> {
+    let mut replay = Replay::new(sequence);
+    for (i, &p) in record.placements.iter().enumerate() {
+        let line = record.source_lines.get(i).copied().unwrap_or(i + 2);
+        replay.play(p, line)?;
+    }
+    Ok(replay.finish())
+}
+
+/// Parses and replays a record's text; every error names the piece's kind.
+pub fn check_text(sequence: &[Kind], text: &str) -> Result<Report, RecordError> {
+    let record = Record::parse(text).map_err(|mut e| {
+        e.kind = e.piece.and_then(|n| sequence.get(n - 1).copied());
+        e
+    })?;
+    replay(sequence, &record)
+}
+
+/// The machine-readable report of `check --game olympiad --json`.
+#[derive(Clone, Debug, Serialize, serde::Deserialize, PartialEq, Eq)]
+pub struct JsonReport {
+    pub valid: bool,
+    pub error: Option<String>,
+    pub pieces_placed: usize,
+    pub lines: u64,
+    pub chains: u64,
+    pub chain_placements: u64,
+    pub game_over: bool,
+    /// The piece (1-based) that ended the game, if one did.
+    pub game_over_piece: Option<usize>,
+    pub end: String,
+    /// The pieces placed again, as `Score = N` reports them (0 for an invalid record).
+    pub score: u64,
+}
+
+impl JsonReport {
+    pub fn of(report: &Report) -> JsonReport {
+        let game_over_piece = match report.end {
+            End::GameOver { piece } => Some(piece),
+            _ => None,
+        };
+        JsonReport {
+            valid: true,
+            error: None,
+            pieces_placed: report.pieces_placed,
+            lines: report.lines,
+            chains: report.chains,
+            chain_placements: report.chain_placements,
+            game_over: game_over_piece.is_some(),
+            game_over_piece,
+            end: report.end.to_string(),
+            score: report.pieces_placed as u64,
+        }
+    }
+
+    /// The report of an invalid record: nothing scored.
+    pub fn invalid(error: String) -> JsonReport {
+        JsonReport {
+            valid: false,
+            error: Some(error),
+            pieces_placed: 0,
+            lines: 0,
+            chains: 0,
+            chain_placements: 0,
+            game_over: false,
+            game_over_piece: None,
+            end: "invalid record".to_string(),
+            score: 0,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(letters: &str) -> Vec<Kind> {
+        crate::sequence::parse_sequence(letters).unwrap()
+    }
+
+    #[test]
+    fn a_record_scores_its_pieces_placed_and_clears() {
+        // Horizontal Is at columns 0-3 and 4-7 and an O at 8-9 fill the floor row.
+        let sequence = kinds("IIO");
+        let report = check_text(&sequence, "game olympiad\n0 0\n0 4\n0 8\n").unwrap();
+        assert_eq!(report.pieces_placed, 3);
+        assert_eq!(report.lines, 1);
+        assert_eq!(report.end, End::SequenceEnded);
+        assert!(report.summary().ends_with("Score = 3\n"));
+    }
+
+    #[test]
+    fn the_piece_that_ends_the_game_does_not_count_and_nothing_may_follow() {
+        // Five upright Is fill column 0 to the top row; the sixth has no room.
+        let sequence = kinds(&"I".repeat(8));
+        let tops = "game olympiad\n1 0\n1 0\n1 0\n1 0\n1 0\n1 0\n";
+        let report = check_text(&sequence, tops).unwrap();
+        assert_eq!(report.pieces_placed, 5);
+        assert_eq!(report.end, End::GameOver { piece: 6 });
+        let e = check_text(&sequence, &format!("{tops}1 5\n")).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 8: piece 7 (I): a line after the end of the game (piece 6 (I) came to rest above the field)"
+        );
+    }
+
+    #[test]
+    fn placements_the_piece_cannot_take_are_errors_naming_it() {
+        let sequence = kinds("OS");
+        let e = |text: &str| check_text(&sequence, text).unwrap_err().to_string();
+        assert_eq!(
+            e("game olympiad\n1 0\n"),
+            "line 2: piece 1 (O), token 1 '1': the piece has orientations 0 to 0"
+        );
+        assert_eq!(
+            e("game olympiad\n0 9\n"),
+            "line 2: piece 1 (O), token 2 '9': in that orientation its leftmost column is 0 to 8"
+        );
+        assert_eq!(
+            e("game olympiad\n0 0\n0 0\n0 0\n"),
+            "line 4: piece 3: a line past the sequence's last piece (it has 2)"
+        );
+        assert_eq!(
+            e("game olympiad\n0 0\n0 x\n"),
+            "line 3: piece 2 (S), token 2 'x' (column): expected a number from 0, found 'x'"
+        );
+    }
+}

@@ -1,0 +1,161 @@
+//! The olympiad's game on the beam search's seam ([`crate::search::Game`]): a state is the
+//! contest's [`Board`], a child every orientation and column of the depth's piece that rests
+//! inside the field, keyed by the contest's board evaluation under weights tuned for
+//! survival. The score of a line is its pieces placed.
+
+use super::engine::{heights, place, rest_row, shapes};
+use super::record::Placement;
+use super::rules::Kind;
+use crate::games::tencent::bitboard::{Board, ROWS};
+use crate::games::tencent::eval::Weights;
+use crate::games::tencent::policy::{Policy, Ranking};
+use crate::games::tencent::search::Pending;
+use crate::search::{self, DepthStats, Game, Objective, Run, Sink, Width};
+use crate::width::Clock;
+
+/// The olympiad's default beam width: the olympiad's own.
+pub const DEFAULT_WIDTH: usize = 50;
+
+/// The evaluation weights for survival (`weights/olympiad-survive.json`).
+pub fn default_weights() -> Weights {
+    Weights::from_json(include_str!("../../../weights/olympiad-survive.json"))
+        .expect("the shipped olympiad weights are valid")
+}
+
+/// What decides the search's answer besides the width.
+#[derive(Clone, Debug)]
+pub struct Params {
+    pub weights: Weights,
+    pub objective: Objective,
+}
+
+/// The search's answer: the placements of the line that went furthest.
+pub struct Found {
+    /// The placements streamed before the search ended are not here: see [`solve`].
+    pub placements: Vec<Placement>,
+    /// Pieces placed by the whole line.
+    pub pieces: usize,
+    pub stats: DepthStats,
+}
+
+/// Searches `sequence`; the placements of the answer's line come out through `decided` as
+/// they are decided (every line still in the beam begins with them), the rest in
+/// [`Found::placements`].
+pub fn solve(
+    sequence: &[Kind],
+    params: &Params,
+    width: &Width,
+    clock: &dyn Clock,
+    progress: &mut dyn FnMut(&DepthStats),
+    decided: &mut dyn FnMut(&[Placement]),
+) -> Found {
+    let game = Olympiad { sequence, params };
+    let run = Run {
+        state: Board::default(),
+        score: 0,
+        depths: sequence.len(),
+        planned: sequence.len(),
+        objective: params.objective,
+    };
+    let line = search::beam_search(&game, &run, width, None, clock, progress);
+    let placements: Vec<Placement> = line.placements.iter().map(|&c| unpack(c)).collect();
+    decided(&[]);
+    Found {
+        pieces: line.score as usize,
+        placements,
+        stats: line.stats,
+    }
+}
+
+/// A placement's code: orientation and column, unique among one piece's placements.
+fn pack(orientation: usize, column: usize) -> u16 {
+    (orientation as u16) << 4 | column as u16
+}
+
+fn unpack(code: u16) -> Placement {
+    Placement {
+        orientation: (code >> 4) as u8,
+        column: (code & 15) as u8,
+    }
+}
+
+struct Olympiad<'a> {
+    sequence: &'a [Kind],
+    params: &'a Params,
+}
+
+/// What one depth places and how it ranks the children.
+struct Depth {
+    kind: Kind,
+    ranking: Ranking,
+}
+
+impl Game for Olympiad<'_> {
+    type Code = u16;
+    type State = Board;
+    type Depth = Depth;
+    type Scratch = Pending;
+
+    fn depth(&self, depth: usize) -> Depth {
+        let no_endgame = Policy {
+            endgame_pieces: 0,
+            endgame_score_weight: None,
+        };
+        Depth {
+            kind: self.sequence[depth],
+            ranking: Ranking::at(
+                self.sequence,
+                depth,
+                self.sequence.len(),
+                0.0,
+                &self.params.weights,
+                &no_endgame,
+            ),
+        }
+    }
+
+    #[inline]
+    fn expand(
+        &self,
+        at: &Depth,
+        board: &Board,
+        score: u64,
+        parent: u32,
+        pending: &mut Pending,
+        out: &mut Sink<u16>,
+    ) -> u64 {
+        let heights = heights(board);
+        let mut generated = 0;
+        for (o, shape) in shapes(at.kind).iter().enumerate() {
+            for column in 0..=(10 - shape.width as usize) {
+                generated += 1;
+                let Some(y) = rest_row(shape, &heights, column) else {
+                    continue;
+                };
+                let mut child = *board;
+                place(&mut child, shape, column, y);
+                // The evaluation's landing row counts from the top, at the piece's middle.
+                let landing = ROWS - 1 - (y + u32::from(shape.height) / 2);
+                pending.push(&child, landing, score + 1, parent, pack(o, column));
+                if pending.is_full() {
+                    pending.flush(&at.ranking, out);
+                }
+            }
+        }
+        generated
+    }
+
+    fn flush(&self, at: &Depth, pending: &mut Pending, out: &mut Sink<u16>) {
+        pending.flush(&at.ranking, out);
+    }
+
+    fn apply(&self, at: &Depth, board: &Board, code: &u16) -> Board {
+        let p = unpack(*code);
+        let shape = &shapes(at.kind)[p.orientation as usize];
+        let column = p.column as usize;
+        let y = rest_row(shape, &heights(board), column).expect("a child rests in the field");
+        let mut child = *board;
+        place(&mut child, shape, column, y);
+        child
+    }
+}
