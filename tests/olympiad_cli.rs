@@ -137,3 +137,38 @@ fn options_of_other_games_and_other_games_records_are_refused() {
     let distribution = exe(GEN, &["--game", "olympiad", "--distribution", "bag7"]);
     assert_eq!(distribution.code, Some(2));
 }
+
+/// `--html` writes the viewer's page: a frame per placement with what it removed.
+#[test]
+fn check_writes_the_viewer_page() {
+    let scratch = Scratch::new("olympiad-html");
+    let seq = scratch.file("seq.txt", "IIO\n").display().to_string();
+    let record = scratch.file("moves.txt", "game olympiad\n0 0\n0 4\n0 8\n");
+    let page = scratch.file("page.html", "");
+    let out = exe(
+        CHECK,
+        &[
+            "--game",
+            "olympiad",
+            &seq,
+            &record.display().to_string(),
+            "--html",
+            &page.display().to_string(),
+        ],
+    );
+    assert_eq!(out.code, Some(0), "{out:#?}");
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("orientation 0, column 8: 1 row removed"));
+    assert!(html.contains("3 pieces placed, 1 lines, 0 chain clears"));
+    let trace = exe(
+        CHECK,
+        &[
+            "--game",
+            "olympiad",
+            &seq,
+            &record.display().to_string(),
+            "--trace",
+        ],
+    );
+    assert_eq!(trace.code, Some(2));
+}

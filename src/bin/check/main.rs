@@ -91,11 +91,12 @@ struct Pictures {
 }
 
 /// Which games take the options of each group of `Args` (by the group's struct).
-const TAKES: [(&str, &[Game]); 4] = [
+const TAKES: [(&str, &[Game]); 5] = [
     ("NesCheck", &[Game::Nes]),
     ("ContestCheck", &[Game::Tencent]),
     ("RulesOptions", &[Game::Tencent]),
-    ("Pictures", &[Game::Tencent, Game::Nes]),
+    ("Pictures", &[Game::Tencent, Game::Nes, Game::Olympiad]),
+    ("trace", &[Game::Tencent, Game::Nes]),
 ];
 
 /// `--judge` as `check` reads it (the shared text speaks of a search).
@@ -306,10 +307,14 @@ fn check_plain<G: plain::PlainCheck>(args: &Args, game: &str) -> Result<(), CliE
             "check --game {game} needs a sequence file and a record file"
         )));
     };
+    let html = args.pictures.html.as_deref();
+    refuse_overwriting("--html", html, record)?;
+    refuse_overwriting("--html", html, &args.input)?;
     let valid = plain::check::<G>(&plain::CheckOptions {
         sequence: &args.input,
         record,
         json: args.json,
+        html,
     })?;
     if !valid {
         std::process::exit(EXIT_INVALID);

@@ -12,6 +12,8 @@ pub struct CheckOptions<'a> {
     pub sequence: &'a Path,
     pub record: &'a Path,
     pub json: bool,
+    /// Where to write the viewer's page (the games that have one).
+    pub html: Option<&'a Path>,
 }
 
 /// How one game checks a record's text and reports it.
@@ -23,6 +25,11 @@ pub trait PlainCheck {
     fn summary(report: &Self::Report) -> String;
     fn json(report: &Self::Report) -> Self::Json;
     fn invalid(message: String) -> Self::Json;
+    /// The viewer's page of the record's text, named `file` (None: the text does not parse,
+    /// and the page would show nothing).
+    fn page(_sequence: &[Kind], _text: &str, _file: &str) -> Option<String> {
+        None
+    }
 }
 
 /// Replays a record and prints its report. Returns whether the record is valid (the caller
@@ -39,7 +46,14 @@ pub fn check<G: PlainCheck>(options: &CheckOptions) -> Result<bool, CliError> {
             writeln!(out, "Score = 0")
         };
     })?;
-    let result = G::check(&sequence, &text, &options.record.display().to_string());
+    let file = options.record.display().to_string();
+    let result = G::check(&sequence, &text, &file);
+    if let Some(path) = options.html {
+        if let Some(page) = G::page(&sequence, &text, &file) {
+            std::fs::write(path, page)
+                .map_err(|e| CliError::usage(format!("cannot write {}: {e}", path.display())))?;
+        }
+    }
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let printed = match (&result, options.json) {
         (Ok(report), false) => write!(out, "{}", G::summary(report)),
@@ -99,5 +113,11 @@ impl PlainCheck for Olympiad {
     }
     fn invalid(message: String) -> Self::Json {
         Self::Json::invalid(message)
+    }
+    fn page(sequence: &[Kind], text: &str, file: &str) -> Option<String> {
+        let record = tetris_opt::games::olympiad::record::Record::parse(text).ok()?;
+        Some(tetris_opt::games::olympiad::film::page(
+            sequence, &record, file,
+        ))
     }
 }

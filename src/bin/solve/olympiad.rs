@@ -55,7 +55,7 @@ pub fn solve(run: &SolveRun) -> Result<(), CliError> {
                 Err(e) => Some(CliError::internal(format!(
                     "the solver's record does not replay: {e}"
                 ))),
-                Ok(()) => writeln!(out, "{p}")
+                Ok(_) => writeln!(out, "{p}")
                     .err()
                     .map(|e| stdout_failed(e, "the record")),
             };

@@ -88,7 +88,7 @@ impl<'a> Replay<'a> {
     }
 
     /// Plays the next piece at `placement`; `line` is where the record holds it (messages).
-    pub fn play(&mut self, placement: Placement, line: usize) -> Result<(), RecordError> {
+    pub fn play(&mut self, placement: Placement, line: usize) -> Result<Outcome, RecordError> {
         let index = self.played;
         let kind = self.sequence.get(index).copied();
         let error = |problem| RecordError {
@@ -130,7 +130,12 @@ impl<'a> Replay<'a> {
                 self.chain_placements += u64::from(p.chains > 0);
             }
         }
-        Ok(())
+        Ok(outcome)
+    }
+
+    /// Rows removed so far.
+    pub fn lines(&self) -> u64 {
+        self.lines
     }
 
     /// Pieces placed so far (a piece that ended the game does not count).

@@ -84,6 +84,8 @@ pub struct Placed {
     pub lines: u32,
     /// Rounds of removal after the first: rows that became full only after the cells fell.
     pub chains: u32,
+    /// Bodies that fell (each fall of a body counted once).
+    pub falls: u32,
 }
 
 /// What dropping a piece came to.
@@ -131,8 +133,21 @@ impl Field {
         if column > last {
             return Err(BadPlacement::Column { last });
         }
-        // The piece enters above the field and moves down one row at a time while every cell
-        // of the next row down is inside the field and empty.
+        let bottom = self.rest_row(&cells, column);
+        if cells.iter().any(|&(_, r)| bottom + r >= HEIGHT) {
+            return Ok(Outcome::GameOver);
+        }
+        for &(c, r) in &cells {
+            self.rows[bottom + r][column + c] = true;
+        }
+        Ok(Outcome::Placed(self.settle()))
+    }
+
+    /// The row where a piece of `cells` dropped at `column` comes to rest (its bottom row;
+    /// rows at or above [`HEIGHT`] are above the field): it enters above the field and moves
+    /// down one row at a time while every cell of the next row down is inside the field and
+    /// empty.
+    pub fn rest_row(&self, cells: &[(usize, usize)], column: usize) -> usize {
         let mut bottom = HEIGHT;
         let fits = |bottom: usize| {
             cells.iter().all(|&(c, r)| {
@@ -143,13 +158,17 @@ impl Field {
         while bottom > 0 && fits(bottom - 1) {
             bottom -= 1;
         }
-        if cells.iter().any(|&(_, r)| bottom + r >= HEIGHT) {
-            return Ok(Outcome::GameOver);
+        bottom
+    }
+
+    /// The field as the viewer takes it: 20 rows top first, bit `c` for column `c`.
+    pub fn row_bits(&self) -> [u16; HEIGHT] {
+        let mut bits = [0u16; HEIGHT];
+        for (top, b) in bits.iter_mut().enumerate() {
+            let row = &self.rows[HEIGHT - 1 - top];
+            *b = (0..WIDTH).filter(|&c| row[c]).map(|c| 1 << c).sum();
         }
-        for &(c, r) in &cells {
-            self.rows[bottom + r][column + c] = true;
-        }
-        Ok(Outcome::Placed(self.settle()))
+        bits
     }
 
     /// Removes full rows; after a removal lets the cells fall as connected bodies and removes
@@ -167,7 +186,9 @@ impl Field {
                 placed.chains += 1;
             }
             round += 1;
-            while self.drop_one_body() {}
+            while self.drop_one_body() {
+                placed.falls += 1;
+            }
         }
     }
 
@@ -362,7 +383,8 @@ mod tests {
             placed,
             Outcome::Placed(Placed {
                 lines: 1,
-                chains: 0
+                chains: 0,
+                falls: 1
             })
         );
         // The cell at row 1, column 0 fell to the floor; column 9 (its cell at row 1 and the
@@ -392,7 +414,8 @@ mod tests {
             placed,
             Outcome::Placed(Placed {
                 lines: 2,
-                chains: 1
+                chains: 1,
+                falls: 1
             })
         );
         assert_eq!(

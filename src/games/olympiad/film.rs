@@ -1,0 +1,121 @@
+//! The viewer's page of an olympiad record ([`crate::viewer`]): a frame per placement, the
+//! piece drawn where it came to rest on the field before it, the next frame the field after
+//! the removals and falls; each frame's text says what the placement removed and whether
+//! bodies fell. The plain engine plays the record; an invalid record plays up to the piece
+//! it fails at.
+
+use super::record::{Placement, Record, RecordError};
+use super::replay::Replay;
+use super::rules::{cells, orientations, Kind, Outcome, HEIGHT, WIDTH};
+use crate::viewer::{Film, FilmPiece, GamePage};
+
+/// The page for `record` on `sequence`; `name` is the record's path as the user gave it.
+pub fn page(sequence: &[Kind], record: &Record, name: &str) -> String {
+    let mut film = Film::new();
+    let mut kinds = String::new();
+    let mut replay = Replay::new(sequence);
+    let mut error: Option<RecordError> = None;
+    for (i, &p) in record.placements.iter().enumerate() {
+        let kind = sequence.get(i).copied();
+        let bottom = kind
+            .and_then(|k| cells(k, p.orientation as usize))
+            .map(|shape| {
+                let last = WIDTH.saturating_sub(shape.iter().map(|c| c.0).max().unwrap_or(0) + 1);
+                replay
+                    .field()
+                    .rest_row(&shape, (p.column as usize).min(last))
+            });
+        let line = record.source_lines.get(i).copied().unwrap_or(i + 2);
+        let outcome = match replay.play(p, line) {
+            Ok(outcome) => outcome,
+            Err(e) => {
+                error = Some(e);
+                break;
+            }
+        };
+        let (Some(kind), Some(bottom)) = (kind, bottom) else {
+            unreachable!("a placement the replay took has a kind and a shape");
+        };
+        film.observe_piece(FilmPiece {
+            x: i32::from(p.column),
+            y: (HEIGHT - 1) as i32 - bottom as i32,
+            state: p.orientation,
+            moves: describe(p, &outcome),
+            score: replay.pieces_placed() as u64,
+            lines: replay.lines(),
+            rows: replay.field().row_bits(),
+            game_over: (outcome == Outcome::GameOver)
+                .then_some("the piece came to rest above the field"),
+        });
+        kinds.push(kind.letter());
+    }
+    kinds.extend(sequence[kinds.len()..].iter().take(8).map(|k| k.letter()));
+    let report = replay.finish();
+    let summary = match &error {
+        Some(e) => format!("invalid record: {}", e.located(name)),
+        None => format!(
+            "The olympiad's game: {} pieces placed, {} lines, {} chain clears; {}",
+            report.pieces_placed, report.lines, report.chains, report.end
+        ),
+    };
+    let file = std::path::Path::new(name)
+        .file_name()
+        .map_or(name.to_string(), |f| f.to_string_lossy().into_owned());
+    Film::page_for_game(
+        &film,
+        GamePage {
+            name,
+            window_title: format!(
+                "{file} \u{2014} {} pieces \u{2014} tetris-opt olympiad",
+                report.pieces_placed
+            ),
+            summary,
+            kinds,
+            offsets: offsets(),
+        },
+    )
+}
+
+/// A frame's text: the placement, then what it removed and what fell.
+fn describe(p: Placement, outcome: &Outcome) -> String {
+    let mut text = format!("orientation {}, column {}", p.orientation, p.column);
+    match outcome {
+        Outcome::GameOver => text.push_str(": above the field"),
+        Outcome::Placed(placed) if placed.lines > 0 => {
+            let count = |n: u32, one: &str, many: &str| match n {
+                1 => format!("1 {one}"),
+                n => format!("{n} {many}"),
+            };
+            text.push_str(&format!(": {} removed", count(placed.lines, "row", "rows")));
+            if placed.falls > 0 {
+                let bodies = count(placed.falls, "body", "bodies");
+                text.push_str(&format!(", {bodies} fell"));
+            }
+            if placed.chains > 0 {
+                let chains = count(placed.chains, "chain clear", "chain clears");
+                text.push_str(&format!(", {chains}"));
+            }
+        }
+        Outcome::Placed(_) => {}
+    }
+    text
+}
+
+/// Each orientation's cells as the viewer draws them, from the piece's place (its leftmost
+/// column, its bottom row counted from the top): `(dx, dy)` with `dy` upward negative, by kind
+/// in the viewer's order `ILJTOSZ`, then by orientation (a kind's missing orientations repeat
+/// its first).
+fn offsets() -> [[[(i32, i32); 4]; 4]; 7] {
+    let mut out = [[[(0, 0); 4]; 4]; 7];
+    for (k, letter) in "ILJTOSZ".chars().enumerate() {
+        let kind = Kind::from_letter(letter).expect("a kind letter");
+        for (o, slot) in out[k].iter_mut().enumerate() {
+            let o = if o < orientations(kind) { o } else { 0 };
+            let cells = cells(kind, o).expect("listed orientation");
+            for (s, (c, r)) in slot.iter_mut().zip(cells) {
+                *s = (c as i32, -(r as i32));
+            }
+        }
+    }
+    out
+}
