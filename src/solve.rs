@@ -1,13 +1,16 @@
 //! From the search's placements to a record the checker accepts, and the self-check that the
-//! record scores what the search claims.
+//! record scores what the search claims: whole ([`record_from`], [`verify`]), or piece by
+//! piece as the search decides them ([`RecordWriter`]), so that a record of any length is
+//! written without being held.
 
 use crate::games::tencent::bitboard::Board;
 use crate::games::tencent::movegen::{path_to, PathError, Placement};
-use crate::games::tencent::record::Record;
-use crate::games::tencent::replay::{replay_observed, End, Report};
+use crate::games::tencent::record::{Record, Token};
+use crate::games::tencent::replay::{replay_observed, End, Replayer, Report};
 use crate::games::tencent::rules::{Kind, Move, Rules};
 use crate::games::tencent::search::Start;
 use crate::games::tencent::stats::Stats;
+use std::io::Write;
 use thiserror::Error;
 
 /// Why a solution could not be turned into a trustworthy record.
@@ -21,6 +24,10 @@ pub enum SolveError {
         actual: u64,
         detail: String,
     },
+    #[error("the rules engine rejects the search's record: {detail}")]
+    Rejected { detail: String },
+    #[error("cannot write the record: {0}")]
+    Write(#[source] std::io::Error),
 }
 
 /// The record playing `placements` (one per piece from the first) with shortest move lists;
@@ -131,4 +138,110 @@ pub fn verify(
         });
     }
     Ok((report, stats))
+}
+
+/// Writes a record (the contest's single-line comma form, as `Record`'s `Display`) as its
+/// placements come, each piece's tokens replayed on the plain rules engine before they are
+/// written: what [`record_from`] then [`verify`] do, for a record never held whole.
+pub struct RecordWriter<'a, W: Write> {
+    sequence: &'a [Kind],
+    rules: Rules,
+    /// The fast board the next piece's moves are found on.
+    board: Board,
+    /// The next piece's index in the sequence.
+    index: usize,
+    replayer: Replayer<'a>,
+    stats: Stats,
+    out: W,
+    /// Whether a token was written: every later one follows a comma.
+    started: bool,
+}
+
+impl<'a, W: Write> RecordWriter<'a, W> {
+    /// A writer of a record that begins with `kept`, the record of `start` (see
+    /// [`start_from`]), which it replays and writes first.
+    pub fn new(
+        sequence: &'a [Kind],
+        rules: Rules,
+        start: &Start,
+        kept: &Record,
+        out: W,
+    ) -> Result<Self, SolveError> {
+        let mut writer = RecordWriter {
+            sequence,
+            rules,
+            board: start.board,
+            index: start.index,
+            replayer: Replayer::new(sequence, rules),
+            stats: Stats::default(),
+            out,
+            started: false,
+        };
+        for span in kept.piece_tokens() {
+            writer.piece(&kept.tokens[span])?;
+        }
+        Ok(writer)
+    }
+
+    /// Replays and writes the next pieces, placed at `placements` (one per piece, in order).
+    pub fn placements(&mut self, placements: &[Placement]) -> Result<(), SolveError> {
+        for &p in placements {
+            let index = self.index;
+            let Some(&kind) = self.sequence.get(index) else {
+                let detail = format!("the sequence has only {} pieces", self.sequence.len());
+                return Err(SolveError::Rejected { detail });
+            };
+            let moves = path_to(&self.board, kind, index, p, self.rules).map_err(|source| {
+                SolveError::Path {
+                    piece: index + 1,
+                    source,
+                }
+            })?;
+            p.lock(&mut self.board, kind, index, self.rules);
+            self.index += 1;
+            let record = Record::from_pieces([moves.as_slice()]);
+            self.piece(&record.tokens)?;
+        }
+        Ok(())
+    }
+
+    /// Ends the record (its newline) once the replay of all of it scores `claimed`, as
+    /// [`verify`] does; says where the points came from.
+    pub fn finish(mut self, claimed: u64) -> Result<(Report, Stats), SolveError> {
+        let report = self.replayer.finish();
+        if !report.valid() || report.score != claimed {
+            let detail = match &report.error {
+                Some(e) => e.to_string(),
+                None => format!("{} pieces locked, {}", report.pieces_locked, report.end),
+            };
+            return Err(SolveError::ScoreMismatch {
+                claimed,
+                actual: report.final_score(),
+                detail,
+            });
+        }
+        writeln!(self.out)
+            .and_then(|()| self.out.flush())
+            .map_err(SolveError::Write)?;
+        Ok((report, self.stats))
+    }
+
+    /// Replays one piece's tokens (its `N` first), then writes them.
+    fn piece(&mut self, tokens: &[Token]) -> Result<(), SolveError> {
+        let stats = &mut self.stats;
+        if !self.replayer.piece(tokens, &mut |step| stats.observe(step)) {
+            let report = self.replayer.report();
+            let detail = match &report.error {
+                Some(e) => e.to_string(),
+                None => report.end.to_string(),
+            };
+            return Err(SolveError::Rejected { detail });
+        }
+        for t in tokens {
+            let comma = if self.started { "," } else { "" };
+            write!(self.out, "{comma}{t}").map_err(SolveError::Write)?;
+            self.started = true;
+        }
+        Ok(())
+    }
 }

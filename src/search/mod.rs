@@ -7,6 +7,12 @@
 //! winning line is rebuilt at the end. [`guided`] keeps a given line in the beam, for
 //! `polish`; the width along the way comes from [`crate::width`].
 //!
+//! The trail hands out the answer's first placements as soon as every line that may still
+//! become the answer shares them, and forgets them: [`beam_search_streaming`] passes them on
+//! as they come, so that a search of a million pieces holds only its undecided tail (a few
+//! compaction intervals of the beam, and the stretch back to a best state pinned at an earlier
+//! depth). [`beam_search`] collects them into the answer's line.
+//!
 //! The search is deterministic: candidates are produced in beam order whatever the thread count,
 //! and ties are broken by (parent, placement), which are unique.
 
@@ -15,6 +21,8 @@ mod expand;
 mod game;
 mod guided;
 mod select;
+#[cfg(test)]
+mod streaming_tests;
 mod trail;
 
 pub use game::{Code, Game, Sink};
@@ -121,6 +129,50 @@ pub fn beam_search<G: Game>(
     clock: &dyn Clock,
     progress: &mut dyn FnMut(&DepthStats),
 ) -> Line<G::Code> {
+    let mut placements = Vec::new();
+    let mut decided = |codes: &[G::Code]| placements.extend_from_slice(codes);
+    let mut line = beam_search_streaming(game, run, width, guide, clock, progress, &mut decided);
+    placements.append(&mut line.placements);
+    line.placements = placements;
+    line
+}
+
+/// [`beam_search`] that hands out the answer's placements as they are decided: `decided`
+/// receives, in order and as soon as every line that may still become the answer shares them,
+/// the codes from the run's first piece on, and the answer's `placements` are only those that
+/// follow them. The search then holds only the undecided part of its lines, so its memory does
+/// not grow with the number of pieces; a caller that writes the codes out as they come (or
+/// folds them into what it needs) keeps it so.
+///
+/// The line is the one [`beam_search`] answers: the codes streamed, then the answer's. Where
+/// the answer could still become no line at all (guided, surviving: a depth that loses the
+/// guide's board forgets the answer), nothing is decided before the end.
+pub fn beam_search_streaming<G: Game>(
+    game: &G,
+    run: &Run<G::State>,
+    width: &Width,
+    guide: Option<&Guide>,
+    clock: &dyn Clock,
+    progress: &mut dyn FnMut(&DepthStats),
+    decided: &mut dyn FnMut(&[G::Code]),
+) -> Line<G::Code> {
+    search(game, run, width, guide, clock, progress, Some(decided))
+}
+
+/// Where the search hands out the codes it decided.
+type Decided<'a, C> = &'a mut dyn FnMut(&[C]);
+
+/// The beam search; with no `decided`, it keeps the whole answer in its trail to the end (what
+/// the tests hold the streaming search against).
+fn search<G: Game>(
+    game: &G,
+    run: &Run<G::State>,
+    width: &Width,
+    guide: Option<&Guide>,
+    clock: &dyn Clock,
+    progress: &mut dyn FnMut(&DepthStats),
+    mut decided: Option<Decided<G::Code>>,
+) -> Line<G::Code> {
     assert!(
         width.beam_width > 0 && width.width_changes.0.iter().all(|&(_, w)| w > 0),
         "beam width must be positive"
@@ -133,7 +185,10 @@ pub fn beam_search<G: Game>(
         trail: 0,
     });
     let mut picker = Picker::with_capacity(width.beam_width);
-    let mut trail = Trail::with_capacity(depth_count);
+    let mut trail = Trail::new();
+    if guide.is_some() && run.objective == Objective::Survive {
+        decided = None;
+    }
     // The state the answer ends on so far; None before any piece.
     let mut best: Option<Best> = None;
     let mut stats = DepthStats::default();
@@ -165,8 +220,10 @@ pub fn beam_search<G: Game>(
         stats.expanded += expanded.states as u64;
         stats.placements += expanded.placements;
         let expand_done = Instant::now();
-        if depth > 0 {
-            trail.close(&mut beam.frontier, |n| &mut n.trail, &mut best);
+        if depth > 0 && trail.close(&mut beam.frontier, |n| &mut n.trail, &mut best) {
+            if let Some(decided) = decided.as_mut() {
+                trail.take_decided(best, *decided);
+            }
         }
         let tasks = expanded.tasks;
         if beam.chunks[..tasks].iter().all(|c| c.generated == 0) {

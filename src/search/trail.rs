@@ -5,6 +5,11 @@
 //! holds `(parent, placement)` steps. Lineages that no live state descends from are dropped
 //! every [`GC_INTERVAL`] depths, so the trail stays a few levels' worth of the beam instead of
 //! growing with the sequence.
+//!
+//! After a compaction, the bottom levels that hold one entry each are the decided prefix of the
+//! game: every state that may still end the answer descends from them. [`Trail::take_decided`]
+//! hands their placements out and drops them, so that a search of any length holds only the
+//! undecided part of its lines; the trail then counts its levels from `base`.
 
 /// Depths between two compactions of the trail: the uncompacted levels are most of its
 /// memory, about this many entries per state of the beam.
@@ -29,12 +34,18 @@ pub(crate) struct Best {
 }
 
 /// The trail's levels, one per depth, one after the other in one buffer (compaction moves
-/// entries down within it, so the buffer is reused instead of reallocated).
+/// entries down within it, so the buffer is reused instead of reallocated). Depths below `base`
+/// were decided and handed out; the level at `base` has their last step as its parent (0).
 #[derive(Default)]
 pub(crate) struct Trail<C: Copy = u16> {
     entries: Vec<TrailEntry<C>>,
-    /// Where each level starts in `entries`; one more than the levels, for the end.
+    /// Where each level from `base` on starts in `entries`; one more than those levels, for
+    /// the end.
     starts: Vec<usize>,
+    /// Depths dropped by [`Trail::take_decided`].
+    base: usize,
+    /// The `best` of the last compaction, whose line it kept.
+    pinned: Option<Best>,
     /// Levels before this were compacted before.
     last_gc: usize,
     /// Compaction's marks, one bit per entry from the first level it rewrites.
@@ -45,21 +56,31 @@ pub(crate) struct Trail<C: Copy = u16> {
 }
 
 impl<C: Copy + Default> Trail<C> {
-    pub fn with_capacity(depths: usize) -> Trail<C> {
-        let mut starts = Vec::with_capacity(depths + 1);
-        starts.push(0);
+    pub fn new() -> Trail<C> {
         Trail {
-            starts,
+            starts: vec![0],
             ..Trail::default()
         }
     }
 
+    /// Depths in the trail, the decided ones included.
     fn levels(&self) -> usize {
-        self.starts.len() - 1
+        self.base + self.starts.len() - 1
+    }
+
+    /// Where depth `d`'s level starts in `entries` (`d` from `base` to `levels()`).
+    fn start(&self, d: usize) -> usize {
+        self.starts[d - self.base]
     }
 
     fn level(&self, d: usize) -> &[TrailEntry<C>] {
-        &self.entries[self.starts[d]..self.starts[d + 1]]
+        &self.entries[self.start(d)..self.start(d + 1)]
+    }
+
+    /// Entries held (the decided depths' are gone).
+    #[cfg(test)]
+    pub fn len(&self) -> usize {
+        self.entries.len()
     }
 
     /// A new level of `count` entries for the caller to fill; [`Trail::close`] it after.
@@ -78,17 +99,51 @@ impl<C: Copy + Default> Trail<C> {
 
     /// Every [`GC_INTERVAL`] levels, drops the entries that neither a live state nor `best`
     /// descends from. `live` are the states of the last level, whose trail index
-    /// (`index_of`) is remapped in place.
+    /// (`index_of`) is remapped in place. Whether it compacted: [`Trail::take_decided`] may
+    /// then find new decided depths.
     pub fn close<T>(
         &mut self,
         live: &mut [T],
         index_of: fn(&mut T) -> &mut u32,
         best: &mut Option<Best>,
-    ) {
+    ) -> bool {
         if self.levels() - self.last_gc >= GC_INTERVAL {
             self.compact(live, index_of, best);
             self.last_gc = self.levels();
+            return true;
         }
+        false
+    }
+
+    /// Hands the placements of the decided depths to `decided`, in order, and drops them: the
+    /// bottom levels of one entry each, below `best`'s depth (whose level stays, so that its
+    /// line can be rebuilt). Right after a compaction that kept only the lines of the live
+    /// states and of `best`, one entry in a level means every line that may still become the
+    /// answer passes through it. With no `best`, nothing is decided.
+    pub fn take_decided(&mut self, best: Option<Best>, decided: &mut dyn FnMut(&[C])) {
+        let Some(best) = best else {
+            return;
+        };
+        let mut top = self.base;
+        while top < best.depth && self.level(top).len() == 1 {
+            top += 1;
+        }
+        let count = top - self.base;
+        if count == 0 {
+            return;
+        }
+        // The dropped levels hold one entry each, in depth order.
+        let cut = self.start(top);
+        let codes: Vec<C> = self.entries[..cut].iter().map(|e| e.placement).collect();
+        decided(&codes);
+        self.entries.drain(..cut);
+        self.starts.drain(..count);
+        for s in &mut self.starts {
+            *s -= cut;
+        }
+        // The level now at the bottom keeps its parents: all 0, the last dropped level's one
+        // entry, which compaction and `line_to` no longer look under.
+        self.base = top;
     }
 
     /// Adds the last level without compacting (nothing comes after it).
@@ -97,11 +152,12 @@ impl<C: Copy + Default> Trail<C> {
         self.starts.push(self.entries.len());
     }
 
-    /// The placements from the first depth to `best`'s state.
+    /// The placements from the first depth not yet decided (see [`Trail::take_decided`]) to
+    /// `best`'s state.
     pub fn line_to(&self, best: Best) -> Vec<C> {
-        let mut placements = Vec::with_capacity(best.depth + 1);
+        let mut placements = Vec::with_capacity(best.depth + 1 - self.base);
         let mut i = best.index;
-        for d in (0..=best.depth).rev() {
+        for d in (self.base..=best.depth).rev() {
             let e = self.level(d)[i as usize];
             placements.push(e.placement);
             i = e.parent;
@@ -128,25 +184,35 @@ impl<C: Copy + Default> Trail<C> {
         let marks = &mut self.marks;
         let mark = |marks: &mut Vec<u64>, at: usize| marks[at / 64] |= 1 << (at % 64);
         let marked = |marks: &[u64], at: usize| marks[at / 64] >> (at % 64) & 1 == 1;
-        let last_start = self.starts[last];
+        let base = self.base;
+        let start_of = |d: usize| self.starts[d - base];
+        let last_start = start_of(last);
         for n in live.iter_mut() {
             mark(marks, last_start + *index_of(n) as usize);
         }
-        let mut rewrite_from = 0;
-        for d in (0..=last).rev() {
-            let (start, end) = (self.starts[d], self.starts[d + 1]);
+        // A state pinned at the last compaction and released since kept its line alive then:
+        // up to its depth, a level found fully alive no longer says that the levels under it
+        // are, and the walk goes on down (else that line would stay, and under it no depth
+        // would ever be decided).
+        let released = self
+            .pinned
+            .filter(|p| best.is_none_or(|b| (b.depth, b.index) != (p.depth, p.index)))
+            .map(|p| p.depth);
+        let mut rewrite_from = base;
+        for d in (base..=last).rev() {
+            let (start, end) = (start_of(d), start_of(d + 1));
             if let Some(b) = *best {
                 if b.depth == d {
                     mark(marks, start + b.index as usize);
                 }
             }
             let alive = (start..end).filter(|&i| marked(marks, i)).count();
-            if alive == end - start && d < self.last_gc {
+            if alive == end - start && d < self.last_gc && released.is_none_or(|r| d <= r) {
                 rewrite_from = d + 1;
                 break;
             }
-            if d > 0 {
-                let below = self.starts[d - 1];
+            if d > base {
+                let below = start_of(d - 1);
                 for i in start..end {
                     if marked(marks, i) {
                         mark(marks, below + self.entries[i].parent as usize);
@@ -156,11 +222,11 @@ impl<C: Copy + Default> Trail<C> {
         }
         // Moves the marked entries of each rewritten level down, in order; `below` maps the
         // level under it from old to new indices (None: that level did not move).
-        let mut to = self.starts[rewrite_from];
+        let mut to = self.start(rewrite_from);
         let mut below_moved = false;
         for d in rewrite_from..=last {
-            let (start, end) = (self.starts[d], self.starts[d + 1]);
-            self.starts[d] = to;
+            let (start, end) = (self.start(d), self.start(d + 1));
+            self.starts[d - base] = to;
             self.current.clear();
             self.current.resize(end - start, u32::MAX);
             for i in start..end {
@@ -169,7 +235,7 @@ impl<C: Copy + Default> Trail<C> {
                     if below_moved {
                         e.parent = self.below[e.parent as usize];
                     }
-                    self.current[i - start] = (to - self.starts[d]) as u32;
+                    self.current[i - start] = (to - self.starts[d - base]) as u32;
                     self.entries[to] = e;
                     to += 1;
                 }
@@ -182,8 +248,9 @@ impl<C: Copy + Default> Trail<C> {
             std::mem::swap(&mut self.below, &mut self.current);
             below_moved = true;
         }
-        self.starts[last + 1] = to;
+        self.starts[last + 1 - base] = to;
         self.entries.truncate(to);
+        self.pinned = *best;
         if below_moved {
             for n in live.iter_mut() {
                 let i = index_of(n);
@@ -205,7 +272,7 @@ mod tests {
     /// 1 -> 0 -> 2. Compaction keeps that line (and `best`'s) and the answer is unchanged.
     #[test]
     fn compaction_keeps_the_live_lines_and_the_best() {
-        let mut trail = Trail::with_capacity(3);
+        let mut trail = Trail::new();
         for level in [
             [step(0, 10), step(0, 11), step(0, 12)],
             [step(2, 20), step(1, 21), step(0, 22)],
@@ -243,7 +310,7 @@ mod tests {
         use crate::sequence::SplitMix64;
         let mut rng = SplitMix64::new(7);
         for width in [1usize, 5, 64] {
-            let mut trail = Trail::with_capacity(40);
+            let mut trail = Trail::new();
             let mut plain: Vec<Vec<TrailEntry>> = Vec::new();
             // Each live state: (its trail index, its index in `plain`'s last level).
             let mut live: Vec<(u32, u32)> = Vec::new();
@@ -319,5 +386,94 @@ mod tests {
             );
             assert!(trail.entries.len() < plain.iter().map(Vec::len).sum::<usize>() || width == 1);
         }
+    }
+
+    /// Beams of 20,000 depths whose lines meet again within a few depths (each state's parent
+    /// is one of the previous level's first three), as a search's do: with the decided depths
+    /// handed out after each compaction, the trail holds a few levels' worth of the beam, and
+    /// the decided codes then `best`'s line are the line of the trail that keeps every level.
+    #[test]
+    fn taking_the_decided_depths_keeps_the_trail_small_and_the_line_whole() {
+        use crate::sequence::SplitMix64;
+        let mut rng = SplitMix64::new(11);
+        let (width, depths) = (8usize, 20_000);
+        let mut trail = Trail::new();
+        let mut kept = Trail::new();
+        let mut decided = Vec::new();
+        let mut best: Option<Best> = None;
+        let mut kept_best: Option<Best> = None;
+        // Each live state's index in `trail` and in `kept`.
+        let mut live: Vec<(u32, u32)> = Vec::new();
+        let mut most = 0;
+        for depth in 0..depths {
+            let level: Vec<(usize, u16)> = (0..width)
+                .map(|_| {
+                    let parent = rng.below(live.len().clamp(1, 3) as u64) as usize;
+                    (parent, rng.below(1 << 12) as u16)
+                })
+                .collect();
+            for (t, pick) in [(&mut trail, 0), (&mut kept, 1)] {
+                let slot = t.open(width);
+                for (e, &(parent, placement)) in slot.iter_mut().zip(&level) {
+                    let parent = live
+                        .get(parent)
+                        .map_or(0, |l| if pick == 0 { l.0 } else { l.1 });
+                    *e = step(parent, placement);
+                }
+            }
+            live = (0..width as u32).map(|i| (i, i)).collect();
+            // Now and then the best state is a state of this depth, pinned while later ones
+            // go on.
+            if depth % 500 == 7 {
+                best = Some(Best {
+                    depth,
+                    index: 5,
+                    score: depth as u64,
+                });
+                kept_best = best;
+            }
+            let mut indices: Vec<u32> = live.iter().map(|l| l.0).collect();
+            if trail.close(&mut indices, |i| i, &mut best) {
+                trail.take_decided(best, &mut |codes| decided.extend_from_slice(codes));
+            }
+            for (l, i) in live.iter_mut().zip(indices) {
+                l.0 = i;
+            }
+            most = most.max(trail.len());
+        }
+        assert_eq!(kept.len(), width * depths);
+        assert!(most < 1_000, "the trail held {most} entries");
+        assert!(decided.len() > depths - 1_000);
+        let whole_line = |b: Best| -> Vec<u16> { [decided.clone(), trail.line_to(b)].concat() };
+        assert_eq!(whole_line(best.unwrap()), kept.line_to(kept_best.unwrap()));
+        for &(index, kept_index) in &live {
+            let at = |index| Best {
+                depth: depths - 1,
+                index,
+                score: 0,
+            };
+            assert_eq!(whole_line(at(index)), kept.line_to(at(kept_index)));
+        }
+    }
+
+    /// With no best state, or one at the bottom level, nothing is decided.
+    #[test]
+    fn nothing_is_decided_without_a_best_below_it() {
+        let mut trail = Trail::new();
+        for placement in 0..4 {
+            trail.open(1)[0] = step(0, placement);
+        }
+        let mut taken = Vec::new();
+        trail.take_decided(None, &mut |codes| taken.extend_from_slice(codes));
+        let at = |depth| Best {
+            depth,
+            index: 0,
+            score: 0,
+        };
+        trail.take_decided(Some(at(0)), &mut |codes| taken.extend_from_slice(codes));
+        assert!(taken.is_empty());
+        trail.take_decided(Some(at(2)), &mut |codes| taken.extend_from_slice(codes));
+        assert_eq!(taken, [0, 1]);
+        assert_eq!(trail.line_to(at(3)), [2, 3]);
     }
 }

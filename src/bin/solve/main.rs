@@ -9,20 +9,22 @@ mod olympiad;
 mod sequence;
 
 use crate::shared::cli::{
-    check_width, check_writable, exit_with, print_record, read_record, read_sequence,
-    refuse_other_games, CliError, Game, RulesOptions, SearchOptions,
+    check_width, check_writable, exit_with, read_record, read_sequence, refuse_other_games,
+    stdout_failed, CliError, Game, RulesOptions, SearchOptions,
 };
 use crate::shared::progress::Progress;
 use clap::{CommandFactory, FromArgMatches, Parser};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+use tetris_opt::games::tencent::movegen::Placement;
 use tetris_opt::games::tencent::record::Record;
 use tetris_opt::games::tencent::replay::Report;
 use tetris_opt::games::tencent::rules::{Kind, Rules};
-use tetris_opt::games::tencent::search::{beam_search, Params, Solution, Start};
+use tetris_opt::games::tencent::search::{beam_search_streaming, Params, Solution, Start};
 use tetris_opt::games::tencent::stats::Stats;
 use tetris_opt::limits;
-use tetris_opt::solve::{record_from, start_from, verify};
+use tetris_opt::search::DepthStats;
+use tetris_opt::solve::{start_from, RecordWriter, SolveError};
 use tetris_opt::width::{Schedule, TimeBudget};
 
 /// Search a move record for a piece sequence; prints the record (one line, comma-separated) on
@@ -234,17 +236,27 @@ fn run(args: &Args) -> Result<(), CliError> {
         args.search.print_estimate(widest, limits::BYTES_PER_STATE);
     }
     let start = Instant::now();
-    let solution = pool.install(|| search(args, &sequence, &params));
+    // The record goes out as the search decides it, each piece checked by the rules engine
+    // first: a game of any length is never held whole.
+    let out = std::io::BufWriter::new(std::io::stdout());
+    let mut writer =
+        RecordWriter::new(&sequence, rules, &params.start, &kept, out).map_err(record_failed)?;
+    let mut failed = None;
+    let solution = pool.install(|| {
+        search(args, &sequence, &params, &mut |placements| {
+            if failed.is_none() {
+                failed = writer.placements(placements).err();
+            }
+        })
+    });
     let search_time = start.elapsed();
-    let searched = record_from(&sequence, &params.start, &solution.placements, rules)
-        .map_err(CliError::internal)?;
-    let record = Record {
-        tokens: [kept.tokens, searched.tokens].concat(),
-    };
-    let (report, stats) =
-        verify(&sequence, &record, solution.score, rules).map_err(CliError::internal)?;
-
-    print_record(&record)?;
+    if let Some(e) = failed {
+        return Err(record_failed(e));
+    }
+    writer
+        .placements(&solution.placements)
+        .map_err(record_failed)?;
+    let (report, stats) = writer.finish(solution.score).map_err(record_failed)?;
 
     let wall = start.elapsed();
     if let Some(path) = &args.json {
@@ -263,6 +275,15 @@ fn run(args: &Args) -> Result<(), CliError> {
         print_summary(args, &report, &solution, &params, search_time.as_secs_f64());
     }
     Ok(())
+}
+
+/// The error of a record that could not be written out or checked: a closed stdout ends the
+/// program quietly, as the other binaries' writes do.
+fn record_failed(e: SolveError) -> CliError {
+    match e {
+        SolveError::Write(e) => stdout_failed(e, "the record"),
+        e => CliError::internal(e),
+    }
 }
 
 /// Checks every option against its limits before any file is read: the sequence file, the
@@ -349,13 +370,19 @@ fn read_inputs(
     Ok((sequence, params, kept))
 }
 
-/// The beam search with its progress.
-fn search(args: &Args, sequence: &[Kind], params: &Params) -> Solution {
+/// The beam search with its progress; `decided` receives the placements as they are decided,
+/// and the solution's are those after them.
+fn search(
+    args: &Args,
+    sequence: &[Kind],
+    params: &Params,
+    decided: &mut dyn FnMut(&[Placement]),
+) -> Solution {
     let rules = params.rules;
     let total = rules.pieces_to_place(sequence.len());
     let first = params.start.index;
     let mut progress = Progress::new("piece", Some(total as u64), args.quiet, args.progress_every);
-    let solution = beam_search(sequence, params, &mut |s| {
+    let report = &mut |s: &DepthStats| {
         let piece = first + s.pieces;
         if piece.is_multiple_of(16) || piece == total {
             let message = format!(
@@ -366,7 +393,8 @@ fn search(args: &Args, sequence: &[Kind], params: &Params) -> Solution {
             );
             progress.update(piece as u64, &message);
         }
-    });
+    };
+    let solution = beam_search_streaming(sequence, params, report, decided);
     progress.finish();
     solution
 }

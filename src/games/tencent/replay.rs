@@ -134,96 +134,141 @@ pub fn replay_observed(
     rules: Rules,
     observe: &mut dyn FnMut(&Step),
 ) -> Report {
-    let mut report = Report {
-        score: 0,
-        pieces_locked: 0,
-        lines: 0,
-        clears: [0; 4],
-        end: End::RecordEnded,
-        error: None,
-    };
-    let replay = Replay {
-        sequence,
-        record,
-        rules,
-    };
-    if let Err(error) = replay.first_token() {
-        report.fail(error);
-        return report;
+    let mut replayer = Replayer::new(sequence, rules);
+    if let Err(error) = first_token(record) {
+        replayer.report.fail(error);
+        return replayer.finish();
     }
-    let mut board = Board::new();
-    for (index, span) in record.piece_tokens().into_iter().enumerate() {
-        if let End::GameOver { piece, reason } = report.end {
+    for span in record.piece_tokens() {
+        if !replayer.piece(&record.tokens[span], observe) {
+            break;
+        }
+    }
+    replayer.finish()
+}
+
+/// A record starts with `N`, and is not empty.
+fn first_token(record: &Record) -> Result<(), ReplayError> {
+    match record.tokens.first() {
+        Some(Token::Next) => Ok(()),
+        Some(t) => Err(ReplayError {
+            piece: 1,
+            token: Some((1, t.to_string())),
+            message: "the record must start with N".to_string(),
+        }),
+        None => Err(RecordError::Empty.into()),
+    }
+}
+
+/// A replay fed one piece at a time, for a record checked as it is written (`solve` replays
+/// each piece before it prints it); [`replay_observed`] feeds it a whole record.
+pub struct Replayer<'a> {
+    sequence: &'a [Kind],
+    rules: Rules,
+    board: Board,
+    report: Report,
+    /// Pieces fed so far.
+    pieces: usize,
+    /// Tokens fed so far: where the next piece's stand in the record, for its errors.
+    tokens: usize,
+    /// An error, or the end of the game under judge rules, stopped the replay.
+    stopped: bool,
+}
+
+impl<'a> Replayer<'a> {
+    pub fn new(sequence: &'a [Kind], rules: Rules) -> Replayer<'a> {
+        Replayer {
+            sequence,
+            rules,
+            board: Board::new(),
+            report: Report {
+                score: 0,
+                pieces_locked: 0,
+                lines: 0,
+                clears: [0; 4],
+                end: End::RecordEnded,
+                error: None,
+            },
+            pieces: 0,
+            tokens: 0,
+            stopped: false,
+        }
+    }
+
+    /// Plays the next piece, whose tokens are `tokens` (its `N` first), calling `observe`
+    /// once it locks. False once the replay has stopped (the report says why); nothing fed
+    /// after that counts.
+    pub fn piece(&mut self, tokens: &[Token], observe: &mut dyn FnMut(&Step)) -> bool {
+        if self.stopped {
+            return false;
+        }
+        debug_assert_eq!(tokens.first(), Some(&Token::Next));
+        let index = self.pieces;
+        let outcome = self.play(index, tokens, observe);
+        self.pieces += 1;
+        self.tokens += tokens.len();
+        if let Err(stop) = outcome {
+            if let Some(error) = stop {
+                self.report.fail(error);
+            }
+            self.stopped = true;
+        }
+        !self.stopped
+    }
+
+    /// What the replay found so far.
+    pub fn report(&self) -> &Report {
+        &self.report
+    }
+
+    /// What the replay found; a replay fed no piece is of an empty record.
+    pub fn finish(mut self) -> Report {
+        if self.pieces == 0 && self.report.error.is_none() {
+            self.report.fail(RecordError::Empty.into());
+        }
+        self.report
+    }
+
+    /// The error of piece `number` (from 1) at its token `token` (from 0, its `N`).
+    fn error(&self, number: usize, tokens: &[Token], token: usize, message: String) -> ReplayError {
+        ReplayError {
+            piece: number,
+            token: Some((self.tokens + token + 1, tokens[token].to_string())),
+            message,
+        }
+    }
+
+    /// Plays piece number `index` (from 0), whose tokens are `tokens` (its `N` first). Stops
+    /// the replay with an error, or (`Err(None)`) where the end of the game under judge rules
+    /// ends it.
+    fn play(
+        &mut self,
+        index: usize,
+        tokens: &[Token],
+        observe: &mut dyn FnMut(&Step),
+    ) -> Result<(), Option<ReplayError>> {
+        let (number, rules) = (index + 1, self.rules);
+        if let End::GameOver { piece, reason } = self.report.end {
             if rules.locks_in_mid_air() {
-                break;
+                return Err(None);
             }
             let message = format!(
                 "moves after the game ended (piece {piece} ended it: {})",
                 reason.describe()
             );
-            report.fail(replay.error(index + 1, span.start, message));
-            return report;
+            return Err(Some(self.error(number, tokens, 0, message)));
         }
-        if let Err(stop) = replay.piece(index, span, &mut board, &mut report, observe) {
-            if let Some(error) = stop {
-                report.fail(error);
-            }
-            return report;
-        }
-    }
-    report
-}
-
-/// A replay's inputs, for its steps.
-struct Replay<'a> {
-    sequence: &'a [Kind],
-    record: &'a Record,
-    rules: Rules,
-}
-
-impl Replay<'_> {
-    /// The error of piece `number` (from 1) at token `token` (from 0).
-    fn error(&self, number: usize, token: usize, message: String) -> ReplayError {
-        ReplayError {
-            piece: number,
-            token: Some((token + 1, self.record.tokens[token].to_string())),
-            message,
-        }
-    }
-
-    /// A record starts with `N`, and is not empty.
-    fn first_token(&self) -> Result<(), ReplayError> {
-        match self.record.tokens.first() {
-            Some(Token::Next) => Ok(()),
-            Some(_) => Err(self.error(1, 0, "the record must start with N".to_string())),
-            None => Err(RecordError::Empty.into()),
-        }
-    }
-
-    /// Plays piece number `index` (from 0), whose tokens are `span` (its `N` first), on
-    /// `board`, into `report`. Stops the replay with an error, or (`Err(None)`) where a spawn
-    /// blocked under judge rules ends it.
-    fn piece(
-        &self,
-        index: usize,
-        span: std::ops::Range<usize>,
-        board: &mut Board,
-        report: &mut Report,
-        observe: &mut dyn FnMut(&Step),
-    ) -> Result<(), Option<ReplayError>> {
-        let (number, rules) = (index + 1, self.rules);
-        let (start, end) = (span.start, span.end);
-        let moves = &self.record.tokens[start + 1..end];
+        let moves = &tokens[1..];
         if let Some(message) = move_count_error(moves) {
-            return Err(Some(self.error(number, start, message)));
+            return Err(Some(self.error(number, tokens, 0, message)));
         }
         let Some(&kind) = self.sequence.get(index) else {
             let message = format!("the sequence has only {} pieces", self.sequence.len());
-            return Err(Some(self.error(number, start, message)));
+            return Err(Some(self.error(number, tokens, 0, message)));
         };
         let spawned = Piece::spawn(kind, index);
-        if !board.is_valid(&spawned) {
-            report.end = End::GameOver {
+        if !self.board.is_valid(&spawned) {
+            self.report.end = End::GameOver {
                 piece: number,
                 reason: GameOver::SpawnBlocked,
             };
@@ -234,21 +279,21 @@ impl Replay<'_> {
                 "moves after the game ended (piece {number} ended it: {})",
                 GameOver::SpawnBlocked.describe()
             );
-            return Err(Some(self.error(number, start + 1, message)));
+            return Err(Some(self.error(number, tokens, 1, message)));
         }
-        let piece = play(board, spawned, moves);
-        let resting = rules::is_resting(board, &piece);
+        let piece = play(&self.board, spawned, moves);
+        let resting = rules::is_resting(&self.board, &piece);
         if !rules.locks_in_mid_air() && !resting {
             let message = format!(
                 "{kind} locked in mid-air at x={} y={} state {}",
                 piece.x, piece.y, piece.state
             );
-            return Err(Some(self.error(number, end - 1, message)));
+            return Err(Some(self.error(number, tokens, tokens.len() - 1, message)));
         }
-        let mut written = board.clone();
+        let mut written = self.board.clone();
         written.write(&piece);
-        let turn = rules::lock(board, &piece, index, rules);
-        report.add(number, &turn);
+        let turn = rules::lock(&mut self.board, &piece, index, rules);
+        self.report.add(number, &turn);
         observe(&Step {
             index,
             piece,
@@ -256,9 +301,9 @@ impl Replay<'_> {
             moves,
             turn,
             written: &written,
-            board,
-            score: report.score,
-            lines: report.lines,
+            board: &self.board,
+            score: self.report.score,
+            lines: self.report.lines,
         });
         Ok(())
     }

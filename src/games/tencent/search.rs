@@ -92,12 +92,49 @@ pub fn beam_search_guided(
     run(sequence, params, Some(guide), &WallClock::start(), progress)
 }
 
+/// [`beam_search`] that hands out the placements as they are decided (see
+/// [`search::beam_search_streaming`]): `decided` receives them in order from
+/// `params.start`'s piece on, and the solution's `placements` are those that follow them.
+pub fn beam_search_streaming(
+    sequence: &[Kind],
+    params: &Params,
+    progress: &mut dyn FnMut(&DepthStats),
+    decided: &mut dyn FnMut(&[Placement]),
+) -> Solution {
+    let mut unpacked = Vec::new();
+    let mut decided = |codes: &[u16]| {
+        unpacked.clear();
+        unpacked.extend(codes.iter().map(|&c| Placement::unpack(c)));
+        decided(&unpacked);
+    };
+    let clock = WallClock::start();
+    run_streaming(sequence, params, None, &clock, progress, &mut decided)
+}
+
 fn run(
     sequence: &[Kind],
     params: &Params,
     guide: Option<&Guide>,
     clock: &dyn Clock,
     progress: &mut dyn FnMut(&DepthStats),
+) -> Solution {
+    let mut placements = Vec::new();
+    let mut decided = |codes: &[u16]| placements.extend_from_slice(codes);
+    let mut solution = run_streaming(sequence, params, guide, clock, progress, &mut decided);
+    let tail = std::mem::take(&mut solution.placements);
+    solution.placements = (placements.into_iter().map(Placement::unpack))
+        .chain(tail)
+        .collect();
+    solution
+}
+
+fn run_streaming(
+    sequence: &[Kind],
+    params: &Params,
+    guide: Option<&Guide>,
+    clock: &dyn Clock,
+    progress: &mut dyn FnMut(&DepthStats),
+    decided: &mut dyn FnMut(&[u16]),
 ) -> Solution {
     let first = params.start.index;
     let depths = params
@@ -122,7 +159,7 @@ fn run(
         width_changes: params.width_changes.clone(),
         time_budget: params.time_budget,
     };
-    let line = search::beam_search(&game, &run, &width, guide, clock, progress);
+    let line = search::beam_search_streaming(&game, &run, &width, guide, clock, progress, decided);
     Solution {
         placements: line.placements.into_iter().map(Placement::unpack).collect(),
         score: line.score,
