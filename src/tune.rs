@@ -135,6 +135,7 @@ pub fn score_trial(
         policy: params.policy.clone(),
         rules,
         start: Default::default(),
+        objective: Default::default(),
     };
     let score = |input: &TuneInput| beam_search(&input.pieces, &beam, &mut |_| {}).score;
     let scores = inputs.iter().map(score).collect();

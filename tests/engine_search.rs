@@ -27,6 +27,7 @@ fn params(beam_width: usize, piece_limit: usize) -> Params {
         policy: Default::default(),
         rules: Rules::default().with_piece_limit(piece_limit),
         start: Default::default(),
+        objective: Default::default(),
     }
 }
 

@@ -11,8 +11,9 @@ use std::path::Path;
 use std::time::Instant;
 use tetris_opt::games::browser::replay::{replay, JsonReport};
 use tetris_opt::games::browser::search::{default_policy, default_weights, Params, DEFAULT_WIDTH};
+use tetris_opt::games::tencent::search::DEFAULT_SCORE_WEIGHT;
 use tetris_opt::limits;
-use tetris_opt::search::Width;
+use tetris_opt::search::{Objective, Width};
 use tetris_opt::width::{Schedule, TimeBudget, WallClock};
 
 /// What `solve --game browser` is asked to do.
@@ -66,9 +67,10 @@ pub fn solve(run: &SolveRun) -> Result<(), CliError> {
         None => default_policy(),
     };
     let params = Params {
-        score_weight: search.eval.score_weight,
+        score_weight: search.eval.score_weight.unwrap_or(DEFAULT_SCORE_WEIGHT),
         weights,
         policy,
+        objective: search.objective_or(Objective::Score),
     };
     let beam = Width {
         beam_width: width,
