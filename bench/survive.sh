@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark (h): survival on the contest's rules with the piece limit lifted. Solves generated
+# Benchmark (i): survival on the contest's rules with the piece limit lifted. Solves generated
 # contest sequences of 100,000 pieces (`gen --seed S --count 100000`) with `--objective
 # survive --beam-width 50` on one thread and prints, per sequence: pieces placed, the score,
 # seconds and peak memory, and whether `check` scores the record as `solve` claimed (same
