@@ -39,8 +39,9 @@ pub struct Params {
 /// How much one point lowers a state's key when scoring (key = evaluation - score x weight).
 pub const DEFAULT_SCORE_WEIGHT: f64 = 0.024;
 
-/// A point's worth in the key when surviving: a tie-break between boards the survival weights
-/// rank alike, far too small to trade any of the stack's safety for a clear.
+/// A point's worth in the key when surviving: none, so that no clear is bought with the
+/// stack's safety (the survival weights were tuned with it so; points still decide between
+/// lines that placed as many pieces, in the answer).
 pub const SURVIVE_SCORE_WEIGHT: f64 = 0.0;
 
 /// What a state's key is made of: the evaluation's weights, a point's worth, and the endgame.
