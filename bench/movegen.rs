@@ -32,6 +32,7 @@ static BOARDS: LazyLock<Vec<Position>> = LazyLock::new(|| {
         policy: Default::default(),
         rules: Rules::default(),
         start: Default::default(),
+        objective: Default::default(),
     };
     let solution = beam_search(&sequence, &params, &mut |_| {});
     let mut boards = Vec::with_capacity(solution.placements.len());

@@ -153,6 +153,7 @@ mod tests {
             policy: Default::default(),
             rules: Rules::default(),
             start: Start::default(),
+            objective: Default::default(),
         }
     }
 

@@ -4,8 +4,10 @@
 //!
 //! Tuning runs on generated sequences of the contest's distribution; the contest sequence itself
 //! is only reported as a held-out figure, so the shipped defaults are not fitted to it. Seeds
-//! whose sequence runs into the contest's are refused ([`ContestStates`]). The run itself (the
-//! settings, resume, grid and optimizer) is in [`driver`].
+//! whose sequence runs into the contest's are refused ([`ContestStates`]). A trial's fitness
+//! follows the [`Objective`]: the mean score, or the mean pieces placed, then the mean score
+//! ([`fitness_order`]). The run itself (the settings, resume, grid and optimizer) is in
+//! [`driver`].
 
 mod driver;
 
@@ -15,8 +17,10 @@ use crate::games::tencent::eval::Weights;
 use crate::games::tencent::policy::Policy;
 use crate::games::tencent::rules::{Kind, Rules};
 use crate::games::tencent::search::{beam_search, Params};
+use crate::search::Objective;
 use crate::sequence::{contest_sequence, SplitMix64, CONTEST_SEED};
 use serde::{Deserialize, Serialize};
+use std::cmp::Ordering;
 use std::time::Instant;
 
 /// One point of the parameter space.
@@ -42,6 +46,12 @@ pub struct TrialResult {
     /// Score per tuning input, in input order.
     pub scores: Vec<u64>,
     pub mean_score: f64,
+    /// Pieces placed per tuning input, in input order (absent from logs older than survival
+    /// tuning).
+    #[serde(default)]
+    pub pieces: Vec<usize>,
+    #[serde(default)]
+    pub mean_pieces: f64,
     /// Score on the held-out input, when one was given.
     pub holdout: Option<u64>,
     pub wall_seconds: f64,
@@ -53,12 +63,14 @@ pub struct TrialResult {
     pub inputs: String,
 }
 
-/// Names the tuning inputs, holdout and rules (piece limit, judge or strict), with a hash of the
-/// pieces, so that trials on other data or under other rules are never mixed into a ranking.
+/// Names the tuning inputs, holdout, rules (piece limit, judge or strict) and objective, with a
+/// hash of the pieces, so that trials on other data, under other rules or answering for
+/// another objective are never mixed into a ranking.
 pub fn inputs_fingerprint(
     inputs: &[TuneInput],
     holdout: Option<&TuneInput>,
     rules: Rules,
+    objective: Objective,
 ) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     let mut names = Vec::new();
@@ -69,10 +81,10 @@ pub fn inputs_fingerprint(
             h = (h ^ k.letter() as u64).wrapping_mul(0x0100_0000_01b3);
         }
     }
-    // Strict trials keep the fingerprint they had before judge tuning existed, so old logs
-    // still resume.
+    // Strict trials for points keep the fingerprint they had before judge and survival tuning
+    // existed, so old logs still resume.
     format!(
-        "v1 {} holdout={} limit={} pieces={h:016x}{}",
+        "v1 {} holdout={} limit={} pieces={h:016x}{}{}",
         names.join(","),
         holdout.map_or("none", |h| h.name.as_str()),
         rules.piece_limit,
@@ -80,8 +92,22 @@ pub fn inputs_fingerprint(
             " judge"
         } else {
             ""
+        },
+        match objective {
+            Objective::Score => "",
+            Objective::Survive => " survive",
         }
     )
+}
+
+/// Orders trials best first by their fitness under `objective`: the mean score, or the mean
+/// pieces placed, then the mean score.
+pub fn fitness_order(objective: Objective, a: &TrialResult, b: &TrialResult) -> Ordering {
+    let by_score = b.mean_score.total_cmp(&a.mean_score);
+    match objective {
+        Objective::Score => by_score,
+        Objective::Survive => b.mean_pieces.total_cmp(&a.mean_pieces).then(by_score),
+    }
 }
 
 /// A named sequence to tune on.
@@ -97,7 +123,9 @@ impl TrialResult {
         TrialResult {
             params: params.clone(),
             mean_score: scores.scores.iter().sum::<u64>() as f64 / n,
+            mean_pieces: scores.pieces.iter().sum::<usize>() as f64 / n,
             scores: scores.scores,
+            pieces: scores.pieces,
             holdout: scores.holdout,
             wall_seconds: scores.wall_seconds,
             origin: origin.to_string(),
@@ -112,18 +140,22 @@ impl TrialResult {
 pub struct TrialScores {
     /// Score per tuning input, in input order.
     pub scores: Vec<u64>,
+    /// Pieces placed per tuning input, in input order.
+    pub pieces: Vec<usize>,
     pub holdout: Option<u64>,
     pub wall_seconds: f64,
 }
 
 /// Runs one trial: the beam on every input (and the holdout), in turn; each beam is parallel.
 /// Under judge `rules` the beam also places mid-air clearing locks and the scores are judge
-/// scores.
+/// scores. The beam answers for `objective` where every line tops out: surviving, with the
+/// line that placed the most pieces.
 pub fn score_trial(
     params: &TrialParams,
     inputs: &[TuneInput],
     holdout: Option<&TuneInput>,
     rules: Rules,
+    objective: Objective,
 ) -> TrialScores {
     let start = Instant::now();
     let beam = Params {
@@ -135,12 +167,20 @@ pub fn score_trial(
         policy: params.policy.clone(),
         rules,
         start: Default::default(),
+        objective,
     };
-    let score = |input: &TuneInput| beam_search(&input.pieces, &beam, &mut |_| {}).score;
-    let scores = inputs.iter().map(score).collect();
-    let holdout = holdout.map(score);
+    let solve = |input: &TuneInput| beam_search(&input.pieces, &beam, &mut |_| {});
+    let (scores, pieces) = inputs
+        .iter()
+        .map(|input| {
+            let solution = solve(input);
+            (solution.score, solution.placements.len())
+        })
+        .unzip();
+    let holdout = holdout.map(|input| solve(input).score);
     TrialScores {
         scores,
+        pieces,
         holdout,
         wall_seconds: start.elapsed().as_secs_f64(),
     }
@@ -495,21 +535,63 @@ mod tests {
             rules.with_piece_limit(piece_limit)
         };
         let strict = rules(10_000, false);
-        let a = inputs_fingerprint(&[input("seed 1", 1)], None, strict);
-        assert_eq!(a, inputs_fingerprint(&[input("seed 1", 1)], None, strict));
-        assert_ne!(a, inputs_fingerprint(&[input("seed 1", 2)], None, strict));
-        assert_ne!(
+        let score = Objective::Score;
+        let a = inputs_fingerprint(&[input("seed 1", 1)], None, strict, score);
+        assert_eq!(
             a,
-            inputs_fingerprint(&[input("seed 1", 1)], None, rules(0, false))
+            inputs_fingerprint(&[input("seed 1", 1)], None, strict, score)
         );
         assert_ne!(
             a,
-            inputs_fingerprint(&[input("seed 1", 1)], None, rules(10_000, true))
+            inputs_fingerprint(&[input("seed 1", 2)], None, strict, score)
+        );
+        assert_ne!(
+            a,
+            inputs_fingerprint(&[input("seed 1", 1)], None, rules(0, false), score)
+        );
+        assert_ne!(
+            a,
+            inputs_fingerprint(&[input("seed 1", 1)], None, rules(10_000, true), score)
         );
         let holdout = input("contest", 12358);
         assert_ne!(
             a,
-            inputs_fingerprint(&[input("seed 1", 1)], Some(&holdout), strict)
+            inputs_fingerprint(&[input("seed 1", 1)], Some(&holdout), strict, score)
+        );
+        assert_ne!(
+            a,
+            inputs_fingerprint(&[input("seed 1", 1)], None, strict, Objective::Survive)
+        );
+    }
+
+    /// Surviving, a trial that placed more pieces beats one that scored more; points only
+    /// break ties. For points, the score alone ranks.
+    #[test]
+    fn survival_fitness_is_pieces_then_score() {
+        let trial = |mean_pieces, mean_score| TrialResult {
+            params: TrialParams {
+                beam_width: 1,
+                score_weight: 0.0,
+                weights: Weights::default(),
+                policy: Policy::default(),
+            },
+            scores: vec![],
+            mean_score,
+            pieces: vec![],
+            mean_pieces,
+            holdout: None,
+            wall_seconds: 0.0,
+            origin: String::new(),
+            inputs: String::new(),
+        };
+        let (longer, richer, richer_longer) =
+            (trial(900.0, 10.0), trial(800.0, 50.0), trial(900.0, 20.0));
+        let survive = |a, b| fitness_order(Objective::Survive, a, b);
+        assert_eq!(survive(&longer, &richer), Ordering::Less);
+        assert_eq!(survive(&richer_longer, &longer), Ordering::Less);
+        assert_eq!(
+            fitness_order(Objective::Score, &richer, &longer),
+            Ordering::Less
         );
     }
 
@@ -524,6 +606,8 @@ mod tests {
             },
             scores: vec![1, 2],
             mean_score: 1.5,
+            pieces: vec![10, 10],
+            mean_pieces: 10.0,
             holdout: None,
             wall_seconds: 0.1,
             origin: "grid".into(),

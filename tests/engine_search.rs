@@ -27,6 +27,7 @@ fn params(beam_width: usize, piece_limit: usize) -> Params {
         policy: Default::default(),
         rules: Rules::default().with_piece_limit(piece_limit),
         start: Default::default(),
+        objective: Default::default(),
     }
 }
 
@@ -300,4 +301,23 @@ fn judge_solve_passes_judge_replay() {
         );
     }
     assert_eq!(strict.valid(), !mid_air);
+}
+
+/// The shipped survival weights load and are what a search for survival ranks by, with no
+/// score weight and no endgame; the ranking for points is the shipped default one.
+#[test]
+fn the_survival_ranking_is_the_shipped_survival_weights() {
+    use tetris_opt::games::tencent::policy::Policy;
+    use tetris_opt::games::tencent::search::{RankingParams, DEFAULT_SCORE_WEIGHT};
+    use tetris_opt::search::Objective;
+    let file = include_str!("../weights/contest-survive.json");
+    let shipped = tetris_opt::games::tencent::eval::Weights::from_json(file).unwrap();
+    let survive = RankingParams::default_for(Objective::Survive);
+    assert_eq!(survive.weights, shipped);
+    assert_eq!(survive.score_weight, 0.0);
+    assert_eq!(survive.policy.endgame_score_weight, None);
+    let score = RankingParams::default_for(Objective::Score);
+    assert_eq!(score.weights, Default::default());
+    assert_eq!(score.score_weight, DEFAULT_SCORE_WEIGHT);
+    assert_eq!(score.policy, Policy::default());
 }

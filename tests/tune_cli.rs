@@ -394,3 +394,42 @@ fn cut_or_foreign_log_lines_are_reported_and_new_trials_stay_readable() {
         "{again:#?}"
     );
 }
+
+/// Surviving, every trial logs the pieces its answers placed and the table ranks by them: a
+/// beam of 1 under the weights for points tops out inside 500 pieces on these seeds (the
+/// survival weights may not, so they are not the ones tried).
+#[test]
+fn survive_trials_log_the_pieces_placed() {
+    let scratch = Scratch::new("tune-survive");
+    let log = scratch.dir.join("log.jsonl");
+    let best = scratch.dir.join("best.json");
+    let mut args: Vec<&dyn AsRef<OsStr>> = vec![
+        &"--objective",
+        &"survive",
+        &"--weights",
+        &"weights/default.json",
+        &"--seeds",
+        &"11,12",
+        &"--pieces",
+        &"500",
+        &"--piece-limit",
+        &"0",
+        &"--beam-widths",
+        &"1",
+    ];
+    args.extend(files(&log, &best));
+    let out = tune(&args);
+    assert_eq!(out.code, Some(0), "{out:#?}");
+    let lines = log_lines(&log);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    let pieces = lines[0]["pieces"].as_array().expect("pieces per input");
+    assert_eq!(pieces.len(), 2);
+    assert!(
+        pieces
+            .iter()
+            .all(|p| p.as_u64().is_some_and(|p| p > 0 && p < 500)),
+        "{pieces:?}"
+    );
+    assert_eq!(lines[0]["params"]["score_weight"], 0.0);
+    assert!(lines[0]["inputs"].as_str().unwrap().ends_with(" survive"));
+}

@@ -13,6 +13,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 use tetris_opt::games::tencent::search::{Params, Start};
 use tetris_opt::polish::{check_range, polish, PolishError};
+use tetris_opt::search::Objective;
 use tetris_opt::width::Schedule;
 
 /// Search pieces FROM+1..=TO of a record again, from the record's own state, keeping the
@@ -63,16 +64,18 @@ fn run(args: &Args) -> Result<(), CliError> {
         .check_memory(args.beam_width, tetris_opt::limits::BYTES_PER_STATE)?;
     let sequence = read_sequence(&args.input)?;
     let record = read_record(&args.record)?;
-    let (weights, policy) = args.search.read()?;
+    let objective = args.search.objective_or(Objective::Score);
+    let ranking = args.search.ranking(objective)?;
     let params = Params {
         beam_width: args.beam_width,
         width_changes: Schedule::default(),
         time_budget: None,
-        score_weight: args.search.eval.score_weight,
-        weights,
-        policy,
+        score_weight: ranking.score_weight,
+        weights: ranking.weights,
+        policy: ranking.policy,
         rules,
         start: Start::default(),
+        objective,
     };
     let pieces = record.piece_count();
     let to = args.to.unwrap_or(pieces).min(pieces);

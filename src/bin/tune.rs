@@ -9,7 +9,9 @@ use crate::shared::cli::{
 };
 use clap::Parser;
 use std::path::{Path, PathBuf};
+use tetris_opt::games::tencent::search::RankingParams;
 use tetris_opt::limits;
+use tetris_opt::search::Objective;
 use tetris_opt::tune::{
     free_weights, read_log, seed_inputs, Optimizer, Plan, Progress, Settings, TrialResult,
     TuneError, TuneInput, Tuner,
@@ -17,7 +19,9 @@ use tetris_opt::tune::{
 
 /// Tune the solver on generated sequences of the contest's distribution, reporting a held-out
 /// sequence (by default the contest's own) beside them. Every trial is appended to the log as
-/// one JSON line; a rerun with the same log skips trials already done.
+/// one JSON line; a rerun with the same log skips trials already done. A trial's fitness is its
+/// mean score, or with `--objective survive` its mean pieces placed, then its mean score (lift
+/// the piece limit with `--piece-limit 0` and take a narrow beam, so that lines top out).
 #[derive(Parser)]
 #[command(version)]
 struct Args {
@@ -38,15 +42,19 @@ struct Args {
     /// Beam widths of the grid.
     #[arg(long, value_delimiter = ',', default_value = "200")]
     beam_widths: Vec<usize>,
-    /// Score weights of the grid.
-    #[arg(long, value_delimiter = ',', default_value = "0.024")]
+    /// Score weights of the grid (default: 0.024; surviving, 0).
+    #[arg(long, value_delimiter = ',')]
     score_weights: Vec<f64>,
-    /// Starting evaluation weights (JSON; default: the shipped ones).
+    /// Starting evaluation weights (JSON; default: the shipped ones for the objective,
+    /// weights/default.json or weights/contest-survive.json).
     #[arg(long, value_name = "FILE")]
     weights: Option<PathBuf>,
-    /// Beam policy (JSON; default: the shipped one).
+    /// Beam policy (JSON; default: the shipped one; surviving, no endgame).
     #[arg(long, value_name = "FILE")]
     policy: Option<PathBuf>,
+    /// What a trial is worth: its mean score, or the mean pieces placed, then the mean score.
+    #[arg(long, value_enum, default_value_t = Objective::Score)]
+    objective: Objective,
     /// After the grid, optimize the evaluation weights with the cross-entropy method for this
     /// many generations, at the best grid point.
     #[arg(long, default_value_t = 0)]
@@ -100,9 +108,15 @@ fn main() {
 
 fn run(args: &Args) -> Result<(), CliError> {
     // Every argument is checked before any file is read or any trial runs.
+    let defaults = RankingParams::default_for(args.objective);
+    let score_weights = if args.score_weights.is_empty() {
+        vec![defaults.score_weight]
+    } else {
+        args.score_weights.clone()
+    };
     let plan = Plan {
         beam_widths: args.beam_widths.clone(),
-        score_weights: args.score_weights.clone(),
+        score_weights,
         optimizer: Optimizer {
             generations: args.generations,
             population: args.population,
@@ -159,8 +173,15 @@ fn run(args: &Args) -> Result<(), CliError> {
         inputs,
         holdout,
         rules,
-        weights: read_weights(args.weights.as_deref())?,
-        policy: read_policy(args.policy.as_deref())?,
+        weights: match &args.weights {
+            Some(path) => read_weights(Some(path))?,
+            None => defaults.weights,
+        },
+        policy: match &args.policy {
+            Some(path) => read_policy(Some(path))?,
+            None => defaults.policy,
+        },
+        objective: args.objective,
     };
     let mut tuner = Tuner::new(&settings).map_err(usage)?;
 
@@ -205,11 +226,13 @@ fn run(args: &Args) -> Result<(), CliError> {
             CliError::usage(format!("cannot write {}: {e}", args.best_weights.display()))
         })?;
         println!(
-            "best weights written to {} (beam width {}, score weight {}, mean {:.0})",
+            "best weights written to {} (beam width {}, score weight {}, mean {:.0}, mean \
+             pieces {:.0})",
             args.best_weights.display(),
             best.params.beam_width,
             best.params.score_weight,
-            best.mean_score
+            best.mean_score,
+            best.mean_pieces
         );
     }
     Ok(())
@@ -254,9 +277,10 @@ impl<'a> Report<'a> {
                 result, best, done, ..
             } => {
                 let message = format!(
-                    "{}; best mean {:.0} ({}, beam {}, score weight {})",
+                    "{}; best mean {:.0}, {:.0} pieces ({}, beam {}, score weight {})",
                     describe(result),
                     best.mean_score,
+                    best.mean_pieces,
                     best.origin,
                     best.params.beam_width,
                     best.params.score_weight,
@@ -274,14 +298,14 @@ impl<'a> Report<'a> {
 
 /// A trial in a progress line: where it comes from, its parameters, its scores.
 fn describe(r: &TrialResult) -> String {
-    let per: Vec<String> = r.scores.iter().map(u64::to_string).collect();
     format!(
-        "{}, beam {}, score weight {}: mean {:.0} ({}), holdout {}, {:.1} s",
+        "{}, beam {}, score weight {}: mean {:.0}, {:.0} pieces ({}), holdout {}, {:.1} s",
         r.origin,
         r.params.beam_width,
         r.params.score_weight,
         r.mean_score,
-        per.join(", "),
+        r.mean_pieces,
+        per_input(r),
         r.holdout.map_or("-".to_string(), |h| h.to_string()),
         r.wall_seconds
     )
@@ -290,28 +314,43 @@ fn describe(r: &TrialResult) -> String {
 fn print_table(settings: &Settings, ranked: &[&TrialResult], top: usize) {
     let names: Vec<&str> = settings.inputs.iter().map(|i| i.name.as_str()).collect();
     println!(
-        "{:>4}  {:>7}  {:>8}  {:>10}  {:>10}  {:>7}  per input ({})",
+        "{:>4}  {:>7}  {:>8}  {:>10}  {:>8}  {:>10}  {:>7}  per input ({})",
         "rank",
         "beam",
         "score_w",
         "mean",
+        "pieces",
         "holdout",
         "wall s",
         names.join(", ")
     );
     for (i, r) in ranked.iter().take(top).enumerate() {
-        let per: Vec<String> = r.scores.iter().map(u64::to_string).collect();
         println!(
-            "{:>4}  {:>7}  {:>8.4}  {:>10.0}  {:>10}  {:>7.1}  {}",
+            "{:>4}  {:>7}  {:>8.4}  {:>10.0}  {:>8.0}  {:>10}  {:>7.1}  {}",
             i + 1,
             r.params.beam_width,
             r.params.score_weight,
             r.mean_score,
+            r.mean_pieces,
             r.holdout.map_or("-".to_string(), |h| h.to_string()),
             r.wall_seconds,
-            per.join(", ")
+            per_input(r)
         );
     }
+}
+
+/// A trial's score per input, each with its pieces placed where the log has them.
+fn per_input(r: &TrialResult) -> String {
+    let per: Vec<String> = r
+        .scores
+        .iter()
+        .zip(r.pieces.iter().map(Some).chain(std::iter::repeat(None)))
+        .map(|(score, pieces)| match pieces {
+            Some(pieces) => format!("{score} ({pieces})"),
+            None => score.to_string(),
+        })
+        .collect();
+    per.join(", ")
 }
 
 fn log_write_error(path: &Path, e: impl std::fmt::Display) -> CliError {

@@ -4,13 +4,14 @@
 //! and reported to a progress callback; what to print, and when, is the caller's.
 
 use super::{
-    inputs_fingerprint, score_trial, ContestOverlap, CrossEntropy, TrialLog, TrialParams,
-    TrialResult, TrialScores, TuneInput, GENERATOR_MODULUS,
+    fitness_order, inputs_fingerprint, score_trial, ContestOverlap, CrossEntropy, TrialLog,
+    TrialParams, TrialResult, TrialScores, TuneInput, GENERATOR_MODULUS,
 };
 use crate::games::tencent::eval::Weights;
 use crate::games::tencent::policy::Policy;
 use crate::games::tencent::rules::Rules;
 use crate::limits::{self, LimitError};
+use crate::search::Objective;
 use rayon::prelude::*;
 use std::cmp::Ordering;
 use std::collections::HashMap;
@@ -199,6 +200,8 @@ pub struct Settings {
     /// The evaluation weights of the grid, where the optimizer starts.
     pub weights: Weights,
     pub policy: Policy,
+    /// What a trial's fitness is, and what the beam answers when every line tops out.
+    pub objective: Objective,
 }
 
 impl Settings {
@@ -260,6 +263,7 @@ impl<'s> Tuner<'s> {
                 &settings.inputs,
                 settings.holdout.as_ref(),
                 settings.rules,
+                settings.objective,
             ),
             done: HashMap::new(),
             newline_first: false,
@@ -294,6 +298,7 @@ impl<'s> Tuner<'s> {
                 &settings.inputs,
                 settings.holdout.as_ref(),
                 settings.rules,
+                settings.objective,
             )
         };
         self.run(&beam, log, progress)
@@ -332,9 +337,10 @@ impl<'s> Tuner<'s> {
             })
             .collect();
         let grid_results = self.run_batch(grid, "grid", trial, log, &mut count, progress);
+        let objective = settings.objective;
         let best_grid = grid_results
             .iter()
-            .max_by(|a, b| a.mean_score.total_cmp(&b.mean_score))
+            .min_by(|a, b| fitness_order(objective, a, b))
             .expect("a checked plan has at least one grid point")
             .params
             .clone();
@@ -360,7 +366,7 @@ impl<'s> Tuner<'s> {
                 .collect();
             let origin = format!("cem generation {}", g + 1);
             let mut results = self.run_batch(batch, &origin, trial, log, &mut count, progress);
-            results.sort_by(|a, b| b.mean_score.total_cmp(&a.mean_score));
+            results.sort_by(|a, b| fitness_order(objective, a, b));
             let elite: Vec<Weights> = results
                 .iter()
                 .take(optimizer.elite)
@@ -429,12 +435,18 @@ impl<'s> Tuner<'s> {
     /// so that a resumed run ranks alike.
     pub fn ranked(&self) -> Vec<&TrialResult> {
         let mut ranked: Vec<&TrialResult> = self.done.values().collect();
-        ranked.sort_by(|a, b| rank_order(a, b));
+        ranked.sort_by(|a, b| self.rank_order(a, b));
         ranked
     }
 
     fn best(&self) -> Option<&TrialResult> {
-        self.done.values().min_by(|a, b| rank_order(a, b))
+        self.done.values().min_by(|a, b| self.rank_order(a, b))
+    }
+
+    /// Best first by fitness, then in parameter order.
+    fn rank_order(&self, a: &TrialResult, b: &TrialResult) -> Ordering {
+        fitness_order(self.settings.objective, a, b)
+            .then_with(|| a.params.key().cmp(&b.params.key()))
     }
 }
 
@@ -442,12 +454,6 @@ impl<'s> Tuner<'s> {
 struct Count {
     done: usize,
     total: usize,
-}
-
-fn rank_order(a: &TrialResult, b: &TrialResult) -> Ordering {
-    b.mean_score
-        .total_cmp(&a.mean_score)
-        .then_with(|| a.params.key().cmp(&b.params.key()))
 }
 
 #[cfg(test)]

@@ -25,6 +25,7 @@ fn settings(generations: usize) -> Settings {
         rules: Rules::default(),
         weights: Weights::default(),
         policy: Policy::default(),
+        objective: Objective::Score,
     }
 }
 
@@ -34,6 +35,7 @@ fn fake(params: &TrialParams) -> TrialScores {
     let score = params.beam_width as f64 * 100.0 + params.score_weight * 1e4 + closeness;
     TrialScores {
         scores: vec![score as u64, score as u64 + 2],
+        pieces: vec![10, 10],
         holdout: Some(7),
         wall_seconds: 0.5,
     }

@@ -3,7 +3,9 @@
 
 use std::path::{Path, PathBuf};
 use tetris_opt::games::tencent::rules::{LockMode, Rules, DEFAULT_PIECE_LIMIT};
+use tetris_opt::games::tencent::search::RankingParams;
 use tetris_opt::limits::{self, LimitError};
+use tetris_opt::search::Objective;
 
 /// Exit code for a record that was read but is invalid.
 pub const EXIT_INVALID: i32 = 1;
@@ -300,13 +302,16 @@ impl RulesOptions {
 #[derive(clap::Args, Debug)]
 pub struct EvalOptions {
     /// How much one point scored lowers a state's key (key = evaluation - score * weight).
-    #[arg(long, default_value_t = 0.024)]
-    pub score_weight: f64,
+    /// Default: 0.024, and 0 for the contest's game under `--objective survive`.
+    #[arg(long)]
+    pub score_weight: Option<f64>,
     /// Evaluation weights as JSON (fields left out keep their defaults; the browser game's
-    /// are weights/browser.json).
+    /// are weights/browser.json; the contest's under `--objective survive`,
+    /// weights/contest-survive.json).
     #[arg(long, value_name = "FILE")]
     pub weights: Option<PathBuf>,
-    /// Beam policy as JSON (fields left out keep their defaults).
+    /// Beam policy as JSON (fields left out keep their defaults; under `--objective
+    /// survive` the contest's search has no endgame).
     #[arg(long, value_name = "FILE")]
     pub policy: Option<PathBuf>,
 }
@@ -320,7 +325,7 @@ pub struct SearchOptions {
     /// points (`survive`: the ranking keeps the stack safe and the answer is the line that
     /// went furthest). Default: `survive` for the olympiad's game, `score` for the others.
     #[arg(long, value_enum)]
-    pub objective: Option<tetris_opt::search::Objective>,
+    pub objective: Option<Objective>,
     /// Worker threads (default: all cores; at most 4 per core). The record does not depend
     /// on it.
     #[arg(long)]
@@ -333,7 +338,9 @@ pub struct SearchOptions {
 impl SearchOptions {
     /// Refuses values no search can use (before any file is read).
     pub fn check(&self) -> Result<(), CliError> {
-        limits::check_finite("--score-weight", self.eval.score_weight)?;
+        if let Some(score_weight) = self.eval.score_weight {
+            limits::check_finite("--score-weight", score_weight)?;
+        }
         if let Some(threads) = self.threads {
             limits::check_threads(threads, limits::cores())?;
         }
@@ -361,18 +368,28 @@ impl SearchOptions {
         );
     }
 
-    /// The weights and the policy files, read (their defaults where none is given).
-    pub fn read(
-        &self,
-    ) -> Result<
-        (
-            tetris_opt::games::tencent::eval::Weights,
-            tetris_opt::games::tencent::policy::Policy,
-        ),
-        CliError,
-    > {
-        let policy = read_policy(self.eval.policy.as_deref())?;
-        Ok((read_weights(self.eval.weights.as_deref())?, policy))
+    /// The objective given, else `default` (the game's).
+    pub fn objective_or(&self, default: Objective) -> Objective {
+        self.objective.unwrap_or(default)
+    }
+
+    /// The contest's ranking for `objective`: the weights and policy files read and the score
+    /// weight given, each in place of the objective's default ([`RankingParams::default_for`]).
+    pub fn ranking(&self, objective: Objective) -> Result<RankingParams, CliError> {
+        let defaults = RankingParams::default_for(objective);
+        let weights = match &self.eval.weights {
+            Some(path) => read_weights(Some(path))?,
+            None => defaults.weights,
+        };
+        let policy = match &self.eval.policy {
+            Some(path) => read_policy(Some(path))?,
+            None => defaults.policy,
+        };
+        Ok(RankingParams {
+            score_weight: self.eval.score_weight.unwrap_or(defaults.score_weight),
+            weights,
+            policy,
+        })
     }
 
     /// The worker threads the search runs on.

@@ -8,8 +8,10 @@ use std::io::Write;
 use std::time::Instant;
 use tetris_opt::games::browser::replay::{replay, JsonReport};
 use tetris_opt::games::browser::search::{default_policy, default_weights, Params, DEFAULT_WIDTH};
+use tetris_opt::games::tencent::search::DEFAULT_SCORE_WEIGHT;
 use tetris_opt::limits;
 use tetris_opt::width::WallClock;
+use tetris_opt::search::Objective;
 
 /// Solves a browser-game sequence: the record on stdout (checked on the plain engine first),
 /// a summary ending in `Score = N` on stderr.
@@ -30,9 +32,10 @@ pub fn solve(run: &SolveRun) -> Result<(), CliError> {
         None => default_policy(),
     };
     let params = Params {
-        score_weight: search.eval.score_weight,
+        score_weight: search.eval.score_weight.unwrap_or(DEFAULT_SCORE_WEIGHT),
         weights,
         policy,
+        objective: search.objective_or(Objective::Score),
     };
     let pool = search.pool()?;
     if !run.quiet {

@@ -25,6 +25,7 @@ use tetris_opt::games::tencent::stats::Stats;
 use tetris_opt::limits;
 use tetris_opt::search::DepthStats;
 use tetris_opt::solve::{start_from, RecordWriter, SolveError};
+use tetris_opt::search::Objective;
 use tetris_opt::width::{Schedule, TimeBudget};
 
 /// Search a move record for a piece sequence; prints the record (one line, comma-separated) on
@@ -272,7 +273,7 @@ fn run(args: &Args) -> Result<(), CliError> {
         write_json(args, path, &summary)?;
     }
     if !args.quiet {
-        print_summary(args, &report, &solution, &params, search_time.as_secs_f64());
+        print_summary(&report, &solution, &params, search_time.as_secs_f64());
     }
     Ok(())
 }
@@ -334,7 +335,8 @@ fn read_inputs(
     if let Some(n) = args.pieces {
         sequence.truncate(n);
     }
-    let (weights, policy) = args.search.read()?;
+    let objective = args.search.objective_or(Objective::Score);
+    let ranking = args.search.ranking(objective)?;
     let (start, kept) = match (&contest.from_record, contest.from_piece) {
         (Some(path), Some(pieces)) => {
             let record = read_record(path)?;
@@ -361,11 +363,12 @@ fn read_inputs(
             seconds,
             max_width: args.max_beam_width,
         }),
-        score_weight: args.search.eval.score_weight,
-        weights,
-        policy,
+        score_weight: ranking.score_weight,
+        weights: ranking.weights,
+        policy: ranking.policy,
         rules,
         start,
+        objective,
     };
     Ok((sequence, params, kept))
 }
@@ -423,7 +426,8 @@ fn write_json(args: &Args, path: &Path, s: &Summary) -> Result<(), CliError> {
         "beam_width": params.beam_width,
         "width_changes": solution.width_changes.to_string(),
         "time_budget_seconds": args.time_budget,
-        "score_weight": args.search.eval.score_weight,
+        "score_weight": params.score_weight,
+        "objective": params.objective,
         "judge": rules.locks_in_mid_air(),
         "piece_limit": rules.piece_limit,
         "from_record": contest.from_record,
@@ -443,13 +447,7 @@ fn write_json(args: &Args, path: &Path, s: &Summary) -> Result<(), CliError> {
     Ok(())
 }
 
-fn print_summary(
-    args: &Args,
-    report: &Report,
-    solution: &Solution,
-    params: &Params,
-    search_seconds: f64,
-) {
+fn print_summary(report: &Report, solution: &Solution, params: &Params, search_seconds: f64) {
     let rules = params.rules;
     let first = params.start.index;
     let [c1, c2, c3, c4] = report.clears;
@@ -470,7 +468,7 @@ fn print_summary(
         "beam width {}{}, score weight {}: {:.1} s, {} states expanded ({:.2} us each), {} placements",
         params.beam_width,
         if solution.width_changes.0.is_empty() { "" } else { " at first" },
-        args.search.eval.score_weight,
+        params.score_weight,
         search_seconds,
         solution.stats.expanded,
         search_seconds * 1e6 / solution.stats.expanded.max(1) as f64,

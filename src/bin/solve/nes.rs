@@ -12,7 +12,7 @@ use tetris_opt::games::nes::replay::replay_observed;
 use tetris_opt::games::nes::search::{NesSearch, State, Stop};
 use tetris_opt::games::nes::start;
 use tetris_opt::limits;
-use tetris_opt::search::Width;
+use tetris_opt::search::{Objective, Width};
 use tetris_opt::width::{Schedule, TimeBudget, WallClock};
 
 /// The default beam width of NES games.
@@ -157,10 +157,18 @@ pub fn solve(run: &Run) -> Result<(), CliError> {
     let began = Instant::now();
     let mut progress = Progress::new("piece", None, quiet, progress_every);
     let found = pool.install(|| {
-        game.run(&start, &beam, planned, &WallClock::start(), &mut |s| {
-            let message = format!("best {} beam {}", s.best_score, s.beam_size);
-            progress.update(s.pieces as u64, &message);
-        })
+        let objective = search.objective_or(Objective::Score);
+        game.run(
+            &start,
+            &beam,
+            planned,
+            objective,
+            &WallClock::start(),
+            &mut |s| {
+                let message = format!("best {} beam {}", s.best_score, s.beam_size);
+                progress.update(s.pieces as u64, &message);
+            },
+        )
     });
     progress.finish();
     if found.mismatches > 0 {

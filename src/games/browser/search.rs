@@ -10,7 +10,7 @@ use crate::games::tencent::bitboard::Board;
 use crate::games::tencent::eval::Weights;
 use crate::games::tencent::policy::{Policy, Ranking};
 use crate::games::tencent::search::Pending;
-use crate::search::{self, DepthStats, Game, Run, Sink, Width};
+use crate::search::{self, DepthStats, Game, Objective, Run, Sink, Width};
 use crate::width::Clock;
 
 /// The browser game's default beam width.
@@ -41,6 +41,9 @@ pub struct Params {
     /// The endgame: another score weight over the last pieces, where cells left on the
     /// board can no longer become lines.
     pub policy: Policy,
+    /// The answer when every line tops out before the last piece: the most points, or the
+    /// most pieces placed.
+    pub objective: Objective,
 }
 
 /// The search's answer: the record of the best line, its points and pieces placed.
@@ -65,7 +68,7 @@ pub fn solve(
         score: 0,
         depths: sequence.len(),
         planned: sequence.len(),
-        objective: search::Objective::Score,
+        objective: params.objective,
     };
     let line = search::beam_search(&game, &run, width, None, clock, progress);
     Found {

@@ -12,7 +12,7 @@ use super::movegen::{placements, InputModel, Placement, Tap};
 use super::record::NesRecord;
 use super::start::Start;
 use super::tables::{ORIENTATIONS, POINTS};
-use crate::search::{self, Code, DepthStats, Game, Run, Sink, Width};
+use crate::search::{self, Code, DepthStats, Game, Objective, Run, Sink, Width};
 use crate::width::Clock;
 use smallvec::SmallVec;
 use std::hash::{BuildHasher, Hash, Hasher};
@@ -335,12 +335,14 @@ impl NesSearch {
         }
     }
 
-    /// Runs the search from a start and returns the best record.
+    /// Runs the search from a start and returns the best record (when every line tops out
+    /// before the stop, the one `objective` asks for).
     pub fn run(
         &self,
         start: &Start,
         width: &Width,
         planned: usize,
+        objective: Objective,
         clock: &dyn Clock,
         progress: &mut dyn FnMut(&DepthStats),
     ) -> Found {
@@ -349,7 +351,7 @@ impl NesSearch {
             score: 0,
             depths: self.stop.pieces.map_or(MAX_PIECES, |p| p as usize),
             planned,
-            objective: search::Objective::Score,
+            objective,
         };
         let line = search::beam_search(self, &run, width, None, clock, progress);
         let mut found = self.record(start, &line.placements);

@@ -37,6 +37,14 @@ pub enum PolicyError {
 }
 
 impl Policy {
+    /// No endgame: one score weight from the first piece to the last.
+    pub fn no_endgame() -> Policy {
+        Policy {
+            endgame_pieces: 0,
+            endgame_score_weight: None,
+        }
+    }
+
     /// Reads a policy from JSON: an object whose fields left out keep their defaults (a
     /// byte-order mark at the start is skipped; errors name the field).
     pub fn from_json(text: &str) -> Result<Policy, String> {

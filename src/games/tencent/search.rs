@@ -1,14 +1,15 @@
 //! The contest's game on the beam search's seam ([`crate::search::Game`]): a state is the
 //! fast [`Board`], a child every placement of the depth's piece, locked and evaluated in
 //! batches, keyed `evaluation(board) - score * score_weight` (the score weight of the
-//! [`Policy`]'s endgame over the last pieces).
+//! [`Policy`]'s endgame over the last pieces). What the search is for ([`Objective`]) picks
+//! its answer and the ranking a search takes unless told otherwise ([`RankingParams`]).
 
 use super::bitboard::Board;
 use super::eval::{evaluate_batch, Batch, Weights};
 use super::movegen::{placements_with, Placement, Placements};
 use super::policy::{Policy, Ranking};
 use super::rules::{Kind, Rules};
-use crate::search::{self, DepthStats, Game, Guide, Run, Sink, Width};
+use crate::search::{self, DepthStats, Game, Guide, Objective, Run, Sink, Width};
 use crate::width::{Clock, Schedule, TimeBudget, WallClock};
 
 /// Everything that decides what the search returns.
@@ -30,6 +31,47 @@ pub struct Params {
     pub rules: Rules,
     /// Where the search begins (default: the empty board before the first piece).
     pub start: Start,
+    /// The answer when every line ends before the last piece: the most points, or the most
+    /// pieces placed (see [`Objective`]).
+    pub objective: Objective,
+}
+
+/// How much one point lowers a state's key when scoring (key = evaluation - score x weight).
+pub const DEFAULT_SCORE_WEIGHT: f64 = 0.024;
+
+/// A point's worth in the key when surviving: none, so that no clear is bought with the
+/// stack's safety (the survival weights were tuned with it so; points still decide between
+/// lines that placed as many pieces, in the answer).
+pub const SURVIVE_SCORE_WEIGHT: f64 = 0.0;
+
+/// What a state's key is made of: the evaluation's weights, a point's worth, and the endgame.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RankingParams {
+    pub score_weight: f64,
+    pub weights: Weights,
+    pub policy: Policy,
+}
+
+impl RankingParams {
+    /// The ranking a search takes for what it is for, where no option names another. For
+    /// points: the shipped weights, score weight and endgame. For survival: the survival
+    /// weights (`weights/contest-survive.json`), no score weight beyond a tie-break, and no
+    /// endgame (cashing in the stack over the last pieces is what a surviving line must not
+    /// do where the sequence runs on past the search).
+    pub fn default_for(objective: Objective) -> RankingParams {
+        match objective {
+            Objective::Score => RankingParams {
+                score_weight: DEFAULT_SCORE_WEIGHT,
+                weights: Weights::default(),
+                policy: Policy::default(),
+            },
+            Objective::Survive => RankingParams {
+                score_weight: SURVIVE_SCORE_WEIGHT,
+                weights: Weights::survive(),
+                policy: Policy::no_endgame(),
+            },
+        }
+    }
 }
 
 /// A game already under way: the board and score after its first `index` pieces, from which
@@ -152,7 +194,7 @@ fn run_streaming(
         score: params.start.score,
         depths,
         planned: depths,
-        objective: search::Objective::Score,
+        objective: params.objective,
     };
     let width = Width {
         beam_width: params.beam_width,

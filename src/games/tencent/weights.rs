@@ -1,6 +1,7 @@
 //! The evaluation's weights: one per board feature of [`super::eval`], plus the window sizes
 //! some features take. Weights are data: the defaults are compiled in from
-//! `weights/default.json` and `--weights FILE` replaces them.
+//! `weights/default.json` (for points) and `weights/contest-survive.json` (for survival), and
+//! `--weights FILE` replaces them.
 
 use super::bitboard::ROWS;
 use serde::{Deserialize, Serialize};
@@ -169,7 +170,18 @@ static DEFAULT_WEIGHTS: std::sync::LazyLock<Weights> = std::sync::LazyLock::new(
         .into()
 });
 
+static SURVIVE_WEIGHTS: std::sync::LazyLock<Weights> = std::sync::LazyLock::new(|| {
+    Weights::from_json(include_str!("../../../weights/contest-survive.json"))
+        .expect("weights/contest-survive.json is valid")
+});
+
 impl Weights {
+    /// The weights tuned for survival on the contest's rules: the most pieces placed on long
+    /// generated sequences, points left out (see `tune --objective survive`).
+    pub fn survive() -> Weights {
+        SURVIVE_WEIGHTS.clone()
+    }
+
     /// The fields that are window sizes (whole numbers of rows or pieces), not weights of a
     /// feature.
     pub const WINDOWS: &'static [&'static str] = &["shallow_depth", "top_rows", "near_i_pieces"];
