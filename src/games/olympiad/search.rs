@@ -57,9 +57,15 @@ pub fn solve(
         planned: sequence.len(),
         objective: params.objective,
     };
-    let line = search::beam_search(&game, &run, width, None, clock, progress);
+    let mut unpacked = Vec::new();
+    let mut decided_codes = |codes: &[u16]| {
+        unpacked.clear();
+        unpacked.extend(codes.iter().map(|&c| unpack(c)));
+        decided(&unpacked);
+    };
+    let line =
+        search::beam_search_streaming(&game, &run, width, None, clock, progress, &mut decided_codes);
     let placements: Vec<Placement> = line.placements.iter().map(|&c| unpack(c)).collect();
-    decided(&[]);
     Found {
         pieces: line.score as usize,
         placements,
