@@ -866,7 +866,7 @@ fn check_without_game_nes_names_the_game_of_the_record() {
     assert_usage_error(
         &r,
         &[
-            "is a browser game record",
+            "is a record of the browser game",
             &format!("`check --game browser SEQUENCE {}`", browser.display()),
         ],
     );

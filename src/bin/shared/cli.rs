@@ -221,7 +221,12 @@ pub fn refuse_other_games(
             continue;
         }
         for id in ids {
-            if id == "game" || matches.value_source(id.as_str()) != Some(ValueSource::CommandLine) {
+            // An argument with an entry of its own is judged by it, not by its group's.
+            let own_entry = id != group && takes.iter().any(|(t, _)| id == *t);
+            if id == "game"
+                || own_entry
+                || matches.value_source(id.as_str()) != Some(ValueSource::CommandLine)
+            {
                 continue;
             }
             let name = command

@@ -24,8 +24,8 @@ use tetris_opt::games::tencent::search::{beam_search_streaming, Params, Solution
 use tetris_opt::games::tencent::stats::Stats;
 use tetris_opt::limits;
 use tetris_opt::search::DepthStats;
-use tetris_opt::solve::{start_from, RecordWriter, SolveError};
 use tetris_opt::search::Objective;
+use tetris_opt::solve::{start_from, RecordWriter, SolveError};
 use tetris_opt::width::{Schedule, TimeBudget};
 
 /// Search a move record for a piece sequence; prints the record (one line, comma-separated) on

@@ -63,8 +63,15 @@ pub fn solve(
         unpacked.extend(codes.iter().map(|&c| unpack(c)));
         decided(&unpacked);
     };
-    let line =
-        search::beam_search_streaming(&game, &run, width, None, clock, progress, &mut decided_codes);
+    let line = search::beam_search_streaming(
+        &game,
+        &run,
+        width,
+        None,
+        clock,
+        progress,
+        &mut decided_codes,
+    );
     let placements: Vec<Placement> = line.placements.iter().map(|&c| unpack(c)).collect();
     Found {
         pieces: line.score as usize,
