@@ -79,7 +79,7 @@ fn run(args: &Args) -> Result<(), CliError> {
     };
     let pieces = record.piece_count();
     let to = args.to.unwrap_or(pieces).min(pieces);
-    let pool = args.search.pool()?;
+    let pool = args.search.pool(args.beam_width)?;
     // Once every input is read and valid: an error is then the only line printed.
     if !args.quiet {
         args.search

@@ -260,6 +260,9 @@ pub fn contest_only(game: Game) -> CliError {
     ))
 }
 
+/// Beams narrower than this run on one thread unless `--threads` says otherwise.
+pub const NARROW_BEAM: usize = 256;
+
 /// The games the binaries play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Game {
@@ -331,8 +334,8 @@ pub struct SearchOptions {
     /// went furthest). Default: `survive` for the olympiad's game, `score` for the others.
     #[arg(long, value_enum)]
     pub objective: Option<Objective>,
-    /// Worker threads (default: all cores; at most 4 per core). The record does not depend
-    /// on it.
+    /// Worker threads (default: all cores, or one for a beam under 256 states; at most 4 per
+    /// core). The record does not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
     /// Search even where the beam's estimated memory exceeds this machine's.
@@ -397,10 +400,13 @@ impl SearchOptions {
         })
     }
 
-    /// The worker threads the search runs on.
-    pub fn pool(&self) -> Result<rayon::ThreadPool, CliError> {
+    /// The worker threads a search of at most `widest` states runs on: `--threads`, or all
+    /// cores, except that a beam narrower than [`NARROW_BEAM`] runs on one (its depths are
+    /// too small to share: at 50 states, 2 threads took 8-10 s where one took 7 s).
+    pub fn pool(&self, widest: usize) -> Result<rayon::ThreadPool, CliError> {
+        let narrow = widest < NARROW_BEAM;
         rayon::ThreadPoolBuilder::new()
-            .num_threads(self.threads.unwrap_or(0))
+            .num_threads(self.threads.unwrap_or(if narrow { 1 } else { 0 }))
             .build()
             .map_err(|e| CliError::usage(format!("cannot start worker threads: {e}")))
     }

@@ -37,7 +37,7 @@ pub fn solve(run: &SolveRun) -> Result<(), CliError> {
         policy,
         objective: search.objective_or(Objective::Score),
     };
-    let pool = search.pool()?;
+    let pool = search.pool(widest)?;
     if !run.quiet {
         search.print_estimate(widest, limits::BYTES_PER_STATE);
     }

@@ -231,7 +231,7 @@ fn parse_time(text: &str, zero: bool) -> Result<f64, String> {
 fn run(args: &Args) -> Result<(), CliError> {
     let (input, rules, widest) = check_options(args)?;
     let (sequence, params, kept) = read_inputs(args, input, rules)?;
-    let pool = args.search.pool()?;
+    let pool = args.search.pool(widest)?;
     // Once every input is read and valid: an error is then the only line printed.
     if !args.quiet {
         args.search.print_estimate(widest, limits::BYTES_PER_STATE);

@@ -150,7 +150,7 @@ pub fn solve(run: &Run) -> Result<(), CliError> {
         width_changes: Schedule::default(),
         time_budget: time_budget.map(|seconds| TimeBudget { seconds, max_width }),
     };
-    let pool = search.pool()?;
+    let pool = search.pool(widest)?;
     if !quiet {
         search.print_estimate(widest, bytes_per_state());
     }

@@ -32,7 +32,7 @@ pub fn solve(run: &SolveRun) -> Result<(), CliError> {
     };
     let objective = search_options.objective.unwrap_or(Objective::Survive);
     let params = Params { weights, objective };
-    let pool = search_options.pool()?;
+    let pool = search_options.pool(widest)?;
     if !run.quiet {
         search_options.print_estimate(widest, limits::BYTES_PER_STATE);
     }
