@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark (i): the olympiad's game (`--game olympiad`, objective survive) on generated
+# Benchmark (j): the olympiad's game (`--game olympiad`, objective survive) on generated
 # sequences (`gen --game olympiad --seed S`). Prints, per sequence: pieces placed, seconds,
 # peak memory, and whether `check` scores the record as `solve` claimed; then the smallest
 # width that survives every sequence; then one long game of LONG pieces at width 50 against
