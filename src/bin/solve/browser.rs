@@ -1,12 +1,13 @@
 //! `solve --game browser`: the search, the record checked on the plain engine and printed,
 //! and the summary.
 
-use crate::sequence::{write_json, Prepared, SolveRun};
-use crate::shared::cli::{read_policy, read_weights, stdout_failed, CliError};
+use crate::sequence::{write_json, Prepared, RecordOut, SolveRun};
+use crate::shared::cli::{read_policy, read_weights, CliError};
 use crate::shared::progress::Progress;
 use std::io::Write;
 use std::time::Instant;
-use tetris_opt::games::browser::replay::{replay, JsonReport};
+use tetris_opt::games::browser::record::{Record, HEADER};
+use tetris_opt::games::browser::replay::{JsonReport, Replayer};
 use tetris_opt::games::browser::search::{default_policy, default_weights, Params, DEFAULT_WIDTH};
 use tetris_opt::games::tencent::search::DEFAULT_SCORE_WEIGHT;
 use tetris_opt::limits;
@@ -44,6 +45,8 @@ pub fn solve(run: &SolveRun) -> Result<(), CliError> {
     let began = Instant::now();
     let total = sequence.len() as u64;
     let mut progress = Progress::new("piece", Some(total), run.quiet, run.progress_every);
+    let mut out = RecordOut::new(HEADER);
+    let mut replayer = Replayer::new(&sequence);
     let found = pool.install(|| {
         tetris_opt::games::browser::search::solve(
             &sequence,
@@ -56,11 +59,17 @@ pub fn solve(run: &SolveRun) -> Result<(), CliError> {
                     progress.update(s.pieces as u64, &message);
                 }
             },
+            &mut |pieces| {
+                for tokens in pieces {
+                    let replay = |line| replayer.piece(tokens, line).map(|_| ());
+                    out.piece(replay, Record::line(tokens));
+                }
+            },
         )
     });
     progress.finish();
-    let report = replay(&sequence, &found.record)
-        .map_err(|e| CliError::internal(format!("the solver's record does not replay: {e}")))?;
+    out.finish()?;
+    let report = replayer.finish();
     if report.points != found.points || report.pieces_placed != found.pieces {
         return Err(CliError::internal(format!(
             "the record scores {} with {} pieces on the plain engine, the search counted {} and {}",
@@ -68,10 +77,6 @@ pub fn solve(run: &SolveRun) -> Result<(), CliError> {
         )));
     }
     let seconds = began.elapsed().as_secs_f64();
-    std::io::stdout()
-        .lock()
-        .write_all(found.record.to_string().as_bytes())
-        .map_err(|e| stdout_failed(e, "the record"))?;
     if let Some(path) = run.json {
         let summary = serde_json::json!({
             "game": "browser",

@@ -1,8 +1,8 @@
 //! `solve --game olympiad`: the search, each placement checked on the plain engine as it is
 //! decided and printed then, and the summary.
 
-use crate::sequence::{write_json, Prepared, SolveRun};
-use crate::shared::cli::{read_weights, stdout_failed, CliError};
+use crate::sequence::{write_json, Prepared, RecordOut, SolveRun};
+use crate::shared::cli::{read_weights, CliError};
 use crate::shared::progress::Progress;
 use std::io::Write;
 use std::time::Instant;
@@ -39,26 +39,11 @@ pub fn solve(run: &SolveRun) -> Result<(), CliError> {
     let began = Instant::now();
     let total = sequence.len() as u64;
     let mut progress = Progress::new("piece", Some(total), run.quiet, run.progress_every);
-    let mut out = std::io::BufWriter::new(std::io::stdout());
-    writeln!(out, "{HEADER}").map_err(|e| stdout_failed(e, "the record"))?;
+    let mut out = RecordOut::new(HEADER);
     let mut replay = Replay::new(&sequence);
-    // The first failure, after which the rest is not written: a record that does not replay
-    // is the program's fault, and a closed pipe ends the program.
-    let mut failed: Option<CliError> = None;
     let mut emit = |placements: &[Placement]| {
         for &p in placements {
-            if failed.is_some() {
-                return;
-            }
-            let line = replay.pieces_placed() + 2;
-            failed = match replay.play(p, line) {
-                Err(e) => Some(CliError::internal(format!(
-                    "the solver's record does not replay: {e}"
-                ))),
-                Ok(_) => writeln!(out, "{p}")
-                    .err()
-                    .map(|e| stdout_failed(e, "the record")),
-            };
+            out.piece(|line| replay.play(p, line).map(|_| ()), p);
         }
     };
     let found = pool.install(|| {
@@ -78,11 +63,7 @@ pub fn solve(run: &SolveRun) -> Result<(), CliError> {
     });
     emit(&found.placements);
     progress.finish();
-    if let Some(e) = failed {
-        return Err(e);
-    }
-    out.flush().map_err(|e| stdout_failed(e, "the record"))?;
-    drop(out);
+    out.finish()?;
     let report = replay.finish();
     if report.pieces_placed != found.pieces {
         return Err(CliError::internal(format!(

@@ -2,7 +2,9 @@
 //! (the browser game, the olympiad's): their options, the checks before the search, and the
 //! beam's width.
 
-use crate::shared::cli::{check_width, check_writable, read_sequence, CliError, SearchOptions};
+use crate::shared::cli::{
+    check_width, check_writable, read_sequence, stdout_failed, CliError, SearchOptions,
+};
 use std::path::Path;
 use tetris_opt::games::tencent::rules::Kind;
 use tetris_opt::limits;
@@ -82,4 +84,63 @@ impl SolveRun<'_> {
 pub fn write_json(path: &Path, summary: &serde_json::Value) -> Result<(), CliError> {
     std::fs::write(path, format!("{summary}\n"))
         .map_err(|e| CliError::usage(format!("cannot write {}: {e}", path.display())))
+}
+
+/// A record written on standard output as the search decides it: the header, then each
+/// piece's line once the plain engine has replayed it. The first failure stops the writing
+/// and is kept for [`RecordOut::finish`].
+pub struct RecordOut {
+    out: std::io::BufWriter<std::io::Stdout>,
+    /// Lines written so far, the header included.
+    lines: usize,
+    failed: Option<CliError>,
+}
+
+impl RecordOut {
+    pub fn new(header: &str) -> RecordOut {
+        let mut out = RecordOut {
+            out: std::io::BufWriter::new(std::io::stdout()),
+            lines: 0,
+            failed: None,
+        };
+        out.write(header);
+        out
+    }
+
+    /// Replays the next piece with `replay` (given its line number in the record) and, if
+    /// the plain engine takes it, writes `line`.
+    pub fn piece<E: std::fmt::Display>(
+        &mut self,
+        replay: impl FnOnce(usize) -> Result<(), E>,
+        line: impl std::fmt::Display,
+    ) {
+        if self.failed.is_some() {
+            return;
+        }
+        match replay(self.lines + 1) {
+            Ok(()) => self.write(line),
+            Err(e) => {
+                self.failed = Some(CliError::internal(format!(
+                    "the solver's record does not replay: {e}"
+                )))
+            }
+        }
+    }
+
+    fn write(&mut self, line: impl std::fmt::Display) {
+        use std::io::Write;
+        match writeln!(self.out, "{line}") {
+            Ok(()) => self.lines += 1,
+            Err(e) => self.failed = Some(stdout_failed(e, "the record")),
+        }
+    }
+
+    /// The record's end: the first failure, or the rest flushed.
+    pub fn finish(mut self) -> Result<(), CliError> {
+        use std::io::Write;
+        if let Some(e) = self.failed.take() {
+            return Err(e);
+        }
+        self.out.flush().map_err(|e| stdout_failed(e, "the record"))
+    }
 }

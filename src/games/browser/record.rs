@@ -215,16 +215,28 @@ impl Record {
     pub fn from_moves<'a>(pieces: impl IntoIterator<Item = &'a [Move]>) -> Record {
         let mut record = Record::default();
         for moves in pieces {
-            let mut tokens: Vec<Token> = Vec::new();
-            for &mv in moves {
-                match tokens.last_mut() {
-                    Some(last) if last.mv == mv && last.count < MAX_COUNT => last.count += 1,
-                    _ => tokens.push(Token { mv, count: 1 }),
-                }
-            }
-            record.push(tokens);
+            record.push(Record::tokens(moves));
         }
         record
+    }
+
+    /// One piece's moves as tokens, runs of one move merged into tokens of at most
+    /// [`MAX_COUNT`].
+    pub fn tokens(moves: &[Move]) -> Vec<Token> {
+        let mut tokens: Vec<Token> = Vec::new();
+        for &mv in moves {
+            match tokens.last_mut() {
+                Some(last) if last.mv == mv && last.count < MAX_COUNT => last.count += 1,
+                _ => tokens.push(Token { mv, count: 1 }),
+            }
+        }
+        tokens
+    }
+
+    /// A piece's line of text: its tokens separated by spaces.
+    pub fn line(tokens: &[Token]) -> String {
+        let words: Vec<String> = tokens.iter().map(Token::to_string).collect();
+        words.join(" ")
     }
 
     /// Appends a piece's tokens on the line its text would have.
@@ -240,13 +252,7 @@ impl fmt::Display for Record {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "{HEADER}")?;
         for tokens in &self.pieces {
-            for (i, t) in tokens.iter().enumerate() {
-                if i > 0 {
-                    f.write_str(" ")?;
-                }
-                write!(f, "{t}")?;
-            }
-            writeln!(f)?;
+            writeln!(f, "{}", Record::line(tokens))?;
         }
         Ok(())
     }

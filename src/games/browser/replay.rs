@@ -89,23 +89,56 @@ pub fn replay_observed(
     record: &Record,
     mut observe: impl FnMut(&Step),
 ) -> Result<Report, RecordError> {
-    let mut game = Game::new();
-    let mut clears = [0u64; 4];
-    let mut placed = 0;
-    let mut end = if record.pieces.len() >= sequence.len() {
-        End::SequenceEnded
-    } else {
-        End::RecordEnded
-    };
+    let mut replayer = Replayer::new(sequence);
     for (index, tokens) in record.pieces.iter().enumerate() {
         let line = record.source_lines.get(index).copied().unwrap_or(index + 2);
+        let (piece, lock) = replayer.piece(tokens, line)?;
+        observe(&Step {
+            index,
+            piece,
+            tokens,
+            lock,
+            game: &replayer.game,
+        });
+    }
+    Ok(replayer.finish())
+}
+
+/// A replay under way, one piece's line at a time (`solve` checks each piece before it writes
+/// it).
+pub struct Replayer<'a> {
+    sequence: &'a [Kind],
+    game: Game,
+    clears: [u64; 4],
+    played: usize,
+    placed: usize,
+    /// The piece (1-based) that ended the game.
+    over: Option<usize>,
+}
+
+impl<'a> Replayer<'a> {
+    pub fn new(sequence: &'a [Kind]) -> Replayer<'a> {
+        Replayer {
+            sequence,
+            game: Game::new(),
+            clears: [0; 4],
+            played: 0,
+            placed: 0,
+            over: None,
+        }
+    }
+
+    /// Plays the next piece's `tokens` (on line `line` of the record, for messages).
+    pub fn piece(&mut self, tokens: &[Token], line: usize) -> Result<(Piece, Lock), RecordError> {
+        let index = self.played;
+        let sequence = self.sequence;
         let error = |kind: Option<Kind>, problem: Problem| RecordError {
             line,
             piece: Some(index + 1),
             kind,
             problem,
         };
-        if let End::GameOver { piece } = end {
+        if let Some(piece) = self.over {
             let ended = sequence[piece - 1];
             let kind = sequence.get(index).copied();
             return Err(error(kind, Problem::AfterGameOver { piece, kind: ended }));
@@ -118,33 +151,37 @@ pub fn replay_observed(
                 },
             ));
         };
-        let (piece, lock) =
-            play_line(&mut game, kind, tokens).map_err(|problem| error(Some(kind), problem))?;
+        let (piece, lock) = play_line(&mut self.game, kind, tokens)
+            .map_err(|problem| error(Some(kind), problem))?;
+        self.played += 1;
         if lock.game_over {
-            end = End::GameOver { piece: index + 1 };
+            self.over = Some(index + 1);
         } else {
-            placed += 1;
+            self.placed += 1;
             if lock.lines > 0 {
-                clears[lock.lines as usize - 1] += 1;
+                self.clears[lock.lines as usize - 1] += 1;
             }
         }
-        observe(&Step {
-            index,
-            piece,
-            tokens,
-            lock,
-            game: &game,
-        });
+        Ok((piece, lock))
     }
-    Ok(Report {
-        pieces_placed: placed,
-        lines: game.lines,
-        clears,
-        points: game.points,
-        level: game.level(),
-        end,
-        game,
-    })
+
+    /// The report of the pieces played.
+    pub fn finish(self) -> Report {
+        let end = match self.over {
+            Some(piece) => End::GameOver { piece },
+            None if self.played >= self.sequence.len() => End::SequenceEnded,
+            None => End::RecordEnded,
+        };
+        Report {
+            pieces_placed: self.placed,
+            lines: self.game.lines,
+            clears: self.clears,
+            points: self.game.points,
+            level: self.game.level(),
+            end,
+            game: self.game,
+        }
+    }
 }
 
 /// Plays one piece's line: it must end exactly at the piece's lock.

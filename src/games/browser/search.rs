@@ -4,8 +4,8 @@
 //! the search was written for this game: this file is all it adds.
 
 use super::movegen::{MoveGen, Placement};
-use super::record::Record;
-use super::rules::{rotated_matrix, Kind, Move, POINTS_PER_LINE};
+use super::record::{Record, Token};
+use super::rules::{rotated_matrix, Kind, POINTS_PER_LINE};
 use crate::games::tencent::bitboard::Board;
 use crate::games::tencent::eval::Weights;
 use crate::games::tencent::policy::{Policy, Ranking};
@@ -46,21 +46,23 @@ pub struct Params {
     pub objective: Objective,
 }
 
-/// The search's answer: the record of the best line, its points and pieces placed.
+/// The search's answer besides its placements: the best line's points and pieces placed.
 pub struct Found {
-    pub record: Record,
     pub points: u64,
     pub pieces: usize,
     pub stats: DepthStats,
 }
 
-/// Searches `sequence` and returns the best line's record.
+/// Searches `sequence`; each piece's moves of the best line come out through `decided`, in
+/// order, as soon as every line left in the beam begins with them (the last at the end), so
+/// that a long game's record is written as it is decided.
 pub fn solve(
     sequence: &[Kind],
     params: &Params,
     width: &Width,
     clock: &dyn Clock,
     progress: &mut dyn FnMut(&DepthStats),
+    decided: &mut dyn FnMut(&[Vec<Token>]),
 ) -> Found {
     let game = Browser { sequence, params };
     let run = Run {
@@ -70,11 +72,16 @@ pub fn solve(
         planned: sequence.len(),
         objective: params.objective,
     };
-    let line = search::beam_search(&game, &run, width, None, clock, progress);
+    let mut moves = Moves::new(sequence);
+    let mut out = |codes: &[u16]| {
+        let pieces = moves.of(codes);
+        decided(&pieces);
+    };
+    let line = search::beam_search_streaming(&game, &run, width, None, clock, progress, &mut out);
+    out(&line.placements);
     Found {
-        record: record(sequence, &line.placements),
         points: line.score,
-        pieces: line.placements.len(),
+        pieces: moves.placed,
         stats: line.stats,
     }
 }
@@ -85,24 +92,46 @@ fn code(p: &Placement) -> u16 {
     (p.rotation as u16) << 9 | ((p.row + 2) as u16) << 4 | (p.col + 3) as u16
 }
 
-/// The moves that play the line of `codes` from the empty board, each piece's shortest path.
-fn record(sequence: &[Kind], codes: &[u16]) -> Record {
-    let mut gen = MoveGen::new();
-    let mut board = Board::default();
-    let mut all = Vec::new();
-    let mut pieces: Vec<Vec<Move>> = Vec::with_capacity(codes.len());
-    for (&kind, &c) in sequence.iter().zip(codes) {
-        gen.placements(&board, kind, &mut all);
-        let placement = all
-            .iter()
-            .find(|p| code(p) == c)
-            .expect("the search's placements are the move generator's");
-        let mut moves = Vec::new();
-        gen.path(placement, &mut moves);
-        pieces.push(moves);
-        board = placement.board;
+/// Turns a line's placement codes into each piece's moves (its shortest path), piece after
+/// piece from the empty board.
+struct Moves<'a> {
+    sequence: &'a [Kind],
+    gen: MoveGen,
+    board: Board,
+    placed: usize,
+    all: Vec<Placement>,
+}
+
+impl<'a> Moves<'a> {
+    fn new(sequence: &'a [Kind]) -> Moves<'a> {
+        Moves {
+            sequence,
+            gen: MoveGen::new(),
+            board: Board::default(),
+            placed: 0,
+            all: Vec::new(),
+        }
     }
-    Record::from_moves(pieces.iter().map(Vec::as_slice))
+
+    /// The tokens of the next pieces, placed at `codes`.
+    fn of(&mut self, codes: &[u16]) -> Vec<Vec<Token>> {
+        let mut pieces = Vec::with_capacity(codes.len());
+        for &c in codes {
+            let kind = self.sequence[self.placed];
+            self.gen.placements(&self.board, kind, &mut self.all);
+            let placement = self
+                .all
+                .iter()
+                .find(|p| code(p) == c)
+                .expect("the search's placements are the move generator's");
+            let mut path = Vec::new();
+            self.gen.path(placement, &mut path);
+            self.board = placement.board;
+            self.placed += 1;
+            pieces.push(Record::tokens(&path));
+        }
+        pieces
+    }
 }
 
 struct Browser<'a> {
