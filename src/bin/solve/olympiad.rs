@@ -78,6 +78,8 @@ pub fn solve(run: &SolveRun) -> Result<(), CliError> {
             "beam_width": width,
             "objective": objective,
             "seconds": seconds,
+            "search_phases": found.stats.seconds,
+            "states_expanded": found.stats.expanded,
             "report": JsonReport::of(&report),
         });
         write_json(path, &summary)?;
