@@ -157,6 +157,36 @@ pub fn quote_line(line: &str) -> String {
     out
 }
 
+/// Why a record's text has no body: no header line at all (empty or all comments), or a first
+/// line that is not the header (as [`quote_line`] quotes it, with its 1-based line).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MissingHeader {
+    Empty,
+    Other { line: usize, found: String },
+}
+
+/// The lines of a record's text after its `header` line, each with its 1-based line number:
+/// a byte-order mark at the start is skipped, lines whose first non-blank character is `#`
+/// are comments, and trailing whitespace (and `\r`) is dropped.
+pub fn lines_after_header<'a>(
+    text: &'a str,
+    header: &str,
+) -> Result<Vec<(usize, &'a str)>, MissingHeader> {
+    let mut lines = strip_byte_order_mark(text)
+        .lines()
+        .enumerate()
+        .map(|(i, raw)| (i + 1, raw.trim_end()))
+        .filter(|(_, line)| !line.trim_start().starts_with('#'));
+    match lines.next() {
+        None => Err(MissingHeader::Empty),
+        Some((_, line)) if line == header => Ok(lines.collect()),
+        Some((line, found)) => Err(MissingHeader::Other {
+            line,
+            found: quote_line(found),
+        }),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -76,48 +76,49 @@ pub fn check<G: PlainCheck>(options: &CheckOptions) -> Result<bool, CliError> {
     Ok(result.is_ok())
 }
 
-/// The browser game's check.
-pub struct Browser;
+/// A game's [`PlainCheck`] from its `replay` module (`check_text`, `Report::summary`,
+/// `JsonReport`), and its page where it has one.
+macro_rules! plain_check {
+    ($(#[$doc:meta])* $name:ident, $game:ident $(, page: $page:expr)?) => {
+        $(#[$doc])*
+        pub struct $name;
 
-impl PlainCheck for Browser {
-    type Report = tetris_opt::games::browser::replay::Report;
-    type Json = tetris_opt::games::browser::replay::JsonReport;
-    fn check(sequence: &[Kind], text: &str, file: &str) -> Result<Self::Report, String> {
-        tetris_opt::games::browser::replay::check_text(sequence, text).map_err(|e| e.located(file))
-    }
-    fn summary(report: &Self::Report) -> String {
-        report.summary()
-    }
-    fn json(report: &Self::Report) -> Self::Json {
-        Self::Json::of(report)
-    }
-    fn invalid(message: String) -> Self::Json {
-        Self::Json::invalid(message)
-    }
+        impl PlainCheck for $name {
+            type Report = tetris_opt::games::$game::replay::Report;
+            type Json = tetris_opt::games::$game::replay::JsonReport;
+            fn check(sequence: &[Kind], text: &str, file: &str) -> Result<Self::Report, String> {
+                tetris_opt::games::$game::replay::check_text(sequence, text)
+                    .map_err(|e| e.located(file))
+            }
+            fn summary(report: &Self::Report) -> String {
+                report.summary()
+            }
+            fn json(report: &Self::Report) -> Self::Json {
+                Self::Json::of(report)
+            }
+            fn invalid(message: String) -> Self::Json {
+                Self::Json::invalid(message)
+            }
+            $(fn page(sequence: &[Kind], text: &str, file: &str) -> Option<String> {
+                let page: fn(&[Kind], &str, &str) -> Option<String> = $page;
+                page(sequence, text, file)
+            })?
+        }
+    };
 }
 
-/// The olympiad's check.
-pub struct Olympiad;
+plain_check!(
+    /// The browser game's check.
+    Browser,
+    browser
+);
 
-impl PlainCheck for Olympiad {
-    type Report = tetris_opt::games::olympiad::replay::Report;
-    type Json = tetris_opt::games::olympiad::replay::JsonReport;
-    fn check(sequence: &[Kind], text: &str, file: &str) -> Result<Self::Report, String> {
-        tetris_opt::games::olympiad::replay::check_text(sequence, text).map_err(|e| e.located(file))
-    }
-    fn summary(report: &Self::Report) -> String {
-        report.summary()
-    }
-    fn json(report: &Self::Report) -> Self::Json {
-        Self::Json::of(report)
-    }
-    fn invalid(message: String) -> Self::Json {
-        Self::Json::invalid(message)
-    }
-    fn page(sequence: &[Kind], text: &str, file: &str) -> Option<String> {
+plain_check!(
+    /// The olympiad's check, with its viewer page.
+    Olympiad,
+    olympiad,
+    page: |sequence, text, file| {
         let record = tetris_opt::games::olympiad::record::Record::parse(text).ok()?;
-        Some(tetris_opt::games::olympiad::film::page(
-            sequence, &record, file,
-        ))
+        Some(tetris_opt::games::olympiad::film::page(sequence, &record, file))
     }
-}
+);

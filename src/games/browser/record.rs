@@ -6,7 +6,7 @@
 //! line, the piece and the token.
 
 use super::rules::{Kind, Move};
-use crate::text::{describe_char, quote, quote_line, strip_byte_order_mark};
+use crate::text::{describe_char, lines_after_header, quote, MissingHeader};
 use std::fmt;
 
 /// The first line of every record.
@@ -158,33 +158,25 @@ impl Record {
     /// Parses a record's text. A byte-order mark at the start is skipped; lines whose first
     /// non-blank character is `#` are comments; trailing whitespace (and `\r`) is ignored.
     pub fn parse(text: &str) -> Result<Record, RecordError> {
-        let text = strip_byte_order_mark(text);
+        let lines = lines_after_header(text, HEADER).map_err(|missing| {
+            let (line, problem) = match missing {
+                MissingHeader::Empty => (1, Problem::Empty),
+                MissingHeader::Other { line, found } => (line, Problem::Header { found }),
+            };
+            RecordError {
+                line,
+                piece: None,
+                kind: None,
+                problem,
+            }
+        })?;
         let mut record = Record::default();
-        let mut header_seen = false;
-        for (index, raw) in text.lines().enumerate() {
-            let line = raw.trim_end();
-            if line.trim_start().starts_with('#') {
-                continue;
-            }
-            if !header_seen {
-                if line != HEADER {
-                    return Err(RecordError {
-                        line: index + 1,
-                        piece: None,
-                        kind: None,
-                        problem: Problem::Header {
-                            found: quote_line(line),
-                        },
-                    });
-                }
-                header_seen = true;
-                continue;
-            }
+        for (line, text) in lines {
             let piece = record.pieces.len() + 1;
-            let tokens = (line.split_ascii_whitespace().enumerate())
+            let tokens = (text.split_ascii_whitespace().enumerate())
                 .map(|(k, word)| {
                     parse_token(word).map_err(|(what, found)| RecordError {
-                        line: index + 1,
+                        line,
                         piece: Some(piece),
                         kind: None,
                         problem: Problem::Token {
@@ -197,15 +189,7 @@ impl Record {
                 })
                 .collect::<Result<Vec<Token>, RecordError>>()?;
             record.pieces.push(tokens);
-            record.source_lines.push(index + 1);
-        }
-        if !header_seen {
-            return Err(RecordError {
-                line: 1,
-                piece: None,
-                kind: None,
-                problem: Problem::Empty,
-            });
+            record.source_lines.push(line);
         }
         Ok(record)
     }

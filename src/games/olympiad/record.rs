@@ -7,7 +7,7 @@
 //! naming the line, the piece and the token.
 
 use super::rules::Kind;
-use crate::text::{describe_char, quote, quote_line, strip_byte_order_mark};
+use crate::text::{describe_char, lines_after_header, quote, MissingHeader};
 use std::fmt;
 
 /// The first line of every record.
@@ -154,40 +154,29 @@ impl Record {
     /// Parses a record's text. A byte-order mark at the start is skipped; lines whose first
     /// non-blank character is `#` are comments; trailing whitespace (and `\r`) is ignored.
     pub fn parse(text: &str) -> Result<Record, RecordError> {
-        let text = strip_byte_order_mark(text);
-        let mut record = Record::default();
-        let mut header_seen = false;
-        for (index, raw) in text.lines().enumerate() {
-            let line = raw.trim_end();
-            if line.trim_start().starts_with('#') {
-                continue;
+        let lines = lines_after_header(text, HEADER).map_err(|missing| {
+            let (line, problem) = match missing {
+                MissingHeader::Empty => (1, Problem::Empty),
+                MissingHeader::Other { line, found } => (line, Problem::Header { found }),
+            };
+            RecordError {
+                line,
+                piece: None,
+                kind: None,
+                problem,
             }
-            let error = |piece, problem| RecordError {
-                line: index + 1,
+        })?;
+        let mut record = Record::default();
+        for (line, text) in lines {
+            let piece = Some(record.placements.len() + 1);
+            let placement = parse_line(text).map_err(|problem| RecordError {
+                line,
                 piece,
                 kind: None,
                 problem,
-            };
-            if !header_seen {
-                if line != HEADER {
-                    let found = quote_line(line);
-                    return Err(error(None, Problem::Header { found }));
-                }
-                header_seen = true;
-                continue;
-            }
-            let piece = Some(record.placements.len() + 1);
-            let placement = parse_line(line).map_err(|problem| error(piece, problem))?;
+            })?;
             record.push(placement);
-            *record.source_lines.last_mut().expect("just pushed") = index + 1;
-        }
-        if !header_seen {
-            return Err(RecordError {
-                line: 1,
-                piece: None,
-                kind: None,
-                problem: Problem::Empty,
-            });
+            *record.source_lines.last_mut().expect("just pushed") = line;
         }
         Ok(record)
     }
