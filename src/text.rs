@@ -187,6 +187,66 @@ pub fn lines_after_header<'a>(
     }
 }
 
+/// What a game's record problem says, given who it is about (`piece 4 (O)`, or nothing for
+/// the whole record).
+pub trait Problem {
+    fn describe(&self, who: &str) -> String;
+    /// The problem of a text without its header line.
+    fn missing_header(missing: MissingHeader) -> Self;
+}
+
+/// A record error of a game whose record names each piece on a line of its own: where (line,
+/// piece and its kind where known) and what.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordError<P> {
+    /// 1-based line of the text.
+    pub line: usize,
+    /// 1-based piece number, where the error is about a piece.
+    pub piece: Option<usize>,
+    /// The piece's kind, where the sequence is known.
+    pub kind: Option<crate::games::tencent::rules::Kind>,
+    pub problem: P,
+}
+
+impl<P: Problem> RecordError<P> {
+    /// The error of a text without its header line.
+    pub fn missing_header(missing: MissingHeader) -> Self {
+        let line = match missing {
+            MissingHeader::Empty => 1,
+            MissingHeader::Other { line, .. } => line,
+        };
+        RecordError {
+            line,
+            piece: None,
+            kind: None,
+            problem: P::missing_header(missing),
+        }
+    }
+
+    /// What is wrong, naming the piece and token, without the line.
+    pub fn message(&self) -> String {
+        let who = match (self.piece, self.kind) {
+            (Some(n), Some(k)) => format!("piece {n} ({k})"),
+            (Some(n), None) => format!("piece {n}"),
+            (None, _) => String::new(),
+        };
+        self.problem.describe(&who)
+    }
+
+    /// The message as the binaries print it: `FILE:LINE: message`.
+    pub fn located(&self, file: &str) -> String {
+        format!("{file}:{}: {}", self.line, self.message())
+    }
+}
+
+impl<P: Problem> std::fmt::Display for RecordError<P> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "line {}: {}", self.line, self.message())
+    }
+}
+
+impl<P: Problem + std::fmt::Debug> std::error::Error for RecordError<P> {}
+
 #[cfg(test)]
 mod tests {
     use super::*;

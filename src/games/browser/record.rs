@@ -75,27 +75,19 @@ pub enum Problem {
     },
 }
 
-/// A record error: where (line, piece and its kind where known) and what.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RecordError {
-    /// 1-based line of the text.
-    pub line: usize,
-    /// 1-based piece number, where the error is about a piece.
-    pub piece: Option<usize>,
-    /// The piece's kind, where the sequence is known.
-    pub kind: Option<Kind>,
-    pub problem: Problem,
-}
+/// A record error of this game.
+pub type RecordError = crate::text::RecordError<Problem>;
 
-impl RecordError {
-    /// What is wrong, naming the piece and token, without the line.
-    pub fn message(&self) -> String {
-        let who = match (self.piece, self.kind) {
-            (Some(n), Some(k)) => format!("piece {n} ({k})"),
-            (Some(n), None) => format!("piece {n}"),
-            (None, _) => String::new(),
-        };
-        match &self.problem {
+impl crate::text::Problem for Problem {
+    fn missing_header(missing: MissingHeader) -> Problem {
+        match missing {
+            MissingHeader::Empty => Problem::Empty,
+            MissingHeader::Other { found, .. } => Problem::Header { found },
+        }
+    }
+
+    fn describe(&self, who: &str) -> String {
+        match self {
             Problem::Empty => format!(
                 "the record has no `{HEADER}` line (it is empty or all comments)"
             ),
@@ -139,37 +131,13 @@ impl RecordError {
             },
         }
     }
-
-    /// The message as the binaries print it: `FILE:LINE: message`.
-    pub fn located(&self, file: &str) -> String {
-        format!("{file}:{}: {}", self.line, self.message())
-    }
 }
-
-impl fmt::Display for RecordError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}: {}", self.line, self.message())
-    }
-}
-
-impl std::error::Error for RecordError {}
 
 impl Record {
     /// Parses a record's text. A byte-order mark at the start is skipped; lines whose first
     /// non-blank character is `#` are comments; trailing whitespace (and `\r`) is ignored.
     pub fn parse(text: &str) -> Result<Record, RecordError> {
-        let lines = lines_after_header(text, HEADER).map_err(|missing| {
-            let (line, problem) = match missing {
-                MissingHeader::Empty => (1, Problem::Empty),
-                MissingHeader::Other { line, found } => (line, Problem::Header { found }),
-            };
-            RecordError {
-                line,
-                piece: None,
-                kind: None,
-                problem,
-            }
-        })?;
+        let lines = lines_after_header(text, HEADER).map_err(RecordError::missing_header)?;
         let mut record = Record::default();
         for (line, text) in lines {
             let piece = record.pieces.len() + 1;
