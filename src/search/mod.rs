@@ -64,6 +64,19 @@ pub struct Run<S> {
     pub objective: Objective,
 }
 
+impl<S> Run<S> {
+    /// A whole game from `state` with nothing banked: `depths` pieces, all planned for.
+    pub fn whole_game(state: S, depths: usize, objective: Objective) -> Run<S> {
+        Run {
+            state,
+            score: 0,
+            depths,
+            planned: depths,
+            objective,
+        }
+    }
+}
+
 /// What a search is for; decides its answer when every line ends before the last piece (a
 /// line that places every piece wins either way, the best score among them).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, clap::ValueEnum)]
@@ -119,8 +132,9 @@ pub struct Line<C> {
 /// Runs the beam over `run.depths` pieces of `game` from `run`'s state, calling `progress`
 /// after every depth. The answer is the best line of the last depth when the beam gets there
 /// (every piece placed), else, by `run.objective`, the line that banked the most before every
-/// child ended the game or the best of those that went furthest. With a `guide`, the guide's line is kept in the beam whatever its rank and the answer
-/// is that line as the beam left it (see [`Guide`]). The time budget reads `clock`.
+/// child ended the game or the best of those that went furthest. With a `guide`, the guide's
+/// line is kept in the beam whatever its rank and the answer is that line as the beam left it
+/// (see [`Guide`]). The time budget reads `clock`.
 pub fn beam_search<G: Game>(
     game: &G,
     run: &Run<G::State>,

@@ -65,13 +65,7 @@ pub fn solve(
     decided: &mut dyn FnMut(&[Vec<Token>]),
 ) -> Found {
     let game = Browser { sequence, params };
-    let run = Run {
-        state: Board::default(),
-        score: 0,
-        depths: sequence.len(),
-        planned: sequence.len(),
-        objective: params.objective,
-    };
+    let run = Run::whole_game(Board::default(), sequence.len(), params.objective);
     let mut moves = Moves::new(sequence);
     let mut out = |codes: &[u16]| {
         let pieces = moves.of(codes);

@@ -50,13 +50,7 @@ pub fn solve(
     decided: &mut dyn FnMut(&[Placement]),
 ) -> Found {
     let game = Olympiad { sequence, params };
-    let run = Run {
-        state: Board::default(),
-        score: 0,
-        depths: sequence.len(),
-        planned: sequence.len(),
-        objective: params.objective,
-    };
+    let run = Run::whole_game(Board::default(), sequence.len(), params.objective);
     let mut unpacked = Vec::new();
     let mut decided_codes = |codes: &[u16]| {
         unpacked.clear();
