@@ -16,6 +16,13 @@ pub(crate) fn shortlist_rank(width: usize) -> usize {
     round / SAMPLE_STEP * 5 / 4 + 16
 }
 
+/// Whether a child with board `hash` is in the sample of a search that samples by board
+/// (`Chunk::by_hash`): about one board in [`SAMPLE_STEP`], the same ones wherever they are made.
+#[inline]
+pub(crate) fn sampled(hash: u64) -> bool {
+    ((hash >> 40) as usize).is_multiple_of(SAMPLE_STEP)
+}
+
 /// Buckets (by board hash) the shortlist is sorted into by the parallel selection: a fixed
 /// number, so the work never depends on the threads.
 pub(crate) const BUCKETS: usize = 16;
@@ -62,8 +69,12 @@ pub(crate) struct Chunk<C = u16> {
     pub candidates: Vec<Candidate<C>>,
     /// Where each bucket's candidates end.
     ends: [u32; BUCKETS],
-    /// `key` of every `SAMPLE_STEP`-th child, from the first, kept or not.
+    /// `key` of every `SAMPLE_STEP`-th child, from the first, kept or not; with `by_hash`,
+    /// of every child whose board is [`sampled`].
     pub sample: Vec<u64>,
+    /// Sample by board, not by position: the sample is then the same however the children are
+    /// split into chunks (and processes).
+    by_hash: bool,
     /// The best of the children with the guide's board (see [`best_with_board`]), if any.
     pub guided: Option<Candidate<C>>,
     /// Children made, kept or not.
@@ -78,6 +89,7 @@ impl<C> Default for Chunk<C> {
             candidates: Vec::new(),
             ends: [0; BUCKETS],
             sample: Vec::new(),
+            by_hash: false,
             guided: None,
             generated: 0,
             bound: u64::MAX,
@@ -86,8 +98,10 @@ impl<C> Default for Chunk<C> {
 }
 
 impl<C: Code> Chunk<C> {
-    /// Empties the chunk for a new expansion that keeps the children under `bound`.
-    pub(crate) fn reset(&mut self, bound: u64) {
+    /// Empties the chunk for a new expansion that keeps the children under `bound` (and
+    /// samples them by board if `by_hash`).
+    pub(crate) fn reset(&mut self, bound: u64, by_hash: bool) {
+        self.by_hash = by_hash;
         self.candidates.clear();
         // The room of a depth with many more children (a low board) is not kept.
         if self.sample.capacity() > 2 * self.sample.len() + 16 {
@@ -102,7 +116,12 @@ impl<C: Code> Chunk<C> {
     /// Takes child `c`: into the sample, the guide's best and the candidates as they apply.
     #[inline]
     pub(crate) fn push(&mut self, c: Candidate<C>, guide_board: Option<u64>) {
-        if self.generated.is_multiple_of(SAMPLE_STEP) {
+        let sample = if self.by_hash {
+            sampled(c.hash)
+        } else {
+            self.generated.is_multiple_of(SAMPLE_STEP)
+        };
+        if sample {
             self.sample.push(c.key);
         }
         self.generated += 1;
@@ -158,7 +177,7 @@ impl<C: Code> Chunk<C> {
     #[cfg(test)]
     pub fn of(candidates: &[Candidate<C>]) -> Chunk<C> {
         let mut chunk = Chunk::default();
-        chunk.reset(u64::MAX);
+        chunk.reset(u64::MAX, false);
         for &c in candidates {
             chunk.push(c, None);
         }

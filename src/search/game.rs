@@ -3,6 +3,7 @@
 //! move generator and evaluation run inlined in the expansion as if written there.
 
 use super::candidates::{sortable, Candidate, Chunk};
+use super::wire::Wire;
 
 /// A game as the beam search sees it: its states, the children of a state with their keys,
 /// and the state a chosen child becomes.
@@ -14,7 +15,7 @@ pub trait Game: Sync {
     /// What names a child of a state.
     type Code: Code;
     /// A state of the beam beyond its score: the board and whatever else decides its future.
-    type State: Copy + Default + Send + Sync;
+    type State: Copy + Default + Send + Sync + Wire;
     /// What one depth of the search needs (its piece, its ranking), made once per depth.
     type Depth: Sync;
     /// One expansion task's buffers, kept from state to state within a depth.
@@ -44,7 +45,7 @@ pub trait Game: Sync {
 }
 
 /// A game's name for a child of a state.
-pub trait Code: Copy + Default + Send + Sync {
+pub trait Code: Copy + Default + Send + Sync + Wire {
     /// The child's rank among its parent's children, unique within a parent: it breaks ties
     /// of key, so that the choice never depends on the order the tasks finished in.
     fn order(&self) -> u16;

@@ -17,6 +17,8 @@
 //! and ties are broken by (parent, placement), which are unique.
 
 mod candidates;
+pub mod comm;
+pub mod distributed;
 mod expand;
 mod game;
 mod guided;
@@ -24,9 +26,13 @@ mod select;
 #[cfg(test)]
 mod streaming_tests;
 mod trail;
+pub mod wire;
 
+pub use comm::Comm;
+pub use distributed::Traffic;
 pub use game::{Code, Game, Sink};
 pub use guided::Guide;
+pub use wire::Wire;
 
 use crate::width::{Clock, Schedule, TimeBudget, WidthPlan};
 use candidates::Candidate;
@@ -173,6 +179,43 @@ pub fn beam_search_streaming<G: Game>(
     search(game, run, width, guide, clock, progress, Some(decided))
 }
 
+/// Where a search runs.
+#[derive(Clone, Copy)]
+pub enum Processes<'a> {
+    /// In this process, on its threads: [`beam_search_streaming`].
+    One,
+    /// Over the processes of a [`Comm`]: [`distributed::beam_search_distributed`].
+    Many(&'a dyn Comm),
+}
+
+/// [`beam_search_streaming`], or its distributed form where `processes` says (no guide then;
+/// the line's placements are on process 0 only), with what crossed between the processes.
+#[allow(clippy::too_many_arguments)]
+pub fn beam_search_on<G: Game>(
+    processes: Processes,
+    game: &G,
+    run: &Run<G::State>,
+    width: &Width,
+    guide: Option<&Guide>,
+    clock: &dyn Clock,
+    progress: &mut dyn FnMut(&DepthStats),
+    decided: &mut dyn FnMut(&[G::Code]),
+) -> (Line<G::Code>, Option<Traffic>) {
+    match processes {
+        Processes::One => (
+            search(game, run, width, guide, clock, progress, Some(decided)),
+            None,
+        ),
+        Processes::Many(comm) => {
+            assert!(guide.is_none(), "a distributed search has no guide");
+            let answer = distributed::beam_search_distributed(
+                game, run, width, comm, clock, progress, decided,
+            );
+            (answer.line, Some(answer.traffic))
+        }
+    }
+}
+
 /// Where the search hands out the codes it decided.
 type Decided<'a, C> = &'a mut dyn FnMut(&[C]);
 
@@ -217,6 +260,7 @@ fn search<G: Game>(
             game,
             at: &at,
             guide_board: guide.and_then(|g| g.boards.get(depth)).copied(),
+            by_hash: false,
         };
         // The last depth's selection becomes this depth's states inside the expansion.
         let last = last_at.as_ref().map(|at| Last {

@@ -12,6 +12,7 @@ use super::movegen::{placements, InputModel, Placement, Tap};
 use super::record::NesRecord;
 use super::start::Start;
 use super::tables::{ORIENTATIONS, POINTS};
+use crate::search::wire::{Reader, Wire};
 use crate::search::{self, Code, DepthStats, Game, Objective, Run, Sink, Width};
 use crate::width::Clock;
 use smallvec::SmallVec;
@@ -47,7 +48,7 @@ pub struct NesSearch {
 
 /// A state of the beam: the game just after a piece spawned, or just after it reached the
 /// stop (`done`), or a game that ended (`dead`).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct State {
     game: NesGame,
     /// The record frame the piece spawned on (-1: the menus' last frame).
@@ -75,6 +76,25 @@ impl Default for State {
     }
 }
 
+impl Wire for State {
+    const BYTES: usize = NesGame::BYTES + i64::BYTES + bool::BYTES + bool::BYTES;
+    fn put(&self, out: &mut Vec<u8>) {
+        self.game.put(out);
+        self.spawn_frame.put(out);
+        self.done.put(out);
+        self.dead.put(out);
+    }
+    fn take(bytes: &[u8]) -> State {
+        let mut r = Reader::new(bytes);
+        State {
+            game: r.read(),
+            spawn_frame: r.read(),
+            done: r.read(),
+            dead: r.read(),
+        }
+    }
+}
+
 impl State {
     fn root(start: &Start) -> State {
         State {
@@ -98,15 +118,32 @@ impl State {
 const MAX_RUNS: usize = 12;
 
 /// Buttons held on `frames` consecutive frames from `frame` on.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct PressRun {
     frame: u16,
     frames: u16,
     buttons: u8,
 }
 
+impl Wire for PressRun {
+    const BYTES: usize = u16::BYTES + u16::BYTES + u8::BYTES;
+    fn put(&self, out: &mut Vec<u8>) {
+        self.frame.put(out);
+        self.frames.put(out);
+        self.buttons.put(out);
+    }
+    fn take(bytes: &[u8]) -> PressRun {
+        let mut r = Reader::new(bytes);
+        PressRun {
+            frame: r.read(),
+            frames: r.read(),
+            buttons: r.read(),
+        }
+    }
+}
+
 /// A child as the search keeps it: where the piece locks and the presses that put it there.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct NesCode {
     /// Its rank among the placements of its parent.
     order: u16,
@@ -115,6 +152,31 @@ pub struct NesCode {
     y: i8,
     count: u8,
     runs: [PressRun; MAX_RUNS],
+}
+
+/// Every run, used or not: a code's encoding has one size.
+impl Wire for NesCode {
+    const BYTES: usize =
+        u16::BYTES + u8::BYTES + i8::BYTES + i8::BYTES + u8::BYTES + <[PressRun; MAX_RUNS]>::BYTES;
+    fn put(&self, out: &mut Vec<u8>) {
+        self.order.put(out);
+        self.piece.put(out);
+        self.x.put(out);
+        self.y.put(out);
+        self.count.put(out);
+        self.runs.put(out);
+    }
+    fn take(bytes: &[u8]) -> NesCode {
+        let mut r = Reader::new(bytes);
+        NesCode {
+            order: r.read(),
+            piece: r.read(),
+            x: r.read(),
+            y: r.read(),
+            count: r.read(),
+            runs: r.read(),
+        }
+    }
 }
 
 impl NesCode {
@@ -436,5 +498,116 @@ impl Game for NesSearch {
 
     fn apply(&self, _at: &(), state: &State, code: &NesCode) -> State {
         self.play_out(state, code)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::nes::engine::button;
+    use crate::games::nes::start::start;
+    use crate::search::wire::round_trip;
+
+    /// Plays a level 18 game, each piece where the search's own key puts it best, until it
+    /// has cleared rows and placed at least `pieces`; returns the state reached and the codes
+    /// played.
+    fn greedy_game(search: &NesSearch, pieces: u64) -> (State, Vec<NesCode>) {
+        let mut state = State::root(&start(18, 0).expect("level 18 has a start"));
+        let mut played = Vec::new();
+        while state.game.pieces < pieces || state.game.clears == [0; 4] {
+            assert!(state.game.pieces < 200, "the greedy game clears no rows");
+            let game = &state.game;
+            let rows = game.rows();
+            let all = placements(game, search.model, state.first_press());
+            let (_, code) = all
+                .iter()
+                .enumerate()
+                .filter_map(|(order, p)| {
+                    let code = NesCode::of(order, p)?;
+                    let (after, cleared) = place(&rows, p.piece, p.x, p.y);
+                    let (points, _, _) = clear_points(game.lines(), game.level, cleared);
+                    Some((cost(&after, &search.weights) - points as f64, code))
+                })
+                .min_by(|a, b| a.0.total_cmp(&b.0))
+                .expect("a spawned piece has a placement");
+            state = search.play_out(&state, &code);
+            assert!(!state.dead, "the greedy game topped out");
+            played.push(code);
+        }
+        (state, played)
+    }
+
+    #[test]
+    fn states_and_codes_of_a_played_game_round_trip_through_their_encoding() {
+        let stop = Stop {
+            level: None,
+            lines: None,
+            pieces: None,
+        };
+        let model = InputModel {
+            tap_every: 2,
+            das: true,
+        };
+        let search = NesSearch::new(model, stop, NesWeights::default());
+        let (state, played) = greedy_game(&search, 12);
+        let game = &state.game;
+        assert!(game.rows().iter().any(|&r| r != 0), "{game:?}");
+        assert!(game.score.uncapped() > 0 && game.lines() > 0, "{game:?}");
+        assert!(state.spawn_frame > 0);
+
+        // Between spawns, so that the buttons of two frames and the auto shift differ.
+        let mut moving = state.game;
+        for buttons in [button::RIGHT, button::RIGHT, button::A] {
+            moving.step(buttons);
+        }
+        assert_ne!(moving.held, moving.held_before);
+        let over = NesGame {
+            outcome: Outcome::ToppedOut,
+            play_state: play_state::GAME_OVER,
+            ..state.game
+        };
+        let states = [
+            State::default(),
+            state,
+            State {
+                game: moving,
+                ..state
+            },
+            State {
+                done: true,
+                ..state
+            },
+            State {
+                game: over,
+                dead: true,
+                ..state
+            },
+        ];
+        for s in &states {
+            let back = round_trip(s);
+            assert_eq!(back.game, s.game);
+            assert_eq!(back.spawn_frame, s.spawn_frame);
+            assert_eq!(back.done, s.done);
+            assert_eq!(back.dead, s.dead);
+            assert_eq!(back, *s);
+        }
+
+        let mut codes = played;
+        codes.extend(
+            placements(&state.game, model, state.first_press())
+                .iter()
+                .enumerate()
+                .filter_map(|(order, p)| NesCode::of(order, p)),
+        );
+        assert!(codes.iter().any(|c| c.count >= 3));
+        assert!(codes.iter().any(|c| c.runs.iter().any(|r| r.frames > 1)));
+        for c in &codes {
+            let back = round_trip(c);
+            assert_eq!(
+                (back.order, back.piece, back.x, back.y, back.count),
+                (c.order, c.piece, c.x, c.y, c.count)
+            );
+            assert_eq!(back.runs, c.runs);
+        }
     }
 }

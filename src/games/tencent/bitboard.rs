@@ -29,6 +29,21 @@ pub struct Board {
     pub cols: [u32; COLS],
 }
 
+/// Ten columns of four bytes.
+impl crate::search::Wire for Board {
+    const BYTES: usize = 4 * COLS;
+    #[inline]
+    fn put(&self, out: &mut Vec<u8>) {
+        self.cols.put(out);
+    }
+    #[inline]
+    fn take(bytes: &[u8]) -> Board {
+        Board {
+            cols: <[u32; COLS]>::take(bytes),
+        }
+    }
+}
+
 impl Board {
     /// Rows (as a mask of bits) whose every cell is filled.
     #[inline]

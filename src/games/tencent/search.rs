@@ -9,7 +9,9 @@ use super::eval::{evaluate_batch, Batch, Weights};
 use super::movegen::{placements_with, Placement, Placements};
 use super::policy::{Policy, Ranking};
 use super::rules::{Kind, Rules};
-use crate::search::{self, DepthStats, Game, Guide, Objective, Run, Sink, Width};
+use crate::search::{
+    self, Comm, DepthStats, Game, Guide, Objective, Processes, Run, Sink, Traffic, Width,
+};
 use crate::width::{Clock, Schedule, TimeBudget, WallClock};
 
 /// Everything that decides what the search returns.
@@ -150,7 +152,49 @@ pub fn beam_search_streaming(
         decided(&unpacked);
     };
     let clock = WallClock::start();
-    run_streaming(sequence, params, None, &clock, progress, &mut decided)
+    run_streaming(
+        sequence,
+        params,
+        None,
+        &clock,
+        progress,
+        &mut decided,
+        Processes::One,
+    )
+    .0
+}
+
+/// [`beam_search_streaming`] over the processes of `comm`, every one calling it alike (see
+/// [`search::distributed`]): process 0 receives the decided placements and answers with the
+/// line; every process answers with the score and what crossed between the processes.
+pub fn beam_search_distributed(
+    sequence: &[Kind],
+    params: &Params,
+    comm: &dyn Comm,
+    clock: &dyn Clock,
+    progress: &mut dyn FnMut(&DepthStats),
+    decided: &mut dyn FnMut(&[Placement]),
+) -> (Solution, Traffic) {
+    let mut unpacked = Vec::new();
+    let mut decided = |codes: &[u16]| {
+        unpacked.clear();
+        unpacked.extend(codes.iter().map(|&c| Placement::unpack(c)));
+        decided(&unpacked);
+    };
+    let processes = Processes::Many(comm);
+    let (solution, traffic) = run_streaming(
+        sequence,
+        params,
+        None,
+        clock,
+        progress,
+        &mut decided,
+        processes,
+    );
+    (
+        solution,
+        traffic.expect("a distributed search reports its traffic"),
+    )
 }
 
 fn run(
@@ -162,7 +206,15 @@ fn run(
 ) -> Solution {
     let mut placements = Vec::new();
     let mut decided = |codes: &[u16]| placements.extend_from_slice(codes);
-    let mut solution = run_streaming(sequence, params, guide, clock, progress, &mut decided);
+    let (mut solution, _) = run_streaming(
+        sequence,
+        params,
+        guide,
+        clock,
+        progress,
+        &mut decided,
+        Processes::One,
+    );
     let tail = std::mem::take(&mut solution.placements);
     solution.placements = (placements.into_iter().map(Placement::unpack))
         .chain(tail)
@@ -177,7 +229,8 @@ fn run_streaming(
     clock: &dyn Clock,
     progress: &mut dyn FnMut(&DepthStats),
     decided: &mut dyn FnMut(&[u16]),
-) -> Solution {
+    processes: Processes,
+) -> (Solution, Option<Traffic>) {
     let first = params.start.index;
     let depths = params
         .rules
@@ -201,13 +254,16 @@ fn run_streaming(
         width_changes: params.width_changes.clone(),
         time_budget: params.time_budget,
     };
-    let line = search::beam_search_streaming(&game, &run, &width, guide, clock, progress, decided);
-    Solution {
+    let (line, traffic) = search::beam_search_on(
+        processes, &game, &run, &width, guide, clock, progress, decided,
+    );
+    let solution = Solution {
         placements: line.placements.into_iter().map(Placement::unpack).collect(),
         score: line.score,
         stats: line.stats,
         width_changes: line.width_changes,
-    }
+    };
+    (solution, traffic)
 }
 
 /// The contest's game over one sequence, from piece `first` on.

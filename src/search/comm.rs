@@ -1,0 +1,227 @@
+//! The processes of a distributed search ([`super::distributed`]) and the two collective
+//! operations it is written on: an all-to-all exchange of byte buffers and an all-gather.
+//!
+//! [`Solo`] is one process (no MPI); [`run_local`] runs several in one process, one thread
+//! each, which the tests hold against each other without MPI; `Mpi` (cargo feature `mpi`) is
+//! the processes of an `mpirun` or `srun` job.
+
+use std::cell::Cell;
+use std::sync::{Arc, Barrier, Mutex};
+use std::time::Instant;
+
+/// The processes of one search. Every process calls the operations in the same order, as MPI's
+/// collectives require; only the process's main thread calls them.
+pub trait Comm {
+    /// This process's number, from 0.
+    fn rank(&self) -> usize;
+    /// Processes in the search.
+    fn size(&self) -> usize;
+    /// Sends `to[p]` to process `p` (one buffer per process, this one's included) and returns
+    /// what each process sent to this one, by rank.
+    fn all_to_all(&self, to: Vec<Vec<u8>>) -> Vec<Vec<u8>>;
+    /// Every process's `bytes`, by rank.
+    fn all_gather(&self, bytes: &[u8]) -> Vec<Vec<u8>>;
+}
+
+/// The element-wise sum over the processes of each one's `values`.
+pub fn sum(comm: &dyn Comm, values: &[u64]) -> Vec<u64> {
+    let all = gather_u64(comm, values);
+    (0..values.len())
+        .map(|i| all.iter().map(|v| v[i]).sum())
+        .collect()
+}
+
+/// Every process's `values` (of one length), by rank.
+pub fn gather_u64(comm: &dyn Comm, values: &[u64]) -> Vec<Vec<u64>> {
+    let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+    comm.all_gather(&bytes)
+        .iter()
+        .map(|b| b.chunks_exact(8).map(read_u64).collect())
+        .collect()
+}
+
+/// Process 0's `values`, on every process.
+pub fn from_root(comm: &dyn Comm, values: &[u64]) -> Vec<u64> {
+    if comm.size() == 1 {
+        return values.to_vec();
+    }
+    let bytes: Vec<u8> = if comm.rank() == 0 {
+        values.iter().flat_map(|v| v.to_le_bytes()).collect()
+    } else {
+        Vec::new()
+    };
+    let all = comm.all_gather(&bytes);
+    all[0].chunks_exact(8).map(read_u64).collect()
+}
+
+#[inline]
+pub(crate) fn read_u64(bytes: &[u8]) -> u64 {
+    u64::from_le_bytes(bytes[..8].try_into().expect("8 bytes"))
+}
+
+/// One process: the search without MPI.
+pub struct Solo;
+
+impl Comm for Solo {
+    fn rank(&self) -> usize {
+        0
+    }
+    fn size(&self) -> usize {
+        1
+    }
+    fn all_to_all(&self, to: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
+        to
+    }
+    fn all_gather(&self, bytes: &[u8]) -> Vec<Vec<u8>> {
+        vec![bytes.to_vec()]
+    }
+}
+
+/// What the processes of [`run_local`] share: one mailbox per (sender, receiver).
+struct Shared {
+    barrier: Barrier,
+    mail: Mutex<Vec<Vec<Vec<u8>>>>,
+}
+
+/// One of the processes [`run_local`] runs, as a thread.
+struct Local {
+    rank: usize,
+    size: usize,
+    shared: Arc<Shared>,
+}
+
+impl Comm for Local {
+    fn rank(&self) -> usize {
+        self.rank
+    }
+    fn size(&self) -> usize {
+        self.size
+    }
+    fn all_to_all(&self, to: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
+        assert_eq!(to.len(), self.size, "one buffer per process");
+        self.shared.mail.lock().expect("no process panicked")[self.rank] = to;
+        self.shared.barrier.wait();
+        let received = {
+            let mut mail = self.shared.mail.lock().expect("no process panicked");
+            (0..self.size)
+                .map(|from| std::mem::take(&mut mail[from][self.rank]))
+                .collect()
+        };
+        // No process writes its next sends before every one has taken this round's.
+        self.shared.barrier.wait();
+        received
+    }
+    fn all_gather(&self, bytes: &[u8]) -> Vec<Vec<u8>> {
+        self.all_to_all(vec![bytes.to_vec(); self.size])
+    }
+}
+
+/// Runs `work` as `size` processes of one search, each on its own thread, and returns their
+/// answers by rank. The processes share the rayon pool of the caller.
+pub fn run_local<R: Send>(size: usize, work: impl Fn(&dyn Comm) -> R + Sync) -> Vec<R> {
+    let shared = Arc::new(Shared {
+        barrier: Barrier::new(size),
+        mail: Mutex::new(vec![Vec::new(); size]),
+    });
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..size)
+            .map(|rank| {
+                let comm = Local {
+                    rank,
+                    size,
+                    shared: Arc::clone(&shared),
+                };
+                let work = &work;
+                scope.spawn(move || work(&comm))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a local process panicked"))
+            .collect()
+    })
+}
+
+/// A [`Comm`] that counts the time spent in the exchanges and the bytes this process sent.
+pub struct Metered<'a> {
+    inner: &'a dyn Comm,
+    seconds: Cell<f64>,
+    sent: Cell<u64>,
+}
+
+impl<'a> Metered<'a> {
+    pub fn new(inner: &'a dyn Comm) -> Metered<'a> {
+        Metered {
+            inner,
+            seconds: Cell::new(0.0),
+            sent: Cell::new(0),
+        }
+    }
+    /// Seconds spent in the exchanges so far (waiting for the slowest process included).
+    pub fn seconds(&self) -> f64 {
+        self.seconds.get()
+    }
+    /// Bytes this process sent to the others so far (not those to itself).
+    pub fn sent(&self) -> u64 {
+        self.sent.get()
+    }
+    fn timed<R>(&self, bytes: u64, op: impl FnOnce() -> R) -> R {
+        let start = Instant::now();
+        let r = op();
+        self.seconds
+            .set(self.seconds.get() + start.elapsed().as_secs_f64());
+        self.sent.set(self.sent.get() + bytes);
+        r
+    }
+}
+
+impl Comm for Metered<'_> {
+    fn rank(&self) -> usize {
+        self.inner.rank()
+    }
+    fn size(&self) -> usize {
+        self.inner.size()
+    }
+    fn all_to_all(&self, to: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
+        let rank = self.rank();
+        let bytes = to
+            .iter()
+            .enumerate()
+            .filter(|&(p, _)| p != rank)
+            .map(|(_, b)| b.len() as u64)
+            .sum();
+        self.timed(bytes, || self.inner.all_to_all(to))
+    }
+    fn all_gather(&self, bytes: &[u8]) -> Vec<Vec<u8>> {
+        let sent = (bytes.len() * (self.size() - 1)) as u64;
+        self.timed(sent, || self.inner.all_gather(bytes))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each process sends its rank to every other; each receives every rank, in order; the
+    /// sums and the root's values reach every process.
+    #[test]
+    fn local_processes_exchange_gather_and_sum() {
+        for size in 1..=4 {
+            let answers = run_local(size, |comm| {
+                let to = (0..comm.size())
+                    .map(|p| vec![comm.rank() as u8; p + 1])
+                    .collect();
+                let got = comm.all_to_all(to);
+                let total = sum(comm, &[comm.rank() as u64, 1]);
+                let root = from_root(comm, &[7 + comm.rank() as u64]);
+                (got, total, root)
+            });
+            for (rank, (got, total, root)) in answers.into_iter().enumerate() {
+                let want: Vec<Vec<u8>> = (0..size).map(|p| vec![p as u8; rank + 1]).collect();
+                assert_eq!(got, want);
+                assert_eq!(total, [(0..size as u64).sum(), size as u64]);
+                assert_eq!(root, [7]);
+            }
+        }
+    }
+}

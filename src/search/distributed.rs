@@ -1,0 +1,481 @@
+//! The beam search over several processes ([`Comm`]: MPI's, or threads of one process), whose
+//! answer is the same whatever their number and their threads.
+//!
+//! Each process holds a share of the beam. Each depth:
+//! 1. every process expands its states as the one-process search does ([`Beam::expand`]),
+//!    sampling the children by board ([`super::candidates::sampled`]);
+//! 2. the shortlist's threshold is the same rank of the processes' joint sample as there,
+//!    found exactly by counting in bins across the processes ([`kth`]);
+//! 3. every child under the threshold goes, with its state, to the process its board hashes to
+//!    (its owner), in one all-to-all exchange, so that the duplicates of a board meet and are
+//!    dropped there;
+//! 4. the `width`-th best board is found across the processes as the threshold was, and each
+//!    owner keeps its boards up to it: they are its states at the next depth;
+//! 5. process 0 keeps the trail: each process sends it the (parent, placement) step of each of
+//!    its new states, in the order of the processes; there the trail is compacted and its
+//!    decided depths handed out as in the one-process search.
+//!
+//! Whatever the number of processes, the candidates, the threshold, the boards and the cutoff
+//! are the same: ties of key are broken by board hash, and among the children with one board
+//! the one that goes on has the highest score, then the lowest key, the lowest placement rank
+//! and the lowest parent hash. None of that depends on where a state is held, so the answer is
+//! the same line. (The one-process search breaks ties by position in its beam instead, and
+//! samples by position: its line may differ from this one's where ties fall.)
+
+use super::candidates::{shortlist_rank, Chunk};
+use super::comm::{from_root, gather_u64, read_u64, sum, Comm, Metered};
+use super::expand::{Beam, Node, Step};
+use super::game::{Code, Game};
+use super::trail::{Best, Trail, TrailEntry};
+use super::wire::{Reader, Wire};
+use super::{DepthStats, Line, Objective, Run, Width};
+use crate::width::{Clock, WidthPlan};
+use rayon::prelude::*;
+use std::cmp::Reverse;
+use std::time::Instant;
+
+/// What crossed between the processes of a search (this process's share).
+#[derive(Clone, Copy, Debug, Default, serde::Serialize)]
+pub struct Traffic {
+    pub processes: usize,
+    /// Seconds spent in the exchanges, waiting for the slowest process included.
+    pub seconds: f64,
+    /// Bytes sent to other processes.
+    pub bytes: u64,
+    /// Children sent to their owners (to this process included).
+    pub children: u64,
+    /// Bytes of one child on the wire.
+    pub bytes_per_child: usize,
+    /// The most states this process held at one depth.
+    pub most_states: usize,
+}
+
+/// The distributed search's answer: the line on process 0 (elsewhere its placements are
+/// empty), and what crossed between the processes.
+pub struct Answer<C> {
+    pub line: Line<C>,
+    pub traffic: Traffic,
+}
+
+/// A child as it reaches its board's owner.
+#[derive(Clone, Copy)]
+struct Arrived<S, C> {
+    key: u64,
+    hash: u64,
+    score: u64,
+    /// The parent's index in its depth, across the processes (its trail index).
+    parent: u32,
+    /// The parent's board hash: ties between parents are broken by it.
+    tag: u64,
+    code: C,
+    state: S,
+}
+
+impl<S: Wire, C: Code> Arrived<S, C> {
+    const BYTES: usize = 8 + 8 + 8 + 4 + 8 + C::BYTES + S::BYTES;
+
+    fn put(&self, out: &mut Vec<u8>) {
+        for v in [self.key, self.hash, self.score] {
+            v.put(out);
+        }
+        self.parent.put(out);
+        self.tag.put(out);
+        self.code.put(out);
+        self.state.put(out);
+    }
+
+    fn take(r: &mut Reader) -> Self {
+        Arrived {
+            key: r.read(),
+            hash: r.read(),
+            score: r.read(),
+            parent: r.read(),
+            tag: r.read(),
+            code: r.read(),
+            state: r.read(),
+        }
+    }
+
+    /// Among the children with one board, the one that goes on ranks lowest here.
+    #[inline]
+    fn keep_order(&self) -> (Reverse<u64>, u64, u16, u64) {
+        (Reverse(self.score), self.key, self.code.order(), self.tag)
+    }
+}
+
+/// A distinct board at a process: its rank (best key, then hash) and the child that stands
+/// for it.
+#[derive(Clone, Copy)]
+struct Board {
+    key: u64,
+    hash: u64,
+    child: u32,
+}
+
+/// The process a board belongs to.
+#[inline]
+fn owner(hash: u64, processes: usize) -> usize {
+    (hash >> 48) as usize % processes
+}
+
+/// Runs the beam as [`super::beam_search_streaming`] does, over the processes of `comm`
+/// (every one calls it with the same arguments). Process 0 hands out the decided placements
+/// and answers with the line; the progress is called there only. No guide.
+pub fn beam_search_distributed<G: Game>(
+    game: &G,
+    run: &Run<G::State>,
+    width: &Width,
+    comm: &dyn Comm,
+    clock: &dyn Clock,
+    progress: &mut dyn FnMut(&DepthStats),
+    decided: &mut dyn FnMut(&[G::Code]),
+) -> Answer<G::Code> {
+    assert!(
+        width.beam_width > 0 && width.width_changes.0.iter().all(|&(_, w)| w > 0),
+        "beam width must be positive"
+    );
+    let comm = Metered::new(comm);
+    let comm: &Metered = &comm;
+    let (me, processes) = (comm.rank(), comm.size());
+    let root = me == 0;
+    let mut widths = WidthPlan::new(width.beam_width, &width.width_changes, width.time_budget);
+    let mut beam: Beam<G::State, G::Code> = Beam::new(Node {
+        state: run.state,
+        score: run.score,
+        trail: 0,
+    });
+    // Each state's board hash (the start's is never compared: it is the only parent).
+    let mut tags: Vec<u64> = vec![0];
+    if !root {
+        beam.parents.clear();
+        tags.clear();
+    }
+    let mut trail: Trail<G::Code> = Trail::new();
+    let mut best: Option<Best> = None;
+    let mut stats = DepthStats::default();
+    let mut traffic = Traffic {
+        processes,
+        bytes_per_child: Arrived::<G::State, G::Code>::BYTES,
+        ..Traffic::default()
+    };
+    let depth_count = run.depths;
+
+    for depth in 0..depth_count {
+        let started = Instant::now();
+        let width = from_root(comm, &[widths.at_depth(depth) as u64])[0] as usize;
+        let at = game.depth(depth);
+        let step = Step {
+            game,
+            at: &at,
+            guide_board: None,
+            by_hash: true,
+        };
+        let states = beam.parents.len();
+        traffic.most_states = traffic.most_states.max(states);
+        let all_states = sum(comm, &[states as u64])[0] as usize;
+        // This process's share of the selection, for its expansion's estimate of the bound.
+        let share = (width * states).div_ceil(all_states.max(1)).max(1);
+        let expanded = beam.expand(None, &step, &mut [], share);
+        let tasks = expanded.tasks;
+        let generated: u64 = beam.chunks[..tasks]
+            .iter()
+            .map(|c| c.generated as u64)
+            .sum();
+        let sample: Vec<u64> = beam.chunks[..tasks]
+            .iter()
+            .flat_map(|c| &c.sample)
+            .copied()
+            .collect();
+        let totals = sum(
+            comm,
+            &[
+                generated,
+                expanded.placements,
+                states as u64,
+                sample.len() as u64,
+            ],
+        );
+        stats.expanded += totals[2];
+        stats.placements += totals[1];
+        let expand_done = Instant::now();
+        if totals[0] == 0 {
+            // Every child of this depth ends the game: the best line ended before it.
+            break;
+        }
+        let sampled = totals[3];
+        let threshold_at = |rank: usize, sample: &Vec<u64>| -> u64 {
+            if sampled <= rank as u64 {
+                u64::MAX
+            } else {
+                kth(comm, &mut sample.clone(), rank as u64)
+            }
+        };
+        let mut rank = shortlist_rank(width);
+        let mut threshold = threshold_at(rank, &sample);
+        let mut sent_under: Option<u64> = None;
+        let mut arrived: Vec<Arrived<G::State, G::Code>> = Vec::new();
+        let boards = loop {
+            let bound = beam.chunks[..tasks]
+                .iter()
+                .map(|c| c.bound)
+                .min()
+                .unwrap_or(u64::MAX);
+            if threshold > bound {
+                beam.expand_again(&step, threshold);
+            }
+            let outbox = outbox(
+                &step,
+                &beam.parents,
+                &tags,
+                &beam.chunks[..tasks],
+                sent_under,
+                threshold,
+                processes,
+            );
+            traffic.children += outbox.iter().map(|b| b.len() as u64).sum::<u64>()
+                / Arrived::<G::State, G::Code>::BYTES as u64;
+            for bytes in comm.all_to_all(outbox) {
+                let mut r = Reader::new(&bytes);
+                while !r.is_empty() {
+                    arrived.push(Arrived::take(&mut r));
+                }
+            }
+            let boards = distinct(&mut arrived);
+            let count = sum(comm, &[boards.len() as u64])[0];
+            if count >= width as u64 || threshold == u64::MAX {
+                break boards;
+            }
+            // Duplicates crowd the shortlist: widen it.
+            sent_under = Some(threshold);
+            rank = rank.saturating_mul(4);
+            threshold = threshold_at(rank, &sample);
+        };
+        let chosen = cutoff(comm, boards, width);
+        let select_done = Instant::now();
+
+        // This process's new states, numbered after those of the processes before it.
+        let counts = gather_u64(comm, &[chosen.len() as u64]);
+        let first: u64 = counts[..me].iter().map(|c| c[0]).sum();
+        let beam_size: u64 = counts.iter().map(|c| c[0]).sum();
+        let mut steps = Vec::with_capacity(chosen.len() * (4 + G::Code::BYTES));
+        beam.parents.clear();
+        tags.clear();
+        for (i, b) in chosen.iter().enumerate() {
+            let a = &arrived[b.child as usize];
+            beam.parents.push(Node {
+                state: a.state,
+                score: a.score,
+                trail: (first + i as u64) as u32,
+            });
+            tags.push(a.hash);
+            a.parent.put(&mut steps);
+            a.code.put(&mut steps);
+        }
+        // The best new state here (highest score, then best rank), then across the processes.
+        let top = chosen
+            .iter()
+            .enumerate()
+            .min_by_key(|(_, b)| (Reverse(arrived[b.child as usize].score), b.key, b.hash))
+            .map(|(i, b)| {
+                let a = &arrived[b.child as usize];
+                [1, a.score, b.key, b.hash, first + i as u64]
+            })
+            .unwrap_or([0; 5]);
+        drop(arrived);
+        let top = gather_u64(comm, &top)
+            .into_iter()
+            .filter(|t| t[0] == 1)
+            .min_by_key(|t| (Reverse(t[1]), t[2], t[3]))
+            .expect("a depth with children chooses a state");
+        let top = Best {
+            depth,
+            index: top[4] as u32,
+            score: top[1],
+        };
+        let kept = match run.objective {
+            Objective::Survive => None,
+            Objective::Score => best,
+        };
+        let last_depth = depth + 1 == depth_count;
+        best = match kept {
+            Some(b) if top.score < b.score && !last_depth => Some(b),
+            _ => Some(top),
+        };
+
+        let mut to = vec![Vec::new(); processes];
+        to[0] = steps;
+        let received = comm.all_to_all(to);
+        if root {
+            let level = trail.open(beam_size as usize);
+            let mut at = level.iter_mut();
+            for bytes in &received {
+                let mut r = Reader::new(bytes);
+                while !r.is_empty() {
+                    let e = at.next().expect("one step per new state");
+                    *e = TrailEntry {
+                        parent: r.read(),
+                        placement: r.read(),
+                    };
+                }
+            }
+            let mut live: Vec<u32> = (0..beam_size as u32).collect();
+            if trail.close(&mut live, |i| i, &mut best) {
+                trail.take_decided(best, decided);
+            }
+        }
+        stats.pieces = depth + 1;
+        stats.best_score = best.map_or(0, |b| b.score);
+        stats.beam_size = beam_size as usize;
+        stats.seconds.expand += (expand_done - started).as_secs_f64();
+        stats.seconds.select += (select_done - expand_done).as_secs_f64();
+        stats.seconds.advance += select_done.elapsed().as_secs_f64();
+        if root {
+            progress(&stats);
+        }
+        let now = clock.seconds(stats.expanded);
+        widths.after_depth(depth + 1, run.planned, stats.expanded, now);
+    }
+    traffic.seconds = comm.seconds();
+    traffic.bytes = comm.sent();
+    let (placements, score) = match best {
+        Some(b) if root => (trail.line_to(b), b.score),
+        Some(b) => (Vec::new(), b.score),
+        None => (Vec::new(), run.score),
+    };
+    Answer {
+        line: Line {
+            placements,
+            score,
+            stats,
+            width_changes: widths.changes(),
+        },
+        traffic,
+    }
+}
+
+/// The children of `chunks` with a key over `above` (if any) and at most `threshold`, each
+/// with its state, in one buffer per owner, in the chunks' order.
+fn outbox<G: Game>(
+    step: &Step<G>,
+    parents: &[Node<G::State>],
+    tags: &[u64],
+    chunks: &[Chunk<G::Code>],
+    above: Option<u64>,
+    threshold: u64,
+    processes: usize,
+) -> Vec<Vec<u8>> {
+    let parts: Vec<Vec<Vec<u8>>> = chunks
+        .par_iter()
+        .map(|chunk| {
+            let mut to = vec![Vec::new(); processes];
+            let wanted = chunk
+                .candidates
+                .iter()
+                .filter(|c| c.key <= threshold && above.is_none_or(|a| c.key > a));
+            for c in wanted {
+                let parent = &parents[c.parent as usize];
+                let parent_state = parent.state;
+                let child = Arrived {
+                    key: c.key,
+                    hash: c.hash,
+                    score: c.score,
+                    parent: parent.trail,
+                    tag: tags[c.parent as usize],
+                    code: c.placement,
+                    state: step.game.apply(step.at, &parent_state, &c.placement),
+                };
+                child.put(&mut to[owner(c.hash, processes)]);
+            }
+            to
+        })
+        .collect();
+    (0..processes)
+        .map(|p| parts.iter().flat_map(|part| &part[p]).copied().collect())
+        .collect()
+}
+
+/// The distinct boards of `arrived`, in order of hash, each with its best key and the child
+/// that goes on. Reorders `arrived`.
+fn distinct<S: Wire + Copy + Send + Sync, C: Code>(arrived: &mut [Arrived<S, C>]) -> Vec<Board> {
+    arrived.par_sort_unstable_by_key(|a| (a.hash, a.keep_order()));
+    let mut boards: Vec<Board> = Vec::new();
+    for (i, a) in arrived.iter().enumerate() {
+        match boards.last_mut() {
+            Some(b) if b.hash == a.hash => b.key = b.key.min(a.key),
+            _ => boards.push(Board {
+                key: a.key,
+                hash: a.hash,
+                child: i as u32,
+            }),
+        }
+    }
+    boards
+}
+
+/// The boards of this process among the best `width` of all processes' (by key, then hash).
+fn cutoff(comm: &dyn Comm, mut boards: Vec<Board>, width: usize) -> Vec<Board> {
+    let count = sum(comm, &[boards.len() as u64])[0];
+    if count <= width as u64 {
+        return boards;
+    }
+    let mut keys: Vec<u64> = boards.iter().map(|b| b.key).collect();
+    let key = kth(comm, &mut keys, width as u64 - 1);
+    let under = boards.iter().filter(|b| b.key < key).count() as u64;
+    let under = sum(comm, &[under])[0];
+    // Boards of the cutoff's key: the lowest hashes of them fill the places left.
+    let mut ties: Vec<u64> = boards
+        .iter()
+        .filter(|b| b.key == key)
+        .map(|b| b.hash)
+        .collect();
+    let hash = kth(comm, &mut ties, width as u64 - 1 - under);
+    boards.retain(|b| b.key < key || (b.key == key && b.hash <= hash));
+    boards
+}
+
+/// Bins a search for the `k`-th value counts in per round.
+const KTH_BINS: usize = 256;
+/// Values that [`kth`] gathers to every process to finish exactly.
+const KTH_GATHER: u64 = 4096;
+
+/// The `k`-th smallest (from 0) of the values of every process (`k` under their count): the
+/// processes count their values in bins, narrow to the bin that holds it, and gather the
+/// values once few are left. Reorders `values`.
+pub(crate) fn kth(comm: &dyn Comm, values: &mut Vec<u64>, mut k: u64) -> u64 {
+    let lowest = values.iter().copied().min().unwrap_or(u64::MAX);
+    let highest = values.iter().copied().max().unwrap_or(0);
+    let ends = gather_u64(comm, &[lowest, highest]);
+    let mut lo = ends.iter().map(|e| e[0]).min().expect("a process");
+    let mut hi = ends.iter().map(|e| e[1]).max().expect("a process");
+    loop {
+        values.retain(|&v| lo <= v && v <= hi);
+        let count = sum(comm, &[values.len() as u64])[0];
+        assert!(k < count, "the rank sought is among the values");
+        if lo == hi {
+            return lo;
+        }
+        if count <= KTH_GATHER {
+            let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+            let mut all: Vec<u64> = comm
+                .all_gather(&bytes)
+                .iter()
+                .flat_map(|b| b.chunks_exact(8).map(read_u64).collect::<Vec<_>>())
+                .collect();
+            all.sort_unstable();
+            return all[k as usize];
+        }
+        let span = (hi - lo) / KTH_BINS as u64 + 1;
+        let mut counts = [0u64; KTH_BINS];
+        for &v in values.iter() {
+            counts[((v - lo) / span) as usize] += 1;
+        }
+        let counts = sum(comm, &counts);
+        let mut bin = 0;
+        while k >= counts[bin] {
+            k -= counts[bin];
+            bin += 1;
+        }
+        lo += bin as u64 * span;
+        hi = hi.min(lo.saturating_add(span - 1));
+    }
+}

@@ -1,0 +1,93 @@
+//! The distributed search (`search::distributed`) run as several processes in one (a thread
+//! each, `search::comm::run_local`): the same line whatever the number of processes, and a line the plain engine scores as claimed. The same search under
+//! `mpirun` is held to these in `tests/mpi_cli.rs`.
+
+use tetris_opt::games::tencent::movegen::Placement;
+use tetris_opt::games::tencent::rules::{Kind, Rules};
+use tetris_opt::games::tencent::search::{beam_search_distributed, Params};
+use tetris_opt::search::comm::run_local;
+use tetris_opt::search::Objective;
+use tetris_opt::sequence::{generate, Distribution};
+use tetris_opt::solve::record_for;
+use tetris_opt::width::WallClock;
+
+fn params(beam_width: usize, objective: Objective) -> Params {
+    Params {
+        beam_width,
+        width_changes: Default::default(),
+        time_budget: None,
+        score_weight: 1.0 / 38.0,
+        weights: Default::default(),
+        policy: Default::default(),
+        rules: Rules::default(),
+        start: Default::default(),
+        objective,
+    }
+}
+
+/// The line of each process count from 1 to 4: (decided then answered placements, score) of
+/// process 0. Every process answers with one score, and only process 0 with placements.
+fn lines(sequence: &[Kind], params: &Params) -> Vec<(Vec<Placement>, u64)> {
+    (1..=4)
+        .map(|processes| {
+            let answers = run_local(processes, |comm| {
+                let mut placements = Vec::new();
+                let mut decided = |p: &[Placement]| placements.extend_from_slice(p);
+                let clock = WallClock::start();
+                let (solution, traffic) = beam_search_distributed(
+                    sequence,
+                    params,
+                    comm,
+                    &clock,
+                    &mut |_| {},
+                    &mut decided,
+                );
+                assert_eq!(traffic.processes, processes);
+                placements.extend(solution.placements);
+                (placements, solution.score)
+            });
+            let score = answers[0].1;
+            assert!(
+                answers.iter().all(|a| a.1 == score),
+                "every process ends on one score"
+            );
+            assert!(
+                answers[1..].iter().all(|a| a.0.is_empty()),
+                "only process 0 has the line"
+            );
+            answers.into_iter().next().expect("process 0")
+        })
+        .collect()
+}
+
+#[test]
+fn every_process_count_gives_one_line_that_replays_to_its_score() {
+    for (seed, width, pieces) in [(1, 1, 200), (2, 7, 300), (3, 64, 300), (4, 300, 200)] {
+        let sequence = generate(Distribution::Contest, seed, pieces);
+        let params = params(width, Objective::Score);
+        let one = lines(&sequence, &params);
+        let (line, score) = &one[0];
+        // Widths 1 and 7 top out on these sequences (at pieces 73 and 219), as the one-process
+        // search does.
+        let placed = match width {
+            1 => 73,
+            7 => 219,
+            _ => pieces,
+        };
+        assert_eq!(line.len(), placed, "seed {seed}: pieces placed");
+        for (processes, other) in one.iter().enumerate() {
+            assert_eq!(
+                other,
+                &one[0],
+                "seed {seed}, width {width}: {} processes",
+                processes + 1
+            );
+        }
+        let record = record_for(&sequence, line, params.rules).expect("a record");
+        let report = tetris_opt::games::tencent::replay::replay(&sequence, &record, params.rules);
+        assert_eq!(
+            report.score, *score,
+            "seed {seed}: the plain engine's score"
+        );
+    }
+}
