@@ -2,16 +2,16 @@
 //! operations it is written on: an all-to-all exchange of byte buffers and an all-gather.
 //!
 //! [`Solo`] is one process (no MPI); [`run_local`] runs several in one process, one thread
-//! each, which the tests hold against each other without MPI; `Mpi` (cargo feature `mpi`) is
-//! the processes of an `mpirun` or `srun` job.
+//! each, which the tests hold against each other without MPI; [`super::mpi::Mpi`] (cargo
+//! feature `mpi`) is the processes of an `mpirun` or `srun` job.
 
-use std::cell::Cell;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Barrier, Mutex};
 use std::time::Instant;
 
 /// The processes of one search. Every process calls the operations in the same order, as MPI's
-/// collectives require; only the process's main thread calls them.
-pub trait Comm {
+/// collectives require, and one thread at a time.
+pub trait Comm: Sync {
     /// This process's number, from 0.
     fn rank(&self) -> usize;
     /// Processes in the search.
@@ -145,32 +145,32 @@ pub fn run_local<R: Send>(size: usize, work: impl Fn(&dyn Comm) -> R + Sync) -> 
 /// A [`Comm`] that counts the time spent in the exchanges and the bytes this process sent.
 pub struct Metered<'a> {
     inner: &'a dyn Comm,
-    seconds: Cell<f64>,
-    sent: Cell<u64>,
+    nanos: AtomicU64,
+    sent: AtomicU64,
 }
 
 impl<'a> Metered<'a> {
     pub fn new(inner: &'a dyn Comm) -> Metered<'a> {
         Metered {
             inner,
-            seconds: Cell::new(0.0),
-            sent: Cell::new(0),
+            nanos: AtomicU64::new(0),
+            sent: AtomicU64::new(0),
         }
     }
     /// Seconds spent in the exchanges so far (waiting for the slowest process included).
     pub fn seconds(&self) -> f64 {
-        self.seconds.get()
+        self.nanos.load(Ordering::Relaxed) as f64 / 1e9
     }
     /// Bytes this process sent to the others so far (not those to itself).
     pub fn sent(&self) -> u64 {
-        self.sent.get()
+        self.sent.load(Ordering::Relaxed)
     }
     fn timed<R>(&self, bytes: u64, op: impl FnOnce() -> R) -> R {
         let start = Instant::now();
         let r = op();
-        self.seconds
-            .set(self.seconds.get() + start.elapsed().as_secs_f64());
-        self.sent.set(self.sent.get() + bytes);
+        let nanos = start.elapsed().as_nanos() as u64;
+        self.nanos.fetch_add(nanos, Ordering::Relaxed);
+        self.sent.fetch_add(bytes, Ordering::Relaxed);
         r
     }
 }

@@ -22,6 +22,8 @@ pub mod distributed;
 mod expand;
 mod game;
 mod guided;
+#[cfg(feature = "mpi")]
+pub mod mpi;
 mod select;
 #[cfg(test)]
 mod streaming_tests;

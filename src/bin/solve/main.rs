@@ -4,6 +4,7 @@
 mod shared;
 
 mod browser;
+mod distributed;
 mod nes;
 mod olympiad;
 mod sequence;
@@ -20,13 +21,14 @@ use tetris_opt::games::tencent::movegen::Placement;
 use tetris_opt::games::tencent::record::Record;
 use tetris_opt::games::tencent::replay::Report;
 use tetris_opt::games::tencent::rules::{Kind, Rules};
-use tetris_opt::games::tencent::search::{beam_search_streaming, Params, Solution, Start};
+use tetris_opt::games::tencent::search::{
+    beam_search_distributed, beam_search_streaming, Params, Solution, Start,
+};
 use tetris_opt::games::tencent::stats::Stats;
 use tetris_opt::limits;
-use tetris_opt::search::DepthStats;
-use tetris_opt::search::Objective;
+use tetris_opt::search::{Comm, DepthStats, Objective, Traffic};
 use tetris_opt::solve::{start_from, RecordWriter, SolveError};
-use tetris_opt::width::{Schedule, TimeBudget};
+use tetris_opt::width::{Schedule, TimeBudget, WallClock};
 
 /// Search a move record for a piece sequence; prints the record (one line, comma-separated) on
 /// stdout and a summary ending in `Score = N` on stderr.
@@ -68,6 +70,13 @@ struct Args {
     /// No progress bar and no summary.
     #[arg(long)]
     quiet: bool,
+    /// Spread the search over the processes of an MPI job (`mpirun -np 4 solve --distributed
+    /// ...`, with a binary built with `--features mpi`; see docs/SCALING.md); without MPI, one
+    /// process. Its record is the same for any number of processes and threads; it breaks
+    /// ties by board, not by position in the beam, so it may differ from the record of a
+    /// search without this option.
+    #[arg(long)]
+    distributed: bool,
     /// When stderr is not a terminal (a log file, nohup, CI), where the progress bar does not
     /// draw: print a line of progress this often instead (seconds, or 90s, 15m, 1.5h; 0 = every
     /// 16 pieces).
@@ -118,11 +127,19 @@ fn main() {
     if let Err(e) = refuse_other_games(&command, &matches, game, &TAKES) {
         exit_with(Err(e));
     }
+    if args.distributed {
+        if game != Game::Tencent {
+            exit_with(Err(CliError::usage(
+                "--distributed is for the contest's game (--game tencent)",
+            )));
+        }
+        distributed::main(|comm| run(&args, Some(comm)));
+    }
     exit_with(match game {
         Game::Nes => run_nes(&args),
         Game::Browser => run_browser(&args),
         Game::Olympiad => run_olympiad(&args),
-        Game::Tencent => run(&args),
+        Game::Tencent => run(&args, None),
     });
 }
 
@@ -228,13 +245,33 @@ fn parse_time(text: &str, zero: bool) -> Result<f64, String> {
     }
 }
 
-fn run(args: &Args) -> Result<(), CliError> {
-    let (input, rules, widest) = check_options(args)?;
-    let (sequence, params, kept) = read_inputs(args, input, rules)?;
-    let pool = args.search.pool(widest)?;
+/// The contest's solve, in this process or as one of `comm`'s (`--distributed`): process 0
+/// writes the record and the summary.
+fn run(args: &Args, comm: Option<&dyn Comm>) -> Result<(), CliError> {
+    let processes = comm.map_or(1, |c| c.size());
+    let inputs = check_options(args, processes).and_then(|(input, rules, widest)| {
+        let (sequence, params, kept) = read_inputs(args, input, rules)?;
+        Ok((
+            rules,
+            widest,
+            sequence,
+            params,
+            kept,
+            args.search.pool(widest)?,
+        ))
+    });
+    let (rules, widest, sequence, params, kept, pool) = match comm {
+        Some(comm) => distributed::agree(comm, inputs)?,
+        None => inputs?,
+    };
+    if comm.is_some_and(|c| c.rank() != 0) {
+        pool.install(|| search(args, &sequence, &params, &mut |_| {}, comm));
+        return Ok(());
+    }
     // Once every input is read and valid: an error is then the only line printed.
     if !args.quiet {
-        args.search.print_estimate(widest, limits::BYTES_PER_STATE);
+        args.search
+            .print_estimate(widest.div_ceil(processes), limits::BYTES_PER_STATE);
     }
     let start = Instant::now();
     // The record goes out as the search decides it, each piece checked by the rules engine
@@ -243,12 +280,13 @@ fn run(args: &Args) -> Result<(), CliError> {
     let mut writer =
         RecordWriter::new(&sequence, rules, &params.start, &kept, out).map_err(record_failed)?;
     let mut failed = None;
-    let solution = pool.install(|| {
-        search(args, &sequence, &params, &mut |placements| {
+    let (solution, traffic) = pool.install(|| {
+        let decided = &mut |placements: &[Placement]| {
             if failed.is_none() {
                 failed = writer.placements(placements).err();
             }
-        })
+        };
+        search(args, &sequence, &params, decided, comm)
     });
     let search_time = start.elapsed();
     if let Some(e) = failed {
@@ -269,10 +307,14 @@ fn run(args: &Args) -> Result<(), CliError> {
             search_seconds: search_time.as_secs_f64(),
             wall_seconds: wall.as_secs_f64(),
             widest,
+            traffic: traffic.as_ref(),
         };
         write_json(args, path, &summary)?;
     }
     if !args.quiet {
+        if let Some(traffic) = &traffic {
+            eprintln!("{}", distributed::describe(traffic));
+        }
         print_summary(&report, &solution, &params, search_time.as_secs_f64());
     }
     Ok(())
@@ -290,7 +332,7 @@ fn record_failed(e: SolveError) -> CliError {
 /// Checks every option against its limits before any file is read: the sequence file, the
 /// rules, and the widest beam the search may hold (the budget's cap, else the widest
 /// scheduled), which must fit in memory.
-fn check_options(args: &Args) -> Result<(&PathBuf, Rules, usize), CliError> {
+fn check_options(args: &Args, processes: usize) -> Result<(&PathBuf, Rules, usize), CliError> {
     let input = sequence_file(args)?;
     let beam_width = args.beam_width.unwrap_or(DEFAULT_WIDTH);
     let contest = &args.contest;
@@ -315,7 +357,9 @@ fn check_options(args: &Args) -> Result<(&PathBuf, Rules, usize), CliError> {
         Some(_) => args.max_beam_width.max(beam_width),
         None => scheduled_widths(args).max().unwrap_or(beam_width),
     };
-    args.search.check_memory(widest, limits::BYTES_PER_STATE)?;
+    // Each process of a distributed search holds its share of the beam.
+    let share = widest.div_ceil(processes);
+    args.search.check_memory(share, limits::BYTES_PER_STATE)?;
     if let Some(path) = &args.json {
         check_writable("--json", path)?;
     }
@@ -374,17 +418,20 @@ fn read_inputs(
 }
 
 /// The beam search with its progress; `decided` receives the placements as they are decided,
-/// and the solution's are those after them.
+/// and the solution's are those after them. Over `comm`'s processes where given (the
+/// progress then shows on process 0).
 fn search(
     args: &Args,
     sequence: &[Kind],
     params: &Params,
     decided: &mut dyn FnMut(&[Placement]),
-) -> Solution {
+    comm: Option<&dyn Comm>,
+) -> (Solution, Option<Traffic>) {
     let rules = params.rules;
     let total = rules.pieces_to_place(sequence.len());
     let first = params.start.index;
-    let mut progress = Progress::new("piece", Some(total as u64), args.quiet, args.progress_every);
+    let quiet = args.quiet || comm.is_some_and(|c| c.rank() != 0);
+    let mut progress = Progress::new("piece", Some(total as u64), quiet, args.progress_every);
     let report = &mut |s: &DepthStats| {
         let piece = first + s.pieces;
         if piece.is_multiple_of(16) || piece == total {
@@ -397,9 +444,20 @@ fn search(
             progress.update(piece as u64, &message);
         }
     };
-    let solution = beam_search_streaming(sequence, params, report, decided);
+    let found = match comm {
+        Some(comm) => {
+            let clock = WallClock::start();
+            let (solution, traffic) =
+                beam_search_distributed(sequence, params, comm, &clock, report, decided);
+            (solution, Some(traffic))
+        }
+        None => (
+            beam_search_streaming(sequence, params, report, decided),
+            None,
+        ),
+    };
     progress.finish();
-    solution
+    found
 }
 
 /// What `--json` writes.
@@ -411,6 +469,7 @@ struct Summary<'a> {
     search_seconds: f64,
     wall_seconds: f64,
     widest: usize,
+    traffic: Option<&'a Traffic>,
 }
 
 fn write_json(args: &Args, path: &Path, s: &Summary) -> Result<(), CliError> {
@@ -440,6 +499,7 @@ fn write_json(args: &Args, path: &Path, s: &Summary) -> Result<(), CliError> {
         "placements": solution.stats.placements,
         "phase_seconds": solution.stats.seconds,
         "peak_memory_mib": peak_memory_mib(),
+        "distributed": s.traffic,
         "expected_peak_memory_mib": limits::estimated_bytes(s.widest, limits::BYTES_PER_STATE) as f64 / (1u64 << 20) as f64,
     });
     std::fs::write(path, format!("{summary:#}\n"))

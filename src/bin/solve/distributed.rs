@@ -1,0 +1,71 @@
+//! `solve --distributed`: the contest's search spread over the processes of an MPI job
+//! (`mpirun -np 4 solve --distributed ...`, built with `--features mpi`), or, without MPI, run
+//! as one process: the same record either way (see `tetris_opt::search::distributed`).
+
+use crate::shared::cli::CliError;
+use tetris_opt::search::comm::gather_u64;
+use tetris_opt::search::{Comm, Traffic};
+
+/// Runs `run` as this process of the job, ends MPI, and exits: every process with the same
+/// code, the error printed once.
+pub fn main(run: impl FnOnce(&dyn Comm) -> Result<(), CliError>) -> ! {
+    #[cfg(feature = "mpi")]
+    let (universe, comm) = match tetris_opt::search::mpi::Mpi::start() {
+        Some(started) => started,
+        None => {
+            eprintln!("error: MPI could not be started");
+            std::process::exit(crate::shared::cli::EXIT_INTERNAL)
+        }
+    };
+    #[cfg(not(feature = "mpi"))]
+    let comm = tetris_opt::search::comm::Solo;
+    let rank = comm.rank();
+    let result = run(&comm);
+    drop(comm);
+    #[cfg(feature = "mpi")]
+    drop(universe);
+    match result {
+        Ok(()) => std::process::exit(0),
+        Err(e) => {
+            if !e.message.is_empty() {
+                let from = if rank == 0 {
+                    String::new()
+                } else {
+                    format!("process {rank}: ")
+                };
+                eprintln!("error: {from}{}", e.message);
+            }
+            std::process::exit(e.code)
+        }
+    }
+}
+
+/// Whether every process got this far: its own error where it failed, and where another
+/// did, that process's exit code with no message. The message is the lowest failing
+/// process's, printed by it alone: a bad input is reported once, as process 0's.
+pub fn agree<T>(comm: &dyn Comm, result: Result<T, CliError>) -> Result<T, CliError> {
+    let code = result.as_ref().err().map_or(0, |e| e.code.max(1) as u64);
+    let codes = gather_u64(comm, &[code]);
+    match codes.iter().position(|c| c[0] != 0) {
+        None => result,
+        Some(first) if first == comm.rank() => result,
+        Some(first) => Err(CliError {
+            message: String::new(),
+            code: codes[first][0] as i32,
+        }),
+    }
+}
+
+/// The summary's line on what crossed between the processes (this process's share).
+pub fn describe(traffic: &Traffic) -> String {
+    format!(
+        "processes: {}; this one sent {} children ({} bytes each), {:.1} MiB in all, spent \
+         {:.2} s in exchanges and held at most {} states",
+        traffic.processes,
+        traffic.children,
+        traffic.bytes_per_child,
+        traffic.bytes as f64 / (1u64 << 20) as f64,
+        traffic.seconds,
+        traffic.most_states
+    )
+}
