@@ -21,9 +21,9 @@ pub fn main(run: impl FnOnce(&dyn Comm) -> Result<(), CliError>) -> ! {
     let comm = tetris_opt::search::comm::Solo;
     let rank = comm.rank();
     let result = run(&comm);
-    drop(comm);
+    // MPI ends (MPI_Finalize) before the process exits.
     #[cfg(feature = "mpi")]
-    drop(universe);
+    drop((comm, universe));
     match result {
         Ok(()) => std::process::exit(0),
         Err(e) => {
