@@ -16,42 +16,93 @@ pub trait Comm: Sync {
     fn rank(&self) -> usize;
     /// Processes in the search.
     fn size(&self) -> usize;
-    /// Sends `to[p]` to process `p` (one buffer per process, this one's included) and returns
-    /// what each process sent to this one, by rank.
-    fn all_to_all(&self, to: Vec<Vec<u8>>) -> Vec<Vec<u8>>;
+    /// Sends part `p` of `to` to process `p` (one part per process, this one's included) and
+    /// returns what each process sent to this one, by rank.
+    fn all_to_all(&self, to: Parcels) -> Parcels;
     /// Every process's `bytes`, by rank.
     fn all_gather(&self, bytes: &[u8]) -> Vec<Vec<u8>>;
+
+    /// Every process's `values`, of one length on every process, one after the other by rank
+    /// (MPI's allgather).
+    fn gather_values(&self, values: &[u64]) -> Vec<u64> {
+        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let all = self.all_gather(&bytes);
+        all.iter()
+            .flat_map(|b| b.chunks_exact(8).map(read_u64))
+            .collect()
+    }
+
+    /// The element-wise sum of every process's `values`, of one length on every process
+    /// (MPI's allreduce).
+    fn sum_values(&self, values: &[u64]) -> Vec<u64> {
+        let all = self.gather_values(values);
+        (0..values.len())
+            .map(|i| all.iter().skip(i).step_by(values.len()).sum())
+            .collect()
+    }
 }
 
-/// The element-wise sum over the processes of each one's `values`.
+/// A part of bytes for (or from) each process, one after the other in order of rank: what an
+/// exchange sends and receives, in one buffer.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Parcels {
+    pub bytes: Vec<u8>,
+    /// Each part's length.
+    pub lens: Vec<usize>,
+}
+
+impl Parcels {
+    /// `processes` empty parts.
+    pub fn empty(processes: usize) -> Parcels {
+        Parcels {
+            bytes: Vec::new(),
+            lens: vec![0; processes],
+        }
+    }
+
+    /// The parts, one after the other, as one buffer.
+    pub fn of(parts: &[Vec<u8>]) -> Parcels {
+        Parcels {
+            bytes: parts.concat(),
+            lens: parts.iter().map(Vec::len).collect(),
+        }
+    }
+
+    /// Each part, in order.
+    pub fn parts(&self) -> impl Iterator<Item = &[u8]> {
+        let mut at = 0;
+        self.lens.iter().map(move |&len| {
+            at += len;
+            &self.bytes[at - len..at]
+        })
+    }
+}
+
+/// The element-wise sum over the processes of each one's `values` (of one length).
 pub fn sum(comm: &dyn Comm, values: &[u64]) -> Vec<u64> {
-    let all = gather_u64(comm, values);
-    (0..values.len())
-        .map(|i| all.iter().map(|v| v[i]).sum())
-        .collect()
+    if values.is_empty() {
+        return Vec::new();
+    }
+    comm.sum_values(values)
 }
 
 /// Every process's `values` (of one length), by rank.
 pub fn gather_u64(comm: &dyn Comm, values: &[u64]) -> Vec<Vec<u64>> {
-    let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
-    comm.all_gather(&bytes)
-        .iter()
-        .map(|b| b.chunks_exact(8).map(read_u64).collect())
+    if values.is_empty() {
+        return vec![Vec::new(); comm.size()];
+    }
+    let all = comm.gather_values(values);
+    all.chunks_exact(values.len())
+        .map(<[u64]>::to_vec)
         .collect()
 }
 
-/// Process 0's `values`, on every process.
+/// Process 0's `values` (of one length on every process), on every process.
 pub fn from_root(comm: &dyn Comm, values: &[u64]) -> Vec<u64> {
-    if comm.size() == 1 {
+    if comm.size() == 1 || values.is_empty() {
         return values.to_vec();
     }
-    let bytes: Vec<u8> = if comm.rank() == 0 {
-        values.iter().flat_map(|v| v.to_le_bytes()).collect()
-    } else {
-        Vec::new()
-    };
-    let all = comm.all_gather(&bytes);
-    all[0].chunks_exact(8).map(read_u64).collect()
+    comm.gather_values(values)[..values.len()].to_vec()
 }
 
 #[inline]
@@ -69,7 +120,7 @@ impl Comm for Solo {
     fn size(&self) -> usize {
         1
     }
-    fn all_to_all(&self, to: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
+    fn all_to_all(&self, to: Parcels) -> Parcels {
         to
     }
     fn all_gather(&self, bytes: &[u8]) -> Vec<Vec<u8>> {
@@ -97,11 +148,12 @@ impl Comm for Local {
     fn size(&self) -> usize {
         self.size
     }
-    fn all_to_all(&self, to: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
-        assert_eq!(to.len(), self.size, "one buffer per process");
-        self.shared.mail.lock().expect("no process panicked")[self.rank] = to;
+    fn all_to_all(&self, to: Parcels) -> Parcels {
+        assert_eq!(to.lens.len(), self.size, "one part per process");
+        let parts = to.parts().map(<[u8]>::to_vec).collect();
+        self.shared.mail.lock().expect("no process panicked")[self.rank] = parts;
         self.shared.barrier.wait();
-        let received = {
+        let received: Vec<Vec<u8>> = {
             let mut mail = self.shared.mail.lock().expect("no process panicked");
             (0..self.size)
                 .map(|from| std::mem::take(&mut mail[from][self.rank]))
@@ -109,10 +161,11 @@ impl Comm for Local {
         };
         // No process writes its next sends before every one has taken this round's.
         self.shared.barrier.wait();
-        received
+        Parcels::of(&received)
     }
     fn all_gather(&self, bytes: &[u8]) -> Vec<Vec<u8>> {
-        self.all_to_all(vec![bytes.to_vec(); self.size])
+        let received = self.all_to_all(Parcels::of(&vec![bytes.to_vec(); self.size]));
+        received.parts().map(<[u8]>::to_vec).collect()
     }
 }
 
@@ -182,19 +235,28 @@ impl Comm for Metered<'_> {
     fn size(&self) -> usize {
         self.inner.size()
     }
-    fn all_to_all(&self, to: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
+    fn all_to_all(&self, to: Parcels) -> Parcels {
         let rank = self.rank();
         let bytes = to
+            .lens
             .iter()
             .enumerate()
             .filter(|&(p, _)| p != rank)
-            .map(|(_, b)| b.len() as u64)
+            .map(|(_, &len)| len as u64)
             .sum();
         self.timed(bytes, || self.inner.all_to_all(to))
     }
     fn all_gather(&self, bytes: &[u8]) -> Vec<Vec<u8>> {
         let sent = (bytes.len() * (self.size() - 1)) as u64;
         self.timed(sent, || self.inner.all_gather(bytes))
+    }
+    fn gather_values(&self, values: &[u64]) -> Vec<u64> {
+        let sent = (8 * values.len() * (self.size() - 1)) as u64;
+        self.timed(sent, || self.inner.gather_values(values))
+    }
+    fn sum_values(&self, values: &[u64]) -> Vec<u64> {
+        let sent = (8 * values.len() * (self.size() - 1)) as u64;
+        self.timed(sent, || self.inner.sum_values(values))
     }
 }
 
@@ -208,10 +270,11 @@ mod tests {
     fn local_processes_exchange_gather_and_sum() {
         for size in 1..=4 {
             let answers = run_local(size, |comm| {
-                let to = (0..comm.size())
+                let to: Vec<Vec<u8>> = (0..comm.size())
                     .map(|p| vec![comm.rank() as u8; p + 1])
                     .collect();
-                let got = comm.all_to_all(to);
+                let got = comm.all_to_all(Parcels::of(&to));
+                let got: Vec<Vec<u8>> = got.parts().map(<[u8]>::to_vec).collect();
                 let total = sum(comm, &[comm.rank() as u64, 1]);
                 let root = from_root(comm, &[7 + comm.rank() as u64]);
                 (got, total, root)

@@ -23,7 +23,7 @@
 //! samples by position: its line may differ from this one's where ties fall.)
 
 use super::candidates::{shortlist_rank, Chunk};
-use super::comm::{from_root, gather_u64, read_u64, sum, Comm, Metered};
+use super::comm::{gather_u64, read_u64, sum, Comm, Metered, Parcels};
 use super::expand::{Beam, Node, Step};
 use super::game::{Code, Game};
 use super::trail::{Best, Trail, TrailEntry};
@@ -162,7 +162,7 @@ pub fn beam_search_distributed<G: Game>(
 
     for depth in 0..depth_count {
         let started = Instant::now();
-        let width = from_root(comm, &[widths.at_depth(depth) as u64])[0] as usize;
+
         let at = game.depth(depth);
         let step = Step {
             game,
@@ -172,7 +172,10 @@ pub fn beam_search_distributed<G: Game>(
         };
         let states = beam.parents.len();
         traffic.most_states = traffic.most_states.max(states);
-        let all_states = sum(comm, &[states as u64])[0] as usize;
+        // The width is process 0's (a time budget reads its clock), with the states of all.
+        let known = gather_u64(comm, &[widths.at_depth(depth) as u64, states as u64]);
+        let width = known[0][0] as usize;
+        let all_states = known.iter().map(|k| k[1]).sum::<u64>() as usize;
         // This process's share of the selection, for its expansion's estimate of the bound.
         let share = (width * states).div_ceil(all_states.max(1)).max(1);
         let expanded = beam.expand(None, &step, &mut [], share);
@@ -232,31 +235,43 @@ pub fn beam_search_distributed<G: Game>(
                 threshold,
                 processes,
             );
-            traffic.children += outbox.iter().map(|b| b.len() as u64).sum::<u64>()
-                / Arrived::<G::State, G::Code>::BYTES as u64;
-            for bytes in comm.all_to_all(outbox) {
-                let mut r = Reader::new(&bytes);
-                while !r.is_empty() {
-                    arrived.push(Arrived::take(&mut r));
-                }
+            traffic.children +=
+                outbox.bytes.len() as u64 / Arrived::<G::State, G::Code>::BYTES as u64;
+            let received = comm.all_to_all(outbox);
+            arrived.reserve_exact(received.bytes.len() / Arrived::<G::State, G::Code>::BYTES);
+            let mut r = Reader::new(&received.bytes);
+            while !r.is_empty() {
+                arrived.push(Arrived::take(&mut r));
             }
-            let boards = distinct(&mut arrived);
+            let boards = distinct(&arrived);
             let count = sum(comm, &[boards.len() as u64])[0];
             if count >= width as u64 || threshold == u64::MAX {
-                break boards;
+                break (boards, count);
             }
             // Duplicates crowd the shortlist: widen it.
             sent_under = Some(threshold);
             rank = rank.saturating_mul(4);
             threshold = threshold_at(rank, &sample);
         };
-        let chosen = cutoff(comm, boards, width);
+        let chosen = cutoff(comm, boards.0, boards.1, width);
         let select_done = Instant::now();
 
-        // This process's new states, numbered after those of the processes before it.
-        let counts = gather_u64(comm, &[chosen.len() as u64]);
-        let first: u64 = counts[..me].iter().map(|c| c[0]).sum();
-        let beam_size: u64 = counts.iter().map(|c| c[0]).sum();
+        // The best new state here (highest score, then best rank): [has one, score, key,
+        // hash, index here].
+        let top = chosen
+            .iter()
+            .enumerate()
+            .min_by_key(|(_, b)| (Reverse(arrived[b.child as usize].score), b.key, b.hash))
+            .map(|(i, b)| [1, arrived[b.child as usize].score, b.key, b.hash, i as u64])
+            .unwrap_or([0; 5]);
+        // With the count of each process's new states, numbered after those of the processes
+        // before it.
+        let known = gather_u64(
+            comm,
+            &[top[0], top[1], top[2], top[3], top[4], chosen.len() as u64],
+        );
+        let first: u64 = known[..me].iter().map(|k| k[5]).sum();
+        let beam_size: u64 = known.iter().map(|k| k[5]).sum();
         let mut steps = Vec::with_capacity(chosen.len() * (4 + G::Code::BYTES));
         beam.parents.clear();
         tags.clear();
@@ -271,25 +286,15 @@ pub fn beam_search_distributed<G: Game>(
             a.parent.put(&mut steps);
             a.code.put(&mut steps);
         }
-        // The best new state here (highest score, then best rank), then across the processes.
-        let top = chosen
-            .iter()
-            .enumerate()
-            .min_by_key(|(_, b)| (Reverse(arrived[b.child as usize].score), b.key, b.hash))
-            .map(|(i, b)| {
-                let a = &arrived[b.child as usize];
-                [1, a.score, b.key, b.hash, first + i as u64]
-            })
-            .unwrap_or([0; 5]);
         drop(arrived);
-        let top = gather_u64(comm, &top)
-            .into_iter()
-            .filter(|t| t[0] == 1)
-            .min_by_key(|t| (Reverse(t[1]), t[2], t[3]))
+        // The best new state of all processes, numbered across them.
+        let (owner, top) = (known.iter().enumerate())
+            .filter(|(_, t)| t[0] == 1)
+            .min_by_key(|(_, t)| (Reverse(t[1]), t[2], t[3]))
             .expect("a depth with children chooses a state");
         let top = Best {
             depth,
-            index: top[4] as u32,
+            index: (known[..owner].iter().map(|k| k[5]).sum::<u64>() + top[4]) as u32,
             score: top[1],
         };
         let kept = match run.objective {
@@ -302,21 +307,18 @@ pub fn beam_search_distributed<G: Game>(
             _ => Some(top),
         };
 
-        let mut to = vec![Vec::new(); processes];
-        to[0] = steps;
+        let mut to = Parcels::empty(processes);
+        to.lens[0] = steps.len();
+        to.bytes = steps;
         let received = comm.all_to_all(to);
         if root {
             let level = trail.open(beam_size as usize);
-            let mut at = level.iter_mut();
-            for bytes in &received {
-                let mut r = Reader::new(bytes);
-                while !r.is_empty() {
-                    let e = at.next().expect("one step per new state");
-                    *e = TrailEntry {
-                        parent: r.read(),
-                        placement: r.read(),
-                    };
-                }
+            let mut r = Reader::new(&received.bytes);
+            for e in level.iter_mut() {
+                *e = TrailEntry {
+                    parent: r.read(),
+                    placement: r.read(),
+                };
             }
             let mut live: Vec<u32> = (0..beam_size as u32).collect();
             if trail.close(&mut live, |i| i, &mut best) {
@@ -354,7 +356,7 @@ pub fn beam_search_distributed<G: Game>(
 }
 
 /// The children of `chunks` with a key over `above` (if any) and at most `threshold`, each
-/// with its state, in one buffer per owner, in the chunks' order.
+/// with its state, in one part per owner, in the chunks' order.
 fn outbox<G: Game>(
     step: &Step<G>,
     parents: &[Node<G::State>],
@@ -363,7 +365,7 @@ fn outbox<G: Game>(
     above: Option<u64>,
     threshold: u64,
     processes: usize,
-) -> Vec<Vec<u8>> {
+) -> Parcels {
     let parts: Vec<Vec<Vec<u8>>> = chunks
         .par_iter()
         .map(|chunk| {
@@ -389,23 +391,39 @@ fn outbox<G: Game>(
             to
         })
         .collect();
-    (0..processes)
-        .map(|p| parts.iter().flat_map(|part| &part[p]).copied().collect())
-        .collect()
+    let lens: Vec<usize> = (0..processes)
+        .map(|p| parts.iter().map(|part| part[p].len()).sum())
+        .collect();
+    let mut bytes = Vec::with_capacity(lens.iter().sum());
+    for p in 0..processes {
+        for part in &parts {
+            bytes.extend_from_slice(&part[p]);
+        }
+    }
+    Parcels { bytes, lens }
 }
 
 /// The distinct boards of `arrived`, in order of hash, each with its best key and the child
-/// that goes on. Reorders `arrived`.
-fn distinct<S: Wire + Copy + Send + Sync, C: Code>(arrived: &mut [Arrived<S, C>]) -> Vec<Board> {
-    arrived.par_sort_unstable_by_key(|a| (a.hash, a.keep_order()));
+/// that goes on.
+fn distinct<S: Wire + Copy + Send + Sync, C: Code>(arrived: &[Arrived<S, C>]) -> Vec<Board> {
+    let mut order: Vec<(u64, u32)> = (arrived.iter().enumerate())
+        .map(|(i, a)| (a.hash, i as u32))
+        .collect();
+    order.par_sort_unstable();
     let mut boards: Vec<Board> = Vec::new();
-    for (i, a) in arrived.iter().enumerate() {
+    for &(hash, i) in &order {
+        let a = &arrived[i as usize];
         match boards.last_mut() {
-            Some(b) if b.hash == a.hash => b.key = b.key.min(a.key),
+            Some(b) if b.hash == hash => {
+                b.key = b.key.min(a.key);
+                if a.keep_order() < arrived[b.child as usize].keep_order() {
+                    b.child = i;
+                }
+            }
             _ => boards.push(Board {
                 key: a.key,
-                hash: a.hash,
-                child: i as u32,
+                hash,
+                child: i,
             }),
         }
     }
@@ -413,8 +431,8 @@ fn distinct<S: Wire + Copy + Send + Sync, C: Code>(arrived: &mut [Arrived<S, C>]
 }
 
 /// The boards of this process among the best `width` of all processes' (by key, then hash).
-fn cutoff(comm: &dyn Comm, mut boards: Vec<Board>, width: usize) -> Vec<Board> {
-    let count = sum(comm, &[boards.len() as u64])[0];
+/// `count`: the boards of all processes.
+fn cutoff(comm: &dyn Comm, mut boards: Vec<Board>, count: u64, width: usize) -> Vec<Board> {
     if count <= width as u64 {
         return boards;
     }

@@ -1,6 +1,6 @@
 //! The processes of an MPI job (`mpirun`, `srun`) as a [`Comm`]: rsmpi over the system's MPI.
 
-use super::comm::Comm;
+use super::comm::{Comm, Parcels};
 use mpi::collective::SystemOperation;
 use mpi::datatype::{Partition, PartitionMut};
 use mpi::topology::SimpleCommunicator;
@@ -27,10 +27,11 @@ impl Mpi {
         Some((universe, Mpi { world }))
     }
 
-    /// One round of the exchange: `to[p]` to process `p`, at most [`ROUND`] bytes each.
-    fn round(&self, to: &[&[u8]]) -> Vec<Vec<u8>> {
-        let counts: Vec<Count> = to.iter().map(|b| b.len() as Count).collect();
-        let mut from: Vec<Count> = vec![0; to.len()];
+    /// One round of the exchange: `lens[p]` bytes of `bytes` to process `p` (at most
+    /// [`ROUND`] each), one part after the other.
+    fn round(&self, bytes: &[u8], lens: &[usize]) -> Parcels {
+        let counts: Vec<Count> = lens.iter().map(|&len| len as Count).collect();
+        let mut from: Vec<Count> = vec![0; lens.len()];
         self.world.all_to_all_into(&counts[..], &mut from[..]);
         let starts = |counts: &[Count]| -> Vec<Count> {
             counts
@@ -42,27 +43,30 @@ impl Mpi {
                 })
                 .collect()
         };
+        let received: usize = from.iter().map(|&c| c as usize).sum();
         // Buffers of at least one byte: an empty Vec's pointer is 1, which Open MPI reads as
         // MPI_IN_PLACE.
-        let sent: usize = to.iter().map(|b| b.len()).sum();
-        let mut send = Vec::with_capacity(sent.max(1));
-        for b in to {
-            send.extend_from_slice(b);
-        }
-        let received: usize = from.iter().map(|&c| c as usize).sum();
+        let mut send = Vec::new();
+        let outgoing = if bytes.is_empty() {
+            send.push(0);
+            &send[..0]
+        } else {
+            bytes
+        };
         let mut recv = vec![0u8; received.max(1)];
         let (send_starts, recv_starts) = (starts(&counts), starts(&from));
         {
-            let outgoing = Partition::new(&send[..sent], &counts[..], &send_starts[..]);
+            let outgoing = Partition::new(outgoing, &counts[..], &send_starts[..]);
             let mut incoming =
                 PartitionMut::new(&mut recv[..received], &from[..], &recv_starts[..]);
             self.world
                 .all_to_all_varcount_into(&outgoing, &mut incoming);
         }
-        from.iter()
-            .zip(&recv_starts)
-            .map(|(&c, &s)| recv[s as usize..(s + c) as usize].to_vec())
-            .collect()
+        recv.truncate(received);
+        Parcels {
+            bytes: recv,
+            lens: from.iter().map(|&c| c as usize).collect(),
+        }
     }
 }
 
@@ -75,29 +79,49 @@ impl Comm for Mpi {
         self.world.size() as usize
     }
 
-    fn all_to_all(&self, to: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
-        let longest = to.iter().map(Vec::len).max().unwrap_or(0) as u64;
+    fn all_to_all(&self, to: Parcels) -> Parcels {
+        let longest = to.lens.iter().copied().max().unwrap_or(0) as u64;
         let mut most = 0u64;
         self.world
             .all_reduce_into(&longest, &mut most, SystemOperation::max());
-        let rounds = (most as usize).div_ceil(ROUND).max(1);
-        let mut received = vec![Vec::new(); to.len()];
+        if most as usize <= ROUND {
+            return self.round(&to.bytes, &to.lens);
+        }
+        // Parts over MPI's 32-bit counts go in rounds of a slice of each.
+        let rounds = (most as usize).div_ceil(ROUND);
+        let mut got: Vec<Vec<u8>> = vec![Vec::new(); to.lens.len()];
         for round in 0..rounds {
-            let part: Vec<&[u8]> = to
-                .iter()
-                .map(|b| {
-                    let start = (round * ROUND).min(b.len());
-                    &b[start..(start + ROUND).min(b.len())]
+            let slices: Vec<&[u8]> = to
+                .parts()
+                .map(|part| {
+                    let start = (round * ROUND).min(part.len());
+                    &part[start..(start + ROUND).min(part.len())]
                 })
                 .collect();
-            for (all, got) in received.iter_mut().zip(self.round(&part)) {
-                all.extend_from_slice(&got);
+            let lens: Vec<usize> = slices.iter().map(|s| s.len()).collect();
+            let received = self.round(&slices.concat(), &lens);
+            for (all, part) in got.iter_mut().zip(received.parts()) {
+                all.extend_from_slice(part);
             }
         }
-        received
+        Parcels::of(&got)
     }
 
     fn all_gather(&self, bytes: &[u8]) -> Vec<Vec<u8>> {
-        self.all_to_all(vec![bytes.to_vec(); self.size()])
+        let to = Parcels::of(&vec![bytes.to_vec(); self.size()]);
+        self.all_to_all(to).parts().map(<[u8]>::to_vec).collect()
+    }
+
+    fn gather_values(&self, values: &[u64]) -> Vec<u64> {
+        let mut all = vec![0u64; values.len() * self.size()];
+        self.world.all_gather_into(values, &mut all[..]);
+        all
+    }
+
+    fn sum_values(&self, values: &[u64]) -> Vec<u64> {
+        let mut total = vec![0u64; values.len()];
+        self.world
+            .all_reduce_into(values, &mut total[..], SystemOperation::sum());
+        total
     }
 }
