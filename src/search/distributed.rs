@@ -23,7 +23,7 @@
 //! samples by position: its line may differ from this one's where ties fall.)
 
 use super::candidates::{shortlist_rank, Chunk};
-use super::comm::{gather_u64, read_u64, sum, Comm, Metered, Parcels};
+use super::comm::{gather_u64, sum, Comm, Metered, Parcels};
 use super::expand::{Beam, Node, Step};
 use super::game::{Code, Game};
 use super::trail::{Best, Trail, TrailEntry};
@@ -453,12 +453,11 @@ fn cutoff(comm: &dyn Comm, mut boards: Vec<Board>, count: u64, width: usize) -> 
 
 /// Bins a search for the `k`-th value counts in per round.
 const KTH_BINS: usize = 256;
-/// Values that [`kth`] gathers to every process to finish exactly.
-const KTH_GATHER: u64 = 4096;
 
 /// The `k`-th smallest (from 0) of the values of every process (`k` under their count): the
-/// processes count their values in bins, narrow to the bin that holds it, and gather the
-/// values once few are left. Reorders `values`.
+/// processes count their values in bins of the range left, narrowing to the bin that holds
+/// it, until it is the only value there (which the sum of the values in it then is) or the
+/// range is one value. One collective a round; each round divides the range by 256.
 pub(crate) fn kth(comm: &dyn Comm, values: &mut Vec<u64>, mut k: u64) -> u64 {
     let lowest = values.iter().copied().min().unwrap_or(u64::MAX);
     let highest = values.iter().copied().max().unwrap_or(0);
@@ -467,20 +466,8 @@ pub(crate) fn kth(comm: &dyn Comm, values: &mut Vec<u64>, mut k: u64) -> u64 {
     let mut hi = ends.iter().map(|e| e[1]).max().expect("a process");
     loop {
         values.retain(|&v| lo <= v && v <= hi);
-        let count = sum(comm, &[values.len() as u64])[0];
-        assert!(k < count, "the rank sought is among the values");
         if lo == hi {
             return lo;
-        }
-        if count <= KTH_GATHER {
-            let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
-            let mut all: Vec<u64> = comm
-                .all_gather(&bytes)
-                .iter()
-                .flat_map(|b| b.chunks_exact(8).map(read_u64).collect::<Vec<_>>())
-                .collect();
-            all.sort_unstable();
-            return all[k as usize];
         }
         let span = (hi - lo) / KTH_BINS as u64 + 1;
         let mut counts = [0u64; KTH_BINS];
@@ -495,5 +482,54 @@ pub(crate) fn kth(comm: &dyn Comm, values: &mut Vec<u64>, mut k: u64) -> u64 {
         }
         lo += bin as u64 * span;
         hi = hi.min(lo.saturating_add(span - 1));
+        if counts[bin] == 1 {
+            let mine = values.iter().find(|&&v| lo <= v && v <= hi);
+            return sum(comm, &[mine.copied().unwrap_or(0)])[0];
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::comm::run_local;
+    use crate::sequence::SplitMix64;
+
+    /// Every rank of values split over 1 to 4 processes, with ties, spread and narrow ranges
+    /// and empty processes, is the one a sort of all of them gives.
+    #[test]
+    fn kth_across_processes_is_the_sorted_rank() {
+        let mut rng = SplitMix64::new(5);
+        for (count, range) in [
+            (1, 10),
+            (7, 3),
+            (5000, 1 << 40),
+            (3000, 50),
+            (20_000, u64::MAX),
+        ] {
+            let all: Vec<u64> = (0..count).map(|_| rng.below(range)).collect();
+            let mut sorted = all.clone();
+            sorted.sort_unstable();
+            for processes in 1..=4 {
+                for k in [0, count / 3, count - 1] {
+                    let found = run_local(processes, |comm| {
+                        // Process 1 of several holds nothing.
+                        let mut mine: Vec<u64> = (all.iter().enumerate())
+                            .filter(|(i, _)| {
+                                processes == 1
+                                    || (i % processes == comm.rank() && comm.rank() != 1)
+                                    || (comm.rank() == 0 && i % processes == 1)
+                            })
+                            .map(|(_, &v)| v)
+                            .collect();
+                        kth(comm, &mut mine, k as u64)
+                    });
+                    assert!(
+                        found.iter().all(|&f| f == sorted[k]),
+                        "{count} values, {processes} processes, rank {k}"
+                    );
+                }
+            }
+        }
     }
 }
