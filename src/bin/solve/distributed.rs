@@ -21,11 +21,10 @@ pub fn main(run: impl FnOnce(&dyn Comm) -> Result<(), CliError>) -> ! {
     let comm = tetris_opt::search::comm::Solo;
     let rank = comm.rank();
     let result = run(&comm);
-    // MPI ends (MPI_Finalize) before the process exits.
-    #[cfg(feature = "mpi")]
-    drop((comm, universe));
-    match result {
-        Ok(()) => std::process::exit(0),
+    // The error goes out whole (one write) before MPI ends: once the other processes have
+    // exited, mpirun ends the job and may cut a later or piecemeal line.
+    let code = match result {
+        Ok(()) => 0,
         Err(e) => {
             if !e.message.is_empty() {
                 let from = if rank == 0 {
@@ -33,11 +32,16 @@ pub fn main(run: impl FnOnce(&dyn Comm) -> Result<(), CliError>) -> ! {
                 } else {
                     format!("process {rank}: ")
                 };
-                eprintln!("error: {from}{}", e.message);
+                let line = format!("error: {from}{}\n", e.message);
+                let _ = std::io::Write::write_all(&mut std::io::stderr().lock(), line.as_bytes());
             }
-            std::process::exit(e.code)
+            e.code
         }
-    }
+    };
+    // MPI ends (MPI_Finalize) before the process exits.
+    #[cfg(feature = "mpi")]
+    drop((comm, universe));
+    std::process::exit(code)
 }
 
 /// Whether every process got this far: its own error where it failed, and where another
