@@ -70,7 +70,10 @@ for config in "${configs[@]}"; do
   procs=${config%:*}
   threads=${config#*:}
   name="mpi-$procs-$threads"
-  run "$name" mpirun --oversubscribe "${root[@]}" -np "$procs" \
+  # mpirun binds each process to one core: the threads of one process need room.
+  bind=()
+  [ "$threads" -gt 1 ] && bind=(--bind-to none)
+  run "$name" mpirun --oversubscribe "${root[@]}" "${bind[@]}" -np "$procs" \
     sh -c 'exec /usr/bin/time -f "%e %U %S %M" -o "$0.time.$OMPI_COMM_WORLD_RANK" "$@"' \
     "$work/$name" "$mpi" --distributed "${args[@]}" --threads "$threads" --json "$work/$name.json"
   cmp "$work/solo.txt" "$work/$name.txt" || { echo "$name: a different record"; exit 1; }

@@ -159,6 +159,9 @@ pub fn beam_search_distributed<G: Game>(
         ..Traffic::default()
     };
     let depth_count = run.depths;
+    // Buffers kept from depth to depth: allocated afresh, their pages would fault in again.
+    let mut arrived: Vec<Arrived<G::State, G::Code>> = Vec::new();
+    let mut order: Vec<(u64, u32)> = Vec::new();
 
     for depth in 0..depth_count {
         let started = Instant::now();
@@ -216,7 +219,7 @@ pub fn beam_search_distributed<G: Game>(
         let mut rank = shortlist_rank(width);
         let mut threshold = threshold_at(rank, &sample);
         let mut sent_under: Option<u64> = None;
-        let mut arrived: Vec<Arrived<G::State, G::Code>> = Vec::new();
+        arrived.clear();
         let boards = loop {
             let bound = beam.chunks[..tasks]
                 .iter()
@@ -231,19 +234,19 @@ pub fn beam_search_distributed<G: Game>(
                 &beam.parents,
                 &tags,
                 &beam.chunks[..tasks],
-                sent_under,
-                threshold,
+                (sent_under, threshold),
                 processes,
             );
             traffic.children +=
                 outbox.bytes.len() as u64 / Arrived::<G::State, G::Code>::BYTES as u64;
             let received = comm.all_to_all(outbox);
-            arrived.reserve_exact(received.bytes.len() / Arrived::<G::State, G::Code>::BYTES);
-            let mut r = Reader::new(&received.bytes);
-            while !r.is_empty() {
-                arrived.push(Arrived::take(&mut r));
-            }
-            let boards = distinct(&arrived);
+            let each = Arrived::<G::State, G::Code>::BYTES;
+            arrived.par_extend(
+                (received.bytes.par_chunks_exact(each))
+                    .map(|bytes| Arrived::take(&mut Reader::new(bytes))),
+            );
+            drop(received);
+            let boards = distinct(&arrived, &mut order);
             let count = sum(comm, &[boards.len() as u64])[0];
             if count >= width as u64 || threshold == u64::MAX {
                 break (boards, count);
@@ -272,21 +275,24 @@ pub fn beam_search_distributed<G: Game>(
         );
         let first: u64 = known[..me].iter().map(|k| k[5]).sum();
         let beam_size: u64 = known.iter().map(|k| k[5]).sum();
-        let mut steps = Vec::with_capacity(chosen.len() * (4 + G::Code::BYTES));
+        let made = |b: &Board| &arrived[b.child as usize];
         beam.parents.clear();
-        tags.clear();
-        for (i, b) in chosen.iter().enumerate() {
-            let a = &arrived[b.child as usize];
-            beam.parents.push(Node {
-                state: a.state,
-                score: a.score,
+        beam.parents
+            .par_extend((chosen.par_iter().enumerate()).map(|(i, b)| Node {
+                state: made(b).state,
+                score: made(b).score,
                 trail: (first + i as u64) as u32,
-            });
-            tags.push(a.hash);
-            a.parent.put(&mut steps);
-            a.code.put(&mut steps);
-        }
-        drop(arrived);
+            }));
+        tags.clear();
+        tags.par_extend(chosen.par_iter().map(|b| b.hash));
+        let step_bytes = 4 + G::Code::BYTES;
+        let mut steps = vec![0u8; chosen.len() * step_bytes];
+        (steps.par_chunks_mut(step_bytes).zip(&chosen)).for_each(|(out, b)| {
+            let mut one = Vec::with_capacity(step_bytes);
+            made(b).parent.put(&mut one);
+            made(b).code.put(&mut one);
+            out.copy_from_slice(&one);
+        });
         // The best new state of all processes, numbered across them.
         let (owner, top) = (known.iter().enumerate())
             .filter(|(_, t)| t[0] == 1)
@@ -356,78 +362,109 @@ pub fn beam_search_distributed<G: Game>(
 }
 
 /// The children of `chunks` with a key over `above` (if any) and at most `threshold`, each
-/// with its state, in one part per owner, in the chunks' order.
+/// with its state, in one part per owner, in the chunks' order: counted first, then written
+/// in place by the chunks in parallel.
 fn outbox<G: Game>(
     step: &Step<G>,
     parents: &[Node<G::State>],
     tags: &[u64],
     chunks: &[Chunk<G::Code>],
-    above: Option<u64>,
-    threshold: u64,
+    (above, threshold): (Option<u64>, u64),
     processes: usize,
 ) -> Parcels {
-    let parts: Vec<Vec<Vec<u8>>> = chunks
-        .par_iter()
+    let each = Arrived::<G::State, G::Code>::BYTES;
+    let wanted = |key: u64| key <= threshold && above.is_none_or(|a| key > a);
+    let counts: Vec<Vec<usize>> = (chunks.par_iter())
         .map(|chunk| {
-            let mut to = vec![Vec::new(); processes];
-            let wanted = chunk
-                .candidates
-                .iter()
-                .filter(|c| c.key <= threshold && above.is_none_or(|a| c.key > a));
-            for c in wanted {
-                let parent = &parents[c.parent as usize];
-                let parent_state = parent.state;
-                let child = Arrived {
-                    key: c.key,
-                    hash: c.hash,
-                    score: c.score,
-                    parent: parent.trail,
-                    tag: tags[c.parent as usize],
-                    code: c.placement,
-                    state: step.game.apply(step.at, &parent_state, &c.placement),
-                };
-                child.put(&mut to[owner(c.hash, processes)]);
+            let mut count = vec![0; processes];
+            for c in chunk.candidates.iter().filter(|c| wanted(c.key)) {
+                count[owner(c.hash, processes)] += 1;
             }
-            to
+            count
         })
         .collect();
     let lens: Vec<usize> = (0..processes)
-        .map(|p| parts.iter().map(|part| part[p].len()).sum())
+        .map(|p| counts.iter().map(|count| count[p] * each).sum())
         .collect();
-    let mut bytes = Vec::with_capacity(lens.iter().sum());
+    let mut bytes = vec![0u8; lens.iter().sum()];
+    // Each chunk's slice of each owner's part.
+    let mut slices: Vec<Vec<&mut [u8]>> = (0..chunks.len()).map(|_| Vec::new()).collect();
+    let mut rest = &mut bytes[..];
     for p in 0..processes {
-        for part in &parts {
-            bytes.extend_from_slice(&part[p]);
+        for (chunk_slices, count) in slices.iter_mut().zip(&counts) {
+            let (slice, tail) = std::mem::take(&mut rest).split_at_mut(count[p] * each);
+            chunk_slices.push(slice);
+            rest = tail;
         }
     }
+    (slices.into_par_iter().zip(chunks)).for_each(|(mut to, chunk)| {
+        let mut one = Vec::with_capacity(each);
+        let mut at = vec![0; processes];
+        for c in chunk.candidates.iter().filter(|c| wanted(c.key)) {
+            let parent = &parents[c.parent as usize];
+            let parent_state = parent.state;
+            let child = Arrived {
+                key: c.key,
+                hash: c.hash,
+                score: c.score,
+                parent: parent.trail,
+                tag: tags[c.parent as usize],
+                code: c.placement,
+                state: step.game.apply(step.at, &parent_state, &c.placement),
+            };
+            one.clear();
+            child.put(&mut one);
+            let p = owner(c.hash, processes);
+            to[p][at[p]..at[p] + each].copy_from_slice(&one);
+            at[p] += each;
+        }
+    });
     Parcels { bytes, lens }
 }
 
 /// The distinct boards of `arrived`, in order of hash, each with its best key and the child
 /// that goes on.
-fn distinct<S: Wire + Copy + Send + Sync, C: Code>(arrived: &[Arrived<S, C>]) -> Vec<Board> {
-    let mut order: Vec<(u64, u32)> = (arrived.iter().enumerate())
-        .map(|(i, a)| (a.hash, i as u32))
-        .collect();
+fn distinct<S: Wire + Copy + Send + Sync, C: Code>(
+    arrived: &[Arrived<S, C>],
+    order: &mut Vec<(u64, u32)>,
+) -> Vec<Board> {
+    order.clear();
+    order.par_extend((arrived.par_iter().enumerate()).map(|(i, a)| (a.hash, i as u32)));
     order.par_sort_unstable();
-    let mut boards: Vec<Board> = Vec::new();
-    for &(hash, i) in &order {
-        let a = &arrived[i as usize];
-        match boards.last_mut() {
-            Some(b) if b.hash == hash => {
-                b.key = b.key.min(a.key);
-                if a.keep_order() < arrived[b.child as usize].keep_order() {
-                    b.child = i;
+    // Runs of one hash, cut into pieces at the start of a run, grouped in parallel.
+    let pieces = 4 * rayon::current_num_threads();
+    let mut cuts = vec![0];
+    for k in 1..pieces {
+        let mut at = (k * order.len() / pieces).max(cuts[cuts.len() - 1]);
+        while at > 0 && at < order.len() && order[at].0 == order[at - 1].0 {
+            at += 1;
+        }
+        cuts.push(at);
+    }
+    cuts.push(order.len());
+    let groups: Vec<Vec<Board>> = (cuts.par_windows(2))
+        .map(|cut| {
+            let mut boards: Vec<Board> = Vec::new();
+            for &(hash, i) in &order[cut[0]..cut[1]] {
+                let a = &arrived[i as usize];
+                match boards.last_mut() {
+                    Some(b) if b.hash == hash => {
+                        b.key = b.key.min(a.key);
+                        if a.keep_order() < arrived[b.child as usize].keep_order() {
+                            b.child = i;
+                        }
+                    }
+                    _ => boards.push(Board {
+                        key: a.key,
+                        hash,
+                        child: i,
+                    }),
                 }
             }
-            _ => boards.push(Board {
-                key: a.key,
-                hash,
-                child: i,
-            }),
-        }
-    }
-    boards
+            boards
+        })
+        .collect();
+    groups.concat()
 }
 
 /// The boards of this process among the best `width` of all processes' (by key, then hash).
