@@ -91,3 +91,50 @@ fn every_process_count_gives_one_line_that_replays_to_its_score() {
         );
     }
 }
+
+/// The olympiad's game through the same search: one line for 1 to 4 processes, which its plain
+/// engine replays to the pieces it claims.
+#[test]
+fn the_olympiads_game_gives_one_line_for_any_process_count() {
+    use tetris_opt::games::olympiad::replay::Replay;
+    use tetris_opt::games::olympiad::search::{default_weights, solve, Params};
+    use tetris_opt::search::{Processes, Width};
+    let sequence = tetris_opt::games::olympiad::sequence(9, 400);
+    let params = Params {
+        weights: default_weights(),
+        objective: Objective::Survive,
+    };
+    let width = Width {
+        beam_width: 40,
+        width_changes: Default::default(),
+        time_budget: None,
+    };
+    let lines: Vec<_> = (1..=4)
+        .map(|processes| {
+            let answers = run_local(processes, |comm| {
+                let mut placements = Vec::new();
+                let mut decided = |p: &[_]| placements.extend_from_slice(p);
+                let found = solve(
+                    &sequence,
+                    &params,
+                    &width,
+                    &WallClock::start(),
+                    &mut |_| {},
+                    &mut decided,
+                    Processes::Many(comm),
+                );
+                placements.extend(found.placements);
+                (placements, found.pieces)
+            });
+            answers.into_iter().next().expect("process 0")
+        })
+        .collect();
+    let (line, pieces) = &lines[0];
+    assert_eq!(*pieces, sequence.len(), "every piece placed");
+    assert!(lines.iter().all(|l| l == &lines[0]), "one line");
+    let mut replay = Replay::new(&sequence);
+    for (i, &p) in line.iter().enumerate() {
+        replay.play(p, i + 2).expect("a legal placement");
+    }
+    assert_eq!(replay.finish().pieces_placed, *pieces);
+}

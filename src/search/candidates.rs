@@ -113,6 +113,11 @@ impl<C: Code> Chunk<C> {
         self.bound = bound;
     }
 
+    /// Gives back the memory of the candidates (until the next expansion).
+    pub(crate) fn release(&mut self) {
+        self.candidates = Vec::new();
+    }
+
     /// Takes child `c`: into the sample, the guide's best and the candidates as they apply.
     #[inline]
     pub(crate) fn push(&mut self, c: Candidate<C>, guide_board: Option<u64>) {

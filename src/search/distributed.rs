@@ -160,7 +160,6 @@ pub fn beam_search_distributed<G: Game>(
     };
     let depth_count = run.depths;
     // Buffers kept from depth to depth: allocated afresh, their pages would fault in again.
-    let mut arrived: Vec<Arrived<G::State, G::Code>> = Vec::new();
     let mut order: Vec<(u64, u32)> = Vec::new();
 
     for depth in 0..depth_count {
@@ -219,14 +218,16 @@ pub fn beam_search_distributed<G: Game>(
         let mut rank = shortlist_rank(width);
         let mut threshold = threshold_at(rank, &sample);
         let mut sent_under: Option<u64> = None;
-        arrived.clear();
+        // The children that reached this process, as they came (see [`arrival`]).
+        let mut arrivals: Vec<u8> = Vec::new();
         let boards = loop {
             let bound = beam.chunks[..tasks]
                 .iter()
                 .map(|c| c.bound)
                 .min()
                 .unwrap_or(u64::MAX);
-            if threshold > bound {
+            // After the first exchange the chunks no longer hold their children.
+            if threshold > bound || sent_under.is_some() {
                 beam.expand_again(&step, threshold);
             }
             let outbox = outbox(
@@ -237,16 +238,19 @@ pub fn beam_search_distributed<G: Game>(
                 (sent_under, threshold),
                 processes,
             );
+            // The children are on their way: the memory they held goes before the exchange's.
+            for chunk in &mut beam.chunks[..tasks] {
+                chunk.release();
+            }
             traffic.children +=
                 outbox.bytes.len() as u64 / Arrived::<G::State, G::Code>::BYTES as u64;
             let received = comm.all_to_all(outbox);
-            let each = Arrived::<G::State, G::Code>::BYTES;
-            arrived.par_extend(
-                (received.bytes.par_chunks_exact(each))
-                    .map(|bytes| Arrived::take(&mut Reader::new(bytes))),
-            );
-            drop(received);
-            let boards = distinct(&arrived, &mut order);
+            if arrivals.is_empty() {
+                arrivals = received.bytes;
+            } else {
+                arrivals.extend_from_slice(&received.bytes);
+            }
+            let boards = distinct::<G::State, G::Code>(&arrivals, &mut order);
             let count = sum(comm, &[boards.len() as u64])[0];
             if count >= width as u64 || threshold == u64::MAX {
                 break (boards, count);
@@ -264,8 +268,9 @@ pub fn beam_search_distributed<G: Game>(
         let top = chosen
             .iter()
             .enumerate()
-            .min_by_key(|(_, b)| (Reverse(arrived[b.child as usize].score), b.key, b.hash))
-            .map(|(i, b)| [1, arrived[b.child as usize].score, b.key, b.hash, i as u64])
+            .map(|(i, b)| (i, b, arrival::<G::State, G::Code>(&arrivals, b.child).score))
+            .min_by_key(|&(_, b, score)| (Reverse(score), b.key, b.hash))
+            .map(|(i, b, score)| [1, score, b.key, b.hash, i as u64])
             .unwrap_or([0; 5]);
         // With the count of each process's new states, numbered after those of the processes
         // before it.
@@ -275,13 +280,16 @@ pub fn beam_search_distributed<G: Game>(
         );
         let first: u64 = known[..me].iter().map(|k| k[5]).sum();
         let beam_size: u64 = known.iter().map(|k| k[5]).sum();
-        let made = |b: &Board| &arrived[b.child as usize];
+        let made = |b: &Board| arrival::<G::State, G::Code>(&arrivals, b.child);
         beam.parents.clear();
         beam.parents
-            .par_extend((chosen.par_iter().enumerate()).map(|(i, b)| Node {
-                state: made(b).state,
-                score: made(b).score,
-                trail: (first + i as u64) as u32,
+            .par_extend((chosen.par_iter().enumerate()).map(|(i, b)| {
+                let a = made(b);
+                Node {
+                    state: a.state,
+                    score: a.score,
+                    trail: (first + i as u64) as u32,
+                }
             }));
         tags.clear();
         tags.par_extend(chosen.par_iter().map(|b| b.hash));
@@ -289,8 +297,9 @@ pub fn beam_search_distributed<G: Game>(
         let mut steps = vec![0u8; chosen.len() * step_bytes];
         (steps.par_chunks_mut(step_bytes).zip(&chosen)).for_each(|(out, b)| {
             let mut one = Vec::with_capacity(step_bytes);
-            made(b).parent.put(&mut one);
-            made(b).code.put(&mut one);
+            let a = made(b);
+            a.parent.put(&mut one);
+            a.code.put(&mut one);
             out.copy_from_slice(&one);
         });
         // The best new state of all processes, numbered across them.
@@ -422,14 +431,27 @@ fn outbox<G: Game>(
     Parcels { bytes, lens }
 }
 
-/// The distinct boards of `arrived`, in order of hash, each with its best key and the child
-/// that goes on.
+/// Child `i` of the children that reached a process, one after the other as they came:
+/// decoded where it is read, so that they are held once, as the exchange brought them.
+#[inline]
+fn arrival<S: Wire, C: Code>(arrivals: &[u8], i: u32) -> Arrived<S, C> {
+    let each = Arrived::<S, C>::BYTES;
+    let at = i as usize * each;
+    Arrived::take(&mut Reader::new(&arrivals[at..at + each]))
+}
+
+/// The distinct boards of `arrivals` (see [`arrival`]), in order of hash, each with its best
+/// key and the child that goes on.
 fn distinct<S: Wire + Copy + Send + Sync, C: Code>(
-    arrived: &[Arrived<S, C>],
+    arrivals: &[u8],
     order: &mut Vec<(u64, u32)>,
 ) -> Vec<Board> {
+    let each = Arrived::<S, C>::BYTES;
     order.clear();
-    order.par_extend((arrived.par_iter().enumerate()).map(|(i, a)| (a.hash, i as u32)));
+    order.par_extend(
+        (arrivals.par_chunks_exact(each).enumerate())
+            .map(|(i, bytes)| (u64::take(&bytes[8..16]), i as u32)),
+    );
     order.par_sort_unstable();
     // Runs of one hash, cut into pieces at the start of a run, grouped in parallel.
     let pieces = 4 * rayon::current_num_threads();
@@ -446,11 +468,12 @@ fn distinct<S: Wire + Copy + Send + Sync, C: Code>(
         .map(|cut| {
             let mut boards: Vec<Board> = Vec::new();
             for &(hash, i) in &order[cut[0]..cut[1]] {
-                let a = &arrived[i as usize];
+                let a = arrival::<S, C>(arrivals, i);
                 match boards.last_mut() {
                     Some(b) if b.hash == hash => {
                         b.key = b.key.min(a.key);
-                        if a.keep_order() < arrived[b.child as usize].keep_order() {
+                        let kept = arrival::<S, C>(arrivals, b.child);
+                        if a.keep_order() < kept.keep_order() {
                             b.child = i;
                         }
                     }

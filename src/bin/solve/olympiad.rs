@@ -12,7 +12,7 @@ use tetris_opt::games::olympiad::search::{
     default_weights, solve as search, Params, DEFAULT_WIDTH,
 };
 use tetris_opt::limits;
-use tetris_opt::search::Objective;
+use tetris_opt::search::{Objective, Processes};
 use tetris_opt::width::WallClock;
 
 /// Solves an olympiad sequence: the record on stdout, each placement replayed on the plain
@@ -59,6 +59,7 @@ pub fn solve(run: &SolveRun) -> Result<(), CliError> {
                 }
             },
             &mut emit,
+            Processes::One,
         )
     });
     emit(&found.placements);

@@ -10,7 +10,7 @@ use crate::games::tencent::bitboard::{Board, ROWS};
 use crate::games::tencent::eval::Weights;
 use crate::games::tencent::policy::{Policy, Ranking};
 use crate::games::tencent::search::Pending;
-use crate::search::{self, DepthStats, Game, Objective, Run, Sink, Width};
+use crate::search::{self, DepthStats, Game, Objective, Processes, Run, Sink, Width};
 use crate::width::Clock;
 
 /// The olympiad's default beam width: the olympiad's own.
@@ -38,7 +38,8 @@ pub struct Found {
     pub stats: DepthStats,
 }
 
-/// Searches `sequence`; the placements of the answer's line come out through `decided` as
+/// Searches `sequence`, in this process or over several ([`Processes`]; the placements are
+/// then process 0's); the placements of the answer's line come out through `decided` as
 /// they are decided (every line still in the beam begins with them), the rest in
 /// [`Found::placements`].
 pub fn solve(
@@ -48,6 +49,7 @@ pub fn solve(
     clock: &dyn Clock,
     progress: &mut dyn FnMut(&DepthStats),
     decided: &mut dyn FnMut(&[Placement]),
+    processes: Processes,
 ) -> Found {
     let game = Olympiad { sequence, params };
     let run = Run::whole_game(Board::default(), sequence.len(), params.objective);
@@ -57,7 +59,8 @@ pub fn solve(
         unpacked.extend(codes.iter().map(|&c| unpack(c)));
         decided(&unpacked);
     };
-    let line = search::beam_search_streaming(
+    let (line, _) = search::beam_search_on(
+        processes,
         &game,
         &run,
         width,
