@@ -1,5 +1,6 @@
 //! The distributed search (`search::distributed`) run as several processes in one (a thread
-//! each, `search::comm::run_local`): the same line whatever the number of processes, and a line the plain engine scores as claimed. The same search under
+//! each, `search::comm::run_local`), for every game: the same line whatever the number of
+//! processes, and a line the plain engine scores as claimed. The same search under
 //! `mpirun` is held to these in `tests/mpi_cli.rs`.
 
 use tetris_opt::games::tencent::movegen::Placement;
@@ -137,4 +138,99 @@ fn the_olympiads_game_gives_one_line_for_any_process_count() {
         replay.play(p, i + 2).expect("a legal placement");
     }
     assert_eq!(replay.finish().pieces_placed, *pieces);
+}
+
+/// NES Tetris through the same search: one record (frame by frame) for 1 to 4 processes.
+#[test]
+fn nes_tetris_gives_one_record_for_any_process_count() {
+    use tetris_opt::games::nes::eval::NesWeights;
+    use tetris_opt::games::nes::movegen::InputModel;
+    use tetris_opt::games::nes::search::{NesSearch, Stop};
+    use tetris_opt::games::nes::start::start;
+    use tetris_opt::search::{Processes, Width};
+    let stop = Stop {
+        level: None,
+        lines: None,
+        pieces: Some(40),
+    };
+    let model = InputModel {
+        tap_every: 2,
+        das: true,
+    };
+    let start = start(18, 0).expect("level 18 has a start");
+    let width = Width {
+        beam_width: 30,
+        width_changes: Default::default(),
+        time_budget: None,
+    };
+    let records: Vec<_> = (1..=4)
+        .map(|processes| {
+            let answers = run_local(processes, |comm| {
+                let search = NesSearch::new(model, stop, NesWeights::default());
+                let found = search.run_on(
+                    Processes::Many(comm),
+                    &start,
+                    &width,
+                    (40, Objective::Score),
+                    &WallClock::start(),
+                    &mut |_| {},
+                );
+                (
+                    found.record.frames,
+                    found.score,
+                    found.pieces,
+                    found.mismatches,
+                )
+            });
+            answers.into_iter().next().expect("process 0")
+        })
+        .collect();
+    let (frames, score, pieces, mismatches) = &records[0];
+    assert_eq!((*pieces, *mismatches), (40, 0));
+    assert!(*score > 0 && !frames.is_empty());
+    assert!(records.iter().all(|r| r == &records[0]), "one record");
+}
+
+/// The browser game through the same search: one game (each piece's moves) for 1 to 4
+/// processes.
+#[test]
+fn the_browser_game_gives_one_game_for_any_process_count() {
+    use tetris_opt::games::browser::search::{default_policy, default_weights, solve, Params};
+    use tetris_opt::games::tencent::search::DEFAULT_SCORE_WEIGHT;
+    use tetris_opt::search::{Processes, Width};
+    let sequence = tetris_opt::games::browser::sequence(4, 300);
+    let params = Params {
+        score_weight: DEFAULT_SCORE_WEIGHT,
+        weights: default_weights(),
+        policy: default_policy(),
+        objective: Objective::Score,
+    };
+    let width = Width {
+        beam_width: 60,
+        width_changes: Default::default(),
+        time_budget: None,
+    };
+    let games: Vec<_> = (1..=4)
+        .map(|processes| {
+            let answers = run_local(processes, |comm| {
+                let mut moves = Vec::new();
+                let mut decided = |pieces: &[Vec<_>]| moves.extend_from_slice(pieces);
+                let found = solve(
+                    &sequence,
+                    &params,
+                    &width,
+                    &WallClock::start(),
+                    &mut |_| {},
+                    &mut decided,
+                    Processes::Many(comm),
+                );
+                (moves, found.points, found.pieces)
+            });
+            answers.into_iter().next().expect("process 0")
+        })
+        .collect();
+    let (moves, points, pieces) = &games[0];
+    assert_eq!((moves.len(), *pieces), (300, 300), "every piece placed");
+    assert!(*points > 0);
+    assert!(games.iter().all(|g| g == &games[0]), "one game");
 }

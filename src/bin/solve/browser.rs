@@ -65,6 +65,7 @@ pub fn solve(run: &SolveRun) -> Result<(), CliError> {
                     out.piece(replay, Record::line(tokens));
                 }
             },
+            tetris_opt::search::Processes::One,
         )
     });
     progress.finish();

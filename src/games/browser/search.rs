@@ -10,7 +10,7 @@ use crate::games::tencent::bitboard::Board;
 use crate::games::tencent::eval::Weights;
 use crate::games::tencent::policy::{Policy, Ranking};
 use crate::games::tencent::search::Pending;
-use crate::search::{self, DepthStats, Game, Objective, Run, Sink, Width};
+use crate::search::{self, DepthStats, Game, Objective, Processes, Run, Sink, Width};
 use crate::width::Clock;
 
 /// The browser game's default beam width.
@@ -53,7 +53,8 @@ pub struct Found {
     pub stats: DepthStats,
 }
 
-/// Searches `sequence`; each piece's moves of the best line come out through `decided`, in
+/// Searches `sequence`, in this process or over several ([`Processes`]: the moves then come
+/// out on process 0); each piece's moves of the best line come out through `decided`, in
 /// order, as soon as every line left in the beam begins with them (the last at the end), so
 /// that a long game's record is written as it is decided.
 pub fn solve(
@@ -63,6 +64,7 @@ pub fn solve(
     clock: &dyn Clock,
     progress: &mut dyn FnMut(&DepthStats),
     decided: &mut dyn FnMut(&[Vec<Token>]),
+    processes: Processes,
 ) -> Found {
     let game = Browser { sequence, params };
     let run = Run::whole_game(Board::default(), sequence.len(), params.objective);
@@ -71,7 +73,9 @@ pub fn solve(
         let pieces = moves.of(codes);
         decided(&pieces);
     };
-    let line = search::beam_search_streaming(&game, &run, width, None, clock, progress, &mut out);
+    let (line, _) = search::beam_search_on(
+        processes, &game, &run, width, None, clock, progress, &mut out,
+    );
     out(&line.placements);
     Found {
         points: line.score,

@@ -13,7 +13,7 @@ use super::record::NesRecord;
 use super::start::Start;
 use super::tables::{ORIENTATIONS, POINTS};
 use crate::search::wire::{Reader, Wire};
-use crate::search::{self, Code, DepthStats, Game, Objective, Run, Sink, Width};
+use crate::search::{self, Code, DepthStats, Game, Objective, Processes, Run, Sink, Width};
 use crate::width::Clock;
 use smallvec::SmallVec;
 use std::hash::{BuildHasher, Hash, Hasher};
@@ -408,6 +408,21 @@ impl NesSearch {
         clock: &dyn Clock,
         progress: &mut dyn FnMut(&DepthStats),
     ) -> Found {
+        let goal = (planned, objective);
+        self.run_on(Processes::One, start, width, goal, clock, progress)
+    }
+
+    /// [`NesSearch::run`] in this process or over several ([`Processes`]): the record is then
+    /// process 0's (elsewhere it holds no frames).
+    pub fn run_on(
+        &self,
+        processes: Processes,
+        start: &Start,
+        width: &Width,
+        (planned, objective): (usize, Objective),
+        clock: &dyn Clock,
+        progress: &mut dyn FnMut(&DepthStats),
+    ) -> Found {
         let run = Run {
             state: State::root(start),
             score: 0,
@@ -415,8 +430,20 @@ impl NesSearch {
             planned,
             objective,
         };
-        let line = search::beam_search(self, &run, width, None, clock, progress);
-        let mut found = self.record(start, &line.placements);
+        let mut placements = Vec::new();
+        let mut decided = |codes: &[NesCode]| placements.extend_from_slice(codes);
+        let (mut line, _) = search::beam_search_on(
+            processes,
+            self,
+            &run,
+            width,
+            None,
+            clock,
+            progress,
+            &mut decided,
+        );
+        placements.append(&mut line.placements);
+        let mut found = self.record(start, &placements);
         found.mismatches = self.mismatches.load(Ordering::Relaxed);
         found.stats = line.stats;
         found
