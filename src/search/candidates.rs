@@ -75,6 +75,8 @@ pub(crate) struct Chunk<C = u16> {
     /// Sample by board, not by position: the sample is then the same however the children are
     /// split into chunks (and processes).
     by_hash: bool,
+    /// Candidates held when the chunk last gave back their memory ([`Chunk::release`]).
+    released: usize,
     /// The best of the children with the guide's board (see [`best_with_board`]), if any.
     pub guided: Option<Candidate<C>>,
     /// Children made, kept or not.
@@ -90,6 +92,7 @@ impl<C> Default for Chunk<C> {
             ends: [0; BUCKETS],
             sample: Vec::new(),
             by_hash: false,
+            released: 0,
             guided: None,
             generated: 0,
             bound: u64::MAX,
@@ -102,6 +105,7 @@ impl<C: Code> Chunk<C> {
     /// samples them by board if `by_hash`).
     pub(crate) fn reset(&mut self, bound: u64, by_hash: bool) {
         self.by_hash = by_hash;
+        self.candidates.reserve(std::mem::take(&mut self.released));
         self.candidates.clear();
         // The room of a depth with many more children (a low board) is not kept.
         if self.sample.capacity() > 2 * self.sample.len() + 16 {
@@ -113,8 +117,10 @@ impl<C: Code> Chunk<C> {
         self.bound = bound;
     }
 
-    /// Gives back the memory of the candidates (until the next expansion).
+    /// Gives back the memory of the candidates (until the next expansion, which reserves as
+    /// many as there were at once, instead of growing by doubling).
     pub(crate) fn release(&mut self) {
+        self.released = self.candidates.len();
         self.candidates = Vec::new();
     }
 
