@@ -7,7 +7,7 @@ use tetris_opt::games::tencent::movegen::Placement;
 use tetris_opt::games::tencent::rules::{Kind, Rules};
 use tetris_opt::games::tencent::search::{beam_search_distributed, Params};
 use tetris_opt::search::comm::run_local;
-use tetris_opt::search::Objective;
+use tetris_opt::search::{Comm, Objective, Processes, Width};
 use tetris_opt::sequence::{generate, Distribution};
 use tetris_opt::solve::record_for;
 use tetris_opt::width::WallClock;
@@ -23,6 +23,31 @@ fn params(beam_width: usize, objective: Objective) -> Params {
         rules: Rules::default(),
         start: Default::default(),
         objective,
+    }
+}
+
+/// Runs `work` as 1, 2, 3 and 4 processes; process 0's answer, the same for every count.
+fn one_answer_for_1_to_4_processes<R: PartialEq + std::fmt::Debug + Send>(
+    work: impl Fn(&dyn Comm) -> R + Sync,
+) -> R {
+    let answers: Vec<R> = (1..=4)
+        .map(|processes| {
+            let first = run_local(processes, &work).into_iter().next();
+            first.expect("process 0")
+        })
+        .collect();
+    for (processes, answer) in answers.iter().enumerate() {
+        assert_eq!(answer, &answers[0], "{} processes", processes + 1);
+    }
+    answers.into_iter().next().expect("one process")
+}
+
+/// A beam of `beam_width` throughout.
+fn width(beam_width: usize) -> Width {
+    Width {
+        beam_width,
+        width_changes: Default::default(),
+        time_budget: None,
     }
 }
 
@@ -99,45 +124,32 @@ fn every_process_count_gives_one_line_that_replays_to_its_score() {
 fn the_olympiads_game_gives_one_line_for_any_process_count() {
     use tetris_opt::games::olympiad::replay::Replay;
     use tetris_opt::games::olympiad::search::{default_weights, solve, Params};
-    use tetris_opt::search::{Processes, Width};
     let sequence = tetris_opt::games::olympiad::sequence(9, 400);
     let params = Params {
         weights: default_weights(),
         objective: Objective::Survive,
     };
-    let width = Width {
-        beam_width: 40,
-        width_changes: Default::default(),
-        time_budget: None,
-    };
-    let lines: Vec<_> = (1..=4)
-        .map(|processes| {
-            let answers = run_local(processes, |comm| {
-                let mut placements = Vec::new();
-                let mut decided = |p: &[_]| placements.extend_from_slice(p);
-                let found = solve(
-                    &sequence,
-                    &params,
-                    &width,
-                    &WallClock::start(),
-                    &mut |_| {},
-                    &mut decided,
-                    Processes::Many(comm),
-                );
-                placements.extend(found.placements);
-                (placements, found.pieces)
-            });
-            answers.into_iter().next().expect("process 0")
-        })
-        .collect();
-    let (line, pieces) = &lines[0];
-    assert_eq!(*pieces, sequence.len(), "every piece placed");
-    assert!(lines.iter().all(|l| l == &lines[0]), "one line");
+    let (line, pieces) = one_answer_for_1_to_4_processes(|comm| {
+        let mut placements = Vec::new();
+        let mut decided = |p: &[_]| placements.extend_from_slice(p);
+        let found = solve(
+            &sequence,
+            &params,
+            &width(40),
+            &WallClock::start(),
+            &mut |_| {},
+            &mut decided,
+            Processes::Many(comm),
+        );
+        placements.extend(found.placements);
+        (placements, found.pieces)
+    });
+    assert_eq!(pieces, sequence.len(), "every piece placed");
     let mut replay = Replay::new(&sequence);
     for (i, &p) in line.iter().enumerate() {
         replay.play(p, i + 2).expect("a legal placement");
     }
-    assert_eq!(replay.finish().pieces_placed, *pieces);
+    assert_eq!(replay.finish().pieces_placed, pieces);
 }
 
 /// NES Tetris through the same search: one record (frame by frame) for 1 to 4 processes.
@@ -147,7 +159,6 @@ fn nes_tetris_gives_one_record_for_any_process_count() {
     use tetris_opt::games::nes::movegen::InputModel;
     use tetris_opt::games::nes::search::{NesSearch, Stop};
     use tetris_opt::games::nes::start::start;
-    use tetris_opt::search::{Processes, Width};
     let stop = Stop {
         level: None,
         lines: None,
@@ -158,37 +169,25 @@ fn nes_tetris_gives_one_record_for_any_process_count() {
         das: true,
     };
     let start = start(18, 0).expect("level 18 has a start");
-    let width = Width {
-        beam_width: 30,
-        width_changes: Default::default(),
-        time_budget: None,
-    };
-    let records: Vec<_> = (1..=4)
-        .map(|processes| {
-            let answers = run_local(processes, |comm| {
-                let search = NesSearch::new(model, stop, NesWeights::default());
-                let found = search.run_on(
-                    Processes::Many(comm),
-                    &start,
-                    &width,
-                    (40, Objective::Score),
-                    &WallClock::start(),
-                    &mut |_| {},
-                );
-                (
-                    found.record.frames,
-                    found.score,
-                    found.pieces,
-                    found.mismatches,
-                )
-            });
-            answers.into_iter().next().expect("process 0")
-        })
-        .collect();
-    let (frames, score, pieces, mismatches) = &records[0];
-    assert_eq!((*pieces, *mismatches), (40, 0));
-    assert!(*score > 0 && !frames.is_empty());
-    assert!(records.iter().all(|r| r == &records[0]), "one record");
+    let (frames, score, pieces, mismatches) = one_answer_for_1_to_4_processes(|comm| {
+        let search = NesSearch::new(model, stop, NesWeights::default());
+        let found = search.run_on(
+            Processes::Many(comm),
+            &start,
+            &width(30),
+            (40, Objective::Score),
+            &WallClock::start(),
+            &mut |_| {},
+        );
+        (
+            found.record.frames,
+            found.score,
+            found.pieces,
+            found.mismatches,
+        )
+    });
+    assert_eq!((pieces, mismatches), (40, 0));
+    assert!(score > 0 && !frames.is_empty());
 }
 
 /// The browser game through the same search: one game (each piece's moves) for 1 to 4
@@ -197,7 +196,6 @@ fn nes_tetris_gives_one_record_for_any_process_count() {
 fn the_browser_game_gives_one_game_for_any_process_count() {
     use tetris_opt::games::browser::search::{default_policy, default_weights, solve, Params};
     use tetris_opt::games::tencent::search::DEFAULT_SCORE_WEIGHT;
-    use tetris_opt::search::{Processes, Width};
     let sequence = tetris_opt::games::browser::sequence(4, 300);
     let params = Params {
         score_weight: DEFAULT_SCORE_WEIGHT,
@@ -205,32 +203,20 @@ fn the_browser_game_gives_one_game_for_any_process_count() {
         policy: default_policy(),
         objective: Objective::Score,
     };
-    let width = Width {
-        beam_width: 60,
-        width_changes: Default::default(),
-        time_budget: None,
-    };
-    let games: Vec<_> = (1..=4)
-        .map(|processes| {
-            let answers = run_local(processes, |comm| {
-                let mut moves = Vec::new();
-                let mut decided = |pieces: &[Vec<_>]| moves.extend_from_slice(pieces);
-                let found = solve(
-                    &sequence,
-                    &params,
-                    &width,
-                    &WallClock::start(),
-                    &mut |_| {},
-                    &mut decided,
-                    Processes::Many(comm),
-                );
-                (moves, found.points, found.pieces)
-            });
-            answers.into_iter().next().expect("process 0")
-        })
-        .collect();
-    let (moves, points, pieces) = &games[0];
-    assert_eq!((moves.len(), *pieces), (300, 300), "every piece placed");
-    assert!(*points > 0);
-    assert!(games.iter().all(|g| g == &games[0]), "one game");
+    let (moves, points, pieces) = one_answer_for_1_to_4_processes(|comm| {
+        let mut moves = Vec::new();
+        let mut decided = |pieces: &[Vec<_>]| moves.extend_from_slice(pieces);
+        let found = solve(
+            &sequence,
+            &params,
+            &width(60),
+            &WallClock::start(),
+            &mut |_| {},
+            &mut decided,
+            Processes::Many(comm),
+        );
+        (moves, found.points, found.pieces)
+    });
+    assert_eq!((moves.len(), pieces), (300, 300), "every piece placed");
+    assert!(points > 0);
 }

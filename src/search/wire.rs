@@ -88,3 +88,29 @@ pub(crate) fn round_trip<T: Wire>(value: &T) -> T {
     assert_eq!(out.len(), T::BYTES);
     T::take(&out)
 }
+
+/// The encoding's size of a field, named by a function that reaches it (for [`wire_fields`]).
+pub const fn field_bytes<T, F: Wire>(_field: fn(&T) -> &F) -> usize {
+    F::BYTES
+}
+
+/// `Wire` for a struct whose every field is `Wire`: the fields one after the other, in the
+/// order named (every field must be named: the struct literal of `take` checks it).
+#[macro_export]
+macro_rules! wire_fields {
+    ($t:ident { $($field:ident),+ $(,)? }) => {
+        impl $crate::search::Wire for $t {
+            const BYTES: usize =
+                0 $(+ $crate::search::wire::field_bytes(|v: &$t| &v.$field))+;
+            #[inline]
+            fn put(&self, out: &mut Vec<u8>) {
+                $($crate::search::Wire::put(&self.$field, out);)+
+            }
+            #[inline]
+            fn take(bytes: &[u8]) -> $t {
+                let mut r = $crate::search::wire::Reader::new(bytes);
+                $t { $($field: r.read()),+ }
+            }
+        }
+    };
+}

@@ -11,7 +11,7 @@ use super::start::Start;
 use super::tables::{
     frames_per_drop, EMPTY_TILE, ORIENTATIONS, POINTS_BCD, ROTATE_A, ROTATE_B, SPAWN_TABLE,
 };
-use crate::search::wire::{Reader, Wire};
+use crate::search::wire::Wire;
 
 pub use super::tables::button;
 
@@ -128,20 +128,7 @@ impl BcdScore {
     }
 }
 
-impl Wire for BcdScore {
-    const BYTES: usize = <[u8; 4]>::BYTES + bool::BYTES;
-    fn put(&self, out: &mut Vec<u8>) {
-        self.bytes.put(out);
-        self.capped.put(out);
-    }
-    fn take(bytes: &[u8]) -> BcdScore {
-        let mut r = Reader::new(bytes);
-        BcdScore {
-            bytes: r.read(),
-            capped: r.read(),
-        }
-    }
-}
+crate::wire_fields!(BcdScore { bytes, capped });
 
 /// Why a game stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -230,98 +217,36 @@ pub struct NesGame {
     pub outcome: Outcome,
 }
 
-/// Every field, in the order declared (`take`'s struct literal reads them in the order
-/// written, which is the same).
-impl Wire for NesGame {
-    const BYTES: usize = <[u8; 256]>::BYTES
-        + u8::BYTES
-        + i8::BYTES
-        + i8::BYTES
-        + u8::BYTES
-        + u16::BYTES
-        + u8::BYTES
-        + u8::BYTES
-        + u8::BYTES
-        + u8::BYTES
-        + u8::BYTES
-        + u8::BYTES
-        + u8::BYTES
-        + u8::BYTES
-        + u8::BYTES
-        + u8::BYTES
-        + u8::BYTES
-        + u8::BYTES
-        + u8::BYTES
-        + <[u8; 2]>::BYTES
-        + BcdScore::BYTES
-        + u8::BYTES
-        + u8::BYTES
-        + u64::BYTES
-        + u64::BYTES
-        + <[u64; 4]>::BYTES
-        + Outcome::BYTES;
-    fn put(&self, out: &mut Vec<u8>) {
-        self.cells.put(out);
-        self.piece.put(out);
-        self.x.put(out);
-        self.y.put(out);
-        self.next.put(out);
-        self.rng.put(out);
-        self.spawn_count.put(out);
-        self.spawn_id.put(out);
-        self.frame_counter.put(out);
-        self.fall_timer.put(out);
-        self.autorepeat_x.put(out);
-        self.autorepeat_y.put(out);
-        self.hold_down_points.put(out);
-        self.play_state.put(out);
-        self.vram_row.put(out);
-        self.line_index.put(out);
-        self.completed_lines.put(out);
-        self.row_y.put(out);
-        self.level.put(out);
-        self.lines_bcd.put(out);
-        self.score.put(out);
-        self.held.put(out);
-        self.held_before.put(out);
-        self.frame.put(out);
-        self.pieces.put(out);
-        self.clears.put(out);
-        self.outcome.put(out);
-    }
-    fn take(bytes: &[u8]) -> NesGame {
-        let mut r = Reader::new(bytes);
-        NesGame {
-            cells: r.read(),
-            piece: r.read(),
-            x: r.read(),
-            y: r.read(),
-            next: r.read(),
-            rng: r.read(),
-            spawn_count: r.read(),
-            spawn_id: r.read(),
-            frame_counter: r.read(),
-            fall_timer: r.read(),
-            autorepeat_x: r.read(),
-            autorepeat_y: r.read(),
-            hold_down_points: r.read(),
-            play_state: r.read(),
-            vram_row: r.read(),
-            line_index: r.read(),
-            completed_lines: r.read(),
-            row_y: r.read(),
-            level: r.read(),
-            lines_bcd: r.read(),
-            score: r.read(),
-            held: r.read(),
-            held_before: r.read(),
-            frame: r.read(),
-            pieces: r.read(),
-            clears: r.read(),
-            outcome: r.read(),
-        }
-    }
-}
+// Every field, in the order declared.
+crate::wire_fields!(NesGame {
+    cells,
+    piece,
+    x,
+    y,
+    next,
+    rng,
+    spawn_count,
+    spawn_id,
+    frame_counter,
+    fall_timer,
+    autorepeat_x,
+    autorepeat_y,
+    hold_down_points,
+    play_state,
+    vram_row,
+    line_index,
+    completed_lines,
+    row_y,
+    level,
+    lines_bcd,
+    score,
+    held,
+    held_before,
+    frame,
+    pieces,
+    clears,
+    outcome
+});
 
 impl NesGame {
     /// The game on the first frame of its first piece, as the menu sequence leaves it.

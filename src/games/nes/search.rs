@@ -12,7 +12,6 @@ use super::movegen::{placements, InputModel, Placement, Tap};
 use super::record::NesRecord;
 use super::start::Start;
 use super::tables::{ORIENTATIONS, POINTS};
-use crate::search::wire::{Reader, Wire};
 use crate::search::{self, Code, DepthStats, Game, Objective, Processes, Run, Sink, Width};
 use crate::width::Clock;
 use smallvec::SmallVec;
@@ -76,24 +75,12 @@ impl Default for State {
     }
 }
 
-impl Wire for State {
-    const BYTES: usize = NesGame::BYTES + i64::BYTES + bool::BYTES + bool::BYTES;
-    fn put(&self, out: &mut Vec<u8>) {
-        self.game.put(out);
-        self.spawn_frame.put(out);
-        self.done.put(out);
-        self.dead.put(out);
-    }
-    fn take(bytes: &[u8]) -> State {
-        let mut r = Reader::new(bytes);
-        State {
-            game: r.read(),
-            spawn_frame: r.read(),
-            done: r.read(),
-            dead: r.read(),
-        }
-    }
-}
+crate::wire_fields!(State {
+    game,
+    spawn_frame,
+    done,
+    dead
+});
 
 impl State {
     fn root(start: &Start) -> State {
@@ -125,22 +112,11 @@ struct PressRun {
     buttons: u8,
 }
 
-impl Wire for PressRun {
-    const BYTES: usize = u16::BYTES + u16::BYTES + u8::BYTES;
-    fn put(&self, out: &mut Vec<u8>) {
-        self.frame.put(out);
-        self.frames.put(out);
-        self.buttons.put(out);
-    }
-    fn take(bytes: &[u8]) -> PressRun {
-        let mut r = Reader::new(bytes);
-        PressRun {
-            frame: r.read(),
-            frames: r.read(),
-            buttons: r.read(),
-        }
-    }
-}
+crate::wire_fields!(PressRun {
+    frame,
+    frames,
+    buttons
+});
 
 /// A child as the search keeps it: where the piece locks and the presses that put it there.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -154,30 +130,15 @@ pub struct NesCode {
     runs: [PressRun; MAX_RUNS],
 }
 
-/// Every run, used or not: a code's encoding has one size.
-impl Wire for NesCode {
-    const BYTES: usize =
-        u16::BYTES + u8::BYTES + i8::BYTES + i8::BYTES + u8::BYTES + <[PressRun; MAX_RUNS]>::BYTES;
-    fn put(&self, out: &mut Vec<u8>) {
-        self.order.put(out);
-        self.piece.put(out);
-        self.x.put(out);
-        self.y.put(out);
-        self.count.put(out);
-        self.runs.put(out);
-    }
-    fn take(bytes: &[u8]) -> NesCode {
-        let mut r = Reader::new(bytes);
-        NesCode {
-            order: r.read(),
-            piece: r.read(),
-            x: r.read(),
-            y: r.read(),
-            count: r.read(),
-            runs: r.read(),
-        }
-    }
-}
+// Every run, used or not: a code's encoding has one size.
+crate::wire_fields!(NesCode {
+    order,
+    piece,
+    x,
+    y,
+    count,
+    runs
+});
 
 impl NesCode {
     fn of(order: usize, p: &Placement) -> Option<NesCode> {
