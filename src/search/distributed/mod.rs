@@ -22,14 +22,19 @@
 //! the same line. (The one-process search breaks ties by position in its beam instead, and
 //! samples by position: its line may differ from this one's where ties fall.)
 
-use super::candidates::{shortlist_rank, Chunk};
+mod exchange;
+mod rank;
+
+use super::candidates::shortlist_rank;
 use super::comm::{gather_u64, sum, Comm, Metered, Parcels};
 use super::expand::{Beam, Node, Step};
-use super::game::{Code, Game};
+use super::game::Game;
 use super::trail::{Best, Trail, TrailEntry};
 use super::wire::{Reader, Wire};
 use super::{DepthStats, Line, Objective, Run, Width};
 use crate::width::{Clock, WidthPlan};
+use exchange::{arrival, distinct, outbox, Arrived, Board};
+use rank::{cutoff, kth};
 use rayon::prelude::*;
 use std::cmp::Reverse;
 use std::time::Instant;
@@ -55,67 +60,6 @@ pub struct Traffic {
 pub struct Answer<C> {
     pub line: Line<C>,
     pub traffic: Traffic,
-}
-
-/// A child as it reaches its board's owner.
-#[derive(Clone, Copy)]
-struct Arrived<S, C> {
-    key: u64,
-    hash: u64,
-    score: u64,
-    /// The parent's index in its depth, across the processes (its trail index).
-    parent: u32,
-    /// The parent's board hash: ties between parents are broken by it.
-    tag: u64,
-    code: C,
-    state: S,
-}
-
-impl<S: Wire, C: Code> Arrived<S, C> {
-    const BYTES: usize = 8 + 8 + 8 + 4 + 8 + C::BYTES + S::BYTES;
-
-    fn put(&self, out: &mut Vec<u8>) {
-        for v in [self.key, self.hash, self.score] {
-            v.put(out);
-        }
-        self.parent.put(out);
-        self.tag.put(out);
-        self.code.put(out);
-        self.state.put(out);
-    }
-
-    fn take(r: &mut Reader) -> Self {
-        Arrived {
-            key: r.read(),
-            hash: r.read(),
-            score: r.read(),
-            parent: r.read(),
-            tag: r.read(),
-            code: r.read(),
-            state: r.read(),
-        }
-    }
-
-    /// Among the children with one board, the one that goes on ranks lowest here.
-    #[inline]
-    fn keep_order(&self) -> (Reverse<u64>, u64, u16, u64) {
-        (Reverse(self.score), self.key, self.code.order(), self.tag)
-    }
-}
-
-/// A distinct board at a process: its rank (best key, then hash) and the child that stands
-/// for it.
-#[derive(Clone, Copy)]
-struct Board {
-    key: u64,
-    hash: u64,
-    child: u32,
-}
-
-/// The process a board belongs to.
-#[inline]
-fn owner(hash: u64, processes: usize) -> usize {
-    (hash >> 48) as usize % processes
 }
 
 /// Runs the beam as [`super::beam_search_streaming`] does, over the processes of `comm`
@@ -164,7 +108,6 @@ pub fn beam_search_distributed<G: Game>(
 
     for depth in 0..depth_count {
         let started = Instant::now();
-
         let at = game.depth(depth);
         let step = Step {
             game,
@@ -367,229 +310,5 @@ pub fn beam_search_distributed<G: Game>(
             width_changes: widths.changes(),
         },
         traffic,
-    }
-}
-
-/// The children of `chunks` with a key over `above` (if any) and at most `threshold`, each
-/// with its state, in one part per owner, in the chunks' order: counted first, then written
-/// in place by the chunks in parallel.
-fn outbox<G: Game>(
-    step: &Step<G>,
-    parents: &[Node<G::State>],
-    tags: &[u64],
-    chunks: &[Chunk<G::Code>],
-    (above, threshold): (Option<u64>, u64),
-    processes: usize,
-) -> Parcels {
-    let each = Arrived::<G::State, G::Code>::BYTES;
-    let wanted = |key: u64| key <= threshold && above.is_none_or(|a| key > a);
-    let counts: Vec<Vec<usize>> = (chunks.par_iter())
-        .map(|chunk| {
-            let mut count = vec![0; processes];
-            for c in chunk.candidates.iter().filter(|c| wanted(c.key)) {
-                count[owner(c.hash, processes)] += 1;
-            }
-            count
-        })
-        .collect();
-    let lens: Vec<usize> = (0..processes)
-        .map(|p| counts.iter().map(|count| count[p] * each).sum())
-        .collect();
-    let mut bytes = vec![0u8; lens.iter().sum()];
-    // Each chunk's slice of each owner's part.
-    let mut slices: Vec<Vec<&mut [u8]>> = (0..chunks.len()).map(|_| Vec::new()).collect();
-    let mut rest = &mut bytes[..];
-    for p in 0..processes {
-        for (chunk_slices, count) in slices.iter_mut().zip(&counts) {
-            let (slice, tail) = std::mem::take(&mut rest).split_at_mut(count[p] * each);
-            chunk_slices.push(slice);
-            rest = tail;
-        }
-    }
-    (slices.into_par_iter().zip(chunks)).for_each(|(mut to, chunk)| {
-        let mut one = Vec::with_capacity(each);
-        let mut at = vec![0; processes];
-        for c in chunk.candidates.iter().filter(|c| wanted(c.key)) {
-            let parent = &parents[c.parent as usize];
-            let parent_state = parent.state;
-            let child = Arrived {
-                key: c.key,
-                hash: c.hash,
-                score: c.score,
-                parent: parent.trail,
-                tag: tags[c.parent as usize],
-                code: c.placement,
-                state: step.game.apply(step.at, &parent_state, &c.placement),
-            };
-            one.clear();
-            child.put(&mut one);
-            let p = owner(c.hash, processes);
-            to[p][at[p]..at[p] + each].copy_from_slice(&one);
-            at[p] += each;
-        }
-    });
-    Parcels { bytes, lens }
-}
-
-/// Child `i` of the children that reached a process, one after the other as they came:
-/// decoded where it is read, so that they are held once, as the exchange brought them.
-#[inline]
-fn arrival<S: Wire, C: Code>(arrivals: &[u8], i: u32) -> Arrived<S, C> {
-    let each = Arrived::<S, C>::BYTES;
-    let at = i as usize * each;
-    Arrived::take(&mut Reader::new(&arrivals[at..at + each]))
-}
-
-/// The distinct boards of `arrivals` (see [`arrival`]), in order of hash, each with its best
-/// key and the child that goes on.
-fn distinct<S: Wire + Copy + Send + Sync, C: Code>(
-    arrivals: &[u8],
-    order: &mut Vec<(u64, u32)>,
-) -> Vec<Board> {
-    let each = Arrived::<S, C>::BYTES;
-    order.clear();
-    order.par_extend(
-        (arrivals.par_chunks_exact(each).enumerate())
-            .map(|(i, bytes)| (u64::take(&bytes[8..16]), i as u32)),
-    );
-    order.par_sort_unstable();
-    // Runs of one hash, cut into pieces at the start of a run, grouped in parallel.
-    let pieces = 4 * rayon::current_num_threads();
-    let mut cuts = vec![0];
-    for k in 1..pieces {
-        let mut at = (k * order.len() / pieces).max(cuts[cuts.len() - 1]);
-        while at > 0 && at < order.len() && order[at].0 == order[at - 1].0 {
-            at += 1;
-        }
-        cuts.push(at);
-    }
-    cuts.push(order.len());
-    let groups: Vec<Vec<Board>> = (cuts.par_windows(2))
-        .map(|cut| {
-            let mut boards: Vec<Board> = Vec::new();
-            for &(hash, i) in &order[cut[0]..cut[1]] {
-                let a = arrival::<S, C>(arrivals, i);
-                match boards.last_mut() {
-                    Some(b) if b.hash == hash => {
-                        b.key = b.key.min(a.key);
-                        let kept = arrival::<S, C>(arrivals, b.child);
-                        if a.keep_order() < kept.keep_order() {
-                            b.child = i;
-                        }
-                    }
-                    _ => boards.push(Board {
-                        key: a.key,
-                        hash,
-                        child: i,
-                    }),
-                }
-            }
-            boards
-        })
-        .collect();
-    groups.concat()
-}
-
-/// The boards of this process among the best `width` of all processes' (by key, then hash).
-/// `count`: the boards of all processes.
-fn cutoff(comm: &dyn Comm, mut boards: Vec<Board>, count: u64, width: usize) -> Vec<Board> {
-    if count <= width as u64 {
-        return boards;
-    }
-    let mut keys: Vec<u64> = boards.iter().map(|b| b.key).collect();
-    let key = kth(comm, &mut keys, width as u64 - 1);
-    let under = boards.iter().filter(|b| b.key < key).count() as u64;
-    let under = sum(comm, &[under])[0];
-    // Boards of the cutoff's key: the lowest hashes of them fill the places left.
-    let mut ties: Vec<u64> = boards
-        .iter()
-        .filter(|b| b.key == key)
-        .map(|b| b.hash)
-        .collect();
-    let hash = kth(comm, &mut ties, width as u64 - 1 - under);
-    boards.retain(|b| b.key < key || (b.key == key && b.hash <= hash));
-    boards
-}
-
-/// Bins a search for the `k`-th value counts in per round.
-const KTH_BINS: usize = 256;
-
-/// The `k`-th smallest (from 0) of the values of every process (`k` under their count): the
-/// processes count their values in bins of the range left, narrowing to the bin that holds
-/// it, until it is the only value there (which the sum of the values in it then is) or the
-/// range is one value. One collective a round; each round divides the range by 256.
-pub(crate) fn kth(comm: &dyn Comm, values: &mut Vec<u64>, mut k: u64) -> u64 {
-    let lowest = values.iter().copied().min().unwrap_or(u64::MAX);
-    let highest = values.iter().copied().max().unwrap_or(0);
-    let ends = gather_u64(comm, &[lowest, highest]);
-    let mut lo = ends.iter().map(|e| e[0]).min().expect("a process");
-    let mut hi = ends.iter().map(|e| e[1]).max().expect("a process");
-    loop {
-        values.retain(|&v| lo <= v && v <= hi);
-        if lo == hi {
-            return lo;
-        }
-        let span = (hi - lo) / KTH_BINS as u64 + 1;
-        let mut counts = [0u64; KTH_BINS];
-        for &v in values.iter() {
-            counts[((v - lo) / span) as usize] += 1;
-        }
-        let counts = sum(comm, &counts);
-        let mut bin = 0;
-        while k >= counts[bin] {
-            k -= counts[bin];
-            bin += 1;
-        }
-        lo += bin as u64 * span;
-        hi = hi.min(lo.saturating_add(span - 1));
-        if counts[bin] == 1 {
-            let mine = values.iter().find(|&&v| lo <= v && v <= hi);
-            return sum(comm, &[mine.copied().unwrap_or(0)])[0];
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::search::comm::run_local;
-    use crate::sequence::SplitMix64;
-
-    /// Every rank of values split over 1 to 4 processes, with ties, spread and narrow ranges
-    /// and empty processes, is the one a sort of all of them gives.
-    #[test]
-    fn kth_across_processes_is_the_sorted_rank() {
-        let mut rng = SplitMix64::new(5);
-        for (count, range) in [
-            (1, 10),
-            (7, 3),
-            (5000, 1 << 40),
-            (3000, 50),
-            (20_000, u64::MAX),
-        ] {
-            let all: Vec<u64> = (0..count).map(|_| rng.below(range)).collect();
-            let mut sorted = all.clone();
-            sorted.sort_unstable();
-            for processes in 1..=4 {
-                for k in [0, count / 3, count - 1] {
-                    let found = run_local(processes, |comm| {
-                        // Process 1 of several holds nothing.
-                        let mut mine: Vec<u64> = (all.iter().enumerate())
-                            .filter(|(i, _)| {
-                                processes == 1
-                                    || (i % processes == comm.rank() && comm.rank() != 1)
-                                    || (comm.rank() == 0 && i % processes == 1)
-                            })
-                            .map(|(_, &v)| v)
-                            .collect();
-                        kth(comm, &mut mine, k as u64)
-                    });
-                    assert!(
-                        found.iter().all(|&f| f == sorted[k]),
-                        "{count} values, {processes} processes, rank {k}"
-                    );
-                }
-            }
-        }
     }
 }
