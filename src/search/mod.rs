@@ -205,7 +205,7 @@ pub fn beam_search_on<G: Game>(
 ) -> (Line<G::Code>, Option<Traffic>) {
     match processes {
         Processes::One => (
-            search(game, run, width, guide, clock, progress, Some(decided)),
+            beam_search_streaming(game, run, width, guide, clock, progress, decided),
             None,
         ),
         Processes::Many(comm) => {

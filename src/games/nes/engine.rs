@@ -139,21 +139,16 @@ pub enum Outcome {
     ToppedOut,
 }
 
-/// A one-byte tag per variant.
+/// Whether the game topped out, as one byte.
 impl Wire for Outcome {
-    const BYTES: usize = u8::BYTES;
+    const BYTES: usize = bool::BYTES;
     fn put(&self, out: &mut Vec<u8>) {
-        let tag: u8 = match self {
-            Outcome::Playing => 0,
-            Outcome::ToppedOut => 1,
-        };
-        tag.put(out);
+        (*self == Outcome::ToppedOut).put(out);
     }
     fn take(bytes: &[u8]) -> Outcome {
-        match u8::take(bytes) {
-            0 => Outcome::Playing,
-            1 => Outcome::ToppedOut,
-            tag => unreachable!("no outcome is written as {tag}"),
+        match bool::take(bytes) {
+            true => Outcome::ToppedOut,
+            false => Outcome::Playing,
         }
     }
 }

@@ -145,23 +145,8 @@ pub fn beam_search_streaming(
     progress: &mut dyn FnMut(&DepthStats),
     decided: &mut dyn FnMut(&[Placement]),
 ) -> Solution {
-    let mut unpacked = Vec::new();
-    let mut decided = |codes: &[u16]| {
-        unpacked.clear();
-        unpacked.extend(codes.iter().map(|&c| Placement::unpack(c)));
-        decided(&unpacked);
-    };
     let clock = WallClock::start();
-    run_streaming(
-        sequence,
-        params,
-        None,
-        &clock,
-        progress,
-        &mut decided,
-        Processes::One,
-    )
-    .0
+    run_placements(sequence, params, &clock, progress, decided, Processes::One).0
 }
 
 /// [`beam_search_streaming`] over the processes of `comm`, every one calling it alike (see
@@ -175,14 +160,30 @@ pub fn beam_search_distributed(
     progress: &mut dyn FnMut(&DepthStats),
     decided: &mut dyn FnMut(&[Placement]),
 ) -> (Solution, Traffic) {
+    let processes = Processes::Many(comm);
+    let (solution, traffic) = run_placements(sequence, params, clock, progress, decided, processes);
+    (
+        solution,
+        traffic.expect("a distributed search reports its traffic"),
+    )
+}
+
+/// [`run_streaming`] with no guide, handing out the decided codes as placements.
+fn run_placements(
+    sequence: &[Kind],
+    params: &Params,
+    clock: &dyn Clock,
+    progress: &mut dyn FnMut(&DepthStats),
+    decided: &mut dyn FnMut(&[Placement]),
+    processes: Processes,
+) -> (Solution, Option<Traffic>) {
     let mut unpacked = Vec::new();
     let mut decided = |codes: &[u16]| {
         unpacked.clear();
         unpacked.extend(codes.iter().map(|&c| Placement::unpack(c)));
         decided(&unpacked);
     };
-    let processes = Processes::Many(comm);
-    let (solution, traffic) = run_streaming(
+    run_streaming(
         sequence,
         params,
         None,
@@ -190,10 +191,6 @@ pub fn beam_search_distributed(
         progress,
         &mut decided,
         processes,
-    );
-    (
-        solution,
-        traffic.expect("a distributed search reports its traffic"),
     )
 }
 
