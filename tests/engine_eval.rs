@@ -86,6 +86,8 @@ fn plain_features(board: &Board, landing_y: u32, shallow_depth: i32, top_rows: i
         .rev()
         .take_while(|&y| ready(y))
         .count() as u32;
+    // The rest of the ready rows: under the well's top, or above a row that breaks the run.
+    f.buried_ready = f.ready_rows - f.ready_run;
     // Neighbouring surface columns (neither of them the well) by their height difference.
     for x in 0..WIDTH - 1 {
         if x == well || x + 1 == well {
@@ -107,6 +109,7 @@ fn evaluation_features_match_plain_counts() {
     // Boards with a ready stock under the spawn, so that the well features are checked on the
     // boards they are for.
     let mut stocked = 0;
+    let mut plugged = 0;
     for (n, (family, board)) in boards(0x5EED_00E0, 2000).into_iter().enumerate() {
         let bits = Bits::from_rules(&board);
         let shallow_depth = rng.range(0, 6);
@@ -115,6 +118,7 @@ fn evaluation_features_match_plain_counts() {
         let fast = eval::features(&bits, landing_y, shallow_depth as u32, top_rows as u32);
         let plain = plain_features(&board, landing_y, shallow_depth, top_rows);
         stocked += (plain.ready_run >= 4) as u32;
+        plugged += (plain.buried_ready >= 2) as u32;
         assert_eq!(
             fast,
             plain,
@@ -126,6 +130,10 @@ fn evaluation_features_match_plain_counts() {
     assert!(
         stocked >= 20,
         "only {stocked} boards with a ready run of 4 or more"
+    );
+    assert!(
+        plugged >= 20,
+        "only {plugged} boards with 2 or more ready rows out of an I's reach"
     );
 }
 
@@ -182,6 +190,7 @@ fn evaluation_is_the_weighted_sum_of_the_features() {
                 "flat_pairs" => f.flat_pairs,
                 "step1_pairs" => f.step1_pairs,
                 "step3_pairs" => f.step3_pairs,
+                "buried_ready" => f.buried_ready,
                 other => panic!("a new weight {other} needs a line here"),
             };
             assert_eq!(

@@ -102,6 +102,11 @@ weights! {
     step1_pairs,
     /// Per such pair whose heights differ by three or more.
     step3_pairs,
+    /// Per ready row an I dropped into the spawn's column cannot reach: under that column's
+    /// top, or above it past a row that is not ready. A game whose well is plugged over its
+    /// ready rows goes on clearing triples over them, and a beam that cannot see the way out
+    /// never digs them free.
+    buried_ready,
     /// Added to `ready_rows` at the depths where an I piece is among the next `near_i_pieces`
     /// pieces to come ([`Weights::at_depth`]): ready rows are worth most when an I will clear
     /// them.
