@@ -13,6 +13,9 @@ pub struct Policy {
     /// instead of the score weight: cells left on the board at the end never score.
     pub endgame_pieces: usize,
     pub endgame_score_weight: Option<f64>,
+    /// A cap on the share of the beam that descends from one state some depths back (none
+    /// when unset).
+    pub diversity: Option<crate::search::Diversity>,
 }
 
 impl Default for Policy {
@@ -25,6 +28,7 @@ impl Default for Policy {
         Policy {
             endgame_pieces: 10,
             endgame_score_weight: Some(0.05),
+            diversity: None,
         }
     }
 }
@@ -42,6 +46,7 @@ impl Policy {
         Policy {
             endgame_pieces: 0,
             endgame_score_weight: None,
+            diversity: None,
         }
     }
 
