@@ -42,11 +42,6 @@ pub trait Game: Sync {
 
     /// The state that child `placement` of `state` becomes (`at`: the depth that made it).
     fn apply(&self, at: &Self::Depth, state: &Self::State, code: &Self::Code) -> Self::State;
-
-    /// A cap on the share of the beam that descends from one state (none by default).
-    fn diversity(&self) -> Option<super::Diversity> {
-        None
-    }
 }
 
 /// A game's name for a child of a state.

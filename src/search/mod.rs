@@ -19,7 +19,6 @@
 mod candidates;
 pub mod comm;
 pub mod distributed;
-mod diversity;
 mod expand;
 mod game;
 mod guided;
@@ -33,7 +32,6 @@ pub mod wire;
 
 pub use comm::Comm;
 pub use distributed::Traffic;
-pub use diversity::Diversity;
 pub use game::{Code, Game, Sink};
 pub use guided::Guide;
 pub use wire::Wire;
@@ -255,8 +253,6 @@ fn search<G: Game>(
     let mut stats = DepthStats::default();
     let mut finished = true;
     let mut last_at: Option<G::Depth> = None;
-    let diversity = game.diversity();
-    let mut lineages = diversity::Lineages::new();
 
     for depth in 0..depth_count {
         let started = Instant::now();
@@ -298,12 +294,8 @@ fn search<G: Game>(
         let select_started = Instant::now();
         // A selection that needs children the expansion's bound dropped gets them (rarely:
         // when duplicates crowd the shortlist, or the bound was estimated too low).
-        let pool = if diversity.is_some() { 2 * width } else { width };
-        while let Err(refill) = picker.select(&mut beam.chunks[..tasks], pool) {
+        while let Err(refill) = picker.select(&mut beam.chunks[..tasks], width) {
             beam.expand_again(&step, refill.bound);
-        }
-        if let Some(d) = diversity {
-            lineages.cap(&mut picker.chosen, width, d, depth);
         }
         let chunks = &beam.chunks[..tasks];
         let on_guide = step

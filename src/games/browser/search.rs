@@ -30,7 +30,6 @@ pub fn default_policy() -> Policy {
     Policy {
         endgame_pieces: 30,
         endgame_score_weight: Some(10.0),
-        diversity: None,
     }
 }
 

@@ -107,7 +107,10 @@ impl Game for Olympiad<'_> {
     type Scratch = Pending;
 
     fn depth(&self, depth: usize) -> Depth {
-        let no_endgame = Policy::no_endgame();
+        let no_endgame = Policy {
+            endgame_pieces: 0,
+            endgame_score_weight: None,
+        };
         Depth {
             kind: self.sequence[depth],
             ranking: Ranking::at(

@@ -13,9 +13,6 @@ pub struct Policy {
     /// instead of the score weight: cells left on the board at the end never score.
     pub endgame_pieces: usize,
     pub endgame_score_weight: Option<f64>,
-    /// A cap on the share of the beam that descends from one state some depths back (none
-    /// when unset).
-    pub diversity: Option<crate::search::Diversity>,
 }
 
 impl Default for Policy {
@@ -28,7 +25,6 @@ impl Default for Policy {
         Policy {
             endgame_pieces: 10,
             endgame_score_weight: Some(0.05),
-            diversity: None,
         }
     }
 }
@@ -46,7 +42,6 @@ impl Policy {
         Policy {
             endgame_pieces: 0,
             endgame_score_weight: None,
-            diversity: None,
         }
     }
 

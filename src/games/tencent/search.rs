@@ -287,10 +287,6 @@ impl Game for Tencent<'_> {
     type Depth = Depth;
     type Scratch = Buffers;
 
-    fn diversity(&self) -> Option<crate::search::Diversity> {
-        self.params.policy.diversity
-    }
-
     fn depth(&self, depth: usize) -> Depth {
         let p = self.params;
         Depth {
