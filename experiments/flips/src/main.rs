@@ -106,7 +106,14 @@ fn summary(name: &str, pieces: &[Piece], score: u64) {
     let count = |n| pieces.iter().filter(|p| p.cleared == n).count();
     let lines: u32 = pieces.iter().map(|p| p.cleared).sum();
     let triples: Vec<&Piece> = pieces.iter().filter(|p| p.cleared == 3).collect();
-    let fill = |n| mean(pieces.iter().filter(|p| p.cleared == n).map(|p| p.fill as f64));
+    let fill = |n| {
+        mean(
+            pieces
+                .iter()
+                .filter(|p| p.cleared == n)
+                .map(|p| p.fill as f64),
+        )
+    };
     println!(
         "{name}: score {score}, clears 1/2/3/4 {}/{}/{}/{}, four-line share of lines {:.1}%",
         count(1),
@@ -203,7 +210,10 @@ fn main() -> ExitCode {
         let window = args.window.max(1);
         print!("{:>6}", "from");
         for i in 0..games.len() {
-            print!(" | {i}: {:>3} {:>3} {:>5} {:>5} {:>5} {:>4}", "4s", "3s", "ready", "well", "cells", "top");
+            print!(
+                " | {i}: {:>3} {:>3} {:>5} {:>5} {:>5} {:>4}",
+                "4s", "3s", "ready", "well", "cells", "top"
+            );
         }
         println!();
         let longest = games.iter().map(|(p, _)| p.len()).max().unwrap_or(0);
