@@ -128,7 +128,7 @@ impl Film {
     /// The page for this replay. `record` is the parsed record (`None` when it did not parse),
     /// `rules` and `report` those of the replay that filled this film, `name` the record's path
     /// as the user gave it: the page's heading, and its file name with the score the window's
-    /// title (`moves.txt — 1,440,868 — tetris-opt`).
+    /// title (`moves.txt — 1,440,290 — tetris-opt`).
     pub fn page(
         &self,
         sequence: &[Kind],

@@ -84,7 +84,7 @@ fn solve_and_check(sequence: &[Kind], params: &Params, what: &str) -> Solution {
 fn a_search_started_inside_a_record_plays_on_from_there() {
     let sequence = contest_sequence(12358, 200);
     let limit = 160;
-    let plain = params(8, limit);
+    let plain = params(16, limit);
     let whole = beam_search(&sequence, &plain, &mut |_| {});
     let end = whole.placements.len();
     assert!(end > 100, "{end}");
@@ -95,7 +95,7 @@ fn a_search_started_inside_a_record_plays_on_from_there() {
     )
     .unwrap();
     let options = Rules::default().with_piece_limit(limit);
-    for (pieces, width) in [(0, 8), (end, 8), (77, 200)] {
+    for (pieces, width) in [(0, 16), (end, 16), (77, 200)] {
         // The sequence as long as the record when starting at its end.
         let sequence = &sequence[..if pieces == end { end } else { 200 }];
         let (start, kept) = start_from(sequence, &record, pieces, options).unwrap();
