@@ -86,8 +86,6 @@ fn plain_features(board: &Board, landing_y: u32, shallow_depth: i32, top_rows: i
         .rev()
         .take_while(|&y| ready(y))
         .count() as u32;
-    // The rest of the ready rows: under the well's top, or above a row that breaks the run.
-    f.buried_ready = f.ready_rows - f.ready_run;
     // Neighbouring surface columns (neither of them the well) by their height difference.
     for x in 0..WIDTH - 1 {
         if x == well || x + 1 == well {
@@ -118,7 +116,7 @@ fn evaluation_features_match_plain_counts() {
         let fast = eval::features(&bits, landing_y, shallow_depth as u32, top_rows as u32);
         let plain = plain_features(&board, landing_y, shallow_depth, top_rows);
         stocked += (plain.ready_run >= 4) as u32;
-        plugged += (plain.buried_ready >= 2) as u32;
+        plugged += (plain.ready_rows - plain.ready_run >= 2) as u32;
         assert_eq!(
             fast,
             plain,
@@ -190,7 +188,6 @@ fn evaluation_is_the_weighted_sum_of_the_features() {
                 "flat_pairs" => f.flat_pairs,
                 "step1_pairs" => f.step1_pairs,
                 "step3_pairs" => f.step3_pairs,
-                "buried_ready" => f.buried_ready,
                 other => panic!("a new weight {other} needs a line here"),
             };
             assert_eq!(

@@ -94,8 +94,6 @@ features! {
     flat_pairs,
     step1_pairs,
     step3_pairs,
-    /// Ready rows out of the I's reach: `ready_rows - ready_run`.
-    buried_ready,
 }
 
 /// The features of `board`, on which a piece just locked with its center at row `landing_y`.
@@ -336,13 +334,11 @@ fn features_batch<const SHALLOW: bool>(
     let mut spawn_column = [0u32; BATCH];
     let mut ready_rows = [0u32; BATCH];
     let mut ready_run = [0u32; BATCH];
-    let mut buried_ready = [0u32; BATCH];
     for l in 0..BATCH {
         let well = cols[SPAWN_X][l];
         let ready = others_full[l] & !well;
         ready_rows[l] = ready.count_ones();
         ready_run[l] = run_above_top(ready, well);
-        buried_ready[l] = ready_rows[l] - ready_run[l];
         wall_transitions[l] = (!cols[0][l] & stack_rows[l]).count_ones()
             + (!cols[COLS - 1][l] & stack_rows[l]).count_ones();
         hole_row_count[l] = hole_rows[l].count_ones();
@@ -377,7 +373,6 @@ fn features_batch<const SHALLOW: bool>(
         flat_pairs,
         step1_pairs,
         step3_pairs,
-        buried_ready,
     }
 }
 

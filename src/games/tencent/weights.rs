@@ -91,6 +91,10 @@ weights! {
     /// rest of the board can fill up to row 1.
     spawn_column,
     /// Per row complete but for the spawn's column (the stock an I piece in the well clears).
+    /// With `ready_run`'s weight lower by as much, this is the cost of a ready row an I cannot
+    /// reach (`ready_rows - ready_run`: under that column's top, or past a row that is not
+    /// ready): a game whose well is plugged over its ready rows goes on clearing triples over
+    /// them, and a narrow beam never digs them free (bench/RESULTS.md, "Flips").
     ready_rows,
     /// Per ready row in the run an I dropped into the spawn's column reaches: from the row just
     /// above that column's top, going up, the rows that are complete but for it.
@@ -102,11 +106,6 @@ weights! {
     step1_pairs,
     /// Per such pair whose heights differ by three or more.
     step3_pairs,
-    /// Per ready row an I dropped into the spawn's column cannot reach: under that column's
-    /// top, or above it past a row that is not ready. A game whose well is plugged over its
-    /// ready rows goes on clearing triples over them, and a beam that cannot see the way out
-    /// never digs them free.
-    buried_ready,
     /// Added to `ready_rows` at the depths where an I piece is among the next `near_i_pieces`
     /// pieces to come ([`Weights::at_depth`]): ready rows are worth most when an I will clear
     /// them.
