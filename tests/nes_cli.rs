@@ -109,6 +109,7 @@ fn the_fixture_checks_to_the_same_score_in_text_and_json() {
             "end",
             "frames",
             "level",
+            "level_count",
             "lines",
             "pieces",
             "rom_score",

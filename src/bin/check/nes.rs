@@ -4,7 +4,7 @@ use crate::shared::cli::{read_text, stdout_failed, CliError, EXIT_INVALID};
 use serde::Serialize;
 use std::io::Write;
 use std::path::Path;
-use tetris_opt::games::nes::engine::{Events, NesGame};
+use tetris_opt::games::nes::engine::{Events, NesGame, Outcome};
 use tetris_opt::games::nes::record::NesRecord;
 use tetris_opt::games::nes::replay::{
     describe_lock, lock_pending, replay_observed, End, NesReport,
@@ -180,13 +180,23 @@ fn write_summary(out: &mut impl Write, r: &NesReport) -> std::io::Result<()> {
     writeln!(out, "pieces locked: {}", r.pieces)?;
     writeln!(
         out,
-        "lines: {} (clears of 1: {c1}, 2: {c2}, 3: {c3}, 4: {c4}), level {}",
-        r.lines, r.level
+        "lines: {} (clears of 1: {c1}, 2: {c2}, 3: {c3}, 4: {c4}), level {}{}",
+        r.lines,
+        r.level,
+        match r.level_count {
+            256.. => format!(" ({} counted past 255)", r.level_count),
+            _ => String::new(),
+        }
     )?;
     writeln!(out, "frames: {}", r.frames)?;
     match r.end {
         End::ToppedOut => writeln!(out, "end: topped out")?,
         End::RecordEnded => writeln!(out, "end: the record ended")?,
+        End::Crashed => writeln!(
+            out,
+            "end: the last clear crashes the ROM (level {}, see docs/NES.md)",
+            r.level
+        )?,
     }
     if r.unplayed_frames > 0 {
         writeln!(
@@ -230,7 +240,7 @@ impl FilmMaker {
         if events.spawned {
             self.buttons.clear();
         }
-        let ended = game.outcome != tetris_opt::games::nes::engine::Outcome::Playing;
+        let ended = game.outcome != Outcome::Playing;
         if game.play_state == tetris_opt::games::nes::engine::play_state::GOAL_CHECK || ended {
             if let Some((kind, x, y, state)) = self.pending.take() {
                 self.kinds.push(kind);
@@ -242,7 +252,11 @@ impl FilmMaker {
                     score: game.score.uncapped(),
                     lines: game.lines() as u64,
                     rows: game.rows(),
-                    game_over: ended.then_some("a piece spawned into the stack"),
+                    game_over: match game.outcome {
+                        Outcome::Playing => None,
+                        Outcome::ToppedOut => Some("a piece spawned into the stack"),
+                        Outcome::Crashed => Some("the ROM crashes on this clear"),
+                    },
                 });
             }
         }

@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 use tetris_opt::games::nes::eval::NesWeights;
 use tetris_opt::games::nes::movegen::InputModel;
-use tetris_opt::games::nes::replay::replay_observed;
-use tetris_opt::games::nes::search::{NesSearch, State, Stop};
+use tetris_opt::games::nes::replay::{replay_observed, End};
+use tetris_opt::games::nes::search::{lines_to_level, NesSearch, State, Stop, MAX_PIECES};
 use tetris_opt::games::nes::start;
 use tetris_opt::limits;
 use tetris_opt::search::{Objective, Width};
@@ -36,6 +36,10 @@ pub struct NesOptions {
     /// NES: stop after this many lines (default: at the transition to level 29).
     #[arg(long, value_name = "N")]
     pub lines: Option<u32>,
+    /// NES: stop when the level reaches N (default 29, the transition), counted on past 255
+    /// (256 is the level counter's wrap to 0), or `end`: play until the game ends.
+    #[arg(long, value_name = "N|end", value_parser = parse_until_level)]
+    pub until_level: Option<UntilLevel>,
     /// NES: the evaluation's weights (default weights/nes-tetris.json).
     #[arg(long, value_name = "FILE")]
     pub nes_weights: Option<PathBuf>,
@@ -56,6 +60,28 @@ fn parse_model(text: &str) -> Result<InputModel, String> {
         )),
     }
 }
+
+/// `--until-level`: a level, or the game's end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UntilLevel {
+    Level(u16),
+    End,
+}
+
+fn parse_until_level(text: &str) -> Result<UntilLevel, String> {
+    if text == "end" {
+        return Ok(UntilLevel::End);
+    }
+    match text.parse::<u16>() {
+        Ok(n) if (1..=MAX_LEVEL).contains(&n) => Ok(UntilLevel::Level(n)),
+        _ => Err(format!(
+            "{text:?}: expected a level 1..={MAX_LEVEL} (256 is the wrap to level 0) or `end`"
+        )),
+    }
+}
+
+/// The highest `--until-level`: the counter's second wrap is far past any game.
+const MAX_LEVEL: u16 = 511;
 
 /// What `solve --game nes` is asked to do.
 pub struct Run<'a> {
@@ -81,14 +107,6 @@ pub struct Run<'a> {
 pub fn bytes_per_state() -> u64 {
     let contest_node = 52;
     limits::BYTES_PER_STATE + 2 * (std::mem::size_of::<State>() as u64 + 12 - contest_node)
-}
-
-/// Lines from the start level to the level 29 transition, by the ROM's level rule (the first
-/// level-up at `min(10 * level + 10, max(100, 10 * level - 50))` lines, then every ten).
-fn lines_to_transition(level: u8) -> u32 {
-    let level = level as u32;
-    let first = (10 * level + 10).min(100.max((10 * level).saturating_sub(50)));
-    first + 10 * 28u32.saturating_sub(level)
 }
 
 /// Solves an NES game and prints its record on stdout, a summary on stderr.
@@ -132,19 +150,34 @@ pub fn solve(run: &Run) -> Result<(), CliError> {
         }
         None => NesWeights::default(),
     };
+    let until_level = match options.until_level {
+        Some(UntilLevel::Level(n)) => Some(n),
+        Some(UntilLevel::End) => None,
+        None => (options.lines.is_none() && pieces.is_none()).then_some(29),
+    };
+    if let Some(n) = until_level.filter(|&n| n <= level as u16) {
+        return Err(CliError::usage(format!(
+            "--until-level {n}: the game starts on level {level}, so it is there before any piece"
+        )));
+    }
     let stop = Stop {
-        level: (options.lines.is_none() && pieces.is_none()).then_some(29),
+        level: until_level,
         lines: options.lines,
         pieces: pieces.map(|p| p as u64),
     };
     let model = options.input_model.unwrap_or(InputModel::DEFAULT);
     let game = NesSearch::new(model, stop, weights);
     // A piece adds 4 cells and a line takes 10: about 2.5 pieces a line.
-    let planned = match (pieces, options.lines) {
-        (Some(p), _) => p,
-        (None, Some(l)) => l as usize * 5 / 2 + 10,
-        (None, None) => lines_to_transition(level) as usize * 5 / 2 + 10,
-    };
+    let to_level = until_level.map(|n| lines_to_level(level, n));
+    let planned = [
+        pieces,
+        options.lines.map(|l| l as usize * 5 / 2 + 10),
+        to_level.map(|l| l as usize * 5 / 2 + 10),
+    ]
+    .into_iter()
+    .flatten()
+    .min()
+    .map(|p| p.min(MAX_PIECES));
     let beam = Width {
         beam_width: width,
         width_changes: Schedule::default(),
@@ -155,7 +188,8 @@ pub fn solve(run: &Run) -> Result<(), CliError> {
         search.print_estimate(widest, bytes_per_state());
     }
     let began = Instant::now();
-    let mut progress = Progress::new("piece", None, quiet, progress_every);
+    let mut progress = Progress::new("piece", planned.map(|p| p as u64), quiet, progress_every);
+    let planned = planned.unwrap_or(MAX_PIECES);
     let found = pool.install(|| {
         let objective = search.objective_or(Objective::Score);
         game.run(
@@ -226,8 +260,16 @@ pub fn solve(run: &Run) -> Result<(), CliError> {
                 "level 29 transition: score {} after {} lines",
                 t.score, t.lines
             );
-        } else if stop.level.is_some() {
+        } else if stop.level == Some(29) {
             eprintln!("the game did not reach the level 29 transition");
+        }
+        match report.end {
+            End::ToppedOut => eprintln!("the game ended: topped out"),
+            End::Crashed => eprintln!("the game ended: the last clear crashes the ROM"),
+            End::RecordEnded => {}
+        }
+        if let Some(n) = stop.level.filter(|&n| n != 29 && report.level_count < n) {
+            eprintln!("the game did not reach level {n}");
         }
         eprintln!("ROM score: {}", report.rom_score);
         eprintln!("Score = {}", report.score);

@@ -7,11 +7,12 @@
 //! vertical blank, which copies four playfield rows to the screen, steps the random number
 //! generator, counts the frame and reads the controller.
 
+use super::crash;
 use super::start::Start;
-use super::tables::{
-    frames_per_drop, EMPTY_TILE, ORIENTATIONS, POINTS_BCD, ROTATE_A, ROTATE_B, SPAWN_TABLE,
-};
+use super::tables::{frames_per_drop, EMPTY_TILE, ORIENTATIONS, ROTATE_A, ROTATE_B, SPAWN_TABLE};
 use crate::search::wire::Wire;
+
+pub use super::score::BcdScore;
 
 pub use super::tables::button;
 
@@ -51,84 +52,6 @@ pub fn pick_piece(rng: u16, spawn_count: u8, last: u8) -> (u8, u16) {
     (SPAWN_TABLE[index as usize], rng)
 }
 
-/// A score as the ROM keeps it: binary-coded decimal bytes, low first, added to with the ROM's
-/// own carries (which are not always decimal: see `add_soft_drop`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct BcdScore {
-    /// Six digits as in RAM ($0053..$0055) and a seventh and eighth byte the ROM does not
-    /// have, which carry what its cap throws away.
-    bytes: [u8; 4],
-    /// The ROM's cap has been hit: its score stays 999,999.
-    capped: bool,
-}
-
-impl BcdScore {
-    /// The value without the cap, as score-extending patches of the ROM count it.
-    pub fn uncapped(&self) -> u64 {
-        self.bytes.iter().rev().fold(0, |acc, &b| {
-            acc * 100 + (b >> 4) as u64 * 10 + (b & 15) as u64
-        })
-    }
-
-    /// The value the ROM shows and keeps in RAM: 999,999 once the cap is hit.
-    pub fn rom(&self) -> u64 {
-        if self.capped {
-            999_999
-        } else {
-            self.uncapped()
-        }
-    }
-
-    /// Line-clear points, added once per level + 1 as the ROM does.
-    fn add_points(&mut self, rows: usize) {
-        let [lo, hi] = POINTS_BCD[rows];
-        let b = &mut self.bytes;
-        b[0] = b[0].wrapping_add(lo);
-        if b[0] >= 0xA0 {
-            b[0] = b[0].wrapping_add(0x60);
-            b[1] = b[1].wrapping_add(1);
-        }
-        b[1] = b[1].wrapping_add(hi);
-        if b[1] & 0x0F >= 0x0A {
-            b[1] = b[1].wrapping_add(0x06);
-        }
-        if b[1] & 0xF0 >= 0xA0 {
-            b[1] = b[1].wrapping_add(0x60);
-            b[2] = b[2].wrapping_add(1);
-        }
-        if b[2] & 0x0F >= 0x0A {
-            b[2] = b[2].wrapping_add(0x06);
-        }
-        if b[2] & 0xF0 >= 0xA0 {
-            // The ROM sets 999,999 here; the uncapped count carries on.
-            self.capped = true;
-            b[2] = b[2].wrapping_add(0x60);
-            b[3] = b[3].wrapping_add(1);
-            if b[3] & 0x0F >= 0x0A {
-                b[3] = b[3].wrapping_add(0x06);
-            }
-        }
-    }
-
-    /// Soft-drop points: the ROM adds `hold_down_points - 1` to the low byte in binary, then
-    /// corrects each digit once. Right for the small counts a soft drop gives, odd beyond.
-    fn add_soft_drop(&mut self, hold_down_points: u8) {
-        if (hold_down_points.wrapping_sub(2) as i8) < 0 {
-            return;
-        }
-        let b = &mut self.bytes;
-        b[0] = b[0].wrapping_sub(1).wrapping_add(hold_down_points);
-        if b[0] & 0x0F >= 0x0A {
-            b[0] = b[0].wrapping_add(0x06);
-        }
-        if b[0] & 0xF0 >= 0xA0 {
-            b[0] = b[0].wrapping_add(0x60);
-            b[1] = b[1].wrapping_add(1);
-        }
-    }
-}
-
-crate::wire_fields!(BcdScore { bytes, capped });
 
 /// Why a game stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -137,18 +60,21 @@ pub enum Outcome {
     Playing,
     /// A piece locked where it overlaps the stack (it spawned into it): the ROM's game over.
     ToppedOut,
+    /// A clear the ROM crashes (or freezes) on ([`super::crash`]): no piece spawns again.
+    Crashed,
 }
 
-/// Whether the game topped out, as one byte.
+/// The outcome as one byte.
 impl Wire for Outcome {
-    const BYTES: usize = bool::BYTES;
+    const BYTES: usize = u8::BYTES;
     fn put(&self, out: &mut Vec<u8>) {
-        (*self == Outcome::ToppedOut).put(out);
+        (*self as u8).put(out);
     }
     fn take(bytes: &[u8]) -> Outcome {
-        match bool::take(bytes) {
-            true => Outcome::ToppedOut,
-            false => Outcome::Playing,
+        match u8::take(bytes) {
+            0 => Outcome::Playing,
+            1 => Outcome::ToppedOut,
+            _ => Outcome::Crashed,
         }
     }
 }
@@ -197,6 +123,8 @@ pub struct NesGame {
     /// `rowY`: steps of the line-clear animation.
     pub row_y: u8,
     pub level: u8,
+    /// Times the level counter went from 255 back to 0 (the community's "rebirth").
+    pub level_wraps: u8,
     /// `lines` as the ROM keeps them: BCD low byte, binary hundreds.
     pub lines_bcd: [u8; 2],
     pub score: BcdScore,
@@ -233,6 +161,7 @@ crate::wire_fields!(NesGame {
     completed_lines,
     row_y,
     level,
+    level_wraps,
     lines_bcd,
     score,
     held,
@@ -266,6 +195,7 @@ impl NesGame {
             completed_lines: 0,
             row_y: 0,
             level: start.level,
+            level_wraps: 0,
             lines_bcd: [0, 0],
             score: BcdScore::default(),
             held: 0,
@@ -275,6 +205,12 @@ impl NesGame {
             clears: [0; 4],
             outcome: Outcome::Playing,
         }
+    }
+
+    /// The level counted on past 255, as the community counts it: 256 is the level counter's
+    /// first wrap to 0.
+    pub fn level_count(&self) -> u16 {
+        self.level as u16 + 256 * self.level_wraps as u16
     }
 
     /// Lines cleared, as a number.
@@ -526,6 +462,7 @@ impl NesGame {
         if rows > 0 {
             self.clears[rows - 1] += 1;
         }
+        let crashes = crash::crashes(self.level, self.lines(), rows);
         for _ in 0..rows {
             let [mut lo, mut hi] = self.lines_bcd;
             lo = lo.wrapping_add(1);
@@ -540,7 +477,8 @@ impl NesGame {
             if lo & 0x0F == 0 {
                 let tens = (hi << 4) | (lo >> 4);
                 if (self.level.wrapping_sub(tens) as i8) < 0 {
-                    self.level += 1;
+                    self.level = self.level.wrapping_add(1);
+                    self.level_wraps += u8::from(self.level == 0);
                     level_up = true;
                 }
             }
@@ -552,6 +490,9 @@ impl NesGame {
         }
         self.completed_lines = 0;
         self.play_state = play_state::GOAL_CHECK;
+        if crashes {
+            self.outcome = Outcome::Crashed;
+        }
         level_up
     }
 

@@ -2,12 +2,14 @@
 //! frame-by-frame engine in [`engine`], how a game starts in [`start`], records of controller
 //! input in [`record`], and the checker's replay in [`replay`].
 
+pub mod crash;
 pub mod engine;
 pub mod eval;
 pub mod fm2;
 pub mod movegen;
 pub mod record;
 pub mod replay;
+pub mod score;
 pub mod search;
 pub mod start;
 pub mod tables;

@@ -51,6 +51,8 @@ impl Snapshot {
 pub enum End {
     /// A piece spawned into the stack and locked there.
     ToppedOut,
+    /// A clear the ROM crashes on (`crash::crashes`): no piece spawns again.
+    Crashed,
     /// The record's frames ran out with the game still going.
     RecordEnded,
 }
@@ -73,6 +75,8 @@ pub struct NesReport {
     pub rom_score: u64,
     pub lines: u32,
     pub level: u8,
+    /// The level counted on past 255 (256: the counter's first wrap to 0).
+    pub level_count: u16,
     pub pieces: u64,
     /// Clears of 1, 2, 3 and 4 rows.
     pub clears: [u64; 4],
@@ -113,13 +117,14 @@ pub fn replay_observed(
         rom_score: game.score.rom(),
         lines: game.lines(),
         level: game.level,
+        level_count: game.level_count(),
         pieces: game.pieces + u64::from(lock_pending(&game)),
         clears: game.clears,
         frames: played,
-        end: if game.outcome == Outcome::ToppedOut {
-            End::ToppedOut
-        } else {
-            End::RecordEnded
+        end: match game.outcome {
+            Outcome::ToppedOut => End::ToppedOut,
+            Outcome::Crashed => End::Crashed,
+            Outcome::Playing => End::RecordEnded,
         },
         unplayed_frames: record.frames.len() as u64 - played,
         transition,

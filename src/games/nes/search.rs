@@ -6,6 +6,7 @@
 //! depends on (the field and counts after the lock, the generator, the frame counter, the
 //! lock frame and the presses), so children with one hash become one game.
 
+use super::crash;
 use super::engine::{play_state, NesGame, Outcome};
 use super::eval::{cost, NesWeights, Rows, FULL};
 use super::movegen::{placements, InputModel, Placement, Tap};
@@ -21,8 +22,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// When the search stops.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Stop {
-    /// Stop when the level reaches this (29: the transition the community scores to).
-    pub level: Option<u8>,
+    /// Stop when the level reaches this (29: the transition the community scores to), counted
+    /// on past 255 as [`NesGame::level_count`] counts it.
+    pub level: Option<u16>,
     /// Stop when this many lines are cleared.
     pub lines: Option<u32>,
     /// Stop after this many pieces.
@@ -233,13 +235,31 @@ pub fn clear_points(lines: u32, level: u8, rows: usize) -> (u64, u8, u32) {
     for _ in 0..rows {
         lines += 1;
         if lines.is_multiple_of(10) {
-            let tens = (((lines / 100) << 4) | ((lines / 10) % 10)) as u8;
+            // The ROM shifts its lines right by four bits into one byte: the hundreds digit
+            // and the tens.
+            let tens = ((((lines / 100) % 10) << 4) | ((lines / 10) % 10)) as u8;
             if (level.wrapping_sub(tens) as i8) < 0 {
-                level += 1;
+                level = level.wrapping_add(1);
             }
         }
     }
     (POINTS[rows] * (level as u64 + 1), level, lines)
+}
+
+/// Lines from the start of a game on `start_level` until the level, counted on past 255,
+/// reaches `level`, by the ROM's level rule (see [`clear_points`]); `u32::MAX` if it never
+/// does within 100,000 lines.
+pub fn lines_to_level(start_level: u8, level: u16) -> u32 {
+    let (mut at, mut wraps, mut lines) = (start_level, 0u16, 0u32);
+    while (at as u16 + 256 * wraps) < level {
+        if lines >= 100_000 {
+            return u32::MAX;
+        }
+        let (_, after, more) = clear_points(lines, at, 1);
+        wraps += u16::from(after < at);
+        (at, lines) = (after, more);
+    }
+    lines
 }
 
 /// A hash of everything a child's play-out depends on: the field and counts its lock leaves,
@@ -290,7 +310,7 @@ impl NesSearch {
     }
 
     fn reached(&self, game: &NesGame) -> bool {
-        self.stop.level.is_some_and(|l| game.level >= l)
+        self.stop.level.is_some_and(|l| game.level_count() >= l)
             || self.stop.lines.is_some_and(|l| game.lines() >= l)
             || self.stop.pieces.is_some_and(|p| game.pieces >= p)
     }
@@ -323,7 +343,7 @@ impl NesSearch {
                 _ => 0,
             };
             let events = game.step(buttons);
-            if game.outcome == Outcome::ToppedOut {
+            if game.outcome != Outcome::Playing {
                 return dead(game);
             }
             if events.locked
@@ -475,6 +495,9 @@ impl Game for NesSearch {
                 continue;
             };
             let (after, cleared) = place(&rows, p.piece, p.x, p.y);
+            if crash::crashes(game.level, game.lines(), cleared) {
+                continue;
+            }
             let (points, level, lines) = clear_points(game.lines(), game.level, cleared);
             let child_score = score + points;
             let key = cost(&after, &self.weights) - child_score as f64;
