@@ -7,15 +7,16 @@
 
 use proptest::prelude::*;
 use std::collections::HashSet;
+use tetris_opt::games::nes::crash;
 use tetris_opt::games::nes::engine::{
     button, next_rng, pick_piece, play_state, Events, NesGame, Outcome,
 };
 use tetris_opt::games::nes::movegen::{placements, InputModel, Placement};
 use tetris_opt::games::nes::record::{NesRecord, RecordError};
 use tetris_opt::games::nes::replay::{replay_observed, snapshots, End};
-use tetris_opt::games::nes::search::clear_points;
+use tetris_opt::games::nes::search::{clear_points, lines_to_level};
 use tetris_opt::games::nes::start::{max_wait, menu_inputs, start, Start};
-use tetris_opt::games::nes::tables::{EMPTY_TILE, ORIENTATIONS, SPAWN_TABLE};
+use tetris_opt::games::nes::tables::{frames_per_drop, EMPTY_TILE, ORIENTATIONS, SPAWN_TABLE};
 
 const FIXTURE: &str = "tests/fixtures/nes/solver-level19-wait9.txt";
 
@@ -386,6 +387,13 @@ fn pick_piece_deals_only_spawn_orientations_and_every_kind_often() {
 /// `rows` rows clear. Plays until the next piece spawns; returns the events of the frame the
 /// lines were counted on.
 fn clear_with_i(game: &mut NesGame, rows: usize) -> Events {
+    let counted = drop_i_to_clear(game, rows);
+    assert_eq!(game.outcome, Outcome::Playing);
+    counted
+}
+
+/// [`clear_with_i`] without asking that the game goes on.
+fn drop_i_to_clear(game: &mut NesGame, rows: usize) -> Events {
     game.cells[..200].fill(EMPTY_TILE);
     for row in 20 - rows..20 {
         for column in 1..10 {
@@ -403,11 +411,10 @@ fn clear_with_i(game: &mut NesGame, rows: usize) -> Events {
         if events.rows_cleared > 0 {
             counted = Some(events);
         }
-        if events.spawned {
+        if events.spawned || game.outcome != Outcome::Playing {
             break;
         }
     }
-    assert_eq!(game.outcome, Outcome::Playing);
     counted.unwrap_or_else(|| panic!("no rows cleared: {game:?}"))
 }
 
@@ -563,6 +570,69 @@ fn the_engine_levels_up_as_clear_points_says() {
             "from level {level} at {lines} lines"
         );
         assert_eq!(events.level_up, after > level);
+    }
+}
+
+#[test]
+fn past_level_29_the_levels_follow_the_roms_compare_to_the_wrap() {
+    // Ten lines a level from the transition, until the ROM's byte of hundreds and tens (the
+    // hundreds counted in binary) falls behind the level: level 235 lasts 810 lines, and the
+    // counter wraps to 0 at 3,300 lines from level 19 (the best bot's level 237 came at 3,112).
+    assert_eq!(lines_to_level(19, 29), 230);
+    assert_eq!(lines_to_level(19, 39), 330);
+    assert_eq!(lines_to_level(19, 155), 1_490);
+    assert_eq!(lines_to_level(19, 236) - lines_to_level(19, 235), 810);
+    assert_eq!(lines_to_level(19, 237), 3_110);
+    assert_eq!(lines_to_level(19, 256), 3_300);
+    assert_eq!(lines_to_level(18, 256), 3_300);
+    for level in 30..=234u16 {
+        let step = lines_to_level(19, level + 1) - lines_to_level(19, level);
+        assert_eq!(step, 10, "level {level}");
+    }
+    assert_eq!(clear_points(3_296, 255, 4), (1_200, 0, 3_300));
+}
+
+#[test]
+fn the_level_counter_wraps_from_255_to_0_and_scores_and_falls_as_level_0() {
+    let mut game = NesGame::new(&start_19_9());
+    game.level = 255;
+    // 3,296 lines: BCD 96, 32 hundreds in binary.
+    game.lines_bcd = [0x96, 32];
+    let events = clear_with_i(&mut game, 4);
+    assert!(events.level_up);
+    assert_eq!(
+        (game.level, game.level_count(), game.lines()),
+        (0, 256, 3_300)
+    );
+    // Points at the level reached: level 0's.
+    assert_eq!(game.score.uncapped(), 1_200);
+    assert_eq!(frames_per_drop(game.level), 48);
+    // The next piece falls its first row on the 48th frame.
+    let y = game.y;
+    for _ in 0..47 {
+        game.step(0);
+    }
+    assert_eq!(game.y, y);
+    game.step(0);
+    assert_eq!(game.y, y + 1);
+}
+
+#[test]
+fn a_clear_the_rom_crashes_on_ends_the_game_and_the_report_says_so() {
+    // A single at level 158 passing 1,590 lines hangs the ROM (tests/nes_oracle.rs replays it).
+    let mut game = NesGame::new(&start_19_9());
+    game.level = 158;
+    game.lines_bcd = [0x89, 15];
+    let events = drop_i_to_clear(&mut game, 1);
+    assert_eq!(events.rows_cleared, 1);
+    assert_eq!(game.outcome, Outcome::Crashed);
+    assert!(crash::crashes(158, 1_589, 1));
+    // The same single within a ten, and at level 150, goes on.
+    for (level, lines_bcd) in [(158u8, [0x85u8, 15u8]), (150, [0x89, 15])] {
+        let mut game = NesGame::new(&start_19_9());
+        game.level = level;
+        game.lines_bcd = lines_bcd;
+        clear_with_i(&mut game, 1);
     }
 }
 

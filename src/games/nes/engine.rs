@@ -52,7 +52,6 @@ pub fn pick_piece(rng: u16, spawn_count: u8, last: u8) -> (u8, u16) {
     (SPAWN_TABLE[index as usize], rng)
 }
 
-
 /// Why a game stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {

@@ -235,9 +235,9 @@ pub fn clear_points(lines: u32, level: u8, rows: usize) -> (u64, u8, u32) {
     for _ in 0..rows {
         lines += 1;
         if lines.is_multiple_of(10) {
-            // The ROM shifts its lines right by four bits into one byte: the hundreds digit
-            // and the tens.
-            let tens = ((((lines / 100) % 10) << 4) | ((lines / 10) % 10)) as u8;
+            // The ROM shifts its lines (the tens and ones in BCD, the hundreds counted in
+            // binary) right by four bits into one byte: from 1,600 lines the hundreds wrap.
+            let tens = (((lines / 100) << 4) | ((lines / 10) % 10)) as u8;
             if (level.wrapping_sub(tens) as i8) < 0 {
                 level = level.wrapping_add(1);
             }
