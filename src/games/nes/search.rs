@@ -246,6 +246,13 @@ pub fn clear_points(lines: u32, level: u8, rows: usize) -> (u64, u8, u32) {
     (POINTS[rows] * (level as u64 + 1), level, lines)
 }
 
+/// The weights are in points as they count to the level 29 transition; past it the points
+/// grow with the level and would drown them, so costs grow with the points: a hole weighs
+/// against a four-line clear as it does at level 29.
+fn cost_scale(level: u8) -> f64 {
+    ((level as f64 + 1.0) / 30.0).max(1.0)
+}
+
 /// Lines from the start of a game on `start_level` until the level, counted on past 255,
 /// reaches `level`, by the ROM's level rule (see [`clear_points`]); `u32::MAX` if it never
 /// does within 100,000 lines.
@@ -500,7 +507,7 @@ impl Game for NesSearch {
             }
             let (points, level, lines) = clear_points(game.lines(), game.level, cleared);
             let child_score = score + points;
-            let key = cost(&after, &self.weights) - child_score as f64;
+            let key = cost(&after, &self.weights) * cost_scale(level) - child_score as f64;
             let hash = child_hash(&self.seeds, game, &after, child_score, lines, level, p);
             out.push(key, hash, child_score, parent, code);
         }
