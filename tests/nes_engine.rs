@@ -1289,6 +1289,45 @@ fn engine_reachable(game: &NesGame, model: InputModel, first: u16) -> HashSet<(u
 }
 
 #[test]
+fn past_level_29_the_movegen_finds_every_placement_and_each_plays_as_found() {
+    // The committed game past the transition: one row a frame.
+    let path = "tests/fixtures/nes/solver-level19-wait0-to-level39.txt";
+    let text = std::fs::read_to_string(path).expect("fixture");
+    let states: Vec<Spawned> = spawns(&NesRecord::parse(&text).expect("parses"))
+        .into_iter()
+        .filter(|s| s.game.level >= 29)
+        .collect();
+    assert!(states.len() > 200, "{} spawns past level 29", states.len());
+    for (i, s) in states.iter().enumerate().step_by(5) {
+        assert_played_is_found(s, InputModel::DEFAULT);
+        let model = InputModel::DEFAULT;
+        check_placements(&s.game, model, s.first);
+        let found: HashSet<(u8, i8, i8, u16)> = placements(&s.game, model, s.first)
+            .iter()
+            .map(|p| (p.piece, p.x, p.y, p.lock_frame))
+            .collect();
+        assert_eq!(
+            found,
+            engine_reachable(&s.game, model, s.first),
+            "state {i}"
+        );
+        // Held directions play as found too, and reach at least as far.
+        let held = placements(
+            &s.game,
+            InputModel {
+                tap_every: 2,
+                das: true,
+            },
+            s.first,
+        );
+        for p in &held {
+            assert_eq!(play(&s.game, p), (p.lock_frame, p.piece, p.x, p.y), "{p:?}");
+        }
+        assert!(held.len() >= found.len(), "state {i}");
+    }
+}
+
+#[test]
 fn the_movegen_finds_every_placement_the_engine_reaches() {
     let states = fixture_states();
     for (i, Spawned { game, first, .. }) in states.iter().enumerate().step_by(4) {
