@@ -12,4 +12,4 @@ bash tools/nes-oracle/setup.sh >/dev/null
 records=""
 for r in "$@"; do records="${records:+$records:}$(realpath "$r")"; done
 NES_ORACLE_RECORDS="$records" cargo test --release -q --test nes_oracle -- --ignored \
-  --nocapture long_records_agree_with_the_rom 2>&1 | grep -E "agree with the ROM|differs|panicked|test result"
+  --nocapture long_records_agree_with_the_rom 2>&1 | grep -E -A3 "agree with the ROM|differs|panicked|test result"

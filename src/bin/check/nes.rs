@@ -212,6 +212,13 @@ fn write_summary(out: &mut impl Write, r: &NesReport) -> std::io::Result<()> {
             t.score, t.lines, t.pieces, t.frame
         )?;
     }
+    for m in &r.milestones {
+        writeln!(
+            out,
+            "level {}: score {} after {} lines, {} pieces, frame {}",
+            m.level, m.score, m.lines, m.pieces, m.frame
+        )?;
+    }
     writeln!(out, "ROM score (capped at 999,999): {}", r.rom_score)?;
     writeln!(out, "Score = {}", r.score)
 }

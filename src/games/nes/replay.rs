@@ -66,6 +66,20 @@ pub struct Transition {
     pub pieces: u64,
 }
 
+/// The levels past the transition the community marks: the "double killscreen", the first
+/// level the ROM can crash on, and the level counter's wrap (256 counted past 255).
+pub const MILESTONES: [u16; 3] = [39, 155, 256];
+
+/// The game when its level first reached one of [`MILESTONES`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Milestone {
+    pub level: u16,
+    pub frame: u64,
+    pub score: u64,
+    pub lines: u32,
+    pub pieces: u64,
+}
+
 /// What a record scores.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct NesReport {
@@ -86,6 +100,8 @@ pub struct NesReport {
     /// Frames of the record after the game ended, which nothing reads.
     pub unplayed_frames: u64,
     pub transition: Option<Transition>,
+    /// The [`MILESTONES`] the game reached.
+    pub milestones: Vec<Milestone>,
 }
 
 /// Replays a record, calling `observe` after every frame with the game and that frame's events.
@@ -95,6 +111,7 @@ pub fn replay_observed(
 ) -> NesReport {
     let mut game = NesGame::new(&record.start);
     let mut transition = None;
+    let mut milestones = Vec::new();
     let mut played = 0u64;
     for &buttons in &record.frames {
         if game.outcome != Outcome::Playing {
@@ -104,6 +121,15 @@ pub fn replay_observed(
         played += 1;
         if events.level_up && game.level == 29 && transition.is_none() {
             transition = Some(Transition {
+                frame: played - 1,
+                score: game.score.uncapped(),
+                lines: game.lines(),
+                pieces: game.pieces,
+            });
+        }
+        if events.level_up && MILESTONES.contains(&game.level_count()) {
+            milestones.push(Milestone {
+                level: game.level_count(),
                 frame: played - 1,
                 score: game.score.uncapped(),
                 lines: game.lines(),
@@ -128,6 +154,7 @@ pub fn replay_observed(
         },
         unplayed_frames: record.frames.len() as u64 - played,
         transition,
+        milestones,
     }
 }
 

