@@ -41,7 +41,7 @@ for s in starts:
     cleared = c[0] + 2 * c[1] + 3 * c[2] + 4 * c[3]
     fours = 100.0 * 4 * c[3] / cleared if cleared else 0.0
     secs = float(open(name + ".seconds").read())
-    end = {"record_ended": "reached", "topped_out": "topped out", "crashed": "CRASH"}[r["end"]]
+    end = {"record_ended": "record ends", "topped_out": "topped out", "crashed": "CRASH"}[r["end"]]
     at = lambda l: f"{m[l]['score']:,}" if l in m else "-"
     print(f"{level:<6} {wait:<5} {r['level_count']:>5} {r['lines']:>5} {end:<12} {at(39):>10} {at(155):>11} {r['score']:>12,} {fours:5.1f}% {secs:6.0f}")
     rows.append((r, m, secs))

@@ -9,6 +9,7 @@
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use tetris_opt::games::nes::crash;
 use tetris_opt::games::nes::record::NesRecord;
 use tetris_opt::games::nes::replay::{snapshots, Snapshot};
 use tetris_opt::games::nes::tables::kind_letter;
@@ -152,6 +153,14 @@ fn compare_on_the_rom(python: &Path, records: Vec<PathBuf>) {
         let record = NesRecord::parse(&text).expect("committed records parse");
         let (report, ours) = snapshots(&record);
         let rom = rom_snapshots(child, &path);
+        // The first snapshot that differs says more than the counts.
+        for (i, (r, o)) in rom.iter().zip(&ours).enumerate() {
+            assert!(
+                agree(r, o),
+                "{}: snapshot {i} differs\n ROM:    {r:?}\n engine: {o:?}",
+                path.display()
+            );
+        }
         assert_eq!(
             rom.len(),
             ours.len(),
@@ -160,13 +169,6 @@ fn compare_on_the_rom(python: &Path, records: Vec<PathBuf>) {
             rom.len() - 1,
             ours.len() - 1
         );
-        for (i, (r, o)) in rom.iter().zip(&ours).enumerate() {
-            assert!(
-                agree(r, o),
-                "{}: snapshot {i} differs\n ROM:    {r:?}\n engine: {o:?}",
-                path.display()
-            );
-        }
         let seconds = began.elapsed().as_secs_f64();
         eprintln!(
             "{}: {} pieces, {} lines, level {}, score {} agree with the ROM ({} frames, {:.0} \
@@ -202,6 +204,64 @@ fn an_fm2_movie_played_from_power_on_is_the_record_s_game() {
         assert!(
             agree(r, o),
             "snapshot {i} differs\n ROM:    {r:?}\n engine: {o:?}"
+        );
+    }
+}
+
+/// The ROM's outcome of one clear set up in RAM (`tools/nes-oracle/crashes.py one`): the
+/// bottom `rows` rows full but the well, a vertical I dropped in, score 999,999, the next
+/// piece I, the lock on the first frame phase, a low stack, no statistics carry.
+fn rom_outcome(python: &Path, level: u8, lines: u32, rows: usize) -> String {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/nes-oracle/crashes.py");
+    let out = Command::new(python)
+        .arg(script)
+        .args([
+            "one",
+            "--level",
+            &level.to_string(),
+            "--rows",
+            &rows.to_string(),
+        ])
+        .args(["--lines", &lines.to_string()])
+        .output()
+        .expect("crashes.py runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).expect("text");
+    let value: serde_json::Value =
+        serde_json::from_str(text.lines().last().expect("a line")).expect("JSON");
+    value["outcome"].as_str().expect("an outcome").to_string()
+}
+
+#[test]
+fn the_clears_the_engine_says_crash_the_rom_and_those_it_allows_do_not() {
+    let Some(python) = python_or_skip("the NES crash test") else {
+        return;
+    };
+    // (level, lines before, rows): clears every variant of which failed on the ROM, and
+    // clears no variant of which did.
+    let failing = [(158u8, 1_529u32, 1usize), (161, 1_559, 1), (173, 1_679, 2)];
+    let fine = [(120u8, 1_149u32, 4usize), (158, 1_521, 4), (200, 1_949, 4)];
+    for (level, lines, rows) in failing {
+        assert!(crash::crashes(level, lines, rows), "{level} {lines} {rows}");
+        let outcome = rom_outcome(&python, level, lines, rows);
+        assert!(
+            outcome == "crash" || outcome == "freeze",
+            "{level} {lines} {rows}: {outcome}"
+        );
+    }
+    for (level, lines, rows) in fine {
+        assert!(
+            !crash::crashes(level, lines, rows),
+            "{level} {lines} {rows}"
+        );
+        assert_eq!(
+            rom_outcome(&python, level, lines, rows),
+            "ok",
+            "{level} {lines} {rows}"
         );
     }
 }
