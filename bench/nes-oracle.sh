@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Long NES games on the ROM: every spawn's score, lines, level, next piece and field of each
 # record compared with the plain engine's, as the oracle test does for the committed records,
-# with the emulator's frames a second. A game to level 255 takes minutes.
+# with the emulator's frames a second. A game to level 255 takes minutes. nes-py stops passing
+# the controller to the game about 56,900 frames after power-on (docs/NES.md, "The crash"):
+# records part from the ROM there, whatever the engine does.
 #   bench/nes-oracle.sh RECORD...
 #   e.g. bench/nes-oracle.sh outputs/nes/level19-wait0-rollover.txt
 # The records play at once, one emulator each: give at most as many as there are cores.

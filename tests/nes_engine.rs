@@ -592,12 +592,20 @@ fn past_level_29_the_levels_follow_the_roms_compare_to_the_wrap() {
     assert_eq!(clear_points(3_296, 255, 4), (1_200, 0, 3_300));
 }
 
+/// A game on `level` with `lines` cleared (kept as the ROM keeps them: the tens and ones in
+/// BCD, the hundreds in binary).
+fn game_at(level: u8, lines: u32) -> NesGame {
+    let mut game = NesGame::new(&start_19_9());
+    game.level = level;
+    let ones = (lines % 100) as u8;
+    game.lines_bcd = [(ones / 10) << 4 | ones % 10, (lines / 100) as u8];
+    assert_eq!(game.lines(), lines);
+    game
+}
+
 #[test]
 fn the_level_counter_wraps_from_255_to_0_and_scores_and_falls_as_level_0() {
-    let mut game = NesGame::new(&start_19_9());
-    game.level = 255;
-    // 3,296 lines: BCD 96, 32 hundreds in binary.
-    game.lines_bcd = [0x96, 32];
+    let mut game = game_at(255, 3_296);
     let events = clear_with_i(&mut game, 4);
     assert!(events.level_up);
     assert_eq!(
@@ -618,21 +626,16 @@ fn the_level_counter_wraps_from_255_to_0_and_scores_and_falls_as_level_0() {
 }
 
 #[test]
-fn a_clear_the_rom_crashes_on_ends_the_game_and_the_report_says_so() {
-    // A single at level 158 passing 1,590 lines hangs the ROM (tests/nes_oracle.rs replays it).
-    let mut game = NesGame::new(&start_19_9());
-    game.level = 158;
-    game.lines_bcd = [0x89, 15];
+fn a_clear_the_rom_crashes_on_ends_the_game() {
+    // A single at level 158 passing 1,530 lines hangs the ROM (tests/nes_oracle.rs plays it).
+    let mut game = game_at(158, 1_529);
     let events = drop_i_to_clear(&mut game, 1);
     assert_eq!(events.rows_cleared, 1);
     assert_eq!(game.outcome, Outcome::Crashed);
-    assert!(crash::crashes(158, 1_589, 1));
-    // The same single within a ten, and at level 150, goes on.
-    for (level, lines_bcd) in [(158u8, [0x85u8, 15u8]), (150, [0x89, 15])] {
-        let mut game = NesGame::new(&start_19_9());
-        game.level = level;
-        game.lines_bcd = lines_bcd;
-        clear_with_i(&mut game, 1);
+    assert!(crash::crashes(158, 1_529, 1));
+    // A four-line clear within a ten at 158, and the single at level 150, go on.
+    for (level, lines, rows) in [(158u8, 1_521u32, 4), (150, 1_449, 1)] {
+        clear_with_i(&mut game_at(level, lines), rows);
     }
 }
 
@@ -1251,6 +1254,18 @@ const PRESSES: [u8; 9] = [
 
 /// Every (piece, x, y, lock frame) the engine itself reaches from `game` under a model, by
 /// trying every press on every frame the model allows: an oracle independent of the movegen.
+/// Every placement the movegen finds plays on the engine as found, and they are exactly the
+/// places (and lock frames) the engine reaches under the model; returns how many.
+fn assert_movegen_is_the_engines(s: &Spawned, model: InputModel, what: &str) -> usize {
+    check_placements(&s.game, model, s.first);
+    let found: HashSet<(u8, i8, i8, u16)> = placements(&s.game, model, s.first)
+        .iter()
+        .map(|p| (p.piece, p.x, p.y, p.lock_frame))
+        .collect();
+    assert_eq!(found, engine_reachable(&s.game, model, s.first), "{what}");
+    found.len()
+}
+
 fn engine_reachable(game: &NesGame, model: InputModel, first: u16) -> HashSet<(u8, i8, i8, u16)> {
     let every = model.tap_every as u16;
     let allowed = |t: u16| t >= first && (t - first).is_multiple_of(every);
@@ -1300,17 +1315,7 @@ fn past_level_29_the_movegen_finds_every_placement_and_each_plays_as_found() {
     assert!(states.len() > 200, "{} spawns past level 29", states.len());
     for (i, s) in states.iter().enumerate().step_by(5) {
         assert_played_is_found(s, InputModel::DEFAULT);
-        let model = InputModel::DEFAULT;
-        check_placements(&s.game, model, s.first);
-        let found: HashSet<(u8, i8, i8, u16)> = placements(&s.game, model, s.first)
-            .iter()
-            .map(|p| (p.piece, p.x, p.y, p.lock_frame))
-            .collect();
-        assert_eq!(
-            found,
-            engine_reachable(&s.game, model, s.first),
-            "state {i}"
-        );
+        let found = assert_movegen_is_the_engines(s, InputModel::DEFAULT, &format!("state {i}"));
         // Held directions play as found too, and reach at least as far.
         let held = placements(
             &s.game,
@@ -1323,7 +1328,7 @@ fn past_level_29_the_movegen_finds_every_placement_and_each_plays_as_found() {
         for p in &held {
             assert_eq!(play(&s.game, p), (p.lock_frame, p.piece, p.x, p.y), "{p:?}");
         }
-        assert!(held.len() >= found.len(), "state {i}");
+        assert!(held.len() >= found, "state {i}");
     }
 }
 
@@ -1479,16 +1484,10 @@ fn the_movegen_matches_the_engine_on_the_fields_of_random_play() {
                     tap_every: every,
                     das: false,
                 };
-                check_placements(&s.game, model, s.first);
-                let found: HashSet<(u8, i8, i8, u16)> = placements(&s.game, model, s.first)
-                    .iter()
-                    .map(|p| (p.piece, p.x, p.y, p.lock_frame))
-                    .collect();
-                assert_eq!(
-                    found,
-                    engine_reachable(&s.game, model, s.first),
-                    "{name}, piece {}, tap:{every}",
-                    i + 1
+                assert_movegen_is_the_engines(
+                    s,
+                    model,
+                    &format!("{name}, piece {}, tap:{every}", i + 1),
                 );
                 checked += 1;
             }
