@@ -103,6 +103,30 @@ pub fn crashes(level: u8, lines: u32, rows: usize, low: bool) -> bool {
     masks(low)[level as usize] & (1 << (rows - 1 + 4 * usize::from(crossing))) != 0
 }
 
+/// Whether a game on `level` with `lines` cleared can still reach the next ten by clears the
+/// table allows (with a low stack, the most it allows): lines that need a clear passing a ten
+/// that every such clear fails on leave the game nothing but to top out. The level's last
+/// digit is what matters: clears within the ten move it up, and one passing the ten ends it.
+pub fn can_pass(level: u8, lines: u32) -> bool {
+    let mask = masks(true)[level as usize];
+    if mask == 0 {
+        return true;
+    }
+    let safe = |rows: u32, crossing: bool| mask & (1 << (rows - 1 + 4 * u32::from(crossing))) == 0;
+    // ok[d]: from last digit d the ten can be passed.
+    let mut ok = [false; 10];
+    for d in (0..10u32).rev() {
+        ok[d as usize] = (1..=4).any(|r| {
+            if d + r >= 10 {
+                safe(r, true)
+            } else {
+                safe(r, false) && ok[(d + r) as usize]
+            }
+        });
+    }
+    ok[(lines % 10) as usize]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -128,5 +152,16 @@ mod tests {
         // passing a ten is safe.
         assert!(crashes(169, 1_639, 1, false));
         assert!(!crashes(169, 1_639, 1, true));
+    }
+
+    #[test]
+    fn a_line_count_that_only_failing_clears_can_take_past_the_ten_is_a_dead_end() {
+        // At level 169 with a low stack: a single or a double may pass the ten, a triple may
+        // stay within it and nothing else is safe, so from 1,637 lines (a single or a double
+        // stays within, a triple passes) there is no way on; from 1,636 a triple then a single.
+        assert!(!can_pass(169, 1_637));
+        assert!(can_pass(169, 1_636));
+        assert!(can_pass(169, 1_639));
+        assert!(can_pass(100, 1_037));
     }
 }

@@ -510,6 +510,9 @@ impl Game for NesSearch {
                 continue;
             }
             let (points, level, lines) = clear_points(game.lines(), game.level, cleared);
+            if !crash::can_pass(level, lines) {
+                continue;
+            }
             let child_score = score + points;
             let key = cost(&after, &self.weights) * cost_scale(level) - child_score as f64;
             let hash = child_hash(&self.seeds, game, &after, child_score, lines, level, p);
