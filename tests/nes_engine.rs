@@ -598,7 +598,7 @@ fn game_at(level: u8, lines: u32) -> NesGame {
     let mut game = NesGame::new(&start_19_9());
     game.level = level;
     let ones = (lines % 100) as u8;
-    game.lines_bcd = [(ones / 10) << 4 | ones % 10, (lines / 100) as u8];
+    game.lines_bcd = [((ones / 10) << 4) | (ones % 10), (lines / 100) as u8];
     assert_eq!(game.lines(), lines);
     game
 }
