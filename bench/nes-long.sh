@@ -27,9 +27,10 @@ run() {
 }
 export -f run; export out width until_level model
 printf '%s\n' "${starts[@]}" | xargs -P "$jobs" -I{} bash -c 'run {}'
-python3 - "$out" "$width" "${starts[@]}" <<'PY'
+python3 - "$out" "$width" "$until_level" "${starts[@]}" <<'PY'
 import json, sys
-out, width, starts = sys.argv[1], sys.argv[2], sys.argv[3:]
+out, width, until, starts = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+until = 65535 if until == "end" else int(until)
 print(f"{'start':<6} {'wait':<5} {'level':>5} {'lines':>5} {'end':<12} {'at 39':>10} {'at 155':>11} {'score':>12} {'fours':>6} {'s':>6}")
 rows = []
 for s in starts:
@@ -42,6 +43,8 @@ for s in starts:
     fours = 100.0 * 4 * c[3] / cleared if cleared else 0.0
     secs = float(open(name + ".seconds").read())
     end = {"record_ended": "record ends", "topped_out": "topped out", "crashed": "CRASH"}[r["end"]]
+    if r["end"] == "record_ended" and r["level_count"] >= until:
+        end = "reached"
     at = lambda l: f"{m[l]['score']:,}" if l in m else "-"
     print(f"{level:<6} {wait:<5} {r['level_count']:>5} {r['lines']:>5} {end:<12} {at(39):>10} {at(155):>11} {r['score']:>12,} {fours:5.1f}% {secs:6.0f}")
     rows.append((r, m, secs))
