@@ -216,7 +216,7 @@ fn write_summary(out: &mut impl Write, r: &NesReport) -> std::io::Result<()> {
         writeln!(
             out,
             "level {}: score {} after {} lines, {} pieces, frame {}",
-            m.level, m.score, m.lines, m.pieces, m.frame
+            m.level, m.at.score, m.at.lines, m.at.pieces, m.at.frame
         )?;
     }
     writeln!(out, "ROM score (capped at 999,999): {}", r.rom_score)?;

@@ -72,19 +72,43 @@ pub fn cells() -> Result<Vec<Cell>, String> {
     Ok(out)
 }
 
-/// Per level, a bit for each clear that fails: bit `rows - 1` within a ten, `rows + 3` across;
-/// over all variants, and over the low stack's.
-fn masks(low: bool) -> &'static [u8; 256] {
-    static MASKS: OnceLock<[[u8; 256]; 2]> = OnceLock::new();
-    let masks = MASKS.get_or_init(|| {
-        let mut masks = [[0u8; 256]; 2];
+/// The table as the engine and the search read it, made once.
+struct Masks {
+    /// Per level, a bit ([`bit`]) for each clear that fails: over all variants ([0]) and over
+    /// the low stack's ([1]).
+    fails: [[u8; 256]; 2],
+    /// Per level, a bit for each last digit of the line count from which the next ten can be
+    /// passed by clears the low stack's variants allow ([`can_pass`]).
+    passable: [u16; 256],
+}
+
+/// The bit of a clear of `rows` rows: `rows - 1` within a ten, `rows + 3` across.
+fn bit(rows: usize, crossing: bool) -> u8 {
+    1 << (rows - 1 + 4 * usize::from(crossing))
+}
+
+fn masks() -> &'static Masks {
+    static MASKS: OnceLock<Masks> = OnceLock::new();
+    MASKS.get_or_init(|| {
+        let mut fails = [[0u8; 256]; 2];
         for c in cells().expect("src/games/nes/crashes.txt parses (a test checks it)") {
-            masks[usize::from(c.low)][c.level as usize] |=
-                1 << (c.rows - 1 + 4 * u8::from(c.crossing));
+            fails[usize::from(c.low)][c.level as usize] |= bit(c.rows as usize, c.crossing);
         }
-        masks
-    });
-    &masks[usize::from(low)]
+        let passable = std::array::from_fn(|level| {
+            let mask = fails[1][level];
+            // ok[d]: from last digit d the ten can be passed; clears within the ten move the
+            // digit up, and one passing the ten ends the search.
+            let mut ok = [false; 10];
+            for d in (0..10).rev() {
+                ok[d] = (1..=4).any(|r| match d + r {
+                    10.. => mask & bit(r, true) == 0,
+                    next => mask & bit(r, false) == 0 && ok[next],
+                });
+            }
+            (0..10).filter(|&d| ok[d]).fold(0u16, |m, d| m | 1 << d)
+        });
+        Masks { fails, passable }
+    })
 }
 
 /// Rows 0..=5 of a field (ten-bit rows, row 0 at the top) are empty: the music's tempo check,
@@ -100,31 +124,15 @@ pub fn crashes(level: u8, lines: u32, rows: usize, low: bool) -> bool {
         return false;
     }
     let crossing = (lines + rows as u32) / 10 != lines / 10;
-    masks(low)[level as usize] & (1 << (rows - 1 + 4 * usize::from(crossing))) != 0
+    masks().fails[usize::from(low)][level as usize] & bit(rows, crossing) != 0
 }
 
 /// Whether a game on `level` with `lines` cleared can still reach the next ten by clears the
 /// table allows (with a low stack, the most it allows): lines that need a clear passing a ten
-/// that every such clear fails on leave the game nothing but to top out. The level's last
-/// digit is what matters: clears within the ten move it up, and one passing the ten ends it.
+/// that every such clear fails on leave the game nothing but to top out. The line count's
+/// last digit is what matters.
 pub fn can_pass(level: u8, lines: u32) -> bool {
-    let mask = masks(true)[level as usize];
-    if mask == 0 {
-        return true;
-    }
-    let safe = |rows: u32, crossing: bool| mask & (1 << (rows - 1 + 4 * u32::from(crossing))) == 0;
-    // ok[d]: from last digit d the ten can be passed.
-    let mut ok = [false; 10];
-    for d in (0..10u32).rev() {
-        ok[d as usize] = (1..=4).any(|r| {
-            if d + r >= 10 {
-                safe(r, true)
-            } else {
-                safe(r, false) && ok[(d + r) as usize]
-            }
-        });
-    }
-    ok[(lines % 10) as usize]
+    masks().passable[level as usize] & (1 << (lines % 10)) != 0
 }
 
 #[cfg(test)]

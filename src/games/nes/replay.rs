@@ -57,7 +57,8 @@ pub enum End {
     RecordEnded,
 }
 
-/// The score when the level first reached 29 (the "transition" the community counts to).
+/// The game at a level-up: at level 29 the "transition" the community counts to, or one of
+/// the [`MILESTONES`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Transition {
     pub frame: u64,
@@ -74,10 +75,8 @@ pub const MILESTONES: [u16; 3] = [39, 155, 256];
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Milestone {
     pub level: u16,
-    pub frame: u64,
-    pub score: u64,
-    pub lines: u32,
-    pub pieces: u64,
+    #[serde(flatten)]
+    pub at: Transition,
 }
 
 /// What a record scores.
@@ -119,22 +118,20 @@ pub fn replay_observed(
         }
         let events = game.step(buttons);
         played += 1;
-        if events.level_up && game.level == 29 && transition.is_none() {
-            transition = Some(Transition {
+        if events.level_up {
+            let at = Transition {
                 frame: played - 1,
                 score: game.score.uncapped(),
                 lines: game.lines(),
                 pieces: game.pieces,
-            });
-        }
-        if events.level_up && MILESTONES.contains(&game.level_count()) {
-            milestones.push(Milestone {
-                level: game.level_count(),
-                frame: played - 1,
-                score: game.score.uncapped(),
-                lines: game.lines(),
-                pieces: game.pieces,
-            });
+            };
+            if game.level == 29 && transition.is_none() {
+                transition = Some(at);
+            }
+            let level = game.level_count();
+            if MILESTONES.contains(&level) {
+                milestones.push(Milestone { level, at });
+            }
         }
         observe(&game, &events);
     }

@@ -496,20 +496,25 @@ impl Game for NesSearch {
         }
         let game = &state.game;
         let rows = game.rows();
+        let lines_before = game.lines();
+        // The field is low at the lock when it was low before and the piece stays below row 5.
+        let low_before = crash::low_stack(&rows);
         let all = placements(game, self.model, state.first_press());
         for (order, p) in all.iter().enumerate() {
             let Some(code) = NesCode::of(order, p) else {
                 continue;
             };
             let (after, cleared) = place(&rows, p.piece, p.x, p.y);
-            let low = crash::low_stack(&rows)
-                && ORIENTATIONS[p.piece as usize]
-                    .iter()
-                    .all(|&(dy, _)| p.y + dy > 5);
-            if crash::crashes(game.level, game.lines(), cleared, low) {
+            let low = || {
+                low_before
+                    && ORIENTATIONS[p.piece as usize]
+                        .iter()
+                        .all(|&(dy, _)| p.y + dy > 5)
+            };
+            if cleared > 0 && crash::crashes(game.level, lines_before, cleared, low()) {
                 continue;
             }
-            let (points, level, lines) = clear_points(game.lines(), game.level, cleared);
+            let (points, level, lines) = clear_points(lines_before, game.level, cleared);
             if !crash::can_pass(level, lines) {
                 continue;
             }
