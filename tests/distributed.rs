@@ -1,11 +1,12 @@
 //! The distributed search (`search::distributed`) run as several processes in one (a thread
 //! each, `search::comm::run_local`), for every game: the same line whatever the number of
-//! processes, and a line the plain engine scores as claimed. The same search under
-//! `mpirun` is held to these in `tests/mpi_cli.rs`.
+//! processes, the same line as the one-process search (one order: `search::Order`), and a
+//! line the plain engine scores as claimed. The same search under `mpirun` is held to these in
+//! `tests/mpi_cli.rs`.
 
 use tetris_opt::games::tencent::movegen::Placement;
 use tetris_opt::games::tencent::rules::{Kind, Rules};
-use tetris_opt::games::tencent::search::{beam_search_distributed, Params};
+use tetris_opt::games::tencent::search::{beam_search_distributed, beam_search_streaming, Params};
 use tetris_opt::search::comm::run_local;
 use tetris_opt::search::{Comm, Objective, Processes, Width};
 use tetris_opt::sequence::{generate, Distribution};
@@ -26,20 +27,21 @@ fn params(beam_width: usize, objective: Objective) -> Params {
     }
 }
 
-/// Runs `work` as 1, 2, 3 and 4 processes; process 0's answer, the same for every count.
-fn one_answer_for_1_to_4_processes<R: PartialEq + std::fmt::Debug + Send>(
-    work: impl Fn(&dyn Comm) -> R + Sync,
+/// Runs `work` in one process (`Processes::One`) and as 1, 2, 3 and 4 processes of the
+/// distributed search; the one answer all of them give (process 0's).
+fn one_answer_for_any_processes<R: PartialEq + std::fmt::Debug + Send>(
+    work: impl Fn(Processes) -> R + Sync,
 ) -> R {
-    let answers: Vec<R> = (1..=4)
-        .map(|processes| {
-            let first = run_local(processes, &work).into_iter().next();
-            first.expect("process 0")
-        })
-        .collect();
-    for (processes, answer) in answers.iter().enumerate() {
-        assert_eq!(answer, &answers[0], "{} processes", processes + 1);
+    let one = work(Processes::One);
+    for processes in 1..=4 {
+        let answers = run_local(processes, |comm: &dyn Comm| work(Processes::Many(comm)));
+        let first = answers.into_iter().next().expect("process 0");
+        assert_eq!(
+            first, one,
+            "{processes} processes against the one-process search"
+        );
     }
-    answers.into_iter().next().expect("one process")
+    one
 }
 
 /// A beam of `beam_width` throughout.
@@ -51,39 +53,38 @@ fn width(beam_width: usize) -> Width {
     }
 }
 
-/// The line of each process count from 1 to 4: (decided then answered placements, score) of
-/// process 0. Every process answers with one score, and only process 0 with placements.
+/// The line of the one-process search, then of each process count from 1 to 4: (decided then
+/// answered placements, score) of process 0. Every process answers with one score, and only
+/// process 0 with placements.
 fn lines(sequence: &[Kind], params: &Params) -> Vec<(Vec<Placement>, u64)> {
-    (1..=4)
-        .map(|processes| {
-            let answers = run_local(processes, |comm| {
-                let mut placements = Vec::new();
-                let mut decided = |p: &[Placement]| placements.extend_from_slice(p);
-                let clock = WallClock::start();
-                let (solution, traffic) = beam_search_distributed(
-                    sequence,
-                    params,
-                    comm,
-                    &clock,
-                    &mut |_| {},
-                    &mut decided,
-                );
-                assert_eq!(traffic.processes, processes);
-                placements.extend(solution.placements);
-                (placements, solution.score)
-            });
-            let score = answers[0].1;
-            assert!(
-                answers.iter().all(|a| a.1 == score),
-                "every process ends on one score"
-            );
-            assert!(
-                answers[1..].iter().all(|a| a.0.is_empty()),
-                "only process 0 has the line"
-            );
-            answers.into_iter().next().expect("process 0")
-        })
-        .collect()
+    let mut placements = Vec::new();
+    let mut decided = |p: &[Placement]| placements.extend_from_slice(p);
+    let solution = beam_search_streaming(sequence, params, &mut |_| {}, &mut decided);
+    placements.extend(solution.placements);
+    let one = (placements, solution.score);
+    let many = (1..=4).map(|processes| {
+        let answers = run_local(processes, |comm| {
+            let mut placements = Vec::new();
+            let mut decided = |p: &[Placement]| placements.extend_from_slice(p);
+            let clock = WallClock::start();
+            let (solution, traffic) =
+                beam_search_distributed(sequence, params, comm, &clock, &mut |_| {}, &mut decided);
+            assert_eq!(traffic.processes, processes);
+            placements.extend(solution.placements);
+            (placements, solution.score)
+        });
+        let score = answers[0].1;
+        assert!(
+            answers.iter().all(|a| a.1 == score),
+            "every process ends on one score"
+        );
+        assert!(
+            answers[1..].iter().all(|a| a.0.is_empty()),
+            "only process 0 has the line"
+        );
+        answers.into_iter().next().expect("process 0")
+    });
+    std::iter::once(one).chain(many).collect()
 }
 
 #[test]
@@ -103,12 +104,10 @@ fn every_process_count_gives_one_line_that_replays_to_its_score() {
         } else {
             assert_eq!(line.len(), pieces, "seed {seed}: pieces placed");
         }
-        for (processes, other) in one.iter().enumerate() {
+        for (processes, other) in one.iter().enumerate().skip(1) {
             assert_eq!(
-                other,
-                &one[0],
-                "seed {seed}, width {width}: {} processes",
-                processes + 1
+                other, &one[0],
+                "seed {seed}, width {width}: {processes} processes against one"
             );
         }
         let record = record_for(&sequence, line, params.rules).expect("a record");
@@ -131,7 +130,7 @@ fn the_olympiads_game_gives_one_line_for_any_process_count() {
         weights: default_weights(),
         objective: Objective::Survive,
     };
-    let (line, pieces) = one_answer_for_1_to_4_processes(|comm| {
+    let (line, pieces) = one_answer_for_any_processes(|processes| {
         let mut placements = Vec::new();
         let mut decided = |p: &[_]| placements.extend_from_slice(p);
         let found = solve(
@@ -141,7 +140,7 @@ fn the_olympiads_game_gives_one_line_for_any_process_count() {
             &WallClock::start(),
             &mut |_| {},
             &mut decided,
-            Processes::Many(comm),
+            processes,
         );
         placements.extend(found.placements);
         (placements, found.pieces)
@@ -171,10 +170,10 @@ fn nes_tetris_gives_one_record_for_any_process_count() {
         das: true,
     };
     let start = start(18, 0).expect("level 18 has a start");
-    let (frames, score, pieces, mismatches) = one_answer_for_1_to_4_processes(|comm| {
+    let (frames, score, pieces, mismatches) = one_answer_for_any_processes(|processes| {
         let search = NesSearch::new(model, stop, NesWeights::default());
         let found = search.run_on(
-            Processes::Many(comm),
+            processes,
             &start,
             &width(30),
             (40, Objective::Score),
@@ -205,7 +204,7 @@ fn the_browser_game_gives_one_game_for_any_process_count() {
         policy: default_policy(),
         objective: Objective::Score,
     };
-    let (moves, points, pieces) = one_answer_for_1_to_4_processes(|comm| {
+    let (moves, points, pieces) = one_answer_for_any_processes(|processes| {
         let mut moves = Vec::new();
         let mut decided = |pieces: &[Vec<_>]| moves.extend_from_slice(pieces);
         let found = solve(
@@ -215,7 +214,7 @@ fn the_browser_game_gives_one_game_for_any_process_count() {
             &WallClock::start(),
             &mut |_| {},
             &mut decided,
-            Processes::Many(comm),
+            processes,
         );
         (moves, found.points, found.pieces)
     });

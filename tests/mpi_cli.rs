@@ -188,7 +188,7 @@ fn same_record_for_any_number_of_processes_and_threads() {
     let scratch = Scratch::new("mpi-record");
     let input = tencent_input();
     // The second beam is smaller than the number of processes: some hold no state at all.
-    for (pieces, width) in [("300", "500"), ("200", "3")] {
+    for (pieces, width) in [("300", "3000"), ("300", "64"), ("200", "3")] {
         let search: [&dyn AsRef<OsStr>; 6] = [
             &"--distributed",
             &input,

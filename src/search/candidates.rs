@@ -4,6 +4,7 @@
 //! selection reads them ([`super::select`]).
 
 use super::game::Code;
+use std::cmp::Reverse;
 
 /// One candidate in this many goes into the sample that sets the shortlist's threshold.
 pub(crate) const SAMPLE_STEP: usize = 16;
@@ -16,8 +17,9 @@ pub(crate) fn shortlist_rank(width: usize) -> usize {
     round / SAMPLE_STEP * 5 / 4 + 16
 }
 
-/// Whether a child with board `hash` is in the sample of a search that samples by board
-/// (`Chunk::by_hash`): about one board in [`SAMPLE_STEP`], the same ones wherever they are made.
+/// Whether a child with board `hash` is in the sample: about one board in [`SAMPLE_STEP`], the
+/// same ones wherever they are made, so that the sample is the same however the children are
+/// split into tasks and processes.
 #[inline]
 pub(crate) fn sampled(hash: u64) -> bool {
     ((hash >> 40) as usize).is_multiple_of(SAMPLE_STEP)
@@ -45,19 +47,58 @@ pub(crate) struct Candidate<C = u16> {
 }
 
 impl<C: Code> Candidate<C> {
-    /// Key first, then (parent, placement), which is unique: a total order as one integer, so
-    /// that selecting and sorting compare plain integers.
+    /// The board's place in the search's order (see [`Order`]): key, then board hash, as one
+    /// integer, so that selecting and sorting compare plain integers. Children with one board
+    /// share it but for the key, and the board ranks by its best.
     #[inline]
-    pub fn order_key(&self) -> u128 {
-        (self.key as u128) << 64 | (self.parent as u128) << 16 | self.placement.order() as u128
+    pub fn rank(&self) -> u128 {
+        (self.key as u128) << 64 | self.hash as u128
     }
 
-    /// Among candidates with one board, the one the selection keeps ranks highest: the
-    /// highest score, then the lowest (parent, placement).
+    /// Among the children with one board, the one that goes on is the least of these (see
+    /// [`Order`]); `parent_hash` is the board hash of the child's parent.
     #[inline]
-    pub fn keep_rank(&self) -> (u64, std::cmp::Reverse<u128>) {
-        (self.score, std::cmp::Reverse(self.order_key()))
+    pub fn keep_order(&self, parent_hash: u64) -> KeepOrder {
+        keep_order(self.score, self.key, self.placement.order(), parent_hash)
     }
+
+    /// Whether this child goes on rather than `kept`, a child with the same board (`tags`: each
+    /// parent's board hash, by index). Ties of score are rare, so the tags are read only then.
+    #[inline]
+    pub fn replaces(&self, kept: &Candidate<C>, tags: &[u64]) -> bool {
+        self.score > kept.score
+            || (self.score == kept.score
+                && self.keep_order(tags[self.parent as usize])
+                    < kept.keep_order(tags[kept.parent as usize]))
+    }
+}
+
+/// The one order of the search's states, whatever the processes and threads that hold them:
+///
+/// - boards rank by key (lower is better), then by board hash ([`Candidate::rank`]);
+/// - among the children with one board, the one that goes on has the highest score, then the
+///   lowest key, the lowest placement rank and the lowest parent board hash ([`keep_order`]);
+/// - the answer's state at a depth is the one with the highest score, then the lowest key and
+///   board hash ([`best_order`]).
+///
+/// None of these depends on where a state sits in a beam or on which process holds it, so the
+/// one-process search and the distributed search answer with one line, byte for byte.
+pub enum Order {}
+
+/// A child's place among the children with one board (lowest goes on; see [`Order`]).
+pub(crate) type KeepOrder = (Reverse<u64>, u64, u16, u64);
+
+/// See [`Order`]: score (highest first), key, placement rank, parent's board hash.
+#[inline]
+pub(crate) fn keep_order(score: u64, key: u64, placement: u16, parent_hash: u64) -> KeepOrder {
+    (Reverse(score), key, placement, parent_hash)
+}
+
+/// A state's place in the choice of the answer's state at a depth (lowest is chosen; see
+/// [`Order`]): score (highest first), key, board hash.
+#[inline]
+pub(crate) fn best_order(score: u64, key: u64, hash: u64) -> (Reverse<u64>, u64, u64) {
+    (Reverse(score), key, hash)
 }
 
 /// One expansion task's children under its bound, with the sample of the keys of all its
@@ -69,16 +110,12 @@ pub(crate) struct Chunk<C = u16> {
     pub candidates: Vec<Candidate<C>>,
     /// Where each bucket's candidates end.
     ends: [u32; BUCKETS],
-    /// `key` of every `SAMPLE_STEP`-th child, from the first, kept or not; with `by_hash`,
-    /// of every child whose board is [`sampled`].
+    /// `key` of every child whose board is [`sampled`], kept or not.
     pub sample: Vec<u64>,
-    /// Sample by board, not by position: the sample is then the same however the children are
-    /// split into chunks (and processes).
-    by_hash: bool,
     /// Candidates held when the chunk last gave back their memory ([`Chunk::release`]).
     released: usize,
-    /// The best of the children with the guide's board (see [`best_with_board`]), if any.
-    pub guided: Option<Candidate<C>>,
+    /// The children with the guide's board, kept or not (see [`best_with_board`]).
+    pub guided: Vec<Candidate<C>>,
     /// Children made, kept or not.
     pub generated: usize,
     /// Children with a key above this were not kept (`u64::MAX`: all were).
@@ -91,9 +128,8 @@ impl<C> Default for Chunk<C> {
             candidates: Vec::new(),
             ends: [0; BUCKETS],
             sample: Vec::new(),
-            by_hash: false,
             released: 0,
-            guided: None,
+            guided: Vec::new(),
             generated: 0,
             bound: u64::MAX,
         }
@@ -101,10 +137,8 @@ impl<C> Default for Chunk<C> {
 }
 
 impl<C: Code> Chunk<C> {
-    /// Empties the chunk for a new expansion that keeps the children under `bound` (and
-    /// samples them by board if `by_hash`).
-    pub(crate) fn reset(&mut self, bound: u64, by_hash: bool) {
-        self.by_hash = by_hash;
+    /// Empties the chunk for a new expansion that keeps the children under `bound`.
+    pub(crate) fn reset(&mut self, bound: u64) {
         self.candidates.reserve(std::mem::take(&mut self.released));
         self.candidates.clear();
         // The room of a depth with many more children (a low board) is not kept.
@@ -112,7 +146,7 @@ impl<C: Code> Chunk<C> {
             self.sample = Vec::new();
         }
         self.sample.clear();
-        self.guided = None;
+        self.guided.clear();
         self.generated = 0;
         self.bound = bound;
     }
@@ -127,18 +161,12 @@ impl<C: Code> Chunk<C> {
     /// Takes child `c`: into the sample, the guide's best and the candidates as they apply.
     #[inline]
     pub(crate) fn push(&mut self, c: Candidate<C>, guide_board: Option<u64>) {
-        let sample = if self.by_hash {
-            sampled(c.hash)
-        } else {
-            self.generated.is_multiple_of(SAMPLE_STEP)
-        };
-        if sample {
+        if sampled(c.hash) {
             self.sample.push(c.key);
         }
         self.generated += 1;
-        if guide_board == Some(c.hash) && self.guided.is_none_or(|g| c.keep_rank() > g.keep_rank())
-        {
-            self.guided = Some(c);
+        if guide_board == Some(c.hash) {
+            self.guided.push(c);
         }
         if c.key <= self.bound {
             self.candidates.push(c);
@@ -188,7 +216,7 @@ impl<C: Code> Chunk<C> {
     #[cfg(test)]
     pub fn of(candidates: &[Candidate<C>]) -> Chunk<C> {
         let mut chunk = Chunk::default();
-        chunk.reset(u64::MAX, false);
+        chunk.reset(u64::MAX);
         for &c in candidates {
             chunk.push(c, None);
         }
@@ -197,14 +225,17 @@ impl<C: Code> Chunk<C> {
     }
 }
 
-/// The candidate with board `hash` that the selection would keep: the highest score, then the
-/// lowest (parent, placement), whichever task made it.
+/// The candidate with board `hash` that the selection would keep (see [`Order`]), whichever
+/// task made it; `tags`: each parent's board hash, by index.
 pub(crate) fn best_with_board<C: Code>(
     candidates: &[Candidate<C>],
     hash: u64,
+    tags: &[u64],
 ) -> Option<Candidate<C>> {
     let with_board = candidates.iter().filter(|c| c.hash == hash);
-    with_board.max_by_key(|c| c.keep_rank()).copied()
+    with_board
+        .min_by_key(|c| c.keep_order(tags[c.parent as usize]))
+        .copied()
 }
 
 /// Maps a float to an integer with the same order (negative floats below positive ones).

@@ -48,8 +48,6 @@ pub(crate) struct Step<'a, G: Game> {
     pub at: &'a G::Depth,
     /// The guide's board at this depth, for a guided search.
     pub guide_board: Option<u64>,
-    /// Sample the children by board (see [`Chunk::reset`]).
-    pub by_hash: bool,
 }
 
 /// The last depth's selection, to be turned into states: `chosen[i]` is child
@@ -224,7 +222,7 @@ fn expand_chunk<G: Game>(
     bound: u64,
     out: &mut Chunk<G::Code>,
 ) -> u64 {
-    out.reset(bound, step.by_hash);
+    out.reset(bound);
     let mut scratch = G::Scratch::default();
     let mut sink = Sink {
         chunk: out,

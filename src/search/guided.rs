@@ -19,17 +19,18 @@ pub struct Guide {
 /// Makes sure the board `hash` goes on if any candidate has it (with the highest score of
 /// those that do), even if it did not make the width: a guide's line then survives to the end,
 /// and every other line that meets it with more points carries that gain along it. Returns
-/// its index in `chosen`, if any candidate had it.
+/// its index in `chosen`, if any candidate had it. `tags`: each parent's board hash, by index.
 pub(crate) fn keep_board<C: Code>(
     chunks: &[Chunk<C>],
     hash: u64,
     chosen: &mut Vec<Candidate<C>>,
+    tags: &[u64],
 ) -> Option<usize> {
     if let Some(i) = chosen.iter().position(|c| c.hash == hash) {
         return Some(i);
     }
-    let found: Vec<Candidate<C>> = chunks.iter().filter_map(|c| c.guided).collect();
-    let kept = best_with_board(&found, hash)?;
+    let found: Vec<Candidate<C>> = chunks.iter().flat_map(|c| &c.guided).copied().collect();
+    let kept = best_with_board(&found, hash, tags)?;
     chosen.push(kept);
     Some(chosen.len() - 1)
 }

@@ -14,7 +14,9 @@
 //! depth). [`beam_search`] collects them into the answer's line.
 //!
 //! The search is deterministic: candidates are produced in beam order whatever the thread count,
-//! and ties are broken by (parent, placement), which are unique.
+//! and every tie is broken by the search's one order ([`Order`]), which never depends on where a
+//! state sits: the distributed search ([`distributed`]) follows it too, and answers with the
+//! same line for any number of processes, one included.
 
 mod candidates;
 pub mod comm;
@@ -30,6 +32,7 @@ mod streaming_tests;
 mod trail;
 pub mod wire;
 
+pub use candidates::Order;
 pub use comm::Comm;
 pub use distributed::Traffic;
 pub use game::{Code, Game, Sink};
@@ -37,7 +40,7 @@ pub use guided::Guide;
 pub use wire::Wire;
 
 use crate::width::{Clock, Schedule, TimeBudget, WidthPlan};
-use candidates::Candidate;
+use candidates::{best_order, Candidate};
 use expand::{Beam, Last, Node, Step};
 use select::Picker;
 use serde::Serialize;
@@ -253,6 +256,7 @@ fn search<G: Game>(
     let mut stats = DepthStats::default();
     let mut finished = true;
     let mut last_at: Option<G::Depth> = None;
+    let mut tags: Vec<u64> = Vec::new();
 
     for depth in 0..depth_count {
         let started = Instant::now();
@@ -262,13 +266,19 @@ fn search<G: Game>(
             game,
             at: &at,
             guide_board: guide.and_then(|g| g.boards.get(depth)).copied(),
-            by_hash: false,
         };
         // The last depth's selection becomes this depth's states inside the expansion.
         let last = last_at.as_ref().map(|at| Last {
             chosen: &picker.chosen,
             at,
         });
+        // Each parent's board hash, for the ties the one order breaks by it (the start's is
+        // never compared: it is the only parent).
+        tags.clear();
+        match &last {
+            Some(l) => tags.extend(l.chosen.iter().map(|c| c.hash)),
+            None => tags.push(0),
+        }
         let states = last.as_ref().map_or(beam.parents.len(), |l| l.chosen.len());
         // The steps of the states the expansion builds (none before the first piece).
         let level = if depth > 0 {
@@ -294,13 +304,13 @@ fn search<G: Game>(
         let select_started = Instant::now();
         // A selection that needs children the expansion's bound dropped gets them (rarely:
         // when duplicates crowd the shortlist, or the bound was estimated too low).
-        while let Err(refill) = picker.select(&mut beam.chunks[..tasks], width) {
+        while let Err(refill) = picker.select(&mut beam.chunks[..tasks], width, &tags) {
             beam.expand_again(&step, refill.bound);
         }
         let chunks = &beam.chunks[..tasks];
         let on_guide = step
             .guide_board
-            .and_then(|board| guided::keep_board(chunks, board, &mut picker.chosen));
+            .and_then(|board| guided::keep_board(chunks, board, &mut picker.chosen, &tags));
         let selected = Instant::now();
         let may_end_anywhere = guide.is_none_or(|g| g.free_end && depth + 1 == depth_count);
         // Surviving, a line that goes deeper beats every line that ended before it.
@@ -353,8 +363,9 @@ fn search<G: Game>(
 
 /// The state the answer ends on after depth `depth` chose `chosen`: the guide's state where
 /// one was kept (`on_guide`), and, where the answer may end anywhere, the highest score of any
-/// depth (on equal scores the later depth, then the earlier state). A search that reaches its
-/// last depth answers with the best state of that depth instead (see [`beam_search`]).
+/// depth (on equal scores the later depth, then the one order's best: [`Order`]). A search
+/// that reaches its last depth answers with the best state of that depth instead (see
+/// [`beam_search`]).
 fn next_best<C: Code>(
     best: Option<Best>,
     depth: usize,
@@ -371,7 +382,7 @@ fn next_best<C: Code>(
     let (top, _) = chosen
         .iter()
         .enumerate()
-        .max_by(|a, b| a.1.score.cmp(&b.1.score).then(b.0.cmp(&a.0)))
+        .min_by_key(|(_, c)| best_order(c.score, c.key, c.hash))
         .expect("a selection from candidates is not empty");
     // The guide's own state keeps its place against an equal score.
     let beats = |b: Best| match on_guide {

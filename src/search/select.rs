@@ -1,10 +1,11 @@
 //! Selection: the best `width` distinct boards among a depth's candidates.
 //!
-//! Candidates are ranked by key, then by (parent, placement), which is unique, so the choice
-//! never depends on the order the tasks finished in. Among candidates with the same board the
-//! one with the higher score goes on. The selection runs in parallel over buckets of board
-//! hashes ([`Buckets`]); when duplicates crowd its shortlist it falls back to a serial fill
-//! in rounds of key order, which gives the same boards.
+//! Boards are ranked by key, then by board hash, and among the candidates with one board the
+//! one with the highest score goes on (the search's one order,
+//! [`super::candidates::Order`]), so the choice never depends on the order the tasks finished
+//! in nor on where a state sits in the beam. The selection runs in parallel over buckets of
+//! board hashes ([`Buckets`]); when duplicates crowd its shortlist it falls back to a serial
+//! fill in rounds of key order, which gives the same boards.
 //!
 //! The chunks hold only the candidates under their expansion's bound. Where the shortlist's
 //! threshold is above that bound, or the fill runs out of candidates before a round ends, the
@@ -42,14 +43,23 @@ impl<C: Code> Picker<C> {
     }
 
     /// Chooses the states that go on: `width` of the candidates in `chunks` with distinct
-    /// boards (all of them if fewer), into `chosen`. Fails when that needs candidates the
-    /// chunks' bounds dropped. Reorders the chunks' candidates.
-    pub fn select(&mut self, chunks: &mut [Chunk<C>], width: usize) -> Result<(), Refill> {
+    /// boards (all of them if fewer), into `chosen`, in the search's one order
+    /// ([`super::candidates::Order`]; `tags`: each parent's board hash, by index). Fails when
+    /// that needs candidates the chunks' bounds dropped. Reorders the chunks' candidates.
+    pub fn select(
+        &mut self,
+        chunks: &mut [Chunk<C>],
+        width: usize,
+        tags: &[u64],
+    ) -> Result<(), Refill> {
         self.chosen.clear();
         let total: usize = chunks.iter().map(|c| c.generated).sum();
         let bound = chunks.iter().map(|c| c.bound).min().unwrap_or(u64::MAX);
         if total > 4 * width {
-            match self.buckets.select(chunks, width, bound, &mut self.chosen) {
+            match self
+                .buckets
+                .select(chunks, width, bound, tags, &mut self.chosen)
+            {
                 Shortlist::Chosen => return Ok(()),
                 Shortlist::BoundTooLow(threshold) => return Err(Refill { bound: threshold }),
                 Shortlist::TooFewBoards => {}
@@ -58,7 +68,7 @@ impl<C: Code> Picker<C> {
         if bound != u64::MAX && total <= 4 * width {
             return Err(Refill { bound: u64::MAX });
         }
-        if self.fill(chunks, width) || bound == u64::MAX {
+        if self.fill(chunks, width, tags) || bound == u64::MAX {
             return Ok(());
         }
         // The fill ran out of candidates in a round: keep those of the next round too.
@@ -83,8 +93,8 @@ impl<C: Code> Picker<C> {
     /// `chosen` full. A board's state carries the highest score of its candidates in those
     /// rounds. Returns false when the candidates ran out before a round ended with `chosen`
     /// full (if the chunks dropped some, the answer is then not the full fill's).
-    fn fill(&mut self, chunks: &mut [Chunk<C>], until: usize) -> bool {
-        let order = Candidate::order_key;
+    fn fill(&mut self, chunks: &mut [Chunk<C>], until: usize, tags: &[u64]) -> bool {
+        let order = Candidate::rank;
         chunks
             .par_iter_mut()
             .for_each(|c| c.candidates.par_sort_unstable_by_key(order));
@@ -105,7 +115,7 @@ impl<C: Code> Picker<C> {
                 heads.push(Reverse((order(next), chunk, at + 1)));
             }
             if let Some(&i) = seen.get(&c.hash) {
-                if c.score > self.chosen[i].score {
+                if c.replaces(&self.chosen[i], tags) {
                     self.chosen[i] = c;
                 }
             } else if self.chosen.len() < until {
@@ -113,12 +123,15 @@ impl<C: Code> Picker<C> {
                 self.chosen.push(c);
             }
             taken += 1;
-            if taken == round_end {
-                if self.chosen.len() >= until {
+            if taken >= round_end {
+                if self.chosen.len() < until {
+                    round = round.saturating_mul(2);
+                    round_end = round_end.saturating_add(round);
+                } else if heads.peek().is_none_or(|Reverse(h)| h.0 != order(&c)) {
+                    // Children of one board with one score share a rank: a round ends after
+                    // the last of them, so that the one that goes on is among them.
                     return true;
                 }
-                round = round.saturating_mul(2);
-                round_end = round_end.saturating_add(round);
             }
         }
         false
@@ -237,6 +250,7 @@ impl<C: Code> Buckets<C> {
         chunks: &[Chunk<C>],
         width: usize,
         bound: u64,
+        tags: &[u64],
         chosen: &mut Vec<Candidate<C>>,
     ) -> Shortlist {
         if self.seen.is_empty() {
@@ -284,12 +298,12 @@ impl<C: Code> Buckets<C> {
                 }
                 let shortlist = chunks.iter().flat_map(|chunk| chunk.bucket(bucket));
                 for c in shortlist.filter(|c| c.key <= threshold) {
-                    let key = c.order_key();
+                    let key = c.rank();
                     match seen.find(c.hash, boards) {
                         Ok(i) => {
                             let entry: &mut (u128, Candidate<C>) = &mut boards[i];
                             entry.0 = entry.0.min(key);
-                            if c.score > entry.1.score {
+                            if c.replaces(&entry.1, tags) {
                                 entry.1 = *c;
                             }
                         }

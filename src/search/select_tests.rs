@@ -18,12 +18,20 @@ fn candidates(seed: u64, count: usize, boards: u64) -> Vec<Candidate> {
         .collect()
 }
 
+/// Each parent's board hash, by index, for the candidates of [`candidates`]: not in the order
+/// of the parents, so that a tie broken by position would show.
+fn tags(count: usize) -> Vec<u64> {
+    (0..count as u64 / 20 + 1)
+        .map(|p| p.wrapping_mul(0xD1B5_4A32_D192_ED03).rotate_left(17))
+        .collect()
+}
+
 /// The plain definition: boards ranked by their best key, the best `width` kept.
 fn plain_choice(candidates: &[Candidate], width: usize) -> HashSet<u64> {
     let mut best: HashMap<u64, u128> = HashMap::new();
     for c in candidates {
         let k = best.entry(c.hash).or_insert(u128::MAX);
-        *k = (*k).min(c.order_key());
+        *k = (*k).min(c.rank());
     }
     let mut ranked: Vec<(u128, u64)> = best.into_iter().map(|(h, k)| (k, h)).collect();
     ranked.sort_unstable();
@@ -42,7 +50,8 @@ fn parallel_selection_keeps_the_best_distinct_boards() {
         let mut buckets = Buckets::default();
         let mut chosen = Vec::new();
         let chunks: Vec<Chunk> = all.chunks(700).map(Chunk::of).collect();
-        if buckets.select(&chunks, width, u64::MAX, &mut chosen) != Shortlist::Chosen {
+        if buckets.select(&chunks, width, u64::MAX, &tags(count), &mut chosen) != Shortlist::Chosen
+        {
             // Too many duplicates under the threshold: the caller falls back. Only
             // acceptable when there are few distinct boards.
             assert!(boards < 2 * width as u64, "seed {seed}: fell back");
@@ -57,7 +66,7 @@ fn parallel_selection_keeps_the_best_distinct_boards() {
         for c in &chosen {
             let dups: Vec<&Candidate> = all.iter().filter(|d| d.hash == c.hash).collect();
             let max = dups.iter().map(|d| d.score).max().unwrap();
-            let first = dups.iter().min_by_key(|d| d.order_key()).unwrap();
+            let first = dups.iter().min_by_key(|d| d.rank()).unwrap();
             assert!(c.score <= max && c.score >= first.score, "seed {seed}");
         }
     }
@@ -82,7 +91,7 @@ fn parallel_selection_is_exact_with_tied_keys_and_uneven_bins() {
         }
         let chunks: Vec<Chunk> = all.chunks(500).map(Chunk::of).collect();
         let mut chosen = Vec::new();
-        let made = buckets.select(&chunks, width, u64::MAX, &mut chosen);
+        let made = buckets.select(&chunks, width, u64::MAX, &tags(count), &mut chosen);
         assert_eq!(made, Shortlist::Chosen, "seed {seed}");
         let hashes: HashSet<u64> = chosen.iter().map(|c| c.hash).collect();
         assert_eq!((chosen.len(), hashes.len()), (width, width), "seed {seed}");
@@ -97,7 +106,7 @@ fn selection_falls_back_to_every_candidate_when_duplicates_crowd_the_shortlist()
     let all = candidates(5, 20_000, 200);
     let mut chunks: Vec<Chunk> = all.chunks(700).map(Chunk::of).collect();
     let mut picker = Picker::<u16>::default();
-    picker.select(&mut chunks, 500).unwrap();
+    picker.select(&mut chunks, 500, &tags(20_000)).unwrap();
     let hashes: HashSet<u64> = picker.chosen.iter().map(|c| c.hash).collect();
     assert_eq!(picker.chosen.len(), 200);
     assert_eq!(hashes, plain_choice(&all, 500));
@@ -105,23 +114,32 @@ fn selection_falls_back_to_every_candidate_when_duplicates_crowd_the_shortlist()
 
 /// The serial fill over one flat copy of every candidate, in rounds of twice the places
 /// left, then twice the round before: the definition the merge of sorted chunks follows.
-fn flat_fill(all: &[Candidate], until: usize) -> Vec<Candidate> {
+fn flat_fill(all: &[Candidate], until: usize, tags: &[u64]) -> Vec<Candidate> {
     let mut rest = all.to_vec();
-    rest.sort_unstable_by_key(Candidate::order_key);
+    rest.sort_unstable_by_key(Candidate::rank);
     let mut chosen: Vec<Candidate> = Vec::new();
     let mut seen: HashMap<u64, usize> = HashMap::new();
     let (mut start, mut round) = (0, (2 * until).max(64));
     while chosen.len() < until && start < rest.len() {
-        let end = (start + round).min(rest.len());
-        for c in &rest[start..end] {
+        let mut end = (start + round).min(rest.len());
+        let mut take = |c: &Candidate, chosen: &mut Vec<Candidate>| {
             if let Some(&i) = seen.get(&c.hash) {
-                if c.score > chosen[i].score {
+                if c.replaces(&chosen[i], tags) {
                     chosen[i] = *c;
                 }
             } else if chosen.len() < until {
                 seen.insert(c.hash, chosen.len());
                 chosen.push(*c);
             }
+        };
+        for c in &rest[start..end] {
+            take(c, &mut chosen);
+        }
+        // A round that fills the beam ends after the last candidate of its last rank.
+        while chosen.len() >= until && end < rest.len() && rest[end].rank() == rest[end - 1].rank()
+        {
+            take(&rest[end], &mut chosen);
+            end += 1;
         }
         start = end;
         round *= 2;
@@ -140,15 +158,15 @@ fn fill_over_sorted_chunks_matches_the_flat_fill_in_order_and_scores() {
         let all = candidates(seed, count, boards);
         let mut chunks: Vec<Chunk> = all.chunks(333).map(Chunk::of).collect();
         let mut picker = Picker::<u16>::default();
-        picker.fill(&mut chunks, width);
+        picker.fill(&mut chunks, width, &tags(count));
         let got: Vec<(u64, u64, u128)> = picker
             .chosen
             .iter()
-            .map(|c| (c.hash, c.score, c.order_key()))
+            .map(|c| (c.hash, c.score, c.rank()))
             .collect();
-        let want: Vec<(u64, u64, u128)> = flat_fill(&all, width)
+        let want: Vec<(u64, u64, u128)> = flat_fill(&all, width, &tags(count))
             .iter()
-            .map(|c| (c.hash, c.score, c.order_key()))
+            .map(|c| (c.hash, c.score, c.rank()))
             .collect();
         assert_eq!(got, want, "seed {seed}");
     }
@@ -171,28 +189,34 @@ fn a_bound_under_the_threshold_asks_for_every_candidate_and_one_above_changes_no
     let width = 2_000;
     let mut whole: Vec<Chunk> = all.chunks(700).map(Chunk::of).collect();
     let mut picker = Picker::<u16>::default();
-    picker.select(&mut whole, width).unwrap();
-    let want: Vec<u128> = picker.chosen.iter().map(|c| c.order_key()).collect();
+    picker.select(&mut whole, width, &tags(40_000)).unwrap();
+    let want: Vec<u128> = picker.chosen.iter().map(|c| c.rank()).collect();
     let mut keys: Vec<u64> = all.iter().map(|c| c.key).collect();
     keys.sort_unstable();
     // Well above the threshold (a tenth of the keys), and far under it.
     let mut loose = bounded_chunks(&all, keys[keys.len() / 5]);
     assert!(loose.iter().map(|c| c.candidates.len()).sum::<usize>() < all.len() / 4);
-    picker.select(&mut loose, width).unwrap();
-    let got: Vec<u128> = picker.chosen.iter().map(|c| c.order_key()).collect();
+    picker.select(&mut loose, width, &tags(40_000)).unwrap();
+    let got: Vec<u128> = picker.chosen.iter().map(|c| c.rank()).collect();
     assert_eq!(got, want);
     // Under the threshold: the selection asks for the candidates up to the threshold,
     // and with those chooses the same.
     let mut tight = bounded_chunks(&all, keys[keys.len() / 100]);
-    let refill = picker.select(&mut tight, width).unwrap_err();
+    let refill = picker.select(&mut tight, width, &tags(40_000)).unwrap_err();
     assert!(refill.bound > keys[keys.len() / 100] && refill.bound < keys[keys.len() / 5]);
     let mut refilled = bounded_chunks(&all, refill.bound);
-    picker.select(&mut refilled, width).unwrap();
-    let got: Vec<u128> = picker.chosen.iter().map(|c| c.order_key()).collect();
+    picker.select(&mut refilled, width, &tags(40_000)).unwrap();
+    let got: Vec<u128> = picker.chosen.iter().map(|c| c.rank()).collect();
     assert_eq!(got, want);
     // Too few candidates for the shortlist: the fill needs them all.
     let mut few = bounded_chunks(&all[..6_000], keys[keys.len() / 5]);
-    assert_eq!(picker.select(&mut few, width).unwrap_err().bound, u64::MAX);
+    assert_eq!(
+        picker
+            .select(&mut few, width, &tags(40_000))
+            .unwrap_err()
+            .bound,
+        u64::MAX
+    );
 }
 
 #[test]
@@ -203,9 +227,9 @@ fn a_fill_short_of_candidates_asks_for_more_until_it_matches_the_full_fill() {
     let width = 1_500;
     let mut picker = Picker::<u16>::default();
     let mut whole: Vec<Chunk> = all.chunks(700).map(Chunk::of).collect();
-    picker.select(&mut whole, width).unwrap();
+    picker.select(&mut whole, width, &tags(40_000)).unwrap();
     let want: Vec<(u64, u64)> = picker.chosen.iter().map(|c| (c.hash, c.score)).collect();
-    let flat: Vec<(u64, u64)> = flat_fill(&all, width)
+    let flat: Vec<(u64, u64)> = flat_fill(&all, width, &tags(40_000))
         .iter()
         .map(|c| (c.hash, c.score))
         .collect();
@@ -215,7 +239,7 @@ fn a_fill_short_of_candidates_asks_for_more_until_it_matches_the_full_fill() {
     let mut bound = keys[keys.len() / 20];
     for _ in 0..10 {
         let mut chunks = bounded_chunks(&all, bound);
-        match picker.select(&mut chunks, width) {
+        match picker.select(&mut chunks, width, &tags(40_000)) {
             Ok(()) => {
                 let got: Vec<(u64, u64)> =
                     picker.chosen.iter().map(|c| (c.hash, c.score)).collect();
@@ -230,4 +254,58 @@ fn a_fill_short_of_candidates_asks_for_more_until_it_matches_the_full_fill() {
         }
     }
     panic!("the refills did not converge");
+}
+
+/// Children of one board with one score, key and placement from different parents: the one
+/// that goes on has the lowest parent board hash (the one order), not the first parent, in the
+/// parallel selection and in the fill alike; and boards of one key rank by hash.
+#[test]
+fn ties_are_broken_by_the_one_order_not_by_position() {
+    // The later a parent, the lower its board hash: the first child seen is not the one kept.
+    let tags: Vec<u64> = (0..64u64).map(|p| 1_000 - p).collect();
+    let mut all = Vec::new();
+    for board in 0..200u64 {
+        for parent in 0..3 {
+            all.push(Candidate {
+                key: 7 + board % 2,
+                hash: board.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+                score: 5,
+                parent: (board as u32 % 20) * 3 + parent,
+                placement: 9,
+            });
+        }
+    }
+    let want_parent = |hash: u64| {
+        let board = all
+            .iter()
+            .find(|c| c.hash == hash)
+            .map(|c| c.parent / 3 * 3);
+        board.map(|p| p + 2)
+    };
+    let width = 40;
+    let mut even: Vec<u64> = all.iter().filter(|c| c.key == 7).map(|c| c.hash).collect();
+    even.sort_unstable();
+    even.dedup();
+    let want: HashSet<u64> = even[..width].iter().copied().collect();
+    let chunks: Vec<Chunk> = all.chunks(50).map(Chunk::of).collect();
+    let mut buckets = Buckets::default();
+    let mut chosen = Vec::new();
+    assert_eq!(
+        buckets.select(&chunks, width, u64::MAX, &tags, &mut chosen),
+        Shortlist::Chosen
+    );
+    let mut picker = Picker::<u16>::default();
+    let mut chunks: Vec<Chunk> = all.chunks(50).map(Chunk::of).collect();
+    picker.fill(&mut chunks, width, &tags);
+    for (how, chosen) in [("parallel", &chosen), ("fill", &picker.chosen)] {
+        let hashes: HashSet<u64> = chosen.iter().map(|c| c.hash).collect();
+        assert_eq!(hashes, want, "{how}: the key's lowest hashes");
+        for c in chosen.iter() {
+            assert_eq!(
+                Some(c.parent),
+                want_parent(c.hash),
+                "{how}: the parent kept"
+            );
+        }
+    }
 }

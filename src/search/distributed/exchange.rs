@@ -3,13 +3,12 @@
 //! ([`outbox`]); and what a process makes of those that reach it: its distinct boards
 //! ([`distinct`]).
 
-use super::super::candidates::Chunk;
+use super::super::candidates::{keep_order, Chunk, KeepOrder};
 use super::super::comm::Parcels;
 use super::super::expand::{Node, Step};
 use super::super::game::{Code, Game};
 use super::super::wire::{Reader, Wire};
 use rayon::prelude::*;
-use std::cmp::Reverse;
 
 /// A child as it reaches its board's owner.
 #[derive(Clone, Copy)]
@@ -50,10 +49,11 @@ impl<S: Wire, C: Code> Arrived<S, C> {
         }
     }
 
-    /// Among the children with one board, the one that goes on ranks lowest here.
+    /// Among the children with one board, the one that goes on ranks lowest here (the
+    /// search's one order, [`crate::search::Order`]).
     #[inline]
-    pub(super) fn keep_order(&self) -> (Reverse<u64>, u64, u16, u64) {
-        (Reverse(self.score), self.key, self.code.order(), self.tag)
+    pub(super) fn keep_order(&self) -> KeepOrder {
+        keep_order(self.score, self.key, self.code.order(), self.tag)
     }
 }
 

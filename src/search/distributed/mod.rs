@@ -16,16 +16,16 @@
 //!    decided depths handed out as in the one-process search.
 //!
 //! Whatever the number of processes, the candidates, the threshold, the boards and the cutoff
-//! are the same: ties of key are broken by board hash, and among the children with one board
-//! the one that goes on has the highest score, then the lowest key, the lowest placement rank
-//! and the lowest parent hash. None of that depends on where a state is held, so the answer is
-//! the same line. (The one-process search breaks ties by position in its beam instead, and
-//! samples by position: its line may differ from this one's where ties fall.)
+//! are the same, and every tie is broken by the search's one order ([`super::Order`]): ties of
+//! key by board hash, and among the children with one board the one that goes on has the
+//! highest score, then the lowest key, the lowest placement rank and the lowest parent hash.
+//! None of that depends on where a state is held, so the answer is the same line, and the
+//! one-process search's ([`super::beam_search_streaming`]), which follows the same order.
 
 mod exchange;
 mod rank;
 
-use super::candidates::shortlist_rank;
+use super::candidates::{best_order, shortlist_rank};
 use super::comm::{gather_u64, sum, Comm, Metered, Parcels};
 use super::expand::{Beam, Node, Step};
 use super::game::Game;
@@ -36,7 +36,6 @@ use crate::width::{Clock, WidthPlan};
 use exchange::{arrival, distinct, outbox, Arrived, Board};
 use rank::{cutoff, kth};
 use rayon::prelude::*;
-use std::cmp::Reverse;
 use std::time::Instant;
 
 /// What crossed between the processes of a search (this process's share).
@@ -113,7 +112,6 @@ pub fn beam_search_distributed<G: Game>(
             game,
             at: &at,
             guide_board: None,
-            by_hash: true,
         };
         let states = beam.parents.len();
         traffic.most_states = traffic.most_states.max(states);
@@ -206,14 +204,14 @@ pub fn beam_search_distributed<G: Game>(
         let chosen = cutoff(comm, boards.0, boards.1, width);
         let select_done = Instant::now();
 
-        // The best new state here (highest score, then best rank): [has one, score, key,
-        // hash, index here].
+        // The best new state here (the one order's: highest score, then the kept child's key,
+        // then hash): [has one, score, key, hash, index here].
         let top = chosen
             .iter()
             .enumerate()
-            .map(|(i, b)| (i, b, arrival::<G::State, G::Code>(&arrivals, b.child).score))
-            .min_by_key(|&(_, b, score)| (Reverse(score), b.key, b.hash))
-            .map(|(i, b, score)| [1, score, b.key, b.hash, i as u64])
+            .map(|(i, b)| (i, b, arrival::<G::State, G::Code>(&arrivals, b.child)))
+            .min_by_key(|(_, b, a)| best_order(a.score, a.key, b.hash))
+            .map(|(i, b, a)| [1, a.score, a.key, b.hash, i as u64])
             .unwrap_or([0; 5]);
         // With the count of each process's new states, numbered after those of the processes
         // before it.
@@ -248,7 +246,7 @@ pub fn beam_search_distributed<G: Game>(
         // The best new state of all processes, numbered across them.
         let (owner, top) = (known.iter().enumerate())
             .filter(|(_, t)| t[0] == 1)
-            .min_by_key(|(_, t)| (Reverse(t[1]), t[2], t[3]))
+            .min_by_key(|(_, t)| best_order(t[1], t[2], t[3]))
             .expect("a depth with children chooses a state");
         let top = Best {
             depth,
