@@ -901,7 +901,7 @@ fn check_game_nes_refuses_to_write_over_its_record() {
     let same = scratch.dir.join(".").join("rec.txt");
     for option in ["--fm2", "--html"] {
         let r = check(&[&option, &same, &path]);
-        assert_usage_error(&r, &[option, "that is the record file being checked"]);
+        assert_usage_error(&r, &[option, "that is the record file this run reads"]);
         assert_eq!(std::fs::read_to_string(&path).unwrap(), text, "{option}");
     }
 }

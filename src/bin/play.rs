@@ -3,7 +3,9 @@
 #[path = "shared/mod.rs"]
 mod shared;
 
-use crate::shared::cli::{exit_with, read_sequence, read_text, stdout_failed, CliError};
+use crate::shared::cli::{
+    exit_with, read_sequence, read_text, refuse_overwriting, stdout_failed, CliError,
+};
 use clap::Parser;
 use std::io::Write;
 use std::path::PathBuf;
@@ -39,6 +41,11 @@ fn run(args: &Args) -> Result<(), CliError> {
             args.game
         )));
     }
+    let inputs = [
+        ("sequence file", Some(args.sequence.as_path())),
+        ("record file (--compare)", args.compare.as_deref()),
+    ];
+    refuse_overwriting("-o", args.output.as_deref(), &inputs)?;
     let sequence = read_sequence(&args.sequence)?;
     let compare_text = match &args.compare {
         Some(path) => Some(read_text(path, "record file")?),

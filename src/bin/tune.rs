@@ -4,7 +4,7 @@
 mod shared;
 
 use crate::shared::cli::{
-    check_writable, contest_only, exit_with, read_policy, read_sequence, read_text, read_weights,
+    check_output, contest_only, exit_with, read_policy, read_sequence, read_text, read_weights,
     CliError, Game, RulesOptions,
 };
 use clap::Parser;
@@ -140,8 +140,17 @@ fn run(args: &Args) -> Result<(), CliError> {
     if !args.force {
         plan.check_memory(limits::machine_memory()).map_err(usage)?;
     }
-    check_writable("--log", &args.log)?;
-    check_writable("--best-weights", &args.best_weights)?;
+    let holdout = Path::new(&args.holdout);
+    let mut inputs: Vec<(&str, Option<&Path>)> = (args.inputs.iter())
+        .map(|p| ("sequence file (--inputs)", Some(p.as_path())))
+        .collect();
+    inputs.extend([
+        ("holdout sequence (--holdout)", Some(holdout)),
+        ("weights file", args.weights.as_deref()),
+        ("policy file", args.policy.as_deref()),
+    ]);
+    check_output("--log", &args.log, &inputs)?;
+    check_output("--best-weights", &args.best_weights, &inputs)?;
     if same_file(&args.log, &args.best_weights) {
         return Err(CliError::usage(format!(
             "--best-weights {} is the trial log (--log): the weights would replace it",

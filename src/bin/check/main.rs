@@ -7,8 +7,8 @@ mod nes;
 mod plain;
 
 use crate::shared::cli::{
-    exit_with, read_sequence, read_text, refuse_other_games, stdout_failed, CliError, Game,
-    RulesOptions, EXIT_INVALID,
+    exit_with, read_sequence, read_text, refuse_other_games, refuse_overwriting, stdout_failed,
+    CliError, Game, RulesOptions, EXIT_INVALID,
 };
 use clap::{CommandFactory, FromArgMatches, Parser};
 use std::io::Write;
@@ -120,24 +120,6 @@ fn main() {
     });
 }
 
-/// Refuses an output file that is the input file: writing it would destroy the record.
-fn refuse_overwriting(option: &str, output: Option<&Path>, input: &Path) -> Result<(), CliError> {
-    let Some(output) = output else {
-        return Ok(());
-    };
-    let same = match (output.canonicalize(), input.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    };
-    if same {
-        return Err(CliError::usage(format!(
-            "{option} {}: that is the record file being checked; writing it would destroy it",
-            output.display()
-        )));
-    }
-    Ok(())
-}
-
 /// The game a record file names on its first line that is not a comment (`game nes`,
 /// `game browser`), if it is readable and does.
 fn game_named_by(path: &Path) -> Option<String> {
@@ -165,8 +147,9 @@ fn check_nes(args: &Args) -> Result<(), CliError> {
         ));
     }
     let (fm2, html) = (args.nes.fm2.as_deref(), args.pictures.html.as_deref());
-    refuse_overwriting("--fm2", fm2, &args.input)?;
-    refuse_overwriting("--html", html, &args.input)?;
+    let inputs = [("record file", Some(args.input.as_path()))];
+    refuse_overwriting("--fm2", fm2, &inputs)?;
+    refuse_overwriting("--html", html, &inputs)?;
     nes::check(&nes::CheckOptions {
         record: &args.input,
         json: args.json,
@@ -196,7 +179,11 @@ fn run(args: &Args) -> Result<(), CliError> {
             record_path.display()
         )));
     }
-    refuse_overwriting("--html", args.pictures.html.as_deref(), record_path)?;
+    let inputs = [
+        ("sequence file", Some(args.input.as_path())),
+        ("record file", Some(record_path.as_path())),
+    ];
+    refuse_overwriting("--html", args.pictures.html.as_deref(), &inputs)?;
     let rules = args.rules.rules()?;
     if args.contest.at == Some(0) {
         return Err(CliError::usage(
@@ -308,8 +295,11 @@ fn check_plain<G: plain::PlainCheck>(args: &Args, game: &str) -> Result<(), CliE
         )));
     };
     let html = args.pictures.html.as_deref();
-    refuse_overwriting("--html", html, record)?;
-    refuse_overwriting("--html", html, &args.input)?;
+    let inputs = [
+        ("sequence file", Some(args.input.as_path())),
+        ("record file", Some(record.as_path())),
+    ];
+    refuse_overwriting("--html", html, &inputs)?;
     let valid = plain::check::<G>(&plain::CheckOptions {
         sequence: &args.input,
         record,

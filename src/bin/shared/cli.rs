@@ -132,6 +132,43 @@ pub fn check_writable(option: &str, path: &Path) -> Result<(), CliError> {
     Ok(())
 }
 
+/// Refuses an output path that names one of the files the run reads (`inputs`: what each is,
+/// and its path; `-`, standard input, is no file), before any work: writing it would destroy
+/// that input. The same file under another name (a link, `./`, an absolute path) counts.
+pub fn refuse_overwriting(
+    option: &str,
+    output: Option<&Path>,
+    inputs: &[(&str, Option<&Path>)],
+) -> Result<(), CliError> {
+    let Some(output) = output else {
+        return Ok(());
+    };
+    let named = inputs.iter().find_map(|&(what, input)| {
+        let input = input.filter(|p| *p != Path::new("-"))?;
+        same_file::is_same_file(output, input)
+            .unwrap_or(false)
+            .then_some(what)
+    });
+    match named {
+        Some(what) => Err(CliError::usage(format!(
+            "{option} {}: that is the {what} this run reads; writing it would destroy it \
+             (choose another path)",
+            output.display()
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// [`refuse_overwriting`], then [`check_writable`]: an output path checked before a run.
+pub fn check_output(
+    option: &str,
+    output: &Path,
+    inputs: &[(&str, Option<&Path>)],
+) -> Result<(), CliError> {
+    refuse_overwriting(option, Some(output), inputs)?;
+    check_writable(option, output)
+}
+
 /// Runs a binary's body: prints the error once and exits with its code.
 pub fn exit_with(result: Result<(), CliError>) -> ! {
     match result {
@@ -344,6 +381,14 @@ pub struct SearchOptions {
 }
 
 impl SearchOptions {
+    /// The files these options read, for [`refuse_overwriting`].
+    pub fn inputs(&self) -> [(&'static str, Option<&Path>); 2] {
+        [
+            ("weights file", self.eval.weights.as_deref()),
+            ("policy file", self.eval.policy.as_deref()),
+        ]
+    }
+
     /// Refuses values no search can use (before any file is read).
     pub fn check(&self) -> Result<(), CliError> {
         if let Some(score_weight) = self.eval.score_weight {

@@ -10,7 +10,7 @@ mod olympiad;
 mod sequence;
 
 use crate::shared::cli::{
-    check_width, check_writable, exit_with, read_record, read_sequence, refuse_other_games,
+    check_output, check_width, exit_with, read_record, read_sequence, refuse_other_games,
     stdout_failed, CliError, Game, RulesOptions, SearchOptions,
 };
 use crate::shared::progress::Progress;
@@ -361,7 +361,14 @@ fn check_options(args: &Args, processes: usize) -> Result<(&PathBuf, Rules, usiz
     let share = widest.div_ceil(processes);
     args.search.check_memory(share, limits::BYTES_PER_STATE)?;
     if let Some(path) = &args.json {
-        check_writable("--json", path)?;
+        let [weights, policy] = args.search.inputs();
+        let inputs = [
+            ("sequence file", Some(input.as_path())),
+            ("record file", contest.from_record.as_deref()),
+            weights,
+            policy,
+        ];
+        check_output("--json", path, &inputs)?;
     }
     Ok((input, rules, widest))
 }

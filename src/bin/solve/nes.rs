@@ -140,7 +140,13 @@ pub fn solve(run: &Run) -> Result<(), CliError> {
     };
     search.check_memory(widest, bytes_per_state())?;
     if let Some(path) = json {
-        crate::shared::cli::check_writable("--json", path)?;
+        let [weights, policy] = search.inputs();
+        let inputs = [
+            ("weights file", options.nes_weights.as_deref()),
+            weights,
+            policy,
+        ];
+        crate::shared::cli::check_output("--json", path, &inputs)?;
     }
     let weights = match &options.nes_weights {
         Some(path) => {

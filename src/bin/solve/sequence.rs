@@ -3,7 +3,7 @@
 //! beam's width.
 
 use crate::shared::cli::{
-    check_width, check_writable, read_sequence, stdout_failed, CliError, SearchOptions,
+    check_output, check_width, read_sequence, stdout_failed, CliError, SearchOptions,
 };
 use std::path::Path;
 use tetris_opt::games::tencent::rules::Kind;
@@ -57,7 +57,9 @@ impl SolveRun<'_> {
         };
         search.check_memory(widest, limits::BYTES_PER_STATE)?;
         if let Some(path) = self.json {
-            check_writable("--json", path)?;
+            let [weights, policy] = search.inputs();
+            let inputs = [("sequence file", Some(self.sequence)), weights, policy];
+            check_output("--json", path, &inputs)?;
         }
         let mut sequence = read_sequence(self.sequence)?;
         if let Some(n) = self.pieces {
