@@ -56,6 +56,11 @@ pub enum LimitError {
         needed: u64,
         available: u64,
     },
+    #[error(
+        "{MEMORY_VARIABLE}={value:?} is not an amount of memory: give bytes, or a whole number \
+         with K, M or G (e.g. 16G), under 16 EiB"
+    )]
+    BadMemoryVariable { value: String },
 }
 
 fn gib(bytes: u64) -> String {
@@ -153,16 +158,29 @@ pub fn cores() -> usize {
 /// `24G`): for a container whose /proc/meminfo shows the host's memory, not its own limit.
 pub const MEMORY_VARIABLE: &str = "TETRIS_OPT_MEMORY";
 
-/// The memory a beam may use: [`MEMORY_VARIABLE`] if set, else this machine's (Linux:
-/// MemTotal in /proc/meminfo), or None where neither can be read.
-pub fn machine_memory() -> Option<u64> {
-    if let Ok(text) = std::env::var(MEMORY_VARIABLE) {
-        return parse_bytes(&text);
+/// The memory a beam may use: [`MEMORY_VARIABLE`] if set (an error if it is not an amount),
+/// else this machine's (Linux: MemTotal in /proc/meminfo), or None where it cannot be read.
+pub fn machine_memory() -> Result<Option<u64>, LimitError> {
+    match std::env::var_os(MEMORY_VARIABLE) {
+        Some(value) => {
+            let value = value.to_string_lossy();
+            match parse_bytes(&value) {
+                Some(bytes) => Ok(Some(bytes)),
+                None => Err(LimitError::BadMemoryVariable {
+                    value: value.into_owned(),
+                }),
+            }
+        }
+        None => Ok(meminfo_total()),
     }
+}
+
+/// MemTotal in /proc/meminfo, in bytes.
+fn meminfo_total() -> Option<u64> {
     let text = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
+    kib.checked_mul(1024)
 }
 
 /// Bytes from `1000`, `512K`, `512M` or `24G` (binary units).

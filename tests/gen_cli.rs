@@ -167,3 +167,50 @@ fn nes_starts_show_what_sets_each_apart() {
         "# title-wait first-piece next-piece generator spawn-count spawn-id frame-phase\n"
     ));
 }
+
+/// An option of another game is refused with one line naming it and the games it is for,
+/// never ignored (`--start-level 18` printed the contest sequence).
+#[test]
+fn options_of_another_game_are_refused() {
+    for (args, option, game) in [
+        (
+            &["--start-level", "18"][..],
+            "--start-level",
+            "the contest's game",
+        ),
+        (
+            &["--game", "nes", "--distribution", "uniform"],
+            "--distribution",
+            "NES Tetris",
+        ),
+        (&["--game", "nes", "--seed", "3"], "--seed", "NES Tetris"),
+        (&["--game", "nes", "--count", "3"], "--count", "NES Tetris"),
+        (
+            &["--game", "browser", "--distribution", "bag7"],
+            "--distribution",
+            "the browser game",
+        ),
+        (
+            &["--game", "olympiad", "--start-level", "3"],
+            "--start-level",
+            "the olympiad's game",
+        ),
+    ] {
+        let out = gen(args);
+        assert_eq!(out.code, Some(2), "{args:?}: {out:#?}");
+        assert!(out.stdout.is_empty(), "{args:?}: nothing printed");
+        assert_eq!(out.stderr.lines().count(), 1, "{args:?}: {out:#?}");
+        let line = out.stderr.trim_end();
+        assert!(
+            line.starts_with(&format!("error: {option} is an option of"))
+                && line.contains(&format!("not of {game}")),
+            "{args:?}: {line}"
+        );
+    }
+    // The options of the game chosen are taken.
+    assert_eq!(gen(&["--game", "nes", "--start-level", "18"]).code, Some(0));
+    assert_eq!(
+        gen(&["--game", "olympiad", "--seed", "3", "--count", "9"]).code,
+        Some(0)
+    );
+}

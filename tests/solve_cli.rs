@@ -670,3 +670,41 @@ fn survive_defaults_to_the_survival_ranking() {
     assert_eq!(bad.code, Some(2), "{bad:#?}");
     assert!(bad.stderr.contains("survive"), "{}", bad.stderr);
 }
+
+/// A memory variable that is no amount is refused with one line naming it, even with
+/// `--force`, before any work; an amount is taken.
+#[test]
+fn a_memory_variable_that_is_no_amount_is_refused() {
+    let input = tencent_input();
+    for (value, refused) in [
+        ("abc", true),
+        ("99999999999999999999T", true),
+        ("16G", false),
+        (" 512M ", false),
+    ] {
+        for force in [false, true] {
+            let mut command = std::process::Command::new(SOLVE);
+            command
+                .arg(&input)
+                .args(["--pieces", "3", "--beam-width", "3", "--quiet"])
+                .env("TETRIS_OPT_MEMORY", value);
+            if force {
+                command.arg("--force");
+            }
+            let out = command.output().expect("solve runs");
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            let case = format!("TETRIS_OPT_MEMORY={value:?}, --force {force}");
+            if refused {
+                assert_eq!(out.status.code(), Some(2), "{case}: {stderr}");
+                assert!(out.stdout.is_empty(), "{case}");
+                assert_eq!(stderr.lines().count(), 1, "{case}: {stderr}");
+                assert!(
+                    stderr.starts_with("error: TETRIS_OPT_MEMORY=") && stderr.contains(value),
+                    "{case}: {stderr}"
+                );
+            } else {
+                assert_eq!(out.status.code(), Some(0), "{case}: {stderr}");
+            }
+        }
+    }
+}

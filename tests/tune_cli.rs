@@ -186,7 +186,11 @@ fn widths_past_the_shared_limit_or_the_memory_are_refused_unless_forced() {
     );
     let widest = tetris_opt::limits::MAX_BEAM_WIDTH;
     let needed = tetris_opt::limits::estimated_bytes(widest, tetris_opt::limits::BYTES_PER_STATE);
-    if tetris_opt::limits::machine_memory().is_some_and(|m| m < needed) {
+    if tetris_opt::limits::machine_memory()
+        .ok()
+        .flatten()
+        .is_some_and(|m| m < needed)
+    {
         refused_before_any_trial(
             &scratch,
             &["--beam-widths", "100000000"],

@@ -3,15 +3,15 @@
 #[path = "shared/mod.rs"]
 mod shared;
 
-use crate::shared::cli::{exit_with, stdout_failed, CliError, Game};
-use clap::Parser;
+use crate::shared::cli::{exit_with, refuse_other_games, stdout_failed, CliError, Game};
+use clap::{CommandFactory, FromArgMatches};
 use std::io::Write;
 use tetris_opt::games::nes::start::distinct_starts;
 use tetris_opt::games::nes::tables::kind_letter;
 use tetris_opt::sequence::{format_sequence, generate, Distribution, CONTEST_SEED};
 
 /// Print a piece sequence file (with no options: the contest sequence).
-#[derive(Parser)]
+#[derive(clap::Parser)]
 #[command(version)]
 struct Args {
     /// Seed of the generator.
@@ -36,15 +36,26 @@ struct Args {
 /// A hundred million pieces is a 100 MB file; more is surely a typo.
 const MAX_COUNT: usize = 100_000_000;
 
+/// Which games take each option: an option of another game is refused, never ignored.
+const TAKES: [(&str, &[Game]); 4] = [
+    ("seed", &[Game::Tencent, Game::Browser, Game::Olympiad]),
+    ("count", &[Game::Tencent, Game::Browser, Game::Olympiad]),
+    ("distribution", &[Game::Tencent]),
+    ("start_level", &[Game::Nes]),
+];
+
 fn main() {
-    let args = Args::parse();
-    exit_with(run(&args));
+    let command = Args::command();
+    let matches = command.clone().get_matches();
+    let args = Args::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    exit_with(refuse_other_games(&command, &matches, args.game, &TAKES).and_then(|()| run(&args)));
 }
 
 fn run(args: &Args) -> Result<(), CliError> {
     match args.game {
         Game::Nes => list_nes_starts(args.start_level),
-        Game::Browser | Game::Olympiad => game_sequence(args),
+        Game::Browser => game_sequence(args, "browser", tetris_opt::games::browser::sequence),
+        Game::Olympiad => game_sequence(args, "olympiad", tetris_opt::games::olympiad::sequence),
         Game::Tencent => contest_sequence(args),
     }
 }
@@ -82,22 +93,14 @@ fn check_count(count: usize) -> Result<(), CliError> {
 }
 
 /// The sequence of the browser game (7-bags) or of the olympiad's (uniform), which have one
-/// distribution each.
-fn game_sequence(args: &Args) -> Result<(), CliError> {
-    let (game, draws) = match args.game {
-        Game::Browser => ("browser", "draws its pieces from 7-bags"),
-        _ => ("olympiad", "draws each piece uniformly"),
-    };
-    if args.distribution != Distribution::Contest {
-        return Err(CliError::usage(format!(
-            "--game {game} {draws}; --distribution is for the contest's game"
-        )));
-    }
+/// distribution each: `draw` makes `count` pieces from `seed`.
+fn game_sequence(
+    args: &Args,
+    game: &str,
+    draw: fn(u64, usize) -> Vec<tetris_opt::games::tencent::rules::Kind>,
+) -> Result<(), CliError> {
     check_count(args.count)?;
-    let pieces = match args.game {
-        Game::Browser => tetris_opt::games::browser::sequence(args.seed, args.count),
-        _ => tetris_opt::games::olympiad::sequence(args.seed, args.count),
-    };
+    let pieces = draw(args.seed, args.count);
     let header = format!(
         "gen --game {game} --seed {} --count {}",
         args.seed, args.count

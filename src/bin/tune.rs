@@ -137,8 +137,9 @@ fn run(args: &Args) -> Result<(), CliError> {
     } else {
         Vec::new()
     };
+    let available = limits::machine_memory()?;
     if !args.force {
-        plan.check_memory(limits::machine_memory()).map_err(usage)?;
+        plan.check_memory(available).map_err(usage)?;
     }
     let holdout = Path::new(&args.holdout);
     let mut inputs: Vec<(&str, Option<&Path>)> = (args.inputs.iter())

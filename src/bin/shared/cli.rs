@@ -272,9 +272,12 @@ pub fn refuse_other_games(
                 .and_then(|a| a.get_long())
                 .map_or_else(|| id.to_string(), |long| format!("--{long}"));
             let names: Vec<&str> = games.iter().map(|g| g.name()).collect();
+            let names = match names.split_last() {
+                Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+                _ => names.join(""),
+            };
             return Err(CliError::usage(format!(
-                "{name} is an option of {}, not of {}",
-                names.join(" and "),
+                "{name} is an option of {names}, not of {}",
                 game.name()
             )));
         }
@@ -403,21 +406,19 @@ impl SearchOptions {
     /// Refuses a beam of at most `widest` states that cannot fit in this machine's memory,
     /// unless `--force` was given: before the search, not after it has grown for an hour.
     pub fn check_memory(&self, widest: usize, per_state: u64) -> Result<(), CliError> {
+        // A memory variable that is no amount is refused even with --force: it is a typo.
+        let available = limits::machine_memory()?;
         if self.force {
             return Ok(());
         }
-        Ok(limits::check_memory(
-            widest,
-            per_state,
-            limits::machine_memory(),
-        )?)
+        Ok(limits::check_memory(widest, per_state, available)?)
     }
 
     /// Prints the peak memory a search of at most `widest` states is expected to take.
     pub fn print_estimate(&self, widest: usize, per_state: u64) {
         eprintln!(
             "{}",
-            limits::describe_estimate(widest, per_state, limits::machine_memory())
+            limits::describe_estimate(widest, per_state, limits::machine_memory().ok().flatten())
         );
     }
 
