@@ -548,6 +548,19 @@ fn bad_input_models_are_refused() {
         let r = solve(&["--input-model", model, "--pieces", "1", "--beam-width", "1"]);
         assert_usage_error(&r, &["--input-model", model]);
     }
+    // What is wrong is said: not the number when the number is fine.
+    for (model, what) in [
+        ("tap:3,das,das", "`das` once, and nothing after it"),
+        ("tap:2,", "nothing after the comma"),
+        ("tap:2,dash", "\"dash\" is not `das`"),
+        (
+            "tap:1",
+            "N (\"1\") must be a whole number of frames from 2 to 60",
+        ),
+    ] {
+        let r = solve(&["--input-model", model, "--pieces", "1", "--beam-width", "1"]);
+        assert_usage_error(&r, &["--input-model", model, what]);
+    }
     let r = solve(&[
         "--title-wait",
         "9",
@@ -566,6 +579,11 @@ fn zero_widths_pieces_and_lines_are_refused() {
     for (option, value) in [("--beam-width", "0"), ("--pieces", "0"), ("--lines", "0")] {
         let r = solve(&["--title-wait", "9", option, value]);
         assert_usage_error(&r, &[option]);
+    }
+    // Too many lines and none say the same range, from 1.
+    for value in ["0", "99999999999"] {
+        let r = solve(&["--title-wait", "9", "--lines", value]);
+        assert_usage_error(&r, &["--lines", "a number of lines from 1 to 4294967295"]);
     }
 }
 

@@ -215,9 +215,9 @@ impl From<LimitError> for CliError {
 /// The rules options every binary takes (one definition, so that every tool reads them alike).
 #[derive(clap::Args, Clone, Copy, Debug)]
 pub struct RulesOptions {
-    /// The game: `tencent` (the contest's, default), `nes` (NES Tetris, NTSC A-type; see
-    /// docs/NES.md) or `browser` (docs/BROWSER.md). Only `check` and `solve` play NES
-    /// Tetris; only `check` and `gen` the browser game.
+    /// The game: `tencent` (the contest's, default), `nes` (NES Tetris, NTSC A-type;
+    /// docs/NES.md), `browser` (docs/BROWSER.md) or `olympiad` (docs/OLYMPIAD.md). `solve` and
+    /// `check` play all four; `merge`, `polish` and `tune` only the contest's.
     #[arg(long, value_enum, default_value_t = Game::Tencent)]
     pub game: Game,
     /// Play by the contest web replay's rules: a piece locks wherever its moves leave it, even

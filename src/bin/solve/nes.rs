@@ -34,7 +34,7 @@ pub struct NesOptions {
     #[arg(long, value_name = "MODEL", value_parser = parse_model)]
     pub input_model: Option<InputModel>,
     /// NES: stop after this many lines (default: at the transition to level 29).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = parse_lines)]
     pub lines: Option<u32>,
     /// NES: stop when the level reaches N (default 29, the transition), counted on past 255
     /// (256 is the level counter's wrap to 0), or `end`: play until the game ends.
@@ -46,17 +46,38 @@ pub struct NesOptions {
 }
 
 fn parse_model(text: &str) -> Result<InputModel, String> {
-    let (taps, das) = match text.strip_suffix(",das") {
-        Some(taps) => (taps, true),
-        None => (text, false),
+    let form = "expected tap:N or tap:N,das (a press every N frames, N from 2 to 60)";
+    let mut parts = text.split(',');
+    let taps = parts.next().unwrap_or_default();
+    let das = match (parts.next(), parts.next()) {
+        (None, _) => false,
+        (Some("das"), None) => true,
+        (Some(""), None) => return Err(format!("{text:?}: nothing after the comma; {form}")),
+        (Some("das"), Some(_)) => {
+            return Err(format!(
+                "{text:?}: `das` once, and nothing after it; {form}"
+            ))
+        }
+        (Some(other), _) => return Err(format!("{text:?}: {other:?} is not `das`; {form}")),
     };
-    let n = taps.strip_prefix("tap:").ok_or_else(|| {
-        format!("{text:?}: expected tap:N or tap:N,das (a press every N frames, N >= 2)")
-    })?;
+    let n = taps
+        .strip_prefix("tap:")
+        .ok_or_else(|| format!("{text:?}: {form}"))?;
     match n.parse::<u8>() {
         Ok(n) if (2..=60).contains(&n) => Ok(InputModel { tap_every: n, das }),
         _ => Err(format!(
-            "{text:?}: N must be a whole number of frames, 2..=60"
+            "{text:?}: N ({n:?}) must be a whole number of frames from 2 to 60"
+        )),
+    }
+}
+
+/// `--lines`: a count of lines from 1 (a `u32`).
+fn parse_lines(text: &str) -> Result<u32, String> {
+    match text.parse::<u32>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!(
+            "{text:?}: expected a number of lines from 1 to {}",
+            u32::MAX
         )),
     }
 }
