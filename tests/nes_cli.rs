@@ -622,6 +622,40 @@ fn solve_game_nes_writes_or_refuses_a_json_summary() {
     );
 }
 
+/// Where the search stops before the stop asked for, the summary and the JSON say why: every
+/// line of the beam ended by some piece, and the record's own next piece tops out (a beam of
+/// one from level 19 tops out within a few dozen pieces); at the stop they say it was reached.
+#[test]
+fn solve_game_nes_says_why_the_search_stopped() {
+    let scratch = Scratch::new("nes-ending");
+    let summary = scratch.dir.join("summary.json");
+    let summary_arg = summary.display().to_string();
+    let r = solve(&[
+        "--beam-width",
+        "1",
+        "--until-level",
+        "end",
+        "--json",
+        &summary_arg,
+    ]);
+    assert_eq!(r.code, Some(0), "{r:#?}");
+    let json: Value = serde_json::from_str(&std::fs::read_to_string(&summary).unwrap()).unwrap();
+    assert_eq!(json["ending"], "topped_out", "{json}");
+    let ended_at = json["beam_ended_at_piece"].as_u64().expect("a piece");
+    assert!(ended_at > 10 && ended_at < 1_000, "{json}");
+    let line = format!(
+        "the search stopped before the stop asked for: every line of the beam had ended by \
+         piece {ended_at}; this record ends where its next piece tops out"
+    );
+    assert!(r.stderr.contains(&line), "{r:#?}");
+    let r = solve(&["--pieces", "5", "--beam-width", "5", "--json", &summary_arg]);
+    assert_eq!(r.code, Some(0), "{r:#?}");
+    let json: Value = serde_json::from_str(&std::fs::read_to_string(&summary).unwrap()).unwrap();
+    assert_eq!(json["ending"], "reached", "{json}");
+    assert!(json["beam_ended_at_piece"].is_null(), "{json}");
+    assert!(!r.stderr.contains("the search stopped"), "{r:#?}");
+}
+
 #[test]
 fn solve_game_nes_refuses_the_contests_arguments() {
     let input = manifest_dir().join("inputs/tencent.txt");

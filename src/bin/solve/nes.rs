@@ -9,7 +9,7 @@ use std::time::Instant;
 use tetris_opt::games::nes::eval::NesWeights;
 use tetris_opt::games::nes::movegen::InputModel;
 use tetris_opt::games::nes::replay::{replay_observed, End};
-use tetris_opt::games::nes::search::{lines_to_level, NesSearch, State, Stop, MAX_PIECES};
+use tetris_opt::games::nes::search::{lines_to_level, Ending, NesSearch, State, Stop, MAX_PIECES};
 use tetris_opt::games::nes::start;
 use tetris_opt::limits;
 use tetris_opt::search::{Objective, Width};
@@ -260,6 +260,8 @@ pub fn solve(run: &Run) -> Result<(), CliError> {
             "input_model": format!("tap:{}{}", model.tap_every, if model.das { ",das" } else { "" }),
             "beam_width": width,
             "seconds": seconds,
+            "ending": found.ending,
+            "beam_ended_at_piece": (found.ending != Ending::Reached).then_some(found.stats.pieces),
             "report": report,
         });
         std::fs::write(path, format!("{summary}\n"))
@@ -294,6 +296,14 @@ pub fn solve(run: &Run) -> Result<(), CliError> {
             End::ToppedOut => eprintln!("the game ended: topped out"),
             End::Crashed => eprintln!("the game ended: the last clear crashes the ROM"),
             End::RecordEnded => {}
+        }
+        if found.ending != Ending::Reached {
+            eprintln!(
+                "the search stopped before the stop asked for: every line of the beam had ended \
+                 by piece {}; this record ends where {}",
+                found.stats.pieces,
+                found.ending.describe()
+            );
         }
         if let Some(n) = stop.level.filter(|&n| n != 29 && report.level_count < n) {
             eprintln!("the game did not reach level {n}");

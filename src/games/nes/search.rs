@@ -198,6 +198,8 @@ pub struct Found {
     pub lines: u32,
     pub pieces: u64,
     pub reached_stop: bool,
+    /// Why the record ends where it does.
+    pub ending: Ending,
     /// Placements the engine did not play as the move generator found them (a bug: `solve`
     /// fails when there are any).
     pub mismatches: u64,
@@ -468,29 +470,65 @@ impl NesSearch {
             lines: state.game.lines(),
             pieces: state.game.pieces,
             reached_stop: state.done,
+            ending: self.ending(&state),
             mismatches: 0,
             stats: DepthStats::default(),
         }
     }
 }
 
-impl Game for NesSearch {
-    type Code = NesCode;
-    type State = State;
-    type Depth = ();
-    type Scratch = ();
-
-    fn depth(&self, _depth: usize) {}
-
-    fn expand(
-        &self,
-        _at: &(),
-        state: &State,
+/// A placement of a state's piece as the search sees it.
+enum Child {
+    /// A child of the search: its key, hash, score and code.
+    Kept {
+        key: f64,
+        hash: u64,
         score: u64,
-        parent: u32,
-        _scratch: &mut (),
-        out: &mut Sink<NesCode>,
-    ) -> u64 {
+        code: NesCode,
+    },
+    /// Refused: it makes a clear the crash table lists, or leaves no safe clear to pass the
+    /// next ten lines.
+    Crashes,
+}
+
+/// Why a record ends where it does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Ending {
+    /// At the stop asked for (a level, a number of lines or pieces).
+    Reached,
+    /// Its next piece tops out: it spawns into the stack, or has nowhere to go.
+    ToppedOut,
+    /// Its next piece has places to go, but each makes a clear the crash table lists or leaves
+    /// no safe clear to pass the next ten lines.
+    OnlyCrashes,
+    /// Its next piece had safe places, but the beam kept other lines, which all ended later
+    /// with fewer points (or, surviving, no further).
+    Outscored,
+}
+
+impl Ending {
+    /// The ending in words, for the summary.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Ending::Reached => "the stop asked for was reached",
+            Ending::ToppedOut => "its next piece tops out",
+            Ending::OnlyCrashes => {
+                "its next piece has only clears the crash table lists (or none safe to pass the \
+                 next ten lines)"
+            }
+            Ending::Outscored => {
+                "the beam kept other lines past it, and they all ended with fewer points"
+            }
+        }
+    }
+}
+
+impl NesSearch {
+    /// Every placement of `state`'s piece (which has banked `score`), to `each`; returns the
+    /// placements generated.
+    #[inline]
+    fn children(&self, state: &State, score: u64, mut each: impl FnMut(Child)) -> u64 {
         if state.done || state.dead {
             return 0;
         }
@@ -512,18 +550,71 @@ impl Game for NesSearch {
                         .all(|&(dy, _)| p.y + dy > 5)
             };
             if cleared > 0 && crash::crashes(game.level, lines_before, cleared, low()) {
+                each(Child::Crashes);
                 continue;
             }
             let (points, level, lines) = clear_points(lines_before, game.level, cleared);
             if !crash::can_pass(level, lines) {
+                each(Child::Crashes);
                 continue;
             }
-            let child_score = score + points;
-            let key = cost(&after, &self.weights) * cost_scale(level) - child_score as f64;
-            let hash = child_hash(&self.seeds, game, &after, child_score, lines, level, p);
-            out.push(key, hash, child_score, parent, code);
+            let score = score + points;
+            each(Child::Kept {
+                key: cost(&after, &self.weights) * cost_scale(level) - score as f64,
+                hash: child_hash(&self.seeds, game, &after, score, lines, level, p),
+                score,
+                code,
+            });
         }
         all.len() as u64
+    }
+
+    /// Why a line that ends on `state` ends there.
+    fn ending(&self, state: &State) -> Ending {
+        if state.done {
+            return Ending::Reached;
+        }
+        let (mut kept, mut crashes) = (0, 0);
+        self.children(state, 0, |child| match child {
+            Child::Kept { .. } => kept += 1,
+            Child::Crashes => crashes += 1,
+        });
+        match (kept, crashes) {
+            (0, 0) => Ending::ToppedOut,
+            (0, _) => Ending::OnlyCrashes,
+            _ => Ending::Outscored,
+        }
+    }
+}
+
+impl Game for NesSearch {
+    type Code = NesCode;
+    type State = State;
+    type Depth = ();
+    type Scratch = ();
+
+    fn depth(&self, _depth: usize) {}
+
+    fn expand(
+        &self,
+        _at: &(),
+        state: &State,
+        score: u64,
+        parent: u32,
+        _scratch: &mut (),
+        out: &mut Sink<NesCode>,
+    ) -> u64 {
+        self.children(state, score, |child| {
+            if let Child::Kept {
+                key,
+                hash,
+                score,
+                code,
+            } = child
+            {
+                out.push(key, hash, score, parent, code);
+            }
+        })
     }
 
     fn apply(&self, _at: &(), state: &State, code: &NesCode) -> State {
