@@ -244,21 +244,27 @@ fn an_input_error_is_printed_once_with_the_one_process_exit_code() {
     };
     let scratch = Scratch::new("mpi-missing");
     let missing = scratch.dir.join("missing.txt");
-    let solo = run(SOLVE, &[&"--distributed", &missing]);
-    solo.assert_no_panic();
-    assert_eq!(solo.code, Some(EXIT_USAGE), "{solo:#?}");
-    let r = mpi.run(3, &mpi.solve, &[&"--distributed", &missing]);
-    r.assert_no_panic();
-    assert_eq!(r.code, solo.code, "{r:#?}");
-    assert!(r.stdout.is_empty(), "no record on failure: {r:#?}");
-    // Process 0's line is the one-process line; the others print none (mpirun adds its own
-    // report of the exit code, which is not an `error:` line).
-    let errors: Vec<&str> = r
-        .stderr
-        .lines()
-        .filter(|l| l.starts_with("error:"))
-        .collect();
-    assert_eq!(errors, solo.stderr.lines().collect::<Vec<_>>(), "{r:#?}");
+    let input = tencent_input();
+    // An unreadable file, and arguments refused before any file is read.
+    let cases: [Vec<&dyn AsRef<OsStr>>; 3] = [
+        vec![&"--distributed", &missing],
+        vec![&"--distributed", &input, &"--start-level", &"5"],
+        vec![&"--distributed", &"--game", &"nes"],
+    ];
+    for args in cases {
+        let solo = run(SOLVE, &args);
+        solo.assert_no_panic();
+        assert_eq!(solo.code, Some(EXIT_USAGE), "{solo:#?}");
+        assert_eq!(solo.stderr.lines().count(), 1, "{solo:#?}");
+        let r = mpi.run(3, &mpi.solve, &args);
+        r.assert_no_panic();
+        assert_eq!(r.code, solo.code, "{r:#?}");
+        assert!(r.stdout.is_empty(), "no record on failure: {r:#?}");
+        // Process 0's line is the one-process line; the others print none (mpirun adds its
+        // own report of the exit code, which is not an `error:` line).
+        let errors: Vec<&str> = r.stderr.lines().filter(|l| l.contains("error:")).collect();
+        assert_eq!(errors, solo.stderr.lines().collect::<Vec<_>>(), "{r:#?}");
+    }
 }
 
 #[test]

@@ -120,27 +120,72 @@ const TAKES: [(&str, &[Game]); 6] = [
 ];
 
 fn main() {
-    let matches = Args::command().get_matches();
-    let args = Args::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
-    let game = args.rules.game;
+    // Every process of an MPI job reads the same arguments: their errors go through the job,
+    // so that process 0 alone prints them.
+    if std::env::args_os().any(|a| a == "--distributed") {
+        distributed::main(|comm| {
+            let root = comm.rank() == 0;
+            match parse(root) {
+                Ok(Some(args)) => run(&args, Some(comm)),
+                Ok(None) => Ok(()),
+                Err(e) if root => Err(e),
+                Err(e) => Err(CliError {
+                    message: String::new(),
+                    ..e
+                }),
+            }
+        });
+    }
+    exit_with(parse(true).and_then(|args| match args {
+        None => Ok(()),
+        Some(args) => match args.rules.game {
+            Game::Nes => run_nes(&args),
+            Game::Browser => run_browser(&args),
+            Game::Olympiad => run_olympiad(&args),
+            Game::Tencent => run(&args, None),
+        },
+    }));
+}
+
+/// The arguments, refused where they do not fit together; None after `--help` or `--version`
+/// (printed if `print`).
+fn parse(print: bool) -> Result<Option<Args>, CliError> {
     let command = Args::command();
-    if let Err(e) = refuse_other_games(&command, &matches, game, &TAKES) {
-        exit_with(Err(e));
-    }
-    if args.distributed {
-        if game != Game::Tencent {
-            exit_with(Err(CliError::usage(
-                "--distributed is for the contest's game (--game tencent)",
-            )));
+    let parsed = command
+        .clone()
+        .try_get_matches()
+        .and_then(|matches| Ok((Args::from_arg_matches(&matches)?, matches)));
+    let (args, matches) = match parsed {
+        Ok(parsed) => parsed,
+        Err(e) if !e.use_stderr() => {
+            if print {
+                let _ = e.print();
+            }
+            return Ok(None);
         }
-        distributed::main(|comm| run(&args, Some(comm)));
+        Err(e) => return Err(clap_error(&e)),
+    };
+    let game = args.rules.game;
+    refuse_other_games(&command, &matches, game, &TAKES)?;
+    if args.distributed && game != Game::Tencent {
+        return Err(CliError::usage(
+            "--distributed is for the contest's game (--game tencent)",
+        ));
     }
-    exit_with(match game {
-        Game::Nes => run_nes(&args),
-        Game::Browser => run_browser(&args),
-        Game::Olympiad => run_olympiad(&args),
-        Game::Tencent => run(&args, None),
-    });
+    Ok(Some(args))
+}
+
+/// clap's error as one of ours: its text without its own `error: `, and its exit code.
+fn clap_error(e: &clap::Error) -> CliError {
+    let text = e.render().to_string();
+    CliError {
+        message: text
+            .trim_end()
+            .strip_prefix("error: ")
+            .unwrap_or(text.trim_end())
+            .to_string(),
+        code: e.exit_code(),
+    }
 }
 
 /// `solve --game nes`: its start is named by options, not by a sequence file.
