@@ -220,13 +220,15 @@ impl<'a, W: Write> RecordWriter<'a, W> {
                 detail,
             });
         }
-        writeln!(self.out)
+        self.out
+            .write_all(b"\n")
             .and_then(|()| self.out.flush())
             .map_err(SolveError::Write)?;
         Ok((report, self.stats))
     }
 
-    /// Replays one piece's tokens (its `N` first), then writes them.
+    /// Replays one piece's tokens (its `N` first), then writes them in one write (so that a
+    /// writer that counts writes counts pieces, and never holds part of one).
     fn piece(&mut self, tokens: &[Token]) -> Result<(), SolveError> {
         let stats = &mut self.stats;
         if !self.replayer.piece(tokens, &mut |step| stats.observe(step)) {
@@ -237,11 +239,15 @@ impl<'a, W: Write> RecordWriter<'a, W> {
             };
             return Err(SolveError::Rejected { detail });
         }
+        let mut text = String::new();
         for t in tokens {
             let comma = if self.started { "," } else { "" };
-            write!(self.out, "{comma}{t}").map_err(SolveError::Write)?;
+            text.push_str(comma);
+            text.push_str(&t.to_string());
             self.started = true;
         }
-        Ok(())
+        self.out
+            .write_all(text.as_bytes())
+            .map_err(SolveError::Write)
     }
 }

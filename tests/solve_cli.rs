@@ -708,3 +708,97 @@ fn a_memory_variable_that_is_no_amount_is_refused() {
         }
     }
 }
+
+/// Ctrl-C or SIGTERM during a solve writes out the record's whole pieces decided so far (each
+/// checked; `check` accepts them) and says on one line how many and how to go on; the exit
+/// code is the signal's. However far the search got, stdout is whole pieces and a newline.
+#[test]
+fn an_interrupted_solve_writes_the_pieces_decided_and_how_to_go_on() {
+    use std::io::{BufRead, Read};
+    use std::process::{Command, Stdio};
+    let scratch = Scratch::new("interrupt");
+    let input = tencent_input();
+    let mut child = Command::new(SOLVE)
+        .arg(&input)
+        .args(["--beam-width", "200", "--progress-every", "0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("solve starts");
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        stdout.read_to_string(&mut text).map(|_| text)
+    });
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut lines = Vec::new();
+    // Once the search is past piece 400 (its progress lines say where it is), some pieces are
+    // decided.
+    loop {
+        let mut line = String::new();
+        assert!(stderr.read_line(&mut line).unwrap() > 0, "{lines:?}");
+        let piece = line
+            .strip_prefix("piece ")
+            .and_then(|rest| rest.split('/').next())
+            .and_then(|n| n.parse::<usize>().ok());
+        lines.push(line);
+        if piece.is_some_and(|p| p >= 400) {
+            break;
+        }
+    }
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success());
+    let mut rest = String::new();
+    stderr.read_to_string(&mut rest).unwrap();
+    let status = child.wait().unwrap();
+    let record = reader.join().unwrap().unwrap();
+    assert_eq!(status.code(), Some(128 + 15), "{rest}");
+    let last = rest.lines().last().unwrap_or_default();
+    let pieces: usize = last
+        .strip_prefix("interrupted: the record's first ")
+        .and_then(|s| s.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no count of pieces: {rest}"));
+    assert!(pieces > 0, "{rest}");
+    assert!(
+        last.contains(&format!("--from-record RECORD --from-piece {pieces}")),
+        "{last}"
+    );
+    assert!(
+        record.ends_with('\n') && record.lines().count() == 1,
+        "{record}"
+    );
+    assert_eq!(
+        record.matches('N').count(),
+        pieces,
+        "whole pieces: {record}"
+    );
+    let path = scratch.file("interrupted.txt", &record);
+    let checked = run(CHECK, &[&input, &path]);
+    assert_eq!(checked.code, Some(0), "{checked:#?}");
+    assert!(
+        checked.stdout.contains(&format!("pieces locked: {pieces}")),
+        "{checked:#?}"
+    );
+    // And the search goes on from them.
+    let on = solve(&[
+        &input,
+        &"--from-record",
+        &path,
+        &"--from-piece",
+        &pieces.to_string(),
+        &"--pieces",
+        &(pieces + 20).to_string(),
+        &"--beam-width",
+        &"50",
+        &"--quiet",
+    ]);
+    assert_eq!(on.code, Some(0), "{on:#?}");
+    assert!(
+        on.stdout.starts_with(record.trim_end()),
+        "the kept pieces come first"
+    );
+}

@@ -5,6 +5,7 @@ mod shared;
 
 mod browser;
 mod distributed;
+mod interrupt;
 mod nes;
 mod olympiad;
 mod sequence;
@@ -15,6 +16,7 @@ use crate::shared::cli::{
 };
 use crate::shared::progress::Progress;
 use clap::{CommandFactory, FromArgMatches, Parser};
+use interrupt::PieceOut;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use tetris_opt::games::tencent::movegen::Placement;
@@ -320,8 +322,18 @@ fn run(args: &Args, comm: Option<&dyn Comm>) -> Result<(), CliError> {
     }
     let start = Instant::now();
     // The record goes out as the search decides it, each piece checked by the rules engine
-    // first: a game of any length is never held whole.
-    let out = std::io::BufWriter::new(std::io::stdout());
+    // first: a game of any length is never held whole. An interrupt writes out the pieces
+    // decided so far.
+    let input = sequence_file(args)?.display().to_string();
+    let out = PieceOut::install(move |pieces| match pieces {
+        0 => "interrupted before any piece was decided: nothing written".to_string(),
+        n => format!(
+            "interrupted: the record's first {n} pieces are written, each checked by the rules \
+             engine; go on from them with `solve {input} --from-record RECORD --from-piece {n} \
+             > ANOTHER_FILE` (RECORD: the file this run's output went to)"
+        ),
+    })
+    .map_err(|e| CliError::internal(format!("cannot watch for Ctrl-C: {e}")))?;
     let mut writer =
         RecordWriter::new(&sequence, rules, &params.start, &kept, out).map_err(record_failed)?;
     let mut failed = None;
