@@ -162,7 +162,7 @@ fn numbers_no_trial_can_use_are_refused_before_any_trial() {
         (&["--spread=-0.3"], "--spread must be above 0, not -0.3"),
         (
             &["--generations", "1", "--population", "3", "--elite", "4"],
-            "--elite 4 is more than --population 3",
+            "--elite 4 is more than --population 3: lower --elite, or raise --population",
         ),
         (&["--elite", "0"], "--elite must be at least 1"),
         (

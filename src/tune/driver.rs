@@ -29,7 +29,7 @@ pub enum TuneError {
     EmptyGrid,
     #[error("--spread must be above 0, not {0}")]
     Spread(f64),
-    #[error("--elite {elite} is more than --population {population}")]
+    #[error("--elite {elite} is more than --population {population}: lower --elite, or raise --population")]
     Elite { elite: usize, population: usize },
     #[error("--free: unknown weight '{name}' (known: {})", Weights::NAMES.join(", "))]
     UnknownWeight { name: String },

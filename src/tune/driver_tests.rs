@@ -153,7 +153,7 @@ fn settings_no_run_can_use_are_refused() {
     );
     assert_eq!(
         refused(&|s| s.plan.optimizer.elite = 4),
-        "--elite 4 is more than --population 3"
+        "--elite 4 is more than --population 3: lower --elite, or raise --population"
     );
     assert_eq!(
         refused(&|s| s.plan.beam_widths.push(limits::MAX_BEAM_WIDTH + 1)),

@@ -187,11 +187,13 @@ fn parse_line(line: &str) -> Result<Placement, Problem> {
             found,
         };
         if let Some(c) = word.chars().find(|c| !c.is_ascii_digit()) {
-            return Err(problem("expected a number from 0", Some(c)));
+            return Err(problem("expected a number from 0 to 9", Some(c)));
         }
-        match word.parse::<u8>() {
-            Ok(n) if n <= 9 && word.len() == 1 => Ok(n),
-            _ => Err(problem("at most 9, one digit", None)),
+        // Leading zeros are a number's (`00` is 0); the replay says what the piece allows.
+        match word.trim_start_matches('0').parse::<u8>() {
+            Ok(n) if n <= 9 => Ok(n),
+            Err(_) if word.bytes().all(|b| b == b'0') => Ok(0),
+            _ => Err(problem("expected a number from 0 to 9", None)),
         }
     };
     Ok(Placement {
@@ -229,12 +231,20 @@ mod tests {
         );
         assert_eq!(
             e("game olympiad\n0 3\n1 x\n"),
-            "line 3: piece 2, token 2 'x' (column): expected a number from 0, found 'x'"
+            "line 3: piece 2, token 2 'x' (column): expected a number from 0 to 9, found 'x'"
         );
         assert_eq!(
             e("game olympiad\n12 3\n"),
-            "line 2: piece 1, token 1 '12' (orientation): at most 9, one digit"
+            "line 2: piece 1, token 1 '12' (orientation): expected a number from 0 to 9"
         );
+        assert_eq!(
+            e("game olympiad\n0 99999999999999999999\n"),
+            "line 2: piece 1, token 2 '99999999999999999999' (column): expected a number from 0 \
+             to 9"
+        );
+        // Leading zeros, and spaces or tabs between the numbers, as docs/OLYMPIAD.md says.
+        let r = Record::parse("game olympiad\n00 03\n1\t9\n 2 \t 0\n").unwrap();
+        assert_eq!(r.to_string(), "game olympiad\n0 3\n1 9\n2 0\n");
         assert_eq!(
             e("game olympiad\n0\n"),
             "line 2: piece 1: expected an orientation and a column, found only one number"
