@@ -157,6 +157,32 @@ pub fn quote_line(line: &str) -> String {
     out
 }
 
+/// What a record's first line says of the game it is for, where that is another game than the
+/// one asked for: `; that is a record of GAME: check it with ...`, or nothing. `found` is the
+/// first line as [`quote_line`] quotes it; `header` the line the game asked for has.
+pub fn other_game_hint(found: &str, header: &str) -> String {
+    let game = match found.split_whitespace().collect::<Vec<_>>()[..] {
+        ["game", "nes"] => Some(("NES Tetris", "`check --game nes RECORD`")),
+        ["game", "browser"] => Some(("the browser game", "`check --game browser SEQUENCE RECORD`")),
+        ["game", "olympiad"] => Some((
+            "the olympiad's game",
+            "`check --game olympiad SEQUENCE RECORD`",
+        )),
+        // The contest's record is one line of comma-separated moves, each piece from an `N`.
+        _ if found.starts_with("N,") || found == "N" => Some((
+            "the contest's game",
+            "`check SEQUENCE RECORD`, without --game",
+        )),
+        _ => None,
+    };
+    match game {
+        Some((name, how)) if found != header => {
+            format!("; that is a record of {name}: check it with {how}")
+        }
+        _ => String::new(),
+    }
+}
+
 /// Why a record's text has no body: no header line at all (empty or all comments), or a first
 /// line that is not the header (as [`quote_line`] quotes it, with its 1-based line).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -62,7 +62,7 @@ fn gen_browser_refuses_other_distributions_and_bad_counts() {
     assert_eq!(out.code, Some(2));
     assert!(out
         .stderr
-        .contains("--distribution is for the contest's game"));
+        .contains("--distribution is an option of the contest's game, not of the browser game"));
     let out = exe(GEN, &["--game", "browser", "--count", "0"]);
     assert_eq!(out.code, Some(2));
     assert!(out.stderr.contains("--count must be at least 1"));

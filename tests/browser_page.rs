@@ -623,8 +623,31 @@ fn the_compared_record_is_scored_at_the_players_piece() {
     let (scripts, solver) = clearing_plan(10);
     let compare = scratch.file("solver.txt", solver.record());
     let page = write_page(&sequence_path, Some(&compare), "compare");
+    // A record that does not play is refused as `check` refuses it (exit 1, one line naming
+    // the file, line and token), and no page is written.
     let bad = scratch.file("bad.txt", "game browser\nU R2 X3\n");
-    let bad_page = write_page(&sequence_path, Some(&bad), "compare-bad");
+    let bad_page = scratch.dir.join("bad.html");
+    let out = run(
+        env!("CARGO_BIN_EXE_play"),
+        &[
+            &"--game",
+            &"browser",
+            &sequence_path,
+            &"--compare",
+            &bad,
+            &"-o",
+            &bad_page,
+        ],
+    );
+    assert_eq!(out.code, Some(1), "{out:#?}");
+    assert_eq!(out.stderr.lines().count(), 1, "{out:#?}");
+    let line = format!("error: --compare: {}:2:", bad.display());
+    assert!(out.stderr.starts_with(&line), "{out:#?}");
+    assert!(out.stderr.contains("token 3 'X3'"), "{out:#?}");
+    assert!(
+        !bad_page.exists(),
+        "no page for a record that does not play"
+    );
     let html = std::fs::read_to_string(&page).unwrap();
     for external in ["http:", "https:", "src=", "href=", "@import", "url("] {
         assert!(!html.contains(external), "the page refers to {external}");
@@ -650,11 +673,6 @@ fn the_compared_record_is_scored_at_the_players_piece() {
         );
         assert_eq!(element_text(&played.dom, "compare-label"), "solver.txt");
     }
-    // A record the page cannot read is named as such, and the game still plays.
-    let (played, _) = agree(&browser, &bad_page, "Down*3");
-    let error = element_text(&played.dom, "compare-error");
-    assert!(error.contains("line 2, token 3 'X3'"), "{error}");
-    assert!(!opening_tag(&played.dom, "compare-error").contains("hidden"));
 }
 
 #[test]

@@ -129,11 +129,36 @@ fn options_of_other_games_and_other_games_records_are_refused() {
         policy.stderr
     );
     let record = scratch.file("moves.txt", "game olympiad\n0 0\n");
+    // A record of another game is an invalid record (exit 1) whose one error line names the
+    // game and how to check it, whichever game's check is given it.
     let contest = exe(CHECK, &[&seq, &record.display().to_string()]);
-    assert_eq!(contest.code, Some(2), "{contest:#?}");
-    assert!(contest
-        .stderr
-        .contains("is a record of the olympiad game (its first line is `game olympiad`): check it with `check --game olympiad`"));
+    assert_eq!(contest.code, Some(1), "{contest:#?}");
+    assert!(contest.stdout.contains(
+        "found `game olympiad`; that is a record of the olympiad's game: check it with \
+         `check --game olympiad SEQUENCE RECORD`"
+    ));
+    assert!(contest.stdout.ends_with("Score = 0\n"), "{contest:#?}");
+    for (game, text, named) in [
+        ("browser", "game olympiad\n0 0\n", "the olympiad's game"),
+        ("olympiad", "game browser\nD\n", "the browser game"),
+        ("olympiad", "N,D19\n", "the contest's game"),
+        ("nes", "N,D19\n", "the contest's game"),
+        ("nes", "game olympiad\n0 0\n", "the olympiad's game"),
+    ] {
+        let other = scratch.file("other.txt", text);
+        let other = other.display().to_string();
+        let args: Vec<&str> = match game {
+            "nes" => vec!["--game", game, &other],
+            _ => vec!["--game", game, &seq, &other],
+        };
+        let r = exe(CHECK, &args);
+        assert_eq!(r.code, Some(1), "{game}: {r:#?}");
+        assert!(
+            r.stdout
+                .contains(&format!("that is a record of {named}: check it with")),
+            "{game}: {r:#?}"
+        );
+    }
     let distribution = exe(GEN, &["--game", "olympiad", "--distribution", "bag7"]);
     assert_eq!(distribution.code, Some(2));
 }

@@ -4,7 +4,7 @@
 mod shared;
 
 use crate::shared::cli::{
-    exit_with, read_sequence, read_text, refuse_overwriting, stdout_failed, CliError,
+    exit_with, read_sequence, read_text, refuse_overwriting, stdout_failed, CliError, EXIT_INVALID,
 };
 use clap::Parser;
 use std::io::Write;
@@ -48,7 +48,19 @@ fn run(args: &Args) -> Result<(), CliError> {
     refuse_overwriting("-o", args.output.as_deref(), &inputs)?;
     let sequence = read_sequence(&args.sequence)?;
     let compare_text = match &args.compare {
-        Some(path) => Some(read_text(path, "record file")?),
+        Some(path) => {
+            let text = read_text(path, "record file")?;
+            // Checked as `check --game browser` checks it: the page never shows a score for a
+            // record that does not play.
+            let file = path.display().to_string();
+            tetris_opt::games::browser::replay::check_text(&sequence, &text).map_err(|e| {
+                CliError {
+                    message: format!("--compare: {}", e.located(&file)),
+                    code: EXIT_INVALID,
+                }
+            })?;
+            Some(text)
+        }
         None => None,
     };
     let compare_name = args.compare.as_ref().map(|p| {

@@ -120,6 +120,23 @@ fn main() {
     });
 }
 
+/// Reports a record that cannot be read as invalid, as an invalid record's replay is reported
+/// (`error: ...` and `Score = 0` on stdout, or the JSON), with exit code 1.
+fn invalid_record(json: bool, message: String) -> Result<(), CliError> {
+    let mut out = std::io::stdout().lock();
+    let printed = if json {
+        let json = serde_json::json!({"valid": false, "error": message, "score": 0});
+        writeln!(out, "{json}")
+    } else {
+        writeln!(out, "error: {message}").and_then(|()| writeln!(out, "Score = 0"))
+    };
+    printed.map_err(|e| stdout_failed(e, "the report"))?;
+    Err(CliError {
+        message: String::new(),
+        code: EXIT_INVALID,
+    })
+}
+
 /// The game a record file names on its first line that is not a comment (`game nes`,
 /// `game browser`), if it is readable and does.
 fn game_named_by(path: &Path) -> Option<String> {
@@ -173,11 +190,17 @@ fn run(args: &Args) -> Result<(), CliError> {
             _ => "check needs a sequence file and a record file (a record of NES Tetris, alone, with --game nes)".to_string(),
         }));
     };
-    if let Some(game @ ("nes" | "browser" | "olympiad")) = game_named_by(record_path).as_deref() {
-        return Err(CliError::usage(format!(
-            "{} is a record of the {game} game (its first line is `game {game}`): check it with `check --game {game}`",
-            record_path.display()
-        )));
+    if let Some(game) = game_named_by(record_path) {
+        // A record of another game is an invalid record of this one, as every game's check
+        // says (exit 1), naming the game and how to check it.
+        let hint = tetris_opt::text::other_game_hint(&format!("game {game}"), "");
+        return invalid_record(
+            args.json,
+            format!(
+                "{}:1: the record must be the contest's (one line of moves), found `game {game}`{hint}",
+                record_path.display()
+            ),
+        );
     }
     let inputs = [
         ("sequence file", Some(args.input.as_path())),

@@ -174,7 +174,11 @@ pub fn exit_with(result: Result<(), CliError>) -> ! {
     match result {
         Ok(()) => std::process::exit(0),
         Err(e) => {
-            eprintln!("error: {}", e.message);
+            // An empty message: the error was already reported (as an invalid record's is,
+            // on stdout).
+            if !e.message.is_empty() {
+                eprintln!("error: {}", e.message);
+            }
             std::process::exit(e.code)
         }
     }

@@ -92,7 +92,8 @@ impl crate::text::Problem for Problem {
                 "the record has no `{HEADER}` line (it is empty or all comments)"
             ),
             Problem::Header { found } => {
-                format!("the first line must be `{HEADER}`, found '{found}'")
+                let hint = crate::text::other_game_hint(found, HEADER);
+                format!("the first line must be `{HEADER}`, found '{found}'{hint}")
             }
             Problem::Token {
                 number,

@@ -160,9 +160,10 @@ impl NesRecord {
                 let value = words.next();
                 let names_the_game = key == "game" && value.is_some();
                 if !game_seen && !names_the_game {
+                    let hint = crate::text::other_game_hint(line.trim(), "");
                     return Err(err(
                         Some(key),
-                        "an NES record starts with the line 'game nes'".into(),
+                        format!("an NES record starts with the line 'game nes'{hint}"),
                     ));
                 }
                 if words.next().is_some() {
@@ -182,10 +183,11 @@ impl NesRecord {
                     }
                     ("game", Some("nes")) => game_seen = true,
                     ("game", Some(other)) => {
+                        let hint = crate::text::other_game_hint(&format!("game {other}"), "");
                         return Err(err(
                             Some(other),
-                            "this is an NES record reader: game must be 'nes'".into(),
-                        ))
+                            format!("the record must be NES Tetris's (`game nes`){hint}"),
+                        ));
                     }
                     ("start-level", Some(v)) => {
                         level = Some(

@@ -84,7 +84,8 @@ impl crate::text::Problem for Problem {
                 format!("the record has no `{HEADER}` line (it is empty or all comments)")
             }
             Problem::Header { found } => {
-                format!("the first line must be `{HEADER}`, found '{found}'")
+                let hint = crate::text::other_game_hint(found, HEADER);
+                format!("the first line must be `{HEADER}`, found '{found}'{hint}")
             }
             Problem::Token {
                 number,
@@ -187,13 +188,11 @@ fn parse_line(line: &str) -> Result<Placement, Problem> {
             found,
         };
         if let Some(c) = word.chars().find(|c| !c.is_ascii_digit()) {
-            return Err(problem("expected a number from 0 to 9", Some(c)));
+            return Err(problem("expected one digit, 0 to 9", Some(c)));
         }
-        // Leading zeros are a number's (`00` is 0); the replay says what the piece allows.
-        match word.trim_start_matches('0').parse::<u8>() {
-            Ok(n) if n <= 9 => Ok(n),
-            Err(_) if word.bytes().all(|b| b == b'0') => Ok(0),
-            _ => Err(problem("expected a number from 0 to 9", None)),
+        match word.as_bytes() {
+            &[digit] => Ok(digit - b'0'),
+            _ => Err(problem("expected one digit, 0 to 9", None)),
         }
     };
     Ok(Placement {
@@ -227,23 +226,28 @@ mod tests {
         );
         assert_eq!(
             e("game browser\n"),
-            "line 1: the first line must be `game olympiad`, found 'game browser'"
+            "line 1: the first line must be `game olympiad`, found 'game browser'; that is a \
+             record of the browser game: check it with `check --game browser SEQUENCE RECORD`"
         );
         assert_eq!(
             e("game olympiad\n0 3\n1 x\n"),
-            "line 3: piece 2, token 2 'x' (column): expected a number from 0 to 9, found 'x'"
+            "line 3: piece 2, token 2 'x' (column): expected one digit, 0 to 9, found 'x'"
         );
         assert_eq!(
             e("game olympiad\n12 3\n"),
-            "line 2: piece 1, token 1 '12' (orientation): expected a number from 0 to 9"
+            "line 2: piece 1, token 1 '12' (orientation): expected one digit, 0 to 9"
         );
         assert_eq!(
             e("game olympiad\n0 99999999999999999999\n"),
-            "line 2: piece 1, token 2 '99999999999999999999' (column): expected a number from 0 \
+            "line 2: piece 1, token 2 '99999999999999999999' (column): expected one digit, 0 \
              to 9"
         );
-        // Leading zeros, and spaces or tabs between the numbers, as docs/OLYMPIAD.md says.
-        let r = Record::parse("game olympiad\n00 03\n1\t9\n 2 \t 0\n").unwrap();
+        assert_eq!(
+            e("game olympiad\n00 3\n"),
+            "line 2: piece 1, token 1 '00' (orientation): expected one digit, 0 to 9"
+        );
+        // Spaces or tabs between the digits, as docs/OLYMPIAD.md says.
+        let r = Record::parse("game olympiad\n0 3\n1\t9\n 2 \t 0\n").unwrap();
         assert_eq!(r.to_string(), "game olympiad\n0 3\n1 9\n2 0\n");
         assert_eq!(
             e("game olympiad\n0\n"),

@@ -290,7 +290,7 @@ mod tests {
         );
         assert_eq!(
             e("game olympiad\n0 0\n0 x\n"),
-            "line 3: piece 2 (S), token 2 'x' (column): expected a number from 0 to 9, found 'x'"
+            "line 3: piece 2 (S), token 2 'x' (column): expected one digit, 0 to 9, found 'x'"
         );
     }
 }
