@@ -763,3 +763,34 @@ fn no_binary_writes_over_one_of_its_inputs() {
         );
     }
 }
+
+/// A record checked against another sequence fails at its first pieces: the error says where,
+/// as always, and asks whether the sequence file is the record's; a record that fails later
+/// gets no such note.
+#[test]
+fn a_record_of_another_sequence_is_suspected_at_its_first_pieces() {
+    let scratch = Scratch::new("other-sequence");
+    let other = scratch.file("other.txt", "IIIIOOOOIIIIOOOO\n");
+    let r = run(CHECK, &[&other, &public_record_path()]);
+    assert_eq!(r.code, Some(1), "{r:#?}");
+    let error = r.stdout.lines().next().unwrap();
+    assert!(error.starts_with("error: piece "), "{error}");
+    let note = format!(
+        "(the record fails at its first pieces: is {} the sequence it was made for?)",
+        other.display()
+    );
+    assert!(error.ends_with(&note), "{error}");
+    // The public record cut to 40 pieces, then a 41st moved off the board.
+    let text = public_record();
+    let record = tetris_opt::games::tencent::record::Record::parse(&text).unwrap();
+    let spans = record.piece_tokens();
+    let mut cut: Vec<String> = spans[..40]
+        .iter()
+        .flat_map(|span| record.tokens[span.clone()].iter().map(|t| t.to_string()))
+        .collect();
+    cut.extend(["N".to_string(), "L9".to_string()]);
+    let late = scratch.file("late.txt", cut.join(","));
+    let r = run(CHECK, &[&tencent_input(), &late]);
+    assert_eq!(r.code, Some(1), "{r:#?}");
+    assert!(!r.stdout.contains("sequence it was made for"), "{r:#?}");
+}

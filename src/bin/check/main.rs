@@ -120,6 +120,9 @@ fn main() {
     });
 }
 
+/// A record that fails by the rules within this many pieces is likely of another sequence.
+const FIRST_PIECES: usize = 3;
+
 /// Reports a record that cannot be read as invalid, as an invalid record's replay is reported
 /// (`error: ...` and `Score = 0` on stdout, or the JSON), with exit code 1.
 fn invalid_record(json: bool, message: String) -> Result<(), CliError> {
@@ -270,6 +273,16 @@ fn run(args: &Args) -> Result<(), CliError> {
             error: Some(ReplayError::from(e.clone())),
         },
     };
+    let mut report = report;
+    if let (Ok(_), Some(error)) = (&parsed, &mut report.error) {
+        if error.piece <= FIRST_PIECES {
+            // A record of another sequence fails at once: say so, rather than only where.
+            error.message.push_str(&format!(
+                " (the record fails at its first pieces: is {} the sequence it was made for?)",
+                args.input.display()
+            ));
+        }
+    }
     if let Some(path) = &args.pictures.html {
         let name = record_path.display().to_string();
         let page = film.page(&sequence, parsed.as_ref().ok(), rules, &report, &name);
