@@ -11,7 +11,7 @@ pub const CONTEST_SEED: u64 = 12358;
 const LCG_MODULUS: u64 = 32749;
 
 /// How `gen` draws pieces.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Distribution {
     /// The contest's linear congruential generator (weights 2,3,3,4,5,6,6 out of 29).
     Contest,

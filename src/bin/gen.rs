@@ -21,8 +21,8 @@ struct Args {
     #[arg(long, default_value_t = 10_000)]
     count: usize,
     /// How pieces are drawn.
-    #[arg(long, value_enum, default_value_t = Distribution::Contest)]
-    distribution: Distribution,
+    #[arg(long, value_enum, default_value_t = DistributionArg::Contest)]
+    distribution: DistributionArg,
     /// `nes`: NES games are not sequences but starts; list the distinct starts known for
     /// --start-level (the title-waits that lead to different games). `browser`: the browser
     /// game's 7-bag sequence for --seed. `olympiad`: the olympiad's uniform sequence.
@@ -31,6 +31,17 @@ struct Args {
     /// With `--game nes`: the level whose starts to list.
     #[arg(long, value_name = "LEVEL", default_value_t = 19)]
     start_level: u8,
+}
+
+/// `--distribution`: the library's [`Distribution`], as the command line names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum DistributionArg {
+    /// The contest's linear congruential generator (weights 2,3,3,4,5,6,6 out of 29).
+    Contest,
+    /// Each kind with probability 1/7.
+    Uniform,
+    /// Shuffled bags of the seven kinds.
+    Bag7,
 }
 
 /// A hundred million pieces is a 100 MB file; more is surely a typo.
@@ -63,12 +74,12 @@ fn run(args: &Args) -> Result<(), CliError> {
 /// A sequence of the contest's generator (or of another distribution).
 fn contest_sequence(args: &Args) -> Result<(), CliError> {
     check_count(args.count)?;
-    let pieces = generate(args.distribution, args.seed, args.count);
-    let dist = match args.distribution {
-        Distribution::Contest => "contest",
-        Distribution::Uniform => "uniform",
-        Distribution::Bag7 => "bag7",
+    let (distribution, dist) = match args.distribution {
+        DistributionArg::Contest => (Distribution::Contest, "contest"),
+        DistributionArg::Uniform => (Distribution::Uniform, "uniform"),
+        DistributionArg::Bag7 => (Distribution::Bag7, "bag7"),
     };
+    let pieces = generate(distribution, args.seed, args.count);
     let header = format!(
         "gen --seed {} --count {} --distribution {dist}",
         args.seed, args.count

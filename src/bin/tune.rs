@@ -5,7 +5,7 @@ mod shared;
 
 use crate::shared::cli::{
     check_output, contest_only, exit_with, read_policy, read_sequence, read_text, read_weights,
-    CliError, Game, RulesOptions,
+    CliError, Game, ObjectiveArg, RulesOptions,
 };
 use clap::Parser;
 use std::path::{Path, PathBuf};
@@ -53,8 +53,8 @@ struct Args {
     #[arg(long, value_name = "FILE")]
     policy: Option<PathBuf>,
     /// What a trial is worth: its mean score, or the mean pieces placed, then the mean score.
-    #[arg(long, value_enum, default_value_t = Objective::Score)]
-    objective: Objective,
+    #[arg(long, value_enum, default_value_t = ObjectiveArg::Score)]
+    objective: ObjectiveArg,
     /// After the grid, optimize the evaluation weights with the cross-entropy method for this
     /// many generations, at the best grid point.
     #[arg(long, default_value_t = 0)]
@@ -108,7 +108,8 @@ fn main() {
 
 fn run(args: &Args) -> Result<(), CliError> {
     // Every argument is checked before any file is read or any trial runs.
-    let defaults = RankingParams::default_for(args.objective);
+    let objective = Objective::from(args.objective);
+    let defaults = RankingParams::default_for(objective);
     let score_weights = if args.score_weights.is_empty() {
         vec![defaults.score_weight]
     } else {
@@ -191,7 +192,7 @@ fn run(args: &Args) -> Result<(), CliError> {
             Some(path) => read_policy(Some(path))?,
             None => defaults.policy,
         },
-        objective: args.objective,
+        objective,
     };
     let mut tuner = Tuner::new(&settings).map_err(usage)?;
 

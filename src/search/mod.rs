@@ -90,7 +90,7 @@ impl<S> Run<S> {
 
 /// What a search is for; decides its answer when every line ends before the last piece (a
 /// line that places every piece wins either way, the best score among them).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Objective {
     /// The line that banked the most points, wherever it ended.

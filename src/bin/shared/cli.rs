@@ -304,6 +304,25 @@ pub fn contest_only(game: Game) -> CliError {
     ))
 }
 
+/// `--objective` as the binaries read it (the library's [`Objective`], which knows no command
+/// line).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ObjectiveArg {
+    /// The line that banked the most points, wherever it ended.
+    Score,
+    /// The line that placed the most pieces, then the most points.
+    Survive,
+}
+
+impl From<ObjectiveArg> for Objective {
+    fn from(arg: ObjectiveArg) -> Objective {
+        match arg {
+            ObjectiveArg::Score => Objective::Score,
+            ObjectiveArg::Survive => Objective::Survive,
+        }
+    }
+}
+
 /// Beams narrower than this run on one thread unless `--threads` says otherwise.
 pub const NARROW_BEAM: usize = 256;
 
@@ -377,7 +396,7 @@ pub struct SearchOptions {
     /// points (`survive`: the ranking keeps the stack safe and the answer is the line that
     /// went furthest). Default: `survive` for the olympiad's game, `score` for the others.
     #[arg(long, value_enum)]
-    pub objective: Option<Objective>,
+    pub objective: Option<ObjectiveArg>,
     /// Worker threads (default: all cores, or one for a beam under 256 states; at most 4 per
     /// core). The record does not depend on it.
     #[arg(long)]
@@ -428,7 +447,7 @@ impl SearchOptions {
 
     /// The objective given, else `default` (the game's).
     pub fn objective_or(&self, default: Objective) -> Objective {
-        self.objective.unwrap_or(default)
+        self.objective.map_or(default, Objective::from)
     }
 
     /// The contest's ranking for `objective`: the weights and policy files read and the score

@@ -30,7 +30,7 @@ pub fn solve(run: &SolveRun) -> Result<(), CliError> {
         Some(path) => read_weights(Some(path))?,
         None => default_weights(),
     };
-    let objective = search_options.objective.unwrap_or(Objective::Survive);
+    let objective = search_options.objective_or(Objective::Survive);
     let params = Params { weights, objective };
     let pool = search_options.pool(widest)?;
     if !run.quiet {

@@ -225,15 +225,6 @@ pub fn evaluate_batch(batch: &Batch, w: &Weights) -> [f32; BATCH] {
     .weighted(w)
 }
 
-/// The [`features`] of every board in `batch` (the first `batch.len()` entries) with the
-/// window sizes of `w`, and their cost under `w` as [`evaluate_batch`] gives it.
-pub fn evaluate_with_features(batch: &Batch, w: &Weights) -> ([f32; BATCH], [Features; BATCH]) {
-    let (shallow_depth, top_rows) = w.row_windows();
-    let lanes = features_batch::<true>(batch, shallow_depth, top_rows, true);
-    // A weight of 0 adds exactly 0, as leaving the feature out does in evaluate_batch.
-    (lanes.weighted(w), std::array::from_fn(|l| lanes.lane(l)))
-}
-
 /// [`features`] of every board in `batch` (the first `batch.len()` entries); `clean_well`
 /// (the one slow feature) only when `with_clean_well`.
 #[inline(always)]
