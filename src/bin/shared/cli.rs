@@ -169,6 +169,19 @@ pub fn check_output(
     check_writable(option, output)
 }
 
+/// clap's error as one of ours: its text without its own `error: `, and its exit code.
+pub fn clap_error(e: &clap::Error) -> CliError {
+    let text = e.render().to_string();
+    CliError {
+        message: text
+            .trim_end()
+            .strip_prefix("error: ")
+            .unwrap_or(text.trim_end())
+            .to_string(),
+        code: e.exit_code(),
+    }
+}
+
 /// Runs a binary's body: prints the error once and exits with its code.
 pub fn exit_with(result: Result<(), CliError>) -> ! {
     match result {

@@ -9,10 +9,11 @@ mod interrupt;
 mod nes;
 mod olympiad;
 mod sequence;
+mod values;
 
 use crate::shared::cli::{
-    check_output, check_width, exit_with, read_record, read_sequence, refuse_other_games,
-    stdout_failed, CliError, Game, RulesOptions, SearchOptions,
+    check_output, check_width, clap_error, exit_with, read_record, read_sequence,
+    refuse_other_games, stdout_failed, CliError, Game, RulesOptions, SearchOptions,
 };
 use crate::shared::progress::Progress;
 use clap::{CommandFactory, FromArgMatches, Parser};
@@ -31,6 +32,7 @@ use tetris_opt::limits;
 use tetris_opt::search::{Comm, DepthStats, Objective, Traffic};
 use tetris_opt::solve::{start_from, RecordWriter, SolveError};
 use tetris_opt::width::{Schedule, TimeBudget, WallClock};
+use values::{parse_duration, parse_interval, parse_schedule};
 
 /// Search a move record for a piece sequence; prints the record (one line, comma-separated) on
 /// stdout and a summary ending in `Score = N` on stderr.
@@ -177,19 +179,6 @@ fn parse(print: bool) -> Result<Option<Args>, CliError> {
     Ok(Some(args))
 }
 
-/// clap's error as one of ours: its text without its own `error: `, and its exit code.
-fn clap_error(e: &clap::Error) -> CliError {
-    let text = e.render().to_string();
-    CliError {
-        message: text
-            .trim_end()
-            .strip_prefix("error: ")
-            .unwrap_or(text.trim_end())
-            .to_string(),
-        code: e.exit_code(),
-    }
-}
-
 /// `solve --game nes`: its start is named by options, not by a sequence file.
 fn run_nes(args: &Args) -> Result<(), CliError> {
     if args.input.is_some() {
@@ -251,45 +240,6 @@ fn sequence_file(args: &Args) -> Result<&PathBuf, CliError> {
         )));
     }
     Ok(input)
-}
-
-/// A schedule of at least one change: an empty one is surely a mistake (a variable that was
-/// not set, say), not a request for the plain width.
-fn parse_schedule(text: &str) -> Result<Schedule, String> {
-    let schedule: Schedule = text.parse().map_err(|e| format!("{e}"))?;
-    if schedule.0.is_empty() {
-        return Err(
-            "no width change given (DEPTH:WIDTH,...; leave the option out for none)".into(),
-        );
-    }
-    Ok(schedule)
-}
-
-/// Seconds from `90`, `90s`, `15m` or `1.5h`.
-fn parse_duration(text: &str) -> Result<f64, String> {
-    parse_time(text, false)
-}
-
-/// [`parse_duration`] that also takes 0.
-fn parse_interval(text: &str) -> Result<f64, String> {
-    parse_time(text, true)
-}
-
-fn parse_time(text: &str, zero: bool) -> Result<f64, String> {
-    let text = text.trim();
-    let (number, unit) = match text.char_indices().last() {
-        Some((i, 's')) => (&text[..i], 1.0),
-        Some((i, 'm')) => (&text[..i], 60.0),
-        Some((i, 'h')) => (&text[..i], 3600.0),
-        _ => (text, 1.0),
-    };
-    match number.trim().parse::<f64>() {
-        Ok(n) if n.is_finite() && (n > 0.0 || zero && n == 0.0) => Ok(n * unit),
-        _ => Err(format!(
-            "{text:?} is not a {} time (seconds, or e.g. 90s, 15m, 1.5h)",
-            if zero { "non-negative" } else { "positive" }
-        )),
-    }
 }
 
 /// The contest's solve, in this process or as one of `comm`'s (`--distributed`): process 0

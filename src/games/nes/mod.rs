@@ -3,6 +3,7 @@
 //! input in [`record`], and the checker's replay in [`replay`].
 
 pub mod crash;
+pub mod ending;
 pub mod engine;
 pub mod eval;
 pub mod fm2;

@@ -7,6 +7,7 @@
 //! lock frame and the presses), so children with one hash become one game.
 
 use super::crash;
+use super::ending::Ending;
 use super::engine::{play_state, NesGame, Outcome};
 use super::eval::{cost, NesWeights, Rows, FULL};
 use super::movegen::{placements, InputModel, Placement, Tap};
@@ -54,7 +55,7 @@ pub struct State {
     game: NesGame,
     /// The record frame the piece spawned on (-1: the menus' last frame).
     spawn_frame: i64,
-    done: bool,
+    pub(super) done: bool,
     dead: bool,
 }
 
@@ -478,7 +479,7 @@ impl NesSearch {
 }
 
 /// A placement of a state's piece as the search sees it.
-enum Child {
+pub(super) enum Child {
     /// A child of the search: its key, hash, score and code.
     Kept {
         key: f64,
@@ -491,44 +492,11 @@ enum Child {
     Crashes,
 }
 
-/// Why a record ends where it does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Ending {
-    /// At the stop asked for (a level, a number of lines or pieces).
-    Reached,
-    /// Its next piece tops out: it spawns into the stack, or has nowhere to go.
-    ToppedOut,
-    /// Its next piece has places to go, but each makes a clear the crash table lists or leaves
-    /// no safe clear to pass the next ten lines.
-    OnlyCrashes,
-    /// Its next piece had safe places, but the beam kept other lines, which all ended later
-    /// with fewer points (or, surviving, no further).
-    Outscored,
-}
-
-impl Ending {
-    /// The ending in words, for the summary.
-    pub fn describe(self) -> &'static str {
-        match self {
-            Ending::Reached => "the stop asked for was reached",
-            Ending::ToppedOut => "its next piece tops out",
-            Ending::OnlyCrashes => {
-                "its next piece has only clears the crash table lists (or none safe to pass the \
-                 next ten lines)"
-            }
-            Ending::Outscored => {
-                "the beam kept other lines past it, and they all ended with fewer points"
-            }
-        }
-    }
-}
-
 impl NesSearch {
     /// Every placement of `state`'s piece (which has banked `score`), to `each`; returns the
     /// placements generated.
     #[inline]
-    fn children(&self, state: &State, score: u64, mut each: impl FnMut(Child)) -> u64 {
+    pub(super) fn children(&self, state: &State, score: u64, mut each: impl FnMut(Child)) -> u64 {
         if state.done || state.dead {
             return 0;
         }
@@ -567,23 +535,6 @@ impl NesSearch {
             });
         }
         all.len() as u64
-    }
-
-    /// Why a line that ends on `state` ends there.
-    fn ending(&self, state: &State) -> Ending {
-        if state.done {
-            return Ending::Reached;
-        }
-        let (mut kept, mut crashes) = (0, 0);
-        self.children(state, 0, |child| match child {
-            Child::Kept { .. } => kept += 1,
-            Child::Crashes => crashes += 1,
-        });
-        match (kept, crashes) {
-            (0, 0) => Ending::ToppedOut,
-            (0, _) => Ending::OnlyCrashes,
-            _ => Ending::Outscored,
-        }
     }
 }
 

@@ -1,0 +1,56 @@
+//! Why a record of the NES search ends where it does: at the stop asked for, or where every
+//! line of the beam had ended before it, and then why this one did.
+
+use super::search::{Child, NesSearch, State};
+
+/// Why a record ends where it does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Ending {
+    /// At the stop asked for (a level, a number of lines or pieces).
+    Reached,
+    /// Its next piece tops out: it spawns into the stack, or has nowhere to go.
+    ToppedOut,
+    /// Its next piece has places to go, but each makes a clear the crash table lists or leaves
+    /// no safe clear to pass the next ten lines.
+    OnlyCrashes,
+    /// Its next piece had safe places, but the beam kept other lines, which all ended later
+    /// with fewer points (or, surviving, no further).
+    Outscored,
+}
+
+impl Ending {
+    /// The ending in words, for the summary.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Ending::Reached => "the stop asked for was reached",
+            Ending::ToppedOut => "its next piece tops out",
+            Ending::OnlyCrashes => {
+                "its next piece has only clears the crash table lists (or none safe to pass the \
+                 next ten lines)"
+            }
+            Ending::Outscored => {
+                "the beam kept other lines past it, and they all ended with fewer points"
+            }
+        }
+    }
+}
+
+impl NesSearch {
+    /// Why a line that ends on `state` ends there.
+    pub(super) fn ending(&self, state: &State) -> Ending {
+        if state.done {
+            return Ending::Reached;
+        }
+        let (mut kept, mut crashes) = (0, 0);
+        self.children(state, 0, |child| match child {
+            Child::Kept { .. } => kept += 1,
+            Child::Crashes => crashes += 1,
+        });
+        match (kept, crashes) {
+            (0, 0) => Ending::ToppedOut,
+            (0, _) => Ending::OnlyCrashes,
+            _ => Ending::Outscored,
+        }
+    }
+}
