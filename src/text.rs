@@ -161,10 +161,10 @@ pub fn quote_line(line: &str) -> String {
 /// one asked for: `; that is a record of GAME: check it with ...`, or nothing. `found` is the
 /// first line as [`quote_line`] quotes it; `header` the line the game asked for has.
 pub fn other_game_hint(found: &str, header: &str) -> String {
-    let game = match found.split_whitespace().collect::<Vec<_>>()[..] {
-        ["game", "nes"] => Some(("NES Tetris", "`check --game nes RECORD`")),
-        ["game", "browser"] => Some(("the browser game", "`check --game browser SEQUENCE RECORD`")),
-        ["game", "olympiad"] => Some((
+    let game = match found {
+        "game nes" => Some(("NES Tetris", "`check --game nes RECORD`")),
+        "game browser" => Some(("the browser game", "`check --game browser SEQUENCE RECORD`")),
+        "game olympiad" => Some((
             "the olympiad's game",
             "`check --game olympiad SEQUENCE RECORD`",
         )),
