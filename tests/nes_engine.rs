@@ -165,12 +165,27 @@ fn an_unknown_start_names_the_title_wait_line_and_token() {
 #[test]
 fn a_game_other_than_nes_is_refused() {
     let e = parse_error("game tencent\nstart-level 19\ntitle-wait 9\ninputs\n");
-    assert_names(&e, 1, Some("tencent"), "the record must be NES Tetris's (`game nes`)");
+    assert_names(
+        &e,
+        1,
+        Some("tencent"),
+        "the record must be NES Tetris's (`game nes`)",
+    );
     let e = parse_error("# a comment\n\ngame NES\nstart-level 19\ntitle-wait 9\ninputs\n");
-    assert_names(&e, 3, Some("NES"), "the record must be NES Tetris's (`game nes`)");
+    assert_names(
+        &e,
+        3,
+        Some("NES"),
+        "the record must be NES Tetris's (`game nes`)",
+    );
     // A record of another game says which, and how to check it.
     let e = parse_error("game olympiad\n0 0\n");
-    assert_names(&e, 1, Some("olympiad"), "that is a record of the olympiad's game");
+    assert_names(
+        &e,
+        1,
+        Some("olympiad"),
+        "that is a record of the olympiad's game",
+    );
 }
 
 #[test]

@@ -52,14 +52,14 @@ impl<C: Code> Candidate<C> {
     /// share it but for the key, and the board ranks by its best.
     #[inline]
     pub fn rank(&self) -> u128 {
-        (self.key as u128) << 64 | self.hash as u128
+        Order::board(self.key, self.hash)
     }
 
     /// Among the children with one board, the one that goes on is the least of these (see
     /// [`Order`]); `parent_hash` is the board hash of the child's parent.
     #[inline]
     pub fn keep_order(&self, parent_hash: u64) -> KeepOrder {
-        keep_order(self.score, self.key, self.placement.order(), parent_hash)
+        Order::keep(self.score, self.key, self.placement.order(), parent_hash)
     }
 
     /// Whether this child goes on rather than `kept`, a child with the same board (`tags`: each
@@ -74,31 +74,35 @@ impl<C: Code> Candidate<C> {
 }
 
 /// The one order of the search's states, whatever the processes and threads that hold them:
+/// every choice the search makes ranks by one of its three keys, the lowest first.
 ///
-/// - boards rank by key (lower is better), then by board hash ([`Candidate::rank`]);
-/// - among the children with one board, the one that goes on has the highest score, then the
-///   lowest key, the lowest placement rank and the lowest parent board hash ([`keep_order`]);
-/// - the answer's state at a depth is the one with the highest score, then the lowest key and
-///   board hash ([`best_order`]).
-///
-/// None of these depends on where a state sits in a beam or on which process holds it, so the
+/// None of them depends on where a state sits in a beam or on which process holds it, so the
 /// one-process search and the distributed search answer with one line, byte for byte.
-pub enum Order {}
+pub struct Order;
 
-/// A child's place among the children with one board (lowest goes on; see [`Order`]).
+/// A child's place among the children with one board ([`Order::keep`]).
 pub(crate) type KeepOrder = (Reverse<u64>, u64, u16, u64);
 
-/// See [`Order`]: score (highest first), key, placement rank, parent's board hash.
-#[inline]
-pub(crate) fn keep_order(score: u64, key: u64, placement: u16, parent_hash: u64) -> KeepOrder {
-    (Reverse(score), key, placement, parent_hash)
-}
+impl Order {
+    /// The boards that go on: by key (lower is better), then by board hash, as one integer so
+    /// that selecting and sorting compare plain integers.
+    #[inline]
+    pub(crate) fn board(key: u64, hash: u64) -> u128 {
+        (key as u128) << 64 | hash as u128
+    }
 
-/// A state's place in the choice of the answer's state at a depth (lowest is chosen; see
-/// [`Order`]): score (highest first), key, board hash.
-#[inline]
-pub(crate) fn best_order(score: u64, key: u64, hash: u64) -> (Reverse<u64>, u64, u64) {
-    (Reverse(score), key, hash)
+    /// Among the children with one board, the one that goes on: the highest score, then the
+    /// lowest key, placement rank and parent's board hash.
+    #[inline]
+    pub(crate) fn keep(score: u64, key: u64, placement: u16, parent_hash: u64) -> KeepOrder {
+        (Reverse(score), key, placement, parent_hash)
+    }
+
+    /// The answer's state at a depth: the highest score, then the lowest key and board hash.
+    #[inline]
+    pub(crate) fn best(score: u64, key: u64, hash: u64) -> (Reverse<u64>, u64, u64) {
+        (Reverse(score), key, hash)
+    }
 }
 
 /// One expansion task's children under its bound, with the sample of the keys of all its

@@ -40,7 +40,7 @@ pub use guided::Guide;
 pub use wire::Wire;
 
 use crate::width::{Clock, Schedule, TimeBudget, WidthPlan};
-use candidates::{best_order, Candidate};
+use candidates::Candidate;
 use expand::{Beam, Last, Node, Step};
 use select::Picker;
 use serde::Serialize;
@@ -382,7 +382,7 @@ fn next_best<C: Code>(
     let (top, _) = chosen
         .iter()
         .enumerate()
-        .min_by_key(|(_, c)| best_order(c.score, c.key, c.hash))
+        .min_by_key(|(_, c)| Order::best(c.score, c.key, c.hash))
         .expect("a selection from candidates is not empty");
     // The guide's own state keeps its place against an equal score.
     let beats = |b: Best| match on_guide {

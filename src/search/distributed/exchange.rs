@@ -3,7 +3,7 @@
 //! ([`outbox`]); and what a process makes of those that reach it: its distinct boards
 //! ([`distinct`]).
 
-use super::super::candidates::{keep_order, Chunk, KeepOrder};
+use super::super::candidates::{Chunk, KeepOrder, Order};
 use super::super::comm::Parcels;
 use super::super::expand::{Node, Step};
 use super::super::game::{Code, Game};
@@ -50,10 +50,10 @@ impl<S: Wire, C: Code> Arrived<S, C> {
     }
 
     /// Among the children with one board, the one that goes on ranks lowest here (the
-    /// search's one order, [`crate::search::Order`]).
+    /// search's one order, [`Order`]).
     #[inline]
     pub(super) fn keep_order(&self) -> KeepOrder {
-        keep_order(self.score, self.key, self.code.order(), self.tag)
+        Order::keep(self.score, self.key, self.code.order(), self.tag)
     }
 }
 

@@ -25,7 +25,7 @@
 mod exchange;
 mod rank;
 
-use super::candidates::{best_order, shortlist_rank};
+use super::candidates::{shortlist_rank, Order};
 use super::comm::{gather_u64, sum, Comm, Metered, Parcels};
 use super::expand::{Beam, Node, Step};
 use super::game::Game;
@@ -210,7 +210,7 @@ pub fn beam_search_distributed<G: Game>(
             .iter()
             .enumerate()
             .map(|(i, b)| (i, b, arrival::<G::State, G::Code>(&arrivals, b.child)))
-            .min_by_key(|(_, b, a)| best_order(a.score, a.key, b.hash))
+            .min_by_key(|(_, b, a)| Order::best(a.score, a.key, b.hash))
             .map(|(i, b, a)| [1, a.score, a.key, b.hash, i as u64])
             .unwrap_or([0; 5]);
         // With the count of each process's new states, numbered after those of the processes
@@ -246,7 +246,7 @@ pub fn beam_search_distributed<G: Game>(
         // The best new state of all processes, numbered across them.
         let (owner, top) = (known.iter().enumerate())
             .filter(|(_, t)| t[0] == 1)
-            .min_by_key(|(_, t)| best_order(t[1], t[2], t[3]))
+            .min_by_key(|(_, t)| Order::best(t[1], t[2], t[3]))
             .expect("a depth with children chooses a state");
         let top = Best {
             depth,
