@@ -715,4 +715,8 @@ fn play_refuses_other_games_and_names_a_bad_sequence() {
     assert_eq!(out.code, Some(0));
     assert!(out.stdout.starts_with("<!DOCTYPE html>"));
     assert!(out.stdout.contains(&sequence().iter().collect::<String>()));
+    // The browser game is play's only game, and its default: the same page without --game.
+    let plain = run(env!("CARGO_BIN_EXE_play"), &[&sequence_path]);
+    assert_eq!(plain.code, Some(0), "{plain:#?}");
+    assert!(plain.stdout == out.stdout, "the same page without --game");
 }

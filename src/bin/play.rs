@@ -16,8 +16,8 @@ use tetris_opt::games::browser::page::{page, Compare};
 #[derive(Parser)]
 #[command(version)]
 struct Args {
-    /// The game: only `browser` has a playable page.
-    #[arg(long, value_name = "GAME")]
+    /// The game: only `browser` has a playable page (the default).
+    #[arg(long, value_name = "GAME", default_value = "browser")]
     game: String,
     /// Piece sequence file (letters IJLOSTZ; whitespace and commas ignored; `#` comments).
     sequence: PathBuf,

@@ -95,7 +95,7 @@ pub fn solve(run: &SolveRun) -> Result<(), CliError> {
             "beam width {width}, score weight {}: {:.1} s, {} states expanded",
             params.score_weight, seconds, found.stats.expanded
         );
-        let _ = writeln!(err, "checked by the plain engine: record valid, same score");
+        let _ = writeln!(err, "checked by the rules engine: record valid, same score");
         let _ = write!(err, "{}", report.summary());
     }
     Ok(())

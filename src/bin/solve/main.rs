@@ -44,7 +44,8 @@ struct Args {
     #[arg(required_unless_present = "game")]
     input: Option<PathBuf>,
     /// States kept at each depth of the beam: by default 20,000 for the contest (its
-    /// sequence in about two minutes on 2 cores), 2,000 for NES, 1,000 for the browser game.
+    /// sequence in about two minutes on 2 cores), 2,000 for NES, 1,000 for the browser game,
+    /// 50 for the olympiad's.
     /// With --time-budget: the width of the first 50 pieces.
     #[arg(long, value_name = "N")]
     beam_width: Option<usize>,

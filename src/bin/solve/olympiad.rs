@@ -92,7 +92,7 @@ pub fn solve(run: &SolveRun) -> Result<(), CliError> {
             "beam width {width}: {seconds:.1} s, {} states expanded",
             found.stats.expanded
         );
-        let _ = writeln!(err, "checked by the plain engine: record valid, same score");
+        let _ = writeln!(err, "checked by the rules engine: record valid, same score");
         let _ = write!(err, "{}", report.summary());
     }
     Ok(())
