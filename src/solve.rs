@@ -10,6 +10,7 @@ use crate::games::tencent::replay::{replay_observed, End, Replayer, Report};
 use crate::games::tencent::rules::{Kind, Move, Rules};
 use crate::games::tencent::search::Start;
 use crate::games::tencent::stats::Stats;
+use std::fmt::Write as _;
 use std::io::Write;
 use thiserror::Error;
 
@@ -242,8 +243,8 @@ impl<'a, W: Write> RecordWriter<'a, W> {
         let mut text = String::new();
         for t in tokens {
             let comma = if self.started { "," } else { "" };
-            text.push_str(comma);
-            text.push_str(&t.to_string());
+            // Writing to a String cannot fail.
+            let _ = write!(text, "{comma}{t}");
             self.started = true;
         }
         self.out
