@@ -246,7 +246,7 @@ fn run(args: &Args) -> Result<(), CliError> {
     // The first failed write of the trace (e.g. a closed pipe): the trace stops there, the
     // replay goes on for the report and the page, and the failure is handled with the report's.
     let mut trace_failed: Option<std::io::Error> = None;
-    let report = match &parsed {
+    let mut report = match &parsed {
         Ok(record) => {
             let mut trace = |step: &Step| {
                 if args.pictures.trace
@@ -273,7 +273,6 @@ fn run(args: &Args) -> Result<(), CliError> {
             error: Some(ReplayError::from(e.clone())),
         },
     };
-    let mut report = report;
     if let (Ok(_), Some(error)) = (&parsed, &mut report.error) {
         if error.piece <= FIRST_PIECES {
             // A record of another sequence fails at once: say so, rather than only where.

@@ -1,6 +1,6 @@
 //! What `check --game nes` prints.
 
-use crate::shared::cli::{read_text, stdout_failed, CliError, EXIT_INVALID};
+use crate::shared::cli::{read_text, stdout_failed, CliError};
 use serde::Serialize;
 use std::io::Write;
 use std::path::Path;
@@ -91,19 +91,7 @@ pub fn check(options: &CheckOptions) -> Result<(), CliError> {
         Ok(r) => r,
         Err(e) => {
             let message = format!("{}: {e}", options.record.display());
-            let mut out = std::io::stdout().lock();
-            let printed = if options.json {
-                writeln!(
-                    out,
-                    "{}",
-                    serde_json::json!({"valid": false, "error": message, "score": 0})
-                )
-            } else {
-                writeln!(out, "error: {message}").and_then(|()| writeln!(out, "Score = 0"))
-            };
-            printed.map_err(|e| stdout_failed(e, "the report"))?;
-            drop(out);
-            std::process::exit(EXIT_INVALID);
+            return crate::invalid_record(options.json, message);
         }
     };
     if let Some(path) = options.fm2 {
