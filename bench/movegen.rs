@@ -7,11 +7,11 @@ use divan::counter::ItemsCount;
 use divan::{black_box, Bencher};
 use std::sync::LazyLock;
 use tetris_opt::games::tencent::bitboard::{self, Board};
-use tetris_opt::games::tencent::eval::{evaluate, evaluate_batch, Batch, Weights, BATCH};
 use tetris_opt::games::tencent::movegen::{placements, Placements};
 use tetris_opt::games::tencent::rules::{Kind, Rules};
 use tetris_opt::games::tencent::search::{beam_search, Params};
-use tetris_opt::sequence::{contest_sequence, CONTEST_SEED};
+use tetris_opt::kit::eval::{evaluate, evaluate_batch, Batch, Weights, BATCH};
+use tetris_opt::kit::sequence::{contest_sequence, CONTEST_SEED};
 
 fn main() {
     divan::main();

@@ -11,13 +11,8 @@
 //! `src/bin/` (with what they share in `src/bin/shared/`) parse arguments and print.
 
 pub mod games;
-pub mod limits;
-pub mod merge;
-pub mod polish;
+pub mod kit;
 pub mod search;
-pub mod sequence;
-pub mod solve;
-pub mod text;
-pub mod tune;
-pub mod viewer;
-pub mod width;
+
+#[cfg(test)]
+mod layers_tests;

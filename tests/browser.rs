@@ -10,7 +10,7 @@ use tetris_opt::games::browser::rules::{
     level, Field, Game, Kind, Lock, Move, Outcome, Piece, HEIGHT, WIDTH,
 };
 use tetris_opt::games::tencent::bitboard::Board;
-use tetris_opt::sequence::SplitMix64;
+use tetris_opt::kit::sequence::SplitMix64;
 
 /// A field from rows of text, bottom-aligned: `#` settled, anything else empty.
 fn field(rows: &[&str]) -> Field {

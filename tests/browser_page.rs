@@ -14,7 +14,7 @@ mod common;
 use common::{chromium, dump_dom, element_text, opening_tag, run, Scratch};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use tetris_opt::sequence::{format_sequence, generate, Distribution};
+use tetris_opt::kit::sequence::{format_sequence, generate, Distribution};
 
 // ---- A model of the rules, for the expected results ----
 

@@ -7,11 +7,11 @@
 use tetris_opt::games::tencent::movegen::Placement;
 use tetris_opt::games::tencent::rules::{Kind, Rules};
 use tetris_opt::games::tencent::search::{beam_search_distributed, beam_search_streaming, Params};
+use tetris_opt::games::tencent::solve::record_for;
+use tetris_opt::kit::sequence::{generate, Distribution};
 use tetris_opt::search::comm::run_local;
+use tetris_opt::search::width::WallClock;
 use tetris_opt::search::{Comm, Objective, Processes, Width};
-use tetris_opt::sequence::{generate, Distribution};
-use tetris_opt::solve::record_for;
-use tetris_opt::width::WallClock;
 
 fn params(beam_width: usize, objective: Objective) -> Params {
     Params {

@@ -5,8 +5,8 @@ mod fast_engine;
 use fast_engine::*;
 use std::collections::HashSet;
 use tetris_opt::games::tencent::bitboard::Board as Bits;
-use tetris_opt::games::tencent::eval::{self, evaluate, Features, Weights};
 use tetris_opt::games::tencent::rules::{Board, Kind, HEIGHT, SPAWN, WIDTH};
+use tetris_opt::kit::eval::{self, evaluate, Features, Weights};
 
 // ---------------------------------------------------------------------------------------------
 // Evaluation features

@@ -9,9 +9,9 @@ use tetris_opt::games::tencent::replay::{replay, End};
 use tetris_opt::games::tencent::rules::Rules;
 use tetris_opt::games::tencent::rules::{self, Board, Kind};
 use tetris_opt::games::tencent::search::{beam_search, beam_search_with_clock, Params, Solution};
-use tetris_opt::sequence::{contest_sequence, generate, Distribution};
-use tetris_opt::solve::{record_for, record_from, start_from};
-use tetris_opt::width::{SpeedModel, TimeBudget};
+use tetris_opt::games::tencent::solve::{record_for, record_from, start_from};
+use tetris_opt::kit::sequence::{contest_sequence, generate, Distribution};
+use tetris_opt::search::width::{SpeedModel, TimeBudget};
 
 // ---------------------------------------------------------------------------------------------
 // 5. End to end
@@ -307,11 +307,11 @@ fn judge_solve_passes_judge_replay() {
 /// score weight and no endgame; the ranking for points is the shipped default one.
 #[test]
 fn the_survival_ranking_is_the_shipped_survival_weights() {
-    use tetris_opt::games::tencent::policy::Policy;
     use tetris_opt::games::tencent::search::{RankingParams, DEFAULT_SCORE_WEIGHT};
+    use tetris_opt::kit::policy::Policy;
     use tetris_opt::search::Objective;
     let file = include_str!("../weights/contest-survive.json");
-    let shipped = tetris_opt::games::tencent::eval::Weights::from_json(file).unwrap();
+    let shipped = tetris_opt::kit::eval::Weights::from_json(file).unwrap();
     let survive = RankingParams::default_for(Objective::Survive);
     assert_eq!(survive.weights, shipped);
     assert_eq!(survive.score_weight, 0.0);

@@ -33,9 +33,9 @@ use tetris_opt::games::tencent::record::Record;
 use tetris_opt::games::tencent::replay::{replay_observed, End, ReplayError};
 use tetris_opt::games::tencent::rules::{Kind, LockMode, Rules};
 use tetris_opt::games::tencent::stats::Stats;
-use tetris_opt::sequence::{parse_sequence, SequenceError};
-use tetris_opt::text::quote_at_most;
-use tetris_opt::viewer::Film;
+use tetris_opt::kit::film::Film;
+use tetris_opt::kit::sequence::{parse_sequence, SequenceError};
+use tetris_opt::kit::text::quote_at_most;
 
 const CHECK: &str = env!("CARGO_BIN_EXE_check");
 const GEN: &str = env!("CARGO_BIN_EXE_gen");
@@ -923,7 +923,7 @@ fn tencent_case(sequence: &[Kind], text: &str, views: bool) -> Result<bool, Find
             observed += 1;
             if views {
                 let _ = step.written.picture(Some(&step.piece));
-                film.observe(step);
+                film.observe_piece(tetris_opt::games::tencent::film::piece(step));
                 stats.observe(step);
             }
         });
@@ -931,7 +931,14 @@ fn tencent_case(sequence: &[Kind], text: &str, views: bool) -> Result<bool, Find
             return wrong("the observer saw a different number of pieces than the report");
         }
         if views {
-            let _ = film.page(sequence, Some(&record), rules, &report, "record.txt");
+            let _ = tetris_opt::games::tencent::film::page(
+                &film,
+                sequence,
+                Some(&record),
+                rules,
+                &report,
+                "record.txt",
+            );
             let _ = stats.to_string();
         }
         match &report.error {
@@ -1034,10 +1041,12 @@ const NES: Grammar = Grammar {
     ],
 };
 
-/// The text a quote of [`tetris_opt::text::quote`] shows: its code points (`<U+200B>`) as the
+/// The text a quote of [`tetris_opt::kit::text::quote`] shows: its code points (`<U+200B>`) as the
 /// characters, without the `...` of a quote cut short.
 fn unquote(quote: &str) -> String {
-    let shown = quote.strip_suffix(tetris_opt::text::CUT).unwrap_or(quote);
+    let shown = quote
+        .strip_suffix(tetris_opt::kit::text::CUT)
+        .unwrap_or(quote);
     let mut out = String::new();
     let mut rest = shown;
     while let Some(at) = rest.find("<U+") {
@@ -1366,7 +1375,7 @@ fn check_olympiad_error(
             Problem::Header { found }
                 if read.first() == Some(&(e.line - 1))
                     && line != olympiad::record::HEADER
-                    && *found == tetris_opt::text::quote_line(line) =>
+                    && *found == tetris_opt::kit::text::quote_line(line) =>
             {
                 Ok(())
             }
@@ -1399,7 +1408,7 @@ fn check_olympiad_error(
     // The token the error names, as the line holds it.
     let named = |number: usize, shown: &str| {
         let word = words.get(number - 1).copied();
-        if word.map(tetris_opt::text::quote).as_deref() != Some(shown)
+        if word.map(tetris_opt::kit::text::quote).as_deref() != Some(shown)
             || !after.starts_with(&format!(", token {number} '{shown}'"))
         {
             return wrong(format!(

@@ -8,7 +8,7 @@ use tetris_opt::games::tencent::record::Record;
 use tetris_opt::games::tencent::replay::{replay, End, ReplayError, Report};
 use tetris_opt::games::tencent::rules::Rules;
 use tetris_opt::games::tencent::rules::{GameOver, Kind};
-use tetris_opt::sequence::parse_sequence;
+use tetris_opt::kit::sequence::parse_sequence;
 
 fn with_limit(piece_limit: usize) -> Rules {
     Rules {

@@ -634,7 +634,7 @@ fn survive_defaults_to_the_survival_ranking() {
         summary["policy"]["endgame_score_weight"],
         serde_json::Value::Null
     );
-    let weights = |text: &str| tetris_opt::games::tencent::eval::Weights::from_json(text).unwrap();
+    let weights = |text: &str| tetris_opt::kit::eval::Weights::from_json(text).unwrap();
     assert_eq!(
         weights(&summary["weights"].to_string()),
         weights(include_str!("../weights/contest-survive.json"))

@@ -16,7 +16,7 @@ use tetris_opt::games::tencent::record::Record;
 use tetris_opt::games::tencent::replay::replay_observed;
 use tetris_opt::games::tencent::rules::Rules;
 use tetris_opt::games::tencent::rules::{Board, Kind, Move, Piece, HEIGHT, WIDTH};
-use tetris_opt::sequence::parse_sequence;
+use tetris_opt::kit::sequence::parse_sequence;
 
 fn sequence_path() -> PathBuf {
     manifest_dir().join("inputs/tencent.txt")

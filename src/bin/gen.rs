@@ -8,7 +8,7 @@ use clap::{CommandFactory, FromArgMatches};
 use std::io::Write;
 use tetris_opt::games::nes::start::distinct_starts;
 use tetris_opt::games::nes::tables::kind_letter;
-use tetris_opt::sequence::{format_sequence, generate, Distribution, CONTEST_SEED};
+use tetris_opt::kit::sequence::{format_sequence, generate, Distribution, CONTEST_SEED};
 
 /// Print a piece sequence file (with no options: the contest sequence).
 #[derive(clap::Parser)]

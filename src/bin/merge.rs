@@ -9,8 +9,8 @@ use crate::shared::cli::{
 };
 use clap::{CommandFactory, FromArgMatches, Parser};
 use std::path::PathBuf;
-use tetris_opt::merge::{merge, MergeError, Merged};
-use tetris_opt::solve::verify;
+use tetris_opt::games::tencent::merge::{merge, MergeError, Merged};
+use tetris_opt::games::tencent::solve::verify;
 
 /// Merge move records of one piece sequence: wherever two records leave the same board after
 /// the same piece, the start of one can go on with the end of the other. Prints the

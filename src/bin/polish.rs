@@ -1,4 +1,4 @@
-//! `polish`: searches a stretch of a finished record again (see `tetris_opt::polish`).
+//! `polish`: searches a stretch of a finished record again (see `tetris_opt::games::tencent::polish`).
 
 #[path = "shared/mod.rs"]
 mod shared;
@@ -11,10 +11,10 @@ use clap::Parser;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::path::PathBuf;
 use std::time::Instant;
+use tetris_opt::games::tencent::polish::{check_range, polish, PolishError};
 use tetris_opt::games::tencent::search::{Params, Start};
-use tetris_opt::polish::{check_range, polish, PolishError};
+use tetris_opt::search::width::Schedule;
 use tetris_opt::search::Objective;
-use tetris_opt::width::Schedule;
 
 /// Search pieces FROM+1..=TO of a record again, from the record's own state, keeping the
 /// record's line in the beam: every line that meets one of its boards with more points goes on
@@ -61,7 +61,7 @@ fn run(args: &Args) -> Result<(), CliError> {
     let rules = args.rules.rules()?;
     args.search.check()?;
     args.search
-        .check_memory(args.beam_width, tetris_opt::limits::BYTES_PER_STATE)?;
+        .check_memory(args.beam_width, tetris_opt::search::limits::BYTES_PER_STATE)?;
     let sequence = read_sequence(&args.input)?;
     let record = read_record(&args.record)?;
     let objective = args.search.objective_or(Objective::Score);
@@ -83,7 +83,7 @@ fn run(args: &Args) -> Result<(), CliError> {
     // Once every input is read and valid: an error is then the only line printed.
     if !args.quiet {
         args.search
-            .print_estimate(args.beam_width, tetris_opt::limits::BYTES_PER_STATE);
+            .print_estimate(args.beam_width, tetris_opt::search::limits::BYTES_PER_STATE);
     }
     let bar = if args.quiet {
         ProgressBar::hidden()

@@ -10,12 +10,12 @@ use crate::shared::cli::{
 use clap::Parser;
 use std::path::{Path, PathBuf};
 use tetris_opt::games::tencent::search::RankingParams;
-use tetris_opt::limits;
-use tetris_opt::search::Objective;
-use tetris_opt::tune::{
+use tetris_opt::games::tencent::tune::{
     free_weights, read_log, seed_inputs, Optimizer, Plan, Progress, Settings, TrialResult,
     TuneError, TuneInput, Tuner,
 };
+use tetris_opt::search::limits;
+use tetris_opt::search::Objective;
 
 /// Tune the solver on generated sequences of the contest's distribution, reporting a held-out
 /// sequence (by default the contest's own) beside them. Every trial is appended to the log as

@@ -6,7 +6,7 @@
 use super::candidates::{best_with_board, Candidate, Chunk};
 use super::game::Code;
 
-/// A line of play to improve on: its board (as [`crate::games::tencent::bitboard::Board::hash64`]) after each
+/// A line of play to improve on: its board's hash after each
 /// piece from `Params::start`'s on.
 #[derive(Clone, Debug, Default)]
 pub struct Guide {

@@ -5,7 +5,8 @@
 //! (by the game's hash) are dropped and the best `beam_width` survive ([`select`]). A state
 //! keeps only the game's state, its score and an index into the [`trail`], from which the
 //! winning line is rebuilt at the end. [`guided`] keeps a given line in the beam, for
-//! `polish`; the width along the way comes from [`crate::width`].
+//! `polish`; the width along the way comes from [`width`], the memory and length limits checked before
+//! a search begins from [`limits`].
 //!
 //! The trail hands out the answer's first placements as soon as every line that may still
 //! become the answer shares them, and forgets them: [`beam_search_streaming`] passes them on
@@ -24,12 +25,14 @@ pub mod distributed;
 mod expand;
 mod game;
 mod guided;
+pub mod limits;
 #[cfg(feature = "mpi")]
 pub mod mpi;
 mod select;
 #[cfg(test)]
 mod streaming_tests;
 mod trail;
+pub mod width;
 pub mod wire;
 
 pub use candidates::Order;
@@ -39,7 +42,7 @@ pub use game::{Code, Game, Sink};
 pub use guided::Guide;
 pub use wire::Wire;
 
-use crate::width::{Clock, Schedule, TimeBudget, WidthPlan};
+use crate::search::width::{Clock, Schedule, TimeBudget, WidthPlan};
 use candidates::Candidate;
 use expand::{Beam, Last, Node, Step};
 use select::Picker;

@@ -2,7 +2,7 @@
 //! line of the search that keeps its whole trail to the end, whether the beam places every
 //! piece, dies, or answers with a state pinned at an earlier depth.
 use super::*;
-use crate::width::WallClock;
+use crate::search::width::WallClock;
 
 /// A small game of numbers: each state has `children` children, named 0.., whose state is a
 /// hash of the parent's and the name's. The key is a hash too (so the beam keeps states

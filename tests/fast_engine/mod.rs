@@ -15,7 +15,7 @@ use tetris_opt::games::tencent::movegen::Placement;
 use tetris_opt::games::tencent::rules::{
     self, Board, Kind, Move, Piece, Rules, HEIGHT, SPAWN, WIDTH,
 };
-use tetris_opt::sequence::SplitMix64;
+use tetris_opt::kit::sequence::SplitMix64;
 
 /// The four cells of a piece, sorted: the identity of a placement on the board.
 pub type Cells = [(i32, i32); 4];

@@ -5,11 +5,11 @@
 use clap::Parser;
 use std::process::ExitCode;
 use tetris_opt::games::tencent::bitboard::Board;
-use tetris_opt::games::tencent::eval::features;
 use tetris_opt::games::tencent::record::Record;
 use tetris_opt::games::tencent::replay::replay_observed;
 use tetris_opt::games::tencent::rules::{Kind, Rules};
-use tetris_opt::sequence::parse_sequence;
+use tetris_opt::kit::eval::features;
+use tetris_opt::kit::sequence::parse_sequence;
 
 #[derive(Parser)]
 #[command(about = "Clears and board features of records of one sequence, window by window")]

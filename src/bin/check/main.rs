@@ -13,11 +13,12 @@ use crate::shared::cli::{
 use clap::{CommandFactory, FromArgMatches, Parser};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use tetris_opt::games::tencent;
 use tetris_opt::games::tencent::record::Record;
 use tetris_opt::games::tencent::replay::{replay_observed, End, ReplayError, Report, Step};
 use tetris_opt::games::tencent::report::JsonReport;
 use tetris_opt::games::tencent::stats::Stats;
-use tetris_opt::viewer::Film;
+use tetris_opt::kit::film::Film;
 
 /// Replay a move record on a piece sequence and print its score (last line: `Score = N`).
 ///
@@ -147,7 +148,7 @@ fn game_named_by(path: &Path) -> Option<String> {
         return None;
     }
     let text = std::fs::read_to_string(path).ok()?;
-    let text = tetris_opt::text::strip_byte_order_mark(&text);
+    let text = tetris_opt::kit::text::strip_byte_order_mark(&text);
     let line = text
         .lines()
         .map(|l| l.split('#').next().unwrap_or("").trim())
@@ -196,7 +197,7 @@ fn run(args: &Args) -> Result<(), CliError> {
     if let Some(game) = game_named_by(record_path) {
         // A record of another game is an invalid record of this one, as every game's check
         // says (exit 1), naming the game and how to check it.
-        let hint = tetris_opt::text::other_game_hint(&format!("game {game}"), "");
+        let hint = tetris_opt::kit::text::other_game_hint(&format!("game {game}"), "");
         return invalid_record(
             args.json,
             format!(
@@ -256,7 +257,7 @@ fn run(args: &Args) -> Result<(), CliError> {
                     trace_failed = write_trace(&mut out, step).err();
                 }
                 if args.pictures.html.is_some() {
-                    film.observe(step);
+                    film.observe_piece(tencent::film::piece(step));
                 }
                 if args.contest.stats {
                     stats.observe(step);
@@ -284,7 +285,14 @@ fn run(args: &Args) -> Result<(), CliError> {
     }
     if let Some(path) = &args.pictures.html {
         let name = record_path.display().to_string();
-        let page = film.page(&sequence, parsed.as_ref().ok(), rules, &report, &name);
+        let page = tencent::film::page(
+            &film,
+            &sequence,
+            parsed.as_ref().ok(),
+            rules,
+            &report,
+            &name,
+        );
         std::fs::write(path, page)
             .map_err(|e| CliError::usage(format!("cannot write {}: {e}", path.display())))?;
     }

@@ -4,11 +4,10 @@ use crate::shared::cli::{read_text, stdout_failed, CliError};
 use serde::Serialize;
 use std::io::Write;
 use std::path::Path;
-use tetris_opt::games::nes::engine::{Events, NesGame, Outcome};
+use tetris_opt::games::nes::engine::{Events, NesGame};
+use tetris_opt::games::nes::film::NesFilm;
 use tetris_opt::games::nes::record::NesRecord;
-use tetris_opt::games::nes::replay::{
-    describe_lock, lock_pending, replay_observed, End, NesReport,
-};
+use tetris_opt::games::nes::replay::{describe_lock, replay_observed, End, NesReport};
 
 /// One frame of `check --game nes --frames`: the ROM's variables the oracle also prints.
 #[derive(Serialize)]
@@ -102,7 +101,7 @@ pub fn check(options: &CheckOptions) -> Result<(), CliError> {
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut failed: Option<std::io::Error> = None;
     let mut frame = 0u64;
-    let mut film = FilmMaker::default();
+    let mut film = NesFilm::default();
     let mut last: Option<NesGame> = None;
     let report = replay_observed(&record, |game: &NesGame, events: &Events| {
         if options.html.is_some() {
@@ -209,149 +208,4 @@ fn write_summary(out: &mut impl Write, r: &NesReport) -> std::io::Result<()> {
     }
     writeln!(out, "ROM score (capped at 999,999): {}", r.rom_score)?;
     writeln!(out, "Score = {}", r.score)
-}
-
-/// The viewer's film of an NES replay: a frame per locked piece, taken when its lines and
-/// points are counted (the rows it cleared are gone by then).
-#[derive(Default)]
-struct FilmMaker {
-    film: tetris_opt::viewer::Film,
-    /// Kind letters of the pieces locked, in order.
-    kinds: String,
-    /// The locked piece waiting for its spawn: kind, x, y, state.
-    pending: Option<(char, i32, i32, u8)>,
-    /// The buttons since the last spawn.
-    buttons: Vec<u8>,
-    next: u8,
-}
-
-impl FilmMaker {
-    fn observe(&mut self, game: &NesGame, events: &Events, buttons: u8) {
-        self.buttons.push(buttons);
-        if events.locked {
-            let (kind, state) = viewer_piece(game.piece);
-            self.pending = Some((kind, game.x as i32, game.y as i32, state));
-        }
-        if events.spawned {
-            self.buttons.clear();
-        }
-        let ended = game.outcome != Outcome::Playing;
-        if game.play_state == tetris_opt::games::nes::engine::play_state::GOAL_CHECK || ended {
-            if let Some((kind, x, y, state)) = self.pending.take() {
-                self.kinds.push(kind);
-                self.film.observe_piece(tetris_opt::viewer::FilmPiece {
-                    x,
-                    y,
-                    state,
-                    moves: tetris_opt::games::nes::record::runs_text(&self.buttons),
-                    score: game.score.uncapped(),
-                    lines: game.lines() as u64,
-                    rows: game.rows(),
-                    game_over: match game.outcome {
-                        Outcome::Playing => None,
-                        Outcome::ToppedOut => Some("a piece spawned into the stack"),
-                        Outcome::Crashed => Some("the ROM crashes on this clear"),
-                    },
-                });
-            }
-        }
-        self.next = game.next;
-    }
-
-    /// Ends the film after the last frame: a piece that locked before the record ended but
-    /// whose lines were not counted yet (or that the game has not even written into the field)
-    /// is shown where it locked, as the report counts it.
-    fn finish(&mut self, game: &NesGame) {
-        let Some((kind, x, y, state)) = self.pending.take() else {
-            return;
-        };
-        let mut rows = game.rows();
-        if lock_pending(game) {
-            for &(dy, dx) in &tetris_opt::games::nes::tables::ORIENTATIONS[game.piece as usize] {
-                rows[(game.y + dy) as usize] |= 1 << (game.x + dx);
-            }
-        }
-        self.kinds.push(kind);
-        self.film.observe_piece(tetris_opt::viewer::FilmPiece {
-            x,
-            y,
-            state,
-            moves: tetris_opt::games::nes::record::runs_text(&self.buttons),
-            score: game.score.uncapped(),
-            lines: game.lines() as u64,
-            rows,
-            game_over: None,
-        });
-        self.next = game.next;
-    }
-
-    fn page(&self, name: &str, report: &NesReport) -> String {
-        let mut kinds = self.kinds.clone();
-        kinds.push(viewer_piece(self.next).0);
-        let file = Path::new(name)
-            .file_name()
-            .map_or(name.to_string(), |f| f.to_string_lossy().into_owned());
-        // Numbers as the contest's page writes them, with thousands separators.
-        let grouped = tetris_opt::games::tencent::stats::grouped;
-        let transition = report.transition.map_or(String::new(), |t| {
-            format!(", level 29 transition {}", grouped(t.score))
-        });
-        tetris_opt::viewer::Film::page_for_game(
-            &self.film,
-            tetris_opt::viewer::GamePage {
-                name,
-                window_title: format!(
-                    "{file} \u{2014} {} \u{2014} tetris-opt NES",
-                    grouped(report.score)
-                ),
-                summary: format!(
-                    "NES Tetris: {} pieces, {} lines, level {}, score {} (ROM {}){transition}",
-                    report.pieces,
-                    report.lines,
-                    report.level,
-                    grouped(report.score),
-                    grouped(report.rom_score)
-                ),
-                kinds,
-                offsets: viewer_offsets(),
-            },
-        )
-    }
-}
-
-/// The viewer's kind letter and state of an orientation.
-fn viewer_piece(orientation: u8) -> (char, u8) {
-    let first = match orientation {
-        0..=3 => 0,
-        4..=7 => 4,
-        8 | 9 => 8,
-        10 => 10,
-        11 | 12 => 11,
-        13..=16 => 13,
-        _ => 17,
-    };
-    (
-        tetris_opt::games::nes::tables::kind_letter(orientation),
-        orientation.saturating_sub(first).min(3),
-    )
-}
-
-/// The orientations' cells as the viewer takes them: by kind in its order `ILJTOSZ`, then by
-/// state, `(dx, dy)`.
-fn viewer_offsets() -> [[[(i32, i32); 4]; 4]; 7] {
-    let mut out = [[[(0, 0); 4]; 4]; 7];
-    for (k, letter) in "ILJTOSZ".chars().enumerate() {
-        for o in 0..19u8 {
-            if tetris_opt::games::nes::tables::kind_letter(o) != letter {
-                continue;
-            }
-            let (_, state) = viewer_piece(o);
-            let cells = tetris_opt::games::nes::tables::ORIENTATIONS[o as usize]
-                .map(|(dy, dx)| (dx as i32, dy as i32));
-            for slot in out[k].iter_mut().skip(state as usize) {
-                *slot = cells;
-            }
-        }
-    }
-    out
 }

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use tetris_opt::games::tencent::rules::{LockMode, Rules, DEFAULT_PIECE_LIMIT};
 use tetris_opt::games::tencent::search::RankingParams;
-use tetris_opt::limits::{self, LimitError};
+use tetris_opt::search::limits::{self, LimitError};
 use tetris_opt::search::Objective;
 
 /// Exit code for a record that was read but is invalid.
@@ -74,7 +74,7 @@ pub fn read_sequence(
     path: &Path,
 ) -> Result<Vec<tetris_opt::games::tencent::rules::Kind>, CliError> {
     let text = read_text(path, "sequence file")?;
-    tetris_opt::sequence::parse_sequence(&text)
+    tetris_opt::kit::sequence::parse_sequence(&text)
         .map_err(|e| CliError::usage(format!("sequence file {}: {e}", path.display())))
 }
 
@@ -198,28 +198,20 @@ pub fn exit_with(result: Result<(), CliError>) -> ! {
 }
 
 /// Evaluation weights from a JSON file, or the shipped defaults.
-pub fn read_weights(
-    path: Option<&Path>,
-) -> Result<tetris_opt::games::tencent::eval::Weights, CliError> {
+pub fn read_weights(path: Option<&Path>) -> Result<tetris_opt::kit::eval::Weights, CliError> {
     match path {
-        Some(p) => {
-            tetris_opt::games::tencent::eval::Weights::from_json(&read_text(p, "weights file")?)
-                .map_err(|e| CliError::usage(format!("weights file {}: {e}", p.display())))
-        }
-        None => Ok(tetris_opt::games::tencent::eval::Weights::default()),
+        Some(p) => tetris_opt::kit::eval::Weights::from_json(&read_text(p, "weights file")?)
+            .map_err(|e| CliError::usage(format!("weights file {}: {e}", p.display()))),
+        None => Ok(tetris_opt::kit::eval::Weights::default()),
     }
 }
 
 /// The beam policy from a JSON file, or the shipped defaults.
-pub fn read_policy(
-    path: Option<&Path>,
-) -> Result<tetris_opt::games::tencent::policy::Policy, CliError> {
+pub fn read_policy(path: Option<&Path>) -> Result<tetris_opt::kit::policy::Policy, CliError> {
     match path {
-        Some(p) => {
-            tetris_opt::games::tencent::policy::Policy::from_json(&read_text(p, "policy file")?)
-                .map_err(|e| CliError::usage(format!("policy file {}: {e}", p.display())))
-        }
-        None => Ok(tetris_opt::games::tencent::policy::Policy::default()),
+        Some(p) => tetris_opt::kit::policy::Policy::from_json(&read_text(p, "policy file")?)
+            .map_err(|e| CliError::usage(format!("policy file {}: {e}", p.display()))),
+        None => Ok(tetris_opt::kit::policy::Policy::default()),
     }
 }
 

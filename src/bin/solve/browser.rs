@@ -10,9 +10,9 @@ use tetris_opt::games::browser::record::{Record, HEADER};
 use tetris_opt::games::browser::replay::{JsonReport, Replayer};
 use tetris_opt::games::browser::search::{default_policy, default_weights, Params, DEFAULT_WIDTH};
 use tetris_opt::games::tencent::search::DEFAULT_SCORE_WEIGHT;
-use tetris_opt::limits;
+use tetris_opt::search::limits;
+use tetris_opt::search::width::WallClock;
 use tetris_opt::search::Objective;
-use tetris_opt::width::WallClock;
 
 /// Solves a browser-game sequence: the record on stdout (checked on the plain engine first),
 /// a summary ending in `Score = N` on stderr.

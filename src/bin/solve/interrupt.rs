@@ -8,7 +8,7 @@ use std::io::{BufWriter, Stdout, Write};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 /// Standard output for a record written one piece per `write` (as
-/// [`tetris_opt::solve::RecordWriter`] writes it) and its newline, which an interrupt flushes
+/// [`tetris_opt::games::tencent::solve::RecordWriter`] writes it) and its newline, which an interrupt flushes
 /// whole.
 #[derive(Clone)]
 pub struct PieceOut {

@@ -27,11 +27,11 @@ use tetris_opt::games::tencent::rules::{Kind, Rules};
 use tetris_opt::games::tencent::search::{
     beam_search_distributed, beam_search_streaming, Params, Solution, Start,
 };
+use tetris_opt::games::tencent::solve::{start_from, RecordWriter, SolveError};
 use tetris_opt::games::tencent::stats::Stats;
-use tetris_opt::limits;
+use tetris_opt::search::limits;
+use tetris_opt::search::width::{Schedule, TimeBudget, WallClock};
 use tetris_opt::search::{Comm, DepthStats, Objective, Traffic};
-use tetris_opt::solve::{start_from, RecordWriter, SolveError};
-use tetris_opt::width::{Schedule, TimeBudget, WallClock};
 use values::{parse_duration, parse_interval, parse_schedule};
 
 /// Search a move record for a piece sequence; prints the record (one line, comma-separated) on

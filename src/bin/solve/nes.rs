@@ -12,9 +12,9 @@ use tetris_opt::games::nes::movegen::InputModel;
 use tetris_opt::games::nes::replay::{replay_observed, End};
 use tetris_opt::games::nes::search::{lines_to_level, NesSearch, State, Stop, MAX_PIECES};
 use tetris_opt::games::nes::start;
-use tetris_opt::limits;
+use tetris_opt::search::limits;
+use tetris_opt::search::width::{Schedule, TimeBudget, WallClock};
 use tetris_opt::search::{Objective, Width};
-use tetris_opt::width::{Schedule, TimeBudget, WallClock};
 
 /// The default beam width of NES games.
 pub const DEFAULT_WIDTH: usize = 2_000;

@@ -11,9 +11,9 @@ use tetris_opt::games::olympiad::replay::{JsonReport, Replay};
 use tetris_opt::games::olympiad::search::{
     default_weights, solve as search, Params, DEFAULT_WIDTH,
 };
-use tetris_opt::limits;
+use tetris_opt::search::limits;
+use tetris_opt::search::width::WallClock;
 use tetris_opt::search::{Objective, Processes};
-use tetris_opt::width::WallClock;
 
 /// Solves an olympiad sequence: the record on stdout, each placement replayed on the plain
 /// engine before it is written (a long game's record comes out as the search decides it), a

@@ -7,9 +7,9 @@ use crate::shared::cli::{
 };
 use std::path::Path;
 use tetris_opt::games::tencent::rules::Kind;
-use tetris_opt::limits;
+use tetris_opt::search::limits;
+use tetris_opt::search::width::{Schedule, TimeBudget};
 use tetris_opt::search::Width;
-use tetris_opt::width::{Schedule, TimeBudget};
 
 /// What `solve --game browser` or `--game olympiad` is asked to do.
 pub struct SolveRun<'a> {

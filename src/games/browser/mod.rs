@@ -12,7 +12,7 @@ pub mod replay;
 pub mod rules;
 pub mod search;
 
-use crate::sequence::{generate, Distribution};
+use crate::kit::sequence::{generate, Distribution};
 use rules::Kind;
 
 /// The game's sequence for `seed`: 7-bags, each the seven kinds shuffled (the project's

@@ -12,7 +12,7 @@
 //! to an exhaustive search on it.
 
 use super::rules::{self, Kind, Move, Piece};
-use crate::games::tencent::bitboard::{Board, COLS};
+use crate::kit::board::{Board, COLS};
 
 /// Hidden rows above the field; a matrix row `row` is index `row + HIDDEN` here.
 const HIDDEN: u32 = rules::HIDDEN_ROWS as u32;

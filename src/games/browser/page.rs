@@ -8,7 +8,7 @@
 //! which the page parses itself so that a record it cannot read is shown as an error on a page
 //! that still plays.
 
-use crate::games::tencent::rules::Kind;
+use crate::kit::piece::Kind;
 use serde::Serialize;
 
 /// The page around the data; `{{DATA}}` is filled in by [`page`].

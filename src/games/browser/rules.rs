@@ -6,7 +6,7 @@
 //! is a 20 x 10 grid of booleans, a piece is a square matrix with the field position of its
 //! top-left cell, and each move is its own function.
 
-pub use crate::games::tencent::rules::Kind;
+pub use crate::kit::piece::Kind;
 use std::fmt;
 
 /// Field width in columns (0..9, left to right).

@@ -6,12 +6,12 @@
 use super::movegen::{MoveGen, Placement};
 use super::record::{Record, Token};
 use super::rules::{rotated_matrix, Kind, POINTS_PER_LINE};
-use crate::games::tencent::bitboard::Board;
-use crate::games::tencent::eval::Weights;
-use crate::games::tencent::policy::{Policy, Ranking};
-use crate::games::tencent::search::Pending;
+use crate::kit::board::Board;
+use crate::kit::eval::Weights;
+use crate::kit::pending::Pending;
+use crate::kit::policy::{Policy, Ranking};
+use crate::search::width::Clock;
 use crate::search::{self, DepthStats, Game, Objective, Processes, Run, Sink, Width};
-use crate::width::Clock;
 
 /// The browser game's default beam width.
 pub const DEFAULT_WIDTH: usize = 1_000;

@@ -60,12 +60,12 @@ impl NesWeights {
     /// array would assign weights by position), unknown or missing fields, and a value that is
     /// not a finite number.
     pub fn from_json(text: &str) -> Result<NesWeights, String> {
-        if let Some(kind) = crate::text::not_an_object(text) {
+        if let Some(kind) = crate::kit::text::not_an_object(text) {
             return Err(format!(
                 "NES weights are a JSON object of named fields, such as {{\"hole\": 400.0, ...}}, not {kind}"
             ));
         }
-        let weights: NesWeights = crate::text::from_json(text).map_err(|e| e.to_string())?;
+        let weights: NesWeights = crate::kit::text::from_json(text).map_err(|e| e.to_string())?;
         for (field, value) in NesWeights::NAMES.iter().zip(weights.values()) {
             if !value.is_finite() {
                 return Err(format!("{field} must be a finite number, not {value}"));

@@ -6,6 +6,7 @@ pub mod crash;
 pub mod ending;
 pub mod engine;
 pub mod eval;
+pub mod film;
 pub mod fm2;
 pub mod movegen;
 pub mod record;

@@ -17,7 +17,7 @@
 
 use super::engine::button;
 use super::start::{self, Start};
-use crate::text::{describe_char, quote, strip_byte_order_mark};
+use crate::kit::text::{describe_char, quote, strip_byte_order_mark};
 use std::fmt;
 
 /// Letters of the buttons a record may press, with their bits.
@@ -160,7 +160,7 @@ impl NesRecord {
                 let value = words.next();
                 let names_the_game = key == "game" && value.is_some();
                 if !game_seen && !names_the_game {
-                    let hint = crate::text::other_game_hint(line.trim(), "");
+                    let hint = crate::kit::text::other_game_hint(line.trim(), "");
                     return Err(err(
                         Some(key),
                         format!("an NES record starts with the line 'game nes'{hint}"),
@@ -183,7 +183,7 @@ impl NesRecord {
                     }
                     ("game", Some("nes")) => game_seen = true,
                     ("game", Some(other)) => {
-                        let hint = crate::text::other_game_hint(&format!("game {other}"), "");
+                        let hint = crate::kit::text::other_game_hint(&format!("game {other}"), "");
                         return Err(err(
                             Some(other),
                             format!("the record must be NES Tetris's (`game nes`){hint}"),

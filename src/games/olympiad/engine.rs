@@ -8,7 +8,7 @@
 //! side.
 
 use super::rules::{self, Kind, HEIGHT, WIDTH};
-use crate::games::tencent::bitboard::{Board, ROWS, ROW_MASK};
+use crate::kit::board::{Board, ROWS, ROW_MASK};
 use std::sync::OnceLock;
 
 /// One orientation of a kind, by columns.
@@ -229,7 +229,7 @@ fn fall_distance(rows: &Rows, body: &Rows) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sequence::SplitMix64;
+    use crate::kit::sequence::SplitMix64;
 
     fn board_of(field: &rules::Field) -> Board {
         let mut rows = [0u16; HEIGHT];

@@ -1,4 +1,4 @@
-//! The viewer's page of an olympiad record ([`crate::viewer`]): a frame per placement, the
+//! The viewer's page of an olympiad record ([`crate::kit::film`]): a frame per placement, the
 //! piece drawn where it came to rest on the field before it, the next frame the field after
 //! the removals and falls; each frame's text says what the placement removed and whether
 //! bodies fell. The plain engine plays the record; an invalid record plays up to the piece
@@ -7,7 +7,7 @@
 use super::record::{Placement, Record, RecordError};
 use super::replay::Replay;
 use super::rules::{cells, orientations, Kind, Outcome, HEIGHT, WIDTH};
-use crate::viewer::{Film, FilmPiece, GamePage};
+use crate::kit::film::{Film, FilmPiece, GamePage};
 
 /// The page for `record` on `sequence`; `name` is the record's path as the user gave it.
 pub fn page(sequence: &[Kind], record: &Record, name: &str) -> String {
@@ -61,19 +61,17 @@ pub fn page(sequence: &[Kind], record: &Record, name: &str) -> String {
     let file = std::path::Path::new(name)
         .file_name()
         .map_or(name.to_string(), |f| f.to_string_lossy().into_owned());
-    Film::page_for_game(
-        &film,
-        GamePage {
-            name,
-            window_title: format!(
-                "{file} \u{2014} {} pieces \u{2014} tetris-opt olympiad",
-                report.pieces_placed
-            ),
-            summary,
-            kinds,
-            offsets: offsets(),
-        },
-    )
+    film.page(GamePage {
+        name,
+        window_title: format!(
+            "{file} \u{2014} {} pieces \u{2014} tetris-opt olympiad",
+            report.pieces_placed
+        ),
+        summary,
+        kinds,
+        offsets: offsets(),
+        error: None,
+    })
 }
 
 /// A frame's text: the placement, then what it removed and what fell.

@@ -11,7 +11,7 @@ pub mod replay;
 pub mod rules;
 pub mod search;
 
-use crate::sequence::{generate, Distribution};
+use crate::kit::sequence::{generate, Distribution};
 use rules::Kind;
 
 /// The game's sequence for `seed`: each piece one of the seven kinds with equal odds (the

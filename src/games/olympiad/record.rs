@@ -7,7 +7,7 @@
 //! naming the line, the piece and the token.
 
 use super::rules::Kind;
-use crate::text::{describe_char, lines_after_header, quote, MissingHeader};
+use crate::kit::text::{describe_char, lines_after_header, quote, MissingHeader};
 use std::fmt;
 
 /// The first line of every record.
@@ -68,9 +68,9 @@ pub enum Problem {
 }
 
 /// A record error of this game.
-pub type RecordError = crate::text::RecordError<Problem>;
+pub type RecordError = crate::kit::text::RecordError<Problem>;
 
-impl crate::text::Problem for Problem {
+impl crate::kit::text::Problem for Problem {
     fn missing_header(missing: MissingHeader) -> Problem {
         match missing {
             MissingHeader::Empty => Problem::Empty,
@@ -84,7 +84,7 @@ impl crate::text::Problem for Problem {
                 format!("the record has no `{HEADER}` line (it is empty or all comments)")
             }
             Problem::Header { found } => {
-                let hint = crate::text::other_game_hint(found, HEADER);
+                let hint = crate::kit::text::other_game_hint(found, HEADER);
                 format!("the first line must be `{HEADER}`, found '{found}'{hint}")
             }
             Problem::Token {

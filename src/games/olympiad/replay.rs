@@ -243,7 +243,7 @@ mod tests {
     use super::*;
 
     fn kinds(letters: &str) -> Vec<Kind> {
-        crate::sequence::parse_sequence(letters).unwrap()
+        crate::kit::sequence::parse_sequence(letters).unwrap()
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //!
 //! Rows count from the bottom (row 0 is the floor row), columns from the left.
 
-pub use crate::games::tencent::rules::Kind;
+pub use crate::kit::piece::Kind;
 use std::collections::VecDeque;
 
 /// Columns of the field.

@@ -6,12 +6,12 @@
 use super::engine::{heights, place, rest_row, shapes};
 use super::record::Placement;
 use super::rules::Kind;
-use crate::games::tencent::bitboard::{Board, ROWS};
-use crate::games::tencent::eval::Weights;
-use crate::games::tencent::policy::{Policy, Ranking};
-use crate::games::tencent::search::Pending;
+use crate::kit::board::{Board, ROWS};
+use crate::kit::eval::Weights;
+use crate::kit::pending::Pending;
+use crate::kit::policy::{Policy, Ranking};
+use crate::search::width::Clock;
 use crate::search::{self, DepthStats, Game, Objective, Processes, Run, Sink, Width};
-use crate::width::Clock;
 
 /// The olympiad's default beam width: the olympiad's own.
 pub const DEFAULT_WIDTH: usize = 50;

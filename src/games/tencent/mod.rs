@@ -1,17 +1,20 @@
 //! The 2021 Tencent Geek Challenge #4 Tetris variant (docs/RULES.md): the plain rules engine
 //! in [`rules`], records in [`record`], the checker's replay in [`replay`] with its breakdown
-//! of the points in [`stats`]; for the search, the fast board in [`bitboard`], placements in
-//! [`movegen`], the board evaluation in [`eval`] and its policy in [`policy`], and the game on
-//! the beam search's seam in [`search`].
+//! of the points in [`stats`] and its page in [`film`]; for the search, the contest's pieces on
+//! the kit's board in [`bitboard`], placements in [`movegen`] and the game on the beam search's
+//! seam in [`search`]. The contest's own tools: record building and the self-check in [`solve`],
+//! parameter tuning in [`tune`], and [`merge`] and [`polish`] to improve finished records.
 
 pub mod bitboard;
-pub mod eval;
+pub mod film;
+pub mod merge;
 pub mod movegen;
-pub mod policy;
+pub mod polish;
 pub mod record;
 pub mod replay;
 pub mod report;
 pub mod rules;
 pub mod search;
+pub mod solve;
 pub mod stats;
-pub mod weights;
+pub mod tune;

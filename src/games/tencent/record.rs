@@ -5,7 +5,7 @@
 //! that its errors can name the piece.
 
 use crate::games::tencent::rules::Move;
-use crate::text::{describe_char, quote, strip_byte_order_mark};
+use crate::kit::text::{describe_char, quote, strip_byte_order_mark};
 use std::fmt;
 
 /// One token of a record.

@@ -21,68 +21,13 @@ pub const SPAWN: (i32, i32) = (4, 0);
 /// Score multiplier `k(n)` for `n` full rows; the turn scores `filled_cells * k(n)`.
 pub const CLEAR_MULTIPLIER: [u64; 5] = [0, 1, 3, 6, 10];
 
-/// The seven piece kinds in the rules' index order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Kind {
-    I,
-    L,
-    J,
-    T,
-    O,
-    S,
-    Z,
-}
+pub use crate::kit::piece::Kind;
 
+/// The contest's shapes: the kit's kinds in the rotation states of RULES.md.
 impl Kind {
-    pub const ALL: [Kind; 7] = [
-        Kind::I,
-        Kind::L,
-        Kind::J,
-        Kind::T,
-        Kind::O,
-        Kind::S,
-        Kind::Z,
-    ];
-
-    pub fn index(self) -> usize {
-        self as usize
-    }
-
-    pub fn letter(self) -> char {
-        match self {
-            Kind::I => 'I',
-            Kind::L => 'L',
-            Kind::J => 'J',
-            Kind::T => 'T',
-            Kind::O => 'O',
-            Kind::S => 'S',
-            Kind::Z => 'Z',
-        }
-    }
-
-    /// The kind named by a letter, in either case.
-    pub fn from_letter(c: char) -> Option<Kind> {
-        Some(match c.to_ascii_uppercase() {
-            'I' => Kind::I,
-            'L' => Kind::L,
-            'J' => Kind::J,
-            'T' => Kind::T,
-            'O' => Kind::O,
-            'S' => Kind::S,
-            'Z' => Kind::Z,
-            _ => return None,
-        })
-    }
-
     /// Cell offsets `(dx, dy)` of this kind in rotation state `state` (0..3).
     pub fn offsets(self, state: u8) -> [(i32, i32); 4] {
         OFFSETS[self.index()][state as usize % 4]
-    }
-}
-
-impl fmt::Display for Kind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.letter())
     }
 }
 

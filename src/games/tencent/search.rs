@@ -5,14 +5,15 @@
 //! its answer and the ranking a search takes unless told otherwise ([`RankingParams`]).
 
 use super::bitboard::Board;
-use super::eval::{evaluate_batch, Batch, Weights};
 use super::movegen::{placements_with, Placement, Placements};
-use super::policy::{Policy, Ranking};
 use super::rules::{Kind, Rules};
+use crate::kit::eval::Weights;
+use crate::kit::pending::Pending;
+use crate::kit::policy::{Policy, Ranking};
+use crate::search::width::{Clock, Schedule, TimeBudget, WallClock};
 use crate::search::{
     self, Comm, DepthStats, Game, Guide, Objective, Processes, Run, Sink, Traffic, Width,
 };
-use crate::width::{Clock, Schedule, TimeBudget, WallClock};
 
 /// Everything that decides what the search returns.
 #[derive(Clone, Debug)]
@@ -110,7 +111,7 @@ pub fn beam_search(
 }
 
 /// [`beam_search`] whose time budget reads `clock` instead of the wall clock (a
-/// [`crate::width::SpeedModel`] makes a budgeted search repeatable).
+/// [`crate::search::width::SpeedModel`] makes a budgeted search repeatable).
 pub fn beam_search_with_clock(
     sequence: &[Kind],
     params: &Params,
@@ -348,62 +349,10 @@ impl Game for Tencent<'_> {
     }
 }
 
-/// A child waiting for its evaluation.
-#[derive(Clone, Copy)]
-struct Child {
-    score: u64,
-    parent: u32,
-    placement: u16,
-}
-
 /// An expansion task's buffers: the placements of the state being expanded, and the children
 /// waiting for their evaluation.
 #[derive(Default)]
 pub(crate) struct Buffers {
     placements: Placements,
     pending: Pending,
-}
-
-/// Children waiting for their evaluation, which runs a batch at a time (children of several
-/// states share a batch; the order of the candidates is unchanged). Every game keyed by the
-/// contest's evaluation uses it.
-#[derive(Default)]
-pub(crate) struct Pending {
-    boards: Batch,
-    children: Vec<Child>,
-}
-
-impl Pending {
-    /// Holds a child: its board (a piece landed with its middle at row `landing_y`), its
-    /// score, its parent and its placement code.
-    #[inline]
-    pub fn push(&mut self, board: &Board, landing_y: u32, score: u64, parent: u32, placement: u16) {
-        self.boards.push(board, landing_y);
-        self.children.push(Child {
-            score,
-            parent,
-            placement,
-        });
-    }
-
-    /// Whether a batch is full: flush before the next push.
-    #[inline]
-    pub fn is_full(&self) -> bool {
-        self.boards.is_full()
-    }
-
-    /// Evaluates the waiting children by `ranking` and turns them into candidates.
-    pub fn flush(&mut self, ranking: &Ranking, out: &mut Sink<u16>) {
-        if self.children.is_empty() {
-            return;
-        }
-        let costs = evaluate_batch(&self.boards, &ranking.weights);
-        let hashes = self.boards.hashes();
-        for (i, child) in self.children.iter().enumerate() {
-            let key = costs[i] as f64 - child.score as f64 * ranking.score_weight;
-            out.push(key, hashes[i], child.score, child.parent, child.placement);
-        }
-        self.children.clear();
-        self.boards.clear();
-    }
 }

@@ -5,6 +5,7 @@
 
 use crate::games::tencent::replay::Step;
 use crate::games::tencent::rules::Kind;
+use crate::kit::text::grouped;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -87,19 +88,6 @@ impl Stats {
     }
 }
 
-/// Thousands separators, for figures a reader compares by eye.
-pub fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, ch) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
-}
-
 impl fmt::Display for Stats {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let total = self.points().max(1) as f64;
@@ -137,18 +125,5 @@ impl fmt::Display for Stats {
             segments.join(" / ")
         )?;
         writeln!(f, "locks in mid-air: {}", self.mid_air_locks)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::grouped;
-
-    #[test]
-    fn grouped_puts_a_comma_every_three_digits() {
-        assert_eq!(grouped(0), "0");
-        assert_eq!(grouped(999), "999");
-        assert_eq!(grouped(1_000), "1,000");
-        assert_eq!(grouped(1_395_326), "1,395,326");
     }
 }

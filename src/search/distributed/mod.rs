@@ -32,7 +32,7 @@ use super::game::Game;
 use super::trail::{Best, Trail, TrailEntry};
 use super::wire::{Reader, Wire};
 use super::{DepthStats, Line, Objective, Run, Width};
-use crate::width::{Clock, WidthPlan};
+use crate::search::width::{Clock, WidthPlan};
 use exchange::{arrival, distinct, outbox, Arrived, Board};
 use rank::{cutoff, kth};
 use rayon::prelude::*;

@@ -5,13 +5,11 @@
 //! the key down. Weights are data: the defaults are compiled in from `weights/default.json` and
 //! `--weights FILE` replaces them.
 
-pub use super::weights::{Weights, WeightsError, MAX_NEAR_I_PIECES};
-use crate::games::tencent::bitboard::{
-    hash_finish, hash_step, Board, COLS, HASH_SEED, ROWS, ROW_MASK,
-};
+use crate::kit::board::{hash_finish, hash_step, Board, COLS, HASH_SEED, ROWS, ROW_MASK};
+pub use crate::kit::weights::{Weights, WeightsError, MAX_NEAR_I_PIECES};
 
-/// The spawn's column (`rules::SPAWN`).
-const SPAWN_X: usize = crate::games::tencent::rules::SPAWN.0 as usize;
+/// The column pieces enter at (the contest's `rules::SPAWN`, the others' too).
+pub const SPAWN_X: usize = 4;
 
 /// Defines [`Features`] (one board's counts) and [`Lanes`] (the same counts for a whole
 /// [`Batch`], one array per feature) from one list, with the weighted sum over it.

@@ -16,12 +16,12 @@ pub use driver::{Optimizer, Plan, Progress, Settings, TrialFn, TuneError, Tuner}
 use seeds::GENERATOR_MODULUS;
 pub use seeds::{seed_inputs, ContestOverlap, ContestStates, CONTEST_PIECES};
 
-use crate::games::tencent::eval::Weights;
-use crate::games::tencent::policy::Policy;
 use crate::games::tencent::rules::{Kind, Rules};
 use crate::games::tencent::search::{beam_search, Params};
+use crate::kit::eval::Weights;
+use crate::kit::policy::Policy;
+use crate::kit::sequence::SplitMix64;
 use crate::search::Objective;
-use crate::sequence::SplitMix64;
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 use std::time::Instant;
@@ -312,7 +312,7 @@ pub fn free_weights(names: &[String]) -> Result<Vec<usize>, TuneError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sequence::{contest_sequence, CONTEST_SEED};
+    use crate::kit::sequence::{contest_sequence, CONTEST_SEED};
     use seeds::next_state;
 
     #[test]
@@ -443,7 +443,7 @@ mod tests {
     fn fingerprint_tells_inputs_apart() {
         let input = |name: &str, seed| TuneInput {
             name: name.into(),
-            pieces: crate::sequence::contest_sequence(seed, 100),
+            pieces: crate::kit::sequence::contest_sequence(seed, 100),
         };
         let rules = |piece_limit, judge: bool| {
             let rules = if judge {

@@ -7,10 +7,10 @@ use super::{
     fitness_order, inputs_fingerprint, score_trial, ContestOverlap, CrossEntropy, TrialLog,
     TrialParams, TrialResult, TrialScores, TuneInput, GENERATOR_MODULUS,
 };
-use crate::games::tencent::eval::Weights;
-use crate::games::tencent::policy::Policy;
 use crate::games::tencent::rules::Rules;
-use crate::limits::{self, LimitError};
+use crate::kit::eval::Weights;
+use crate::kit::policy::Policy;
+use crate::search::limits::{self, LimitError};
 use crate::search::Objective;
 use rayon::prelude::*;
 use std::cmp::Ordering;

@@ -1,6 +1,6 @@
 //! Tests of `driver`, kept apart so that the module reads on one screen at a time.
 use super::*;
-use crate::tune::read_log;
+use crate::games::tencent::tune::read_log;
 
 fn settings(generations: usize) -> Settings {
     Settings {
@@ -19,7 +19,7 @@ fn settings(generations: usize) -> Settings {
         },
         inputs: vec![TuneInput {
             name: "seed 1".into(),
-            pieces: crate::sequence::contest_sequence(1, 10),
+            pieces: crate::kit::sequence::contest_sequence(1, 10),
         }],
         holdout: None,
         rules: Rules::default(),

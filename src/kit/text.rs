@@ -230,7 +230,7 @@ pub struct RecordError<P> {
     /// 1-based piece number, where the error is about a piece.
     pub piece: Option<usize>,
     /// The piece's kind, where the sequence is known.
-    pub kind: Option<crate::games::tencent::rules::Kind>,
+    pub kind: Option<crate::kit::piece::Kind>,
     pub problem: P,
 }
 
@@ -273,8 +273,29 @@ impl<P: Problem> std::fmt::Display for RecordError<P> {
 
 impl<P: Problem + std::fmt::Debug> std::error::Error for RecordError<P> {}
 
+/// Thousands separators, for figures a reader compares by eye.
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn grouped_puts_a_comma_every_three_digits() {
+        assert_eq!(super::grouped(0), "0");
+        assert_eq!(super::grouped(999), "999");
+        assert_eq!(super::grouped(1_000), "1,000");
+        assert_eq!(super::grouped(1_395_326), "1,395,326");
+    }
+
     use super::*;
 
     #[test]

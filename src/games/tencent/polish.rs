@@ -14,8 +14,8 @@ use crate::games::tencent::record::Record;
 use crate::games::tencent::replay::replay_observed;
 use crate::games::tencent::rules::Kind;
 use crate::games::tencent::search::{beam_search_guided, Params, Start};
+use crate::games::tencent::solve::{record_from, verify, SolveError};
 use crate::search::{DepthStats, Guide};
-use crate::solve::{record_from, verify, SolveError};
 use thiserror::Error;
 
 /// Why a stretch of a record could not be polished.
@@ -139,9 +139,9 @@ mod tests {
     use crate::games::tencent::replay::replay;
     use crate::games::tencent::rules::Rules;
     use crate::games::tencent::search::beam_search;
-    use crate::sequence::contest_sequence;
-    use crate::solve::record_for;
-    use crate::width::Schedule;
+    use crate::games::tencent::solve::record_for;
+    use crate::kit::sequence::contest_sequence;
+    use crate::search::width::Schedule;
 
     fn params(beam_width: usize) -> Params {
         Params {

@@ -1,9 +1,9 @@
-//! The evaluation's weights: one per board feature of [`super::eval`], plus the window sizes
+//! The evaluation's weights: one per board feature of [`crate::kit::eval`], plus the window sizes
 //! some features take. Weights are data: the defaults are compiled in from
 //! `weights/default.json` (for points) and `weights/contest-survive.json` (for survival), and
 //! `--weights FILE` replaces them.
 
-use super::bitboard::ROWS;
+use crate::kit::board::ROWS;
 use serde::{Deserialize, Serialize};
 
 /// Defines [`Weights`] and everything that lists its fields (the file form without defaults,
@@ -126,7 +126,7 @@ pub const MAX_NEAR_I_PIECES: u32 = 10_000;
 #[derive(Debug, thiserror::Error)]
 pub enum WeightsError {
     #[error("{0}")]
-    Json(crate::text::JsonError),
+    Json(crate::kit::text::JsonError),
     #[error("{field} is {detail}; a weight must be a finite number")]
     OutOfRange { field: String, detail: String },
     #[error(
@@ -144,7 +144,7 @@ pub enum WeightsError {
 }
 
 /// A JSON error, worded for a weight when it is a number too large for any float (`1e999`).
-fn json_error(e: crate::text::JsonError) -> WeightsError {
+fn json_error(e: crate::kit::text::JsonError) -> WeightsError {
     let path_names_a_field = !e.path.is_empty() && e.path != ".";
     if path_names_a_field && e.inner.to_string().starts_with("number out of range") {
         return WeightsError::OutOfRange {
@@ -165,7 +165,7 @@ impl Default for Weights {
     }
 }
 
-static DEFAULT_WEIGHTS_JSON: &str = include_str!("../../../weights/default.json");
+static DEFAULT_WEIGHTS_JSON: &str = include_str!("../../weights/default.json");
 
 static DEFAULT_WEIGHTS: std::sync::LazyLock<Weights> = std::sync::LazyLock::new(|| {
     // The struct's own `Default` reads this file, so parse with every field zeroed first.
@@ -175,7 +175,7 @@ static DEFAULT_WEIGHTS: std::sync::LazyLock<Weights> = std::sync::LazyLock::new(
 });
 
 static SURVIVE_WEIGHTS: std::sync::LazyLock<Weights> = std::sync::LazyLock::new(|| {
-    Weights::from_json(include_str!("../../../weights/contest-survive.json"))
+    Weights::from_json(include_str!("../../weights/contest-survive.json"))
         .expect("weights/contest-survive.json is valid")
 });
 
@@ -197,10 +197,10 @@ impl Weights {
     /// byte-order mark at the start is skipped; errors name the field.
     pub fn from_json(text: &str) -> Result<Weights, WeightsError> {
         // A text that is not JSON at all gets serde's error, with its line and column.
-        if let Some(kind) = crate::text::not_an_object(text) {
+        if let Some(kind) = crate::kit::text::not_an_object(text) {
             return Err(WeightsError::NotAnObject(kind));
         }
-        let weights: Weights = crate::text::from_json(text).map_err(json_error)?;
+        let weights: Weights = crate::kit::text::from_json(text).map_err(json_error)?;
         weights.validate()?;
         Ok(weights)
     }
@@ -241,15 +241,11 @@ impl Weights {
     /// sequence is known, so every state of a depth faces the same coming pieces, and
     /// `ready_rows_near_i` and `cells_near_i` apply while an I piece is among the next
     /// `near_i_pieces` of them.
-    pub fn at_depth(
-        &self,
-        sequence: &[crate::games::tencent::rules::Kind],
-        depth: usize,
-    ) -> Weights {
+    pub fn at_depth(&self, sequence: &[crate::kit::piece::Kind], depth: usize) -> Weights {
         let mut w = self.clone();
         let window = self.near_i_pieces.clamp(0.0, 1e6) as usize;
         let mut coming = sequence.iter().skip(depth + 1).take(window);
-        if coming.any(|&k| k == crate::games::tencent::rules::Kind::I) {
+        if coming.any(|&k| k == crate::kit::piece::Kind::I) {
             w.ready_rows += self.ready_rows_near_i;
             w.cells += self.cells_near_i;
         }

@@ -1,7 +1,7 @@
 //! The beam's policy beyond the evaluation: how a depth ranks its children.
 
-use super::eval::Weights;
-use super::rules::Kind;
+use crate::kit::eval::Weights;
+use crate::kit::piece::Kind;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -48,12 +48,12 @@ impl Policy {
     /// Reads a policy from JSON: an object whose fields left out keep their defaults (a
     /// byte-order mark at the start is skipped; errors name the field).
     pub fn from_json(text: &str) -> Result<Policy, String> {
-        if let Some(kind) = crate::text::not_an_object(text) {
+        if let Some(kind) = crate::kit::text::not_an_object(text) {
             return Err(format!(
                 "a policy is a JSON object of named fields, not {kind}"
             ));
         }
-        let policy: Policy = crate::text::from_json(text).map_err(|e| e.to_string())?;
+        let policy: Policy = crate::kit::text::from_json(text).map_err(|e| e.to_string())?;
         policy.check().map_err(|e| e.to_string())?;
         Ok(policy)
     }
@@ -69,7 +69,7 @@ impl Policy {
 
 /// How one depth ranks its children: key = evaluation(board, `weights`) - score x
 /// `score_weight`.
-pub(crate) struct Ranking {
+pub struct Ranking {
     pub score_weight: f64,
     pub weights: Weights,
 }

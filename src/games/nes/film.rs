@@ -1,0 +1,150 @@
+//! The viewer's film of an NES replay ([`crate::kit::film`]), in the viewer's terms: kinds in
+//! its order `ILJTOSZ`, an orientation as a kind and a state.
+
+use crate::games::nes::engine::{Events, NesGame, Outcome};
+use crate::games::nes::replay::{lock_pending, NesReport};
+
+/// The viewer's film of an NES replay: a frame per locked piece, taken when its lines and
+/// points are counted (the rows it cleared are gone by then).
+#[derive(Default)]
+pub struct NesFilm {
+    film: crate::kit::film::Film,
+    /// Kind letters of the pieces locked, in order.
+    kinds: String,
+    /// The locked piece waiting for its spawn: kind, x, y, state.
+    pending: Option<(char, i32, i32, u8)>,
+    /// The buttons since the last spawn.
+    buttons: Vec<u8>,
+    next: u8,
+}
+
+impl NesFilm {
+    /// Takes one frame of the replay and the buttons held on it.
+    pub fn observe(&mut self, game: &NesGame, events: &Events, buttons: u8) {
+        self.buttons.push(buttons);
+        if events.locked {
+            let (kind, state) = viewer_piece(game.piece);
+            self.pending = Some((kind, game.x as i32, game.y as i32, state));
+        }
+        if events.spawned {
+            self.buttons.clear();
+        }
+        let ended = game.outcome != Outcome::Playing;
+        if game.play_state == crate::games::nes::engine::play_state::GOAL_CHECK || ended {
+            if let Some((kind, x, y, state)) = self.pending.take() {
+                self.kinds.push(kind);
+                self.film.observe_piece(crate::kit::film::FilmPiece {
+                    x,
+                    y,
+                    state,
+                    moves: crate::games::nes::record::runs_text(&self.buttons),
+                    score: game.score.uncapped(),
+                    lines: game.lines() as u64,
+                    rows: game.rows(),
+                    game_over: match game.outcome {
+                        Outcome::Playing => None,
+                        Outcome::ToppedOut => Some("a piece spawned into the stack"),
+                        Outcome::Crashed => Some("the ROM crashes on this clear"),
+                    },
+                });
+            }
+        }
+        self.next = game.next;
+    }
+
+    /// Ends the film after the last frame: a piece that locked before the record ended but
+    /// whose lines were not counted yet (or that the game has not even written into the field)
+    /// is shown where it locked, as the report counts it.
+    pub fn finish(&mut self, game: &NesGame) {
+        let Some((kind, x, y, state)) = self.pending.take() else {
+            return;
+        };
+        let mut rows = game.rows();
+        if lock_pending(game) {
+            for &(dy, dx) in &crate::games::nes::tables::ORIENTATIONS[game.piece as usize] {
+                rows[(game.y + dy) as usize] |= 1 << (game.x + dx);
+            }
+        }
+        self.kinds.push(kind);
+        self.film.observe_piece(crate::kit::film::FilmPiece {
+            x,
+            y,
+            state,
+            moves: crate::games::nes::record::runs_text(&self.buttons),
+            score: game.score.uncapped(),
+            lines: game.lines() as u64,
+            rows,
+            game_over: None,
+        });
+        self.next = game.next;
+    }
+
+    /// The page: `name` is the record's path as the user gave it.
+    pub fn page(&self, name: &str, report: &NesReport) -> String {
+        let mut kinds = self.kinds.clone();
+        kinds.push(viewer_piece(self.next).0);
+        let file = std::path::Path::new(name)
+            .file_name()
+            .map_or(name.to_string(), |f| f.to_string_lossy().into_owned());
+        // Numbers as the contest's page writes them, with thousands separators.
+        let grouped = crate::kit::text::grouped;
+        let transition = report.transition.map_or(String::new(), |t| {
+            format!(", level 29 transition {}", grouped(t.score))
+        });
+        self.film.page(crate::kit::film::GamePage {
+            name,
+            window_title: format!(
+                "{file} \u{2014} {} \u{2014} tetris-opt NES",
+                grouped(report.score)
+            ),
+            summary: format!(
+                "NES Tetris: {} pieces, {} lines, level {}, score {} (ROM {}){transition}",
+                report.pieces,
+                report.lines,
+                report.level,
+                grouped(report.score),
+                grouped(report.rom_score)
+            ),
+            kinds,
+            offsets: viewer_offsets(),
+            error: None,
+        })
+    }
+}
+
+/// The viewer's kind letter and state of an orientation.
+fn viewer_piece(orientation: u8) -> (char, u8) {
+    let first = match orientation {
+        0..=3 => 0,
+        4..=7 => 4,
+        8 | 9 => 8,
+        10 => 10,
+        11 | 12 => 11,
+        13..=16 => 13,
+        _ => 17,
+    };
+    (
+        crate::games::nes::tables::kind_letter(orientation),
+        orientation.saturating_sub(first).min(3),
+    )
+}
+
+/// The orientations' cells as the viewer takes them: by kind in its order `ILJTOSZ`, then by
+/// state, `(dx, dy)`.
+fn viewer_offsets() -> [[[(i32, i32); 4]; 4]; 7] {
+    let mut out = [[[(0, 0); 4]; 4]; 7];
+    for (k, letter) in "ILJTOSZ".chars().enumerate() {
+        for o in 0..19u8 {
+            if crate::games::nes::tables::kind_letter(o) != letter {
+                continue;
+            }
+            let (_, state) = viewer_piece(o);
+            let cells = crate::games::nes::tables::ORIENTATIONS[o as usize]
+                .map(|(dy, dx)| (dx as i32, dy as i32));
+            for slot in out[k].iter_mut().skip(state as usize) {
+                *slot = cells;
+            }
+        }
+    }
+    out
+}

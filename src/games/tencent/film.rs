@@ -1,0 +1,225 @@
+//! The contest's replay page: its checker's steps as the kit's [`Film`], and the page around
+//! them (the heading, the summary in the checker's words, the failing piece of an invalid record).
+
+use crate::games::tencent::record::{Record, Token};
+use crate::games::tencent::replay::{replay_observed, Report, Step};
+use crate::games::tencent::rules::{Board, Kind, LockMode, Piece, Rules, HEIGHT, OFFSETS, WIDTH};
+use crate::kit::film::{
+    decode_rows, encode_rows, Film, FilmError, FilmPiece, GamePage, NEXT_SHOWN,
+};
+use crate::kit::text::grouped;
+
+/// One step of the checker's replay as the film keeps it; pass it every step, in order.
+pub fn piece(step: &Step) -> FilmPiece {
+    FilmPiece {
+        x: step.piece.x,
+        y: step.piece.y,
+        state: step.piece.state,
+        moves: tokens_text(step.moves),
+        score: step.score,
+        lines: step.lines,
+        rows: rows(step.board),
+        game_over: step.turn.game_over.map(|reason| reason.describe()),
+    }
+}
+
+/// The page for a replay. `record` is the parsed record (`None` when it did not parse),
+/// `rules` and `report` those of the replay that filled `film`, `name` the record's path as the
+/// user gave it: the page's heading, and its file name with the score the window's title
+/// (`moves.txt — 1,440,290 — tetris-opt`).
+pub fn page(
+    film: &Film,
+    sequence: &[Kind],
+    record: Option<&Record>,
+    rules: Rules,
+    report: &Report,
+    name: &str,
+) -> String {
+    let error = report.error.as_ref().map(|e| {
+        // The frame after the last locked piece: the failing piece for a replay error; for a
+        // record that did not parse, the start (the message names the piece).
+        let piece = film.len() + 1;
+        let tokens = record.map_or(&[][..], |r| piece_tokens(r, piece));
+        FilmError {
+            piece,
+            message: e.to_string(),
+            moves: tokens_text(tokens),
+            at: record
+                .and_then(|r| failed_piece(sequence, r, rules, piece))
+                .map(|p| [p.x, p.y, p.state as i32]),
+        }
+    });
+    // The current piece and the next ones the page lists, up to the last frame's.
+    let shown = (film.len() + 1 + NEXT_SHOWN).min(sequence.len());
+    film.page(GamePage {
+        name,
+        window_title: window_title(name, report),
+        summary: summary(report, rules),
+        kinds: sequence[..shown].iter().map(|k| k.letter()).collect(),
+        offsets: OFFSETS,
+        error,
+    })
+}
+
+const _: () = assert!(
+    WIDTH <= 12 && HEIGHT == 20,
+    "a row must fit the two letters of its code"
+);
+
+/// A board as 20 rows, top first, each row's cells as bits (x = 0 lowest).
+fn rows(board: &Board) -> [u16; 20] {
+    std::array::from_fn(|y| {
+        (0..WIDTH)
+            .filter(|&x| board.filled(x, y as i32))
+            .fold(0u16, |row, x| row | 1 << x)
+    })
+}
+
+/// A board as the page stores it.
+pub fn encode_board(board: &Board) -> String {
+    encode_rows(&rows(board))
+}
+
+/// The inverse of [`encode_board`]; `None` for anything it did not write.
+pub fn decode_board(code: &str) -> Option<Board> {
+    let rows = decode_rows(code)?;
+    if rows.len() != HEIGHT as usize || rows.iter().any(|&row| row >> WIDTH != 0) {
+        return None;
+    }
+    let mut board = Board::new();
+    for (y, row) in rows.iter().enumerate() {
+        for x in 0..WIDTH {
+            board.set(x, y as i32, row >> x & 1 == 1);
+        }
+    }
+    Some(board)
+}
+
+/// The window's title: the record's file name, its score and the tool.
+fn window_title(name: &str, report: &Report) -> String {
+    let file = match std::path::Path::new(name).file_name() {
+        _ if name == "-" => "standard input".into(),
+        Some(file) => file.to_string_lossy(),
+        None => name.into(),
+    };
+    let score = grouped(report.final_score());
+    let invalid = if report.valid() {
+        ""
+    } else {
+        " (invalid record)"
+    };
+    format!("{file} \u{2014} {score}{invalid} \u{2014} tetris-opt")
+}
+
+/// The tokens of piece `number` (1-based), without its `N`.
+fn piece_tokens(record: &Record, number: usize) -> &[Token] {
+    match record.piece_tokens().get(number.wrapping_sub(1)) {
+        Some(span) => &record.tokens[span.start + 1..span.end],
+        None => &[],
+    }
+}
+
+/// Where the checker's failing piece would have locked. The checker stops before locking it; the
+/// web replay's rules (judge mode) lock it wherever its moves leave it, which is what a mid-air
+/// error needs to show. Errors that stop the piece earlier (move counts, the end of the game)
+/// have no such place.
+fn failed_piece(sequence: &[Kind], record: &Record, rules: Rules, number: usize) -> Option<Piece> {
+    // Everything up to the N of the piece after it.
+    let end = (record.piece_tokens().get(number)).map_or(record.tokens.len(), |span| span.start);
+    let head = Record {
+        tokens: record.tokens[..end].to_vec(),
+    };
+    let judge = rules.with_lock(LockMode::Judge);
+    let mut found = None;
+    replay_observed(sequence, &head, judge, &mut |step| {
+        if step.index + 1 == number {
+            found = Some(step.piece);
+        }
+    });
+    found
+}
+
+fn tokens_text(tokens: &[Token]) -> String {
+    let words: Vec<String> = tokens.iter().map(Token::to_string).collect();
+    words.join(",")
+}
+
+/// The one line the page shows under its title, in the checker's words.
+fn summary(report: &Report, rules: Rules) -> String {
+    let mode = format!("{} mode", rules.mode_name());
+    match &report.error {
+        Some(e) => format!("invalid record ({mode}): {e}. Score = 0"),
+        None => format!(
+            "{} pieces locked, {} lines, {} ({mode}). Score = {}",
+            report.pieces_locked, report.lines, report.end, report.score
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn board_code_round_trips() {
+        let board = Board::from_picture(
+            "
+            #.........
+            .........#
+            ##########
+            #.#.#.#.#.",
+        );
+        let code = encode_board(&board);
+        assert_eq!(code.len(), 40);
+        assert_eq!(&code[32..], "0180F_5L");
+        assert_eq!(decode_board(&code), Some(board));
+        assert_eq!(encode_board(&Board::new()), "0".repeat(40));
+        assert_eq!(decode_board("0"), None);
+        assert_eq!(decode_board(&format!("{}G0", "0".repeat(38))), None);
+    }
+
+    #[test]
+    fn piece_tokens_finds_each_piece() {
+        let record = Record::parse("N,C1,L1,D18,N,R1,D19,N,D1").unwrap();
+        assert_eq!(tokens_text(piece_tokens(&record, 1)), "C1,L1,D18");
+        assert_eq!(tokens_text(piece_tokens(&record, 2)), "R1,D19");
+        assert_eq!(tokens_text(piece_tokens(&record, 3)), "D1");
+        assert_eq!(piece_tokens(&record, 4), &[][..]);
+        assert_eq!(piece_tokens(&record, 0), &[][..]);
+    }
+
+    #[test]
+    fn page_is_self_contained_and_escapes_the_record() {
+        let sequence =
+            crate::kit::sequence::contest_sequence(crate::kit::sequence::CONTEST_SEED, 10);
+        let record = Record::parse("N,C1,L1,D18,N,D1").unwrap();
+        let mut film = Film::new();
+        let report = replay_observed(&sequence, &record, Rules::default(), &mut |s| {
+            film.observe_piece(piece(s))
+        });
+        assert_eq!(film.len(), 1);
+        let page = page(
+            &film,
+            &sequence,
+            Some(&record),
+            Rules::default(),
+            &report,
+            "</script><b>/moves<&>.txt",
+        );
+        assert!(!page.contains("</script><b>"));
+        assert!(
+            page.contains("\\u003c/script>\\u003cb>"),
+            "the heading is in the data"
+        );
+        // The window's title: the file name, escaped, and the score of an invalid record.
+        let title =
+            "<title>moves&lt;&amp;&gt;.txt \u{2014} 0 (invalid record) \u{2014} tetris-opt</title>";
+        assert!(page.contains(title));
+        assert!(!page.contains("{{"));
+        for external in ["http:", "https:", "src=", "href=", "@import", "url("] {
+            assert!(!page.contains(external), "the page mentions {external}");
+        }
+        // Piece 2 (an I in state 1 at spawn) is dropped one row and left in mid-air.
+        assert!(page.contains(r#""at":[4,1,1]"#), "{page}");
+    }
+}

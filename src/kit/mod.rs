@@ -1,0 +1,14 @@
+//! What several games share, below the search and every game: the column bitboard and the
+//! piece kinds, the board evaluation with its weights and policy, the batch of children waiting
+//! for it, piece sequences, the helpers of every reader of record text, and the replay page.
+//! Nothing here imports a game.
+
+pub mod board;
+pub mod eval;
+pub mod film;
+pub mod pending;
+pub mod piece;
+pub mod policy;
+pub mod sequence;
+pub mod text;
+pub mod weights;
