@@ -66,8 +66,8 @@ impl Film {
         self.moves.push(piece.moves);
         self.score.push(piece.score);
         self.lines.push(piece.lines);
-        self.filled
-            .push(piece.rows.iter().map(|r| r.count_ones()).sum());
+        let on_board = || piece.rows.iter().map(|r| r.count_ones()).sum();
+        self.filled.push(piece.filled.unwrap_or_else(on_board));
         self.boards.push_str(&encode_rows(&piece.rows));
         self.game_over = piece.game_over;
     }
@@ -105,6 +105,9 @@ pub struct FilmPiece {
     pub score: u64,
     pub lines: u64,
     pub rows: [u16; 20],
+    /// The filled cells the page shows: the game's count where it has one (the contest's,
+    /// at the moment its clear scores), else the board's.
+    pub filled: Option<u32>,
     pub game_over: Option<&'static str>,
 }
 

@@ -25,6 +25,7 @@ pub mod distributed;
 mod expand;
 mod game;
 mod guided;
+mod held;
 pub mod limits;
 #[cfg(feature = "mpi")]
 pub mod mpi;
@@ -43,12 +44,11 @@ pub use guided::Guide;
 pub use wire::Wire;
 
 use crate::search::width::{Clock, Schedule, TimeBudget, WidthPlan};
-use candidates::Candidate;
-use expand::{Beam, Last, Node, Step};
-use select::Picker;
+use expand::{Node, Step};
+use held::{Decided, Holder, InProcess, Selection};
 use serde::Serialize;
 use std::time::Instant;
-use trail::{Best, Trail, TrailEntry};
+use trail::{Best, Trail};
 
 /// How wide the beam is and how long it runs: what the search needs beyond the game.
 #[derive(Clone, Debug)]
@@ -224,11 +224,8 @@ pub fn beam_search_on<G: Game>(
     }
 }
 
-/// Where the search hands out the codes it decided.
-type Decided<'a, C> = &'a mut dyn FnMut(&[C]);
-
-/// The beam search; with no `decided`, it keeps the whole answer in its trail to the end (what
-/// the tests hold the streaming search against).
+/// The beam search in this process; with no `decided`, it keeps the whole answer in its trail
+/// to the end (what the tests hold the streaming search against).
 fn search<G: Game>(
     game: &G,
     run: &Run<G::State>,
@@ -236,7 +233,34 @@ fn search<G: Game>(
     guide: Option<&Guide>,
     clock: &dyn Clock,
     progress: &mut dyn FnMut(&DepthStats),
+    decided: Option<Decided<G::Code>>,
+) -> Line<G::Code> {
+    let mut held = InProcess::new(start(run), width.beam_width);
+    depths(game, run, width, guide, clock, progress, decided, &mut held)
+}
+
+/// The state a search begins from.
+fn start<S: Copy>(run: &Run<S>) -> Node<S> {
+    Node {
+        state: run.state,
+        score: run.score,
+        trail: 0,
+    }
+}
+
+/// The one depth loop, wherever `held` holds the states: each depth expands them, selects the
+/// next ones, chooses the answer's state and reports; the line is rebuilt from the trail at
+/// the end (on process 0: elsewhere its placements are empty).
+#[allow(clippy::too_many_arguments)]
+fn depths<G: Game>(
+    game: &G,
+    run: &Run<G::State>,
+    width: &Width,
+    guide: Option<&Guide>,
+    clock: &dyn Clock,
+    progress: &mut dyn FnMut(&DepthStats),
     mut decided: Option<Decided<G::Code>>,
+    held: &mut impl Holder<G>,
 ) -> Line<G::Code> {
     assert!(
         width.beam_width > 0 && width.width_changes.0.iter().all(|&(_, w)| w > 0),
@@ -244,117 +268,64 @@ fn search<G: Game>(
     );
     let mut widths = WidthPlan::new(width.beam_width, &width.width_changes, width.time_budget);
     let depth_count = run.depths;
-    let mut beam = Beam::new(Node {
-        state: run.state,
-        score: run.score,
-        trail: 0,
-    });
-    let mut picker = Picker::with_capacity(width.beam_width);
     let mut trail = Trail::new();
     if guide.is_some() && run.objective == Objective::Survive {
+        // The answer may become no line at all (a depth that loses the guide's board forgets
+        // it): nothing is decided before the end.
         decided = None;
     }
     // The state the answer ends on so far; None before any piece.
     let mut best: Option<Best> = None;
     let mut stats = DepthStats::default();
     let mut finished = true;
-    let mut last_at: Option<G::Depth> = None;
-    let mut tags: Vec<u64> = Vec::new();
 
     for depth in 0..depth_count {
         let started = Instant::now();
-        let width = widths.at_depth(depth);
+        let (width, share) = held.width(widths.at_depth(depth));
         let at = game.depth(depth);
         let step = Step {
             game,
             at: &at,
             guide_board: guide.and_then(|g| g.boards.get(depth)).copied(),
         };
-        // The last depth's selection becomes this depth's states inside the expansion.
-        let last = last_at.as_ref().map(|at| Last {
-            chosen: &picker.chosen,
-            at,
-        });
-        // Each parent's board hash, for the ties the one order breaks by it (the start's is
-        // never compared: it is the only parent).
-        tags.clear();
-        match &last {
-            Some(l) => tags.extend(l.chosen.iter().map(|c| c.hash)),
-            None => tags.push(0),
-        }
-        let states = last.as_ref().map_or(beam.parents.len(), |l| l.chosen.len());
-        // The steps of the states the expansion builds (none before the first piece).
-        let level = if depth > 0 {
-            trail.open(states)
-        } else {
-            &mut []
-        };
-        let expanded = beam.expand(last, &step, level, width);
-        stats.expanded += expanded.states as u64;
+        let expanded = held.expand(&step, share, &mut trail, &mut best, &mut decided);
+        stats.expanded += expanded.states;
         stats.placements += expanded.placements;
         let expand_done = Instant::now();
-        if depth > 0 && trail.close(&mut beam.frontier, |n| &mut n.trail, &mut best) {
-            if let Some(decided) = decided.as_mut() {
-                trail.take_decided(best, *decided);
-            }
-        }
-        let tasks = expanded.tasks;
-        if beam.chunks[..tasks].iter().all(|c| c.generated == 0) {
+        if expanded.children == 0 {
             // Every child of this depth ends the game: the best line ended before it.
             finished = false;
             break;
         }
-        let select_started = Instant::now();
-        // A selection that needs children the expansion's bound dropped gets them (rarely:
-        // when duplicates crowd the shortlist, or the bound was estimated too low).
-        while let Err(refill) = picker.select(&mut beam.chunks[..tasks], width, &tags) {
-            beam.expand_again(&step, refill.bound);
-        }
-        let chunks = &beam.chunks[..tasks];
-        let on_guide = step
-            .guide_board
-            .and_then(|board| guided::keep_board(chunks, board, &mut picker.chosen, &tags));
+        let chosen = held.select(&step, width, depth);
         let selected = Instant::now();
-        let may_end_anywhere = guide.is_none_or(|g| g.free_end && depth + 1 == depth_count);
-        // Surviving, a line that goes deeper beats every line that ended before it.
-        let kept = match run.objective {
-            Objective::Survive if on_guide.is_none() => None,
-            _ => best,
-        };
-        best = next_best(kept, depth, &picker.chosen, on_guide, may_end_anywhere);
-        if depth > 0 {
-            std::mem::swap(&mut beam.parents, &mut beam.frontier);
-        }
+        best = next_best(
+            best,
+            &chosen,
+            run.objective,
+            guide,
+            depth + 1 == depth_count,
+        );
+        held.advance(at, &mut trail, &mut best, &mut decided);
         stats.pieces = depth + 1;
         stats.best_score = best.map_or(0, |b| b.score);
-        stats.beam_size = picker.chosen.len();
+        stats.beam_size = chosen.size;
         stats.seconds.expand += (expand_done - started).as_secs_f64();
-        stats.seconds.select += (selected - select_started).as_secs_f64();
-        stats.seconds.advance +=
-            (select_started - expand_done).as_secs_f64() + selected.elapsed().as_secs_f64();
-        progress(&stats);
+        stats.seconds.select += (selected - expand_done).as_secs_f64();
+        stats.seconds.advance += selected.elapsed().as_secs_f64();
+        if held.root() {
+            progress(&stats);
+        }
         let now = clock.seconds(stats.expanded);
         widths.after_depth(depth + 1, run.planned, stats.expanded, now);
-        last_at = Some(at);
     }
     if finished && depth_count > 0 {
-        // The last selection's states are never expanded; only their steps are needed.
-        let parents = &beam.parents;
-        let level = picker.chosen.iter().map(|c| TrailEntry {
-            parent: parents[c.parent as usize].trail,
-            placement: c.placement,
-        });
-        trail.push_last(level);
-        if guide.is_none() {
-            // A search that placed every piece answers with a line that places them all (the
-            // best of the last depth), not a shorter one that banked more: asked for N pieces,
-            // a user gets N.
-            best = next_best(None, depth_count - 1, &picker.chosen, None, true);
-        }
+        held.finish(&mut trail);
     }
     let (placements, score) = match best {
+        Some(b) if held.root() => (trail.line_to(b), b.score),
+        Some(b) => (Vec::new(), b.score),
         None => (Vec::new(), run.score),
-        Some(b) => (trail.line_to(b), b.score),
     };
     Line {
         placements,
@@ -364,36 +335,36 @@ fn search<G: Game>(
     }
 }
 
-/// The state the answer ends on after depth `depth` chose `chosen`: the guide's state where
-/// one was kept (`on_guide`), and, where the answer may end anywhere, the highest score of any
-/// depth (on equal scores the later depth, then the one order's best: [`Order`]). A search
-/// that reaches its last depth answers with the best state of that depth instead (see
-/// [`beam_search`]).
-fn next_best<C: Code>(
+/// The state the answer ends on after a depth chose `chosen`, `best` before it: the guide's
+/// state where one was kept, and, where the answer may end anywhere, the highest score of any
+/// depth (on equal scores the later depth, then the one order's best: [`Order`]); surviving,
+/// a line that goes deeper beats every line that ended before it. A search that reaches its
+/// last depth unguided answers with the best state of that depth: asked for N pieces, a user
+/// gets N, not a shorter line that banked more.
+fn next_best(
     best: Option<Best>,
-    depth: usize,
-    chosen: &[Candidate<C>],
-    on_guide: Option<usize>,
-    may_end_anywhere: bool,
+    chosen: &Selection,
+    objective: Objective,
+    guide: Option<&Guide>,
+    last: bool,
 ) -> Option<Best> {
-    let at = |i: usize| Best {
-        depth,
-        index: i as u32,
-        score: chosen[i].score,
+    if last && guide.is_none() {
+        return Some(chosen.top);
+    }
+    let kept = match objective {
+        Objective::Survive if chosen.on_guide.is_none() => None,
+        _ => best,
     };
-    let mut best = on_guide.map(at).or(best);
-    let (top, _) = chosen
-        .iter()
-        .enumerate()
-        .min_by_key(|(_, c)| Order::best(c.score, c.key, c.hash))
-        .expect("a selection from candidates is not empty");
+    let may_end_anywhere = guide.is_none_or(|g| g.free_end && last);
+    let best = chosen.on_guide.or(kept);
+    let top = chosen.top;
     // The guide's own state keeps its place against an equal score.
-    let beats = |b: Best| match on_guide {
-        Some(_) => chosen[top].score > b.score,
-        None => chosen[top].score >= b.score,
+    let beats = |b: Best| match chosen.on_guide {
+        Some(_) => top.score > b.score,
+        None => top.score >= b.score,
     };
     if may_end_anywhere && best.is_none_or(beats) {
-        best = Some(at(top));
+        return Some(top);
     }
     best
 }

@@ -41,6 +41,7 @@ impl NesFilm {
                     score: game.score.uncapped(),
                     lines: game.lines() as u64,
                     rows: game.rows(),
+                    filled: None,
                     game_over: match game.outcome {
                         Outcome::Playing => None,
                         Outcome::ToppedOut => Some("a piece spawned into the stack"),
@@ -74,6 +75,7 @@ impl NesFilm {
             score: game.score.uncapped(),
             lines: game.lines() as u64,
             rows,
+            filled: None,
             game_over: None,
         });
         self.next = game.next;

@@ -44,6 +44,7 @@ pub fn page(sequence: &[Kind], record: &Record, name: &str) -> String {
             score: replay.pieces_placed() as u64,
             lines: replay.lines(),
             rows: replay.field().row_bits(),
+            filled: None,
             game_over: (outcome == Outcome::GameOver)
                 .then_some("the piece came to rest above the field"),
         });

@@ -19,6 +19,7 @@ pub fn piece(step: &Step) -> FilmPiece {
         score: step.score,
         lines: step.lines,
         rows: rows(step.board),
+        filled: Some(step.turn.filled),
         game_over: step.turn.game_over.map(|reason| reason.describe()),
     }
 }

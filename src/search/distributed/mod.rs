@@ -29,14 +29,14 @@ use super::candidates::{shortlist_rank, Order};
 use super::comm::{gather_u64, sum, Comm, Metered, Parcels};
 use super::expand::{Beam, Node, Step};
 use super::game::Game;
+use super::held::{Decided, Expansion, Holder, Selection};
 use super::trail::{Best, Trail, TrailEntry};
 use super::wire::{Reader, Wire};
-use super::{DepthStats, Line, Objective, Run, Width};
-use crate::search::width::{Clock, WidthPlan};
+use super::{depths, start, DepthStats, Line, Run, Width};
+use crate::search::width::Clock;
 use exchange::{arrival, distinct, outbox, Arrived, Board};
 use rank::{cutoff, kth};
 use rayon::prelude::*;
-use std::time::Instant;
 
 /// What crossed between the processes of a search (this process's share).
 #[derive(Clone, Copy, Debug, Default, serde::Serialize)]
@@ -73,125 +73,169 @@ pub fn beam_search_distributed<G: Game>(
     progress: &mut dyn FnMut(&DepthStats),
     decided: &mut dyn FnMut(&[G::Code]),
 ) -> Answer<G::Code> {
-    assert!(
-        width.beam_width > 0 && width.width_changes.0.iter().all(|&(_, w)| w > 0),
-        "beam width must be positive"
-    );
     let comm = Metered::new(comm);
-    let comm: &Metered = &comm;
-    let (me, processes) = (comm.rank(), comm.size());
-    let root = me == 0;
-    let mut widths = WidthPlan::new(width.beam_width, &width.width_changes, width.time_budget);
-    let mut beam: Beam<G::State, G::Code> = Beam::new(Node {
-        state: run.state,
-        score: run.score,
-        trail: 0,
-    });
-    // Each state's board hash (the start's is never compared: it is the only parent).
-    let mut tags: Vec<u64> = vec![0];
-    if !root {
-        beam.parents.clear();
-        tags.clear();
-    }
-    let mut trail: Trail<G::Code> = Trail::new();
-    let mut best: Option<Best> = None;
-    let mut stats = DepthStats::default();
-    let mut traffic = Traffic {
-        processes,
-        bytes_per_child: Arrived::<G::State, G::Code>::BYTES,
-        ..Traffic::default()
+    let mut held = Spread::new(&comm, start(run));
+    let line = depths(
+        game,
+        run,
+        width,
+        None,
+        clock,
+        progress,
+        Some(decided),
+        &mut held,
+    );
+    let traffic = Traffic {
+        seconds: comm.seconds(),
+        bytes: comm.sent(),
+        ..held.traffic
     };
-    let depth_count = run.depths;
-    // Buffers kept from depth to depth: allocated afresh, their pages would fault in again.
-    let mut order: Vec<(u64, u32)> = Vec::new();
+    Answer { line, traffic }
+}
 
-    for depth in 0..depth_count {
-        let started = Instant::now();
-        let at = game.depth(depth);
-        let step = Step {
-            game,
-            at: &at,
-            guide_board: None,
-        };
-        let states = beam.parents.len();
-        traffic.most_states = traffic.most_states.max(states);
+/// The beam spread over the processes of a [`Comm`], each holding the boards that hash to it.
+pub(crate) struct Spread<'a, G: Game> {
+    comm: &'a Metered<'a>,
+    beam: Beam<G::State, G::Code>,
+    /// Each state's board hash (the start's is never compared: it is the only parent).
+    tags: Vec<u64>,
+    traffic: Traffic,
+    /// Tasks the last expansion ran, and its joint sample of keys.
+    tasks: usize,
+    sample: Vec<u64>,
+    sampled: u64,
+    /// The children that reached this process, as they came (see [`arrival`]), and the boards
+    /// chosen among them.
+    arrivals: Vec<u8>,
+    chosen: Vec<Board>,
+    /// States chosen on the processes before this one.
+    first: u64,
+    /// Kept from depth to depth: allocated afresh, its pages would fault in again.
+    order: Vec<(u64, u32)>,
+}
+
+impl<'a, G: Game> Spread<'a, G> {
+    fn new(comm: &'a Metered<'a>, start: Node<G::State>) -> Self {
+        let mut beam = Beam::new(start);
+        let mut tags = vec![0];
+        if comm.rank() != 0 {
+            beam.parents.clear();
+            tags.clear();
+        }
+        Spread {
+            comm,
+            beam,
+            tags,
+            traffic: Traffic {
+                processes: comm.size(),
+                bytes_per_child: Arrived::<G::State, G::Code>::BYTES,
+                ..Traffic::default()
+            },
+            tasks: 0,
+            sample: Vec::new(),
+            sampled: 0,
+            arrivals: Vec::new(),
+            chosen: Vec::new(),
+            first: 0,
+            order: Vec::new(),
+        }
+    }
+
+    /// The `rank`-th key of the processes' joint sample (`u64::MAX` past its end).
+    fn threshold(&self, rank: usize) -> u64 {
+        if self.sampled <= rank as u64 {
+            u64::MAX
+        } else {
+            kth(self.comm, &mut self.sample.clone(), rank as u64)
+        }
+    }
+}
+
+impl<G: Game> Holder<G> for Spread<'_, G> {
+    fn root(&self) -> bool {
+        self.comm.rank() == 0
+    }
+
+    fn width(&mut self, planned: usize) -> (usize, usize) {
+        let states = self.beam.parents.len();
+        self.traffic.most_states = self.traffic.most_states.max(states);
         // The width is process 0's (a time budget reads its clock), with the states of all.
-        let known = gather_u64(comm, &[widths.at_depth(depth) as u64, states as u64]);
+        let known = gather_u64(self.comm, &[planned as u64, states as u64]);
         let width = known[0][0] as usize;
         let all_states = known.iter().map(|k| k[1]).sum::<u64>() as usize;
         // This process's share of the selection, for its expansion's estimate of the bound.
-        let share = (width * states).div_ceil(all_states.max(1)).max(1);
-        let expanded = beam.expand(None, &step, &mut [], share);
-        let tasks = expanded.tasks;
-        let generated: u64 = beam.chunks[..tasks]
-            .iter()
-            .map(|c| c.generated as u64)
-            .sum();
-        let sample: Vec<u64> = beam.chunks[..tasks]
-            .iter()
-            .flat_map(|c| &c.sample)
-            .copied()
-            .collect();
+        (width, (width * states).div_ceil(all_states.max(1)).max(1))
+    }
+
+    fn expand(
+        &mut self,
+        step: &Step<G>,
+        share: usize,
+        _trail: &mut Trail<G::Code>,
+        _best: &mut Option<Best>,
+        _decided: &mut Option<Decided<G::Code>>,
+    ) -> Expansion {
+        let states = self.beam.parents.len();
+        let expanded = self.beam.expand(None, step, &mut [], share);
+        self.tasks = expanded.tasks;
+        let chunks = &self.beam.chunks[..expanded.tasks];
+        let generated: u64 = chunks.iter().map(|c| c.generated as u64).sum();
+        self.sample.clear();
+        self.sample
+            .extend(chunks.iter().flat_map(|c| &c.sample).copied());
         let totals = sum(
-            comm,
+            self.comm,
             &[
                 generated,
                 expanded.placements,
                 states as u64,
-                sample.len() as u64,
+                self.sample.len() as u64,
             ],
         );
-        stats.expanded += totals[2];
-        stats.placements += totals[1];
-        let expand_done = Instant::now();
-        if totals[0] == 0 {
-            // Every child of this depth ends the game: the best line ended before it.
-            break;
+        self.sampled = totals[3];
+        Expansion {
+            states: totals[2],
+            placements: totals[1],
+            children: totals[0],
         }
-        let sampled = totals[3];
-        let threshold_at = |rank: usize, sample: &Vec<u64>| -> u64 {
-            if sampled <= rank as u64 {
-                u64::MAX
-            } else {
-                kth(comm, &mut sample.clone(), rank as u64)
-            }
-        };
+    }
+
+    fn select(&mut self, step: &Step<G>, width: usize, depth: usize) -> Selection {
+        let (comm, tasks) = (self.comm, self.tasks);
         let mut rank = shortlist_rank(width);
-        let mut threshold = threshold_at(rank, &sample);
+        let mut threshold = self.threshold(rank);
         let mut sent_under: Option<u64> = None;
-        // The children that reached this process, as they came (see [`arrival`]).
-        let mut arrivals: Vec<u8> = Vec::new();
-        let boards = loop {
-            let bound = beam.chunks[..tasks]
-                .iter()
+        self.arrivals.clear();
+        let (boards, count) = loop {
+            let bound = (self.beam.chunks[..tasks].iter())
                 .map(|c| c.bound)
                 .min()
                 .unwrap_or(u64::MAX);
             // After the first exchange the chunks no longer hold their children.
             if threshold > bound || sent_under.is_some() {
-                beam.expand_again(&step, threshold);
+                self.beam.expand_again(step, threshold);
             }
             let outbox = outbox(
-                &step,
-                &beam.parents,
-                &tags,
-                &beam.chunks[..tasks],
+                step,
+                &self.beam.parents,
+                &self.tags,
+                &self.beam.chunks[..tasks],
                 (sent_under, threshold),
-                processes,
+                comm.size(),
             );
             // The children are on their way: the memory they held goes before the exchange's.
-            for chunk in &mut beam.chunks[..tasks] {
+            for chunk in &mut self.beam.chunks[..tasks] {
                 chunk.release();
             }
-            traffic.children +=
+            self.traffic.children +=
                 outbox.bytes.len() as u64 / Arrived::<G::State, G::Code>::BYTES as u64;
             let received = comm.all_to_all(outbox);
-            if arrivals.is_empty() {
-                arrivals = received.bytes;
+            if self.arrivals.is_empty() {
+                self.arrivals = received.bytes;
             } else {
-                arrivals.extend_from_slice(&received.bytes);
+                self.arrivals.extend_from_slice(&received.bytes);
             }
-            let boards = distinct::<G::State, G::Code>(&arrivals, &mut order);
+            let boards = distinct::<G::State, G::Code>(&self.arrivals, &mut self.order);
             let count = sum(comm, &[boards.len() as u64])[0];
             if count >= width as u64 || threshold == u64::MAX {
                 break (boards, count);
@@ -199,17 +243,15 @@ pub fn beam_search_distributed<G: Game>(
             // Duplicates crowd the shortlist: widen it.
             sent_under = Some(threshold);
             rank = rank.saturating_mul(4);
-            threshold = threshold_at(rank, &sample);
+            threshold = self.threshold(rank);
         };
-        let chosen = cutoff(comm, boards.0, boards.1, width);
-        let select_done = Instant::now();
+        self.chosen = cutoff(comm, boards, count, width);
 
         // The best new state here (the one order's: highest score, then the kept child's key,
         // then hash): [has one, score, key, hash, index here].
-        let top = chosen
-            .iter()
-            .enumerate()
-            .map(|(i, b)| (i, b, arrival::<G::State, G::Code>(&arrivals, b.child)))
+        let arrivals = &self.arrivals;
+        let top = (self.chosen.iter().enumerate())
+            .map(|(i, b)| (i, b, arrival::<G::State, G::Code>(arrivals, b.child)))
             .min_by_key(|(_, b, a)| Order::best(a.score, a.key, b.hash))
             .map(|(i, b, a)| [1, a.score, a.key, b.hash, i as u64])
             .unwrap_or([0; 5]);
@@ -217,58 +259,71 @@ pub fn beam_search_distributed<G: Game>(
         // before it.
         let known = gather_u64(
             comm,
-            &[top[0], top[1], top[2], top[3], top[4], chosen.len() as u64],
+            &[
+                top[0],
+                top[1],
+                top[2],
+                top[3],
+                top[4],
+                self.chosen.len() as u64,
+            ],
         );
-        let first: u64 = known[..me].iter().map(|k| k[5]).sum();
-        let beam_size: u64 = known.iter().map(|k| k[5]).sum();
-        let made = |b: &Board| arrival::<G::State, G::Code>(&arrivals, b.child);
-        beam.parents.clear();
-        beam.parents
-            .par_extend((chosen.par_iter().enumerate()).map(|(i, b)| {
-                let a = made(b);
-                Node {
-                    state: a.state,
-                    score: a.score,
-                    trail: (first + i as u64) as u32,
-                }
-            }));
-        tags.clear();
-        tags.par_extend(chosen.par_iter().map(|b| b.hash));
+        let before = |owner: usize| known[..owner].iter().map(|k| k[5]).sum::<u64>();
+        self.first = before(comm.rank());
+        // The best new state of all processes, numbered across them.
+        let (owner, top) = (known.iter().enumerate())
+            .filter(|(_, t)| t[0] == 1)
+            .min_by_key(|(_, t)| Order::best(t[1], t[2], t[3]))
+            .expect("a depth with children chooses a state");
+        Selection {
+            size: known.iter().map(|k| k[5]).sum::<u64>() as usize,
+            top: Best {
+                depth,
+                index: (before(owner) + top[4]) as u32,
+                score: top[1],
+            },
+            on_guide: None,
+        }
+    }
+
+    fn advance(
+        &mut self,
+        _at: G::Depth,
+        trail: &mut Trail<G::Code>,
+        best: &mut Option<Best>,
+        decided: &mut Option<Decided<G::Code>>,
+    ) {
+        let (arrivals, first) = (&self.arrivals, self.first);
+        let made = |b: &Board| arrival::<G::State, G::Code>(arrivals, b.child);
+        self.beam.parents.clear();
+        (self.beam.parents).par_extend((self.chosen.par_iter().enumerate()).map(|(i, b)| {
+            let a = made(b);
+            Node {
+                state: a.state,
+                score: a.score,
+                trail: (first + i as u64) as u32,
+            }
+        }));
+        self.tags.clear();
+        self.tags.par_extend(self.chosen.par_iter().map(|b| b.hash));
+        // Process 0 keeps the trail: every process sends it the steps of its new states, in
+        // the order of the processes.
         let step_bytes = 4 + G::Code::BYTES;
-        let mut steps = vec![0u8; chosen.len() * step_bytes];
-        (steps.par_chunks_mut(step_bytes).zip(&chosen)).for_each(|(out, b)| {
+        let mut steps = vec![0u8; self.chosen.len() * step_bytes];
+        (steps.par_chunks_mut(step_bytes).zip(&self.chosen)).for_each(|(out, b)| {
             let mut one = Vec::with_capacity(step_bytes);
             let a = made(b);
             a.parent.put(&mut one);
             a.code.put(&mut one);
             out.copy_from_slice(&one);
         });
-        // The best new state of all processes, numbered across them.
-        let (owner, top) = (known.iter().enumerate())
-            .filter(|(_, t)| t[0] == 1)
-            .min_by_key(|(_, t)| Order::best(t[1], t[2], t[3]))
-            .expect("a depth with children chooses a state");
-        let top = Best {
-            depth,
-            index: (known[..owner].iter().map(|k| k[5]).sum::<u64>() + top[4]) as u32,
-            score: top[1],
-        };
-        let kept = match run.objective {
-            Objective::Survive => None,
-            Objective::Score => best,
-        };
-        let last_depth = depth + 1 == depth_count;
-        best = match kept {
-            Some(b) if top.score < b.score && !last_depth => Some(b),
-            _ => Some(top),
-        };
-
-        let mut to = Parcels::empty(processes);
+        let mut to = Parcels::empty(self.comm.size());
         to.lens[0] = steps.len();
         to.bytes = steps;
-        let received = comm.all_to_all(to);
-        if root {
-            let level = trail.open(beam_size as usize);
+        let received = self.comm.all_to_all(to);
+        if self.comm.rank() == 0 {
+            let count = received.bytes.len() / step_bytes;
+            let level = trail.open(count);
             let mut r = Reader::new(&received.bytes);
             for e in level.iter_mut() {
                 *e = TrailEntry {
@@ -276,37 +331,15 @@ pub fn beam_search_distributed<G: Game>(
                     placement: r.read(),
                 };
             }
-            let mut live: Vec<u32> = (0..beam_size as u32).collect();
-            if trail.close(&mut live, |i| i, &mut best) {
-                trail.take_decided(best, decided);
+            let mut live: Vec<u32> = (0..count as u32).collect();
+            if trail.close(&mut live, |i| i, best) {
+                if let Some(decided) = decided.as_mut() {
+                    trail.take_decided(*best, *decided);
+                }
             }
         }
-        stats.pieces = depth + 1;
-        stats.best_score = best.map_or(0, |b| b.score);
-        stats.beam_size = beam_size as usize;
-        stats.seconds.expand += (expand_done - started).as_secs_f64();
-        stats.seconds.select += (select_done - expand_done).as_secs_f64();
-        stats.seconds.advance += select_done.elapsed().as_secs_f64();
-        if root {
-            progress(&stats);
-        }
-        let now = clock.seconds(stats.expanded);
-        widths.after_depth(depth + 1, run.planned, stats.expanded, now);
     }
-    traffic.seconds = comm.seconds();
-    traffic.bytes = comm.sent();
-    let (placements, score) = match best {
-        Some(b) if root => (trail.line_to(b), b.score),
-        Some(b) => (Vec::new(), b.score),
-        None => (Vec::new(), run.score),
-    };
-    Answer {
-        line: Line {
-            placements,
-            score,
-            stats,
-            width_changes: widths.changes(),
-        },
-        traffic,
-    }
+
+    /// Every level went into the trail as it was chosen.
+    fn finish(&mut self, _trail: &mut Trail<G::Code>) {}
 }
