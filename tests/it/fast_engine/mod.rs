@@ -6,9 +6,6 @@
 //! surface sits in rows 0..5 (where rotating or shifting at the spawn is blocked), holes,
 //! overhangs that need tucks and slides, sparse boards and boards grown by random play.
 
-// Each test crate includes this module and uses only part of it.
-#![allow(dead_code)]
-
 use std::collections::{HashMap, VecDeque};
 use tetris_opt::games::tencent::bitboard::canonical_state;
 use tetris_opt::games::tencent::movegen::Placement;

@@ -5,9 +5,7 @@
 //! the job instead of hanging it. Without `mpirun` the tests say `skipped` on stderr and pass,
 //! except under `CI=true`, where they fail.
 
-mod common;
-
-use common::{manifest_dir, run, tencent_input, Run, Scratch};
+use crate::common::{manifest_dir, run, tencent_input, Run, Scratch};
 use std::ffi::{OsStr, OsString};
 use std::io::{Read, Write};
 use std::path::PathBuf;

@@ -1,9 +1,7 @@
 //! `gen` run as a user runs it: the contest sequence byte for byte, long sequences, and the other
 //! distributions being reproducible from their seed.
 
-mod common;
-
-use common::{run, tencent_input, Run};
+use crate::common::{run, tencent_input, Run};
 
 const GEN: &str = env!("CARGO_BIN_EXE_gen");
 

@@ -12,13 +12,11 @@
 //! The olympiad's two engines (the plain one `check` replays with, the bitboard one the search
 //! plays) are also played side by side on games of random placements, any difference a finding.
 //!
-//! `cargo test --release --test fuzz` runs a few thousand library cases per game and a few
+//! `cargo test --release --test it fuzz::` runs a few thousand library cases per game and a few
 //! dozen runs of the binaries, printing the counts. `bench/fuzz.sh` (the ignored `long_*`
 //! tests with `FUZZ_CASES`) runs as many library cases per game as asked.
 
-mod common;
-
-use common::{manifest_dir, run, Run, Scratch};
+use crate::common::{manifest_dir, run, Run, Scratch};
 use std::cell::{Cell, RefCell};
 use std::ffi::OsStr;
 use std::panic::{self, AssertUnwindSafe};
@@ -661,8 +659,8 @@ fn solved_start(scratch: &Scratch, game: &str, seed: u64, extra: &[&str]) -> Sta
 
 /// The contest sequence and the first pieces of the public record for it.
 fn public_start(pieces: usize) -> Start {
-    let sequence = std::fs::read_to_string(common::tencent_input()).unwrap();
-    let record = common::public_record();
+    let sequence = std::fs::read_to_string(crate::common::tencent_input()).unwrap();
+    let record = crate::common::public_record();
     let cut = (record.match_indices('N').nth(pieces)).map_or(record.len(), |(i, _)| i);
     Start {
         sequence,

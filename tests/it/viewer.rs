@@ -7,9 +7,7 @@
 //! Without Chromium the browser tests say so and pass, except under CI (`CI=true`), where a
 //! missing browser is a failure. `CHROMIUM=/path/to/chromium` picks the browser.
 
-mod common;
-
-use common::{chromium, element_text, manifest_dir, opening_tag, unescape};
+use crate::common::{chromium, element_text, manifest_dir, opening_tag, unescape};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use tetris_opt::games::tencent::record::Record;
@@ -27,7 +25,7 @@ fn sequence() -> Vec<Kind> {
     parse_sequence(&text).expect("the contest sequence parses")
 }
 
-use common::public_record;
+use crate::common::public_record;
 
 /// The public record with piece `number`'s moves replaced by a single `D1`, which leaves it in
 /// mid-air one row under its spawn position.
@@ -157,7 +155,7 @@ fn write_page(record: &str, name: &str) -> (PathBuf, Output) {
 
 /// The page's DOM after its script ran, opened at `#piece=N`.
 fn dump_dom(browser: &Path, page: &Path, piece: usize) -> String {
-    let dom = common::dump_dom(browser, page, &format!("#piece={piece}"));
+    let dom = crate::common::dump_dom(browser, page, &format!("#piece={piece}"));
     assert!(
         dom.contains("id=\"board-text\""),
         "the page at piece {piece} has no board"

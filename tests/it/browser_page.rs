@@ -9,9 +9,7 @@
 //! `check --game browser not available: skipped` on stderr, except under `CI=true`, where it
 //! fails. Without Chromium the browser tests say so and pass, except under CI.
 
-mod common;
-
-use common::{chromium, dump_dom, element_text, opening_tag, run, Scratch};
+use crate::common::{chromium, dump_dom, element_text, opening_tag, run, Scratch};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use tetris_opt::sequence::{format_sequence, generate, Distribution};

@@ -4,9 +4,7 @@
 //! shapes are drawn as pictures, not copied from `OFFSETS`), so a slip in the engine's tables or
 //! in a step of a turn cannot hide behind the same slip in the test.
 
-mod common;
-
-use common::{judge, strict};
+use crate::common::{judge, strict};
 use tetris_opt::games::tencent::record::Record;
 use tetris_opt::games::tencent::replay::{replay_observed, End, Report};
 use tetris_opt::games::tencent::rules::Rules;

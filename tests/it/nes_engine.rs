@@ -645,7 +645,7 @@ fn the_level_counter_wraps_from_255_to_0_and_scores_and_falls_as_level_0() {
 
 #[test]
 fn a_clear_the_rom_crashes_on_ends_the_game() {
-    // A single at level 158 passing 1,530 lines hangs the ROM (tests/nes_oracle.rs plays it).
+    // A single at level 158 passing 1,530 lines hangs the ROM (tests/it/nes_oracle.rs plays it).
     let mut game = game_at(158, 1_529);
     let events = drop_i_to_clear(&mut game, 1);
     assert_eq!(events.rows_cleared, 1);

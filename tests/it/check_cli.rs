@@ -2,9 +2,7 @@
 //! (exit 1, or 2 for a file that is not text; one error line; `Score = 0` last; never a panic),
 //! the `--json` report, and unusable input files.
 
-mod common;
-
-use common::{public_record, public_record_path, run, tencent_input, Run, Scratch};
+use crate::common::{public_record, public_record_path, run, tencent_input, Run, Scratch};
 use serde_json::Value;
 
 const CHECK: &str = env!("CARGO_BIN_EXE_check");

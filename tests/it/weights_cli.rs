@@ -2,9 +2,7 @@
 //! with window sizes in range is refused before any search (exit 2), the message naming the
 //! file and the field.
 
-mod common;
-
-use common::{run, tencent_input, Scratch};
+use crate::common::{run, tencent_input, Scratch};
 
 const SOLVE: &str = env!("CARGO_BIN_EXE_solve");
 

@@ -1,8 +1,6 @@
 //! `gen --game browser` and `check --game browser` run as a user runs them.
 
-mod common;
-
-use common::{run, Run, Scratch};
+use crate::common::{run, Run, Scratch};
 use std::collections::BTreeSet;
 
 const GEN: &str = env!("CARGO_BIN_EXE_gen");

@@ -1,8 +1,6 @@
 //! The evaluation (`eval`) held to plain cell-by-cell counts of its features.
 
-mod fast_engine;
-
-use fast_engine::*;
+use crate::fast_engine::*;
 use std::collections::HashSet;
 use tetris_opt::games::tencent::bitboard::Board as Bits;
 use tetris_opt::games::tencent::eval::{self, evaluate, Features, Weights};

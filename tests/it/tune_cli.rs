@@ -1,9 +1,7 @@
 //! `tune` run as a user runs it: one log line per trial, a resumed run that repeats nothing, a
 //! best-weights file that `solve` accepts, and errors for unusable arguments.
 
-mod common;
-
-use common::{run, tencent_input, Run, Scratch};
+use crate::common::{run, tencent_input, Run, Scratch};
 use std::ffi::OsStr;
 
 const TUNE: &str = env!("CARGO_BIN_EXE_tune");

@@ -1,9 +1,7 @@
 //! The replay checker on hand-built records: move counts, locks in mid-air, the end of the game,
 //! the piece limit, and the public record's figures.
 
-mod common;
-
-use common::{judge, strict};
+use crate::common::{judge, strict};
 use tetris_opt::games::tencent::record::Record;
 use tetris_opt::games::tencent::replay::{replay, End, ReplayError, Report};
 use tetris_opt::games::tencent::rules::Rules;

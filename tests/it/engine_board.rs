@@ -1,9 +1,7 @@
 //! The fast board (`bitboard`, `movegen::valid_map`) held to the plain rules engine: where a
 //! piece fits, locking (writes, clears, top-outs, the piece limit), full rows and row removal.
 
-mod fast_engine;
-
-use fast_engine::*;
+use crate::fast_engine::*;
 use tetris_opt::games::tencent::bitboard::{self, Board as Bits, ROW_MASK};
 use tetris_opt::games::tencent::movegen::{self};
 use tetris_opt::games::tencent::rules::Rules;

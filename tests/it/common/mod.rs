@@ -2,9 +2,6 @@
 //! scratch directories for hand-made records, running a binary to completion, and opening a
 //! page in headless Chromium and reading its DOM.
 
-// Each test crate includes this module and uses only part of it.
-#![allow(dead_code)]
-
 use std::ffi::OsStr;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};

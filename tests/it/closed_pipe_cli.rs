@@ -1,9 +1,7 @@
 //! Output read only in part (`check ... | head`): when the reader closes the pipe, a binary
 //! stops quietly with exit 0, as common command-line tools do: no error line, no panic.
 
-mod common;
-
-use common::{manifest_dir, public_record_path, tencent_input, Scratch};
+use crate::common::{manifest_dir, public_record_path, tencent_input, Scratch};
 use std::ffi::OsStr;
 use std::io::Read;
 use std::process::{Command, Stdio};

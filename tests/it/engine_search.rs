@@ -1,8 +1,6 @@
 //! The search end to end (`search`, `solve`), held to the plain rules engine: every record it
 //! builds replays to the score it claims, whatever the thread count, width schedule or start.
 
-mod fast_engine;
-
 use tetris_opt::games::tencent::bitboard::{self, Board as Bits};
 use tetris_opt::games::tencent::movegen::{self};
 use tetris_opt::games::tencent::replay::{replay, End};
@@ -310,7 +308,7 @@ fn the_survival_ranking_is_the_shipped_survival_weights() {
     use tetris_opt::games::tencent::policy::Policy;
     use tetris_opt::games::tencent::search::{RankingParams, DEFAULT_SCORE_WEIGHT};
     use tetris_opt::search::Objective;
-    let file = include_str!("../weights/contest-survive.json");
+    let file = include_str!("../../weights/contest-survive.json");
     let shipped = tetris_opt::games::tencent::eval::Weights::from_json(file).unwrap();
     let survive = RankingParams::default_for(Objective::Survive);
     assert_eq!(survive.weights, shipped);

@@ -2,9 +2,7 @@
 //! record (exit 1, the error naming the file, the piece and the token), as in `check`; one that
 //! cannot be read at all is unusable (exit 2).
 
-mod common;
-
-use common::{run, tencent_input, Run, Scratch};
+use crate::common::{run, tencent_input, Run, Scratch};
 use std::ffi::OsStr;
 
 const CHECK: &str = env!("CARGO_BIN_EXE_check");

@@ -1,9 +1,7 @@
 //! `polish` run as a user runs it: the polished record checks with the score it reports, never
 //! below the record it started from, and bad stretches or records get a one-line error.
 
-mod common;
-
-use common::{run, tencent_input, Run, Scratch};
+use crate::common::{run, tencent_input, Run, Scratch};
 use std::ffi::OsStr;
 
 const SOLVE: &str = env!("CARGO_BIN_EXE_solve");

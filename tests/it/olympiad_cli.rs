@@ -1,8 +1,6 @@
 //! `gen`, `solve` and `check` with `--game olympiad`, run as a user runs them.
 
-mod common;
-
-use common::{run, Run, Scratch};
+use crate::common::{run, Run, Scratch};
 
 const GEN: &str = env!("CARGO_BIN_EXE_gen");
 const SOLVE: &str = env!("CARGO_BIN_EXE_solve");

@@ -3,9 +3,7 @@
 //! score whatever the thread count, refused options, and the binaries that play only the
 //! contest's game refusing NES.
 
-mod common;
-
-use common::{manifest_dir, run, Run, Scratch};
+use crate::common::{manifest_dir, run, Run, Scratch};
 use serde_json::Value;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};

@@ -2,9 +2,7 @@
 //! reports, it depends neither on the thread count nor on `--distributed`, and bad input gets
 //! a one-line error.
 
-mod common;
-
-use common::{run, tencent_input, Run, Scratch};
+use crate::common::{run, tencent_input, Run, Scratch};
 use std::ffi::OsStr;
 
 const SOLVE: &str = env!("CARGO_BIN_EXE_solve");
@@ -63,7 +61,7 @@ fn same_record_for_one_and_two_threads() {
 }
 
 /// One order of states everywhere (`search::Order`): the one-process search and the
-/// distributed one (here one process of the default build; `tests/mpi_cli.rs` holds 1-4 MPI
+/// distributed one (here one process of the default build; `tests/it/mpi_cli.rs` holds 1-4 MPI
 /// processes to the same record) give the same record, byte for byte, at a narrow beam, where
 /// ties of key are common, and a wider one.
 #[test]
@@ -99,7 +97,7 @@ fn long_generated_sequence_without_piece_limit() {
     // A small beam survives 100,000 pieces only when it keeps the top of the board clear.
     // Every weight is given (an early hand-tuned set with a heavy top-rows cost), so that
     // retuning the shipped defaults cannot change what this test runs.
-    let safe = common::manifest_dir().join("tests/fixtures/long-survival-weights.json");
+    let safe = crate::common::manifest_dir().join("tests/fixtures/long-survival-weights.json");
     let long_args: [&dyn AsRef<OsStr>; 8] = [
         &input,
         &"--beam-width",
@@ -637,7 +635,7 @@ fn survive_defaults_to_the_survival_ranking() {
     let weights = |text: &str| tetris_opt::games::tencent::eval::Weights::from_json(text).unwrap();
     assert_eq!(
         weights(&summary["weights"].to_string()),
-        weights(include_str!("../weights/contest-survive.json"))
+        weights(include_str!("../../weights/contest-survive.json"))
     );
     assert_eq!(summary["pieces_locked"], 300);
     let record = scratch.file("moves.txt", &r.stdout);
