@@ -1,25 +1,10 @@
 //! `gen --game browser` and `check --game browser` run as a user runs them.
 
-use crate::common::{run, Run, Scratch};
+use crate::common::{exe, letters, Scratch};
 use std::collections::BTreeSet;
 
 const GEN: &str = env!("CARGO_BIN_EXE_gen");
 const CHECK: &str = env!("CARGO_BIN_EXE_check");
-
-fn exe(path: &str, args: &[&str]) -> Run {
-    let args: Vec<&dyn AsRef<std::ffi::OsStr>> = args.iter().map(|a| a as _).collect();
-    let out = run(path, &args);
-    out.assert_no_panic();
-    out
-}
-
-fn letters(text: &str) -> String {
-    text.lines()
-        .filter(|l| !l.trim_start().starts_with('#'))
-        .flat_map(str::chars)
-        .filter(|c| !c.is_whitespace())
-        .collect()
-}
 
 #[test]
 fn gen_browser_is_7_bags_reproducible_from_the_seed() {

@@ -1,7 +1,7 @@
 //! `gen` run as a user runs it: the contest sequence byte for byte, long sequences, and the other
 //! distributions being reproducible from their seed.
 
-use crate::common::{run, tencent_input, Run};
+use crate::common::{letters, run, tencent_input, Run};
 
 const GEN: &str = env!("CARGO_BIN_EXE_gen");
 
@@ -10,15 +10,6 @@ fn gen(args: &[&str]) -> Run {
     let out = run(GEN, &args);
     out.assert_no_panic();
     out
-}
-
-/// The piece letters of a sequence file, comment lines left out.
-fn letters(text: &str) -> String {
-    text.lines()
-        .filter(|l| !l.trim_start().starts_with('#'))
-        .flat_map(str::chars)
-        .filter(|c| !c.is_whitespace())
-        .collect()
 }
 
 #[test]

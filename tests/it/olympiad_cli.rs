@@ -1,17 +1,10 @@
 //! `gen`, `solve` and `check` with `--game olympiad`, run as a user runs them.
 
-use crate::common::{run, Run, Scratch};
+use crate::common::{exe, Scratch};
 
 const GEN: &str = env!("CARGO_BIN_EXE_gen");
 const SOLVE: &str = env!("CARGO_BIN_EXE_solve");
 const CHECK: &str = env!("CARGO_BIN_EXE_check");
-
-fn exe(path: &str, args: &[&str]) -> Run {
-    let args: Vec<&dyn AsRef<std::ffi::OsStr>> = args.iter().map(|a| a as _).collect();
-    let out = run(path, &args);
-    out.assert_no_panic();
-    out
-}
 
 /// A generated sequence of `count` pieces in a scratch file.
 fn sequence(scratch: &Scratch, seed: u64, count: usize) -> String {

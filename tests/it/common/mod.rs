@@ -110,6 +110,23 @@ pub fn run(exe: &str, args: &[&dyn AsRef<OsStr>]) -> Run {
     }
 }
 
+/// Runs the binary at `path` with plain string arguments, as [`run`] does; it must not panic.
+pub fn exe(path: &str, args: &[&str]) -> Run {
+    let args: Vec<&dyn AsRef<OsStr>> = args.iter().map(|a| a as _).collect();
+    let out = run(path, &args);
+    out.assert_no_panic();
+    out
+}
+
+/// The piece letters of a sequence file, comment lines left out.
+pub fn letters(text: &str) -> String {
+    text.lines()
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .flat_map(str::chars)
+        .filter(|c| !c.is_whitespace())
+        .collect()
+}
+
 /// The contest's rules, strict (the default checker).
 pub fn strict() -> tetris_opt::games::tencent::rules::Rules {
     tetris_opt::games::tencent::rules::Rules::default()
