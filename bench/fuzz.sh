@@ -9,5 +9,5 @@ set -eu
 cd "$(dirname "$0")/.."
 games=${1:-}
 export FUZZ_CASES="${2:-${FUZZ_CASES:-1000000}}"
-exec cargo test --release --test fuzz -- --ignored --nocapture \
-    --test-threads="${THREADS:-1}" "long_${games}"
+exec cargo test --release --test it -- --ignored --nocapture \
+    --test-threads="${THREADS:-1}" "fuzz::long_${games}"

@@ -13,5 +13,5 @@ cd "$(dirname "$0")/.."
 bash tools/nes-oracle/setup.sh >/dev/null
 records=""
 for r in "$@"; do records="${records:+$records:}$(realpath "$r")"; done
-NES_ORACLE_RECORDS="$records" cargo test --release -q --test nes_oracle -- --ignored \
-  --nocapture long_records_agree_with_the_rom 2>&1 | grep -E -A3 "agree with the ROM|differs|panicked|test result"
+NES_ORACLE_RECORDS="$records" cargo test --release -q --test it -- --ignored \
+  --nocapture nes_oracle::long_records_agree_with_the_rom 2>&1 | grep -E -A3 "agree with the ROM|differs|panicked|test result"

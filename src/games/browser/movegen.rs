@@ -8,7 +8,7 @@
 //! (rows shifted by the two hidden rows, so every index is non-negative). Every buffer lives
 //! in [`MoveGen`] and is reused: a call allocates nothing beyond growing `out`.
 //!
-//! The plain engine in [`super::rules`] is the reference; `tests/browser.rs` holds this search
+//! The plain engine in [`super::rules`] is the reference; `tests/it/browser.rs` holds this search
 //! to an exhaustive search on it.
 
 use super::rules::{self, Kind, Move, Piece};

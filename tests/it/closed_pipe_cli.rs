@@ -1,0 +1,90 @@
+//! Output read only in part (`check ... | head`): when the reader closes the pipe, a binary
+//! stops quietly with exit 0, as common command-line tools do: no error line, no panic.
+
+use crate::common::{manifest_dir, public_record_path, tencent_input, Scratch};
+use std::ffi::OsStr;
+use std::io::Read;
+use std::process::{Command, Stdio};
+
+/// Runs `exe` with `args` writing to a pipe whose reading end `read` bytes were taken from and
+/// then closed; returns the exit code and stderr. With nothing to read, the pipe is closed
+/// before the binary starts, since a small output would fit in the pipe before a later close.
+fn run_into_closed_pipe(
+    exe: &str,
+    args: &[&dyn AsRef<OsStr>],
+    read: usize,
+) -> (Option<i32>, String) {
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    let reader = (read > 0).then_some(reader);
+    let child = Command::new(exe)
+        .args(args.iter().map(|a| a.as_ref()))
+        .current_dir(manifest_dir())
+        .stdin(Stdio::null())
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {exe}: {e}"));
+    if let Some(mut reader) = reader {
+        let mut head = vec![0; read];
+        reader.read_exact(&mut head).expect("the first bytes");
+    }
+    let output = child.wait_with_output().expect("the binary ends");
+    (
+        output.status.code(),
+        String::from_utf8(output.stderr).expect("stderr is UTF-8"),
+    )
+}
+
+fn assert_quiet(exe: &str, (code, stderr): (Option<i32>, String)) {
+    assert!(!stderr.contains("panicked"), "{exe} panicked: {stderr}");
+    assert_eq!(stderr, "", "{exe} said something");
+    assert_eq!(code, Some(0), "{exe}: {stderr}");
+}
+
+/// The whole trace of the public record is megabytes; the reader takes a few lines.
+#[test]
+fn check_stops_quietly_when_its_trace_is_no_longer_read() {
+    let record = public_record_path();
+    let check = env!("CARGO_BIN_EXE_check");
+    let args: [&dyn AsRef<OsStr>; 3] = [&"--trace", &"inputs/tencent.txt", &record];
+    assert_quiet(check, run_into_closed_pipe(check, &args, 1_000));
+    // Read nothing at all: the first write already fails.
+    assert_quiet(check, run_into_closed_pipe(check, &args, 0));
+    // An invalid record's report too.
+    let scratch = Scratch::new("closed-pipe-check");
+    let bad = scratch.file("bad.txt", "N,C1,L1,D17");
+    let input = tencent_input();
+    assert_quiet(check, run_into_closed_pipe(check, &[&input, &bad], 0));
+}
+
+/// solve, merge and polish print their record through one function; gen prints a sequence.
+#[test]
+fn the_record_printers_and_gen_stop_quietly_too() {
+    let scratch = Scratch::new("closed-pipe");
+    let input = tencent_input();
+    let record = scratch.file("record.txt", "N,D19,N,D19");
+    let solve = env!("CARGO_BIN_EXE_solve");
+    let solved = run_into_closed_pipe(
+        solve,
+        &[&input, &"--pieces", &"5", &"--beam-width", &"2", &"--quiet"],
+        0,
+    );
+    assert_quiet(solve, solved);
+    let merge = env!("CARGO_BIN_EXE_merge");
+    assert_quiet(
+        merge,
+        run_into_closed_pipe(merge, &[&input, &record, &"--quiet"], 0),
+    );
+    let polish = env!("CARGO_BIN_EXE_polish");
+    let polished = run_into_closed_pipe(
+        polish,
+        &[&input, &record, &"--beam-width", &"5", &"--quiet"],
+        0,
+    );
+    assert_quiet(polish, polished);
+    let gen = env!("CARGO_BIN_EXE_gen");
+    assert_quiet(
+        gen,
+        run_into_closed_pipe(gen, &[&"--count", &"100000"], 100),
+    );
+}

@@ -1,0 +1,321 @@
+//! The search end to end (`search`, `solve`), held to the plain rules engine: every record it
+//! builds replays to the score it claims, whatever the thread count, width schedule or start.
+
+use tetris_opt::games::tencent::bitboard::{self, Board as Bits};
+use tetris_opt::games::tencent::movegen::{self};
+use tetris_opt::games::tencent::replay::{replay, End};
+use tetris_opt::games::tencent::rules::Rules;
+use tetris_opt::games::tencent::rules::{self, Board, Kind};
+use tetris_opt::games::tencent::search::{beam_search, beam_search_with_clock, Params, Solution};
+use tetris_opt::games::tencent::solve::{record_for, record_from, start_from};
+use tetris_opt::kit::sequence::{contest_sequence, generate, Distribution};
+use tetris_opt::search::width::{SpeedModel, TimeBudget};
+
+// ---------------------------------------------------------------------------------------------
+// 5. End to end
+// ---------------------------------------------------------------------------------------------
+
+fn params(beam_width: usize, piece_limit: usize) -> Params {
+    Params {
+        beam_width,
+        width_changes: Default::default(),
+        time_budget: None,
+        score_weight: 1.0 / 38.0,
+        weights: Default::default(),
+        policy: Default::default(),
+        rules: Rules::default().with_piece_limit(piece_limit),
+        start: Default::default(),
+        objective: Default::default(),
+    }
+}
+
+/// Solves, builds the record, replays it strictly on the plain engine and checks the score;
+/// also replays the placements on both engines directly.
+fn solve_and_check(sequence: &[Kind], params: &Params, what: &str) -> Solution {
+    let solution = beam_search(sequence, params, &mut |_| {});
+    assert!(!solution.placements.is_empty(), "{what}: nothing placed");
+
+    // The placements, locked one by one on both engines, score what the search claims.
+    let mut fast = Bits::default();
+    let mut plain = Board::new();
+    let mut fast_score = 0u64;
+    let mut plain_score = 0u64;
+    for (index, (&kind, &p)) in sequence.iter().zip(&solution.placements).enumerate() {
+        let piece = bitboard::piece_at(kind, p.state, p.x as usize, p.y as u32);
+        assert!(plain.is_valid(&piece) && rules::is_resting(&plain, &piece));
+        let o = bitboard::lock(
+            &mut fast,
+            kind,
+            p.state,
+            p.x as usize,
+            p.y as u32,
+            index,
+            params.rules,
+        );
+        let t = rules::lock(&mut plain, &piece, index, params.rules);
+        assert_eq!(o.game_over, None, "{what}: piece {index}");
+        assert_eq!(t.game_over, None, "{what}: piece {index}");
+        fast_score += o.score as u64;
+        plain_score += t.score;
+        assert_eq!(fast.to_rules(), plain, "{what}: piece {index}");
+    }
+    assert_eq!(fast_score, solution.score, "{what}");
+    assert_eq!(plain_score, solution.score, "{what}");
+
+    let record = record_for(sequence, &solution.placements, params.rules)
+        .unwrap_or_else(|e| panic!("{what}: {e}"));
+    assert_eq!(record.piece_count(), solution.placements.len(), "{what}");
+    let report = replay(sequence, &record, params.rules);
+    assert!(report.valid(), "{what}: {:?}", report.error);
+    assert_eq!(report.end, End::RecordEnded, "{what}");
+    assert_eq!(report.pieces_locked, solution.placements.len(), "{what}");
+    assert_eq!(report.score, solution.score, "{what}");
+    solution
+}
+
+/// A search from a record's piece: from piece 0 it is the search itself; from the end of the
+/// record's sequence it has nothing to place and keeps the record's score; from a piece between, its
+/// placements follow the kept pieces into a record the rules score as the search claims.
+/// The piece limit is near, and the beam wide enough for several parallel tasks, so that a
+/// piece number taken from anything but the start and the depth would show.
+#[test]
+fn a_search_started_inside_a_record_plays_on_from_there() {
+    let sequence = contest_sequence(12358, 200);
+    let limit = 160;
+    let plain = params(16, limit);
+    let whole = beam_search(&sequence, &plain, &mut |_| {});
+    let end = whole.placements.len();
+    assert!(end > 100, "{end}");
+    let record = record_for(
+        &sequence,
+        &whole.placements,
+        Rules::default().with_piece_limit(limit),
+    )
+    .unwrap();
+    let options = Rules::default().with_piece_limit(limit);
+    for (pieces, width) in [(0, 16), (end, 16), (77, 200)] {
+        // The sequence as long as the record when starting at its end.
+        let sequence = &sequence[..if pieces == end { end } else { 200 }];
+        let (start, kept) = start_from(sequence, &record, pieces, options).unwrap();
+        assert_eq!(start.index, pieces);
+        assert_eq!(kept.piece_count(), pieces);
+        let params = Params {
+            start: start.clone(),
+            ..params(width, limit)
+        };
+        let more = beam_search(sequence, &params, &mut |_| {});
+        // The line ends at its last scoring piece (a shorter record of the same score).
+        assert!(more.placements.len() < limit - pieces, "from {pieces}");
+        assert_eq!(more.placements.is_empty(), pieces == end, "from {pieces}");
+        if pieces == 0 {
+            assert_eq!(more.placements, whole.placements);
+        }
+        if pieces == end {
+            assert_eq!(more.score, whole.score);
+        }
+        let rest = record_from(
+            sequence,
+            &start,
+            &more.placements,
+            Rules::default().with_piece_limit(limit),
+        )
+        .unwrap_or_else(|e| panic!("from {pieces}: {e}"));
+        let joined = tetris_opt::games::tencent::record::Record {
+            tokens: [kept.tokens, rest.tokens].concat(),
+        };
+        let report = replay(sequence, &joined, options);
+        assert!(report.valid(), "from {pieces}: {:?}", report.error);
+        assert_eq!(
+            report.pieces_locked,
+            pieces + more.placements.len(),
+            "from {pieces}"
+        );
+        assert_eq!(report.score, more.score, "from {pieces}");
+        assert!(more.score > start.score || pieces == end, "from {pieces}");
+    }
+}
+
+/// The pieces a started search places spawn in the state of their number in the game: with
+/// the spawn column filled from row 1 down, an I can spawn only lying (odd numbers), so a
+/// search from piece 1 plays on and one from piece 2 ends at once with the start's score.
+#[test]
+fn a_started_search_spawns_by_the_piece_number_in_the_game() {
+    let column = "....#.....\n".repeat(19);
+    let board = Bits::from_rules(&Board::from_picture(&column));
+    let sequence = vec![Kind::I; 12];
+    let from = |index| Params {
+        start: tetris_opt::games::tencent::search::Start {
+            index,
+            board,
+            score: 7,
+        },
+        ..params(4, rules::DEFAULT_PIECE_LIMIT)
+    };
+    let lying = beam_search(&sequence, &from(1), &mut |_| {});
+    assert!(!lying.placements.is_empty());
+    let rest = record_from(
+        &sequence,
+        &from(1).start,
+        &lying.placements,
+        Rules::default(),
+    )
+    .unwrap();
+    assert!(rest.piece_count() > 0);
+    let upright = beam_search(&sequence, &from(2), &mut |_| {});
+    assert!(upright.placements.is_empty());
+    assert_eq!(upright.score, 7);
+}
+
+#[test]
+fn solve_contest_prefix_and_replay_strictly() {
+    let sequence = contest_sequence(12358, 300);
+    let s = solve_and_check(&sequence, &params(8, rules::DEFAULT_PIECE_LIMIT), "contest");
+    assert!(s.score > 0, "no points in 300 pieces");
+    eprintln!(
+        "contest 300: {} pieces, score {}",
+        s.placements.len(),
+        s.score
+    );
+}
+
+#[test]
+fn solve_uniform_sequence_and_replay_strictly() {
+    let sequence = generate(Distribution::Uniform, 7, 300);
+    let s = solve_and_check(&sequence, &params(8, rules::DEFAULT_PIECE_LIMIT), "uniform");
+    eprintln!(
+        "uniform 300: {} pieces, score {}",
+        s.placements.len(),
+        s.score
+    );
+    // A piece limit inside the sequence: the piece at the limit is never placed.
+    let s = solve_and_check(&sequence, &params(8, 150), "uniform, limit 150");
+    assert!(s.placements.len() <= 149);
+}
+
+#[test]
+fn beam_search_is_the_same_on_one_and_two_threads() {
+    let contest = contest_sequence(12358, 300);
+    let uniform = generate(Distribution::Uniform, 11, 120);
+    // Width 8 fits one parallel chunk; width 80 spreads over three, so the split is exercised.
+    for (sequence, width) in [(&contest, 8), (&uniform, 80)] {
+        let p = params(width, rules::DEFAULT_PIECE_LIMIT);
+        let run = |threads: usize| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| beam_search(sequence, &p, &mut |_| {}))
+        };
+        let one = run(1);
+        let two = run(2);
+        assert_eq!(one.placements, two.placements, "width {width}");
+        assert_eq!(one.score, two.score, "width {width}");
+    }
+}
+
+/// A schedule changes the width from the depths it names (changes past the sequence's end are
+/// not reported as made), and the changes a budgeted search reports, given back without the
+/// budget, make the same record: a budgeted run can be replayed exactly.
+#[test]
+fn width_changes_are_followed_and_replay_a_budgeted_search() {
+    let sequence = contest_sequence(12358, 400);
+    let fixed = beam_search(&sequence, &params(60, 10_000), &mut |_| {});
+    let narrowed = Params {
+        width_changes: "100:5,1000:7".parse().unwrap(),
+        ..params(60, 10_000)
+    };
+    let narrowed = beam_search(&sequence, &narrowed, &mut |_| {});
+    assert_eq!(narrowed.width_changes.0, vec![(100, 5)]);
+    assert!(narrowed.stats.expanded < fixed.stats.expanded);
+    assert!(fixed.width_changes.0.is_empty());
+
+    // The budget's choices are tested on a model of the machine's speed, not on the clock. A
+    // fast machine (1 us per state) has far more than 2 s for 400 pieces at width 400, so the
+    // budget widens the beam at its first re-choice (after the 50-piece probe) to the cap and
+    // keeps it; a slow one (1 ms per state) narrows a beam of 300. Either schedule replays
+    // its record from the same first width.
+    let budgeted = |first: usize, seconds_per_state: f64, seconds: f64| {
+        let params = Params {
+            time_budget: Some(TimeBudget {
+                seconds,
+                max_width: 400,
+            }),
+            ..params(first, 10_000)
+        };
+        let clock = SpeedModel { seconds_per_state };
+        beam_search_with_clock(&sequence, &params, &clock, &mut |_| {})
+    };
+    let fast = budgeted(60, 1e-6, 2.0);
+    assert_eq!(fast.width_changes.0, vec![(50, 400)]);
+    let slow = budgeted(300, 1e-3, 60.0);
+    let (depth, width) = slow.width_changes.0[0];
+    assert_eq!(depth, 50);
+    assert!((100..300).contains(&width), "{:?}", slow.width_changes);
+    assert!(
+        slow.stats.expanded as f64 * 1e-3 <= 60.0,
+        "{}",
+        slow.stats.expanded
+    );
+    for (first, budgeted) in [(60, fast), (300, slow)] {
+        let replayed = Params {
+            width_changes: budgeted.width_changes.clone(),
+            ..params(first, 10_000)
+        };
+        let replayed = beam_search(&sequence, &replayed, &mut |_| {});
+        assert_eq!(replayed.placements, budgeted.placements);
+        assert_eq!(replayed.score, budgeted.score);
+        assert_eq!(replayed.width_changes, budgeted.width_changes);
+    }
+}
+
+/// A judge-mode solve gives a record that `check --judge` scores as claimed and strict rejects
+/// whenever it used a mid-air lock.
+#[test]
+fn judge_solve_passes_judge_replay() {
+    let sequence = contest_sequence(12358, 400);
+    let params = Params {
+        rules: Rules::judge(),
+        ..params(40, 10_000)
+    };
+    let solution = beam_search(&sequence, &params, &mut |_| {});
+    let record = record_for(&sequence, &solution.placements, Rules::judge()).expect("record");
+    let judged = replay(&sequence, &record, Rules::judge().with_piece_limit(10_000));
+    assert!(judged.valid(), "{:?}", judged.error);
+    assert_eq!(judged.score, solution.score);
+    let strict = replay(&sequence, &record, Rules::default());
+    let mut board = Bits::default();
+    let mut mid_air = false;
+    for (i, (&kind, &p)) in sequence.iter().zip(&solution.placements).enumerate() {
+        let rest = movegen::path_to(&board, kind, i, p, Rules::default()).is_ok();
+        mid_air |= !rest;
+        bitboard::lock(
+            &mut board,
+            kind,
+            p.state,
+            p.x as usize,
+            p.y as u32,
+            i,
+            Rules::default(),
+        );
+    }
+    assert_eq!(strict.valid(), !mid_air);
+}
+
+/// The shipped survival weights load and are what a search for survival ranks by, with no
+/// score weight and no endgame; the ranking for points is the shipped default one.
+#[test]
+fn the_survival_ranking_is_the_shipped_survival_weights() {
+    use tetris_opt::games::tencent::search::{RankingParams, DEFAULT_SCORE_WEIGHT};
+    use tetris_opt::kit::policy::Policy;
+    use tetris_opt::search::Objective;
+    let file = include_str!("../../weights/contest-survive.json");
+    let shipped = tetris_opt::kit::eval::Weights::from_json(file).unwrap();
+    let survive = RankingParams::default_for(Objective::Survive);
+    assert_eq!(survive.weights, shipped);
+    assert_eq!(survive.score_weight, 0.0);
+    assert_eq!(survive.policy.endgame_score_weight, None);
+    let score = RankingParams::default_for(Objective::Score);
+    assert_eq!(score.weights, Default::default());
+    assert_eq!(score.score_weight, DEFAULT_SCORE_WEIGHT);
+    assert_eq!(score.policy, Policy::default());
+}

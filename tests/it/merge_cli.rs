@@ -1,0 +1,105 @@
+//! `merge` run as a user runs it: the merged record checks with the score it reports, never
+//! below the best record given, and bad records get a one-line error.
+
+use crate::common::{run, tencent_input, Run, Scratch};
+use std::ffi::OsStr;
+
+const SOLVE: &str = env!("CARGO_BIN_EXE_solve");
+const CHECK: &str = env!("CARGO_BIN_EXE_check");
+const MERGE: &str = env!("CARGO_BIN_EXE_merge");
+
+fn merge(args: &[&dyn AsRef<OsStr>]) -> Run {
+    let r = run(MERGE, args);
+    r.assert_no_panic();
+    r
+}
+
+#[test]
+fn merged_records_check_and_score_at_least_the_best_of_them() {
+    let scratch = Scratch::new("merge");
+    let input = tencent_input();
+    let mut paths = Vec::new();
+    let mut scores = Vec::new();
+    for (width, weight) in [("40", "0.024"), ("60", "0.03"), ("30", "0.018")] {
+        let r = run(
+            SOLVE,
+            &[
+                &input,
+                &"--pieces",
+                &"400",
+                &"--beam-width",
+                &width,
+                &"--score-weight",
+                &weight,
+            ],
+        );
+        assert_eq!(r.code, Some(0), "{r:#?}");
+        scores.push(r.solve_score());
+        paths.push(scratch.file(&format!("{width}.txt"), &r.stdout));
+    }
+    let mut args: Vec<&dyn AsRef<OsStr>> = vec![&input];
+    args.extend(paths.iter().map(|p| p as &dyn AsRef<OsStr>));
+    let merged = merge(&args);
+    assert_eq!(merged.code, Some(0), "{merged:#?}");
+    let score = merged.solve_score();
+    assert!(
+        score >= *scores.iter().max().unwrap(),
+        "{scores:?} -> {score}"
+    );
+    // The summary says whether the merge beat its best input.
+    let best = scores.iter().max().unwrap();
+    let which = &paths[scores.iter().position(|s| s == best).unwrap()];
+    let line = format!(
+        "best input: {best} ({}); merged: {score}, +{}",
+        which.display(),
+        score - best
+    );
+    assert!(
+        merged.stderr.lines().any(|l| l == line),
+        "{line:?}: {merged:#?}"
+    );
+    let out = scratch.file("merged.txt", &merged.stdout);
+    let checked = run(CHECK, &[&input, &out]);
+    assert_eq!(checked.code, Some(0), "{checked:#?}");
+    assert_eq!(checked.last_line(), format!("Score = {score}"));
+}
+
+#[test]
+fn records_that_cannot_be_merged_get_a_one_line_error() {
+    let scratch = Scratch::new("merge-bad");
+    let input = tencent_input();
+    let good = scratch.file("good.txt", "N,D19");
+    let mid_air = scratch.file("mid-air.txt", "N,D19,N,D3");
+    let no_moves = scratch.file("no-moves.txt", "N,D19,N");
+    let garbage = scratch.file("garbage.txt", "N,X9");
+    let missing = scratch.dir.join("missing.txt");
+    let first_mid_air = scratch.file("first-mid-air.txt", "N,D3");
+    let cases: Vec<(Vec<&dyn AsRef<OsStr>>, i32, &str)> = vec![
+        (vec![&input, &good, &no_moves], 1, "no moves"),
+        (
+            vec![&input, &first_mid_air, &first_mid_air],
+            1,
+            "no record's first piece locks at rest",
+        ),
+        (
+            vec![&input, &good, &"--piece-limit", &"1"],
+            2,
+            "--piece-limit 1",
+        ),
+        (vec![&input, &garbage], 1, "garbage.txt"),
+        (vec![&input, &missing], 2, "missing.txt"),
+        (vec![&input], 2, "required"),
+    ];
+    for (args, code, needle) in cases {
+        let r = merge(&args);
+        assert_eq!(r.code, Some(code), "{r:#?}");
+        assert!(r.stderr.contains(needle), "{needle}: {r:#?}");
+        assert!(r.stdout.is_empty(), "{r:#?}");
+    }
+    // A mid-air lock is fine by the web replay's rules; a strict merge uses the pieces before it.
+    let r = merge(&[&input, &good, &mid_air, &"--judge"]);
+    assert_eq!(r.code, Some(0), "{r:#?}");
+    let r = merge(&[&input, &mid_air]);
+    assert_eq!(r.code, Some(0), "{r:#?}");
+    assert_eq!(r.stdout.trim(), "N,D19");
+}

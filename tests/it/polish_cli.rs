@@ -1,0 +1,136 @@
+//! `polish` run as a user runs it: the polished record checks with the score it reports, never
+//! below the record it started from, and bad stretches or records get a one-line error.
+
+use crate::common::{run, tencent_input, Run, Scratch};
+use std::ffi::OsStr;
+
+const SOLVE: &str = env!("CARGO_BIN_EXE_solve");
+const CHECK: &str = env!("CARGO_BIN_EXE_check");
+const POLISH: &str = env!("CARGO_BIN_EXE_polish");
+
+fn polish(args: &[&dyn AsRef<OsStr>]) -> Run {
+    let r = run(POLISH, args);
+    r.assert_no_panic();
+    r
+}
+
+#[test]
+fn a_polished_record_checks_and_scores_at_least_the_record() {
+    let scratch = Scratch::new("polish");
+    let input = tencent_input();
+    let solved = run(
+        SOLVE,
+        &[&input, &"--pieces", &"300", &"--beam-width", &"40"],
+    );
+    assert_eq!(solved.code, Some(0), "{solved:#?}");
+    let record = scratch.file("narrow.txt", &solved.stdout);
+    let r = polish(&[
+        &input,
+        &record,
+        &"--from",
+        &"50",
+        &"--to",
+        &"250",
+        &"--beam-width",
+        &"300",
+    ]);
+    assert_eq!(r.code, Some(0), "{r:#?}");
+    let score = r.solve_score();
+    assert!(score >= solved.solve_score(), "{r:#?}");
+    assert!(r.stderr.contains("pieces 51-250 searched again"), "{r:#?}");
+    // The first 50 pieces are the record's own.
+    let head = |text: &str| text.split(",N").take(50).collect::<Vec<_>>().join(",N");
+    assert_eq!(head(&r.stdout), head(&solved.stdout));
+    // To the record's end, where the beam's best line may win: the same on one thread as on two.
+    let to_end = |threads: &str| {
+        let args: [&dyn AsRef<OsStr>; 8] = [
+            &input,
+            &record,
+            &"--from",
+            &"50",
+            &"--beam-width",
+            &"300",
+            &"--threads",
+            &threads.to_string(),
+        ];
+        polish(&args)
+    };
+    let (one, two) = (to_end("1"), to_end("2"));
+    assert_eq!(one.code, Some(0), "{one:#?}");
+    assert!(one.stderr.contains("to the record's end"), "{one:#?}");
+    assert_eq!(one.stdout, two.stdout);
+    assert!(one.solve_score() >= solved.solve_score(), "{one:#?}");
+    let out = scratch.file("polished.txt", &r.stdout);
+    let checked = run(CHECK, &[&input, &out]);
+    assert_eq!(checked.code, Some(0), "{checked:#?}");
+    assert_eq!(checked.last_line(), format!("Score = {score}"));
+}
+
+#[test]
+fn bad_stretches_and_records_get_a_one_line_error() {
+    let scratch = Scratch::new("polish-bad");
+    let input = tencent_input();
+    let good = scratch.file("good.txt", "N,D19,N,D19");
+    let mid_air = scratch.file("mid-air.txt", "N,D19,N,D3");
+    let garbage = scratch.file("garbage.txt", "N,X9");
+    let missing = scratch.dir.join("missing.txt");
+    let cases: Vec<(Vec<&dyn AsRef<OsStr>>, i32, &str)> = vec![
+        (vec![&input, &mid_air], 1, "mid-air"),
+        (vec![&input, &garbage], 1, "garbage.txt"),
+        (vec![&input, &missing], 2, "missing.txt"),
+        (vec![&input, &good, &"--from", &"2"], 2, "--from/--to"),
+        (vec![&input, &good, &"--to", &"3"], 2, "--from/--to"),
+        (
+            vec![&input, &good, &"--beam-width", &"0"],
+            2,
+            "--beam-width",
+        ),
+        (
+            vec![&input, &good, &"--beam-width", &"18446744073709551615"],
+            2,
+            "above the widest beam",
+        ),
+        (
+            vec![&input, &good, &"--beam-width", &"1000000000000"],
+            2,
+            "above the widest beam",
+        ),
+        (vec![&input, &good, &"--threads", &"3000"], 2, "--threads"),
+        (
+            vec![&input, &good, &"--piece-limit", &"1"],
+            2,
+            "--piece-limit 1",
+        ),
+        (vec![&input], 2, "required"),
+    ];
+    for (args, code, needle) in cases {
+        let r = polish(&args);
+        assert_eq!(r.code, Some(code), "{r:#?}");
+        assert!(r.stderr.contains(needle), "{needle}: {r:#?}");
+        assert!(r.stdout.is_empty(), "{r:#?}");
+    }
+    let r = polish(&[&input, &good, &"--beam-width", &"50"]);
+    assert_eq!(r.code, Some(0), "{r:#?}");
+    let r = polish(&[&input, &mid_air, &"--judge", &"--quiet"]);
+    assert_eq!(r.code, Some(0), "{r:#?}");
+    assert!(r.stderr.is_empty(), "{r:#?}");
+}
+
+/// `--from 500 --to 400` blamed the record's length; the range itself is reversed, whatever
+/// the record.
+#[test]
+fn a_reversed_or_empty_range_is_named_as_such() {
+    let scratch = Scratch::new("polish-range");
+    let input = tencent_input();
+    let good = scratch.file("good.txt", "N,D19,N,D19");
+    for (from, to, word) in [("500", "400", "reversed"), ("1", "1", "empty")] {
+        let r = polish(&[&input, &good, &"--from", &from, &"--to", &to]);
+        assert_eq!(r.code, Some(2), "{r:#?}");
+        assert_eq!(
+            r.stderr,
+            format!(
+                "error: --from/--to: --to {to} is not above --from {from}: the range is {word}; the pieces searched are FROM+1..=TO\n"
+            )
+        );
+    }
+}

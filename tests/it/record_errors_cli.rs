@@ -1,0 +1,128 @@
+//! A record file as every binary that reads one meets it: one that does not parse is an invalid
+//! record (exit 1, the error naming the file, the piece and the token), as in `check`; one that
+//! cannot be read at all is unusable (exit 2).
+
+use crate::common::{run, tencent_input, Run, Scratch};
+use std::ffi::OsStr;
+
+const CHECK: &str = env!("CARGO_BIN_EXE_check");
+const MERGE: &str = env!("CARGO_BIN_EXE_merge");
+const POLISH: &str = env!("CARGO_BIN_EXE_polish");
+const SOLVE: &str = env!("CARGO_BIN_EXE_solve");
+
+/// The options after the record's path that make each binary read it; cheap where it goes on.
+fn run_with_record(exe: &str, record: &dyn AsRef<OsStr>) -> Run {
+    let input = tencent_input();
+    let mut args: Vec<&dyn AsRef<OsStr>> = vec![&input];
+    if exe == SOLVE {
+        args.extend([&"--from-piece" as &dyn AsRef<OsStr>, &"1", &"--from-record"]);
+    }
+    args.push(record);
+    if exe == SOLVE {
+        args.extend([
+            &"--pieces" as &dyn AsRef<OsStr>,
+            &"5",
+            &"--beam-width",
+            &"1",
+        ]);
+    }
+    let r = run(exe, &args);
+    r.assert_no_panic();
+    r
+}
+
+#[test]
+fn a_record_that_does_not_parse_is_invalid_everywhere() {
+    let scratch = Scratch::new("record-errors");
+    let garbage = scratch.file("garbage.txt", "N,D19,N,X9");
+    for exe in [CHECK, MERGE, POLISH, SOLVE] {
+        let r = run_with_record(exe, &garbage);
+        assert_eq!(r.code, Some(1), "{exe}: {r:#?}");
+        let error = (r.stdout.lines().chain(r.stderr.lines()))
+            .find(|l| l.starts_with("error: "))
+            .unwrap_or_else(|| panic!("{exe}: no error line: {r:#?}"));
+        assert!(
+            error.contains("piece 2 (token 4 'X9'): expected N, L, R, D or C, found 'X'"),
+            "{exe}: {error}"
+        );
+        if exe != CHECK {
+            assert!(error.contains("garbage.txt"), "{exe}: {error}");
+            assert!(r.stdout.is_empty(), "{exe}: {r:#?}");
+        }
+    }
+}
+
+#[test]
+fn an_empty_record_file_is_invalid_everywhere() {
+    let scratch = Scratch::new("record-empty");
+    let empty = scratch.file("empty.txt", " \n");
+    for exe in [CHECK, MERGE, POLISH, SOLVE] {
+        let r = run_with_record(exe, &empty);
+        assert_eq!(r.code, Some(1), "{exe}: {r:#?}");
+        let all = format!("{}{}", r.stdout, r.stderr);
+        assert!(
+            all.contains("piece 1: the record is empty"),
+            "{exe}: {r:#?}"
+        );
+    }
+}
+
+#[test]
+fn a_record_file_that_cannot_be_read_is_unusable_everywhere() {
+    let scratch = Scratch::new("record-missing");
+    let missing = scratch.dir.join("missing.txt");
+    let binary = scratch.file("binary.txt", b"N,\xff\xfeD1");
+    for exe in [CHECK, MERGE, POLISH, SOLVE] {
+        for (path, needle) in [
+            (&missing, "cannot read record file"),
+            (&binary, "is not text"),
+        ] {
+            let r = run_with_record(exe, path);
+            assert_eq!(r.code, Some(2), "{exe}: {r:#?}");
+            assert!(r.stderr.contains(needle), "{exe}: {r:#?}");
+        }
+    }
+}
+
+/// Garbage can be long (a 100,000-digit count, a file of another kind on one line): every
+/// reader's message quotes it cut to 40 characters and `...`, on one short line.
+#[test]
+fn long_tokens_are_quoted_cut_short_by_every_reader() {
+    let scratch = Scratch::new("record-long");
+    let digits = "7".repeat(100_000);
+    let count = scratch.file("count.txt", format!("N,D{digits}"));
+    let r = run_with_record(CHECK, &count);
+    assert_eq!(r.code, Some(1), "{r:#?}");
+    assert!(r.stdout.len() < 200, "{r:#?}");
+    let cut = format!("D{}...", "7".repeat(39));
+    assert!(
+        r.stdout.contains(&format!(
+            "piece 1 (token 2 '{cut}'): the count is too large"
+        )),
+        "{r:#?}"
+    );
+
+    // The browser game's record.
+    let browser = scratch.file("browser.txt", format!("game browser\nL{digits}\n"));
+    let r = run(CHECK, &[&"--game", &"browser", &tencent_input(), &browser]);
+    r.assert_no_panic();
+    assert_eq!(r.code, Some(1), "{r:#?}");
+    assert!(r.stdout.len() + r.stderr.len() < 300, "{r:#?}");
+    assert!(
+        (r.stdout.clone() + &r.stderr).contains(&format!("'L{}...'", "7".repeat(39))),
+        "{r:#?}"
+    );
+
+    // A sequence file names one character, never the rest of the line.
+    let sequence = scratch.file("sequence.txt", format!("IJ{digits}"));
+    let record = scratch.file("record.txt", "N,D19");
+    let r = run(CHECK, &[&sequence, &record]);
+    r.assert_no_panic();
+    assert_eq!(r.code, Some(2), "{r:#?}");
+    assert!(r.stderr.len() < 300, "{r:#?}");
+    assert!(
+        r.stderr
+            .contains("line 1, column 3: '7' is not a piece letter"),
+        "{r:#?}"
+    );
+}
