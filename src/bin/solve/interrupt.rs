@@ -40,7 +40,8 @@ impl PieceOut {
             if let Some(signal) = signals.forever().next() {
                 // The lock is held to the exit: no piece is written after the flush.
                 let mut written = lock(&held);
-                if !written.ended {
+                // A record of no piece is nothing at all, not an empty line.
+                if !written.ended && written.pieces > 0 {
                     let _ = writeln!(written.out);
                 }
                 let _ = written.out.flush();
