@@ -3,7 +3,7 @@
 #[path = "shared/mod.rs"]
 mod shared;
 
-use crate::shared::cli::{exit_with, refuse_other_games, stdout_failed, CliError, Game};
+use crate::shared::cli::{exit_code, refuse_other_games, stdout_failed, CliError, Game};
 use clap::{CommandFactory, FromArgMatches};
 use std::io::Write;
 use tetris_opt::games::nes::start::distinct_starts;
@@ -55,11 +55,11 @@ const TAKES: [(&str, &[Game]); 4] = [
     ("start_level", &[Game::Nes]),
 ];
 
-fn main() {
+fn main() -> std::process::ExitCode {
     let command = Args::command();
     let matches = command.clone().get_matches();
     let args = Args::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
-    exit_with(refuse_other_games(&command, &matches, args.game, &TAKES).and_then(|()| run(&args)));
+    exit_code(refuse_other_games(&command, &matches, args.game, &TAKES).and_then(|()| run(&args)))
 }
 
 fn run(args: &Args) -> Result<(), CliError> {

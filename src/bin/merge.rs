@@ -4,7 +4,7 @@
 mod shared;
 
 use crate::shared::cli::{
-    contest_only, exit_with, print_record, read_record, read_sequence, CliError, Game,
+    contest_only, exit_code, print_record, read_record, read_sequence, CliError, Game,
     RulesOptions, EXIT_INVALID,
 };
 use clap::{CommandFactory, FromArgMatches, Parser};
@@ -38,15 +38,15 @@ const JUDGE_HELP: &str = "Merge by the contest web replay's rules: a piece locks
     Without it, records with mid-air locks are still taken, and only their pieces that lock at \
     rest are used.";
 
-fn main() {
+fn main() -> std::process::ExitCode {
     let matches = Args::command()
         .mut_arg("judge", |a| a.help(JUDGE_HELP).long_help(None::<&str>))
         .get_matches();
     let args = Args::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
-    exit_with(match args.rules.game {
+    exit_code(match args.rules.game {
         Game::Tencent => run(&args),
         game => Err(contest_only(game)),
-    });
+    })
 }
 
 fn run(args: &Args) -> Result<(), CliError> {
@@ -76,20 +76,20 @@ fn run(args: &Args) -> Result<(), CliError> {
     print_record(&merged.record)?;
     if !args.quiet {
         for part in &merged.parts {
-            eprintln!(
+            say!(
                 "pieces {}-{}: {}",
                 part.first + 1,
                 part.first + part.pieces,
                 args.records[part.record].display()
             );
         }
-        eprintln!(
+        say!(
             "{} pieces locked; checked by the rules engine ({}): record valid, same score",
             report.pieces_locked,
             rules.mode_name()
         );
-        eprintln!("{}", against_inputs(&merged, &args.records));
-        eprintln!("Score = {}", report.score);
+        say!("{}", against_inputs(&merged, &args.records));
+        say!("Score = {}", report.score);
     }
     Ok(())
 }

@@ -4,7 +4,7 @@
 mod shared;
 
 use crate::shared::cli::{
-    exit_with, read_sequence, read_text, refuse_overwriting, stdout_failed, CliError, EXIT_INVALID,
+    exit_code, read_sequence, read_text, refuse_overwriting, stdout_failed, CliError, EXIT_INVALID,
 };
 use clap::Parser;
 use std::io::Write;
@@ -30,8 +30,8 @@ struct Args {
     output: Option<PathBuf>,
 }
 
-fn main() {
-    exit_with(run(&Args::parse()));
+fn main() -> std::process::ExitCode {
+    exit_code(run(&Args::parse()))
 }
 
 fn run(args: &Args) -> Result<(), CliError> {

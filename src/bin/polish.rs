@@ -4,7 +4,7 @@
 mod shared;
 
 use crate::shared::cli::{
-    check_width, contest_only, exit_with, print_record, read_record, read_sequence, CliError, Game,
+    check_width, contest_only, exit_code, print_record, read_record, read_sequence, CliError, Game,
     RulesOptions, SearchOptions, EXIT_INVALID,
 };
 use clap::Parser;
@@ -47,12 +47,12 @@ struct Args {
     quiet: bool,
 }
 
-fn main() {
+fn main() -> std::process::ExitCode {
     let args = Args::parse();
-    exit_with(match args.rules.game {
+    exit_code(match args.rules.game {
         Game::Tencent => run(&args),
         game => Err(contest_only(game)),
-    });
+    })
 }
 
 fn run(args: &Args) -> Result<(), CliError> {
@@ -123,18 +123,18 @@ fn run(args: &Args) -> Result<(), CliError> {
         } else {
             "to the record's end".to_string()
         };
-        eprintln!(
+        say!(
             "pieces {}-{} searched again in {:.1} s: +{} points, {rest}",
             args.from + 1,
             to,
             started.elapsed().as_secs_f64(),
             polished.gain,
         );
-        eprintln!(
+        say!(
             "checked by the rules engine ({}): record valid, same score",
             rules.mode_name()
         );
-        eprintln!("Score = {}", polished.score);
+        say!("Score = {}", polished.score);
     }
     Ok(())
 }

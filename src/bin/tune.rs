@@ -4,7 +4,7 @@
 mod shared;
 
 use crate::shared::cli::{
-    check_output, contest_only, exit_with, read_policy, read_sequence, read_text, read_weights,
+    check_output, contest_only, exit_code, read_policy, read_sequence, read_text, read_weights,
     CliError, Game, ObjectiveArg, RulesOptions,
 };
 use clap::Parser;
@@ -98,12 +98,12 @@ struct Args {
     force: bool,
 }
 
-fn main() {
+fn main() -> std::process::ExitCode {
     let args = Args::parse();
-    exit_with(match args.rules.game {
+    exit_code(match args.rules.game {
         Game::Tencent => run(&args),
         game => Err(contest_only(game)),
-    });
+    })
 }
 
 fn run(args: &Args) -> Result<(), CliError> {
@@ -200,7 +200,7 @@ fn run(args: &Args) -> Result<(), CliError> {
         let text = read_text(&args.log, "trial log")?;
         let logged = read_log(&text);
         let reused = tuner.resume(&logged);
-        eprintln!(
+        say!(
             "resuming: {reused} of the {} trials in {} ran on these inputs",
             logged.trials.len(),
             args.log.display()
@@ -208,7 +208,7 @@ fn run(args: &Args) -> Result<(), CliError> {
         if let Some(first) = logged.skipped.first() {
             // Said out loud: a log from a build with other weight fields would otherwise be
             // rerun from scratch without a word.
-            eprintln!(
+            say!(
                 "warning: {} line(s) of {} are not trials of this build and are ignored \
                  (line {first}: {})",
                 logged.skipped.len(),

@@ -88,3 +88,23 @@ fn the_record_printers_and_gen_stop_quietly_too() {
         run_into_closed_pipe(gen, &[&"--count", &"100000"], 100),
     );
 }
+
+/// `solve 2>&1 >/dev/null | head`: standard error closed under the progress lines and the
+/// summary. The run goes on and its record still goes out whole, with exit 0.
+#[test]
+fn a_closed_standard_error_loses_the_messages_not_the_record() {
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    let input = tencent_input();
+    let output = Command::new(env!("CARGO_BIN_EXE_solve"))
+        .args([input.as_os_str(), OsStr::new("--pieces"), OsStr::new("30")])
+        .args(["--beam-width", "4", "--progress-every", "0"])
+        .current_dir(manifest_dir())
+        .stdin(Stdio::null())
+        .stderr(writer)
+        .output()
+        .expect("solve runs");
+    assert_eq!(output.status.code(), Some(0));
+    let record = String::from_utf8(output.stdout).expect("the record is UTF-8");
+    assert_eq!(record.matches('N').count(), 30, "{record}");
+}

@@ -7,7 +7,7 @@ mod nes;
 mod plain;
 
 use crate::shared::cli::{
-    exit_with, read_sequence, read_text, refuse_other_games, refuse_overwriting, stdout_failed,
+    exit_code, read_sequence, read_text, refuse_other_games, refuse_overwriting, stdout_failed,
     CliError, Game, RulesOptions, EXIT_INVALID,
 };
 use clap::{CommandFactory, FromArgMatches, Parser};
@@ -105,20 +105,20 @@ const JUDGE_HELP: &str = "Check by the contest web replay's rules: a piece locks
     moves leave it, even in mid-air, and whatever follows the end of the game is ignored. \
     The contest's game only.";
 
-fn main() {
+fn main() -> std::process::ExitCode {
     let command = Args::command().mut_arg("judge", |a| a.help(JUDGE_HELP).long_help(None::<&str>));
     let matches = command.clone().get_matches();
     let args = Args::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let game = args.rules.game;
     if let Err(e) = refuse_other_games(&command, &matches, game, &TAKES) {
-        exit_with(Err(e));
+        return exit_code(Err(e));
     }
-    exit_with(match game {
+    exit_code(match game {
         Game::Nes => check_nes(&args),
         Game::Browser => check_plain::<plain::Browser>(&args, "browser"),
         Game::Olympiad => check_plain::<plain::Olympiad>(&args, "olympiad"),
         Game::Tencent => run(&args),
-    });
+    })
 }
 
 /// A record that fails by the rules within this many pieces is likely of another sequence.
@@ -319,13 +319,12 @@ fn run(args: &Args) -> Result<(), CliError> {
         .and_then(|()| out.flush())
         .map_err(|e| stdout_failed(e, "the report"))?;
     if let Some(n) = args.contest.at.filter(|&n| n > report.pieces_locked) {
-        eprintln!("note: --at {n}: {}", locked_only(report.pieces_locked));
+        say!("note: --at {n}: {}", locked_only(report.pieces_locked));
     }
     if report.valid() {
         Ok(())
     } else {
-        drop(out);
-        std::process::exit(EXIT_INVALID)
+        Err(CliError::reported(EXIT_INVALID))
     }
 }
 
@@ -350,7 +349,7 @@ fn check_plain<G: plain::PlainCheck>(args: &Args, game: &str) -> Result<(), CliE
         html,
     })?;
     if !valid {
-        std::process::exit(EXIT_INVALID);
+        return Err(CliError::reported(EXIT_INVALID));
     }
     Ok(())
 }

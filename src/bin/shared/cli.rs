@@ -29,6 +29,15 @@ impl CliError {
         }
     }
 
+    /// An outcome already reported (or a closed pipe, with nobody to tell): its exit code and
+    /// nothing more to print.
+    pub fn reported(code: i32) -> Self {
+        CliError {
+            message: String::new(),
+            code,
+        }
+    }
+
     /// A bug of ours, not the user's: reported as such with its own exit code.
     pub fn internal(e: impl std::fmt::Display) -> Self {
         CliError {
@@ -104,9 +113,25 @@ pub fn print_record(record: &tetris_opt::games::tencent::record::Record) -> Resu
 /// as common command-line tools do, instead of reporting an error nobody caused.
 pub fn stdout_failed(e: std::io::Error, what: &str) -> CliError {
     if e.kind() == std::io::ErrorKind::BrokenPipe {
-        std::process::exit(0);
+        return CliError::reported(0);
     }
     CliError::usage(format!("cannot write {what}: {e}"))
+}
+
+/// Writes one line to standard error. A closed or failing standard error (`solve 2>&1
+/// >/dev/null | head`) loses the line, never the run: the record on stdout still goes out.
+pub fn say(line: std::fmt::Arguments) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
+}
+
+/// [`say`] with `format!`'s arguments: what the binaries use instead of `eprintln!`, which
+/// panics when standard error is closed.
+#[macro_export]
+macro_rules! say {
+    ($($arg:tt)*) => {
+        $crate::shared::cli::say(format_args!($($arg)*))
+    };
 }
 
 /// Refuses a beam width no binary accepts; `option` names it in the message.
@@ -182,19 +207,20 @@ pub fn clap_error(e: &clap::Error) -> CliError {
     }
 }
 
-/// Runs a binary's body: prints the error once and exits with its code.
-pub fn exit_with(result: Result<(), CliError>) -> ! {
-    match result {
-        Ok(()) => std::process::exit(0),
+/// A binary's exit code for the outcome of its body, the error printed once.
+pub fn exit_code(result: Result<(), CliError>) -> std::process::ExitCode {
+    let code = match result {
+        Ok(()) => 0,
         Err(e) => {
-            // An empty message: the error was already reported (as an invalid record's is,
-            // on stdout).
+            // An empty message: the outcome was already reported (as an invalid record's is,
+            // on stdout), or there is nobody to tell (a closed pipe).
             if !e.message.is_empty() {
-                eprintln!("error: {}", e.message);
+                say(format_args!("error: {}", e.message));
             }
-            std::process::exit(e.code)
+            e.code
         }
-    }
+    };
+    std::process::ExitCode::from(u8::try_from(code).unwrap_or(u8::MAX))
 }
 
 /// Evaluation weights from a JSON file, or the shipped defaults.
@@ -444,7 +470,7 @@ impl SearchOptions {
 
     /// Prints the peak memory a search of at most `widest` states is expected to take.
     pub fn print_estimate(&self, widest: usize, per_state: u64) {
-        eprintln!(
+        say!(
             "{}",
             limits::describe_estimate(widest, per_state, limits::machine_memory().ok().flatten())
         );

@@ -2,6 +2,7 @@
 //! bar with an ETA on a terminal; elsewhere (a log file, nohup, CI), where a bar does not
 //! draw, a plain line at most every `every` seconds (0: at every step).
 
+use crate::say;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::time::Instant;
@@ -60,7 +61,7 @@ impl Progress {
         if elapsed - self.last_line >= every {
             self.last_line = elapsed;
             let of = self.total.map_or(String::new(), |t| format!("/{t}"));
-            eprintln!("{} {at}{of} {message} [{elapsed:.0} s]", self.unit);
+            say!("{} {at}{of} {message} [{elapsed:.0} s]", self.unit);
         }
     }
 
@@ -72,7 +73,7 @@ impl Progress {
 
     /// Prints `line` above the bar.
     pub fn note(&self, line: &str) {
-        self.bar.suspend(|| eprintln!("{line}"));
+        self.bar.suspend(|| say!("{line}"));
     }
 
     /// Removes the bar.

@@ -6,15 +6,15 @@ use crate::shared::cli::CliError;
 use tetris_opt::search::comm::gather_u64;
 use tetris_opt::search::{Comm, Traffic};
 
-/// Runs `run` as this process of the job, ends MPI, and exits: every process with the same
+/// Runs `run` as this process of the job and ends MPI: every process answers the same exit
 /// code, the error printed once.
-pub fn main(run: impl FnOnce(&dyn Comm) -> Result<(), CliError>) -> ! {
+pub fn main(run: impl FnOnce(&dyn Comm) -> Result<(), CliError>) -> std::process::ExitCode {
     #[cfg(feature = "mpi")]
     let (universe, comm) = match tetris_opt::search::mpi::Mpi::start() {
         Some(started) => started,
         None => {
-            eprintln!("error: MPI could not be started");
-            std::process::exit(crate::shared::cli::EXIT_INTERNAL)
+            let error = CliError::internal("MPI could not be started");
+            return crate::shared::cli::exit_code(Err(error));
         }
     };
     #[cfg(not(feature = "mpi"))]
@@ -41,7 +41,7 @@ pub fn main(run: impl FnOnce(&dyn Comm) -> Result<(), CliError>) -> ! {
     // MPI ends (MPI_Finalize) before the process exits.
     #[cfg(feature = "mpi")]
     drop((comm, universe));
-    std::process::exit(code)
+    std::process::ExitCode::from(u8::try_from(code).unwrap_or(u8::MAX))
 }
 
 /// Whether every process got this far: its own error where it failed, and where another

@@ -12,7 +12,7 @@ mod sequence;
 mod values;
 
 use crate::shared::cli::{
-    check_output, check_width, clap_error, exit_with, read_record, read_sequence,
+    check_output, check_width, clap_error, exit_code, read_record, read_sequence,
     refuse_other_games, stdout_failed, CliError, Game, RulesOptions, SearchOptions,
 };
 use crate::shared::progress::Progress;
@@ -124,24 +124,21 @@ const TAKES: [(&str, &[Game]); 6] = [
     ("NesOptions", &[Game::Nes]),
 ];
 
-fn main() {
+fn main() -> std::process::ExitCode {
     // Every process of an MPI job reads the same arguments: their errors go through the job,
     // so that process 0 alone prints them.
     if std::env::args_os().any(|a| a == "--distributed") {
-        distributed::main(|comm| {
+        return distributed::main(|comm| {
             let root = comm.rank() == 0;
             match parse(root) {
                 Ok(Some(args)) => run(&args, Some(comm)),
                 Ok(None) => Ok(()),
                 Err(e) if root => Err(e),
-                Err(e) => Err(CliError {
-                    message: String::new(),
-                    ..e
-                }),
+                Err(e) => Err(CliError::reported(e.code)),
             }
         });
     }
-    exit_with(parse(true).and_then(|args| match args {
+    exit_code(parse(true).and_then(|args| match args {
         None => Ok(()),
         Some(args) => match args.rules.game {
             Game::Nes => run_nes(&args),
@@ -149,7 +146,7 @@ fn main() {
             Game::Olympiad => run_olympiad(&args),
             Game::Tencent => run(&args, None),
         },
-    }));
+    }))
 }
 
 /// The arguments, refused where they do not fit together; None after `--help` or `--version`
@@ -321,7 +318,7 @@ fn run(args: &Args, comm: Option<&dyn Comm>) -> Result<(), CliError> {
     }
     if !args.quiet {
         if let Some(traffic) = &traffic {
-            eprintln!("{}", distributed::describe(traffic));
+            say!("{}", distributed::describe(traffic));
         }
         print_summary(&report, &solution, &params, search_time.as_secs_f64());
     }
@@ -526,20 +523,22 @@ fn print_summary(report: &Report, solution: &Solution, params: &Params, search_s
     let rules = params.rules;
     let first = params.start.index;
     let [c1, c2, c3, c4] = report.clears;
-    eprintln!(
+    say!(
         "pieces locked: {}, lines: {} (clears of 1: {c1}, 2: {c2}, 3: {c3}, 4: {c4})",
-        report.pieces_locked, report.lines
+        report.pieces_locked,
+        report.lines
     );
     if !solution.width_changes.0.is_empty() {
-        eprintln!(
+        say!(
             "width changes (replay with --beam-width {} --width-changes {}):",
-            params.beam_width, solution.width_changes
+            params.beam_width,
+            solution.width_changes
         );
         for (depth, width) in &solution.width_changes.0 {
-            eprintln!("  from piece {}: {width}", first + depth + 1);
+            say!("  from piece {}: {width}", first + depth + 1);
         }
     }
-    eprintln!(
+    say!(
         "beam width {}{}, score weight {}: {:.1} s, {} states expanded ({:.2} us each), {} placements",
         params.beam_width,
         if solution.width_changes.0.is_empty() { "" } else { " at first" },
@@ -550,18 +549,20 @@ fn print_summary(report: &Report, solution: &Solution, params: &Params, search_s
         solution.stats.placements
     );
     let phases = solution.stats.seconds;
-    eprintln!(
+    say!(
         "search phases: expand {:.2} s, select {:.2} s, advance {:.2} s",
-        phases.expand, phases.select, phases.advance
+        phases.expand,
+        phases.select,
+        phases.advance
     );
     if let Some(mib) = peak_memory_mib() {
-        eprintln!("peak memory: {mib:.0} MiB");
+        say!("peak memory: {mib:.0} MiB");
     }
-    eprintln!(
+    say!(
         "checked by the rules engine ({}): record valid, same score",
         rules.mode_name()
     );
-    eprintln!("Score = {}", report.score);
+    say!("Score = {}", report.score);
 }
 
 /// The beam's widths, the first and every scheduled one.

@@ -1,6 +1,7 @@
 //! `solve --game nes`: the options, the search, and the record checked on the plain engine
 //! before it is printed.
 
+use crate::say;
 use crate::shared::cli::{check_width, read_text, stdout_failed, CliError, SearchOptions};
 use crate::shared::progress::Progress;
 use std::io::Write;
@@ -276,7 +277,7 @@ pub fn solve(run: &Run) -> Result<(), CliError> {
         } else {
             0.0
         };
-        eprintln!(
+        say!(
             "start level {level}, title-wait {wait}, a press every {} frames{}, beam width {width}: {} pieces, {} lines ({fours:.1}% in fours), level {}, {:.1} s",
             model.tap_every,
             if model.das { " and auto shift" } else { "" },
@@ -286,20 +287,21 @@ pub fn solve(run: &Run) -> Result<(), CliError> {
             seconds
         );
         if let Some(t) = report.transition {
-            eprintln!(
+            say!(
                 "level 29 transition: score {} after {} lines",
-                t.score, t.lines
+                t.score,
+                t.lines
             );
         } else if stop.level == Some(29) {
-            eprintln!("the game did not reach the level 29 transition");
+            say!("the game did not reach the level 29 transition");
         }
         match report.end {
-            End::ToppedOut => eprintln!("the game ended: topped out"),
-            End::Crashed => eprintln!("the game ended: the last clear crashes the ROM"),
+            End::ToppedOut => say!("the game ended: topped out"),
+            End::Crashed => say!("the game ended: the last clear crashes the ROM"),
             End::RecordEnded => {}
         }
         if found.ending != Ending::Reached {
-            eprintln!(
+            say!(
                 "the search stopped before the stop asked for: every line of the beam had ended \
                  by piece {}; this record ends where {}",
                 found.stats.pieces,
@@ -307,10 +309,10 @@ pub fn solve(run: &Run) -> Result<(), CliError> {
             );
         }
         if let Some(n) = stop.level.filter(|&n| n != 29 && report.level_count < n) {
-            eprintln!("the game did not reach level {n}");
+            say!("the game did not reach level {n}");
         }
-        eprintln!("ROM score: {}", report.rom_score);
-        eprintln!("Score = {}", report.score);
+        say!("ROM score: {}", report.rom_score);
+        say!("Score = {}", report.score);
     }
     Ok(())
 }
