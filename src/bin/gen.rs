@@ -3,7 +3,7 @@
 #[path = "shared/mod.rs"]
 mod shared;
 
-use crate::shared::cli::{exit_code, refuse_other_games, stdout_failed, CliError, Game};
+use crate::shared::cli::{exit_code, refuse_other_games, stdout_failed, CliError, GameName};
 use clap::{CommandFactory, FromArgMatches};
 use std::io::Write;
 use tetris_opt::games::nes::start::distinct_starts;
@@ -26,8 +26,8 @@ struct Args {
     /// `nes`: NES games are not sequences but starts; list the distinct starts known for
     /// --start-level (the title-waits that lead to different games). `browser`: the browser
     /// game's 7-bag sequence for --seed. `olympiad`: the olympiad's uniform sequence.
-    #[arg(long, value_enum, default_value_t = Game::Tencent)]
-    game: Game,
+    #[arg(long, value_enum, default_value_t = GameName::Tencent)]
+    game: GameName,
     /// With `--game nes`: the level whose starts to list.
     #[arg(long, value_name = "LEVEL", default_value_t = 19)]
     start_level: u8,
@@ -48,11 +48,17 @@ enum DistributionArg {
 const MAX_COUNT: usize = 100_000_000;
 
 /// Which games take each option: an option of another game is refused, never ignored.
-const TAKES: [(&str, &[Game]); 4] = [
-    ("seed", &[Game::Tencent, Game::Browser, Game::Olympiad]),
-    ("count", &[Game::Tencent, Game::Browser, Game::Olympiad]),
-    ("distribution", &[Game::Tencent]),
-    ("start_level", &[Game::Nes]),
+const TAKES: [(&str, &[GameName]); 4] = [
+    (
+        "seed",
+        &[GameName::Tencent, GameName::Browser, GameName::Olympiad],
+    ),
+    (
+        "count",
+        &[GameName::Tencent, GameName::Browser, GameName::Olympiad],
+    ),
+    ("distribution", &[GameName::Tencent]),
+    ("start_level", &[GameName::Nes]),
 ];
 
 fn main() -> std::process::ExitCode {
@@ -64,10 +70,12 @@ fn main() -> std::process::ExitCode {
 
 fn run(args: &Args) -> Result<(), CliError> {
     match args.game {
-        Game::Nes => list_nes_starts(args.start_level),
-        Game::Browser => game_sequence(args, "browser", tetris_opt::games::browser::sequence),
-        Game::Olympiad => game_sequence(args, "olympiad", tetris_opt::games::olympiad::sequence),
-        Game::Tencent => contest_sequence(args),
+        GameName::Nes => list_nes_starts(args.start_level),
+        GameName::Browser => game_sequence(args, "browser", tetris_opt::games::browser::sequence),
+        GameName::Olympiad => {
+            game_sequence(args, "olympiad", tetris_opt::games::olympiad::sequence)
+        }
+        GameName::Tencent => contest_sequence(args),
     }
 }
 

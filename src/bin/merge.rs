@@ -4,7 +4,7 @@
 mod shared;
 
 use crate::shared::cli::{
-    contest_only, exit_code, print_record, read_record, read_sequence, CliError, Game,
+    contest_only, exit_code, print_record, read_record, read_sequence, CliError, GameName,
     RulesOptions, EXIT_INVALID,
 };
 use clap::{CommandFactory, FromArgMatches, Parser};
@@ -44,7 +44,7 @@ fn main() -> std::process::ExitCode {
         .get_matches();
     let args = Args::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     exit_code(match args.rules.game {
-        Game::Tencent => run(&args),
+        GameName::Tencent => run(&args),
         game => Err(contest_only(game)),
     })
 }

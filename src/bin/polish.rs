@@ -4,8 +4,8 @@
 mod shared;
 
 use crate::shared::cli::{
-    check_width, contest_only, exit_code, print_record, read_record, read_sequence, CliError, Game,
-    RulesOptions, SearchOptions, EXIT_INVALID,
+    check_width, contest_only, exit_code, print_record, read_record, read_sequence, CliError,
+    GameName, RulesOptions, SearchOptions, EXIT_INVALID,
 };
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -50,7 +50,7 @@ struct Args {
 fn main() -> std::process::ExitCode {
     let args = Args::parse();
     exit_code(match args.rules.game {
-        Game::Tencent => run(&args),
+        GameName::Tencent => run(&args),
         game => Err(contest_only(game)),
     })
 }

@@ -5,7 +5,7 @@ mod shared;
 
 use crate::shared::cli::{
     check_output, contest_only, exit_code, read_policy, read_sequence, read_text, read_weights,
-    CliError, Game, ObjectiveArg, RulesOptions,
+    CliError, GameName, ObjectiveArg, RulesOptions,
 };
 use clap::Parser;
 use std::path::{Path, PathBuf};
@@ -101,7 +101,7 @@ struct Args {
 fn main() -> std::process::ExitCode {
     let args = Args::parse();
     exit_code(match args.rules.game {
-        Game::Tencent => run(&args),
+        GameName::Tencent => run(&args),
         game => Err(contest_only(game)),
     })
 }

@@ -8,7 +8,7 @@ mod plain;
 
 use crate::shared::cli::{
     exit_code, read_sequence, read_text, refuse_other_games, refuse_overwriting, stdout_failed,
-    CliError, Game, RulesOptions, EXIT_INVALID,
+    CliError, GameName, RulesOptions, EXIT_INVALID,
 };
 use clap::{CommandFactory, FromArgMatches, Parser};
 use std::io::Write;
@@ -92,12 +92,15 @@ struct Pictures {
 }
 
 /// Which games take the options of each group of `Args` (by the group's struct).
-const TAKES: [(&str, &[Game]); 5] = [
-    ("NesCheck", &[Game::Nes]),
-    ("ContestCheck", &[Game::Tencent]),
-    ("RulesOptions", &[Game::Tencent]),
-    ("Pictures", &[Game::Tencent, Game::Nes, Game::Olympiad]),
-    ("trace", &[Game::Tencent, Game::Nes]),
+const TAKES: [(&str, &[GameName]); 5] = [
+    ("NesCheck", &[GameName::Nes]),
+    ("ContestCheck", &[GameName::Tencent]),
+    ("RulesOptions", &[GameName::Tencent]),
+    (
+        "Pictures",
+        &[GameName::Tencent, GameName::Nes, GameName::Olympiad],
+    ),
+    ("trace", &[GameName::Tencent, GameName::Nes]),
 ];
 
 /// `--judge` as `check` reads it (the shared text speaks of a search).
@@ -114,10 +117,10 @@ fn main() -> std::process::ExitCode {
         return exit_code(Err(e));
     }
     exit_code(match game {
-        Game::Nes => check_nes(&args),
-        Game::Browser => check_plain::<plain::Browser>(&args, "browser"),
-        Game::Olympiad => check_plain::<plain::Olympiad>(&args, "olympiad"),
-        Game::Tencent => run(&args),
+        GameName::Nes => check_nes(&args),
+        GameName::Browser => check_plain::<plain::Browser>(&args, "browser"),
+        GameName::Olympiad => check_plain::<plain::Olympiad>(&args, "olympiad"),
+        GameName::Tencent => run(&args),
     })
 }
 

@@ -253,8 +253,8 @@ pub struct RulesOptions {
     /// The game: `tencent` (the contest's, default), `nes` (NES Tetris, NTSC A-type;
     /// docs/NES.md), `browser` (docs/BROWSER.md) or `olympiad` (docs/OLYMPIAD.md). `solve` and
     /// `check` play all four; `merge`, `polish` and `tune` only the contest's.
-    #[arg(long, value_enum, default_value_t = Game::Tencent)]
-    pub game: Game,
+    #[arg(long, value_enum, default_value_t = GameName::Tencent)]
+    pub game: GameName,
     /// Play by the contest web replay's rules: a piece locks wherever its moves leave it, even
     /// in mid-air, and whatever follows the end of the game is ignored. A search then also
     /// places mid-air locks that clear rows; its records pass `check --judge`, not strict
@@ -275,8 +275,8 @@ pub struct RulesOptions {
 pub fn refuse_other_games(
     command: &clap::Command,
     matches: &clap::ArgMatches,
-    game: Game,
-    takes: &[(&str, &[Game])],
+    game: GameName,
+    takes: &[(&str, &[GameName])],
 ) -> Result<(), CliError> {
     use clap::parser::ValueSource;
     let groups = command
@@ -322,10 +322,10 @@ pub fn refuse_other_games(
 
 /// The refusal of a binary that plays only the contest's game (`merge`, `polish`, `tune`)
 /// asked for another.
-pub fn contest_only(game: Game) -> CliError {
+pub fn contest_only(game: GameName) -> CliError {
     let by = match game {
-        Game::Nes => "`solve --game nes` and `check --game nes`",
-        Game::Olympiad => "`solve`, `check` and `gen` with `--game olympiad`",
+        GameName::Nes => "`solve --game nes` and `check --game nes`",
+        GameName::Olympiad => "`solve`, `check` and `gen` with `--game olympiad`",
         _ => "`solve`, `check`, `gen` and `play` with `--game browser`",
     };
     CliError::usage(format!(
@@ -359,7 +359,7 @@ pub const NARROW_BEAM: usize = 256;
 
 /// The games the binaries play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Game {
+pub enum GameName {
     /// The Tencent Geek Challenge #4 variant (docs/RULES.md).
     Tencent,
     /// NES Tetris, NTSC A-type (docs/NES.md).
@@ -372,14 +372,14 @@ pub enum Game {
     Olympiad,
 }
 
-impl Game {
+impl GameName {
     /// The game as the messages name it.
     pub fn name(self) -> &'static str {
         match self {
-            Game::Tencent => "the contest's game",
-            Game::Nes => "NES Tetris (--game nes)",
-            Game::Browser => "the browser game (--game browser)",
-            Game::Olympiad => "the olympiad's game (--game olympiad)",
+            GameName::Tencent => "the contest's game",
+            GameName::Nes => "NES Tetris (--game nes)",
+            GameName::Browser => "the browser game (--game browser)",
+            GameName::Olympiad => "the olympiad's game (--game olympiad)",
         }
     }
 }

@@ -13,7 +13,7 @@ mod values;
 
 use crate::shared::cli::{
     check_output, check_width, clap_error, exit_code, read_record, read_sequence,
-    refuse_other_games, stdout_failed, CliError, Game, RulesOptions, SearchOptions,
+    refuse_other_games, stdout_failed, CliError, GameName, RulesOptions, SearchOptions,
 };
 use crate::shared::progress::Progress;
 use clap::{CommandFactory, FromArgMatches, Parser};
@@ -111,17 +111,17 @@ struct ContestOptions {
 const DEFAULT_WIDTH: usize = 20_000;
 
 /// Which games take the options of each group of `Args` (by the group's struct).
-const TAKES: [(&str, &[Game]); 6] = [
-    ("ContestOptions", &[Game::Tencent]),
-    ("RulesOptions", &[Game::Tencent]),
+const TAKES: [(&str, &[GameName]); 6] = [
+    ("ContestOptions", &[GameName::Tencent]),
+    ("RulesOptions", &[GameName::Tencent]),
     (
         "EvalOptions",
-        &[Game::Tencent, Game::Browser, Game::Olympiad],
+        &[GameName::Tencent, GameName::Browser, GameName::Olympiad],
     ),
     // The olympiad's score is its pieces placed, the same for every state of a depth.
-    ("score_weight", &[Game::Tencent, Game::Browser]),
-    ("policy", &[Game::Tencent, Game::Browser]),
-    ("NesOptions", &[Game::Nes]),
+    ("score_weight", &[GameName::Tencent, GameName::Browser]),
+    ("policy", &[GameName::Tencent, GameName::Browser]),
+    ("NesOptions", &[GameName::Nes]),
 ];
 
 fn main() -> std::process::ExitCode {
@@ -141,10 +141,10 @@ fn main() -> std::process::ExitCode {
     exit_code(parse(true).and_then(|args| match args {
         None => Ok(()),
         Some(args) => match args.rules.game {
-            Game::Nes => run_nes(&args),
-            Game::Browser => run_browser(&args),
-            Game::Olympiad => run_olympiad(&args),
-            Game::Tencent => run(&args, None),
+            GameName::Nes => run_nes(&args),
+            GameName::Browser => run_browser(&args),
+            GameName::Olympiad => run_olympiad(&args),
+            GameName::Tencent => run(&args, None),
         },
     }))
 }
@@ -169,7 +169,7 @@ fn parse(print: bool) -> Result<Option<Args>, CliError> {
     };
     let game = args.rules.game;
     refuse_other_games(&command, &matches, game, &TAKES)?;
-    if args.distributed && game != Game::Tencent {
+    if args.distributed && game != GameName::Tencent {
         return Err(CliError::usage(
             "--distributed is for the contest's game (--game tencent)",
         ));

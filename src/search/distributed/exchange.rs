@@ -60,7 +60,7 @@ impl<S: Wire, C: Code> Arrived<S, C> {
 /// A distinct board at a process: its rank (best key, then hash) and the child that stands
 /// for it.
 #[derive(Clone, Copy)]
-pub(super) struct Board {
+pub(super) struct Distinct {
     pub(super) key: u64,
     pub(super) hash: u64,
     pub(super) child: u32,
@@ -147,7 +147,7 @@ pub(super) fn arrival<S: Wire, C: Code>(arrivals: &[u8], i: u32) -> Arrived<S, C
 pub(super) fn distinct<S: Wire + Copy + Send + Sync, C: Code>(
     arrivals: &[u8],
     order: &mut Vec<(u64, u32)>,
-) -> Vec<Board> {
+) -> Vec<Distinct> {
     let each = Arrived::<S, C>::BYTES;
     order.clear();
     order.par_extend(
@@ -166,9 +166,9 @@ pub(super) fn distinct<S: Wire + Copy + Send + Sync, C: Code>(
         cuts.push(at);
     }
     cuts.push(order.len());
-    let groups: Vec<Vec<Board>> = (cuts.par_windows(2))
+    let groups: Vec<Vec<Distinct>> = (cuts.par_windows(2))
         .map(|cut| {
-            let mut boards: Vec<Board> = Vec::new();
+            let mut boards: Vec<Distinct> = Vec::new();
             for &(hash, i) in &order[cut[0]..cut[1]] {
                 let a = arrival::<S, C>(arrivals, i);
                 match boards.last_mut() {
@@ -179,7 +179,7 @@ pub(super) fn distinct<S: Wire + Copy + Send + Sync, C: Code>(
                             b.child = i;
                         }
                     }
-                    _ => boards.push(Board {
+                    _ => boards.push(Distinct {
                         key: a.key,
                         hash,
                         child: i,

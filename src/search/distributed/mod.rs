@@ -34,7 +34,7 @@ use super::trail::{Best, Trail, TrailEntry};
 use super::wire::{Reader, Wire};
 use super::{depths, start, DepthStats, Line, Run, Width};
 use crate::search::width::Clock;
-use exchange::{arrival, distinct, outbox, Arrived, Board};
+use exchange::{arrival, distinct, outbox, Arrived, Distinct};
 use rank::{cutoff, kth};
 use rayon::prelude::*;
 
@@ -107,7 +107,7 @@ pub(crate) struct Spread<'a, G: Game> {
     /// The children that reached this process, as they came (see [`arrival`]), and the boards
     /// chosen among them.
     arrivals: Vec<u8>,
-    chosen: Vec<Board>,
+    chosen: Vec<Distinct>,
     /// States chosen on the processes before this one.
     first: u64,
     /// Kept from depth to depth: allocated afresh, its pages would fault in again.
@@ -294,7 +294,7 @@ impl<G: Game> Holder<G> for Spread<'_, G> {
         decided: &mut Option<Decided<G::Code>>,
     ) {
         let (arrivals, first) = (&self.arrivals, self.first);
-        let made = |b: &Board| arrival::<G::State, G::Code>(arrivals, b.child);
+        let made = |b: &Distinct| arrival::<G::State, G::Code>(arrivals, b.child);
         self.beam.parents.clear();
         (self.beam.parents).par_extend((self.chosen.par_iter().enumerate()).map(|(i, b)| {
             let a = made(b);

@@ -2,16 +2,16 @@
 //! which sets the shortlist's threshold and the beam's cutoff ([`cutoff`]).
 
 use super::super::comm::{gather_u64, sum, Comm};
-use super::exchange::Board;
+use super::exchange::Distinct;
 
 /// The boards of this process among the best `width` of all processes' (by key, then hash).
 /// `count`: the boards of all processes.
 pub(super) fn cutoff(
     comm: &dyn Comm,
-    mut boards: Vec<Board>,
+    mut boards: Vec<Distinct>,
     count: u64,
     width: usize,
-) -> Vec<Board> {
+) -> Vec<Distinct> {
     if count <= width as u64 {
         return boards;
     }
