@@ -70,6 +70,18 @@ fn run(args: &Args) -> Result<(), CliError> {
         },
         MergeError::Empty => CliError::usage(e.to_string()),
     })?;
+    if merged.best_input().is_none() && merged.score == 0 {
+        // Nothing of any record scored: the records are likely of another sequence.
+        return Err(CliError {
+            message: format!(
+                "no record replays by these rules and nothing merged scores: are they records of \
+                 {}? (`check {} RECORD` says where each one fails)",
+                args.input.display(),
+                args.input.display()
+            ),
+            code: EXIT_INVALID,
+        });
+    }
     // The merge matched boards by a 64-bit fingerprint: the rules engine has the last word.
     let (report, _) =
         verify(&sequence, &merged.record, merged.score, rules).map_err(CliError::internal)?;

@@ -99,7 +99,19 @@ fn records_that_cannot_be_merged_get_a_one_line_error() {
     // A mid-air lock is fine by the web replay's rules; a strict merge uses the pieces before it.
     let r = merge(&[&input, &good, &mid_air, &"--judge"]);
     assert_eq!(r.code, Some(0), "{r:#?}");
-    let r = merge(&[&input, &mid_air]);
+    let solved = run(SOLVE, &[&input, &"--pieces", &"60", &"--beam-width", &"8"]);
+    assert_eq!(solved.code, Some(0), "{solved:#?}");
+    assert!(solved.solve_score() > 0, "{solved:#?}");
+    let before = solved.stdout.trim();
+    let then_mid_air = scratch.file("then-mid-air.txt", &format!("{before},N,D1"));
+    let r = merge(&[&input, &then_mid_air]);
     assert_eq!(r.code, Some(0), "{r:#?}");
-    assert_eq!(r.stdout.trim(), "N,D19");
+    assert!(before.starts_with(r.stdout.trim()), "{r:#?}");
+    assert_eq!(r.solve_score(), solved.solve_score(), "{r:#?}");
+    // Records of another sequence: nothing of them scores here, and merge says so.
+    let other = scratch.file("other.txt", "N,D19,N,D3");
+    let r = merge(&[&input, &other, &mid_air]);
+    assert_eq!(r.code, Some(1), "{r:#?}");
+    assert!(r.stdout.is_empty(), "{r:#?}");
+    assert!(r.stderr.contains("are they records of"), "{r:#?}");
 }
