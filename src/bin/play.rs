@@ -3,6 +3,7 @@
 #[path = "shared/mod.rs"]
 mod shared;
 
+use crate::shared::cli::write_file;
 use crate::shared::cli::{
     exit_code, read_sequence, read_text, refuse_overwriting, stdout_failed, CliError, EXIT_INVALID,
 };
@@ -77,8 +78,7 @@ fn run(args: &Args) -> Result<(), CliError> {
             .map(|(text, name)| Compare { text, name }),
     );
     match &args.output {
-        Some(path) => std::fs::write(path, html)
-            .map_err(|e| CliError::usage(format!("cannot write {}: {e}", path.display()))),
+        Some(path) => write_file("--output", path, html),
         None => {
             let mut out = std::io::stdout().lock();
             out.write_all(html.as_bytes())

@@ -3,6 +3,7 @@
 #[path = "shared/mod.rs"]
 mod shared;
 
+use crate::shared::cli::{cannot_write, write_file};
 use crate::shared::cli::{
     check_output, contest_only, exit_code, read_policy, read_sequence, read_text, read_weights,
     CliError, GameName, ObjectiveArg, RulesOptions,
@@ -233,9 +234,7 @@ fn run(args: &Args) -> Result<(), CliError> {
     print_table(&settings, &ranked, args.top);
     if let Some(best) = ranked.first() {
         let json = serde_json::to_string_pretty(&best.params.weights).expect("weights serialize");
-        std::fs::write(&args.best_weights, json + "\n").map_err(|e| {
-            CliError::usage(format!("cannot write {}: {e}", args.best_weights.display()))
-        })?;
+        write_file("--best-weights", &args.best_weights, json + "\n")?;
         println!(
             "best weights written to {} (beam width {}, score weight {}, mean {:.0}, mean \
              pieces {:.0})",
@@ -365,5 +364,5 @@ fn per_input(r: &TrialResult) -> String {
 }
 
 fn log_write_error(path: &Path, e: impl std::fmt::Display) -> CliError {
-    CliError::usage(format!("cannot write to {}: {e}", path.display()))
+    cannot_write("--log", path, e)
 }

@@ -35,3 +35,4 @@ mod solve_cli;
 mod tune_cli;
 mod viewer;
 mod weights_cli;
+mod write_errors_cli;

@@ -103,7 +103,7 @@ fn records_that_cannot_be_merged_get_a_one_line_error() {
     assert_eq!(solved.code, Some(0), "{solved:#?}");
     assert!(solved.solve_score() > 0, "{solved:#?}");
     let before = solved.stdout.trim();
-    let then_mid_air = scratch.file("then-mid-air.txt", &format!("{before},N,D1"));
+    let then_mid_air = scratch.file("then-mid-air.txt", format!("{before},N,D1"));
     let r = merge(&[&input, &then_mid_air]);
     assert_eq!(r.code, Some(0), "{r:#?}");
     assert!(before.starts_with(r.stdout.trim()), "{r:#?}");

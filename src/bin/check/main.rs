@@ -6,6 +6,7 @@ mod shared;
 mod nes;
 mod plain;
 
+use crate::shared::cli::write_file;
 use crate::shared::cli::{
     exit_code, read_sequence, read_text, refuse_other_games, refuse_overwriting, stdout_failed,
     CliError, GameName, RulesOptions, EXIT_INVALID,
@@ -296,8 +297,7 @@ fn run(args: &Args) -> Result<(), CliError> {
             &report,
             &name,
         );
-        std::fs::write(path, page)
-            .map_err(|e| CliError::usage(format!("cannot write {}: {e}", path.display())))?;
+        write_file("--html", path, page)?;
     }
     // The breakdown of an invalid record would describe pieces the judge never scores.
     let stats = (args.contest.stats && report.valid()).then_some(stats);

@@ -1,5 +1,6 @@
 //! What `check --game nes` prints.
 
+use crate::shared::cli::write_file;
 use crate::shared::cli::{read_text, stdout_failed, CliError};
 use serde::Serialize;
 use std::io::Write;
@@ -94,8 +95,7 @@ pub fn check(options: &CheckOptions) -> Result<(), CliError> {
         }
     };
     if let Some(path) = options.fm2 {
-        std::fs::write(path, tetris_opt::games::nes::fm2::movie(&record))
-            .map_err(|e| CliError::usage(format!("cannot write {}: {e}", path.display())))?;
+        write_file("--fm2", path, tetris_opt::games::nes::fm2::movie(&record))?;
     }
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
@@ -124,8 +124,7 @@ pub fn check(options: &CheckOptions) -> Result<(), CliError> {
     }
     if let Some(path) = options.html {
         let name = options.record.display().to_string();
-        std::fs::write(path, film.page(&name, &report))
-            .map_err(|e| CliError::usage(format!("cannot write {}: {e}", path.display())))?;
+        write_file("--html", path, film.page(&name, &report))?;
     }
     let printed = if options.json {
         let json = serde_json::json!({"valid": true, "report": report});

@@ -1,6 +1,7 @@
 //! `check` for the games whose records are checked against a sequence file alone (the browser
 //! game, the olympiad's): a summary ending in `Score = N`, or one JSON object.
 
+use crate::shared::cli::write_file;
 use crate::shared::cli::{read_sequence, read_text, stdout_failed, CliError};
 use serde::Serialize;
 use std::io::Write;
@@ -50,8 +51,7 @@ pub fn check<G: PlainCheck>(options: &CheckOptions) -> Result<bool, CliError> {
     let result = G::check(&sequence, &text, &file);
     if let Some(path) = options.html {
         if let Some(page) = G::page(&sequence, &text, &file) {
-            std::fs::write(path, page)
-                .map_err(|e| CliError::usage(format!("cannot write {}: {e}", path.display())))?;
+            write_file("--html", path, page)?;
         }
     }
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());

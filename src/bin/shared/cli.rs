@@ -139,6 +139,17 @@ pub fn check_width(option: &str, width: usize) -> Result<(), CliError> {
     Ok(limits::check_width(option, width)?)
 }
 
+/// Writes the file `option` names: the one wording of every binary's failure to write one
+/// (`--json out/x.json: cannot write it: No such file or directory`).
+pub fn write_file(option: &str, path: &Path, contents: impl AsRef<[u8]>) -> Result<(), CliError> {
+    std::fs::write(path, contents).map_err(|e| cannot_write(option, path, e))
+}
+
+/// The error for a file `option` names that could not be written.
+pub fn cannot_write(option: &str, path: &Path, e: impl std::fmt::Display) -> CliError {
+    CliError::usage(format!("{option} {}: cannot write it: {e}", path.display()))
+}
+
 /// Makes sure `path` can be written before a long run that ends by writing it, so that a typo
 /// in a directory name does not cost the run. Leaves the file as it was (a file created for
 /// the test is removed again).
@@ -148,9 +159,7 @@ pub fn check_writable(option: &str, path: &Path) -> Result<(), CliError> {
         .append(true)
         .create(true)
         .open(path)
-        .map_err(|e| {
-            CliError::usage(format!("{option} {}: cannot write it: {e}", path.display()))
-        })?;
+        .map_err(|e| cannot_write(option, path, e))?;
     if !existed {
         let _ = std::fs::remove_file(path);
     }

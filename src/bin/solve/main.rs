@@ -11,6 +11,7 @@ mod olympiad;
 mod sequence;
 mod values;
 
+use crate::shared::cli::write_file;
 use crate::shared::cli::{
     check_output, check_width, clap_error, exit_code, read_record, read_sequence,
     refuse_other_games, stdout_failed, CliError, GameName, RulesOptions, SearchOptions,
@@ -514,8 +515,7 @@ fn write_json(args: &Args, path: &Path, s: &Summary) -> Result<(), CliError> {
         "distributed": s.traffic,
         "expected_peak_memory_mib": limits::estimated_bytes(s.widest, limits::BYTES_PER_STATE) as f64 / (1u64 << 20) as f64,
     });
-    std::fs::write(path, format!("{summary:#}\n"))
-        .map_err(|e| CliError::usage(format!("cannot write {}: {e}", path.display())))?;
+    write_file("--json", path, format!("{summary:#}\n"))?;
     Ok(())
 }
 

@@ -2,6 +2,7 @@
 //! before it is printed.
 
 use crate::say;
+use crate::shared::cli::write_file;
 use crate::shared::cli::{check_width, read_text, stdout_failed, CliError, SearchOptions};
 use crate::shared::progress::Progress;
 use std::io::Write;
@@ -266,8 +267,7 @@ pub fn solve(run: &Run) -> Result<(), CliError> {
             "beam_ended_at_piece": (found.ending != Ending::Reached).then_some(found.stats.pieces),
             "report": report,
         });
-        std::fs::write(path, format!("{summary}\n"))
-            .map_err(|e| CliError::usage(format!("cannot write {}: {e}", path.display())))?;
+        write_file("--json", path, format!("{summary}\n"))?;
     }
     if !quiet {
         let [c1, c2, c3, c4] = report.clears;

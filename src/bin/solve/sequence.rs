@@ -2,6 +2,7 @@
 //! (the browser game, the olympiad's): their options, the checks before the search, and the
 //! beam's width.
 
+use crate::shared::cli::write_file;
 use crate::shared::cli::{
     check_output, check_width, read_sequence, stdout_failed, CliError, SearchOptions,
 };
@@ -84,8 +85,7 @@ impl SolveRun<'_> {
 
 /// Writes `summary` as one line of JSON to `path`.
 pub fn write_json(path: &Path, summary: &serde_json::Value) -> Result<(), CliError> {
-    std::fs::write(path, format!("{summary}\n"))
-        .map_err(|e| CliError::usage(format!("cannot write {}: {e}", path.display())))
+    write_file("--json", path, format!("{summary}\n"))
 }
 
 /// A record written on standard output as the search decides it: the header, then each
