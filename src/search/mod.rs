@@ -130,6 +130,16 @@ pub struct PhaseSeconds {
     pub advance: f64,
 }
 
+impl PhaseSeconds {
+    /// Adds a depth that started at `at[0]`, ended its expansion at `at[1]` and its selection
+    /// at `at[2]`, and the rest of its bookkeeping up to now.
+    fn add(&mut self, at: [Instant; 3]) {
+        self.expand += (at[1] - at[0]).as_secs_f64();
+        self.select += (at[2] - at[1]).as_secs_f64();
+        self.advance += at[2].elapsed().as_secs_f64();
+    }
+}
+
 /// The search's answer: the line of play it ends on.
 #[derive(Clone, Debug)]
 pub struct Line<C> {
@@ -299,20 +309,13 @@ fn depths<G: Game>(
         }
         let chosen = held.select(&step, width, depth);
         let selected = Instant::now();
-        best = next_best(
-            best,
-            &chosen,
-            run.objective,
-            guide,
-            depth + 1 == depth_count,
-        );
+        let last = depth + 1 == depth_count;
+        best = next_best(best, &chosen, run.objective, guide, last);
         held.advance(at, &mut trail, &mut best, &mut decided);
         stats.pieces = depth + 1;
         stats.best_score = best.map_or(0, |b| b.score);
         stats.beam_size = chosen.size;
-        stats.seconds.expand += (expand_done - started).as_secs_f64();
-        stats.seconds.select += (selected - expand_done).as_secs_f64();
-        stats.seconds.advance += selected.elapsed().as_secs_f64();
+        stats.seconds.add([started, expand_done, selected]);
         if held.root() {
             progress(&stats);
         }

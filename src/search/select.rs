@@ -278,6 +278,25 @@ impl<C: Code> Buckets<C> {
             scale: BINS as f64 / ((threshold - start) as f64 + 1.0),
         };
         let expected = (rank + 1) * SAMPLE_STEP / BUCKETS + 64;
+        self.distinct(chunks, threshold, bins, expected, tags);
+        let Some((cutoff_bin, under)) = self.cutoff_bin(width) else {
+            // Fewer than `width` distinct boards in the shortlist.
+            return Shortlist::TooFewBoards;
+        };
+        self.take(width, cutoff_bin, under, chosen);
+        Shortlist::Chosen
+    }
+
+    /// Per bucket, in parallel: the distinct boards of the candidates with a key of at most
+    /// `threshold`, each with its best rank and the child that goes on, and their bins.
+    fn distinct(
+        &mut self,
+        chunks: &[Chunk<C>],
+        threshold: u64,
+        bins: Bins,
+        expected: usize,
+        tags: &[u64],
+    ) {
         self.seen
             .par_iter_mut()
             .zip(self.boards.par_iter_mut())
@@ -322,21 +341,31 @@ impl<C: Code> Buckets<C> {
                     bin as u8
                 }));
             });
-        // The bin that holds the `width`-th board, and how many boards rank in bins under it.
+    }
+
+    /// The bin that holds the `width`-th board, and how many boards rank in bins under it;
+    /// `None` when the shortlist holds fewer than `width` distinct boards.
+    fn cutoff_bin(&self, width: usize) -> Option<(usize, usize)> {
         let mut under = 0;
-        let mut cutoff_bin = None;
         for bin in 0..BINS {
             let in_bin: usize = self.counts.iter().map(|c| c[bin]).sum();
             if under + in_bin >= width {
-                cutoff_bin = Some(bin);
-                break;
+                return Some((bin, under));
             }
             under += in_bin;
         }
-        let Some(cutoff_bin) = cutoff_bin else {
-            // Fewer than `width` distinct boards in the shortlist.
-            return Shortlist::TooFewBoards;
-        };
+        None
+    }
+
+    /// Puts the `width` best boards into `chosen`: those in bins under `cutoff_bin` (`under`
+    /// of them) and the best of that bin.
+    fn take(
+        &mut self,
+        width: usize,
+        cutoff_bin: usize,
+        under: usize,
+        chosen: &mut Vec<Candidate<C>>,
+    ) {
         // The cutoff's bin holds about 1/BINS of the boards; where keys tie it can hold them
         // all, and that room is not kept for the next depth.
         if self.pool.capacity() > 4 * width / BINS + 1024 {
@@ -378,7 +407,6 @@ impl<C: Code> Buckets<C> {
                     *slot = c;
                 }
             });
-        Shortlist::Chosen
     }
 }
 

@@ -178,6 +178,19 @@ impl<C: Copy + Default> Trail<C> {
         let Some(last) = self.levels().checked_sub(1) else {
             return;
         };
+        let rewrite_from = self.mark_alive(last, live, index_of, *best);
+        self.rewrite(rewrite_from, last, live, index_of, best);
+    }
+
+    /// Marks the entries the live states and `best` descend from, from the last level down;
+    /// returns the first level to rewrite (those under it are alive as they are).
+    fn mark_alive<T>(
+        &mut self,
+        last: usize,
+        live: &mut [T],
+        index_of: fn(&mut T) -> &mut u32,
+        best: Option<Best>,
+    ) -> usize {
         // One bit per entry: alive or not.
         self.marks.clear();
         self.marks.resize(self.entries.len().div_ceil(64), 0);
@@ -201,7 +214,7 @@ impl<C: Copy + Default> Trail<C> {
         let mut rewrite_from = base;
         for d in (base..=last).rev() {
             let (start, end) = (start_of(d), start_of(d + 1));
-            if let Some(b) = *best {
+            if let Some(b) = best {
                 if b.depth == d {
                     mark(marks, start + b.index as usize);
                 }
@@ -220,8 +233,23 @@ impl<C: Copy + Default> Trail<C> {
                 }
             }
         }
-        // Moves the marked entries of each rewritten level down, in order; `below` maps the
-        // level under it from old to new indices (None: that level did not move).
+        rewrite_from
+    }
+
+    /// Moves the marked entries of each level from `rewrite_from` to `last` down, in order,
+    /// and remaps the indices of the live states and of `best`.
+    fn rewrite<T>(
+        &mut self,
+        rewrite_from: usize,
+        last: usize,
+        live: &mut [T],
+        index_of: fn(&mut T) -> &mut u32,
+        best: &mut Option<Best>,
+    ) {
+        let base = self.base;
+        let marked = |marks: &[u64], at: usize| marks[at / 64] >> (at % 64) & 1 == 1;
+        // `below` maps the level under the one being rewritten from old to new indices (when
+        // it moved).
         let mut to = self.start(rewrite_from);
         let mut below_moved = false;
         for d in rewrite_from..=last {

@@ -149,6 +149,56 @@ impl<'a, G: Game> Spread<'a, G> {
             kth(self.comm, &mut self.sample.clone(), rank as u64)
         }
     }
+
+    /// Sends every child that may make the selection to the process its board hashes to, and
+    /// answers with the distinct boards that reached this process and their count over every
+    /// process: at least `width` of them, or every child's.
+    fn exchange(&mut self, step: &Step<G>, width: usize) -> (Vec<Distinct>, u64) {
+        let (comm, tasks) = (self.comm, self.tasks);
+        let mut rank = shortlist_rank(width);
+        let mut threshold = self.threshold(rank);
+        let mut sent_under: Option<u64> = None;
+        self.arrivals.clear();
+        loop {
+            let bound = (self.beam.chunks[..tasks].iter())
+                .map(|c| c.bound)
+                .min()
+                .unwrap_or(u64::MAX);
+            // After the first exchange the chunks no longer hold their children.
+            if threshold > bound || sent_under.is_some() {
+                self.beam.expand_again(step, threshold);
+            }
+            let outbox = outbox(
+                step,
+                &self.beam.parents,
+                &self.tags,
+                &self.beam.chunks[..tasks],
+                (sent_under, threshold),
+                comm.size(),
+            );
+            // The children are on their way: the memory they held goes before the exchange's.
+            for chunk in &mut self.beam.chunks[..tasks] {
+                chunk.release();
+            }
+            self.traffic.children +=
+                outbox.bytes.len() as u64 / Arrived::<G::State, G::Code>::BYTES as u64;
+            let received = comm.all_to_all(outbox);
+            if self.arrivals.is_empty() {
+                self.arrivals = received.bytes;
+            } else {
+                self.arrivals.extend_from_slice(&received.bytes);
+            }
+            let boards = distinct::<G::State, G::Code>(&self.arrivals, &mut self.order);
+            let count = sum(comm, &[boards.len() as u64])[0];
+            if count >= width as u64 || threshold == u64::MAX {
+                return (boards, count);
+            }
+            // Duplicates crowd the shortlist: widen it.
+            sent_under = Some(threshold);
+            rank = rank.saturating_mul(4);
+            threshold = self.threshold(rank);
+        }
+    }
 }
 
 impl<G: Game> Holder<G> for Spread<'_, G> {
@@ -201,50 +251,8 @@ impl<G: Game> Holder<G> for Spread<'_, G> {
     }
 
     fn select(&mut self, step: &Step<G>, width: usize, depth: usize) -> Selection {
-        let (comm, tasks) = (self.comm, self.tasks);
-        let mut rank = shortlist_rank(width);
-        let mut threshold = self.threshold(rank);
-        let mut sent_under: Option<u64> = None;
-        self.arrivals.clear();
-        let (boards, count) = loop {
-            let bound = (self.beam.chunks[..tasks].iter())
-                .map(|c| c.bound)
-                .min()
-                .unwrap_or(u64::MAX);
-            // After the first exchange the chunks no longer hold their children.
-            if threshold > bound || sent_under.is_some() {
-                self.beam.expand_again(step, threshold);
-            }
-            let outbox = outbox(
-                step,
-                &self.beam.parents,
-                &self.tags,
-                &self.beam.chunks[..tasks],
-                (sent_under, threshold),
-                comm.size(),
-            );
-            // The children are on their way: the memory they held goes before the exchange's.
-            for chunk in &mut self.beam.chunks[..tasks] {
-                chunk.release();
-            }
-            self.traffic.children +=
-                outbox.bytes.len() as u64 / Arrived::<G::State, G::Code>::BYTES as u64;
-            let received = comm.all_to_all(outbox);
-            if self.arrivals.is_empty() {
-                self.arrivals = received.bytes;
-            } else {
-                self.arrivals.extend_from_slice(&received.bytes);
-            }
-            let boards = distinct::<G::State, G::Code>(&self.arrivals, &mut self.order);
-            let count = sum(comm, &[boards.len() as u64])[0];
-            if count >= width as u64 || threshold == u64::MAX {
-                break (boards, count);
-            }
-            // Duplicates crowd the shortlist: widen it.
-            sent_under = Some(threshold);
-            rank = rank.saturating_mul(4);
-            threshold = self.threshold(rank);
-        };
+        let comm = self.comm;
+        let (boards, count) = self.exchange(step, width);
         self.chosen = cutoff(comm, boards, count, width);
 
         // The best new state here (the one order's: highest score, then the kept child's key,
