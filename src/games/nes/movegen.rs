@@ -7,7 +7,7 @@
 //! cannot move down locks there. The reachability checks are the plain engine's own
 //! (`NesGame::fits`), so a placement found here is one the engine plays.
 
-use super::engine::{button, NesGame};
+use super::rules::{button, NesGame};
 use super::tables::{frames_per_drop, ROTATE_A, ROTATE_B};
 use smallvec::SmallVec;
 

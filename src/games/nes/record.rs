@@ -15,7 +15,7 @@
 //! between tokens mean nothing; the solver starts a line on each piece's first frame. `#`
 //! starts a comment; a byte-order mark at the start is skipped.
 
-use super::engine::button;
+use super::rules::button;
 use super::start::{self, Start};
 use crate::kit::text::{describe_char, quote, strip_byte_order_mark};
 use std::fmt;

@@ -8,10 +8,10 @@
 
 use super::crash;
 use super::ending::Ending;
-use super::engine::{play_state, NesGame, Outcome};
 use super::eval::{cost, NesWeights, Rows, FULL};
 use super::movegen::{placements, InputModel, Placement, Tap};
 use super::record::NesRecord;
+use super::rules::{play_state, NesGame, Outcome};
 use super::start::Start;
 use super::tables::{ORIENTATIONS, POINTS};
 use crate::search::width::Clock;

@@ -1,9 +1,9 @@
 //! The plain NES engine: the game as the ROM plays it, one frame at a time.
 //!
-//! This is the oracle of the NES side, as `rules` is of the contest's: the checker replays on
-//! it and every solver record is replayed on it before it is printed. It keeps the ROM's own
-//! variables (`docs/NES.md` names each one's RAM address) and runs, per frame, what the ROM
-//! runs: the game logic on the buttons read at the end of the previous frame, then the
+//! This is the oracle of the NES side, as `tencent::rules` is the contest's: the checker
+//! replays on it and every solver record is replayed on it before it is printed. It keeps the
+//! ROM's own variables (`docs/NES.md` names each one's RAM address) and runs, per frame, what
+//! the ROM runs: the game logic on the buttons read at the end of the previous frame, then the
 //! vertical blank, which copies four playfield rows to the screen, steps the random number
 //! generator, counts the frame and reads the controller.
 
