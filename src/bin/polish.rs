@@ -12,7 +12,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::path::PathBuf;
 use std::time::Instant;
 use tetris_opt::games::tencent::polish::{check_range, polish, PolishError};
-use tetris_opt::games::tencent::search::{Params, Start};
+use tetris_opt::games::tencent::search::{Params, UnderWay};
 use tetris_opt::search::width::Schedule;
 use tetris_opt::search::Objective;
 
@@ -74,7 +74,7 @@ fn run(args: &Args) -> Result<(), CliError> {
         weights: ranking.weights,
         policy: ranking.policy,
         rules,
-        start: Start::default(),
+        start: UnderWay::default(),
         objective,
     };
     let pieces = record.piece_count();

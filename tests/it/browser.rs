@@ -7,7 +7,7 @@ use tetris_opt::games::browser::movegen::{board_of, field_of, MoveGen, Placement
 use tetris_opt::games::browser::record::{Record, Token};
 use tetris_opt::games::browser::replay::{check_text, replay, End};
 use tetris_opt::games::browser::rules::{
-    level, Field, Game, Kind, Lock, Move, Outcome, Piece, HEIGHT, WIDTH,
+    level, BrowserGame, Field, Kind, Lock, Move, Outcome, Piece, HEIGHT, WIDTH,
 };
 use tetris_opt::games::tencent::bitboard::Board;
 use tetris_opt::kit::sequence::SplitMix64;
@@ -24,10 +24,10 @@ fn field(rows: &[&str]) -> Field {
     f
 }
 
-fn game_on(f: Field) -> Game {
-    Game {
+fn game_on(f: Field) -> BrowserGame {
+    BrowserGame {
         field: f,
-        ..Game::new()
+        ..BrowserGame::new()
     }
 }
 
@@ -38,7 +38,7 @@ fn sorted_cells(piece: &Piece) -> Vec<(i32, i32)> {
 }
 
 /// Plays `moves` on `game` from the spawn; the piece must lock at the last move exactly.
-fn play_path(game: &mut Game, kind: Kind, moves: &[Move]) -> (Piece, Lock) {
+fn play_path(game: &mut BrowserGame, kind: Kind, moves: &[Move]) -> (Piece, Lock) {
     let mut piece = Piece::spawn(kind);
     for (i, &mv) in moves.iter().enumerate() {
         if let Outcome::Locked(lock) = game.play(&mut piece, mv) {
@@ -71,7 +71,7 @@ fn pieces_spawn_at_the_documented_places() {
 
 #[test]
 fn rotation_turns_the_matrix_clockwise_in_place() {
-    let game = Game::new();
+    let game = BrowserGame::new();
     let mut i = Piece::spawn(Kind::I);
     assert_eq!(game.clone().rotate(&mut i), Outcome::Moved);
     // Column 2 of the 4x4 matrix, rows -1..=2.
@@ -83,7 +83,7 @@ fn rotation_turns_the_matrix_clockwise_in_place() {
 
 #[test]
 fn a_rotation_out_of_the_columns_or_into_the_stack_is_refused() {
-    let mut game = Game::new();
+    let mut game = BrowserGame::new();
     // A vertical I against the left wall: turning it would put cells in columns -2 and -1.
     let mut i = Piece::spawn(Kind::I);
     game.rotate(&mut i);

@@ -144,7 +144,7 @@ fn a_started_search_spawns_by_the_piece_number_in_the_game() {
     let board = Bits::from_rules(&Board::from_picture(&column));
     let sequence = vec![Kind::I; 12];
     let from = |index| Params {
-        start: tetris_opt::games::tencent::search::Start {
+        start: tetris_opt::games::tencent::search::UnderWay {
             index,
             board,
             score: 7,

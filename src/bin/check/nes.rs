@@ -5,10 +5,10 @@ use crate::shared::cli::{read_text, stdout_failed, CliError};
 use serde::Serialize;
 use std::io::Write;
 use std::path::Path;
-use tetris_opt::games::nes::engine::{Events, NesGame};
 use tetris_opt::games::nes::film::NesFilm;
 use tetris_opt::games::nes::record::NesRecord;
 use tetris_opt::games::nes::replay::{describe_lock, replay_observed, End, NesReport};
+use tetris_opt::games::nes::rules::{Events, NesGame};
 
 /// One frame of `check --game nes --frames`: the ROM's variables the oracle also prints.
 #[derive(Serialize)]

@@ -26,7 +26,7 @@ use tetris_opt::games::tencent::record::Record;
 use tetris_opt::games::tencent::replay::Report;
 use tetris_opt::games::tencent::rules::{Kind, Rules};
 use tetris_opt::games::tencent::search::{
-    beam_search_distributed, beam_search_streaming, Params, Solution, Start,
+    beam_search_distributed, beam_search_streaming, Params, Solution, UnderWay,
 };
 use tetris_opt::games::tencent::solve::{start_from, RecordWriter, SolveError};
 use tetris_opt::games::tencent::stats::Stats;
@@ -400,7 +400,7 @@ fn read_inputs(
             start_from(&sequence, &record, pieces, rules)
                 .map_err(|e| CliError::usage(format!("--from-record {}: {e}", path.display())))?
         }
-        _ => (Start::default(), Record::default()),
+        _ => (UnderWay::default(), Record::default()),
     };
     // A change past the last depth would never happen: the schedule was meant for another game.
     let depths = rules

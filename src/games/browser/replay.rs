@@ -2,7 +2,7 @@
 //! and each locked piece for an observer (a trace, a test).
 
 use super::record::{Problem, Record, RecordError, Token};
-use super::rules::{Game, Kind, Lock, Outcome, Piece};
+use super::rules::{BrowserGame, Kind, Lock, Outcome, Piece};
 use serde::Serialize;
 use std::fmt;
 
@@ -41,7 +41,7 @@ pub struct Report {
     pub level: u64,
     pub end: End,
     /// The settled cells at the end.
-    pub game: Game,
+    pub game: BrowserGame,
 }
 
 impl Report {
@@ -66,7 +66,7 @@ pub struct Step<'a> {
     pub tokens: &'a [Token],
     pub lock: Lock,
     /// The game after the lock (field, points, lines).
-    pub game: &'a Game,
+    pub game: &'a BrowserGame,
 }
 
 /// Replays `record` on `sequence`.
@@ -108,7 +108,7 @@ pub fn replay_observed(
 /// it).
 pub struct Replayer<'a> {
     sequence: &'a [Kind],
-    game: Game,
+    game: BrowserGame,
     clears: [u64; 4],
     played: usize,
     placed: usize,
@@ -120,7 +120,7 @@ impl<'a> Replayer<'a> {
     pub fn new(sequence: &'a [Kind]) -> Replayer<'a> {
         Replayer {
             sequence,
-            game: Game::new(),
+            game: BrowserGame::new(),
             clears: [0; 4],
             played: 0,
             placed: 0,
@@ -185,7 +185,11 @@ impl<'a> Replayer<'a> {
 }
 
 /// Plays one piece's line: it must end exactly at the piece's lock.
-fn play_line(game: &mut Game, kind: Kind, tokens: &[Token]) -> Result<(Piece, Lock), Problem> {
+fn play_line(
+    game: &mut BrowserGame,
+    kind: Kind,
+    tokens: &[Token],
+) -> Result<(Piece, Lock), Problem> {
     let mut piece = Piece::spawn(kind);
     for (k, token) in tokens.iter().enumerate() {
         for at in 1..=token.count {

@@ -252,18 +252,18 @@ pub enum Outcome {
     Locked(Lock),
 }
 
-/// A game: the field, the points and lines so far, and whether it has ended.
+/// A browser game under way: the field, the points and lines so far, and whether it has ended.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Game {
+pub struct BrowserGame {
     pub field: Field,
     pub points: u64,
     pub lines: u64,
     pub over: bool,
 }
 
-impl Game {
-    pub fn new() -> Game {
-        Game::default()
+impl BrowserGame {
+    pub fn new() -> BrowserGame {
+        BrowserGame::default()
     }
 
     /// The level the points give: `points / 100 + 1`.

@@ -1,8 +1,8 @@
 //! The viewer's film of an NES replay ([`crate::kit::film`]), in the viewer's terms: kinds in
 //! its order `ILJTOSZ`, an orientation as a kind and a state.
 
-use crate::games::nes::engine::{Events, NesGame, Outcome};
 use crate::games::nes::replay::{lock_pending, NesReport};
+use crate::games::nes::rules::{Events, NesGame, Outcome};
 
 /// The viewer's film of an NES replay: a frame per locked piece, taken when its lines and
 /// points are counted (the rows it cleared are gone by then).
@@ -30,7 +30,7 @@ impl NesFilm {
             self.buttons.clear();
         }
         let ended = game.outcome != Outcome::Playing;
-        if game.play_state == crate::games::nes::engine::play_state::GOAL_CHECK || ended {
+        if game.play_state == crate::games::nes::rules::play_state::GOAL_CHECK || ended {
             if let Some((kind, x, y, state)) = self.pending.take() {
                 self.kinds.push(kind);
                 self.film.observe_piece(crate::kit::film::FilmPiece {

@@ -7,7 +7,7 @@
 //! cannot move down locks there. The reachability checks are the plain engine's own
 //! (`NesGame::fits`), so a placement found here is one the engine plays.
 
-use super::engine::{button, NesGame};
+use super::rules::{button, NesGame};
 use super::tables::{frames_per_drop, ROTATE_A, ROTATE_B};
 use smallvec::SmallVec;
 
@@ -63,6 +63,20 @@ struct Node {
     buttons: u8,
 }
 
+impl Node {
+    /// The piece as it spawned, nothing pressed.
+    fn spawn(game: &NesGame) -> Node {
+        Node {
+            piece: game.piece,
+            x: game.x,
+            hold: 0,
+            autorepeat_x: 0,
+            parent: u32::MAX,
+            buttons: 0,
+        }
+    }
+}
+
 /// The placements of the active piece of a game that has just spawned it, each with the
 /// earliest presses that reach it, in a fixed order. Presses are counted from the spawn frame
 /// (whose own press the next frame reads); `first_press` is the first frame a press may be
@@ -70,22 +84,11 @@ struct Node {
 pub fn placements(game: &NesGame, model: InputModel, first_press: u16) -> Vec<Placement> {
     let tap_every = model.tap_every.max(2) as u32;
     let first_press = first_press as u32;
-    let nodes_start = Node {
-        piece: game.piece,
-        x: game.x,
-        hold: 0,
-        autorepeat_x: 0,
-        parent: u32::MAX,
-        buttons: 0,
-    };
     // Frame by frame: all the nodes ever held, and the current frame's.
-    let mut nodes: Vec<Node> = vec![nodes_start];
+    let mut nodes: Vec<Node> = vec![Node::spawn(game)];
     let mut frame_of: Vec<u16> = vec![0];
     let mut current: Vec<u32> = vec![0];
-    let mut y = game.y;
-    let mut fall_timer = game.fall_timer;
-    let mut autorepeat_y = game.autorepeat_y;
-    let speed = frames_per_drop(game.level);
+    let mut gravity = Gravity::of(game);
     let mut out = Vec::new();
     // The frame on which each state was last added: (piece, x) and, with auto shift, the
     // direction held and its counter.
@@ -115,33 +118,8 @@ pub fn placements(game: &NesGame, model: InputModel, first_press: u16) -> Vec<Pl
         for new_presses in [false, true] {
             for &i in &current {
                 let n = nodes[i as usize];
-                let mut options: SmallVec<[(u8, u8); 9]> = SmallVec::new();
-                if !new_presses {
-                    options.push((0, 0));
-                    if model.das && n.hold != 0 {
-                        options.push((n.hold, 0));
-                    }
-                } else if can_press {
-                    let mut directions: SmallVec<[u8; 4]> = SmallVec::from_slice(&[0]);
-                    if model.das && n.hold != 0 {
-                        directions.push(n.hold);
-                    }
-                    directions.extend(
-                        [button::LEFT, button::RIGHT]
-                            .into_iter()
-                            .filter(|&d| d != n.hold),
-                    );
-                    for &d in &directions {
-                        for turn in [0, button::A, button::B] {
-                            let repeat = turn == 0 && (d == 0 || d == n.hold);
-                            if !repeat {
-                                options.push((d, turn));
-                            }
-                        }
-                    }
-                }
-                for (direction, turn) in options {
-                    let child = step(game, y, &n, direction, turn, model.das);
+                for (direction, turn) in presses(&n, new_presses, can_press, model.das) {
+                    let child = step(game, gravity.y, &n, direction, turn, model.das);
                     let k = key(&child);
                     if seen[k] != frame {
                         seen[k] = frame;
@@ -152,19 +130,11 @@ pub fn placements(game: &NesGame, model: InputModel, first_press: u16) -> Vec<Pl
                 }
             }
         }
-        // Gravity, as `drop_tetrimino` runs it without Down.
-        fall_timer = fall_timer.wrapping_add(1);
-        let falls = if (autorepeat_y as i8) < 0 {
-            autorepeat_y = autorepeat_y.wrapping_add(1);
-            false
-        } else {
-            (fall_timer.wrapping_sub(speed) as i8) >= 0
-        };
-        if !falls {
+        if !gravity.falls() {
             current = next;
             continue;
         }
-        fall_timer = 0;
+        let y = gravity.y;
         let mut alive = Vec::with_capacity(next.len());
         for &i in &next {
             let n = nodes[i as usize];
@@ -177,10 +147,80 @@ pub fn placements(game: &NesGame, model: InputModel, first_press: u16) -> Vec<Pl
                 out.push(placement(&nodes, &frame_of, i, y, frame as u16));
             }
         }
-        y += 1;
+        gravity.y += 1;
         current = alive;
     }
     out
+}
+
+/// The presses (direction, turn) a node may take on a frame: without new presses, none, and
+/// with auto shift the direction it holds, held on; with them, on a frame a press may be made
+/// on, every other direction and turn.
+#[inline]
+fn presses(n: &Node, new_presses: bool, can_press: bool, das: bool) -> SmallVec<[(u8, u8); 9]> {
+    let mut options: SmallVec<[(u8, u8); 9]> = SmallVec::new();
+    if !new_presses {
+        options.push((0, 0));
+        if das && n.hold != 0 {
+            options.push((n.hold, 0));
+        }
+    } else if can_press {
+        let mut directions: SmallVec<[u8; 4]> = SmallVec::from_slice(&[0]);
+        if das && n.hold != 0 {
+            directions.push(n.hold);
+        }
+        directions.extend(
+            [button::LEFT, button::RIGHT]
+                .into_iter()
+                .filter(|&d| d != n.hold),
+        );
+        for &d in &directions {
+            for turn in [0, button::A, button::B] {
+                let repeat = turn == 0 && (d == 0 || d == n.hold);
+                if !repeat {
+                    options.push((d, turn));
+                }
+            }
+        }
+    }
+    options
+}
+
+/// The piece's row, which every state of a frame shares without Down, and the timers of
+/// `drop_tetrimino` that move it.
+struct Gravity {
+    y: i8,
+    fall_timer: u8,
+    autorepeat_y: u8,
+    speed: u8,
+}
+
+impl Gravity {
+    fn of(game: &NesGame) -> Gravity {
+        Gravity {
+            y: game.y,
+            fall_timer: game.fall_timer,
+            autorepeat_y: game.autorepeat_y,
+            speed: frames_per_drop(game.level),
+        }
+    }
+
+    /// One frame of `drop_tetrimino` without Down: whether the piece is due to fall a row
+    /// (down, or to lock where the row below is taken).
+    #[inline]
+    fn falls(&mut self) -> bool {
+        self.fall_timer = self.fall_timer.wrapping_add(1);
+        let falls = if (self.autorepeat_y as i8) < 0 {
+            self.autorepeat_y = self.autorepeat_y.wrapping_add(1);
+            false
+        } else {
+            (self.fall_timer.wrapping_sub(self.speed) as i8) >= 0
+        };
+        if falls {
+            self.fall_timer = 0;
+        }
+        falls
+    }
 }
 
 /// One frame of `shift_tetrimino` and `rotate_tetrimino` for a node, with `direction` and

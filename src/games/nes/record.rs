@@ -15,7 +15,7 @@
 //! between tokens mean nothing; the solver starts a line on each piece's first frame. `#`
 //! starts a comment; a byte-order mark at the start is skipped.
 
-use super::engine::button;
+use super::rules::button;
 use super::start::{self, Start};
 use crate::kit::text::{describe_char, quote, strip_byte_order_mark};
 use std::fmt;
@@ -129,145 +129,169 @@ pub fn runs_text(frames: &[u8]) -> String {
     tokens.join(" ")
 }
 
-impl NesRecord {
-    /// Parses a record's text.
-    pub fn parse(text: &str) -> Result<NesRecord, RecordError> {
-        let text = strip_byte_order_mark(text);
-        let mut level: Option<u8> = None;
-        let mut wait: Option<u32> = None;
-        // The line and token of title-wait, for the error of a start the table lacks.
-        let mut wait_at = (0, String::new());
-        let mut frames = Vec::new();
-        let mut in_inputs = false;
-        let mut game_seen = false;
-        let mut header_line = 0;
-        // The line each header key was given on: a key given twice is refused, not overridden.
-        let mut seen: Vec<(&str, usize)> = Vec::new();
-        for (i, raw) in text.lines().enumerate() {
-            let line_no = i + 1;
-            let line = raw.split('#').next().unwrap_or("").trim();
-            if line.is_empty() {
-                continue;
+/// The error of a line, at a token where there is one.
+fn error_at(line: usize, token: Option<&str>, message: String) -> RecordError {
+    RecordError {
+        line,
+        token: token.map(quote),
+        message,
+    }
+}
+
+/// A record's header as it is read, line by line, until `inputs`.
+#[derive(Default)]
+struct Header<'a> {
+    level: Option<u8>,
+    wait: Option<u32>,
+    /// The line and token of title-wait, for the error of a start the table lacks.
+    wait_at: (usize, String),
+    game_seen: bool,
+    /// The line of `inputs`, once read: the frames follow it.
+    inputs_line: Option<usize>,
+    /// The line each header key was given on: a key given twice is refused, not overridden.
+    seen: Vec<(&'a str, usize)>,
+}
+
+impl<'a> Header<'a> {
+    /// Reads one header line (not blank, comment cut).
+    fn read(&mut self, line: &'a str, line_no: usize) -> Result<(), RecordError> {
+        let err = |token: Option<&str>, message: String| error_at(line_no, token, message);
+        let mut words = line.split_whitespace();
+        let key = words.next().unwrap_or("");
+        let value = words.next();
+        let names_the_game = key == "game" && value.is_some();
+        if !self.game_seen && !names_the_game {
+            let hint = crate::kit::text::other_game_hint(line.trim(), "");
+            return Err(err(
+                Some(key),
+                format!("an NES record starts with the line 'game nes'{hint}"),
+            ));
+        }
+        if words.next().is_some() {
+            return Err(err(Some(key), "this line takes one value".into()));
+        }
+        if let Some(&(_, first)) = self.seen.iter().find(|(k, _)| *k == key) {
+            return Err(err(
+                Some(key),
+                format!("given twice: the header has it on line {first} already"),
+            ));
+        }
+        self.seen.push((key, line_no));
+        match (key, value) {
+            ("inputs", None) => self.inputs_line = Some(line_no),
+            ("game", Some("nes")) => self.game_seen = true,
+            ("game", Some(other)) => {
+                let hint = crate::kit::text::other_game_hint(&format!("game {other}"), "");
+                return Err(err(
+                    Some(other),
+                    format!("the record must be NES Tetris's (`game nes`){hint}"),
+                ));
             }
-            let err = |token: Option<&str>, message: String| RecordError {
-                line: line_no,
-                token: token.map(quote),
-                message,
-            };
-            if !in_inputs {
-                let mut words = line.split_whitespace();
-                let key = words.next().unwrap_or("");
-                let value = words.next();
-                let names_the_game = key == "game" && value.is_some();
-                if !game_seen && !names_the_game {
-                    let hint = crate::kit::text::other_game_hint(line.trim(), "");
-                    return Err(err(
-                        Some(key),
-                        format!("an NES record starts with the line 'game nes'{hint}"),
-                    ));
-                }
-                if words.next().is_some() {
-                    return Err(err(Some(key), "this line takes one value".into()));
-                }
-                if let Some(&(_, first)) = seen.iter().find(|(k, _)| *k == key) {
-                    return Err(err(
-                        Some(key),
-                        format!("given twice: the header has it on line {first} already"),
-                    ));
-                }
-                seen.push((key, line_no));
-                match (key, value) {
-                    ("inputs", None) => {
-                        in_inputs = true;
-                        header_line = line_no;
-                    }
-                    ("game", Some("nes")) => game_seen = true,
-                    ("game", Some(other)) => {
-                        let hint = crate::kit::text::other_game_hint(&format!("game {other}"), "");
-                        return Err(err(
-                            Some(other),
-                            format!("the record must be NES Tetris's (`game nes`){hint}"),
-                        ));
-                    }
-                    ("start-level", Some(v)) => {
-                        level = Some(
-                            v.parse()
-                                .ok()
-                                .filter(|&l: &u8| l <= 19)
-                                .ok_or_else(|| err(Some(v), "start-level must be 0..=19".into()))?,
-                        )
-                    }
-                    ("title-wait", Some(v)) => {
-                        wait_at = (line_no, v.to_string());
-                        wait = Some(v.parse().map_err(|_| {
-                            err(
-                                Some(v),
-                                "title-wait must be a whole number of frames".into(),
-                            )
-                        })?)
-                    }
-                    (key, _) => {
-                        return Err(err(
-                            Some(key),
-                            "expected 'game nes', 'start-level N', 'title-wait N' or 'inputs'"
-                                .into(),
-                        ))
-                    }
-                }
-                continue;
+            ("start-level", Some(v)) => {
+                self.level = Some(
+                    v.parse()
+                        .ok()
+                        .filter(|&l: &u8| l <= 19)
+                        .ok_or_else(|| err(Some(v), "start-level must be 0..=19".into()))?,
+                )
             }
-            for token in line.split_whitespace() {
-                let (buttons, count) = match token.split_once('*') {
-                    Some((b, c)) => {
-                        let digits = !c.is_empty() && c.bytes().all(|b| b.is_ascii_digit());
-                        let n: usize =
-                            c.parse()
-                                .ok()
-                                .filter(|&n| digits && n >= 1)
-                                .ok_or_else(|| {
-                                    err(
-                                        Some(token),
-                                        format!(
-                                            "'{}' is not a count of frames (1 or more)",
-                                            quote(c)
-                                        ),
-                                    )
-                                })?;
-                        (b, n)
-                    }
-                    None => (token, 1),
-                };
-                let bits = parse_buttons(buttons).map_err(|m| err(Some(token), m))?;
-                if count > MAX_FRAMES - frames.len() {
-                    return Err(err(
-                        Some(token),
-                        format!("the record holds more than {MAX_FRAMES} frames"),
-                    ));
-                }
-                frames.extend(std::iter::repeat_n(bits, count));
+            ("title-wait", Some(v)) => {
+                self.wait_at = (line_no, v.to_string());
+                self.wait = Some(v.parse().map_err(|_| {
+                    err(
+                        Some(v),
+                        "title-wait must be a whole number of frames".into(),
+                    )
+                })?)
+            }
+            (key, _) => {
+                return Err(err(
+                    Some(key),
+                    "expected 'game nes', 'start-level N', 'title-wait N' or 'inputs'".into(),
+                ))
             }
         }
-        let missing = |what: &str| RecordError {
-            line: header_line.max(1),
-            token: None,
-            message: format!("the header has no '{what}' line"),
-        };
-        if !in_inputs {
+        Ok(())
+    }
+
+    /// The record of a header read to the end of the text and the frames after it.
+    fn finish(self, text: &str, frames: Vec<u8>) -> Result<NesRecord, RecordError> {
+        let Some(inputs_line) = self.inputs_line else {
             return Err(RecordError {
                 line: text.lines().count().max(1),
                 token: None,
                 message: "no 'inputs' line: an NES record is a header, 'inputs', then the frames"
                     .into(),
             });
-        }
-        let level = level.ok_or_else(|| missing("start-level N"))?;
-        let wait = wait.ok_or_else(|| missing("title-wait N"))?;
+        };
+        let missing = |what: &str| RecordError {
+            line: inputs_line,
+            token: None,
+            message: format!("the header has no '{what}' line"),
+        };
+        let level = self.level.ok_or_else(|| missing("start-level N"))?;
+        let wait = self.wait.ok_or_else(|| missing("title-wait N"))?;
         let start = start::start(level, wait).map_err(|e| RecordError {
-            line: wait_at.0,
-            token: Some(quote(&wait_at.1)),
+            line: self.wait_at.0,
+            token: Some(quote(&self.wait_at.1)),
             message: e.to_string(),
         })?;
         Ok(NesRecord { start, frames })
+    }
+}
+
+/// Reads one line of inputs (not blank, comment cut): its runs' frames onto `frames`.
+fn read_runs(line: &str, line_no: usize, frames: &mut Vec<u8>) -> Result<(), RecordError> {
+    let err = |token: Option<&str>, message: String| error_at(line_no, token, message);
+    for token in line.split_whitespace() {
+        let (buttons, count) = match token.split_once('*') {
+            Some((b, c)) => {
+                let digits = !c.is_empty() && c.bytes().all(|b| b.is_ascii_digit());
+                let n: usize = c
+                    .parse()
+                    .ok()
+                    .filter(|&n| digits && n >= 1)
+                    .ok_or_else(|| {
+                        err(
+                            Some(token),
+                            format!("'{}' is not a count of frames (1 or more)", quote(c)),
+                        )
+                    })?;
+                (b, n)
+            }
+            None => (token, 1),
+        };
+        let bits = parse_buttons(buttons).map_err(|m| err(Some(token), m))?;
+        if count > MAX_FRAMES - frames.len() {
+            return Err(err(
+                Some(token),
+                format!("the record holds more than {MAX_FRAMES} frames"),
+            ));
+        }
+        frames.extend(std::iter::repeat_n(bits, count));
+    }
+    Ok(())
+}
+
+impl NesRecord {
+    /// Parses a record's text.
+    pub fn parse(text: &str) -> Result<NesRecord, RecordError> {
+        let text = strip_byte_order_mark(text);
+        let mut header = Header::default();
+        let mut frames = Vec::new();
+        for (i, raw) in text.lines().enumerate() {
+            let line_no = i + 1;
+            let line = raw.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            if header.inputs_line.is_none() {
+                header.read(line, line_no)?;
+            } else {
+                read_runs(line, line_no, &mut frames)?;
+            }
+        }
+        header.finish(text, frames)
     }
 
     /// The record's text: the header, then one line per piece where `piece_starts` (frame

@@ -1,8 +1,8 @@
 //! Replaying an NES record on the plain engine: the report `check --game nes` prints, and the
 //! snapshots the oracle test compares with the ROM's RAM.
 
-use super::engine::{play_state, Events, NesGame, Outcome};
 use super::record::NesRecord;
+use super::rules::{play_state, Events, NesGame, Outcome};
 use super::tables::kind_letter;
 use serde::Serialize;
 

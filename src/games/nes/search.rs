@@ -4,21 +4,29 @@
 //! chosen ones are played out exactly on the plain engine, which decides the frame the next
 //! piece spawns on and so the piece after it. A child's hash covers everything the play-out
 //! depends on (the field and counts after the lock, the generator, the frame counter, the
-//! lock frame and the presses), so children with one hash become one game.
+//! lock frame and the presses), so children with one hash become one game. A child's code is
+//! in the `code` module, and what a lock leaves (field, points, level) in `points`.
 
 use super::crash;
 use super::ending::Ending;
-use super::engine::{play_state, NesGame, Outcome};
-use super::eval::{cost, NesWeights, Rows, FULL};
+use super::eval::{cost, NesWeights, Rows};
 use super::movegen::{placements, InputModel, Placement, Tap};
 use super::record::NesRecord;
+use super::rules::{play_state, NesGame, Outcome};
 use super::start::Start;
-use super::tables::{ORIENTATIONS, POINTS};
+use super::tables::ORIENTATIONS;
 use crate::search::width::Clock;
-use crate::search::{self, Code, DepthStats, Game, Objective, Processes, Run, Sink, Width};
+use crate::search::{self, DepthStats, Game, Objective, Processes, Run, Sink, Width};
 use smallvec::SmallVec;
 use std::hash::{BuildHasher, Hash, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
+
+mod code;
+mod points;
+
+pub use code::NesCode;
+pub use points::{clear_points, lines_to_level};
+use points::{cost_scale, place};
 
 /// When the search stops.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -102,94 +110,6 @@ impl State {
     }
 }
 
-/// Runs of presses a child's code holds at most: a run is one press, or a direction held for
-/// the auto shift over many frames; the input models reach every placement with fewer (a
-/// piece crosses the field in at most 5 shifts or one hold, and turns twice).
-const MAX_RUNS: usize = 12;
-
-/// Buttons held on `frames` consecutive frames from `frame` on.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct PressRun {
-    frame: u16,
-    frames: u16,
-    buttons: u8,
-}
-
-crate::wire_fields!(PressRun {
-    frame,
-    frames,
-    buttons
-});
-
-/// A child as the search keeps it: where the piece locks and the presses that put it there.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct NesCode {
-    /// Its rank among the placements of its parent.
-    order: u16,
-    piece: u8,
-    x: i8,
-    y: i8,
-    count: u8,
-    runs: [PressRun; MAX_RUNS],
-}
-
-// Every run, used or not: a code's encoding has one size.
-crate::wire_fields!(NesCode {
-    order,
-    piece,
-    x,
-    y,
-    count,
-    runs
-});
-
-impl NesCode {
-    fn of(order: usize, p: &Placement) -> Option<NesCode> {
-        let mut runs = [PressRun::default(); MAX_RUNS];
-        let mut count = 0;
-        for t in &p.taps {
-            let extends = count > 0 && {
-                let last: &PressRun = &runs[count - 1];
-                last.buttons == t.buttons && last.frame + last.frames == t.frame
-            };
-            if extends {
-                runs[count - 1].frames += 1;
-            } else {
-                *runs.get_mut(count)? = PressRun {
-                    frame: t.frame,
-                    frames: 1,
-                    buttons: t.buttons,
-                };
-                count += 1;
-            }
-        }
-        Some(NesCode {
-            order: order as u16,
-            piece: p.piece,
-            x: p.x,
-            y: p.y,
-            count: count as u8,
-            runs,
-        })
-    }
-
-    /// The presses, one per frame with buttons down, in frame order.
-    fn taps(&self) -> impl Iterator<Item = Tap> + '_ {
-        self.runs[..self.count as usize].iter().flat_map(|r| {
-            (r.frame..r.frame + r.frames).map(|frame| Tap {
-                frame,
-                buttons: r.buttons,
-            })
-        })
-    }
-}
-
-impl Code for NesCode {
-    fn order(&self) -> u16 {
-        self.order
-    }
-}
-
 /// The record found and what it scores by the search's own count.
 pub struct Found {
     pub record: NesRecord,
@@ -205,71 +125,6 @@ pub struct Found {
     /// fails when there are any).
     pub mismatches: u64,
     pub stats: DepthStats,
-}
-
-/// The field after a piece locks there and full rows go; returns the rows cleared.
-fn place(rows: &Rows, piece: u8, x: i8, y: i8) -> (Rows, usize) {
-    let mut placed = *rows;
-    for &(dy, dx) in &ORIENTATIONS[piece as usize] {
-        let r = y + dy;
-        if (0..20).contains(&r) {
-            placed[r as usize] |= 1 << (x + dx);
-        }
-    }
-    let mut out = [0u16; 20];
-    let mut k = 20;
-    let mut cleared = 0;
-    for r in (0..20).rev() {
-        if placed[r] == FULL {
-            cleared += 1;
-        } else {
-            k -= 1;
-            out[k] = placed[r];
-        }
-    }
-    (out, cleared)
-}
-
-/// Points and the level after a clear, by the ROM's rules (lines counted one at a time, the
-/// level passing when the count's tens, read as BCD, pass it; points at the new level).
-pub fn clear_points(lines: u32, level: u8, rows: usize) -> (u64, u8, u32) {
-    let mut level = level;
-    let mut lines = lines;
-    for _ in 0..rows {
-        lines += 1;
-        if lines.is_multiple_of(10) {
-            // The ROM shifts its lines (the tens and ones in BCD, the hundreds counted in
-            // binary) right by four bits into one byte: from 1,600 lines the hundreds wrap.
-            let tens = (((lines / 100) << 4) | ((lines / 10) % 10)) as u8;
-            if (level.wrapping_sub(tens) as i8) < 0 {
-                level = level.wrapping_add(1);
-            }
-        }
-    }
-    (POINTS[rows] * (level as u64 + 1), level, lines)
-}
-
-/// The weights are in points as they count to the level 29 transition; past it the points
-/// grow with the level and would drown them, so costs grow with the points: a hole weighs
-/// against a four-line clear as it does at level 29.
-fn cost_scale(level: u8) -> f64 {
-    ((level as f64 + 1.0) / 30.0).max(1.0)
-}
-
-/// Lines from the start of a game on `start_level` until the level, counted on past 255,
-/// reaches `level`, by the ROM's level rule (see [`clear_points`]); `u32::MAX` if it never
-/// does within 100,000 lines.
-pub fn lines_to_level(start_level: u8, level: u16) -> u32 {
-    let (mut at, mut wraps, mut lines) = (start_level, 0u16, 0u32);
-    while (at as u16 + 256 * wraps) < level {
-        if lines >= 100_000 {
-            return u32::MAX;
-        }
-        let (_, after, more) = clear_points(lines, at, 1);
-        wraps += u16::from(after < at);
-        (at, lines) = (after, more);
-    }
-    lines
 }
 
 /// A hash of everything a child's play-out depends on: the field and counts its lock leaves,

@@ -3,7 +3,7 @@
 //! inside the field, keyed by the contest's board evaluation under weights tuned for
 //! survival. The score of a line is its pieces placed.
 
-use super::engine::{heights, place, rest_row, shapes};
+use super::bitboard::{heights, place, rest_row, shapes};
 use super::record::Placement;
 use super::rules::Kind;
 use crate::kit::board::{Board, ROWS};

@@ -113,13 +113,49 @@ pub fn merge(sequence: &[Kind], records: &[Record], rules: Rules) -> Result<Merg
             })
         })
         .collect::<Result<Vec<_>, _>>()?;
+    let best = best_by_board(&lines);
+    let end = best_end(&best).ok_or(MergeError::NoStrictStart)?;
+    let from = trace_back(&best, &lines, &end);
+    let mut tokens = Vec::new();
+    let mut parts: Vec<Part> = Vec::new();
+    for (i, &r) in from.iter().enumerate() {
+        tokens.extend_from_slice(&records[r].tokens[lines[r].tokens[i].clone()]);
+        match parts.last_mut() {
+            Some(part) if part.record == r => part.pieces += 1,
+            _ => parts.push(Part {
+                record: r,
+                first: i,
+                pieces: 1,
+            }),
+        }
+    }
+    let input_scores = (lines.iter())
+        .map(|l| {
+            let whole = l.usable.iter().all(|&u| u);
+            whole.then(|| l.states.last().map_or(0, |&(_, s)| s))
+        })
+        .collect();
+    Ok(Merged {
+        record: Record { tokens },
+        score: end.score,
+        parts,
+        input_scores,
+    })
+}
+
+/// Per board after a piece (as [`Board::hash64`]): the best score there and the record whose
+/// piece got there.
+type Reached = AHashMap<u64, (u64, usize)>;
+
+/// The dynamic program: per piece, every board some line leaves after it that a path through
+/// the lines reaches, with the best score there. Every strictly valid record's own board is in
+/// it, so such a line can always go on.
+fn best_by_board(lines: &[Line]) -> Vec<Reached> {
     let pieces = lines.iter().map(|l| l.states.len()).max().unwrap_or(0);
-    // best[i]: board after piece i -> (best score there, the record whose piece i got there).
-    // Every strictly valid record's own board is in it, so such a line can always go on.
-    let mut best: Vec<AHashMap<u64, (u64, usize)>> = Vec::with_capacity(pieces);
+    let mut best: Vec<Reached> = Vec::with_capacity(pieces);
     let empty = Board::default().hash64();
     for i in 0..pieces {
-        let mut here: AHashMap<u64, (u64, usize)> = AHashMap::new();
+        let mut here = Reached::new();
         for (r, line) in lines.iter().enumerate() {
             let Some(&(board, score)) = line.states.get(i) else {
                 continue;
@@ -148,53 +184,54 @@ pub fn merge(sequence: &[Kind], records: &[Record], rules: Rules) -> Result<Merg
         }
         best.push(here);
     }
-    // The best end: the highest score after any piece (a record may stop anywhere).
-    let mut end = None;
+    best
+}
+
+/// Where the merged record ends.
+struct End {
+    /// Its last piece.
+    last: usize,
+    /// The board after it.
+    board: u64,
+    score: u64,
+    /// The record whose piece got there.
+    record: usize,
+}
+
+/// The best end: the highest score after any piece (a record may stop anywhere), the earlier
+/// record on equal scores; `None` when no piece was reached.
+fn best_end(best: &[Reached]) -> Option<End> {
+    let mut end: Option<End> = None;
     for (i, level) in best.iter().enumerate() {
         for (&board, &(score, r)) in level {
-            let better = end.is_none_or(|(_, _, s, er)| score > s || score == s && r < er);
+            let better = end
+                .as_ref()
+                .is_none_or(|e| score > e.score || score == e.score && r < e.record);
             if better {
-                end = Some((i, board, score, r));
+                end = Some(End {
+                    last: i,
+                    board,
+                    score,
+                    record: r,
+                });
             }
         }
     }
-    let Some((last, mut board, score, _)) = end else {
-        return Err(MergeError::NoStrictStart);
-    };
-    // Back from the end: each piece's record, then the board that record had before it.
-    let mut from = vec![0usize; last + 1];
-    for i in (0..=last).rev() {
+    end
+}
+
+/// Back from the end: each piece's record, then the board that record had before it.
+fn trace_back(best: &[Reached], lines: &[Line], end: &End) -> Vec<usize> {
+    let mut board = end.board;
+    let mut from = vec![0usize; end.last + 1];
+    for i in (0..=end.last).rev() {
         let r = best[i][&board].1;
         from[i] = r;
         if i > 0 {
             board = lines[r].states[i - 1].0;
         }
     }
-    let mut tokens = Vec::new();
-    let mut parts: Vec<Part> = Vec::new();
-    for (i, &r) in from.iter().enumerate() {
-        tokens.extend_from_slice(&records[r].tokens[lines[r].tokens[i].clone()]);
-        match parts.last_mut() {
-            Some(part) if part.record == r => part.pieces += 1,
-            _ => parts.push(Part {
-                record: r,
-                first: i,
-                pieces: 1,
-            }),
-        }
-    }
-    let input_scores = (lines.iter())
-        .map(|l| {
-            let whole = l.usable.iter().all(|&u| u);
-            whole.then(|| l.states.last().map_or(0, |&(_, s)| s))
-        })
-        .collect();
-    Ok(Merged {
-        record: Record { tokens },
-        score,
-        parts,
-        input_scores,
-    })
+    from
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ use crate::games::tencent::bitboard::Board;
 use crate::games::tencent::record::Record;
 use crate::games::tencent::replay::replay_observed;
 use crate::games::tencent::rules::Kind;
-use crate::games::tencent::search::{beam_search_guided, Params, Start};
+use crate::games::tencent::search::{beam_search_guided, Params, UnderWay};
 use crate::games::tencent::solve::{record_from, verify, SolveError};
 use crate::search::{DepthStats, Guide};
 use thiserror::Error;
@@ -87,8 +87,8 @@ pub fn polish(
     let pieces_at = record.piece_tokens();
     let mut params = params.clone();
     params.start = match from.checked_sub(1) {
-        None => Start::default(),
-        Some(i) => Start {
+        None => UnderWay::default(),
+        Some(i) => UnderWay {
             index: from,
             board: states[i].0,
             score: states[i].1,
@@ -152,7 +152,7 @@ mod tests {
             weights: Default::default(),
             policy: Default::default(),
             rules: Rules::default(),
-            start: Start::default(),
+            start: UnderWay::default(),
             objective: Default::default(),
         }
     }

@@ -33,7 +33,7 @@ pub struct Params {
     /// where they clear rows).
     pub rules: Rules,
     /// Where the search begins (default: the empty board before the first piece).
-    pub start: Start,
+    pub start: UnderWay,
     /// The answer when every line ends before the last piece: the most points, or the most
     /// pieces placed (see [`Objective`]).
     pub objective: Objective,
@@ -81,7 +81,7 @@ impl RankingParams {
 /// the search places piece number `index` on (to try other settings on the rest of a record).
 /// Depths, width changes and a time budget then count from that piece.
 #[derive(Clone, Debug, Default)]
-pub struct Start {
+pub struct UnderWay {
     pub index: usize,
     pub board: Board,
     pub score: u64,

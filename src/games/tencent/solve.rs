@@ -8,7 +8,7 @@ use crate::games::tencent::movegen::{path_to, PathError, Placement};
 use crate::games::tencent::record::{Record, Token};
 use crate::games::tencent::replay::{replay_observed, End, Replayer, Report};
 use crate::games::tencent::rules::{Kind, Move, Rules};
-use crate::games::tencent::search::Start;
+use crate::games::tencent::search::UnderWay;
 use crate::games::tencent::stats::Stats;
 use std::fmt::Write as _;
 use std::io::Write;
@@ -38,14 +38,14 @@ pub fn record_for(
     placements: &[Placement],
     rules: Rules,
 ) -> Result<Record, SolveError> {
-    record_from(sequence, &Start::default(), placements, rules)
+    record_from(sequence, &UnderWay::default(), placements, rules)
 }
 
 /// The tokens that play `placements` (one per piece from `start`'s piece on) from `start`'s
 /// board: what follows the start's own record.
 pub fn record_from(
     sequence: &[Kind],
-    start: &Start,
+    start: &UnderWay,
     placements: &[Placement],
     rules: Rules,
 ) -> Result<Record, SolveError> {
@@ -79,9 +79,9 @@ pub fn start_from(
     record: &Record,
     pieces: usize,
     rules: Rules,
-) -> Result<(Start, Record), StartError> {
+) -> Result<(UnderWay, Record), StartError> {
     if pieces == 0 {
-        return Ok((Start::default(), Record::default()));
+        return Ok((UnderWay::default(), Record::default()));
     }
     let have = record.piece_count();
     if have < pieces {
@@ -102,7 +102,7 @@ pub fn start_from(
     let detail = match (&report.error, report.end) {
         (Some(e), _) => e.to_string(),
         (None, End::RecordEnded) if report.pieces_locked == pieces => {
-            let start = Start {
+            let start = UnderWay {
                 index: pieces,
                 board,
                 score: report.score,
@@ -164,7 +164,7 @@ impl<'a, W: Write> RecordWriter<'a, W> {
     pub fn new(
         sequence: &'a [Kind],
         rules: Rules,
-        start: &Start,
+        start: &UnderWay,
         kept: &Record,
         out: W,
     ) -> Result<Self, SolveError> {

@@ -321,7 +321,7 @@ fn olympiad_board(field: &olympiad::rules::Field) -> Board {
 /// row), so that removals leave bodies hanging. Most pieces go where [`best_place`] puts them,
 /// so that games last and rows fill; the others anywhere, leaving overhangs to fall.
 fn olympiad_engines_case(rng: &mut Rng) -> Result<bool, Finding> {
-    use olympiad::engine;
+    use olympiad::bitboard;
     use olympiad::rules::{self, BadPlacement, Field, Outcome, WIDTH};
     let mut field = Field::new();
     if !rng.one_in(3) {
@@ -341,7 +341,7 @@ fn olympiad_engines_case(rng: &mut Rng) -> Result<bool, Finding> {
     let noise = rng.below(8);
     for n in 1..=300 {
         let kind = OlympiadKind::ALL[rng.below(7)];
-        let shapes = engine::shapes(kind);
+        let shapes = bitboard::shapes(kind);
         if shapes.len() != rules::orientations(kind) {
             return wrong(format!("{kind}: {} shapes", shapes.len()));
         }
@@ -376,13 +376,13 @@ fn olympiad_engines_case(rng: &mut Rng) -> Result<bool, Finding> {
         let shape = &shapes[o];
         let before = field.picture();
         let plain = field.place(kind, o, column);
-        let fast = engine::rest_row(shape, &engine::heights(&board), column);
+        let fast = bitboard::rest_row(shape, &bitboard::heights(&board), column);
         let what =
             || format!("piece {n} ({kind}) at orientation {o}, column {column} on\n{before}");
         match (plain, fast) {
             (Ok(Outcome::GameOver), None) => return Ok(fell),
             (Ok(Outcome::Placed(p)), Some(y)) => {
-                let s = engine::place(&mut board, shape, column, y);
+                let s = bitboard::place(&mut board, shape, column, y);
                 if (s.lines, s.chains) != (p.lines, p.chains) {
                     return wrong(format!(
                         "{}: plain removes {} rows in {} chains, fast {} in {}",

@@ -1,7 +1,7 @@
 //! The NES engine's random generator and its piece choice, as the ROM draws them.
 
 use std::collections::HashSet;
-use tetris_opt::games::nes::engine::{next_rng, pick_piece};
+use tetris_opt::games::nes::rules::{next_rng, pick_piece};
 use tetris_opt::games::nes::tables::SPAWN_TABLE;
 
 #[test]

@@ -5,10 +5,10 @@
 use super::score_levels::level_after;
 use super::{fixture, start_19_9};
 use std::collections::HashSet;
-use tetris_opt::games::nes::engine::{button, NesGame, Outcome};
 use tetris_opt::games::nes::movegen::{placements, InputModel, Placement};
 use tetris_opt::games::nes::record::NesRecord;
 use tetris_opt::games::nes::replay::{replay_observed, End};
+use tetris_opt::games::nes::rules::{button, NesGame, Outcome};
 use tetris_opt::games::nes::search::clear_points;
 use tetris_opt::games::nes::tables::{ORIENTATIONS, SPAWN_TABLE};
 

@@ -3,8 +3,8 @@
 
 use super::{fixture, start_19_9, HEADER};
 use proptest::prelude::*;
-use tetris_opt::games::nes::engine::button;
 use tetris_opt::games::nes::record::{NesRecord, RecordError};
+use tetris_opt::games::nes::rules::button;
 use tetris_opt::games::nes::start::{max_wait, start, Start};
 
 /// The error of parsing `text`, which must not parse.

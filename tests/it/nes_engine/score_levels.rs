@@ -3,9 +3,9 @@
 
 use super::{fixture, start_19_9, FILLED, HEADER};
 use tetris_opt::games::nes::crash;
-use tetris_opt::games::nes::engine::{button, Events, NesGame, Outcome};
 use tetris_opt::games::nes::record::NesRecord;
 use tetris_opt::games::nes::replay::{replay_observed, snapshots, End};
+use tetris_opt::games::nes::rules::{button, Events, NesGame, Outcome};
 use tetris_opt::games::nes::search::{clear_points, lines_to_level};
 use tetris_opt::games::nes::start::menu_inputs;
 use tetris_opt::games::nes::tables::{frames_per_drop, EMPTY_TILE};

@@ -2,7 +2,7 @@
 //! points, rotation and the moves the wall and the stack refuse.
 
 use super::{start_19_9, FILLED};
-use tetris_opt::games::nes::engine::{button, play_state, NesGame};
+use tetris_opt::games::nes::rules::{button, play_state, NesGame};
 use tetris_opt::games::nes::start::start;
 use tetris_opt::games::nes::tables::EMPTY_TILE;
 
