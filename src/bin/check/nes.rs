@@ -166,13 +166,9 @@ fn write_summary(out: &mut impl Write, r: &NesReport) -> std::io::Result<()> {
     writeln!(out, "pieces locked: {}", r.pieces)?;
     writeln!(
         out,
-        "lines: {} (clears of 1: {c1}, 2: {c2}, 3: {c3}, 4: {c4}), level {}{}",
+        "lines: {} (clears of 1: {c1}, 2: {c2}, 3: {c3}, 4: {c4}), level {}",
         r.lines,
-        r.level,
-        match r.level_count {
-            256.. => format!(" ({} counted past 255)", r.level_count),
-            _ => String::new(),
-        }
+        r.level_text()
     )?;
     writeln!(out, "frames: {}", r.frames)?;
     match r.end {

@@ -13,6 +13,9 @@ pub struct Progress {
     /// The word a step is called in the bar and the lines ("piece", "trial").
     unit: &'static str,
     total: Option<u64>,
+    /// The total is an estimate (a game that may end before or after it): shown as "about",
+    /// and raised to the count where the count passes it.
+    about: bool,
     /// Seconds between two lines where the bar does not draw (`None`: no lines).
     every: Option<f64>,
     start: Instant,
@@ -39,10 +42,27 @@ impl Progress {
             bar,
             unit,
             total,
+            about: false,
             every: lines.then_some(every),
             start: Instant::now(),
             last_line: 0.0,
         }
+    }
+
+    /// The total is an estimate: "about N", raised as the count passes it.
+    pub fn about(mut self) -> Progress {
+        self.about = true;
+        if let Some(total) = self.total {
+            self.bar.set_style(
+                ProgressStyle::with_template(&format!(
+                    "{{bar:30}} {} {{pos}}/about {{len}} {{msg}} [{{elapsed_precise}}]",
+                    self.unit
+                ))
+                .expect("valid template"),
+            );
+            self.bar.set_length(total);
+        }
+        self
     }
 
     /// Seconds since the reporter was made.
@@ -52,6 +72,10 @@ impl Progress {
 
     /// The run is at step `at`; `message` says how it goes.
     pub fn update(&mut self, at: u64, message: &str) {
+        if self.about && self.total.is_some_and(|t| at > t) {
+            self.total = Some(at);
+            self.bar.set_length(at);
+        }
         self.bar.set_position(at);
         self.bar.set_message(message.to_string());
         let Some(every) = self.every else {
@@ -60,7 +84,8 @@ impl Progress {
         let elapsed = self.elapsed();
         if elapsed - self.last_line >= every {
             self.last_line = elapsed;
-            let of = self.total.map_or(String::new(), |t| format!("/{t}"));
+            let about = if self.about { "about " } else { "" };
+            let of = self.total.map_or(String::new(), |t| format!("/{about}{t}"));
             say!("{} {at}{of} {message} [{elapsed:.0} s]", self.unit);
         }
     }

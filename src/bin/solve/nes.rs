@@ -219,6 +219,10 @@ pub fn solve(run: &Run) -> Result<(), CliError> {
     }
     let began = Instant::now();
     let mut progress = Progress::new("piece", planned.map(|p| p as u64), quiet, progress_every);
+    if planned != pieces {
+        // The pieces a game to a line count or a level takes vary with its clears.
+        progress = progress.about();
+    }
     let planned = planned.unwrap_or(MAX_PIECES);
     let found = pool.install(|| {
         let objective = search.objective_or(Objective::Score);
@@ -283,7 +287,7 @@ pub fn solve(run: &Run) -> Result<(), CliError> {
             if model.das { " and auto shift" } else { "" },
             report.pieces,
             report.lines,
-            report.level,
+            report.level_text(),
             seconds
         );
         if let Some(t) = report.transition {

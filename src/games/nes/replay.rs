@@ -103,6 +103,17 @@ pub struct NesReport {
     pub milestones: Vec<Milestone>,
 }
 
+impl NesReport {
+    /// The level as every summary words it: the ROM's, and past the counter's wrap the count
+    /// too (`0 (256 counted past 255)`).
+    pub fn level_text(&self) -> String {
+        match self.level_count {
+            256.. => format!("{} ({} counted past 255)", self.level, self.level_count),
+            _ => self.level.to_string(),
+        }
+    }
+}
+
 /// Replays a record, calling `observe` after every frame with the game and that frame's events.
 pub fn replay_observed(
     record: &NesRecord,
@@ -199,4 +210,30 @@ pub fn describe_lock(game: &NesGame, frame: u64) -> String {
         game.lines(),
         game.level
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_level_past_the_wrap_is_worded_with_its_count() {
+        let mut report = NesReport {
+            score: 0,
+            rom_score: 0,
+            lines: 0,
+            level: 255,
+            level_count: 255,
+            pieces: 0,
+            clears: [0; 4],
+            frames: 0,
+            end: End::RecordEnded,
+            unplayed_frames: 0,
+            transition: None,
+            milestones: Vec::new(),
+        };
+        assert_eq!(report.level_text(), "255");
+        (report.level, report.level_count) = (0, 256);
+        assert_eq!(report.level_text(), "0 (256 counted past 255)");
+    }
 }

@@ -200,6 +200,36 @@ fn quiet_solve_prints_only_the_record() {
     assert!(r.stdout.starts_with(HEADER), "{}", r.stdout);
 }
 
+/// The pieces a game to a line count takes are an estimate: the progress says "about" and the
+/// count never runs past the total (it is raised instead); a piece count is exact.
+#[test]
+fn progress_totals_say_about_where_they_are_estimates() {
+    let counts = |args: &[&str]| -> Vec<(u64, String)> {
+        let mut all = vec!["--beam-width", "8", "--progress-every", "0"];
+        all.extend_from_slice(args);
+        let r = solve(&all);
+        assert_eq!(r.code, Some(0), "{r:#?}");
+        (r.stderr.lines())
+            .filter_map(|l| l.strip_prefix("piece ")?.split_once(" best "))
+            .map(|(at, _)| {
+                let (at, total) = at.split_once('/').expect("a total");
+                (at.parse().expect("a count"), total.to_string())
+            })
+            .collect()
+    };
+    let lines = counts(&["--lines", "30"]);
+    assert!(lines.len() > 50, "{lines:?}");
+    for (at, total) in &lines {
+        let total: u64 = (total.strip_prefix("about "))
+            .unwrap_or_else(|| panic!("{total:?} is no estimate"))
+            .parse()
+            .expect("a number");
+        assert!(*at <= total, "piece {at} of about {total}");
+    }
+    let pieces = counts(&["--pieces", "20"]);
+    assert!(pieces.iter().all(|(_, total)| total == "20"), "{pieces:?}");
+}
+
 #[test]
 fn an_unknown_start_is_refused_naming_the_level_and_the_range() {
     let r = solve(&["--start-level", "19", "--title-wait", "99999"]);
