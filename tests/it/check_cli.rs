@@ -259,11 +259,12 @@ fn help_documents_the_error_form() {
     assert_eq!(help.code, Some(0), "{help:#?}");
     let text = help.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
-        text.contains("of the form `piece N (token T 'X'): message`"),
+        text.contains("The contest's is of the form `piece N (token T 'X'): message`"),
         "{}",
         help.stdout
     );
     assert!(text.contains("`error: piece 1: the record is empty`"));
+    assert!(text.contains("their errors name the file and the line first"));
 }
 
 /// A token that does not parse is placed in its piece, as the replay's errors are.

@@ -23,11 +23,13 @@ use tetris_opt::kit::film::Film;
 
 /// Replay a move record on a piece sequence and print its score (last line: `Score = N`).
 ///
-/// An invalid record gets one error line, always of the form `piece N (token T 'X'): message`
-/// (N counts from 1 and is the piece the token belongs to; T is the token's position in the
-/// record), e.g. `error: piece 2 (token 5 'X3'): expected N, L, R, D or C, found 'X'`; an
-/// empty record, with no token to name, gets `error: piece 1: the record is empty`. With
-/// `--json` the same text, without `error: `, is the `error` field.
+/// An invalid record gets one error line. The contest's is of the form `piece N (token T 'X'):
+/// message` (N counts from 1 and is the piece the token belongs to; T is the token's position
+/// in the record), e.g. `error: piece 2 (token 5 'X3'): expected N, L, R, D or C, found 'X'`;
+/// an empty record, with no token to name, gets `error: piece 1: the record is empty`. The
+/// other games' records are text files of lines, and their errors name the file and the line
+/// first: `error: moves.txt:2: piece 1 (I), token 1 'x': ...`. With `--json` the same text,
+/// without `error: `, is the `error` field.
 ///
 /// Exit code 0 for a valid record, 1 for an invalid one, 2 for unusable arguments or files.
 /// Output its reader stops reading (`check ... | head`) ends the program quietly with 0.
