@@ -4,8 +4,8 @@
 mod shared;
 
 use crate::shared::cli::{
-    contest_only, exit_code, print_record, read_record, read_sequence, CliError, GameName,
-    RulesOptions, EXIT_INVALID,
+    contest_command, contest_only, exit_code, print_record, read_record, read_sequence, CliError,
+    GameName, RulesOptions, EXIT_INVALID,
 };
 use clap::{CommandFactory, FromArgMatches, Parser};
 use std::path::PathBuf;
@@ -39,7 +39,7 @@ const JUDGE_HELP: &str = "Merge by the contest web replay's rules: a piece locks
     rest are used.";
 
 fn main() -> std::process::ExitCode {
-    let matches = Args::command()
+    let matches = contest_command(Args::command())
         .mut_arg("judge", |a| a.help(JUDGE_HELP).long_help(None::<&str>))
         .get_matches();
     let args = Args::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());

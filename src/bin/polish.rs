@@ -4,10 +4,10 @@
 mod shared;
 
 use crate::shared::cli::{
-    check_width, contest_only, exit_code, print_record, read_record, read_sequence, CliError,
-    GameName, RulesOptions, SearchOptions, EXIT_INVALID,
+    check_width, contest_command, contest_only, exit_code, print_record, read_record,
+    read_sequence, CliError, GameName, RulesOptions, SearchOptions, EXIT_INVALID,
 };
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches, Parser};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -48,7 +48,8 @@ struct Args {
 }
 
 fn main() -> std::process::ExitCode {
-    let args = Args::parse();
+    let matches = contest_command(Args::command()).get_matches();
+    let args = Args::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     exit_code(match args.rules.game {
         GameName::Tencent => run(&args),
         game => Err(contest_only(game)),

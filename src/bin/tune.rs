@@ -5,10 +5,10 @@ mod shared;
 
 use crate::shared::cli::{cannot_write, write_file};
 use crate::shared::cli::{
-    check_output, contest_only, exit_code, read_policy, read_sequence, read_text, read_weights,
-    CliError, GameName, ObjectiveArg, RulesOptions,
+    check_output, contest_command, contest_only, exit_code, read_policy, read_sequence, read_text,
+    read_weights, CliError, GameName, ObjectiveArg, RulesOptions,
 };
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches, Parser};
 use std::path::{Path, PathBuf};
 use tetris_opt::games::tencent::search::RankingParams;
 use tetris_opt::games::tencent::tune::{
@@ -100,7 +100,8 @@ struct Args {
 }
 
 fn main() -> std::process::ExitCode {
-    let args = Args::parse();
+    let matches = contest_command(Args::command()).get_matches();
+    let args = Args::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     exit_code(match args.rules.game {
         GameName::Tencent => run(&args),
         game => Err(contest_only(game)),

@@ -134,3 +134,38 @@ fn a_reversed_or_empty_range_is_named_as_such() {
         );
     }
 }
+
+/// The binaries of the contest's game alone list only it under `--game`, and refuse another
+/// game's name saying where it is played.
+#[test]
+fn contest_only_binaries_offer_only_the_contests_game() {
+    let scratch = Scratch::new("contest-only");
+    let (log, best) = (scratch.dir.join("log.jsonl"), scratch.dir.join("best.json"));
+    let files: [&dyn AsRef<OsStr>; 2] = [&"in.txt", &"r.txt"];
+    let tune_files: [&dyn AsRef<OsStr>; 4] = [&"--log", &log, &"--best-weights", &best];
+    for (exe, files) in [
+        (env!("CARGO_BIN_EXE_merge"), &files[..]),
+        (POLISH, &files[..]),
+        (env!("CARGO_BIN_EXE_tune"), &tune_files[..]),
+    ] {
+        let help = run(exe, &[&"--help"]);
+        assert_eq!(help.code, Some(0), "{help:#?}");
+        let game = help.stdout.split("--game").nth(1).expect("a --game option");
+        let game = game.split("\n      --").next().unwrap_or(game);
+        assert!(
+            game.contains("the only one this binary plays"),
+            "{exe}: {game}"
+        );
+        for other in ["nes", "browser", "olympiad"] {
+            assert!(!game.contains(other), "{exe} offers {other}: {game}");
+        }
+        let mut args: Vec<&dyn AsRef<OsStr>> = vec![&"--game", &"nes"];
+        args.extend_from_slice(files);
+        let refused = run(exe, &args);
+        assert_eq!(refused.code, Some(2), "{refused:#?}");
+        assert!(
+            refused.stderr.contains("`solve --game nes`"),
+            "{refused:#?}"
+        );
+    }
+}

@@ -329,6 +329,17 @@ pub fn refuse_other_games(
     Ok(())
 }
 
+/// The command of a binary that plays only the contest's game: its `--game` help says so,
+/// not the four games `solve` and `check` list (the others' names still parse, to be refused
+/// by [`contest_only`] with where they are played).
+pub fn contest_command(command: clap::Command) -> clap::Command {
+    command.mut_arg("game", |a| {
+        a.hide_possible_values(true)
+            .help("The game: `tencent`, the contest's, the only one this binary plays")
+            .long_help(None::<&str>)
+    })
+}
+
 /// The refusal of a binary that plays only the contest's game (`merge`, `polish`, `tune`)
 /// asked for another.
 pub fn contest_only(game: GameName) -> CliError {
