@@ -290,6 +290,9 @@ fn the_page_shows_the_checkers_score_and_board() {
     assert_eq!(start.next, next_five(0));
     let past = read_page(&dump_dom(&browser, &page, 20_000));
     assert_shows(&past, 9_999, &expected[9_998]);
+    // Opened with no piece asked for: the last piece, the record's result.
+    let opened = read_page(&crate::common::dump_dom(&browser, &page, ""));
+    assert_shows(&opened, 9_999, &expected[9_998]);
 }
 
 #[test]
