@@ -229,6 +229,11 @@ pub fn exit_code(result: Result<(), CliError>) -> std::process::ExitCode {
             e.code
         }
     };
+    exit_status(code)
+}
+
+/// The process's exit status for one of the exit codes above.
+pub fn exit_status(code: i32) -> std::process::ExitCode {
     std::process::ExitCode::from(u8::try_from(code).unwrap_or(u8::MAX))
 }
 

@@ -41,7 +41,7 @@ pub fn main(run: impl FnOnce(&dyn Comm) -> Result<(), CliError>) -> std::process
     // MPI ends (MPI_Finalize) before the process exits.
     #[cfg(feature = "mpi")]
     drop((comm, universe));
-    std::process::ExitCode::from(u8::try_from(code).unwrap_or(u8::MAX))
+    crate::shared::cli::exit_status(code)
 }
 
 /// Whether every process got this far: its own error where it failed, and where another
