@@ -78,3 +78,30 @@ fn no_game_imports_another() {
         assert_eq!(found, Vec::<String>::new(), "{game} imports another game");
     }
 }
+
+/// The files of `src/<dir>` that name clap, as `path: line`.
+fn clap_users(dir: &str) -> Vec<String> {
+    offenders(dir, &["clap".to_string()])
+        .into_iter()
+        .map(|line| line.split(": ").next().unwrap_or_default().to_string())
+        .collect()
+}
+
+#[test]
+fn only_the_command_line_layer_knows_clap() {
+    assert_eq!(clap_users("kit"), Vec::<String>::new());
+    assert_eq!(clap_users("search"), Vec::<String>::new());
+    // In a game, only its `cli` module (a file, or a folder) adds its options to the binaries.
+    let engines: Vec<String> = clap_users("games")
+        .into_iter()
+        .filter(|line| !line.contains("/cli.rs:") && !line.contains("/cli/"))
+        .collect();
+    assert_eq!(engines, Vec::<String>::new());
+}
+
+#[test]
+fn the_command_line_layer_names_no_game() {
+    // The drivers play the games through the registry they are given, never one by name.
+    let games: Vec<String> = games().iter().map(|g| format!("games::{g}")).collect();
+    assert_eq!(offenders("cli", &games), Vec::<String>::new());
+}

@@ -1,16 +1,13 @@
 //! `merge`: combines records of the same game into one that scores at least as much as the best.
 
-#[path = "shared/mod.rs"]
-mod shared;
-
-use crate::shared::cli::{
-    contest_command, contest_only, exit_code, print_record, read_record, read_sequence, CliError,
-    GameName, RulesOptions, EXIT_INVALID,
-};
 use clap::{CommandFactory, FromArgMatches, Parser};
 use std::path::PathBuf;
+use tetris_opt::cli::registry::only_game;
+use tetris_opt::cli::{exit_code, read_sequence, CliError, EXIT_INVALID};
+use tetris_opt::games::tencent::cli::{print_record, read_record, ContestGame, RulesOptions};
 use tetris_opt::games::tencent::merge::{merge, MergeError, Merged};
 use tetris_opt::games::tencent::solve::verify;
+use tetris_opt::say;
 
 /// Merge move records of one piece sequence: wherever two records leave the same board after
 /// the same piece, the start of one can go on with the end of the other. Prints the
@@ -24,6 +21,8 @@ struct Args {
     /// The records to merge (at least one); on equal scores the earlier one is kept.
     #[arg(required = true)]
     records: Vec<PathBuf>,
+    #[command(flatten)]
+    game: ContestGame,
     #[command(flatten)]
     rules: RulesOptions,
     /// No summary.
@@ -39,14 +38,13 @@ const JUDGE_HELP: &str = "Merge by the contest web replay's rules: a piece locks
     rest are used.";
 
 fn main() -> std::process::ExitCode {
-    let matches = contest_command(Args::command())
+    let matches = Args::command()
         .mut_arg("judge", |a| a.help(JUDGE_HELP).long_help(None::<&str>))
         .get_matches();
     let args = Args::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
-    exit_code(match args.rules.game {
-        GameName::Tencent => run(&args),
-        game => Err(contest_only(game)),
-    })
+    exit_code(
+        only_game(tetris_opt::games::ALL, "tencent", &args.game.game).and_then(|()| run(&args)),
+    )
 }
 
 fn run(args: &Args) -> Result<(), CliError> {

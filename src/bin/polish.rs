@@ -1,18 +1,17 @@
 //! `polish`: searches a stretch of a finished record again (see `tetris_opt::games::tencent::polish`).
 
-#[path = "shared/mod.rs"]
-mod shared;
-
-use crate::shared::cli::{
-    check_width, contest_command, contest_only, exit_code, print_record, read_record,
-    read_sequence, CliError, GameName, RulesOptions, SearchOptions, EXIT_INVALID,
-};
 use clap::{CommandFactory, FromArgMatches, Parser};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::path::PathBuf;
 use std::time::Instant;
+use tetris_opt::cli::registry::only_game;
+use tetris_opt::cli::{
+    check_width, exit_code, read_sequence, CliError, EvalOptions, SearchOptions, EXIT_INVALID,
+};
+use tetris_opt::games::tencent::cli::{print_record, read_record, ContestGame, RulesOptions};
 use tetris_opt::games::tencent::polish::{check_range, polish, PolishError};
 use tetris_opt::games::tencent::search::{Params, UnderWay};
+use tetris_opt::say;
 use tetris_opt::search::width::Schedule;
 use tetris_opt::search::Objective;
 
@@ -41,6 +40,10 @@ struct Args {
     #[command(flatten)]
     search: SearchOptions,
     #[command(flatten)]
+    eval: EvalOptions,
+    #[command(flatten)]
+    game: ContestGame,
+    #[command(flatten)]
     rules: RulesOptions,
     /// No progress bar and no summary.
     #[arg(long)]
@@ -48,12 +51,11 @@ struct Args {
 }
 
 fn main() -> std::process::ExitCode {
-    let matches = contest_command(Args::command()).get_matches();
+    let matches = Args::command().get_matches();
     let args = Args::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
-    exit_code(match args.rules.game {
-        GameName::Tencent => run(&args),
-        game => Err(contest_only(game)),
-    })
+    exit_code(
+        only_game(tetris_opt::games::ALL, "tencent", &args.game.game).and_then(|()| run(&args)),
+    )
 }
 
 fn run(args: &Args) -> Result<(), CliError> {
@@ -61,12 +63,13 @@ fn run(args: &Args) -> Result<(), CliError> {
     check_range(args.from, args.to).map_err(|e| CliError::usage(format!("--from/--to: {e}")))?;
     let rules = args.rules.rules()?;
     args.search.check()?;
+    args.eval.check()?;
     args.search
         .check_memory(args.beam_width, tetris_opt::search::limits::BYTES_PER_STATE)?;
     let sequence = read_sequence(&args.input)?;
     let record = read_record(&args.record)?;
     let objective = args.search.objective_or(Objective::Score);
-    let ranking = args.search.ranking(objective)?;
+    let ranking = tetris_opt::games::tencent::cli::ranking(&args.eval, objective)?;
     let params = Params {
         beam_width: args.beam_width,
         width_changes: Schedule::default(),

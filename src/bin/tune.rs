@@ -1,20 +1,20 @@
 //! `tune`: searches beam width, score weight and evaluation weights over a set of sequences.
 
-#[path = "shared/mod.rs"]
-mod shared;
-
-use crate::shared::cli::{cannot_write, write_file};
-use crate::shared::cli::{
-    check_output, contest_command, contest_only, exit_code, read_policy, read_sequence, read_text,
-    read_weights, CliError, GameName, ObjectiveArg, RulesOptions,
-};
 use clap::{CommandFactory, FromArgMatches, Parser};
 use std::path::{Path, PathBuf};
+use tetris_opt::cli::registry::only_game;
+use tetris_opt::cli::{cannot_write, write_file};
+use tetris_opt::cli::{
+    check_output, exit_code, read_policy, read_sequence, read_text, read_weights, CliError,
+    ObjectiveArg,
+};
+use tetris_opt::games::tencent::cli::{ContestGame, RulesOptions};
 use tetris_opt::games::tencent::search::RankingParams;
 use tetris_opt::games::tencent::tune::{
     free_weights, read_log, seed_inputs, Optimizer, Plan, Progress, Settings, TrialResult,
     TuneError, TuneInput, Tuner,
 };
+use tetris_opt::say;
 use tetris_opt::search::limits;
 use tetris_opt::search::Objective;
 
@@ -83,6 +83,8 @@ struct Args {
     /// With --judge every trial's score is a judge score; such trials are logged apart from
     /// strict ones.
     #[command(flatten)]
+    game: ContestGame,
+    #[command(flatten)]
     rules: RulesOptions,
     /// Trial log (JSON lines), appended to and resumed from. Required, like --best-weights:
     /// a tool that writes files writes them where it is told, not into the current folder.
@@ -100,12 +102,11 @@ struct Args {
 }
 
 fn main() -> std::process::ExitCode {
-    let matches = contest_command(Args::command()).get_matches();
+    let matches = Args::command().get_matches();
     let args = Args::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
-    exit_code(match args.rules.game {
-        GameName::Tencent => run(&args),
-        game => Err(contest_only(game)),
-    })
+    exit_code(
+        only_game(tetris_opt::games::ALL, "tencent", &args.game.game).and_then(|()| run(&args)),
+    )
 }
 
 fn run(args: &Args) -> Result<(), CliError> {
@@ -264,14 +265,14 @@ fn same_file(a: &Path, b: &Path) -> bool {
 
 /// Shows a run's progress, a step per trial.
 struct Report<'a> {
-    progress: crate::shared::progress::Progress,
+    progress: tetris_opt::cli::progress::Progress,
     log: &'a Path,
 }
 
 impl<'a> Report<'a> {
     fn new(total: usize, log: &'a Path) -> Self {
         Report {
-            progress: crate::shared::progress::Progress::new(
+            progress: tetris_opt::cli::progress::Progress::new(
                 "trial",
                 Some(total as u64),
                 false,

@@ -164,7 +164,9 @@ fn contest_only_binaries_offer_only_the_contests_game() {
         let refused = run(exe, &args);
         assert_eq!(refused.code, Some(2), "{refused:#?}");
         assert!(
-            refused.stderr.contains("`solve --game nes`"),
+            refused
+                .stderr
+                .contains("is played by `solve`, `check` and `gen` with `--game nes`"),
             "{refused:#?}"
         );
     }

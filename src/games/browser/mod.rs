@@ -5,6 +5,7 @@
 //! placement search in [`movegen`], its side of the search in [`search`], and the playable
 //! page `play` writes in [`page`].
 
+pub mod cli;
 pub mod movegen;
 pub mod page;
 pub mod record;

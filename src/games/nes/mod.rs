@@ -2,6 +2,7 @@
 //! frame-by-frame engine in [`rules`], how a game starts in [`start`], records of controller
 //! input in [`record`], and the checker's replay in [`replay`].
 
+pub mod cli;
 pub mod crash;
 pub mod ending;
 pub mod eval;

@@ -1,14 +1,14 @@
 //! What `check --game nes` prints.
 
-use crate::shared::cli::write_file;
-use crate::shared::cli::{read_text, stdout_failed, CliError};
+use crate::cli::write_file;
+use crate::cli::{read_text, stdout_failed, CliError};
 use serde::Serialize;
 use std::io::Write;
 use std::path::Path;
-use tetris_opt::games::nes::film::NesFilm;
-use tetris_opt::games::nes::record::NesRecord;
-use tetris_opt::games::nes::replay::{describe_lock, replay_observed, End, NesReport};
-use tetris_opt::games::nes::rules::{Events, NesGame};
+use crate::games::nes::film::NesFilm;
+use crate::games::nes::record::NesRecord;
+use crate::games::nes::replay::{describe_lock, replay_observed, End, NesReport};
+use crate::games::nes::rules::{Events, NesGame};
 
 /// One frame of `check --game nes --frames`: the ROM's variables the oracle also prints.
 #[derive(Serialize)]
@@ -91,11 +91,11 @@ pub fn check(options: &CheckOptions) -> Result<(), CliError> {
         Ok(r) => r,
         Err(e) => {
             let message = format!("{}: {e}", options.record.display());
-            return crate::invalid_record(options.json, message);
+            return crate::cli::plain::invalid_record(options.json, message);
         }
     };
     if let Some(path) = options.fm2 {
-        write_file("--fm2", path, tetris_opt::games::nes::fm2::movie(&record))?;
+        write_file("--fm2", path, crate::games::nes::fm2::movie(&record))?;
     }
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
@@ -144,7 +144,7 @@ fn write_lock(out: &mut impl Write, game: &NesGame, frame: u64) -> std::io::Resu
     for row in 0..20 {
         let line: String = (0..10)
             .map(|c| {
-                let here = tetris_opt::games::nes::tables::ORIENTATIONS[game.piece as usize]
+                let here = crate::games::nes::tables::ORIENTATIONS[game.piece as usize]
                     .iter()
                     .any(|&(dy, dx)| game.y + dy == row && game.x + dx == c);
                 if here {

@@ -2,23 +2,25 @@
 //! (the browser game, the olympiad's): their options, the checks before the search, and the
 //! beam's width.
 
-use crate::shared::cli::write_file;
-use crate::shared::cli::{
-    check_output, check_width, read_sequence, stdout_failed, CliError, SearchOptions,
-};
-use std::path::Path;
-use tetris_opt::games::tencent::rules::Kind;
-use tetris_opt::search::limits;
-use tetris_opt::search::width::{Schedule, TimeBudget};
-use tetris_opt::search::Width;
+use super::registry::Solve;
+use super::{check_output, check_width, read_sequence, stdout_failed, write_file};
+use super::{CliError, EvalOptions, SearchOptions};
+use crate::kit::piece::Kind;
+use crate::search::limits;
+use crate::search::width::{Schedule, TimeBudget};
+use crate::search::Width;
+use std::path::{Path, PathBuf};
 
-/// What `solve --game browser` or `--game olympiad` is asked to do.
+/// What `solve` asks of a game searched over a sequence file (the browser game, the
+/// olympiad's): every game's options, and its evaluation's.
 pub struct SolveRun<'a> {
     pub sequence: &'a Path,
     /// The width asked for (`None`: the game's default).
     pub width: Option<usize>,
-    /// The evaluation, objective, threads and memory check every game shares.
+    /// The objective, threads and memory check every game shares.
     pub search: &'a SearchOptions,
+    /// The evaluation options the game takes.
+    pub eval: &'a EvalOptions,
     /// Finish within this many seconds (the width re-chosen as the search goes).
     pub time_budget: Option<f64>,
     pub max_width: usize,
@@ -27,6 +29,43 @@ pub struct SolveRun<'a> {
     /// Seconds between progress lines where no bar draws.
     pub progress_every: f64,
     pub json: Option<&'a Path>,
+}
+
+impl<'a> SolveRun<'a> {
+    /// A `solve` run as a game played on a sequence file reads it.
+    pub fn of(run: &'a Solve) -> Result<SolveRun<'a>, CliError> {
+        let args = run.args;
+        Ok(SolveRun {
+            sequence: sequence_file(&args.input)?,
+            width: args.beam_width,
+            search: &args.search,
+            eval: &run.eval,
+            time_budget: args.time_budget,
+            max_width: args.max_beam_width,
+            pieces: args.pieces,
+            quiet: args.quiet,
+            progress_every: args.progress_every,
+            json: args.json.as_deref(),
+        })
+    }
+}
+
+/// The sequence file of `solve`, which every game played on one needs. A missing file named like a
+/// unit of time is most likely the second word of `--time-budget 15 min`.
+pub fn sequence_file(input: &Option<PathBuf>) -> Result<&PathBuf, CliError> {
+    let Some(input) = input else {
+        return Err(CliError::usage("solve needs a piece sequence file"));
+    };
+    let units = [
+        "s", "sec", "secs", "seconds", "m", "min", "mins", "minutes", "h", "hours",
+    ];
+    let name = input.to_string_lossy();
+    if !input.exists() && units.contains(&name.as_ref()) {
+        return Err(CliError::usage(format!(
+            "no sequence file {name:?}: a time takes its unit without a space (--time-budget 15m)"
+        )));
+    }
+    Ok(input)
 }
 
 /// A run checked and its sequence read, ready to search.
@@ -49,6 +88,7 @@ impl SolveRun<'_> {
             check_width("--max-beam-width", self.max_width)?;
         }
         search.check()?;
+        self.eval.check()?;
         if self.pieces == Some(0) {
             return Err(CliError::usage("--pieces must be at least 1"));
         }
@@ -58,7 +98,7 @@ impl SolveRun<'_> {
         };
         search.check_memory(widest, limits::BYTES_PER_STATE)?;
         if let Some(path) = self.json {
-            let [weights, policy] = search.inputs();
+            let [weights, policy] = self.eval.inputs();
             let inputs = [("sequence file", Some(self.sequence)), weights, policy];
             check_output("--json", path, &inputs)?;
         }
@@ -144,5 +184,42 @@ impl RecordOut {
             return Err(e);
         }
         self.out.flush().map_err(|e| stdout_failed(e, "the record"))
+    }
+}
+
+/// `gen`'s options of the games played on a sequence file: which sequence to draw.
+#[derive(clap::Args, Debug)]
+pub struct GenOptions {
+    /// Seed of the generator.
+    #[arg(long, default_value_t = crate::kit::sequence::CONTEST_SEED)]
+    pub seed: u64,
+    /// Number of pieces.
+    #[arg(long, default_value_t = 10_000)]
+    pub count: usize,
+}
+
+/// A hundred million pieces is a 100 MB file; more is surely a typo.
+const MAX_COUNT: usize = 100_000_000;
+
+impl GenOptions {
+    /// The options as given (`gen`'s command line holds them wherever a game added them).
+    pub fn read(matches: &clap::ArgMatches) -> Result<GenOptions, CliError> {
+        let options = <GenOptions as clap::FromArgMatches>::from_arg_matches(matches)
+            .map_err(|e| CliError::usage(e.to_string()))?;
+        if options.count == 0 {
+            return Err(CliError::usage("--count must be at least 1"));
+        }
+        if options.count > MAX_COUNT {
+            return Err(CliError::usage(format!(
+                "--count must be at most {MAX_COUNT}"
+            )));
+        }
+        Ok(options)
+    }
+
+    /// The sequence file of `pieces`, its first line a comment naming the command that makes
+    /// it again (`gen ` and `how`).
+    pub fn file(pieces: &[Kind], how: &str) -> String {
+        crate::kit::sequence::format_sequence(pieces, Some(&format!("gen {how}")))
     }
 }

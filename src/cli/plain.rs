@@ -1,12 +1,13 @@
 //! `check` for the games whose records are checked against a sequence file alone (the browser
 //! game, the olympiad's): a summary ending in `Score = N`, or one JSON object.
 
-use crate::shared::cli::write_file;
-use crate::shared::cli::{read_sequence, read_text, stdout_failed, CliError};
+use super::registry::CheckArgs;
+use super::{read_sequence, read_text, refuse_overwriting, stdout_failed, write_file};
+use super::{CliError, EXIT_INVALID};
+use crate::kit::piece::Kind;
 use serde::Serialize;
 use std::io::Write;
 use std::path::Path;
-use tetris_opt::games::tencent::rules::Kind;
 
 /// What `check --game G` is asked for.
 pub struct CheckOptions<'a> {
@@ -76,49 +77,49 @@ pub fn check<G: PlainCheck>(options: &CheckOptions) -> Result<bool, CliError> {
     Ok(result.is_ok())
 }
 
-/// A game's [`PlainCheck`] from its `replay` module (`check_text`, `Report::summary`,
-/// `JsonReport`), and its page where it has one.
-macro_rules! plain_check {
-    ($(#[$doc:meta])* $name:ident, $game:ident $(, page: $page:expr)?) => {
-        $(#[$doc])*
-        pub struct $name;
-
-        impl PlainCheck for $name {
-            type Report = tetris_opt::games::$game::replay::Report;
-            type Json = tetris_opt::games::$game::replay::JsonReport;
-            fn check(sequence: &[Kind], text: &str, file: &str) -> Result<Self::Report, String> {
-                tetris_opt::games::$game::replay::check_text(sequence, text)
-                    .map_err(|e| e.located(file))
-            }
-            fn summary(report: &Self::Report) -> String {
-                report.summary()
-            }
-            fn json(report: &Self::Report) -> Self::Json {
-                Self::Json::of(report)
-            }
-            fn invalid(message: String) -> Self::Json {
-                Self::Json::invalid(message)
-            }
-            $(fn page(sequence: &[Kind], text: &str, file: &str) -> Option<String> {
-                let page: fn(&[Kind], &str, &str) -> Option<String> = $page;
-                page(sequence, text, file)
-            })?
-        }
+/// `check --game G SEQUENCE RECORD` for a game checked on a sequence file alone: the
+/// record required, no output onto an input, the report, and exit code 1 for an invalid
+/// record.
+pub fn check_game<G: PlainCheck>(
+    args: &CheckArgs,
+    html: Option<&Path>,
+    game: &str,
+) -> Result<(), CliError> {
+    let Some(record) = &args.record else {
+        return Err(CliError::usage(format!(
+            "check --game {game} needs a sequence file and a record file"
+        )));
     };
+    let inputs = [
+        ("sequence file", Some(args.input.as_path())),
+        ("record file", Some(record.as_path())),
+    ];
+    refuse_overwriting("--html", html, &inputs)?;
+    let valid = check::<G>(&CheckOptions {
+        sequence: &args.input,
+        record,
+        json: args.json,
+        html,
+    })?;
+    if !valid {
+        return Err(CliError::reported(EXIT_INVALID));
+    }
+    Ok(())
 }
 
-plain_check!(
-    /// The browser game's check.
-    Browser,
-    browser
-);
-
-plain_check!(
-    /// The olympiad's check, with its viewer page.
-    Olympiad,
-    olympiad,
-    page: |sequence, text, file| {
-        let record = tetris_opt::games::olympiad::record::Record::parse(text).ok()?;
-        Some(tetris_opt::games::olympiad::film::page(sequence, &record, file))
-    }
-);
+/// Reports a record that cannot be read as invalid, as an invalid record's replay is reported
+/// (`error: ...` and `Score = 0` on stdout, or the JSON), with exit code 1.
+pub fn invalid_record(json: bool, message: String) -> Result<(), CliError> {
+    let mut out = std::io::stdout().lock();
+    let printed = if json {
+        let json = serde_json::json!({"valid": false, "error": message, "score": 0});
+        writeln!(out, "{json}")
+    } else {
+        writeln!(out, "error: {message}").and_then(|()| writeln!(out, "Score = 0"))
+    };
+    printed.map_err(|e| stdout_failed(e, "the report"))?;
+    Err(CliError {
+        message: String::new(),
+        code: EXIT_INVALID,
+    })
+}

@@ -1,98 +1,36 @@
-//! `solve`: finds a high-scoring move record for a piece sequence.
+//! `solve` of the contest's game: the options only it takes, the search in this process or
+//! over an MPI job's, and the record checked by the rules engine as it goes out.
 
-#[path = "../shared/mod.rs"]
-mod shared;
-
-mod browser;
-mod distributed;
-mod interrupt;
-mod nes;
-mod olympiad;
-mod sequence;
-mod values;
-
-use crate::shared::cli::write_file;
-use crate::shared::cli::{
-    check_output, check_width, clap_error, exit_code, read_record, read_sequence,
-    refuse_other_games, stdout_failed, CliError, GameName, RulesOptions, SearchOptions,
-};
-use crate::shared::progress::Progress;
-use clap::{CommandFactory, FromArgMatches, Parser};
-use interrupt::PieceOut;
-use std::path::{Path, PathBuf};
-use std::time::Instant;
-use tetris_opt::games::tencent::movegen::Placement;
-use tetris_opt::games::tencent::record::Record;
-use tetris_opt::games::tencent::replay::Report;
-use tetris_opt::games::tencent::rules::{Kind, Rules};
-use tetris_opt::games::tencent::search::{
+use super::options::{ranking, RulesOptions};
+use crate::cli::interrupt::PieceOut;
+use crate::cli::progress::Progress;
+use crate::cli::registry::{Solve, SolveArgs};
+use crate::cli::sequence::sequence_file;
+use crate::cli::values::parse_schedule;
+use super::options::read_record;
+use crate::cli::distributed;
+use crate::cli::{check_output, check_width, read_sequence, stdout_failed, write_file};
+use crate::cli::{CliError, EvalOptions};
+use crate::games::tencent::movegen::Placement;
+use crate::games::tencent::record::Record;
+use crate::games::tencent::replay::Report;
+use crate::games::tencent::rules::{Kind, Rules};
+use crate::games::tencent::search::{
     beam_search_distributed, beam_search_streaming, Params, Solution, UnderWay,
 };
-use tetris_opt::games::tencent::solve::{start_from, RecordWriter, SolveError};
-use tetris_opt::games::tencent::stats::Stats;
-use tetris_opt::search::limits;
-use tetris_opt::search::width::{Schedule, TimeBudget, WallClock};
-use tetris_opt::search::{Comm, DepthStats, Objective, Traffic};
-use values::{parse_duration, parse_interval, parse_schedule};
-
-/// Search a move record for a piece sequence; prints the record (one line, comma-separated) on
-/// stdout and a summary ending in `Score = N` on stderr.
-#[derive(Parser)]
-#[command(version)]
-struct Args {
-    /// Piece sequence file (e.g. inputs/tencent.txt); none with `--game nes`, whose start is
-    /// named by --start-level and --title-wait.
-    #[arg(required_unless_present = "game")]
-    input: Option<PathBuf>,
-    /// States kept at each depth of the beam: by default 20,000 for the contest (its
-    /// sequence in about two minutes on 2 cores), 2,000 for NES, 1,000 for the browser game,
-    /// 50 for the olympiad's.
-    /// With --time-budget: the width of the first 50 pieces.
-    #[arg(long, value_name = "N")]
-    beam_width: Option<usize>,
-    #[command(flatten)]
-    nes: nes::NesOptions,
-    #[command(flatten)]
-    contest: ContestOptions,
-    /// Finish within this wall-clock time (seconds, or with a unit: 90s, 15m, 1.5h): the width
-    /// is re-chosen every 250 pieces from the measured speed. The widths chosen are printed
-    /// (and written to --json) as a schedule for --width-changes.
-    #[arg(long, value_name = "TIME", value_parser = parse_duration)]
-    time_budget: Option<f64>,
-    /// The widest beam --time-budget may choose (the memory this takes is printed before the
-    /// search).
-    #[arg(long, default_value_t = 1_000_000, requires = "time_budget")]
-    max_beam_width: usize,
-    #[command(flatten)]
-    search: SearchOptions,
-    #[command(flatten)]
-    rules: RulesOptions,
-    /// Solve only the first N pieces.
-    #[arg(long)]
-    pieces: Option<usize>,
-    /// Also write a JSON summary (score, lines, timings, parameters) to FILE.
-    #[arg(long, value_name = "FILE")]
-    json: Option<PathBuf>,
-    /// No progress bar and no summary.
-    #[arg(long)]
-    quiet: bool,
-    /// Spread the search over the processes of an MPI job (`mpirun -np 4 solve --distributed
-    /// ...`, with a binary built with `--features mpi`; see docs/SCALING.md); without MPI, one
-    /// process. Its record is the same for any number of processes and threads; it breaks
-    /// ties by board, not by position in the beam, so it may differ from the record of a
-    /// search without this option.
-    #[arg(long)]
-    distributed: bool,
-    /// When stderr is not a terminal (a log file, nohup, CI), where the progress bar does not
-    /// draw: print a line of progress this often instead (seconds, or 90s, 15m, 1.5h; 0 = every
-    /// 16 pieces).
-    #[arg(long, value_name = "TIME", value_parser = parse_interval, default_value = "60s")]
-    progress_every: f64,
-}
+use crate::games::tencent::solve::{start_from, RecordWriter, SolveError};
+use crate::games::tencent::stats::Stats;
+use crate::say;
+use crate::search::limits;
+use crate::search::width::{Schedule, TimeBudget, WallClock};
+use crate::search::{Comm, DepthStats, Objective, Traffic};
+use clap::FromArgMatches;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 /// The options only the contest's game takes (with its rules options).
 #[derive(clap::Args)]
-struct ContestOptions {
+pub struct ContestOptions {
     /// Change the width at given depths: DEPTH:WIDTH,... (from depth DEPTH, 0-based, on; e.g.
     /// 50:180000,300:175000). Replays a --time-budget run's record exactly.
     #[arg(long, value_name = "SCHEDULE", conflicts_with = "time_budget", value_parser = parse_schedule)]
@@ -106,144 +44,55 @@ struct ContestOptions {
     /// changes and time budget count from there).
     #[arg(long, value_name = "N", requires = "from_record")]
     from_piece: Option<usize>,
+    /// Spread the search over the processes of an MPI job (`mpirun -np 4 solve --distributed
+    /// ...`, with a binary built with `--features mpi`; see docs/SCALING.md); without MPI, one
+    /// process. The record is the same as without this option, for any number of processes
+    /// and threads.
+    #[arg(long)]
+    distributed: bool,
 }
 
 /// The contest's default beam width.
-const DEFAULT_WIDTH: usize = 20_000;
+pub const DEFAULT_WIDTH: usize = 20_000;
 
-/// Which games take the options of each group of `Args` (by the group's struct).
-const TAKES: [(&str, &[GameName]); 6] = [
-    ("ContestOptions", &[GameName::Tencent]),
-    ("RulesOptions", &[GameName::Tencent]),
-    (
-        "EvalOptions",
-        &[GameName::Tencent, GameName::Browser, GameName::Olympiad],
-    ),
-    // The olympiad's score is its pieces placed, the same for every state of a depth.
-    ("score_weight", &[GameName::Tencent, GameName::Browser]),
-    ("policy", &[GameName::Tencent, GameName::Browser]),
-    ("NesOptions", &[GameName::Nes]),
-];
-
-fn main() -> std::process::ExitCode {
-    // Every process of an MPI job reads the same arguments: their errors go through the job,
-    // so that process 0 alone prints them.
-    if std::env::args_os().any(|a| a == "--distributed") {
-        return distributed::main(|comm| {
-            let root = comm.rank() == 0;
-            match parse(root) {
-                Ok(Some(args)) => run(&args, Some(comm)),
-                Ok(None) => Ok(()),
-                Err(e) if root => Err(e),
-                Err(e) => Err(CliError::reported(e.code)),
-            }
-        });
-    }
-    exit_code(parse(true).and_then(|args| match args {
-        None => Ok(()),
-        Some(args) => match args.rules.game {
-            GameName::Nes => run_nes(&args),
-            GameName::Browser => run_browser(&args),
-            GameName::Olympiad => run_olympiad(&args),
-            GameName::Tencent => run(&args, None),
-        },
-    }))
+/// `solve`'s options as the contest's game reads them: every game's, and its own.
+struct Args<'a> {
+    common: &'a SolveArgs,
+    eval: &'a EvalOptions,
+    contest: ContestOptions,
+    rules: RulesOptions,
 }
 
-/// The arguments, refused where they do not fit together; None after `--help` or `--version`
-/// (printed if `print`).
-fn parse(print: bool) -> Result<Option<Args>, CliError> {
-    let command = Args::command();
-    let parsed = command
-        .clone()
-        .try_get_matches()
-        .and_then(|matches| Ok((Args::from_arg_matches(&matches)?, matches)));
-    let (args, matches) = match parsed {
-        Ok(parsed) => parsed,
-        Err(e) if !e.use_stderr() => {
-            if print {
-                let _ = e.print();
-            }
-            return Ok(None);
-        }
-        Err(e) => return Err(clap_error(&e)),
+impl std::ops::Deref for Args<'_> {
+    type Target = SolveArgs;
+    fn deref(&self) -> &SolveArgs {
+        self.common
+    }
+}
+
+/// The options the contest's game adds to `solve`.
+pub fn options(command: clap::Command) -> clap::Command {
+    use clap::Args as _;
+    let command = RulesOptions::augment_args(ContestOptions::augment_args(command));
+    EvalOptions::augment_args(command)
+}
+
+/// The contest's solve, in this process or as one of `run.comm`'s (`--distributed`): process
+/// 0 writes the record and the summary.
+pub fn solve(run: &Solve, matches: &clap::ArgMatches) -> Result<(), CliError> {
+    let parsed = |e: clap::Error| CliError::usage(e.to_string());
+    let args = Args {
+        common: run.args,
+        eval: &run.eval,
+        contest: ContestOptions::from_arg_matches(matches).map_err(parsed)?,
+        rules: RulesOptions::from_arg_matches(matches).map_err(parsed)?,
     };
-    let game = args.rules.game;
-    refuse_other_games(&command, &matches, game, &TAKES)?;
-    if args.distributed && game != GameName::Tencent {
-        return Err(CliError::usage(
-            "--distributed is for the contest's game (--game tencent)",
-        ));
-    }
-    Ok(Some(args))
-}
-
-/// `solve --game nes`: its start is named by options, not by a sequence file.
-fn run_nes(args: &Args) -> Result<(), CliError> {
-    if args.input.is_some() {
-        return Err(CliError::usage(
-            "an NES game takes no piece sequence file: its start is named by --start-level and --title-wait",
-        ));
-    }
-    nes::solve(&nes::Run {
-        options: &args.nes,
-        width: args.beam_width,
-        search: &args.search,
-        time_budget: args.time_budget,
-        max_width: args.max_beam_width,
-        pieces: args.pieces,
-        quiet: args.quiet,
-        progress_every: args.progress_every,
-        json: args.json.as_deref(),
-    })
-}
-
-/// `solve --game browser`.
-fn run_browser(args: &Args) -> Result<(), CliError> {
-    browser::solve(&sequence_run(args)?)
-}
-
-/// What `solve` asks of the games searched over a sequence file besides the contest's.
-fn sequence_run(args: &Args) -> Result<sequence::SolveRun<'_>, CliError> {
-    Ok(sequence::SolveRun {
-        sequence: sequence_file(args)?,
-        width: args.beam_width,
-        search: &args.search,
-        time_budget: args.time_budget,
-        max_width: args.max_beam_width,
-        pieces: args.pieces,
-        quiet: args.quiet,
-        progress_every: args.progress_every,
-        json: args.json.as_deref(),
-    })
-}
-
-/// `solve --game olympiad`.
-fn run_olympiad(args: &Args) -> Result<(), CliError> {
-    olympiad::solve(&sequence_run(args)?)
-}
-
-/// The sequence file, which the contest and the browser game need. A missing file named like a
-/// unit of time is most likely the second word of `--time-budget 15 min`.
-fn sequence_file(args: &Args) -> Result<&PathBuf, CliError> {
-    let Some(input) = &args.input else {
-        return Err(CliError::usage("solve needs a piece sequence file"));
-    };
-    let units = [
-        "s", "sec", "secs", "seconds", "m", "min", "mins", "minutes", "h", "hours",
-    ];
-    let name = input.to_string_lossy();
-    if !input.exists() && units.contains(&name.as_ref()) {
-        return Err(CliError::usage(format!(
-            "no sequence file {name:?}: a time takes its unit without a space (--time-budget 15m)"
-        )));
-    }
-    Ok(input)
+    solve_with(&args, run.comm)
 }
 
 /// The contest's solve, in this process or as one of `comm`'s (`--distributed`): process 0
 /// writes the record and the summary.
-fn run(args: &Args, comm: Option<&dyn Comm>) -> Result<(), CliError> {
+fn solve_with(args: &Args, comm: Option<&dyn Comm>) -> Result<(), CliError> {
     let processes = comm.map_or(1, |c| c.size());
     let inputs = check_options(args, processes).and_then(|(input, rules, widest)| {
         let (sequence, params, kept) = read_inputs(args, input, rules)?;
@@ -273,7 +122,7 @@ fn run(args: &Args, comm: Option<&dyn Comm>) -> Result<(), CliError> {
     // The record goes out as the search decides it, each piece checked by the rules engine
     // first: a game of any length is never held whole. An interrupt writes out the pieces
     // decided so far.
-    let input = sequence_file(args)?.display().to_string();
+    let input = sequence_file(&args.input)?.display().to_string();
     let out = PieceOut::install(move |pieces| match pieces {
         0 => "interrupted before any piece was decided: nothing written".to_string(),
         n => format!(
@@ -338,8 +187,8 @@ fn record_failed(e: SolveError) -> CliError {
 /// Checks every option against its limits before any file is read: the sequence file, the
 /// rules, and the widest beam the search may hold (the budget's cap, else the widest
 /// scheduled), which must fit in memory.
-fn check_options(args: &Args, processes: usize) -> Result<(&PathBuf, Rules, usize), CliError> {
-    let input = sequence_file(args)?;
+fn check_options<'a>(args: &'a Args, processes: usize) -> Result<(&'a PathBuf, Rules, usize), CliError> {
+    let input = sequence_file(&args.input)?;
     let beam_width = args.beam_width.unwrap_or(DEFAULT_WIDTH);
     let contest = &args.contest;
     let widths = [
@@ -355,6 +204,7 @@ fn check_options(args: &Args, processes: usize) -> Result<(&PathBuf, Rules, usiz
     }
     let rules = args.rules.rules()?;
     args.search.check()?;
+    args.eval.check()?;
     if args.pieces == Some(0) {
         return Err(CliError::usage("--pieces must be at least 1"));
     }
@@ -367,7 +217,7 @@ fn check_options(args: &Args, processes: usize) -> Result<(&PathBuf, Rules, usiz
     let share = widest.div_ceil(processes);
     args.search.check_memory(share, limits::BYTES_PER_STATE)?;
     if let Some(path) = &args.json {
-        let [weights, policy] = args.search.inputs();
+        let [weights, policy] = args.eval.inputs();
         let inputs = [
             ("sequence file", Some(input.as_path())),
             ("record file", contest.from_record.as_deref()),
@@ -393,7 +243,7 @@ fn read_inputs(
         sequence.truncate(n);
     }
     let objective = args.search.objective_or(Objective::Score);
-    let ranking = args.search.ranking(objective)?;
+    let ranking = ranking(args.eval, objective)?;
     let (start, kept) = match (&contest.from_record, contest.from_piece) {
         (Some(path), Some(pieces)) => {
             let record = read_record(path)?;
@@ -566,7 +416,7 @@ fn print_summary(report: &Report, solution: &Solution, params: &Params, search_s
 }
 
 /// The beam's widths, the first and every scheduled one.
-fn scheduled_widths(args: &Args) -> impl Iterator<Item = usize> + '_ {
+fn scheduled_widths<'a>(args: &'a Args) -> impl Iterator<Item = usize> + 'a {
     let changes = args.contest.width_changes.iter().flat_map(|s| &s.0);
     std::iter::once(args.beam_width.unwrap_or(DEFAULT_WIDTH)).chain(changes.map(|&(_, w)| w))
 }

@@ -1,24 +1,24 @@
 //! `solve --distributed`: the contest's search spread over the processes of an MPI job
 //! (`mpirun -np 4 solve --distributed ...`, built with `--features mpi`), or, without MPI, run
-//! as one process: the same record either way (see `tetris_opt::search::distributed`).
+//! as one process: the same record either way (see `crate::search::distributed`).
 
-use crate::shared::cli::CliError;
-use tetris_opt::search::comm::gather_u64;
-use tetris_opt::search::{Comm, Traffic};
+use crate::cli::CliError;
+use crate::search::comm::gather_u64;
+use crate::search::{Comm, Traffic};
 
 /// Runs `run` as this process of the job and ends MPI: every process answers the same exit
 /// code, the error printed once.
 pub fn main(run: impl FnOnce(&dyn Comm) -> Result<(), CliError>) -> std::process::ExitCode {
     #[cfg(feature = "mpi")]
-    let (universe, comm) = match tetris_opt::search::mpi::Mpi::start() {
+    let (universe, comm) = match crate::search::mpi::Mpi::start() {
         Some(started) => started,
         None => {
             let error = CliError::internal("MPI could not be started");
-            return crate::shared::cli::exit_code(Err(error));
+            return crate::cli::exit_code(Err(error));
         }
     };
     #[cfg(not(feature = "mpi"))]
-    let comm = tetris_opt::search::comm::Solo;
+    let comm = crate::search::comm::Solo;
     let rank = comm.rank();
     let result = run(&comm);
     // The error goes out whole (one write) before MPI ends: once the other processes have
@@ -41,7 +41,7 @@ pub fn main(run: impl FnOnce(&dyn Comm) -> Result<(), CliError>) -> std::process
     // MPI ends (MPI_Finalize) before the process exits.
     #[cfg(feature = "mpi")]
     drop((comm, universe));
-    crate::shared::cli::exit_status(code)
+    crate::cli::exit_status(code)
 }
 
 /// Whether every process got this far: its own error where it failed, and where another

@@ -2,21 +2,21 @@
 //! before it is printed.
 
 use crate::say;
-use crate::shared::cli::write_file;
-use crate::shared::cli::{check_width, read_text, stdout_failed, CliError, SearchOptions};
-use crate::shared::progress::Progress;
+use crate::cli::write_file;
+use crate::cli::{check_width, read_text, stdout_failed, CliError, SearchOptions};
+use crate::cli::progress::Progress;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use tetris_opt::games::nes::ending::Ending;
-use tetris_opt::games::nes::eval::NesWeights;
-use tetris_opt::games::nes::movegen::InputModel;
-use tetris_opt::games::nes::replay::{replay_observed, End};
-use tetris_opt::games::nes::search::{lines_to_level, NesSearch, State, Stop, MAX_PIECES};
-use tetris_opt::games::nes::start;
-use tetris_opt::search::limits;
-use tetris_opt::search::width::{Schedule, TimeBudget, WallClock};
-use tetris_opt::search::{Objective, Width};
+use crate::games::nes::ending::Ending;
+use crate::games::nes::eval::NesWeights;
+use crate::games::nes::movegen::InputModel;
+use crate::games::nes::replay::{replay_observed, End, NesReport};
+use crate::games::nes::search::{lines_to_level, Found, NesSearch, State, Stop, MAX_PIECES};
+use crate::games::nes::start;
+use crate::search::limits;
+use crate::search::width::{Schedule, TimeBudget, WallClock};
+use crate::search::{Objective, Width};
 
 /// The default beam width of NES games.
 pub const DEFAULT_WIDTH: usize = 2_000;
@@ -135,100 +135,29 @@ pub fn bytes_per_state() -> u64 {
 
 /// Solves an NES game and prints its record on stdout, a summary on stderr.
 pub fn solve(run: &Run) -> Result<(), CliError> {
-    let Run {
-        options,
-        width,
-        search,
-        time_budget,
-        max_width,
-        pieces,
-        quiet,
-        progress_every,
-        json,
-    } = *run;
-    let level = options.start_level.unwrap_or(19);
-    let wait = options.title_wait.unwrap_or(0);
-    let start = start::start(level, wait).map_err(|e| CliError::usage(e.to_string()))?;
-    let width = width.unwrap_or(DEFAULT_WIDTH);
-    check_width("--beam-width", width)?;
-    if time_budget.is_some() {
-        check_width("--max-beam-width", max_width)?;
-    }
-    search.check()?;
-    if pieces == Some(0) || options.lines == Some(0) {
-        return Err(CliError::usage("--pieces and --lines must be at least 1"));
-    }
-    let widest = match time_budget {
-        Some(_) => max_width.max(width),
-        None => width,
-    };
-    search.check_memory(widest, bytes_per_state())?;
-    if let Some(path) = json {
-        let [weights, policy] = search.inputs();
-        let inputs = [
-            ("weights file", options.nes_weights.as_deref()),
-            weights,
-            policy,
-        ];
-        crate::shared::cli::check_output("--json", path, &inputs)?;
-    }
-    let weights = match &options.nes_weights {
-        Some(path) => {
-            let text = read_text(path, "weights file")?;
-            NesWeights::from_json(&text)
-                .map_err(|e| CliError::usage(format!("weights file {}: {e}", path.display())))?
-        }
-        None => NesWeights::default(),
-    };
-    let until_level = match options.until_level {
-        Some(UntilLevel::Level(n)) => Some(n),
-        Some(UntilLevel::End) => None,
-        None => (options.lines.is_none() && pieces.is_none()).then_some(29),
-    };
-    if let Some(n) = until_level.filter(|&n| n <= level as u16) {
-        return Err(CliError::usage(format!(
-            "--until-level {n}: the game starts on level {level}, so it is there before any piece"
-        )));
-    }
-    let stop = Stop {
-        level: until_level,
-        lines: options.lines,
-        pieces: pieces.map(|p| p as u64),
-    };
-    let model = options.input_model.unwrap_or(InputModel::DEFAULT);
-    let game = NesSearch::new(model, stop, weights);
-    // A piece adds 4 cells and a line takes 10: about 2.5 pieces a line.
-    let to_level = until_level.map(|n| lines_to_level(level, n));
-    let planned = [
-        pieces,
-        options.lines.map(|l| l as usize * 5 / 2 + 10),
-        to_level.map(|l| l as usize * 5 / 2 + 10),
-    ]
-    .into_iter()
-    .flatten()
-    .min()
-    .map(|p| p.min(MAX_PIECES));
-    let beam = Width {
-        beam_width: width,
-        width_changes: Schedule::default(),
-        time_budget: time_budget.map(|seconds| TimeBudget { seconds, max_width }),
-    };
-    let pool = search.pool(widest)?;
-    if !quiet {
-        search.print_estimate(widest, bytes_per_state());
+    let game = prepare(run)?;
+    let search = run.search;
+    let pool = search.pool(game.widest)?;
+    if !run.quiet {
+        search.print_estimate(game.widest, bytes_per_state());
     }
     let began = Instant::now();
-    let mut progress = Progress::new("piece", planned.map(|p| p as u64), quiet, progress_every);
-    if planned != pieces {
+    let mut progress = Progress::new(
+        "piece",
+        game.planned.map(|p| p as u64),
+        run.quiet,
+        run.progress_every,
+    );
+    if game.planned != run.pieces {
         // The pieces a game to a line count or a level takes vary with its clears.
         progress = progress.about();
     }
-    let planned = planned.unwrap_or(MAX_PIECES);
+    let planned = game.planned.unwrap_or(MAX_PIECES);
     let found = pool.install(|| {
         let objective = search.objective_or(Objective::Score);
-        game.run(
-            &start,
-            &beam,
+        game.search.run(
+            &game.start,
+            &game.beam,
             planned,
             objective,
             &WallClock::start(),
@@ -259,13 +188,14 @@ pub fn solve(run: &Run) -> Result<(), CliError> {
         .lock()
         .write_all(text.as_bytes())
         .map_err(|e| stdout_failed(e, "the record"))?;
-    if let Some(path) = json {
+    if let Some(path) = run.json {
+        let model = game.model;
         let summary = serde_json::json!({
             "game": "nes",
-            "start_level": level,
-            "title_wait": wait,
+            "start_level": game.level,
+            "title_wait": game.wait,
             "input_model": format!("tap:{}{}", model.tap_every, if model.das { ",das" } else { "" }),
-            "beam_width": width,
+            "beam_width": game.width,
             "seconds": seconds,
             "ending": found.ending,
             "beam_ended_at_piece": (found.ending != Ending::Reached).then_some(found.stats.pieces),
@@ -273,50 +203,160 @@ pub fn solve(run: &Run) -> Result<(), CliError> {
         });
         write_file("--json", path, format!("{summary}\n"))?;
     }
-    if !quiet {
-        let [c1, c2, c3, c4] = report.clears;
-        let cleared = c1 + 2 * c2 + 3 * c3 + 4 * c4;
-        let fours = if cleared > 0 {
-            400.0 * c4 as f64 / cleared as f64
-        } else {
-            0.0
-        };
-        say!(
-            "start level {level}, title-wait {wait}, a press every {} frames{}, beam width {width}: {} pieces, {} lines ({fours:.1}% in fours), level {}, {:.1} s",
-            model.tap_every,
-            if model.das { " and auto shift" } else { "" },
-            report.pieces,
-            report.lines,
-            report.level_text(),
-            seconds
-        );
-        if let Some(t) = report.transition {
-            say!(
-                "level 29 transition: score {} after {} lines",
-                t.score,
-                t.lines
-            );
-        } else if stop.level == Some(29) {
-            say!("the game did not reach the level 29 transition");
-        }
-        match report.end {
-            End::ToppedOut => say!("the game ended: topped out"),
-            End::Crashed => say!("the game ended: the last clear crashes the ROM"),
-            End::RecordEnded => {}
-        }
-        if found.ending != Ending::Reached {
-            say!(
-                "the search stopped before the stop asked for: every line of the beam had ended \
-                 by piece {}; this record ends where {}",
-                found.stats.pieces,
-                found.ending.describe()
-            );
-        }
-        if let Some(n) = stop.level.filter(|&n| n != 29 && report.level_count < n) {
-            say!("the game did not reach level {n}");
-        }
-        say!("ROM score: {}", report.rom_score);
-        say!("Score = {}", report.score);
+    if !run.quiet {
+        print_summary(&game, &found, &report, seconds);
     }
     Ok(())
+}
+
+/// A game checked and ready to search: every option refused before any work where it does
+/// not fit.
+struct Prepared {
+    level: u8,
+    wait: u32,
+    start: start::Start,
+    width: usize,
+    /// The widest beam the search may hold (the time budget's limit).
+    widest: usize,
+    model: InputModel,
+    stop: Stop,
+    search: NesSearch,
+    /// The pieces the game is expected to take (`None`: unknown, the game's bound).
+    planned: Option<usize>,
+    beam: Width,
+}
+
+fn prepare(run: &Run) -> Result<Prepared, CliError> {
+    let Run {
+        options,
+        width,
+        search,
+        time_budget,
+        max_width,
+        pieces,
+        json,
+        ..
+    } = *run;
+    let level = options.start_level.unwrap_or(19);
+    let wait = options.title_wait.unwrap_or(0);
+    let start = start::start(level, wait).map_err(|e| CliError::usage(e.to_string()))?;
+    let width = width.unwrap_or(DEFAULT_WIDTH);
+    check_width("--beam-width", width)?;
+    if time_budget.is_some() {
+        check_width("--max-beam-width", max_width)?;
+    }
+    search.check()?;
+    if pieces == Some(0) || options.lines == Some(0) {
+        return Err(CliError::usage("--pieces and --lines must be at least 1"));
+    }
+    let widest = match time_budget {
+        Some(_) => max_width.max(width),
+        None => width,
+    };
+    search.check_memory(widest, bytes_per_state())?;
+    if let Some(path) = json {
+        let inputs = [("weights file", options.nes_weights.as_deref())];
+        crate::cli::check_output("--json", path, &inputs)?;
+    }
+    let weights = match &options.nes_weights {
+        Some(path) => {
+            let text = read_text(path, "weights file")?;
+            NesWeights::from_json(&text)
+                .map_err(|e| CliError::usage(format!("weights file {}: {e}", path.display())))?
+        }
+        None => NesWeights::default(),
+    };
+    let until_level = match options.until_level {
+        Some(UntilLevel::Level(n)) => Some(n),
+        Some(UntilLevel::End) => None,
+        None => (options.lines.is_none() && pieces.is_none()).then_some(29),
+    };
+    if let Some(n) = until_level.filter(|&n| n <= level as u16) {
+        return Err(CliError::usage(format!(
+            "--until-level {n}: the game starts on level {level}, so it is there before any piece"
+        )));
+    }
+    let stop = Stop {
+        level: until_level,
+        lines: options.lines,
+        pieces: pieces.map(|p| p as u64),
+    };
+    let model = options.input_model.unwrap_or(InputModel::DEFAULT);
+    // A piece adds 4 cells and a line takes 10: about 2.5 pieces a line.
+    let to_level = until_level.map(|n| lines_to_level(level, n));
+    let planned = [
+        pieces,
+        options.lines.map(|l| l as usize * 5 / 2 + 10),
+        to_level.map(|l| l as usize * 5 / 2 + 10),
+    ]
+    .into_iter()
+    .flatten()
+    .min()
+    .map(|p| p.min(MAX_PIECES));
+    let beam = Width {
+        beam_width: width,
+        width_changes: Schedule::default(),
+        time_budget: time_budget.map(|seconds| TimeBudget { seconds, max_width }),
+    };
+    Ok(Prepared {
+        level,
+        wait,
+        start,
+        width,
+        widest,
+        model,
+        stop,
+        search: NesSearch::new(model, stop, weights),
+        planned,
+        beam,
+    })
+}
+
+/// The summary on stderr: the game, how far it got and why it ended, its score.
+fn print_summary(game: &Prepared, found: &Found, report: &NesReport, seconds: f64) {
+    let (level, wait, model) = (game.level, game.wait, game.model);
+    let [c1, c2, c3, c4] = report.clears;
+    let cleared = c1 + 2 * c2 + 3 * c3 + 4 * c4;
+    let fours = if cleared > 0 {
+        400.0 * c4 as f64 / cleared as f64
+    } else {
+        0.0
+    };
+    say!(
+        "start level {level}, title-wait {wait}, a press every {} frames{}, beam width {}: {} pieces, {} lines ({fours:.1}% in fours), level {}, {:.1} s",
+        model.tap_every,
+        if model.das { " and auto shift" } else { "" },
+        game.width,
+        report.pieces,
+        report.lines,
+        report.level_text(),
+        seconds
+    );
+    if let Some(t) = report.transition {
+        say!(
+            "level 29 transition: score {} after {} lines",
+            t.score,
+            t.lines
+        );
+    } else if game.stop.level == Some(29) {
+        say!("the game did not reach the level 29 transition");
+    }
+    match report.end {
+        End::ToppedOut => say!("the game ended: topped out"),
+        End::Crashed => say!("the game ended: the last clear crashes the ROM"),
+        End::RecordEnded => {}
+    }
+    if found.ending != Ending::Reached {
+        say!(
+            "the search stopped before the stop asked for: every line of the beam had ended \
+             by piece {}; this record ends where {}",
+            found.stats.pieces,
+            found.ending.describe()
+        );
+    }
+    if let Some(n) = game.stop.level.filter(|&n| n != 29 && report.level_count < n) {
+        say!("the game did not reach level {n}");
+    }
+    say!("ROM score: {}", report.rom_score);
+    say!("Score = {}", report.score);
 }

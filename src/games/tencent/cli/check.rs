@@ -1,76 +1,25 @@
-//! `check`: replays a record by the rules and prints what it scores.
+//! `check` of the contest's game: the replay by the rules, its report, trace, statistics and
+//! page.
 
-#[path = "../shared/mod.rs"]
-mod shared;
-
-mod nes;
-mod plain;
-
-use crate::shared::cli::write_file;
-use crate::shared::cli::{
-    exit_code, read_sequence, read_text, refuse_other_games, refuse_overwriting, stdout_failed,
-    CliError, GameName, RulesOptions, EXIT_INVALID,
-};
-use clap::{CommandFactory, FromArgMatches, Parser};
+use super::options::RulesOptions;
+use crate::cli::registry::CheckArgs;
+use crate::cli::{read_sequence, read_text, refuse_overwriting, stdout_failed, write_file};
+use crate::cli::{CliError, Pictures, EXIT_INVALID};
+use crate::games::tencent;
+use crate::games::tencent::record::Record;
+use crate::games::tencent::replay::{replay_observed, End, ReplayError, Report, Step};
+use crate::games::tencent::report::JsonReport;
+use crate::games::tencent::stats::Stats;
+use crate::cli::plain::invalid_record;
+use crate::kit::film::Film;
+use crate::say;
+use clap::FromArgMatches;
 use std::io::Write;
-use std::path::{Path, PathBuf};
-use tetris_opt::games::tencent;
-use tetris_opt::games::tencent::record::Record;
-use tetris_opt::games::tencent::replay::{replay_observed, End, ReplayError, Report, Step};
-use tetris_opt::games::tencent::report::JsonReport;
-use tetris_opt::games::tencent::stats::Stats;
-use tetris_opt::kit::film::Film;
-
-/// Replay a move record on a piece sequence and print its score (last line: `Score = N`).
-///
-/// An invalid record gets one error line. The contest's is of the form `piece N (token T 'X'):
-/// message` (N counts from 1 and is the piece the token belongs to; T is the token's position
-/// in the record), e.g. `error: piece 2 (token 5 'X3'): expected N, L, R, D or C, found 'X'`;
-/// an empty record, with no token to name, gets `error: piece 1: the record is empty`. The
-/// other games' records are text files of lines, and their errors name the file and the line
-/// first: `error: moves.txt:2: piece 1 (I), token 1 'x': ...`. With `--json` the same text,
-/// without `error: `, is the `error` field.
-///
-/// Exit code 0 for a valid record, 1 for an invalid one, 2 for unusable arguments or files.
-/// Output its reader stops reading (`check ... | head`) ends the program quietly with 0.
-#[derive(Parser)]
-#[command(version)]
-struct Args {
-    /// Piece sequence file (e.g. inputs/tencent.txt); with `--game nes`, the NES record file
-    /// (its header names the start, so there is no sequence file).
-    input: PathBuf,
-    /// Move record file (tokens N, Lk, Rk, Dk, Ck separated by commas and/or whitespace);
-    /// `-` reads it from standard input, e.g. `solve input.txt | check input.txt -`.
-    record: Option<PathBuf>,
-    /// Print one JSON object instead of the human summary.
-    #[arg(long)]
-    json: bool,
-    #[command(flatten)]
-    rules: RulesOptions,
-    #[command(flatten)]
-    nes: NesCheck,
-    #[command(flatten)]
-    contest: ContestCheck,
-    #[command(flatten)]
-    pictures: Pictures,
-}
-
-/// The options only NES Tetris takes.
-#[derive(clap::Args)]
-struct NesCheck {
-    /// With `--game nes`: a JSON line per frame with the ROM's variables (as
-    /// tools/nes-oracle/oracle.py play --frames prints them from the real game).
-    #[arg(long)]
-    frames: bool,
-    /// With `--game nes`: also write the record as an FM2 movie (FCEUX's format) that plays it
-    /// from power-on, menus included.
-    #[arg(long, value_name = "OUT.fm2")]
-    fm2: Option<PathBuf>,
-}
+use std::path::Path;
 
 /// The options only the contest's game takes (with its rules options).
 #[derive(clap::Args)]
-struct ContestCheck {
+pub struct ContestCheck {
     /// With --trace: print only the board after piece N (1-based; a note on stderr says so
     /// when the record locked fewer pieces).
     #[arg(long, value_name = "N", requires = "trace")]
@@ -82,70 +31,43 @@ struct ContestCheck {
     stats: bool,
 }
 
-/// The pictures of a replay, for the games that draw them (the contest's and NES).
-#[derive(clap::Args)]
-struct Pictures {
-    /// Print the board after each piece, the locked piece marked with '@'.
-    #[arg(long)]
-    trace: bool,
-    /// Also write the replay as one self-contained HTML page (a viewer with playback, piece
-    /// stepping and a score chart); an invalid record plays up to the piece it fails at.
-    #[arg(long, value_name = "OUT.html")]
-    html: Option<PathBuf>,
-}
-
-/// Which games take the options of each group of `Args` (by the group's struct).
-const TAKES: [(&str, &[GameName]); 5] = [
-    ("NesCheck", &[GameName::Nes]),
-    ("ContestCheck", &[GameName::Tencent]),
-    ("RulesOptions", &[GameName::Tencent]),
-    (
-        "Pictures",
-        &[GameName::Tencent, GameName::Nes, GameName::Olympiad],
-    ),
-    ("trace", &[GameName::Tencent, GameName::Nes]),
-];
 
 /// `--judge` as `check` reads it (the shared text speaks of a search).
-const JUDGE_HELP: &str = "Check by the contest web replay's rules: a piece locks wherever its \
+pub const JUDGE_HELP: &str = "Check by the contest web replay's rules: a piece locks wherever its \
     moves leave it, even in mid-air, and whatever follows the end of the game is ignored. \
     The contest's game only.";
 
-fn main() -> std::process::ExitCode {
-    let command = Args::command().mut_arg("judge", |a| a.help(JUDGE_HELP).long_help(None::<&str>));
-    let matches = command.clone().get_matches();
-    let args = Args::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
-    let game = args.rules.game;
-    if let Err(e) = refuse_other_games(&command, &matches, game, &TAKES) {
-        return exit_code(Err(e));
+
+/// `check`'s options as the contest's game reads them: every game's, and its own.
+struct Args<'a> {
+    common: &'a CheckArgs,
+    rules: RulesOptions,
+    contest: ContestCheck,
+    pictures: Pictures,
+}
+
+impl std::ops::Deref for Args<'_> {
+    type Target = CheckArgs;
+    fn deref(&self) -> &CheckArgs {
+        self.common
     }
-    exit_code(match game {
-        GameName::Nes => check_nes(&args),
-        GameName::Browser => check_plain::<plain::Browser>(&args, "browser"),
-        GameName::Olympiad => check_plain::<plain::Olympiad>(&args, "olympiad"),
-        GameName::Tencent => run(&args),
-    })
+}
+
+/// The contest's check of `args`, with the options in `matches`.
+pub fn check(args: &CheckArgs, matches: &clap::ArgMatches) -> Result<(), CliError> {
+    let parsed = |e: clap::Error| CliError::usage(e.to_string());
+    let args = Args {
+        common: args,
+        rules: RulesOptions::from_arg_matches(matches).map_err(parsed)?,
+        contest: ContestCheck::from_arg_matches(matches).map_err(parsed)?,
+        pictures: Pictures::read(matches),
+    };
+    run(&args)
 }
 
 /// A record that fails by the rules within this many pieces is likely of another sequence.
 const FIRST_PIECES: usize = 3;
 
-/// Reports a record that cannot be read as invalid, as an invalid record's replay is reported
-/// (`error: ...` and `Score = 0` on stdout, or the JSON), with exit code 1.
-fn invalid_record(json: bool, message: String) -> Result<(), CliError> {
-    let mut out = std::io::stdout().lock();
-    let printed = if json {
-        let json = serde_json::json!({"valid": false, "error": message, "score": 0});
-        writeln!(out, "{json}")
-    } else {
-        writeln!(out, "error: {message}").and_then(|()| writeln!(out, "Score = 0"))
-    };
-    printed.map_err(|e| stdout_failed(e, "the report"))?;
-    Err(CliError {
-        message: String::new(),
-        code: EXIT_INVALID,
-    })
-}
 
 /// The game a record file names on its first line that is not a comment (`game nes`,
 /// `game browser`), if it is readable and does.
@@ -154,7 +76,7 @@ fn game_named_by(path: &Path) -> Option<String> {
         return None;
     }
     let text = std::fs::read_to_string(path).ok()?;
-    let text = tetris_opt::kit::text::strip_byte_order_mark(&text);
+    let text = crate::kit::text::strip_byte_order_mark(&text);
     let line = text
         .lines()
         .map(|l| l.split('#').next().unwrap_or("").trim())
@@ -166,26 +88,6 @@ fn game_named_by(path: &Path) -> Option<String> {
     }
 }
 
-/// `check --game nes`: the record alone, its header names the start.
-fn check_nes(args: &Args) -> Result<(), CliError> {
-    if args.record.is_some() {
-        return Err(CliError::usage(
-            "--game nes takes one file, the record: its header names the start",
-        ));
-    }
-    let (fm2, html) = (args.nes.fm2.as_deref(), args.pictures.html.as_deref());
-    let inputs = [("record file", Some(args.input.as_path()))];
-    refuse_overwriting("--fm2", fm2, &inputs)?;
-    refuse_overwriting("--html", html, &inputs)?;
-    nes::check(&nes::CheckOptions {
-        record: &args.input,
-        json: args.json,
-        trace: args.pictures.trace,
-        frames: args.nes.frames,
-        fm2,
-        html,
-    })
-}
 
 fn run(args: &Args) -> Result<(), CliError> {
     let Some(record_path) = &args.record else {
@@ -203,7 +105,7 @@ fn run(args: &Args) -> Result<(), CliError> {
     if let Some(game) = game_named_by(record_path) {
         // A record of another game is an invalid record of this one, as every game's check
         // says (exit 1), naming the game and how to check it.
-        let hint = tetris_opt::kit::text::other_game_hint(&format!("game {game}"), "");
+        let hint = crate::kit::text::other_game_hint(&format!("game {game}"), "");
         return invalid_record(
             args.json,
             format!(
@@ -333,31 +235,6 @@ fn run(args: &Args) -> Result<(), CliError> {
     }
 }
 
-/// `check --game G SEQUENCE RECORD` for the browser game and the olympiad's: only `--json`
-/// applies.
-fn check_plain<G: plain::PlainCheck>(args: &Args, game: &str) -> Result<(), CliError> {
-    let Some(record) = &args.record else {
-        return Err(CliError::usage(format!(
-            "check --game {game} needs a sequence file and a record file"
-        )));
-    };
-    let html = args.pictures.html.as_deref();
-    let inputs = [
-        ("sequence file", Some(args.input.as_path())),
-        ("record file", Some(record.as_path())),
-    ];
-    refuse_overwriting("--html", html, &inputs)?;
-    let valid = plain::check::<G>(&plain::CheckOptions {
-        sequence: &args.input,
-        record,
-        json: args.json,
-        html,
-    })?;
-    if !valid {
-        return Err(CliError::reported(EXIT_INVALID));
-    }
-    Ok(())
-}
 
 /// Why `--at` showed nothing: the record locked fewer pieces.
 fn locked_only(locked: usize) -> String {

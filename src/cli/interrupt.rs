@@ -7,9 +7,8 @@ use signal_hook::iterator::Signals;
 use std::io::{BufWriter, Stdout, Write};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-/// Standard output for a record written one piece per `write` (as
-/// [`tetris_opt::games::tencent::solve::RecordWriter`] writes it) and its newline, which an interrupt flushes
-/// whole.
+/// Standard output for a record written one piece per `write` (as the contest's record
+/// writer writes it) and its newline, which an interrupt flushes whole.
 #[derive(Clone)]
 pub struct PieceOut {
     shared: Arc<Mutex<Written>>,

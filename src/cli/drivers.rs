@@ -1,0 +1,226 @@
+//! The one driver of each binary that plays every game: `solve`, `check`, `gen` and `play`
+//! read their command line from a list of games ([`GameCli`]) and hand the run to the game
+//! named by `--game`.
+
+use super::errors::{clap_error, exit_code, stdout_failed, CliError};
+use super::files::{refuse_overwriting, write_file};
+use super::options::EvalOptions;
+use super::registry::{Check, CheckArgs, GameCli, GameCommand, Play, Solve, SolveArgs};
+use crate::search::Comm;
+use clap::{Arg, ArgAction, Args, Command, FromArgMatches};
+use std::ffi::OsString;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// `solve`'s `main`: the command line of this process, and under `--distributed` the
+/// processes of an MPI job (every process reads the same arguments; process 0 alone prints
+/// their errors).
+pub fn solve_main(games: &[&dyn GameCli]) -> std::process::ExitCode {
+    if std::env::args_os().any(|a| a == "--distributed") {
+        return super::distributed::main(|comm| {
+            let root = comm.rank() == 0;
+            match solve(games, std::env::args_os(), Some(comm), root) {
+                Err(e) if !root => Err(CliError::reported(e.code)),
+                other => other,
+            }
+        });
+    }
+    exit_code(solve(games, std::env::args_os(), None, true))
+}
+
+/// `solve` with the command line `args` (the program's name first), over `comm`'s processes
+/// where given; `print` prints `--help` and `--version`.
+pub fn solve(
+    games: &[&dyn GameCli],
+    args: impl IntoIterator<Item = OsString>,
+    comm: Option<&dyn Comm>,
+    print: bool,
+) -> Result<(), CliError> {
+    let Some((game, matches)) = solve_command(games).parse(args, print)? else {
+        return Ok(());
+    };
+    let args = SolveArgs::from_arg_matches(&matches).map_err(|e| clap_error(&e))?;
+    let run = Solve {
+        args: &args,
+        eval: EvalOptions::read(&matches),
+        comm,
+    };
+    game.solve(&run, &matches)
+}
+
+/// `solve`'s command line: what every game takes, then each game's own options.
+pub fn solve_command<'g>(games: &'g [&'g dyn GameCli]) -> GameCommand<'g> {
+    let widths: Vec<String> = games
+        .iter()
+        .map(|g| format!("{} for {}", thousands(g.default_width()), g.id()))
+        .collect();
+    let width_help = format!(
+        "States kept at each depth of the beam: by default {}. With --time-budget: the width \
+         of the first 50 pieces.",
+        super::registry::listed(&widths.iter().map(String::as_str).collect::<Vec<_>>())
+    );
+    let base = SolveArgs::augment_args(program("solve")).about(
+        "Search a move record for a piece sequence; prints the record on stdout and a summary \
+         ending in `Score = N` on stderr.",
+    );
+    GameCommand::new(base, games, games[0].id(), |g, c| g.solve_options(c))
+        .command(|c| c.mut_arg("beam_width", |a| a.help(width_help)))
+}
+
+/// `check`'s `main`.
+pub fn check_main(games: &[&dyn GameCli]) -> std::process::ExitCode {
+    exit_code(check(games, std::env::args_os()))
+}
+
+/// What `check --help` says of every game's checks.
+const CHECK_ABOUT: &str = "Replay a move record on a piece sequence and print its score (last \
+line: `Score = N`).
+
+An invalid record gets one error line. The contest's is of the form `piece N (token T 'X'): \
+message` (N counts from 1 and is the piece the token belongs to; T is the token's position in \
+the record), e.g. `error: piece 2 (token 5 'X3'): expected N, L, R, D or C, found 'X'`; an \
+empty record, with no token to name, gets `error: piece 1: the record is empty`. The other \
+games' records are text files of lines, and their errors name the file and the line first: \
+`error: moves.txt:2: piece 1 (I), token 1 'x': ...`. With `--json` the same text, without \
+`error: `, is the `error` field.
+
+Exit code 0 for a valid record, 1 for an invalid one, 2 for unusable arguments or files. \
+Output its reader stops reading (`check ... | head`) ends the program quietly with 0.";
+
+/// `check` with the command line `args` (the program's name first).
+pub fn check(
+    games: &[&dyn GameCli],
+    args: impl IntoIterator<Item = OsString>,
+) -> Result<(), CliError> {
+    let first = CHECK_ABOUT.lines().next().unwrap_or_default();
+    let base = CheckArgs::augment_args(program("check"))
+        .about(first)
+        .long_about(CHECK_ABOUT);
+    let command = GameCommand::new(base, games, games[0].id(), |g, c| g.check_options(c));
+    let Some((game, matches)) = command.parse(args, true)? else {
+        return Ok(());
+    };
+    let args = CheckArgs::from_arg_matches(&matches).map_err(|e| clap_error(&e))?;
+    game.check(&Check { args: &args }, &matches)
+}
+
+/// `gen`'s `main`.
+pub fn gen_main(games: &[&dyn GameCli]) -> std::process::ExitCode {
+    exit_code(gen(games, std::env::args_os()))
+}
+
+/// `gen` with the command line `args` (the program's name first).
+pub fn gen(
+    games: &[&dyn GameCli],
+    args: impl IntoIterator<Item = OsString>,
+) -> Result<(), CliError> {
+    let base = program("gen")
+        .about("Print a piece sequence file (with no options: the contest sequence).");
+    let command = GameCommand::new(base, games, games[0].id(), |g, c| g.gen_options(c));
+    let Some((game, matches)) = command.parse(args, true)? else {
+        return Ok(());
+    };
+    let text = game.generate(&matches)?;
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(|e| stdout_failed(e, "the sequence"))
+}
+
+/// `play`'s `main`.
+pub fn play_main(games: &[&dyn GameCli]) -> std::process::ExitCode {
+    exit_code(play(games, std::env::args_os()))
+}
+
+/// `play` with the command line `args` (the program's name first): the playable page of a
+/// game that has one.
+pub fn play(
+    games: &[&dyn GameCli],
+    args: impl IntoIterator<Item = OsString>,
+) -> Result<(), CliError> {
+    let paged: Vec<&dyn GameCli> = games.iter().copied().filter(|g| g.has_page()).collect();
+    let Some(first) = paged.first() else {
+        return Err(CliError::usage("no game has a playable page"));
+    };
+    let base = program("play")
+        .about(
+            "Write a self-contained HTML page that plays a piece sequence in the browser (arrow \
+             keys, P or Escape pauses) and hands out the player's record for `check`.",
+        )
+        .arg(
+            Arg::new("sequence")
+                .required(true)
+                .value_parser(clap::value_parser!(PathBuf))
+                .help("Piece sequence file (letters IJLOSTZ; whitespace and commas ignored; `#` comments)."),
+        )
+        .arg(
+            Arg::new("compare")
+                .long("compare")
+                .value_name("RECORD_FILE")
+                .value_parser(clap::value_parser!(PathBuf))
+                .help("A record of the same sequence (e.g. a solver's) whose score the page shows beside the player's, at the same piece."),
+        )
+        .arg(
+            Arg::new("output")
+                .short('o')
+                .long("output")
+                .value_name("FILE")
+                .value_parser(clap::value_parser!(PathBuf))
+                .action(ArgAction::Set)
+                .help("Write the page to this file instead of standard output."),
+        );
+    let command = GameCommand::new(base, games, first.id(), |_, c| c);
+    let Some((game, matches)) = command.parse(args, true)? else {
+        return Ok(());
+    };
+    if !game.has_page() {
+        let names: Vec<String> = paged
+            .iter()
+            .map(|g| format!("{} (--game {})", g.id(), g.id()))
+            .collect();
+        return Err(CliError::usage(format!(
+            "--game {}: play makes a page only for {}",
+            game.id(),
+            super::registry::listed(&names.iter().map(String::as_str).collect::<Vec<_>>())
+        )));
+    }
+    let path = |id: &str| matches.get_one::<PathBuf>(id).cloned();
+    let (sequence, compare, output) = (path("sequence"), path("compare"), path("output"));
+    let sequence = sequence.unwrap_or_default();
+    let inputs = [
+        ("sequence file", Some(sequence.as_path())),
+        ("record file (--compare)", compare.as_deref()),
+    ];
+    refuse_overwriting("-o", output.as_deref(), &inputs)?;
+    let html = game.page(&Play {
+        sequence: &sequence,
+        compare: compare.as_deref(),
+    })?;
+    match &output {
+        Some(path) => write_file("--output", path, html),
+        None => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(html.as_bytes())
+                .and_then(|()| out.flush())
+                .map_err(|e| stdout_failed(e, "the page"))
+        }
+    }
+}
+
+/// A binary's command, with this package's version.
+fn program(name: &'static str) -> Command {
+    Command::new(name).version(env!("CARGO_PKG_VERSION"))
+}
+
+/// `20000` as `20,000`.
+pub fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}

@@ -1,0 +1,124 @@
+//! The outcome of a run as a binary reports it: the error with its exit code, standard error
+//! that never panics, and the exit status.
+
+use crate::search::limits::LimitError;
+use std::path::Path;
+
+/// Exit code for a record that was read but is invalid.
+pub const EXIT_INVALID: i32 = 1;
+/// Exit code for unusable arguments or unreadable files.
+pub const EXIT_USAGE: i32 = 2;
+/// Exit code for a failure of the program itself (e.g. the solver's self-check).
+pub const EXIT_INTERNAL: i32 = 3;
+
+/// An error for the user: the message and the exit code it deserves.
+#[derive(Debug)]
+pub struct CliError {
+    pub message: String,
+    pub code: i32,
+}
+
+impl CliError {
+    pub fn usage(message: impl Into<String>) -> Self {
+        CliError {
+            message: message.into(),
+            code: EXIT_USAGE,
+        }
+    }
+
+    /// An outcome already reported (or a closed pipe, with nobody to tell): its exit code and
+    /// nothing more to print.
+    pub fn reported(code: i32) -> Self {
+        CliError {
+            message: String::new(),
+            code,
+        }
+    }
+
+    /// A bug of ours, not the user's: reported as such with its own exit code.
+    pub fn internal(e: impl std::fmt::Display) -> Self {
+        CliError {
+            message: format!("internal error: {e}"),
+            code: EXIT_INTERNAL,
+        }
+    }
+}
+
+/// This program's name, for messages.
+pub fn program_name() -> String {
+    std::env::args()
+        .next()
+        .and_then(|p| {
+            Path::new(&p)
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+        })
+        .unwrap_or_else(|| "this program".to_string())
+}
+
+/// Reads a whole text file (`-` is standard input); unreadable or non-UTF-8 files are usage
+/// The error for a failed write of `what` to standard output. A closed pipe (`check ... |
+/// head`) means the reader has all it wanted: the program ends there, quietly and with exit 0,
+/// as common command-line tools do, instead of reporting an error nobody caused.
+pub fn stdout_failed(e: std::io::Error, what: &str) -> CliError {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        return CliError::reported(0);
+    }
+    CliError::usage(format!("cannot write {what}: {e}"))
+}
+
+/// Writes one line to standard error. A closed or failing standard error (`solve 2>&1
+/// >/dev/null | head`) loses the line, never the run: the record on stdout still goes out.
+pub fn say(line: std::fmt::Arguments) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
+}
+
+/// [`say`] with `format!`'s arguments: what the binaries use instead of `eprintln!`, which
+/// panics when standard error is closed.
+#[macro_export]
+macro_rules! say {
+    ($($arg:tt)*) => {
+        $crate::cli::say(format_args!($($arg)*))
+    };
+}
+
+/// clap's error as one of ours: its text without its own `error: `, and its exit code.
+pub fn clap_error(e: &clap::Error) -> CliError {
+    let text = e.render().to_string();
+    CliError {
+        message: text
+            .trim_end()
+            .strip_prefix("error: ")
+            .unwrap_or(text.trim_end())
+            .to_string(),
+        code: e.exit_code(),
+    }
+}
+
+/// A binary's exit code for the outcome of its body, the error printed once.
+pub fn exit_code(result: Result<(), CliError>) -> std::process::ExitCode {
+    let code = match result {
+        Ok(()) => 0,
+        Err(e) => {
+            // An empty message: the outcome was already reported (as an invalid record's is,
+            // on stdout), or there is nobody to tell (a closed pipe).
+            if !e.message.is_empty() {
+                say(format_args!("error: {}", e.message));
+            }
+            e.code
+        }
+    };
+    exit_status(code)
+}
+
+/// The process's exit status for one of the exit codes above.
+pub fn exit_status(code: i32) -> std::process::ExitCode {
+    std::process::ExitCode::from(u8::try_from(code).unwrap_or(u8::MAX))
+}
+
+impl From<LimitError> for CliError {
+    fn from(e: LimitError) -> Self {
+        CliError::usage(e.to_string())
+    }
+}

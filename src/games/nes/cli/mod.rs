@@ -1,0 +1,144 @@
+//! NES Tetris as the binaries play it: `solve` from a start the options name, `check` of a
+//! record whose header names its start, and `gen`'s list of the starts known for a level.
+
+mod check;
+mod solve;
+
+use crate::cli::registry::{only, Check, GameCli, Solve};
+use crate::cli::{refuse_overwriting, CliError, Pictures};
+use crate::games::nes::start::distinct_starts;
+use crate::games::nes::tables::kind_letter;
+use clap::{Args as _, FromArgMatches};
+use std::path::PathBuf;
+
+pub use solve::{NesOptions, DEFAULT_WIDTH};
+
+/// NES Tetris in the binaries' registry.
+pub struct Nes;
+
+/// NES Tetris's entry in the registry.
+pub const GAME: Nes = Nes;
+
+/// The options only NES Tetris's `check` takes.
+#[derive(clap::Args)]
+struct NesCheck {
+    /// NES: a JSON line per frame with the ROM's variables (as tools/nes-oracle/oracle.py
+    /// play --frames prints them from the real game).
+    #[arg(long)]
+    frames: bool,
+    /// NES: also write the record as an FM2 movie (FCEUX's format) that plays it from
+    /// power-on, menus included.
+    #[arg(long, value_name = "OUT.fm2")]
+    fm2: Option<PathBuf>,
+}
+
+/// The options only NES Tetris's `gen` takes.
+#[derive(clap::Args)]
+struct NesGen {
+    /// NES: games are not sequences but starts; `gen --game nes` lists the distinct starts
+    /// known for this level (the title-waits that lead to different games).
+    #[arg(long, value_name = "LEVEL", default_value_t = 19)]
+    start_level: u8,
+}
+
+impl GameCli for Nes {
+    fn id(&self) -> &'static str {
+        "nes"
+    }
+    fn name(&self) -> &'static str {
+        "NES Tetris (--game nes)"
+    }
+    fn about(&self) -> &'static str {
+        "NES Tetris, NTSC A-type (docs/NES.md): no sequence file, the start is named by \
+         --start-level and --title-wait"
+    }
+    fn default_width(&self) -> usize {
+        DEFAULT_WIDTH
+    }
+    fn solve_options(&self, options: clap::Command) -> clap::Command {
+        NesOptions::augment_args(options)
+    }
+    fn solve(&self, run: &Solve, matches: &clap::ArgMatches) -> Result<(), CliError> {
+        let args = run.args;
+        if args.input.is_some() {
+            return Err(CliError::usage(
+                "an NES game takes no piece sequence file: its start is named by --start-level and --title-wait",
+            ));
+        }
+        let options =
+            NesOptions::from_arg_matches(matches).map_err(|e| CliError::usage(e.to_string()))?;
+        solve::solve(&solve::Run {
+            options: &options,
+            width: args.beam_width,
+            search: &args.search,
+            time_budget: args.time_budget,
+            max_width: args.max_beam_width,
+            pieces: args.pieces,
+            quiet: args.quiet,
+            progress_every: args.progress_every,
+            json: args.json.as_deref(),
+        })
+    }
+    fn check_options(&self, options: clap::Command) -> clap::Command {
+        let pictures = only(Pictures::augment_args(clap::Command::new("")), &["trace", "html"]);
+        NesCheck::augment_args(options).args(pictures)
+    }
+    fn check(&self, run: &Check, matches: &clap::ArgMatches) -> Result<(), CliError> {
+        let args = run.args;
+        if args.record.is_some() {
+            return Err(CliError::usage(
+                "--game nes takes one file, the record: its header names the start",
+            ));
+        }
+        let own = NesCheck::from_arg_matches(matches).map_err(|e| CliError::usage(e.to_string()))?;
+        let pictures = Pictures::read(matches);
+        let (fm2, html) = (own.fm2.as_deref(), pictures.html.as_deref());
+        let inputs = [("record file", Some(args.input.as_path()))];
+        refuse_overwriting("--fm2", fm2, &inputs)?;
+        refuse_overwriting("--html", html, &inputs)?;
+        check::check(&check::CheckOptions {
+            record: &args.input,
+            json: args.json,
+            trace: pictures.trace,
+            frames: own.frames,
+            fm2,
+            html,
+        })
+    }
+    fn gen_options(&self, options: clap::Command) -> clap::Command {
+        NesGen::augment_args(options)
+    }
+    fn generate(&self, matches: &clap::ArgMatches) -> Result<String, CliError> {
+        let own = NesGen::from_arg_matches(matches).map_err(|e| CliError::usage(e.to_string()))?;
+        starts(own.start_level)
+    }
+}
+
+/// The NES starts of a level that lead to different games, one line each.
+fn starts(level: u8) -> Result<String, CliError> {
+    let starts = distinct_starts(level);
+    if starts.is_empty() {
+        return Err(CliError::usage(format!(
+            "no NES start is known for level {level}: src/games/nes/starts.txt holds levels 0..=19"
+        )));
+    }
+    let mut text = format!(
+        "# NES starts of level {level} that lead to different games: solve --game nes --start-level {level} --title-wait W\n\
+         # frame-phase: the frame counter mod 4 at the first piece; the line-clear animation steps\n\
+         # when it is 0, so starts alike in all else part at the first clear\n\
+         # title-wait first-piece next-piece generator spawn-count spawn-id frame-phase\n"
+    );
+    for s in starts {
+        text.push_str(&format!(
+            "{} {} {} {:04x} {} {} {}\n",
+            s.title_wait,
+            kind_letter(s.piece),
+            kind_letter(s.next),
+            s.rng,
+            s.spawn_count,
+            s.spawn_id,
+            s.frame_counter & 3
+        ));
+    }
+    Ok(text)
+}

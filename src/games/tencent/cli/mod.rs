@@ -1,0 +1,86 @@
+//! The contest's game as the binaries play it: `solve` (in this process or over an MPI job's),
+//! `check` with its trace, statistics and page, and `gen` of its generator's sequences; and
+//! the options and files `merge`, `polish` and `tune` share with them.
+
+mod check;
+mod options;
+mod solve;
+
+pub use options::{print_record, ranking, read_record, ContestGame, RulesOptions};
+pub use solve::DEFAULT_WIDTH;
+
+use crate::cli::registry::{Check, GameCli, Solve};
+use crate::cli::sequence::GenOptions;
+use crate::cli::{CliError, Pictures};
+use crate::kit::sequence::{generate, Distribution};
+use clap::{Args as _, FromArgMatches};
+
+/// The contest's game in the binaries' registry.
+pub struct Tencent;
+
+/// The contest's entry in the registry.
+pub const GAME: Tencent = Tencent;
+
+/// `gen`'s options only the contest's game takes.
+#[derive(clap::Args)]
+struct ContestGen {
+    /// How pieces are drawn.
+    #[arg(long, value_enum, default_value_t = DistributionArg::Contest)]
+    distribution: DistributionArg,
+}
+
+/// `--distribution`: the kit's [`Distribution`], as the command line names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum DistributionArg {
+    /// The contest's linear congruential generator (weights 2,3,3,4,5,6,6 out of 29).
+    Contest,
+    /// Each kind with probability 1/7.
+    Uniform,
+    /// Shuffled bags of the seven kinds.
+    Bag7,
+}
+
+impl GameCli for Tencent {
+    fn id(&self) -> &'static str {
+        "tencent"
+    }
+    fn name(&self) -> &'static str {
+        "the contest's game"
+    }
+    fn about(&self) -> &'static str {
+        "The Tencent Geek Challenge #4 variant (docs/RULES.md); `merge`, `polish` and `tune` \
+         play only this one"
+    }
+    fn default_width(&self) -> usize {
+        DEFAULT_WIDTH
+    }
+    fn solve_options(&self, options: clap::Command) -> clap::Command {
+        solve::options(options)
+    }
+    fn solve(&self, run: &Solve, matches: &clap::ArgMatches) -> Result<(), CliError> {
+        solve::solve(run, matches)
+    }
+    fn check_options(&self, options: clap::Command) -> clap::Command {
+        let options = RulesOptions::augment_args(check::ContestCheck::augment_args(options));
+        Pictures::augment_args(options)
+            .mut_arg("judge", |a| a.help(check::JUDGE_HELP).long_help(None::<&str>))
+    }
+    fn check(&self, run: &Check, matches: &clap::ArgMatches) -> Result<(), CliError> {
+        check::check(run.args, matches)
+    }
+    fn gen_options(&self, options: clap::Command) -> clap::Command {
+        ContestGen::augment_args(GenOptions::augment_args(options))
+    }
+    fn generate(&self, matches: &clap::ArgMatches) -> Result<String, CliError> {
+        let o = GenOptions::read(matches)?;
+        let own = ContestGen::from_arg_matches(matches).map_err(|e| CliError::usage(e.to_string()))?;
+        let (distribution, name) = match own.distribution {
+            DistributionArg::Contest => (Distribution::Contest, "contest"),
+            DistributionArg::Uniform => (Distribution::Uniform, "uniform"),
+            DistributionArg::Bag7 => (Distribution::Bag7, "bag7"),
+        };
+        let pieces = generate(distribution, o.seed, o.count);
+        let how = format!("--seed {} --count {} --distribution {name}", o.seed, o.count);
+        Ok(GenOptions::file(&pieces, &how))
+    }
+}

@@ -1,0 +1,91 @@
+//! The contest's options and files as its binaries read them: the rules (`--judge`,
+//! `--piece-limit`), records, and the ranking the evaluation options name.
+
+use crate::cli::{read_policy, read_text, read_weights, stdout_failed};
+use crate::cli::{CliError, EvalOptions, EXIT_INVALID};
+use crate::games::tencent::record::Record;
+use crate::games::tencent::rules::{LockMode, Rules, DEFAULT_PIECE_LIMIT};
+use crate::games::tencent::search::RankingParams;
+use crate::search::{limits, Objective};
+use std::path::Path;
+
+/// Reads and parses a move record file. A file that cannot be read is a usage error; one that
+/// reads but is not a record is an invalid record (exit 1, as `check` gives it), the error
+/// naming the file, then the piece and token.
+pub fn read_record(path: &Path) -> Result<Record, CliError> {
+    let text = read_text(path, "record file")?;
+    Record::parse(&text).map_err(|e| CliError {
+        message: format!("record file {}: {e}", path.display()),
+        code: EXIT_INVALID,
+    })
+}
+
+/// Prints a record as one line on standard output (a closed pipe ends the program quietly:
+/// [`stdout_failed`]).
+pub fn print_record(record: &Record) -> Result<(), CliError> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{record}")
+        .and_then(|()| out.flush())
+        .map_err(|e| stdout_failed(e, "the record"))
+}
+
+/// The rules options of the contest's game (one definition, so that every tool reads them
+/// alike).
+#[derive(clap::Args, Clone, Copy, Debug)]
+pub struct RulesOptions {
+    /// Play by the contest web replay's rules: a piece locks wherever its moves leave it, even
+    /// in mid-air, and whatever follows the end of the game is ignored. A search then also
+    /// places mid-air locks that clear rows; its records pass `check --judge`, not strict
+    /// `check`.
+    #[arg(long)]
+    pub judge: bool,
+    /// The piece whose number reaches this limit scores nothing and ends the game (0: no
+    /// limit).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_PIECE_LIMIT)]
+    pub piece_limit: usize,
+}
+
+impl RulesOptions {
+    /// The contest's rules these options name.
+    pub fn rules(&self) -> Result<Rules, CliError> {
+        limits::check_piece_limit(self.piece_limit)?;
+        Ok(Rules {
+            piece_limit: self.piece_limit,
+            lock: if self.judge {
+                LockMode::Judge
+            } else {
+                LockMode::Strict
+            },
+        })
+    }
+}
+
+/// `--game` of the binaries that play only the contest's game (`merge`, `polish`, `tune`):
+/// another game's name is refused saying where that game is played.
+#[derive(clap::Args, Clone, Debug)]
+pub struct ContestGame {
+    /// The game: `tencent`, the contest's, the only one this binary plays.
+    #[arg(long, value_name = "GAME", default_value = "tencent")]
+    pub game: String,
+}
+
+/// The contest's ranking for `objective`: the weights and policy files read and the score
+/// weight given, each in place of the objective's default ([`RankingParams::default_for`]).
+pub fn ranking(eval: &EvalOptions, objective: Objective) -> Result<RankingParams, CliError> {
+    let defaults = RankingParams::default_for(objective);
+    let weights = match &eval.weights {
+        Some(path) => read_weights(Some(path))?,
+        None => defaults.weights,
+    };
+    let policy = match &eval.policy {
+        Some(path) => read_policy(Some(path))?,
+        None => defaults.policy,
+    };
+    Ok(RankingParams {
+        score_weight: eval.score_weight.unwrap_or(defaults.score_weight),
+        weights,
+        policy,
+    })
+}
+
