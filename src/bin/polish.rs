@@ -1,9 +1,9 @@
 //! `polish`: searches a stretch of a finished record again (see `tetris_opt::games::tencent::polish`).
 
 use clap::{CommandFactory, FromArgMatches, Parser};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::path::PathBuf;
 use std::time::Instant;
+use tetris_opt::cli::progress::Progress;
 use tetris_opt::cli::registry::only_game;
 use tetris_opt::cli::{
     check_width, exit_code, read_sequence, CliError, EvalOptions, SearchOptions, EXIT_INVALID,
@@ -89,27 +89,17 @@ fn run(args: &Args) -> Result<(), CliError> {
         args.search
             .print_estimate(args.beam_width, tetris_opt::search::limits::BYTES_PER_STATE);
     }
-    let bar = if args.quiet {
-        ProgressBar::hidden()
-    } else {
-        let bar = ProgressBar::with_draw_target(
-            Some(to.saturating_sub(args.from) as u64),
-            ProgressDrawTarget::stderr(),
-        );
-        bar.set_style(
-            ProgressStyle::with_template("{bar:30} {pos}/{len} pieces [{elapsed_precise}]")
-                .expect("valid template"),
-        );
-        bar
-    };
+    let total = to.saturating_sub(args.from) as u64;
+    // Where no bar draws, a line a minute.
+    let mut progress = Progress::new("piece", Some(total), args.quiet, 60.0);
     let started = Instant::now();
     let result = pool.install(|| {
         let stretch = (args.from, args.to);
         polish(&sequence, &record, &params, stretch, &mut |s| {
-            bar.set_position(s.pieces as u64)
+            progress.update(s.pieces as u64, "")
         })
     });
-    bar.finish_and_clear();
+    progress.finish();
     let polished = result.map_err(|e| match e {
         PolishError::Invalid(_) => CliError {
             message: format!("record file {}: {e}", args.record.display()),

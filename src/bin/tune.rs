@@ -110,6 +110,42 @@ fn main() -> std::process::ExitCode {
 }
 
 fn run(args: &Args) -> Result<(), CliError> {
+    let settings = settings(args)?;
+    let mut tuner = Tuner::new(&settings).map_err(usage)?;
+    resume(&mut tuner, args)?;
+    let mut log = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&args.log)
+        .map_err(|e| CliError::usage(format!("cannot open {}: {e}", args.log.display())))?;
+
+    let mut report = Report::new(settings.plan.total_trials(), &args.log);
+    tuner
+        .run_beams(&mut log, &mut |p| report.progress(p))
+        .map_err(|e| log_write_error(&args.log, e))?;
+    report.progress.finish();
+
+    let ranked = tuner.ranked();
+    print_table(&settings, &ranked, args.top);
+    if let Some(best) = ranked.first() {
+        let json = serde_json::to_string_pretty(&best.params.weights).expect("weights serialize");
+        write_file("--best-weights", &args.best_weights, json + "\n")?;
+        println!(
+            "best weights written to {} (beam width {}, score weight {}, mean {:.0}, mean \
+             pieces {:.0})",
+            args.best_weights.display(),
+            best.params.beam_width,
+            best.params.score_weight,
+            best.mean_score,
+            best.mean_pieces
+        );
+    }
+    Ok(())
+}
+
+/// The tuner's settings: every argument checked before any file is read or any trial runs,
+/// then the sequences, weights and policy read.
+fn settings(args: &Args) -> Result<Settings, CliError> {
     // Every argument is checked before any file is read or any trial runs.
     let objective = Objective::from(args.objective);
     let defaults = RankingParams::default_for(objective);
@@ -163,6 +199,30 @@ fn run(args: &Args) -> Result<(), CliError> {
         )));
     }
 
+    let (inputs, holdout) = read_inputs(args, seeds)?;
+    Ok(Settings {
+        plan,
+        inputs,
+        holdout,
+        rules,
+        weights: match &args.weights {
+            Some(path) => read_weights(Some(path))?,
+            None => defaults.weights,
+        },
+        policy: match &args.policy {
+            Some(path) => read_policy(Some(path))?,
+            None => defaults.policy,
+        },
+        objective,
+    })
+}
+
+/// The sequences to tune on (`seeds`, generated, then `--inputs`) and the holdout, each cut
+/// to `--pieces`.
+fn read_inputs(
+    args: &Args,
+    seeds: Vec<TuneInput>,
+) -> Result<(Vec<TuneInput>, Option<TuneInput>), CliError> {
     let mut inputs = seeds;
     for path in &args.inputs {
         let mut pieces = read_sequence(path)?;
@@ -182,23 +242,11 @@ fn run(args: &Args) -> Result<(), CliError> {
             pieces,
         })
     };
-    let settings = Settings {
-        plan,
-        inputs,
-        holdout,
-        rules,
-        weights: match &args.weights {
-            Some(path) => read_weights(Some(path))?,
-            None => defaults.weights,
-        },
-        policy: match &args.policy {
-            Some(path) => read_policy(Some(path))?,
-            None => defaults.policy,
-        },
-        objective,
-    };
-    let mut tuner = Tuner::new(&settings).map_err(usage)?;
+    Ok((inputs, holdout))
+}
 
+/// Takes up the trials of an existing log that ran on these inputs, saying how many.
+fn resume(tuner: &mut Tuner, args: &Args) -> Result<(), CliError> {
     if args.log.exists() {
         let text = read_text(&args.log, "trial log")?;
         let logged = read_log(&text);
@@ -219,33 +267,6 @@ fn run(args: &Args) -> Result<(), CliError> {
                 logged.first_error.as_deref().unwrap_or("")
             );
         }
-    }
-    let mut log = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&args.log)
-        .map_err(|e| CliError::usage(format!("cannot open {}: {e}", args.log.display())))?;
-
-    let mut report = Report::new(settings.plan.total_trials(), &args.log);
-    tuner
-        .run_beams(&mut log, &mut |p| report.progress(p))
-        .map_err(|e| log_write_error(&args.log, e))?;
-    report.progress.finish();
-
-    let ranked = tuner.ranked();
-    print_table(&settings, &ranked, args.top);
-    if let Some(best) = ranked.first() {
-        let json = serde_json::to_string_pretty(&best.params.weights).expect("weights serialize");
-        write_file("--best-weights", &args.best_weights, json + "\n")?;
-        println!(
-            "best weights written to {} (beam width {}, score weight {}, mean {:.0}, mean \
-             pieces {:.0})",
-            args.best_weights.display(),
-            best.params.beam_width,
-            best.params.score_weight,
-            best.mean_score,
-            best.mean_pieces
-        );
     }
     Ok(())
 }

@@ -29,20 +29,7 @@ fn solve(run: &SolveRun) -> Result<(), CliError> {
         widest,
         beam,
     } = run.prepare(DEFAULT_WIDTH)?;
-    let weights = match &run.eval.weights {
-        Some(path) => read_weights(Some(path))?,
-        None => default_weights(),
-    };
-    let policy = match &run.eval.policy {
-        Some(path) => read_policy(Some(path))?,
-        None => default_policy(),
-    };
-    let params = Params {
-        score_weight: run.eval.score_weight.unwrap_or(DEFAULT_SCORE_WEIGHT),
-        weights,
-        policy,
-        objective: search.objective_or(Objective::Score),
-    };
+    let params = params(run)?;
     let pool = search.pool(widest)?;
     if !run.quiet {
         search.print_estimate(widest, limits::BYTES_PER_STATE);
@@ -104,6 +91,25 @@ fn solve(run: &SolveRun) -> Result<(), CliError> {
         let _ = write!(err, "{}", report.summary());
     }
     Ok(())
+}
+
+/// The search's parameters: the evaluation files read, the score weight and objective given,
+/// each in place of the game's default.
+fn params(run: &SolveRun) -> Result<Params, CliError> {
+    let weights = match &run.eval.weights {
+        Some(path) => read_weights(Some(path))?,
+        None => default_weights(),
+    };
+    let policy = match &run.eval.policy {
+        Some(path) => read_policy(Some(path))?,
+        None => default_policy(),
+    };
+    Ok(Params {
+        score_weight: run.eval.score_weight.unwrap_or(DEFAULT_SCORE_WEIGHT),
+        weights,
+        policy,
+        objective: run.search.objective_or(Objective::Score),
+    })
 }
 
 /// The browser game in the binaries' registry.

@@ -65,7 +65,7 @@ pub fn record_from(
 
 /// Why a record cannot be continued from a given piece.
 #[derive(Debug, Error, PartialEq, Eq)]
-pub enum StartError {
+pub enum UnderWayError {
     #[error("the record has only {have} pieces, fewer than the {wanted} to keep")]
     TooShort { have: usize, wanted: usize },
     #[error("the record's first {wanted} pieces do not replay: {detail}")]
@@ -79,13 +79,13 @@ pub fn start_from(
     record: &Record,
     pieces: usize,
     rules: Rules,
-) -> Result<(UnderWay, Record), StartError> {
+) -> Result<(UnderWay, Record), UnderWayError> {
     if pieces == 0 {
         return Ok((UnderWay::default(), Record::default()));
     }
     let have = record.piece_count();
     if have < pieces {
-        return Err(StartError::TooShort {
+        return Err(UnderWayError::TooShort {
             have,
             wanted: pieces,
         });
@@ -111,7 +111,7 @@ pub fn start_from(
         }
         (None, end) => format!("{} pieces locked, {end}", report.pieces_locked),
     };
-    Err(StartError::Invalid {
+    Err(UnderWayError::Invalid {
         wanted: pieces,
         detail,
     })

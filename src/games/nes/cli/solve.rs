@@ -258,14 +258,7 @@ fn prepare(run: &Run) -> Result<Prepared, CliError> {
         let inputs = [("weights file", options.nes_weights.as_deref())];
         crate::cli::check_output("--json", path, &inputs)?;
     }
-    let weights = match &options.nes_weights {
-        Some(path) => {
-            let text = read_text(path, "weights file")?;
-            NesWeights::from_json(&text)
-                .map_err(|e| CliError::usage(format!("weights file {}: {e}", path.display())))?
-        }
-        None => NesWeights::default(),
-    };
+    let weights = nes_weights(options.nes_weights.as_deref())?;
     let until_level = match options.until_level {
         Some(UntilLevel::Level(n)) => Some(n),
         Some(UntilLevel::End) => None,
@@ -282,17 +275,8 @@ fn prepare(run: &Run) -> Result<Prepared, CliError> {
         pieces: pieces.map(|p| p as u64),
     };
     let model = options.input_model.unwrap_or(InputModel::DEFAULT);
-    // A piece adds 4 cells and a line takes 10: about 2.5 pieces a line.
     let to_level = until_level.map(|n| lines_to_level(level, n));
-    let planned = [
-        pieces,
-        options.lines.map(|l| l as usize * 5 / 2 + 10),
-        to_level.map(|l| l as usize * 5 / 2 + 10),
-    ]
-    .into_iter()
-    .flatten()
-    .min()
-    .map(|p| p.min(MAX_PIECES));
+    let planned = planned_pieces(pieces, options.lines, to_level);
     let beam = Width {
         beam_width: width,
         width_changes: Schedule::default(),
@@ -310,6 +294,28 @@ fn prepare(run: &Run) -> Result<Prepared, CliError> {
         planned,
         beam,
     })
+}
+
+/// `--nes-weights`, or the shipped weights.
+fn nes_weights(path: Option<&Path>) -> Result<NesWeights, CliError> {
+    let Some(path) = path else {
+        return Ok(NesWeights::default());
+    };
+    let text = read_text(path, "weights file")?;
+    NesWeights::from_json(&text)
+        .map_err(|e| CliError::usage(format!("weights file {}: {e}", path.display())))
+}
+
+/// The pieces a game is expected to take to its first stop (`--pieces`, `--lines`, or the
+/// lines to the level asked for), for the progress and the time budget; `None`: no stop.
+fn planned_pieces(pieces: Option<usize>, lines: Option<u32>, to_level: Option<u32>) -> Option<usize> {
+    // A piece adds 4 cells and a line takes 10: about 2.5 pieces a line.
+    let for_lines = |l: u32| l as usize * 5 / 2 + 10;
+    [pieces, lines.map(for_lines), to_level.map(for_lines)]
+        .into_iter()
+        .flatten()
+        .min()
+        .map(|p| p.min(MAX_PIECES))
 }
 
 /// The summary on stderr: the game, how far it got and why it ended, its score.

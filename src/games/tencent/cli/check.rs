@@ -90,18 +90,7 @@ fn game_named_by(path: &Path) -> Option<String> {
 
 
 fn run(args: &Args) -> Result<(), CliError> {
-    let Some(record_path) = &args.record else {
-        let input = args.input.display();
-        return Err(CliError::usage(match game_named_by(&args.input).as_deref() {
-            Some("nes") => format!(
-                "{input} is an NES record (its first line is `game nes`): check it with `check --game nes {input}`"
-            ),
-            Some(game @ ("browser" | "olympiad")) => format!(
-                "{input} is a record of the {game} game (its first line is `game {game}`): check it with `check --game {game} SEQUENCE {input}`"
-            ),
-            _ => "check needs a sequence file and a record file (a record of NES Tetris, alone, with --game nes)".to_string(),
-        }));
-    };
+    let record_path = record_path(args)?;
     if let Some(game) = game_named_by(record_path) {
         // A record of another game is an invalid record of this one, as every game's check
         // says (exit 1), naming the game and how to check it.
@@ -126,9 +115,63 @@ fn run(args: &Args) -> Result<(), CliError> {
         ));
     }
     let sequence = read_sequence(&args.input)?;
-    // A record that cannot be read still gets the scorer's last line, so scripts that read
-    // `Score = N` see a zero rather than nothing.
-    let text = read_text(record_path, "record file").inspect_err(|e| {
+    let text = read_record_text(args, record_path)?;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let parsed = Record::parse(&text);
+    let replayed = replay(args, &sequence, &parsed, rules, &mut out);
+    let Replayed {
+        report,
+        film,
+        stats,
+        trace_failed,
+    } = replayed;
+    if let Some(path) = &args.pictures.html {
+        let name = record_path.display().to_string();
+        let record = parsed.as_ref().ok();
+        let page = tencent::film::page(&film, &sequence, record, rules, &report, &name);
+        write_file("--html", path, page)?;
+    }
+    // The breakdown of an invalid record would describe pieces the judge never scores.
+    let stats = (args.contest.stats && report.valid()).then_some(stats);
+    let printed = write_report(&mut out, args.json, &report, stats);
+    trace_failed
+        .map_or(Ok(()), Err)
+        .and(printed)
+        .and_then(|()| out.flush())
+        .map_err(|e| stdout_failed(e, "the report"))?;
+    if let Some(n) = args.contest.at.filter(|&n| n > report.pieces_locked) {
+        say!("note: --at {n}: {}", locked_only(report.pieces_locked));
+    }
+    if report.valid() {
+        Ok(())
+    } else {
+        Err(CliError::reported(EXIT_INVALID))
+    }
+}
+
+/// The record file, which the contest's check needs besides the sequence: where it is
+/// missing, a first file that is another game's record says how to check that game.
+fn record_path<'a>(args: &'a Args) -> Result<&'a std::path::PathBuf, CliError> {
+    let Some(record_path) = &args.record else {
+        let input = args.input.display();
+        return Err(CliError::usage(match game_named_by(&args.input).as_deref() {
+            Some("nes") => format!(
+                "{input} is an NES record (its first line is `game nes`): check it with `check --game nes {input}`"
+            ),
+            Some(game @ ("browser" | "olympiad")) => format!(
+                "{input} is a record of the {game} game (its first line is `game {game}`): check it with `check --game {game} SEQUENCE {input}`"
+            ),
+            _ => "check needs a sequence file and a record file (a record of NES Tetris, alone, with --game nes)".to_string(),
+        }));
+    };
+    Ok(record_path)
+}
+
+/// The record's text. A record that cannot be read still gets the scorer's last line, so
+/// scripts that read `Score = N` see a zero rather than nothing.
+fn read_record_text(args: &Args, path: &Path) -> Result<String, CliError> {
+    read_text(path, "record file").inspect_err(|e| {
         if args.json {
             let report = JsonReport {
                 score: 0,
@@ -146,23 +189,38 @@ fn run(args: &Args) -> Result<(), CliError> {
         } else {
             let _ = writeln!(std::io::stdout(), "Score = 0");
         }
-    })?;
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    let parsed = Record::parse(&text);
+    })
+}
+
+/// What the replay of a record gives: its report, the page's film, the statistics, and the
+/// first failed write of the trace (e.g. a closed pipe: the trace stops there, the replay goes
+/// on for the report and the page, and the failure is handled with the report's).
+struct Replayed {
+    report: Report,
+    film: Film,
+    stats: Stats,
+    trace_failed: Option<std::io::Error>,
+}
+
+/// Replays the parsed record by `rules`, tracing to `out` where `--trace` asks.
+fn replay(
+    args: &Args,
+    sequence: &[crate::kit::piece::Kind],
+    parsed: &Result<Record, crate::games::tencent::record::RecordError>,
+    rules: crate::games::tencent::rules::Rules,
+    out: &mut impl Write,
+) -> Replayed {
     let mut film = Film::new();
     let mut stats = Stats::default();
-    // The first failed write of the trace (e.g. a closed pipe): the trace stops there, the
-    // replay goes on for the report and the page, and the failure is handled with the report's.
     let mut trace_failed: Option<std::io::Error> = None;
-    let mut report = match &parsed {
+    let mut report = match parsed {
         Ok(record) => {
             let mut trace = |step: &Step| {
                 if args.pictures.trace
                     && trace_failed.is_none()
                     && args.contest.at.is_none_or(|n| n == step.index + 1)
                 {
-                    trace_failed = write_trace(&mut out, step).err();
+                    trace_failed = write_trace(out, step).err();
                 }
                 if args.pictures.html.is_some() {
                     film.observe_piece(tencent::film::piece(step));
@@ -171,7 +229,7 @@ fn run(args: &Args) -> Result<(), CliError> {
                     stats.observe(step);
                 }
             };
-            replay_observed(&sequence, record, rules, &mut trace)
+            replay_observed(sequence, record, rules, &mut trace)
         }
         Err(e) => Report {
             score: 0,
@@ -182,7 +240,7 @@ fn run(args: &Args) -> Result<(), CliError> {
             error: Some(ReplayError::from(e.clone())),
         },
     };
-    if let (Ok(_), Some(error)) = (&parsed, &mut report.error) {
+    if let (Ok(_), Some(error)) = (parsed, &mut report.error) {
         if error.piece <= FIRST_PIECES {
             // A record of another sequence fails at once: say so, rather than only where.
             error.message.push_str(&format!(
@@ -191,48 +249,33 @@ fn run(args: &Args) -> Result<(), CliError> {
             ));
         }
     }
-    if let Some(path) = &args.pictures.html {
-        let name = record_path.display().to_string();
-        let page = tencent::film::page(
-            &film,
-            &sequence,
-            parsed.as_ref().ok(),
-            rules,
-            &report,
-            &name,
-        );
-        write_file("--html", path, page)?;
+    Replayed {
+        report,
+        film,
+        stats,
+        trace_failed,
     }
-    // The breakdown of an invalid record would describe pieces the judge never scores.
-    let stats = (args.contest.stats && report.valid()).then_some(stats);
-    let printed = if args.json {
+}
+
+/// The report: one JSON object, or the breakdown (with `--stats`) and the summary.
+fn write_report(
+    out: &mut impl Write,
+    json: bool,
+    report: &Report,
+    stats: Option<Stats>,
+) -> std::io::Result<()> {
+    if json {
         let json = JsonReport {
             stats,
             ..report.to_json()
         };
-        serde_json::to_string(&json)
-            .map_err(std::io::Error::other)
-            .and_then(|json| writeln!(out, "{json}"))
-    } else {
-        let breakdown = match &stats {
-            Some(s) => write!(out, "{s}"),
-            None => Ok(()),
-        };
-        breakdown.and_then(|()| write_summary(&mut out, &report))
-    };
-    trace_failed
-        .map_or(Ok(()), Err)
-        .and(printed)
-        .and_then(|()| out.flush())
-        .map_err(|e| stdout_failed(e, "the report"))?;
-    if let Some(n) = args.contest.at.filter(|&n| n > report.pieces_locked) {
-        say!("note: --at {n}: {}", locked_only(report.pieces_locked));
+        let json = serde_json::to_string(&json).map_err(std::io::Error::other)?;
+        return writeln!(out, "{json}");
     }
-    if report.valid() {
-        Ok(())
-    } else {
-        Err(CliError::reported(EXIT_INVALID))
+    if let Some(s) = &stats {
+        write!(out, "{s}")?;
     }
+    write_summary(out, report)
 }
 
 

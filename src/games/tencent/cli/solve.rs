@@ -122,16 +122,7 @@ fn solve_with(args: &Args, comm: Option<&dyn Comm>) -> Result<(), CliError> {
     // The record goes out as the search decides it, each piece checked by the rules engine
     // first: a game of any length is never held whole. An interrupt writes out the pieces
     // decided so far.
-    let input = sequence_file(&args.input)?.display().to_string();
-    let out = PieceOut::install(move |pieces| match pieces {
-        0 => "interrupted before any piece was decided: nothing written".to_string(),
-        n => format!(
-            "interrupted: the record's first {n} pieces are written, each checked by the rules \
-             engine; go on from them with `solve {input} --from-record RECORD --from-piece {n} \
-             > ANOTHER_FILE` (RECORD: the file this run's output went to)"
-        ),
-    })
-    .map_err(|e| CliError::internal(format!("cannot watch for Ctrl-C: {e}")))?;
+    let out = record_out(args)?;
     let mut writer =
         RecordWriter::new(&sequence, rules, &params.start, &kept, out).map_err(record_failed)?;
     let mut failed = None;
@@ -173,6 +164,21 @@ fn solve_with(args: &Args, comm: Option<&dyn Comm>) -> Result<(), CliError> {
         print_summary(&report, &solution, &params, search_time.as_secs_f64());
     }
     Ok(())
+}
+
+/// Standard output for the record, written as the search decides it: an interrupt writes out
+/// the pieces decided so far and says how to go on from them.
+fn record_out(args: &Args) -> Result<PieceOut, CliError> {
+    let input = sequence_file(&args.input)?.display().to_string();
+    PieceOut::install(move |pieces| match pieces {
+        0 => "interrupted before any piece was decided: nothing written".to_string(),
+        n => format!(
+            "interrupted: the record's first {n} pieces are written, each checked by the rules \
+             engine; go on from them with `solve {input} --from-record RECORD --from-piece {n} \
+             > ANOTHER_FILE` (RECORD: the file this run's output went to)"
+        ),
+    })
+    .map_err(|e| CliError::internal(format!("cannot watch for Ctrl-C: {e}")))
 }
 
 /// The error of a record that could not be written out or checked: a closed stdout ends the

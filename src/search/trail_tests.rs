@@ -1,0 +1,217 @@
+//! The trail's tests: compaction keeps every line that may still become the answer, and the
+//! answer's placements come out as they are decided.
+
+use super::*;
+
+fn step(parent: u32, placement: u16) -> TrailEntry {
+    TrailEntry { parent, placement }
+}
+
+/// Two levels of three states; only state 2 of the last level lives, and its line is
+/// 1 -> 0 -> 2. Compaction keeps that line (and `best`'s) and the answer is unchanged.
+#[test]
+fn compaction_keeps_the_live_lines_and_the_best() {
+    let mut trail = Trail::new();
+    for level in [
+        [step(0, 10), step(0, 11), step(0, 12)],
+        [step(2, 20), step(1, 21), step(0, 22)],
+        [step(1, 30), step(2, 31), step(0, 32)],
+    ] {
+        trail.open(3).copy_from_slice(&level);
+    }
+    let mut live = vec![1u32];
+    let mut best = Some(Best {
+        depth: 1,
+        index: 0,
+        score: 5,
+    });
+    trail.compact(&mut live, |i| i, &mut best);
+    // Level 2 keeps its state 1 only (now index 0); level 1 its states 0 (best) and 2 (the
+    // live line's parent); level 0 its states 0 and 2.
+    assert_eq!(trail.level(2).len(), 1);
+    assert_eq!(live, vec![0]);
+    assert_eq!(trail.level(1).len(), 2);
+    assert_eq!(trail.level(0).len(), 2);
+    assert_eq!(trail.entries.len(), 5);
+    let line = trail.line_to(Best {
+        depth: 2,
+        index: live[0],
+        score: 0,
+    });
+    assert_eq!(line, [10, 22, 31]);
+    assert_eq!(trail.line_to(best.unwrap()), [12, 20]);
+}
+
+/// Random beams of 40 depths, compacted every [`GC_INTERVAL`] levels as a search does:
+/// every live state's line and the best state's line are those of the trail never compacted.
+#[test]
+fn compaction_in_place_keeps_every_line_of_an_uncompacted_trail() {
+    use crate::kit::sequence::SplitMix64;
+    let mut rng = SplitMix64::new(7);
+    for width in [1usize, 5, 64] {
+        let mut trail = Trail::new();
+        let mut plain: Vec<Vec<TrailEntry>> = Vec::new();
+        // Each live state: (its trail index, its index in `plain`'s last level).
+        let mut live: Vec<(u32, u32)> = Vec::new();
+        let mut best: Option<Best> = None;
+        let mut plain_best: Option<Best> = None;
+        for depth in 0..40 {
+            let count = width.min(1 + depth * 3);
+            let level: Vec<TrailEntry> = (0..count)
+                .map(|_| {
+                    step(
+                        rng.below(live.len().max(1) as u64) as u32,
+                        rng.below(1 << 12) as u16,
+                    )
+                })
+                .collect();
+            // Parents index the previous level as the trail holds it now.
+            let slot = trail.open(count);
+            for (i, e) in level.iter().enumerate() {
+                let parent = live.get(e.parent as usize).map_or(0, |l| l.0);
+                slot[i] = step(parent, e.placement);
+            }
+            plain.push(
+                level
+                    .iter()
+                    .map(|e| step(live.get(e.parent as usize).map_or(0, |l| l.1), e.placement))
+                    .collect(),
+            );
+            live = (0..count as u32).map(|i| (i, i)).collect();
+            if depth % 7 == 3 {
+                best = Some(Best {
+                    depth,
+                    index: 0,
+                    score: depth as u64,
+                });
+                plain_best = best;
+            }
+            let mut indices: Vec<u32> = live.iter().map(|l| l.0).collect();
+            trail.close(&mut indices, |i| i, &mut best);
+            for (l, i) in live.iter_mut().zip(indices) {
+                l.0 = i;
+            }
+        }
+        let plain_line = |b: Best| -> Vec<u16> {
+            let mut i = b.index;
+            let mut line: Vec<u16> = (0..=b.depth)
+                .rev()
+                .map(|d| {
+                    let e = plain[d][i as usize];
+                    i = e.parent;
+                    e.placement
+                })
+                .collect();
+            line.reverse();
+            line
+        };
+        let line = |b: Best| trail.line_to(b);
+        for &(index, plain_index) in &live {
+            let at = |index| Best {
+                depth: 39,
+                index,
+                score: 0,
+            };
+            assert_eq!(
+                line(at(index)),
+                plain_line(at(plain_index)),
+                "width {width}"
+            );
+        }
+        assert_eq!(
+            line(best.unwrap()),
+            plain_line(plain_best.unwrap()),
+            "width {width}"
+        );
+        assert!(trail.entries.len() < plain.iter().map(Vec::len).sum::<usize>() || width == 1);
+    }
+}
+
+/// Beams of 20,000 depths whose lines meet again within a few depths (each state's parent
+/// is one of the previous level's first three), as a search's do: with the decided depths
+/// handed out after each compaction, the trail holds a few levels' worth of the beam, and
+/// the decided codes then `best`'s line are the line of the trail that keeps every level.
+#[test]
+fn taking_the_decided_depths_keeps_the_trail_small_and_the_line_whole() {
+    use crate::kit::sequence::SplitMix64;
+    let mut rng = SplitMix64::new(11);
+    let (width, depths) = (8usize, 20_000);
+    let mut trail = Trail::new();
+    let mut kept = Trail::new();
+    let mut decided = Vec::new();
+    let mut best: Option<Best> = None;
+    let mut kept_best: Option<Best> = None;
+    // Each live state's index in `trail` and in `kept`.
+    let mut live: Vec<(u32, u32)> = Vec::new();
+    let mut most = 0;
+    for depth in 0..depths {
+        let level: Vec<(usize, u16)> = (0..width)
+            .map(|_| {
+                let parent = rng.below(live.len().clamp(1, 3) as u64) as usize;
+                (parent, rng.below(1 << 12) as u16)
+            })
+            .collect();
+        for (t, pick) in [(&mut trail, 0), (&mut kept, 1)] {
+            let slot = t.open(width);
+            for (e, &(parent, placement)) in slot.iter_mut().zip(&level) {
+                let parent = live
+                    .get(parent)
+                    .map_or(0, |l| if pick == 0 { l.0 } else { l.1 });
+                *e = step(parent, placement);
+            }
+        }
+        live = (0..width as u32).map(|i| (i, i)).collect();
+        // Now and then the best state is a state of this depth, pinned while later ones
+        // go on.
+        if depth % 500 == 7 {
+            best = Some(Best {
+                depth,
+                index: 5,
+                score: depth as u64,
+            });
+            kept_best = best;
+        }
+        let mut indices: Vec<u32> = live.iter().map(|l| l.0).collect();
+        if trail.close(&mut indices, |i| i, &mut best) {
+            trail.take_decided(best, &mut |codes| decided.extend_from_slice(codes));
+        }
+        for (l, i) in live.iter_mut().zip(indices) {
+            l.0 = i;
+        }
+        most = most.max(trail.len());
+    }
+    assert_eq!(kept.len(), width * depths);
+    assert!(most < 1_000, "the trail held {most} entries");
+    assert!(decided.len() > depths - 1_000);
+    let whole_line = |b: Best| -> Vec<u16> { [decided.clone(), trail.line_to(b)].concat() };
+    assert_eq!(whole_line(best.unwrap()), kept.line_to(kept_best.unwrap()));
+    for &(index, kept_index) in &live {
+        let at = |index| Best {
+            depth: depths - 1,
+            index,
+            score: 0,
+        };
+        assert_eq!(whole_line(at(index)), kept.line_to(at(kept_index)));
+    }
+}
+
+/// With no best state, or one at the bottom level, nothing is decided.
+#[test]
+fn nothing_is_decided_without_a_best_below_it() {
+    let mut trail = Trail::new();
+    for placement in 0..4 {
+        trail.open(1)[0] = step(0, placement);
+    }
+    let mut taken = Vec::new();
+    trail.take_decided(None, &mut |codes| taken.extend_from_slice(codes));
+    let at = |depth| Best {
+        depth,
+        index: 0,
+        score: 0,
+    };
+    trail.take_decided(Some(at(0)), &mut |codes| taken.extend_from_slice(codes));
+    assert!(taken.is_empty());
+    trail.take_decided(Some(at(2)), &mut |codes| taken.extend_from_slice(codes));
+    assert_eq!(taken, [0, 1]);
+    assert_eq!(trail.line_to(at(3)), [2, 3]);
+}
