@@ -152,8 +152,16 @@ def read_record(path):
     return header, frames
 
 
+# An FM2 movie is FCEUX's, and FCEUX runs the game two frames later than nes-py from power-on
+# (its frame begins with the vertical blank; the game's first interrupt comes on its sixth
+# frame, on nes-py's third step): the movie's first two frames have no counterpart here. The
+# game never reads them on FCEUX either. src/games/nes/fm2.rs writes them idle.
+FCEUX_LEAD_FRAMES = 2
+
+
 def read_fm2(path):
-    """The controller bytes of an FM2 movie's frames (port 0, from power-on)."""
+    """The controller bytes of an FM2 movie's frames (port 0, from power-on), as nes-py's steps
+    from power-on play them: without FCEUX's first two frames."""
     frames = []
     with open(path) as f:
         for line in f:
@@ -164,7 +172,7 @@ def read_fm2(path):
                     if c != ".":
                         byte |= 0x80 >> i
                 frames.append(byte)
-    return frames
+    return frames[FCEUX_LEAD_FRAMES:]
 
 
 def cmd_play(args):
