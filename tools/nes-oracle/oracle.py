@@ -5,6 +5,7 @@ project's NES engine.
   oracle.py starts --levels 18,19 --waits 0-63   start states reached by the menu sequence
   oracle.py play RECORD [--frames]               per-piece (or per-frame) RAM as JSON lines
                                                  (RECORD may be an FM2 movie: *.fm2)
+  oracle.py play --emulator cynes RECORD         the same on cynes
 
 The menu sequence is the one `src/games/nes/start.rs` documents; the two must stay equal.
 """
@@ -103,6 +104,37 @@ class Nes:
             raise SystemExit(f"the menu sequence for level {level}, wait {wait} did not start the game")
 
 
+class CynesRam:
+    """cynes's memory read as nes-py's RAM array is: by address or by slice."""
+
+    def __init__(self, nes):
+        self.nes = nes
+
+    def __getitem__(self, key):
+        if isinstance(key, slice):
+            return [self.nes[a] for a in range(*key.indices(0x800))]
+        return self.nes[key]
+
+
+class CynesNes(Nes):
+    """The same oracle on cynes, another emulator (PyPI's cynes, in the same virtualenv): a
+    third view of the ROM, with its own CPU and PPU. Its controller byte has the NES's bit
+    order (A in the high bit), the reverse of the records' and FM2's."""
+
+    def __init__(self):
+        from cynes import NES  # noqa: E402  (only when asked for)
+
+        self.env = NES(ROM)
+        self.ram = CynesRam(self.env)
+
+    def step(self, buttons):
+        self.env.controller = int(f"{buttons:08b}"[::-1], 2)
+        self.env.step()
+
+
+EMULATORS = {"nes-py": Nes, "cynes": CynesNes}
+
+
 def parse_range(text):
     out = []
     for part in text.split(","):
@@ -176,7 +208,7 @@ def read_fm2(path):
 
 
 def cmd_play(args):
-    nes = Nes()
+    nes = EMULATORS[args.emulator]()
     if args.record.endswith(".fm2"):
         # A movie holds the menus too: play them, then the game from its first piece.
         movie = read_fm2(args.record)
@@ -233,6 +265,8 @@ def main():
     p = sub.add_parser("play")
     p.add_argument("record")
     p.add_argument("--frames", action="store_true")
+    p.add_argument("--emulator", choices=sorted(EMULATORS), default="nes-py",
+                   help="nes-py (the default) or cynes (pip install cynes in the same virtualenv)")
     p.set_defaults(run=cmd_play)
     args = parser.parse_args()
     args.run(args)
