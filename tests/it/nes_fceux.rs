@@ -180,7 +180,10 @@ fn long_records_agree_with_fceux() {
         .split(':')
         .map(|p| {
             let text = std::fs::read_to_string(p).expect("record readable");
-            (p.to_string(), NesRecord::parse(&text).expect("record parses"))
+            (
+                p.to_string(),
+                NesRecord::parse(&text).expect("record parses"),
+            )
         })
         .collect();
     compare_on_fceux(&records);
