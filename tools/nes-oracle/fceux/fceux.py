@@ -5,6 +5,8 @@ one per spawn, one at the end (with FCEUX's own fields: frames played, whether t
 crashed).
 
   fceux.py play RECORD.txt|MOVIE.fm2 [--frames] [--freeze N] [--timeout S]
+  fceux.py clear --level L --rows R --lines N [--next K] [--phase P] [--stack low|tall] [--carry]
+                        one clear set up in RAM as crashes.py one sets it up, judged on FCEUX
   fceux.py ready        exit 0 when FCEUX, xvfb-run and the ROM are found, else say what is not
 
 A record is turned into a movie by `check --game nes RECORD --fm2` (the check binary: $CHECK,
@@ -81,6 +83,44 @@ def make_movie(record, directory):
     return movie
 
 
+NEXT_KINDS = {"T": 2, "J": 7, "Z": 8, "O": 10, "S": 11, "L": 14, "I": 18}
+
+
+def cmd_clear(args):
+    """One clear set up in RAM (fceux/clear.lua, as crashes.py one), judged against level 30."""
+    fceux, xvfb_run, rom = find_fceux(), find_xvfb_run(), find_rom()
+    with tempfile.TemporaryDirectory(prefix="fceux-clear-") as tmp:
+        record = os.path.join(tmp, "start.txt")
+        with open(record, "w") as f:
+            f.write("game nes\nstart-level 19\ntitle-wait 0\ninputs\n. . .\n")
+        movie = make_movie(record, tmp)
+        out_path = os.path.join(tmp, "out.json")
+        env = dict(os.environ)
+        env.update({
+            "HOME": tmp,
+            "FCEUX_ORACLE_MOVIE": movie,
+            "FCEUX_ORACLE_OUT": out_path,
+            "LEVEL": str(args.level),
+            "ROWS": str(args.rows),
+            "LINES": str(args.lines),
+            "NEXT": str(NEXT_KINDS.get(args.next) or int(args.next)),
+            "PHASE": str(args.phase),
+            "STACK": args.stack,
+            "CARRY": "1" if args.carry else "0",
+            "SCORE": str(args.score),
+        })
+        command = [xvfb_run, "-a", fceux, "--sound", "0", "--loadlua", os.path.join(HERE, "clear.lua"), rom]
+        try:
+            subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                           stdin=subprocess.DEVNULL, timeout=args.timeout or 60)
+        except subprocess.TimeoutExpired:
+            fail("FCEUX ran past the timeout on the clear")
+        text = open(out_path).read() if os.path.isfile(out_path) else ""
+        if not text.strip():
+            fail("FCEUX stopped without judging the clear")
+        sys.stdout.write(text)
+
+
 def cmd_ready(args):
     """Exits 0 when FCEUX, xvfb-run and the ROM are found; else says what is missing."""
     print(f"{find_fceux()} {find_xvfb_run()} {find_rom()}")
@@ -148,6 +188,17 @@ def main():
     p.add_argument("--timeout", type=float, default=0,
                    help="seconds before FCEUX is stopped (default: 60 + the movie's frames / 150)")
     p.set_defaults(run=cmd_play)
+    p = sub.add_parser("clear", help="one clear set up in RAM, as crashes.py one, judged on FCEUX")
+    p.add_argument("--level", type=int, required=True)
+    p.add_argument("--rows", type=int, required=True, choices=(1, 2, 3, 4))
+    p.add_argument("--lines", type=int, required=True, help="lines before the clear")
+    p.add_argument("--next", default="I", help="next piece: T J Z O S L I or an orientation id")
+    p.add_argument("--phase", type=int, default=0, choices=(0, 1, 2, 3), help="frames the lock is delayed")
+    p.add_argument("--stack", default="low", choices=("low", "tall"))
+    p.add_argument("--carry", action="store_true", help="the clear type's statistics counter carries")
+    p.add_argument("--score", type=int, default=999999)
+    p.add_argument("--timeout", type=float, default=0)
+    p.set_defaults(run=cmd_clear)
     p = sub.add_parser("ready", help="exit 0 when FCEUX, xvfb-run and the ROM are there, else say what is missing")
     p.set_defaults(run=cmd_ready)
     args = parser.parse_args()
