@@ -7,6 +7,9 @@ crashed).
   fceux.py play RECORD.txt|MOVIE.fm2 [--frames] [--freeze N] [--timeout S]
   fceux.py clear --level L --rows R --lines N [--next K] [--phase P] [--stack low|tall] [--carry]
                         one clear set up in RAM as crashes.py one sets it up, judged on FCEUX
+  fceux.py sweep [--levels 150-255] [--rows 1-4] [--quick] [--raw FILE] > crashes.txt
+                        crashes.py sweep on FCEUX: the failing clears (rows 0: locks without a
+                        clear) in the format of src/games/nes/crashes.txt, many a FCEUX run
   fceux.py ready        exit 0 when FCEUX, xvfb-run and the ROM are found, else say what is not
 
 A record is turned into a movie by `check --game nes RECORD --fm2` (the check binary: $CHECK,
@@ -16,6 +19,7 @@ $FCEUX, or `fceux` (Debian installs it in /usr/games); `bash tools/nes-oracle/se
 installs FCEUX and Xvfb.
 """
 import argparse
+import json
 import os
 import shutil
 import subprocess
@@ -26,6 +30,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
 LUA = os.path.join(HERE, "oracle.lua")
+sys.path.insert(0, os.path.dirname(HERE))
+import crashes  # noqa: E402  (its set-ups, variants and table; nes-py is not loaded)
 
 
 def fail(message):
@@ -121,6 +127,107 @@ def cmd_clear(args):
         sys.stdout.write(text)
 
 
+def parse_range(text):
+    """"150-255", "1,3", "0-2,4" as oracle.py reads them."""
+    out = []
+    for part in text.split(","):
+        lo, _, hi = part.partition("-")
+        out += range(int(lo), int(hi or lo) + 1)
+    return out
+
+
+def situations(args):
+    """The situations crashes.py sweep plays, in its order: per (rows, phase, stack) all
+    levels, crossing and not, every variant of that phase and stack. Rows 0 is a lock that
+    clears nothing (never crossing)."""
+    combos = crashes.variants(args.quick)
+    phases = parse_range(args.phases)
+    levels = parse_range(args.levels)
+    keys = sorted({(rows, v["phase"], v["stack"]) for rows in parse_range(args.rows)
+                   for v in combos if v["phase"] in phases})
+    out = []
+    for rows, phase, stack in keys:
+        for level in levels:
+            for crossing in ((True, False) if rows else (False,)):
+                for v in combos:
+                    if (v["phase"], v["stack"]) == (phase, stack):
+                        lines = crashes.lines_before(level, rows, crossing)
+                        out.append((level, rows, lines, v["next_piece"], phase, stack, int(v["carry"]), 999999))
+    return out, len(combos)
+
+
+def cmd_sweep(args):
+    """crashes.py sweep on FCEUX: the situations go to fceux/sweep.lua as a list, many a run;
+    a run that stops before the list's end (FCEUX killed, or its saves no longer trusted after
+    a crash) is followed by a fresh one on the rest."""
+    fceux, xvfb_run, rom = find_fceux(), find_xvfb_run(), find_rom()
+    todo, n_variants = situations(args)
+    results = {}
+    if args.raw and args.resume and os.path.exists(args.raw):
+        for line in open(args.raw):
+            r = json.loads(line)
+            results[tuple(r["id"])] = r
+    raw = open(args.raw, "a" if args.resume else "w") if args.raw else None
+    began = time.monotonic()
+    runs, stuck = 0, None
+    with tempfile.TemporaryDirectory(prefix="fceux-sweep-") as tmp:
+        record = os.path.join(tmp, "start.txt")
+        with open(record, "w") as f:
+            f.write("game nes\nstart-level 19\ntitle-wait 0\ninputs\n. . .\n")
+        movie = make_movie(record, tmp)
+        while True:
+            rest = [s for s in todo if s not in results]
+            if not rest:
+                break
+            if stuck == rest[0]:
+                # The same situation began two runs and ended neither: FCEUX dies on it.
+                r = dict(zip(("level", "rows", "lines", "next", "phase", "stack", "carry", "score"), rest[0]))
+                r.update(id=list(rest[0]), outcome="crash", emulator_died=True, emulator="fceux",
+                         crossing=rest[0][2] // 10 != (rest[0][2] + rest[0][1]) // 10)
+                results[rest[0]] = r
+                raw and raw.write(json.dumps(r) + "\n")
+                continue
+            stuck = rest[0]
+            list_path, out_path = os.path.join(tmp, "list.txt"), os.path.join(tmp, "out.jsonl")
+            with open(list_path, "w") as f:
+                for s in rest:
+                    f.write(" ".join(map(str, s)) + "\n")
+            open(out_path, "w").close()
+            env = dict(os.environ, HOME=tmp, FCEUX_ORACLE_MOVIE=movie, FCEUX_ORACLE_LIST=list_path,
+                       FCEUX_ORACLE_OUT=out_path)
+            command = [xvfb_run, "-a", fceux, "--sound", "0", "--loadlua", os.path.join(HERE, "sweep.lua"), rom]
+            runs += 1
+            try:
+                subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               stdin=subprocess.DEVNULL, timeout=60 + len(rest))
+            except subprocess.TimeoutExpired:
+                pass
+            for line in open(out_path):
+                try:
+                    r = json.loads(line)
+                except ValueError:
+                    continue
+                if "outcome" not in r:
+                    continue
+                sid = (r["level"], r["rows"], r["lines"], r["next"], r["phase"], r["stack"], int(r["carry"]), r["score"])
+                r["id"] = list(sid)
+                results[sid] = r
+                if sid == stuck:
+                    stuck = None
+                raw and raw.write(json.dumps(r) + "\n")
+            raw and raw.flush()
+            print(f"# run {runs}: {len(results)}/{len(todo)} situations at {time.monotonic() - began:.0f} s",
+                  file=sys.stderr, flush=True)
+    cells = {}
+    for s in todo:
+        r = results[s]
+        cells.setdefault((r["level"], r["rows"], r["crossing"]), []).append((r["outcome"], r["stack"]))
+    crashes.write_table(sys.stdout, cells, f"levels {args.levels}, rows {args.rows}, {n_variants} variants per"
+                        " (level, rows, crossing): next piece x frame phase, stack low/tall and stats carry"
+                        f" spread over them, score 999999; {len(todo)} situations in {time.monotonic() - began:.0f} s,"
+                        f" {runs} FCEUX run(s)", emulator="FCEUX 2.6.5", tool="tools/nes-oracle/fceux/fceux.py sweep")
+
+
 def cmd_ready(args):
     """Exits 0 when FCEUX, xvfb-run and the ROM are found; else says what is missing."""
     print(f"{find_fceux()} {find_xvfb_run()} {find_rom()}")
@@ -199,6 +306,14 @@ def main():
     p.add_argument("--score", type=int, default=999999)
     p.add_argument("--timeout", type=float, default=0)
     p.set_defaults(run=cmd_clear)
+    p = sub.add_parser("sweep", help="crashes.py sweep on FCEUX: the failing clears as src/games/nes/crashes.txt")
+    p.add_argument("--levels", default="150-255")
+    p.add_argument("--quick", action="store_true", help="10 variants per cell instead of 28")
+    p.add_argument("--rows", default="1-4", help="these clears; 0: locks that clear nothing")
+    p.add_argument("--phases", default="0-3", help="only these phases (to split a sweep)")
+    p.add_argument("--raw", help="also write every situation's result as JSON lines here")
+    p.add_argument("--resume", action="store_true", help="skip the situations --raw already holds")
+    p.set_defaults(run=cmd_sweep)
     p = sub.add_parser("ready", help="exit 0 when FCEUX, xvfb-run and the ROM are there, else say what is missing")
     p.set_defaults(run=cmd_ready)
     args = parser.parse_args()
