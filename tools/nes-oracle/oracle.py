@@ -79,7 +79,8 @@ class Nes:
         return {
             "play_state": int(r[0x48]),
             "score": self.bcd(0x53, 3),
-            "lines": self.bcd(0x50, 2),
+            # Tens and ones in BCD, hundreds in binary (`inc`; past 1,599 not BCD).
+            "lines": int(self.ram[0x51]) * 100 + self.bcd(0x50, 1),
             "level": int(r[0x44]),
             "piece": int(r[0x42]),
             "next": int(r[0xBF]),

@@ -27,6 +27,12 @@ local function bcd(address, length)
   return value
 end
 
+-- The line count: tens and ones in BCD, hundreds in binary (the ROM counts them with `inc`,
+-- so past 1,599 the byte no longer reads as BCD).
+local function lines()
+  return rb(0x51) * 100 + bcd(0x50, 1)
+end
+
 local function board()
   local cells = {}
   for a = 0x400, 0x4C7 do
@@ -40,7 +46,7 @@ local function snapshot(frame, extra)
   local parts = {
     string.format('"play_state": %d', rb(0x48)),
     string.format('"score": %d', bcd(0x53, 3)),
-    string.format('"lines": %d', bcd(0x50, 2)),
+    string.format('"lines": %d', lines()),
     string.format('"level": %d', rb(0x44)),
     string.format('"piece": %d', rb(0x42)),
     string.format('"next": %d', rb(0xBF)),
