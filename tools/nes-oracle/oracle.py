@@ -5,6 +5,7 @@ project's NES engine.
   oracle.py starts --levels 18,19 --waits 0-63   start states reached by the menu sequence
   oracle.py play RECORD [--frames]               per-piece (or per-frame) RAM as JSON lines
                                                  (RECORD may be an FM2 movie: *.fm2)
+  oracle.py play --emulator cynes RECORD         the same on cynes
 
 The menu sequence is the one `src/games/nes/start.rs` documents; the two must stay equal.
 """
@@ -78,7 +79,8 @@ class Nes:
         return {
             "play_state": int(r[0x48]),
             "score": self.bcd(0x53, 3),
-            "lines": self.bcd(0x50, 2),
+            # Tens and ones in BCD, hundreds in binary (`inc`; past 1,599 not BCD).
+            "lines": int(self.ram[0x51]) * 100 + self.bcd(0x50, 1),
             "level": int(r[0x44]),
             "piece": int(r[0x42]),
             "next": int(r[0xBF]),
@@ -101,6 +103,37 @@ class Nes:
             self.step(buttons)
         if self.ram[0xC0] != 4 or self.ram[0x48] != 1 or self.ram[0x44] != level:
             raise SystemExit(f"the menu sequence for level {level}, wait {wait} did not start the game")
+
+
+class CynesRam:
+    """cynes's memory read as nes-py's RAM array is: by address or by slice."""
+
+    def __init__(self, nes):
+        self.nes = nes
+
+    def __getitem__(self, key):
+        if isinstance(key, slice):
+            return [self.nes[a] for a in range(*key.indices(0x800))]
+        return self.nes[key]
+
+
+class CynesNes(Nes):
+    """The same oracle on cynes, another emulator (PyPI's cynes, in the same virtualenv): a
+    third view of the ROM, with its own CPU and PPU. Its controller byte has the NES's bit
+    order (A in the high bit), the reverse of the records' and FM2's."""
+
+    def __init__(self):
+        from cynes import NES  # noqa: E402  (only when asked for)
+
+        self.env = NES(ROM)
+        self.ram = CynesRam(self.env)
+
+    def step(self, buttons):
+        self.env.controller = int(f"{buttons:08b}"[::-1], 2)
+        self.env.step()
+
+
+EMULATORS = {"nes-py": Nes, "cynes": CynesNes}
 
 
 def parse_range(text):
@@ -152,8 +185,16 @@ def read_record(path):
     return header, frames
 
 
+# An FM2 movie is FCEUX's, and FCEUX runs the game two frames later than nes-py from power-on
+# (its frame begins with the vertical blank; the game's first interrupt comes on its sixth
+# frame, on nes-py's third step): the movie's first two frames have no counterpart here. The
+# game never reads them on FCEUX either. src/games/nes/fm2.rs writes them idle.
+FCEUX_LEAD_FRAMES = 2
+
+
 def read_fm2(path):
-    """The controller bytes of an FM2 movie's frames (port 0, from power-on)."""
+    """The controller bytes of an FM2 movie's frames (port 0, from power-on), as nes-py's steps
+    from power-on play them: without FCEUX's first two frames."""
     frames = []
     with open(path) as f:
         for line in f:
@@ -164,11 +205,11 @@ def read_fm2(path):
                     if c != ".":
                         byte |= 0x80 >> i
                 frames.append(byte)
-    return frames
+    return frames[FCEUX_LEAD_FRAMES:]
 
 
 def cmd_play(args):
-    nes = Nes()
+    nes = EMULATORS[args.emulator]()
     if args.record.endswith(".fm2"):
         # A movie holds the menus too: play them, then the game from its first piece.
         movie = read_fm2(args.record)
@@ -225,6 +266,8 @@ def main():
     p = sub.add_parser("play")
     p.add_argument("record")
     p.add_argument("--frames", action="store_true")
+    p.add_argument("--emulator", choices=sorted(EMULATORS), default="nes-py",
+                   help="nes-py (the default) or cynes (pip install cynes in the same virtualenv)")
     p.set_defaults(run=cmd_play)
     args = parser.parse_args()
     args.run(args)
