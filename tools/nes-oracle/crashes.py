@@ -390,7 +390,7 @@ def cmd_merge(args):
     for path in args.tables:
         text = open(path).read().splitlines()
         emulator = text[0].split("(", 1)[1].split(")", 1)[0].split()[0].lower() if "(" in text[0] else path
-        about.append(f"{emulator} ({os.path.basename(path)}): {text[1].lstrip('# ')}")
+        about.append(f"{emulator} ({path}): {text[1].lstrip('# ')}")
         for line in text:
             line = line.split("#", 1)[0].split()
             if not line:
