@@ -123,3 +123,40 @@ pub fn invalid_record(json: bool, message: String) -> Result<(), CliError> {
         code: EXIT_INVALID,
     })
 }
+
+/// A game's [`PlainCheck`] from its `replay` module (`check_text`, `Report::summary`,
+/// `JsonReport::of` and `::invalid`), with its viewer's page where it has one (a function of
+/// the sequence, the record's text and the file's name).
+#[macro_export]
+macro_rules! plain_check {
+    ($game:ty, $($replay:ident)::+ $(, page: $page:expr)?) => {
+        impl $crate::cli::plain::PlainCheck for $game {
+            type Report = $($replay)::+::Report;
+            type Json = $($replay)::+::JsonReport;
+            fn check(
+                sequence: &[$crate::kit::piece::Kind],
+                text: &str,
+                file: &str,
+            ) -> Result<Self::Report, String> {
+                $($replay)::+::check_text(sequence, text).map_err(|e| e.located(file))
+            }
+            fn summary(report: &Self::Report) -> String {
+                report.summary()
+            }
+            fn json(report: &Self::Report) -> Self::Json {
+                Self::Json::of(report)
+            }
+            fn invalid(message: String) -> Self::Json {
+                Self::Json::invalid(message)
+            }
+            $(fn page(
+                sequence: &[$crate::kit::piece::Kind],
+                text: &str,
+                file: &str,
+            ) -> Option<String> {
+                let page: fn(&[$crate::kit::piece::Kind], &str, &str) -> Option<String> = $page;
+                page(sequence, text, file)
+            })?
+        }
+    };
+}

@@ -1,12 +1,11 @@
 //! The browser game as the binaries play it: `solve` (the search, the record checked on the
 //! plain engine and printed, and the summary), `check`, `gen` and `play`'s page.
 
-use crate::cli::plain::{self, PlainCheck};
+use crate::cli::plain;
 use crate::cli::registry::{only, Check, GameCli, Play, Solve};
 use crate::cli::sequence::{write_json, GenOptions, Prepared, RecordOut, SolveRun};
 use crate::cli::{read_policy, read_sequence, read_text, read_weights, CliError, EvalOptions};
 use crate::cli::EXIT_INVALID;
-use crate::kit::piece::Kind;
 use clap::Args as _;
 use crate::cli::progress::Progress;
 use std::io::Write;
@@ -156,22 +155,7 @@ impl GameCli for Browser {
     }
 }
 
-impl PlainCheck for Browser {
-    type Report = crate::games::browser::replay::Report;
-    type Json = crate::games::browser::replay::JsonReport;
-    fn check(sequence: &[Kind], text: &str, file: &str) -> Result<Self::Report, String> {
-        crate::games::browser::replay::check_text(sequence, text).map_err(|e| e.located(file))
-    }
-    fn summary(report: &Self::Report) -> String {
-        report.summary()
-    }
-    fn json(report: &Self::Report) -> Self::Json {
-        Self::Json::of(report)
-    }
-    fn invalid(message: String) -> Self::Json {
-        Self::Json::invalid(message)
-    }
-}
+crate::plain_check!(Browser, crate::games::browser::replay);
 
 /// `play`'s page: the sequence, and the record to race where `--compare` names one (checked as
 /// `check --game browser` checks it: the page never shows a score for a record that does not

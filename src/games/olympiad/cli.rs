@@ -2,11 +2,10 @@
 //! on the plain engine as it is decided and printed then, and the summary), `check` with its
 //! viewer page, and `gen`.
 
-use crate::cli::plain::{self, PlainCheck};
+use crate::cli::plain;
 use crate::cli::registry::{only, Check, GameCli, Solve};
 use crate::cli::sequence::{write_json, GenOptions, Prepared, RecordOut, SolveRun};
 use crate::cli::{read_weights, CliError, EvalOptions, Pictures};
-use crate::kit::piece::Kind;
 use clap::Args as _;
 use crate::cli::progress::Progress;
 use std::io::Write;
@@ -149,23 +148,7 @@ impl GameCli for Olympiad {
     }
 }
 
-impl PlainCheck for Olympiad {
-    type Report = crate::games::olympiad::replay::Report;
-    type Json = crate::games::olympiad::replay::JsonReport;
-    fn check(sequence: &[Kind], text: &str, file: &str) -> Result<Self::Report, String> {
-        crate::games::olympiad::replay::check_text(sequence, text).map_err(|e| e.located(file))
-    }
-    fn summary(report: &Self::Report) -> String {
-        report.summary()
-    }
-    fn json(report: &Self::Report) -> Self::Json {
-        Self::Json::of(report)
-    }
-    fn invalid(message: String) -> Self::Json {
-        Self::Json::invalid(message)
-    }
-    fn page(sequence: &[Kind], text: &str, file: &str) -> Option<String> {
-        let record = crate::games::olympiad::record::Record::parse(text).ok()?;
-        Some(crate::games::olympiad::film::page(sequence, &record, file))
-    }
-}
+crate::plain_check!(Olympiad, crate::games::olympiad::replay, page: |sequence, text, file| {
+    let record = crate::games::olympiad::record::Record::parse(text).ok()?;
+    Some(crate::games::olympiad::film::page(sequence, &record, file))
+});
