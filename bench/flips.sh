@@ -3,7 +3,8 @@
 # plays every generated seed (clean of the contest sequence: the tuner must accept them) at
 # every width, and the contest sequence held out; per design and width it prints the mean,
 # minimum and maximum score over the seeds, the share of lines cleared by four-line clears,
-# and the CPU time per state expanded.
+# the mean fill at clears (cells on the board after the clearing lock), and the CPU time per
+# state expanded.
 #
 # Usage: bench/flips.sh NAME='solve options' [NAME='solve options' ...]
 #   e.g. bench/flips.sh base= wide-well='--weights /tmp/w.json'
@@ -77,7 +78,10 @@ for line in open(jobs):
     name, input_, width, _ = line.rstrip("\n").split("\t")
     j = json.load(open(f"{out}/{name}.{input_}.{width}.json"))
     rows.setdefault((name, int(width)), []).append((input_, j))
-print(f"{'design':<16} {'width':>6} {'mean':>10} {'min':>10} {'max':>10} {'4-line %':>8} {'us/state':>8} {'contest':>10} {'4-line %':>8}")
+def fill(js):
+    clears = [c for j in js for c in j["stats"]["clears"]]
+    return f"{sum(c['filled_total'] for c in clears) / max(sum(c['count'] for c in clears), 1):.1f}"
+print(f"{'design':<16} {'width':>6} {'mean':>10} {'min':>10} {'max':>10} {'4-line %':>8} {'fill':>6} {'us/state':>8} {'contest':>10} {'4-line %':>8} {'fill':>6}")
 for (name, width), runs in rows.items():
     seeds = [j for i, j in runs if i != "contest"]
     contest = [j for i, j in runs if i == "contest"]
@@ -89,12 +93,14 @@ for (name, width), runs in rows.items():
         cpu = sum(j["cpu_seconds"] for j in seeds) / sum(j["expanded"] for j in seeds)
         mean, low, high = f"{statistics.mean(scores):.0f}", min(scores), max(scores)
         share, us = f"{100 * tetris / max(lines, 1):.1f}", f"{cpu * 1e6:.2f}"
+        seeds_fill = fill(seeds)
     else:
-        mean = low = high = share = us = "-"
-    c, c_share = "-", "-"
+        mean = low = high = share = us = seeds_fill = "-"
+    c, c_share, c_fill = "-", "-", "-"
     if contest:
         c = contest[0]["score"]
         c_share = f"{400 * contest[0]['clears'][3] / max(contest[0]['lines'], 1):.1f}"
-    print(f"{name:<16} {width:>6} {mean:>10} {low!s:>10} {high!s:>10} {share:>8} {us:>8} {c!s:>10} {c_share:>8}")
+        c_fill = fill(contest)
+    print(f"{name:<16} {width:>6} {mean:>10} {low!s:>10} {high!s:>10} {share:>8} {seeds_fill:>6} {us:>8} {c!s:>10} {c_share:>8} {c_fill:>6}")
 PY
 echo "runs kept in $out" >&2

@@ -12,8 +12,9 @@
 # merged line (`polish`). A strict record is a judge record with the same score, so the judge
 # merge takes both kinds.
 # strict: strict-opening, then pieces 401-9,999 searched afresh from its board at the widths of
-# a 2,000,000-state run (the shipped policy and the shipped weights of its day, which did not
-# weigh buried ready rows: weights/buried-ready-off.json), then that run merged with its base.
+# a 2,000,000-state run (the policy and weights shipped then: the endgame without the fill plan,
+# policies/fill-plan-off.json, and weights that did not weigh buried ready rows,
+# weights/buried-ready-off.json), then that run merged with its base.
 #
 # Needs the git history (not a shallow clone). Set REBUILD_DIR=DIR to keep the intermediate
 # records there (merged.txt, opening.txt, wide.txt); otherwise a temporary folder is removed.
@@ -61,7 +62,7 @@ fi
 # widths a 105-minute time budget chose (depths count from piece 401), then merged with it.
 echo "searching pieces 401-9,999 at about 1,300,000 states (about 1 h 45 min, 6.6 GB)" >&2
 "$bin/solve" --quiet inputs/tencent.txt --from-record "$work/opening.txt" --from-piece 400 \
-  --beam-width 2000000 --weights weights/buried-ready-off.json \
+  --beam-width 2000000 --weights weights/buried-ready-off.json --policy policies/fill-plan-off.json \
   --width-changes 50:1042740,300:1295081,550:1339786,800:1410423,1050:1352851,1550:1380045,2050:1349894,3050:1400527,3300:1327724,4300:1243082,4550:1344684,4800:1293134,5050:1334272,5800:1409497,6300:1347794,7050:1383356,7300:1339783,7550:1423644,8050:1335603,8300:1292142,8550:1356913,8800:1324051,9050:1381342,9550:705108 \
   > "$work/wide.txt"
 "$bin/merge" --quiet inputs/tencent.txt "$work/opening.txt" "$work/wide.txt"

@@ -211,16 +211,22 @@ impl Batch {
 /// its features, as [`evaluate`] gives it for one board.
 #[inline]
 pub fn evaluate_batch(batch: &Batch, w: &Weights) -> [f32; BATCH] {
+    evaluate_batch_with_cells(batch, w).0
+}
+
+/// [`evaluate_batch`], and the filled cells of every board, which the evaluation counts anyway.
+#[inline]
+pub fn evaluate_batch_with_cells(batch: &Batch, w: &Weights) -> ([f32; BATCH], [u32; BATCH]) {
     let (shallow_depth, top_rows) = w.row_windows();
     let clean_well = w.clean_well != 0.0;
     // With no window (the shipped weights) `shallow_holes` is always 0: a build without it
     // saves a count per column.
-    if shallow_depth == 0 {
+    let lanes = if shallow_depth == 0 {
         features_batch::<false>(batch, 0, top_rows, clean_well)
     } else {
         features_batch::<true>(batch, shallow_depth, top_rows, clean_well)
-    }
-    .weighted(w)
+    };
+    (lanes.weighted(w), lanes.cells)
 }
 
 /// [`features`] of every board in `batch` (the first `batch.len()` entries); `clean_well`

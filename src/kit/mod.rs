@@ -6,6 +6,7 @@
 pub mod board;
 pub mod eval;
 pub mod film;
+pub mod fluid;
 pub mod pending;
 pub mod piece;
 pub mod policy;

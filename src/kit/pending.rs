@@ -1,7 +1,7 @@
 //! Children waiting for their evaluation: the batch the kit's evaluation scores at once.
 
 use crate::kit::board::Board;
-use crate::kit::eval::{evaluate_batch, Batch};
+use crate::kit::eval::{evaluate_batch, evaluate_batch_with_cells, Batch, BATCH};
 use crate::kit::policy::Ranking;
 use crate::search::Sink;
 
@@ -46,10 +46,18 @@ impl Pending {
         if self.children.is_empty() {
             return;
         }
-        let costs = evaluate_batch(&self.boards, &ranking.weights);
+        let fill = &ranking.fill_costs;
+        let (costs, cells) = if fill.is_empty() {
+            (evaluate_batch(&self.boards, &ranking.weights), [0; BATCH])
+        } else {
+            evaluate_batch_with_cells(&self.boards, &ranking.weights)
+        };
         let hashes = self.boards.hashes();
         for (i, child) in self.children.iter().enumerate() {
-            let key = costs[i] as f64 - child.score as f64 * ranking.score_weight;
+            let mut key = costs[i] as f64 - child.score as f64 * ranking.score_weight;
+            if let Some(&cost) = fill.get(cells[i] as usize) {
+                key += cost;
+            }
             out.push(key, hashes[i], child.score, child.parent, child.placement);
         }
         self.children.clear();

@@ -127,6 +127,8 @@ fn json_report(run: &Run) -> Value {
             stat_keys,
             [
                 "clears",
+                "fluid_bound",
+                "fullest",
                 "i_pieces",
                 "mid_air_locks",
                 "points_by_kind",
@@ -519,6 +521,10 @@ fn stats_of_the_public_record_match_an_independent_count_and_add_up() {
     assert_eq!(stats["points_per_segment"].as_array().unwrap().len(), 10);
     assert_eq!(sum(&stats["points_per_segment"]), 1_395_326);
     assert_eq!(stats["mid_air_locks"], 0);
+    // The record never holds more than 174 cells after a lock, and the fluid model of the
+    // sequence allows at most 1,516,598 points at that fill (kit::fluid's tests recompute it).
+    assert_eq!(stats["fullest"], 174);
+    assert_eq!(stats["fluid_bound"], 1_516_598);
 
     let human = run(CHECK, &[&"--stats", &"inputs/tencent.txt", &record]);
     assert_eq!(human.code, Some(0), "{human:#?}");
@@ -526,6 +532,12 @@ fn stats_of_the_public_record_match_an_independent_count_and_add_up() {
         human
             .stdout
             .contains("clears of 4: 528 for 841,280 points (60.3%), 159.3 filled cells"),
+        "{human:#?}"
+    );
+    assert!(
+        human.stdout.contains(
+            "fluid bound at the fullest board (174 cells after a lock): 1,516,598 (92.0% scored)"
+        ),
         "{human:#?}"
     );
     assert_eq!(human.last_line(), "Score = 1395326");

@@ -8,6 +8,7 @@ use tetris_opt::games::tencent::rules::Rules;
 use tetris_opt::games::tencent::rules::{self, Board, Kind};
 use tetris_opt::games::tencent::search::{beam_search, beam_search_with_clock, Params, Solution};
 use tetris_opt::games::tencent::solve::{record_for, record_from, start_from};
+use tetris_opt::kit::fluid::FillPlan;
 use tetris_opt::kit::sequence::{contest_sequence, generate, Distribution};
 use tetris_opt::search::width::{SpeedModel, TimeBudget};
 
@@ -211,6 +212,33 @@ fn beam_search_is_the_same_on_one_and_two_threads() {
         assert_eq!(one.placements, two.placements, "width {width}");
         assert_eq!(one.score, two.score, "width {width}");
     }
+}
+
+/// A fill plan (the fluid model's term, `kit::fluid`) enters the key: with a heavy weight the
+/// beam plays another game than without; the game replays strictly with the claimed score and
+/// is the same on one and two threads.
+#[test]
+fn a_fill_plan_changes_the_ranking_and_stays_deterministic() {
+    let sequence = contest_sequence(12358, 300);
+    let mut planned = params(40, rules::DEFAULT_PIECE_LIMIT);
+    planned.policy.fill_plan = Some(FillPlan {
+        cap: 175,
+        weight: 3.0,
+        discount: 0.98,
+    });
+    let with = solve_and_check(&sequence, &planned, "with a fill plan");
+    let without = beam_search(
+        &sequence,
+        &params(40, rules::DEFAULT_PIECE_LIMIT),
+        &mut |_| {},
+    );
+    assert_ne!(with.placements, without.placements);
+    let two = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap()
+        .install(|| beam_search(&sequence, &planned, &mut |_| {}));
+    assert_eq!(two.placements, with.placements);
 }
 
 /// A schedule changes the width from the depths it names (changes past the sequence's end are

@@ -110,7 +110,7 @@ fn options_of_other_games_and_other_games_records_are_refused() {
             "olympiad",
             &seq,
             "--policy",
-            "policies/endgame-off.json",
+            "policies/endgame-and-fill-plan-off.json",
         ],
     );
     assert_eq!(policy.code, Some(2));

@@ -103,6 +103,13 @@ fn params(run: &SolveRun) -> Result<Params, CliError> {
         Some(path) => read_policy(Some(path))?,
         None => default_policy(),
     };
+    if policy.fill_plan.is_some() {
+        return Err(CliError::usage(format!(
+            "policy file {}: fill_plan is for games that score by the fill (--game tencent); \
+             the browser game scores by lines",
+            run.eval.policy.as_ref().map_or(String::new(), |p| p.display().to_string())
+        )));
+    }
     Ok(Params {
         score_weight: run.eval.score_weight.unwrap_or(DEFAULT_SCORE_WEIGHT),
         weights,

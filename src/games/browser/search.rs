@@ -34,6 +34,7 @@ pub fn default_policy() -> Policy {
     Policy {
         endgame_pieces: 30,
         endgame_score_weight: Some(10.0),
+        fill_plan: None,
     }
 }
 

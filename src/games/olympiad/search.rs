@@ -107,10 +107,7 @@ impl Game for Olympiad<'_> {
     type Scratch = Pending;
 
     fn depth(&self, depth: usize) -> Depth {
-        let no_endgame = Policy {
-            endgame_pieces: 0,
-            endgame_score_weight: None,
-        };
+        let no_endgame = Policy::no_endgame();
         Depth {
             kind: self.sequence[depth],
             ranking: Ranking::at(

@@ -27,7 +27,7 @@ pub fn piece(step: &Step) -> FilmPiece {
 /// The page for a replay. `record` is the parsed record (`None` when it did not parse),
 /// `rules` and `report` those of the replay that filled `film`, `name` the record's path as the
 /// user gave it: the page's heading, and its file name with the score the window's title
-/// (`moves.txt — 1,440,290 — tetris-opt`).
+/// (`moves.txt — 1,441,432 — tetris-opt`).
 pub fn page(
     film: &Film,
     sequence: &[Kind],

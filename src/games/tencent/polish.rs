@@ -142,6 +142,7 @@ mod tests {
     use crate::games::tencent::solve::record_for;
     use crate::kit::sequence::contest_sequence;
     use crate::search::width::Schedule;
+    use crate::kit::policy::Policy;
 
     fn params(beam_width: usize) -> Params {
         Params {
@@ -150,7 +151,12 @@ mod tests {
             time_budget: None,
             score_weight: 0.024,
             weights: Default::default(),
-            policy: Default::default(),
+            // The games below were worked out for the key without the fill plan (with it, the
+            // free end of the ten O pieces finds 168 rather than 120).
+            policy: Policy {
+                fill_plan: None,
+                ..Policy::default()
+            },
             rules: Rules::default(),
             start: UnderWay::default(),
             objective: Default::default(),

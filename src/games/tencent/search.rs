@@ -8,6 +8,7 @@ use super::bitboard::Board;
 use super::movegen::{placements_with, Placement, Placements};
 use super::rules::{Kind, Rules};
 use crate::kit::eval::Weights;
+use crate::kit::fluid::FillCosts;
 use crate::kit::pending::Pending;
 use crate::kit::policy::{Policy, Ranking};
 use crate::search::width::{Clock, Schedule, TimeBudget, WallClock};
@@ -234,11 +235,14 @@ fn run_streaming(
         .rules
         .pieces_to_place(sequence.len())
         .saturating_sub(first);
+    let rest = &sequence[first.min(sequence.len())..];
+    let fill = (params.policy.fill_plan.as_ref()).map(|plan| FillCosts::contest(plan, rest, depths));
     let game = Tencent {
-        sequence: &sequence[first.min(sequence.len())..],
+        sequence: rest,
         first,
         depths,
         params,
+        fill,
     };
     let run = Run {
         state: params.start.board,
@@ -271,6 +275,8 @@ struct Tencent<'a> {
     first: usize,
     depths: usize,
     params: &'a Params,
+    /// The policy's term from the fluid model, where it has one.
+    fill: Option<FillCosts>,
 }
 
 /// What one depth places and how it ranks the children.
@@ -290,18 +296,23 @@ impl Game for Tencent<'_> {
 
     fn depth(&self, depth: usize) -> Depth {
         let p = self.params;
+        let mut ranking = Ranking::at(
+            self.sequence,
+            depth,
+            self.depths,
+            p.score_weight,
+            &p.weights,
+            &p.policy,
+        );
+        if let Some(fill) = &self.fill {
+            // The children of this depth stand before the next piece.
+            ranking.fill_costs = fill.costs(depth + 1, ranking.score_weight);
+        }
         Depth {
             kind: self.sequence[depth],
             index: self.first + depth,
             rules: p.rules,
-            ranking: Ranking::at(
-                self.sequence,
-                depth,
-                self.depths,
-                p.score_weight,
-                &p.weights,
-                &p.policy,
-            ),
+            ranking,
         }
     }
 

@@ -127,6 +127,7 @@ pub fn verify(
 ) -> Result<(Report, Stats), SolveError> {
     let mut stats = Stats::default();
     let report = replay_observed(sequence, record, rules, &mut |step| stats.observe(step));
+    stats.bound(sequence, rules.pieces_to_place(sequence.len()));
     if !report.valid() || report.score != claimed {
         let detail = match &report.error {
             Some(e) => e.to_string(),

@@ -5,6 +5,7 @@
 
 use crate::games::tencent::replay::Step;
 use crate::games::tencent::rules::Kind;
+use crate::kit::fluid::{best_total, contest_points, FluidModel};
 use crate::kit::text::grouped;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -50,6 +51,11 @@ pub struct Stats {
     pub points_per_segment: Vec<u64>,
     /// Pieces that locked where they could still fall (only judge mode accepts them).
     pub mid_air_locks: u64,
+    /// The most cells the board held after a lock (full rows still in place).
+    pub fullest: u32,
+    /// The fluid model's bound at `fullest` (see [`Stats::bound`]; none when no play of the
+    /// model keeps within it).
+    pub fluid_bound: Option<u64>,
 }
 
 impl Stats {
@@ -80,6 +86,23 @@ impl Stats {
         if !step.resting {
             self.mid_air_locks += 1;
         }
+        if turn.game_over.is_none() {
+            self.fullest = self.fullest.max(turn.filled);
+        }
+    }
+
+    /// Sets [`Stats::fluid_bound`]: the most points the fluid model of `sequence` allows
+    /// ([`crate::kit::fluid`]) when the board never holds more than `fullest` cells after a
+    /// lock, of which the first `scoring` pieces score. No record of this sequence that keeps
+    /// within that fill scores more: a real clear of `k` rows needs `10 k` cells and a piece
+    /// that spans `k` rows, which is all the model asks.
+    pub fn bound(&mut self, sequence: &[Kind], scoring: usize) {
+        let model = FluidModel {
+            cap: self.fullest,
+            discount: 1.0,
+        };
+        let best = best_total(sequence, model, contest_points(scoring));
+        self.fluid_bound = best.map(|b| b as u64);
     }
 
     /// Points in all, the sum of every clear's.
@@ -124,6 +147,16 @@ impl fmt::Display for Stats {
             grouped(SEGMENT as u64),
             segments.join(" / ")
         )?;
-        writeln!(f, "locks in mid-air: {}", self.mid_air_locks)
+        writeln!(f, "locks in mid-air: {}", self.mid_air_locks)?;
+        if let Some(bound) = self.fluid_bound {
+            writeln!(
+                f,
+                "fluid bound at the fullest board ({} cells after a lock): {} ({:.1}% scored)",
+                self.fullest,
+                grouped(bound),
+                100.0 * self.points() as f64 / bound.max(1) as f64
+            )?;
+        }
+        Ok(())
     }
 }

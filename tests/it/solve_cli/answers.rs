@@ -56,7 +56,7 @@ fn survive_answers_with_the_line_that_went_furthest() {
             &"--score-weight",
             &"0.024",
             &"--policy",
-            &"policies/endgame-off.json",
+            &"policies/endgame-and-fill-plan-off.json",
             &"--threads",
             &"1",
             &"--json",

@@ -229,7 +229,11 @@ fn replay(
                     stats.observe(step);
                 }
             };
-            replay_observed(sequence, record, rules, &mut trace)
+            let report = replay_observed(sequence, record, rules, &mut trace);
+            if args.contest.stats {
+                stats.bound(sequence, rules.pieces_to_place(sequence.len()));
+            }
+            report
         }
         Err(e) => Report {
             score: 0,
