@@ -303,3 +303,37 @@ fn check_browser_refuses_the_options_of_the_other_games() {
         );
     }
 }
+
+/// The fill plan prices the contest's cells; the browser game scores by lines, so a policy
+/// file that asks for one is refused (exit 2, naming the file), never silently applied or
+/// ignored.
+#[test]
+fn solve_browser_refuses_a_fill_plan() {
+    let dir = Scratch::new("browser-fill-plan");
+    let seq = dir.file("seq.txt", "IOTSZLJ\n");
+    let plan = dir.file("plan.json", r#"{"fill_plan": {"cap": 175, "weight": 0.5}}"#);
+    let (seq, plan) = (seq.to_str().unwrap(), plan.to_str().unwrap());
+    let out = exe(
+        env!("CARGO_BIN_EXE_solve"),
+        &["--game", "browser", seq, "--policy", plan],
+    );
+    assert_eq!(out.code, Some(2), "{out:#?}");
+    assert!(
+        out.stderr.contains(&format!(
+            "policy file {plan}: fill_plan is for games that score by the fill (--game tencent)"
+        )),
+        "{out:#?}"
+    );
+    // A file that leaves the plan out, or turns it off, is the browser game's to use.
+    for (name, text) in [
+        ("off.json", r#"{"fill_plan": null}"#),
+        ("endgame.json", r#"{"endgame_pieces": 30}"#),
+    ] {
+        let file = dir.file(name, text);
+        let out = exe(
+            env!("CARGO_BIN_EXE_solve"),
+            &["--game", "browser", seq, "--policy", file.to_str().unwrap()],
+        );
+        assert_eq!(out.code, Some(0), "{name}: {out:#?}");
+    }
+}

@@ -100,16 +100,25 @@ fn params(run: &SolveRun) -> Result<Params, CliError> {
         None => default_weights(),
     };
     let policy = match &run.eval.policy {
-        Some(path) => read_policy(Some(path))?,
+        Some(path) => {
+            let mut policy = read_policy(Some(path))?;
+            // A field left out takes the contest's default, whose fill plan prices cells: a
+            // file may leave it out or set it to null, and is refused if it asks for one.
+            let text = read_text(path, "policy file")?;
+            let named: serde_json::Value = crate::kit::text::from_json(&text)
+                .map_err(|e| CliError::usage(format!("policy file {}: {e}", path.display())))?;
+            if named.get("fill_plan").is_some_and(|plan| !plan.is_null()) {
+                return Err(CliError::usage(format!(
+                    "policy file {}: fill_plan is for games that score by the fill (--game \
+                     tencent); the browser game scores by lines",
+                    path.display()
+                )));
+            }
+            policy.fill_plan = None;
+            policy
+        }
         None => default_policy(),
     };
-    if policy.fill_plan.is_some() {
-        return Err(CliError::usage(format!(
-            "policy file {}: fill_plan is for games that score by the fill (--game tencent); \
-             the browser game scores by lines",
-            run.eval.policy.as_ref().map_or(String::new(), |p| p.display().to_string())
-        )));
-    }
     Ok(Params {
         score_weight: run.eval.score_weight.unwrap_or(DEFAULT_SCORE_WEIGHT),
         weights,
