@@ -226,6 +226,8 @@ impl<'a, W: Write> RecordWriter<'a, W> {
             .write_all(b"\n")
             .and_then(|()| self.out.flush())
             .map_err(SolveError::Write)?;
+        let scoring = self.rules.pieces_to_place(self.sequence.len());
+        self.stats.bound(self.sequence, scoring);
         Ok((report, self.stats))
     }
 
