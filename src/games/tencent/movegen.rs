@@ -158,6 +158,91 @@ fn reachable(
     reach
 }
 
+/// Whether every valid set of the first `distinct` states is a run of rows from the top down
+/// (or empty): then [`reachable_from_top`] needs no fixpoint. So it is on a board without
+/// overhangs, and on most boards whose holes are too small for the piece.
+#[inline]
+fn runs_from_top(valid: &ValidMap, distinct: usize) -> bool {
+    // A run from bit 0 up is all ones below its end: adding one clears it whole.
+    valid[..distinct]
+        .iter()
+        .flatten()
+        .fold(0, |a, &v| a | (v & v.wrapping_add(1)))
+        == 0
+}
+
+/// Where every valid set is a run of rows from the top down ([`runs_from_top`]), reachability
+/// needs no fixpoint: where a piece can shift or rotate at some row, it can at every row above,
+/// the start's row among them. So the reachable set is the (state, column) pairs connected to
+/// the start at the start's row ([`connected_at_row`]), each with the whole of its run from that
+/// row down ([`runs_below`]).
+#[cfg(test)]
+fn reachable_from_top(
+    valid: &ValidMap,
+    distinct: usize,
+    start_state: usize,
+    start_x: usize,
+    start_row: u32,
+) -> ValidMap {
+    let connected = connected_at_row(valid, distinct, start_state, start_x, start_row);
+    runs_below(valid, &connected, start_row)
+}
+
+/// Per state, the columns (one bit each) the piece reaches from the start by shifts and
+/// rotations at the start's row (states past `distinct` stay empty).
+#[inline]
+fn connected_at_row(
+    valid: &ValidMap,
+    distinct: usize,
+    start_state: usize,
+    start_x: usize,
+    row: u32,
+) -> [u32; 4] {
+    // Per state, the columns where the piece fits at the row.
+    let mut at_row = [0u32; 4];
+    for (fits, cols) in at_row.iter_mut().zip(valid).take(distinct) {
+        for (x, &v) in cols.iter().enumerate() {
+            *fits |= (v >> row & 1) << x;
+        }
+    }
+    let mut connected = [0u32; 4];
+    connected[start_state] = 1 << start_x;
+    loop {
+        let mut grew = false;
+        for s in 0..distinct {
+            let rotated_from = connected[(s + distinct - 1) % distinct];
+            let mut c = connected[s] | (rotated_from & at_row[s]);
+            // Shifts left and right along the row, as far as the piece fits.
+            loop {
+                let wider = (c | c << 1 | c >> 1) & at_row[s];
+                if wider == c {
+                    break;
+                }
+                c = wider;
+            }
+            grew |= c != connected[s];
+            connected[s] = c;
+        }
+        if !grew {
+            return connected;
+        }
+    }
+}
+
+/// The reachable set of [`connected_at_row`]'s columns: their valid rows from `row` down.
+fn runs_below(valid: &ValidMap, connected: &[u32; 4], row: u32) -> ValidMap {
+    let below = ROW_MASK & !((1u32 << row) - 1);
+    let mut reach = [[0u32; COLS]; 4];
+    for (s, &columns) in connected.iter().enumerate() {
+        for x in 0..COLS {
+            if columns >> x & 1 == 1 {
+                reach[s][x] = valid[s][x] & below;
+            }
+        }
+    }
+    reach
+}
+
 /// Closes one state's reachable set under `D`, `L` and `R`, after adding what rotating from the
 /// previous state brings. Returns whether the set grew.
 ///
@@ -237,24 +322,53 @@ pub fn placements_with(
     }
     let distinct = distinct_states(kind);
     let start = canonical_state(kind, spawn_state as u8) as usize;
-    let reach = reachable(&valid, distinct, start, sx, 1 << sy);
-    // Keep the positions that cannot move down (the states past `distinct` stay empty).
-    let mut rest = [[0u32; COLS]; 4];
+    let reach = if runs_from_top(&valid, distinct) {
+        let connected = connected_at_row(&valid, distinct, start, sx, sy);
+        // Each connected column rests at the end of its run: one placement each, in the order
+        // `push_positions` gives.
+        for (s, &columns) in connected.iter().enumerate() {
+            let mut c = columns;
+            while c != 0 {
+                let x = c.trailing_zeros() as usize;
+                c &= c - 1;
+                out.push(Placement {
+                    state: s as u8,
+                    x: x as u8,
+                    y: (31 - valid[s][x].leading_zeros()) as u8,
+                });
+            }
+        }
+        if !rules.locks_in_mid_air() {
+            return;
+        }
+        runs_below(&valid, &connected, sy)
+    } else {
+        let reach = reachable(&valid, distinct, start, sx, 1 << sy);
+        // Keep the positions that cannot move down (the states past `distinct` stay empty).
+        let mut rest = [[0u32; COLS]; 4];
+        for s in 0..distinct {
+            for x in 0..COLS {
+                rest[s][x] = reach[s][x] & !(valid[s][x] >> 1);
+            }
+        }
+        push_positions(&rest, out);
+        if !rules.locks_in_mid_air() {
+            return;
+        }
+        reach
+    };
+    // Only rows with at most four empty cells can be completed by one piece, and only a center
+    // within two rows of such a row touches it.
+    let near = rows_with_at_least(board, COLS as u32 - 4);
+    if near == 0 {
+        return;
+    }
     let mut air = [[0u32; COLS]; 4];
     for s in 0..distinct {
         for x in 0..COLS {
-            rest[s][x] = reach[s][x] & !(valid[s][x] >> 1);
             air[s][x] = reach[s][x] & (valid[s][x] >> 1);
         }
     }
-    push_positions(&rest, out);
-    if rules.locks_in_mid_air() {
-        // Only rows with at most four empty cells can be completed by one piece, and only a
-        // center within two rows of such a row touches it.
-        let near = rows_with_at_least(board, COLS as u32 - 4);
-        if near == 0 {
-            return;
-        }
         let centers = (near | near << 1 | near << 2 | near >> 1 | near >> 2) & ROW_MASK;
         for (s, cols) in air.iter_mut().enumerate() {
             for (x, bits) in cols.iter_mut().enumerate() {
@@ -272,7 +386,6 @@ pub fn placements_with(
             }
         }
         push_positions(&air, out);
-    }
 }
 
 fn push_positions(positions: &ValidMap, out: &mut Placements) {
@@ -451,6 +564,52 @@ mod tests {
         assert_eq!(out.len(), 9);
         placements(&Board::default(), Kind::I, 2, &mut out);
         assert_eq!(out.len(), 10 + 7);
+    }
+
+    /// Wherever every valid set runs from the top (random surfaces, tall ones that block the
+    /// spawn's moves, and surfaces with holes and overhangs, most of which do not qualify), the
+    /// shortcut finds exactly what the fixpoint finds, for every kind, spawn state and start row.
+    #[test]
+    fn valid_runs_from_the_top_need_no_fixpoint() {
+        let mut rng = crate::kit::sequence::SplitMix64::new(7);
+        let (mut compared, mut refused) = (0, 0);
+        for n in 0..4000 {
+            let mut board = Board::default();
+            let tallest = [4, 10, 17, 20][n % 4];
+            for c in board.cols.iter_mut() {
+                let height = rng.below(tallest + 1) as u32;
+                *c = ROW_MASK & !((1u32 << (20 - height)) - 1);
+                // Every other board: holes and overhangs, some of them as wide as a piece.
+                if n % 2 == 1 && height > 2 {
+                    *c &= !(rng.below(1 << 6) as u32) << (20 - height);
+                }
+            }
+            for kind in Kind::ALL {
+                let valid = valid_map(&board, kind);
+                let distinct = distinct_states(kind);
+                if !runs_from_top(&valid, distinct) {
+                    refused += 1;
+                    continue;
+                }
+                for index in 0..4 {
+                    let start = canonical_state(kind, index) as usize;
+                    for row in 0..2 {
+                        if valid[start][SPAWN.0 as usize] >> row & 1 == 0 {
+                            continue;
+                        }
+                        let x = SPAWN.0 as usize;
+                        assert_eq!(
+                            reachable_from_top(&valid, distinct, start, x, row),
+                            reachable(&valid, distinct, start, x, 1 << row),
+                            "board {n}, {kind:?}, spawn state {index}, row {row}: {:?}",
+                            board.cols
+                        );
+                        compared += 1;
+                    }
+                }
+            }
+        }
+        assert!(compared > 100_000 && refused > 1000, "{compared} {refused}");
     }
 
     #[test]
