@@ -100,7 +100,7 @@ features! {
 pub fn features(board: &Board, landing_y: u32, shallow_depth: u32, top_rows: u32) -> Features {
     let mut batch = Batch::default();
     batch.push(board, landing_y);
-    features_batch::<true>(&batch, shallow_depth, top_rows, true).lane(0)
+    features_batch::<true, true, true>(&batch, shallow_depth, top_rows, true).lane(0)
 }
 
 /// The longest clean well (at most 4): the run of rows directly above a column's top, counted
@@ -219,20 +219,33 @@ pub fn evaluate_batch(batch: &Batch, w: &Weights) -> [f32; BATCH] {
 pub fn evaluate_batch_with_cells(batch: &Batch, w: &Weights) -> ([f32; BATCH], [u32; BATCH]) {
     let (shallow_depth, top_rows) = w.row_windows();
     let clean_well = w.clean_well != 0.0;
-    // With no window (the shipped weights) `shallow_holes` is always 0: a build without it
-    // saves a count per column.
-    let lanes = if shallow_depth == 0 {
-        features_batch::<false>(batch, 0, top_rows, clean_well)
-    } else {
-        features_batch::<true>(batch, shallow_depth, top_rows, clean_well)
-    };
+    // Groups of features whose weights are all zero are not counted: with no window (the
+    // shipped weights) `shallow_holes` is always 0, and the olympiad's weights leave out the
+    // surface's pairs and the ready rows. Each group left out saves work in every column.
+    let shallow = shallow_depth != 0;
+    let pairs = w.flat_pairs != 0.0 || w.step1_pairs != 0.0 || w.step3_pairs != 0.0;
+    let ready = w.ready_rows != 0.0 || w.ready_run != 0.0;
+    macro_rules! with_groups {
+        ($($s:literal $p:literal $r:literal),*) => {
+            match (shallow, pairs, ready) {
+                $(($s, $p, $r) => {
+                    features_batch::<$s, $p, $r>(batch, shallow_depth, top_rows, clean_well)
+                })*
+            }
+        };
+    }
+    let lanes = with_groups!(
+        false false false, false false true, false true false, false true true,
+        true false false, true false true, true true false, true true true
+    );
     (lanes.weighted(w), lanes.cells)
 }
 
 /// [`features`] of every board in `batch` (the first `batch.len()` entries); `clean_well`
-/// (the one slow feature) only when `with_clean_well`.
+/// (the one slow feature) only when `with_clean_well`, `shallow_holes`, the surface's pairs and
+/// the ready rows only when `SHALLOW`, `PAIRS` and `READY` (else they count 0).
 #[inline(always)]
-fn features_batch<const SHALLOW: bool>(
+fn features_batch<const SHALLOW: bool, const PAIRS: bool, const READY: bool>(
     batch: &Batch,
     shallow_depth: u32,
     top_rows: u32,
@@ -289,7 +302,9 @@ fn features_batch<const SHALLOW: bool>(
             };
             for l in lanes..lanes + VECTOR {
                 let col = c[l];
-                others_full[l] &= col | skip_full;
+                if READY {
+                    others_full[l] &= col | skip_full;
+                }
                 // Row y+1 sits under row y; the floor counts as filled.
                 column_transitions[l] +=
                     ((col ^ ((col >> 1) | (1 << (ROWS - 1)))) & ROW_MASK).count_ones();
@@ -313,9 +328,11 @@ fn features_batch<const SHALLOW: bool>(
                 let step = height.abs_diff(previous_height[l]) & has_left;
                 bumpiness[l] += step;
                 row_transitions[l] += ((col ^ left[l]) & stack_rows[l] & has_left).count_ones();
-                flat_pairs[l] += u32::from(step == 0) & surface_pair;
-                step1_pairs[l] += u32::from(step == 1) & surface_pair;
-                step3_pairs[l] += u32::from(step >= 3) & surface_pair;
+                if PAIRS {
+                    flat_pairs[l] += u32::from(step == 0) & surface_pair;
+                    step1_pairs[l] += u32::from(step == 1) & surface_pair;
+                    step3_pairs[l] += u32::from(step >= 3) & surface_pair;
+                }
                 previous_height[l] = height;
                 let d = (left[l] & right[l] & above_top).count_ones();
                 well_sums[l] += d * (d + 1) / 2;
@@ -330,10 +347,12 @@ fn features_batch<const SHALLOW: bool>(
     let mut ready_rows = [0u32; BATCH];
     let mut ready_run = [0u32; BATCH];
     for l in 0..BATCH {
-        let well = cols[SPAWN_X][l];
-        let ready = others_full[l] & !well;
-        ready_rows[l] = ready.count_ones();
-        ready_run[l] = run_above_top(ready, well);
+        if READY {
+            let well = cols[SPAWN_X][l];
+            let ready = others_full[l] & !well;
+            ready_rows[l] = ready.count_ones();
+            ready_run[l] = run_above_top(ready, well);
+        }
         wall_transitions[l] = (!cols[0][l] & stack_rows[l]).count_ones()
             + (!cols[COLS - 1][l] & stack_rows[l]).count_ones();
         hole_row_count[l] = hole_rows[l].count_ones();

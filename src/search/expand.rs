@@ -125,10 +125,19 @@ impl<S: Copy + Default + Send + Sync, C: Code> Beam<S, C> {
         }
         self.expanded_frontier = last.is_some();
         self.count = count;
-        let probe = |i: usize| i.is_multiple_of(PROBE_STRIDE);
+        // A beam of a few tasks keeps every child: the probes' bound would save little, and
+        // restricting the probes' children after it costs more than it saves.
+        let few = tasks < 2 * PROBE_STRIDE;
+        let probe = |i: usize| few || i.is_multiple_of(PROBE_STRIDE);
         let mut placements = self.pass(last, step, level, probe, u64::MAX);
-        let bound = probe_bound(&self.chunks[..tasks], count, width);
-        placements += self.pass(last, step, level, |i| !probe(i), bound);
+        let bound = if few {
+            u64::MAX
+        } else {
+            probe_bound(&self.chunks[..tasks], count, width)
+        };
+        if !few {
+            placements += self.pass(last, step, level, |i| !probe(i), bound);
+        }
         if bound != u64::MAX {
             self.chunks[..tasks]
                 .par_iter_mut()

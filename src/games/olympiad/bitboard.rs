@@ -90,11 +90,53 @@ pub fn place(board: &mut Board, shape: &Shape, column: usize, y: u32) -> Settled
     for dx in 0..shape.width as usize {
         board.cols[column + dx] |= shape.masks[dx] >> y;
     }
+    // Most placements complete no row: that check stays inline in the search's loop.
+    if board.full_rows() == 0 {
+        return Settled::default();
+    }
+    settle(board)
+}
+
+/// A board's columns ANDed from the left up to each column and from each column to the right:
+/// the rows a placement completes come from them and the piece's own columns, without reading
+/// back the columns just written (a wide read of narrow writes waits for them to land).
+pub struct Ands {
+    before: [u32; WIDTH + 1],
+    after: [u32; WIDTH + 1],
+}
+
+impl Ands {
+    pub fn of(board: &Board) -> Ands {
+        let mut ands = Ands {
+            before: [ROW_MASK; WIDTH + 1],
+            after: [ROW_MASK; WIDTH + 1],
+        };
+        for x in 0..WIDTH {
+            ands.before[x + 1] = ands.before[x] & board.cols[x];
+            ands.after[WIDTH - 1 - x] = ands.after[WIDTH - x] & board.cols[WIDTH - 1 - x];
+        }
+        ands
+    }
+}
+
+/// [`place`] on a copy of the board `ands` was made of.
+#[inline]
+pub fn place_over(board: &mut Board, ands: &Ands, shape: &Shape, column: usize, y: u32) -> Settled {
+    let end = column + shape.width as usize;
+    let mut full = ands.before[column] & ands.after[end];
+    for dx in 0..shape.width as usize {
+        let col = board.cols[column + dx] | shape.masks[dx] >> y;
+        full &= col;
+        board.cols[column + dx] = col;
+    }
+    if full == 0 {
+        return Settled::default();
+    }
     settle(board)
 }
 
 /// Removes full rows, and after a removal lets the bodies fall, until no row is full.
-#[inline]
+#[inline(never)]
 pub fn settle(board: &mut Board) -> Settled {
     let mut settled = Settled::default();
     loop {
@@ -267,7 +309,10 @@ mod tests {
                 match (plain, fast) {
                     (rules::Outcome::GameOver, None) => break,
                     (rules::Outcome::Placed(p), Some(y)) => {
+                        let (mut over, ands) = (board, Ands::of(&board));
                         let s = place(&mut board, shape, column, y);
+                        assert_eq!(place_over(&mut over, &ands, shape, column, y), s);
+                        assert_eq!(over, board);
                         assert_eq!((s.lines, s.chains), (p.lines, p.chains));
                         chains += s.chains;
                     }

@@ -3,7 +3,7 @@
 //! inside the field, keyed by the contest's board evaluation under weights tuned for
 //! survival. The score of a line is its pieces placed.
 
-use super::bitboard::{heights, place, rest_row, shapes};
+use super::bitboard::{heights, place, place_over, rest_row, shapes, Ands};
 use super::record::Placement;
 use super::rules::Kind;
 use crate::kit::board::{Board, ROWS};
@@ -132,6 +132,7 @@ impl Game for Olympiad<'_> {
         out: &mut Sink<u16>,
     ) -> u64 {
         let heights = heights(board);
+        let ands = Ands::of(board);
         let mut generated = 0;
         for (o, shape) in shapes(at.kind).iter().enumerate() {
             for column in 0..=(10 - shape.width as usize) {
@@ -140,7 +141,7 @@ impl Game for Olympiad<'_> {
                     continue;
                 };
                 let mut child = *board;
-                place(&mut child, shape, column, y);
+                place_over(&mut child, &ands, shape, column, y);
                 // The evaluation's landing row counts from the top, at the piece's middle.
                 let landing = ROWS - 1 - (y + u32::from(shape.height) / 2);
                 pending.push(&child, landing, score + 1, parent, pack(o, column));
