@@ -235,6 +235,7 @@ class TetanesNes(Nes):
         from tetanes_py import NesEnv as TetanesEnv  # noqa: E402  (only when asked for)
 
         self.env = TetanesEnv(headless=True)
+        self.jammed = False
         with open(ROM, "rb") as f:
             self.env.load_rom("Tetris.nes", f.read())
         self.ram = TetanesRam(self)
@@ -259,7 +260,17 @@ class TetanesNes(Nes):
     def step(self, buttons):
         if self.ram.pending:
             self.flush()
-        self.env.step([bool(buttons & b) for b in self.ORDER], render=False)
+        if self.jammed:
+            return
+        try:
+            self.env.step([bool(buttons & b) for b in self.ORDER], render=False)
+        except RuntimeError as e:
+            # A game that ran off into RAM can execute an opcode that halts the 6502 (KIL):
+            # TetaNES stops with "cpu state is corrupted" (and unloads the cartridge). The
+            # machine stays halted, as a real one would, until a save is loaded.
+            if "corrupted" not in str(e):
+                raise
+            self.jammed = True
 
     def flush(self, power_on=False, dpad=True):
         """Puts the pending RAM writes into the machine: a save state is written, its RAM
@@ -300,6 +311,8 @@ class TetanesNes(Nes):
         return path
 
     def restore(self, saved=None):
+        if self.jammed:
+            self.power_on()  # a halted TetaNES unloads the cartridge: load it again
         self.ram.pending = {}
         self.env.load_state_from_path(saved)
 
