@@ -26,6 +26,7 @@ mod nes_cli;
 mod nes_engine;
 mod nes_fceux;
 mod nes_oracle;
+mod nes_tetanes;
 mod olympiad_cli;
 mod polish_cli;
 mod record;

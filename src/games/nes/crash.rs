@@ -3,10 +3,11 @@
 //! game's jump-table routine, which then jumps into zero page: no piece spawns again. Whether it
 //! does depends on the cycles the frame spends, so on the level, the rows cleared and whether
 //! the line count passes a multiple of ten (the level-up's extra work), and on what else the
-//! frame does. The table `crashes.txt` is measured on the ROM on two emulators, nes-py
-//! (`tools/nes-oracle/crashes.py`) and FCEUX (`tools/nes-oracle/fceux/fceux.py sweep`), and is
-//! the union of the two: a cell is listed when any of the variants tried there (next piece,
-//! frame phase, statistics carry, stack height) crashed or froze the game on either emulator,
+//! frame does. The table `crashes.txt` is measured on the ROM on three emulators, nes-py
+//! (`tools/nes-oracle/crashes.py`), FCEUX (`tools/nes-oracle/fceux/fceux.py sweep`) and TetaNES
+//! (`crashes.py --emulator tetanes`), and is the union of the three: a cell is listed when any
+//! of the variants tried there (next piece, frame phase, statistics carry, stack height)
+//! crashed or froze the game on any of them,
 //! so a cell the ROM only sometimes fails on counts as a crash. One variable the engine knows is kept apart: the music's tempo check
 //! reads row 5 of the field, so when rows 0..=5 are empty at the lock ([`low_stack`]) only the
 //! variants with a low stack count (`low` lines), and otherwise all of them (`any`).
