@@ -25,6 +25,7 @@ mod mpi_cli;
 mod nes_cli;
 mod nes_engine;
 mod nes_fceux;
+mod nes_movies;
 mod nes_oracle;
 mod nes_tetanes;
 mod olympiad_cli;
