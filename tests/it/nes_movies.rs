@@ -10,20 +10,21 @@ use tetris_opt::games::nes::record::NesRecord;
 use tetris_opt::games::nes::replay::{snapshots, Snapshot};
 use tetris_opt::games::nes::tables::kind_letter;
 
-/// What an oracle prints after every spawn, and once at the end.
+/// What an oracle prints after every spawn, and once at the end (nes-py's oracle prints the
+/// same, without `crashed`).
 #[derive(Deserialize, Debug)]
 pub struct MovieSnapshot {
-    frame: u64,
-    score: u64,
-    lines: u32,
-    level: u8,
-    piece: u8,
-    next: u8,
-    board: String,
+    pub frame: u64,
+    pub score: u64,
+    pub lines: u32,
+    pub level: u8,
+    pub piece: u8,
+    pub next: u8,
+    pub board: String,
     #[serde(default)]
-    end: bool,
+    pub end: bool,
     #[serde(default)]
-    crashed: bool,
+    pub crashed: bool,
 }
 
 /// An oracle that plays a movie: `command` starts it, with the movie's path appended.

@@ -6,26 +6,13 @@
 //! `target/nes-oracle-venv` (`.ci/run` does), or `NES_ORACLE_PYTHON` names another. Without one
 //! the test says it is skipped; with `CI=true` it fails.
 
-use serde::Deserialize;
+use crate::nes_movies::MovieSnapshot as RomSnapshot;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use tetris_opt::games::nes::crash;
 use tetris_opt::games::nes::record::NesRecord;
 use tetris_opt::games::nes::replay::{snapshots, Snapshot};
 use tetris_opt::games::nes::tables::kind_letter;
-
-#[derive(Deserialize, Debug)]
-struct RomSnapshot {
-    frame: u64,
-    score: u64,
-    lines: u32,
-    level: u8,
-    piece: u8,
-    next: u8,
-    board: String,
-    #[serde(default)]
-    end: bool,
-}
 
 /// `NES_ORACLE_PYTHON`, or the virtualenv `tools/nes-oracle/setup.sh` makes.
 fn python() -> Option<PathBuf> {
