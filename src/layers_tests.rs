@@ -105,3 +105,73 @@ fn the_command_line_layer_names_no_game() {
     let games: Vec<String> = games().iter().map(|g| format!("games::{g}")).collect();
     assert_eq!(offenders("cli", &games), Vec::<String>::new());
 }
+
+/// The files a `mod NAME;` line (with its `#[path = "..."]`, where it has one) in `file`
+/// declares, where `cargo fmt` looks for them. A line inside a macro is not one rustfmt
+/// follows, so only lines outside `macro_rules!` count.
+fn declared(file: &Path, text: &str) -> Vec<PathBuf> {
+    let dir = file.parent().expect("a file has a folder");
+    let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
+    // `lib.rs`, `main.rs` and `mod.rs` own their folder; `a.rs` owns `a/`.
+    let own = if ["lib", "main", "mod"].contains(&stem) {
+        dir.to_path_buf()
+    } else {
+        dir.join(stem)
+    };
+    let mut found = Vec::new();
+    let mut path_attribute: Option<String> = None;
+    let mut in_macro = false;
+    for line in text.lines() {
+        let line = line.trim();
+        if line.starts_with("macro_rules!") {
+            in_macro = true;
+        }
+        if in_macro {
+            in_macro = !line.starts_with('}');
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix("#[path = \"") {
+            path_attribute = rest.split('"').next().map(str::to_string);
+            continue;
+        }
+        let words = line.trim_start_matches("pub(crate) ").trim_start_matches("pub ");
+        let Some(name) = words.strip_prefix("mod ").and_then(|r| r.strip_suffix(';')) else {
+            if !line.starts_with("#[") {
+                path_attribute = None;
+            }
+            continue;
+        };
+        found.push(match path_attribute.take() {
+            Some(path) => dir.join(path),
+            None if own.join(format!("{name}.rs")).exists() => own.join(format!("{name}.rs")),
+            None => own.join(name).join("mod.rs"),
+        });
+    }
+    found
+}
+
+#[test]
+fn cargo_fmt_reaches_every_source_file() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut roots: Vec<PathBuf> = vec![src.join("lib.rs")];
+    for (path, _) in sources(&src.join("bin")) {
+        roots.push(path);
+    }
+    let mut reached: Vec<PathBuf> = Vec::new();
+    while let Some(file) = roots.pop() {
+        let text = std::fs::read_to_string(&file)
+            .unwrap_or_else(|e| panic!("{} is declared but unreadable: {e}", file.display()));
+        roots.extend(declared(&file, &text));
+        reached.push(file);
+    }
+    let missed: Vec<String> = sources(&src)
+        .into_iter()
+        .filter(|(path, _)| !reached.contains(path))
+        .map(|(path, _)| path.display().to_string())
+        .collect();
+    assert_eq!(
+        missed,
+        Vec::<String>::new(),
+        "files no plain `mod` line declares: cargo fmt --check never reads them"
+    );
+}

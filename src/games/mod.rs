@@ -2,17 +2,20 @@
 //! record text, its fast move generator and evaluation for the search, and its `cli` module,
 //! which the binaries play it through ([`crate::cli::registry::GameCli`]).
 //!
-//! [`ALL`] is the list the binaries read. A game joins it by one folder and one name in the
-//! line below; no other file names the games.
+//! [`ALL`] is the list the binaries read. A game joins it by one folder, its `mod` line and
+//! its name in [`ALL`]; no other file names the games. The modules are declared plainly, not
+//! by a macro, so that `cargo fmt` and every other tool that follows `mod` lines sees them.
 
-/// The games' modules, and [`ALL`]: each module's `cli::GAME`, in the order `--game` lists
-/// them (the first is every binary's default).
-macro_rules! registry {
-    ($($game:ident),+) => {
-        $(pub mod $game;)+
-        /// Every game the binaries play.
-        pub const ALL: &[&dyn crate::cli::registry::GameCli] = &[$(&$game::cli::GAME),+];
-    };
-}
+pub mod browser;
+pub mod nes;
+pub mod olympiad;
+pub mod tencent;
 
-registry!(tencent, nes, browser, olympiad);
+/// Every game the binaries play, in the order `--game` lists them (the first is every
+/// binary's default).
+pub const ALL: &[&dyn crate::cli::registry::GameCli] = &[
+    &tencent::cli::GAME,
+    &nes::cli::GAME,
+    &browser::cli::GAME,
+    &olympiad::cli::GAME,
+];

@@ -2,14 +2,11 @@
 //! plain engine and printed, and the summary), `check`, `gen` and `play`'s page.
 
 use crate::cli::plain;
+use crate::cli::progress::Progress;
 use crate::cli::registry::{only, Check, GameCli, Play, Solve};
 use crate::cli::sequence::{write_json, GenOptions, Prepared, RecordOut, SolveRun};
-use crate::cli::{read_policy, read_sequence, read_text, read_weights, CliError, EvalOptions};
 use crate::cli::EXIT_INVALID;
-use clap::Args as _;
-use crate::cli::progress::Progress;
-use std::io::Write;
-use std::time::Instant;
+use crate::cli::{read_policy, read_sequence, read_text, read_weights, CliError, EvalOptions};
 use crate::games::browser::record::{Record, HEADER};
 use crate::games::browser::replay::{JsonReport, Replayer};
 use crate::games::browser::search::{default_policy, default_weights, Params};
@@ -17,6 +14,9 @@ use crate::games::browser::search::{DEFAULT_SCORE_WEIGHT, DEFAULT_WIDTH};
 use crate::search::limits;
 use crate::search::width::WallClock;
 use crate::search::Objective;
+use clap::Args as _;
+use std::io::Write;
+use std::time::Instant;
 
 /// Solves a browser-game sequence: the record on stdout (checked on the plain engine first),
 /// a summary ending in `Score = N` on stderr.
@@ -147,7 +147,10 @@ impl GameCli for Browser {
         DEFAULT_WIDTH
     }
     fn solve_options(&self, options: clap::Command) -> clap::Command {
-        options.args(only(EvalOptions::augment_args(clap::Command::new("")), &["score_weight", "weights", "policy"]))
+        options.args(only(
+            EvalOptions::augment_args(clap::Command::new("")),
+            &["score_weight", "weights", "policy"],
+        ))
     }
     fn solve(&self, run: &Solve, _: &clap::ArgMatches) -> Result<(), CliError> {
         solve(&SolveRun::of(run)?)
@@ -161,7 +164,10 @@ impl GameCli for Browser {
     fn generate(&self, matches: &clap::ArgMatches) -> Result<String, CliError> {
         let o = GenOptions::read(matches)?;
         let pieces = crate::games::browser::sequence(o.seed, o.count);
-        Ok(GenOptions::file(&pieces, &format!("--game browser --seed {} --count {}", o.seed, o.count)))
+        Ok(GenOptions::file(
+            &pieces,
+            &format!("--game browser --seed {} --count {}", o.seed, o.count),
+        ))
     }
     fn has_page(&self) -> bool {
         true

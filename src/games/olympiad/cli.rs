@@ -3,21 +3,19 @@
 //! viewer page, and `gen`.
 
 use crate::cli::plain;
+use crate::cli::progress::Progress;
 use crate::cli::registry::{only, Check, GameCli, Solve};
 use crate::cli::sequence::{write_json, GenOptions, Prepared, RecordOut, SolveRun};
 use crate::cli::{read_weights, CliError, EvalOptions, Pictures};
-use clap::Args as _;
-use crate::cli::progress::Progress;
-use std::io::Write;
-use std::time::Instant;
 use crate::games::olympiad::record::{Placement, HEADER};
 use crate::games::olympiad::replay::{JsonReport, Replay};
-use crate::games::olympiad::search::{
-    default_weights, solve as search, Params, DEFAULT_WIDTH,
-};
+use crate::games::olympiad::search::{default_weights, solve as search, Params, DEFAULT_WIDTH};
 use crate::search::limits;
 use crate::search::width::WallClock;
 use crate::search::{Objective, Processes};
+use clap::Args as _;
+use std::io::Write;
+use std::time::Instant;
 
 /// Solves an olympiad sequence: the record on stdout, each placement replayed on the plain
 /// engine before it is written (a long game's record comes out as the search decides it), a
@@ -125,13 +123,19 @@ impl GameCli for Olympiad {
     fn solve_options(&self, options: clap::Command) -> clap::Command {
         // Its score is its pieces placed, the same for every state of a depth: no score
         // weight, and no policy.
-        options.args(only(EvalOptions::augment_args(clap::Command::new("")), &["weights"]))
+        options.args(only(
+            EvalOptions::augment_args(clap::Command::new("")),
+            &["weights"],
+        ))
     }
     fn solve(&self, run: &Solve, _: &clap::ArgMatches) -> Result<(), CliError> {
         solve(&SolveRun::of(run)?)
     }
     fn check_options(&self, options: clap::Command) -> clap::Command {
-        options.args(only(Pictures::augment_args(clap::Command::new("")), &["html"]))
+        options.args(only(
+            Pictures::augment_args(clap::Command::new("")),
+            &["html"],
+        ))
     }
     fn check(&self, run: &Check, matches: &clap::ArgMatches) -> Result<(), CliError> {
         let html = Pictures::read(matches).html;

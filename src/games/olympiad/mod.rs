@@ -5,8 +5,8 @@
 //! viewer's page of it in [`film`]), the search's fast engine on the kit's column board in
 //! [`bitboard`] and its side of the search in [`search`].
 
-pub mod cli;
 pub mod bitboard;
+pub mod cli;
 pub mod film;
 pub mod record;
 pub mod replay;

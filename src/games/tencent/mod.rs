@@ -5,8 +5,8 @@
 //! seam in [`search`]. The contest's own tools: record building and the self-check in [`solve`],
 //! parameter tuning in [`tune`], and [`merge`] and [`polish`] to improve finished records.
 
-pub mod cli;
 pub mod bitboard;
+pub mod cli;
 pub mod film;
 pub mod merge;
 pub mod movegen;

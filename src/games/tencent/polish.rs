@@ -140,9 +140,9 @@ mod tests {
     use crate::games::tencent::rules::Rules;
     use crate::games::tencent::search::beam_search;
     use crate::games::tencent::solve::record_for;
+    use crate::kit::policy::Policy;
     use crate::kit::sequence::contest_sequence;
     use crate::search::width::Schedule;
-    use crate::kit::policy::Policy;
 
     fn params(beam_width: usize) -> Params {
         Params {

@@ -236,7 +236,8 @@ fn run_streaming(
         .pieces_to_place(sequence.len())
         .saturating_sub(first);
     let rest = &sequence[first.min(sequence.len())..];
-    let fill = (params.policy.fill_plan.as_ref()).map(|plan| FillCosts::contest(plan, rest, depths));
+    let fill =
+        (params.policy.fill_plan.as_ref()).map(|plan| FillCosts::contest(plan, rest, depths));
     let game = Tencent {
         sequence: rest,
         first,

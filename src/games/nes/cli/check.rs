@@ -2,13 +2,13 @@
 
 use crate::cli::write_file;
 use crate::cli::{read_text, stdout_failed, CliError};
-use serde::Serialize;
-use std::io::Write;
-use std::path::Path;
 use crate::games::nes::film::NesFilm;
 use crate::games::nes::record::NesRecord;
 use crate::games::nes::replay::{describe_lock, replay_observed, End, NesReport};
 use crate::games::nes::rules::{Events, NesGame};
+use serde::Serialize;
+use std::io::Write;
+use std::path::Path;
 
 /// One frame of `check --game nes --frames`: the ROM's variables the oracle also prints.
 #[derive(Serialize)]

@@ -80,7 +80,10 @@ impl GameCli for Nes {
         })
     }
     fn check_options(&self, options: clap::Command) -> clap::Command {
-        let pictures = only(Pictures::augment_args(clap::Command::new("")), &["trace", "html"]);
+        let pictures = only(
+            Pictures::augment_args(clap::Command::new("")),
+            &["trace", "html"],
+        );
         NesCheck::augment_args(options).args(pictures)
     }
     fn check(&self, run: &Check, matches: &clap::ArgMatches) -> Result<(), CliError> {
@@ -90,7 +93,8 @@ impl GameCli for Nes {
                 "--game nes takes one file, the record: its header names the start",
             ));
         }
-        let own = NesCheck::from_arg_matches(matches).map_err(|e| CliError::usage(e.to_string()))?;
+        let own =
+            NesCheck::from_arg_matches(matches).map_err(|e| CliError::usage(e.to_string()))?;
         let pictures = Pictures::read(matches);
         let (fm2, html) = (own.fm2.as_deref(), pictures.html.as_deref());
         let inputs = [("record file", Some(args.input.as_path()))];

@@ -1,22 +1,22 @@
 //! `solve --game nes`: the options, the search, and the record checked on the plain engine
 //! before it is printed.
 
-use crate::say;
+use crate::cli::progress::Progress;
 use crate::cli::write_file;
 use crate::cli::{check_width, read_text, stdout_failed, CliError, SearchOptions};
-use crate::cli::progress::Progress;
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::time::Instant;
 use crate::games::nes::ending::Ending;
 use crate::games::nes::eval::NesWeights;
 use crate::games::nes::movegen::InputModel;
 use crate::games::nes::replay::{replay_observed, End, NesReport};
 use crate::games::nes::search::{lines_to_level, Found, NesSearch, State, Stop, MAX_PIECES};
 use crate::games::nes::start;
+use crate::say;
 use crate::search::limits;
 use crate::search::width::{Schedule, TimeBudget, WallClock};
 use crate::search::{Objective, Width};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 /// The default beam width of NES games.
 pub const DEFAULT_WIDTH: usize = 2_000;
@@ -308,7 +308,11 @@ fn nes_weights(path: Option<&Path>) -> Result<NesWeights, CliError> {
 
 /// The pieces a game is expected to take to its first stop (`--pieces`, `--lines`, or the
 /// lines to the level asked for), for the progress and the time budget; `None`: no stop.
-fn planned_pieces(pieces: Option<usize>, lines: Option<u32>, to_level: Option<u32>) -> Option<usize> {
+fn planned_pieces(
+    pieces: Option<usize>,
+    lines: Option<u32>,
+    to_level: Option<u32>,
+) -> Option<usize> {
     // A piece adds 4 cells and a line takes 10: about 2.5 pieces a line.
     let for_lines = |l: u32| l as usize * 5 / 2 + 10;
     [pieces, lines.map(for_lines), to_level.map(for_lines)]
@@ -360,7 +364,11 @@ fn print_summary(game: &Prepared, found: &Found, report: &NesReport, seconds: f6
             found.ending.describe()
         );
     }
-    if let Some(n) = game.stop.level.filter(|&n| n != 29 && report.level_count < n) {
+    if let Some(n) = game
+        .stop
+        .level
+        .filter(|&n| n != 29 && report.level_count < n)
+    {
         say!("the game did not reach level {n}");
     }
     say!("ROM score: {}", report.rom_score);

@@ -2,6 +2,7 @@
 //! page.
 
 use super::options::RulesOptions;
+use crate::cli::plain::invalid_record;
 use crate::cli::registry::CheckArgs;
 use crate::cli::{read_sequence, read_text, refuse_overwriting, stdout_failed, write_file};
 use crate::cli::{CliError, Pictures, EXIT_INVALID};
@@ -10,7 +11,6 @@ use crate::games::tencent::record::Record;
 use crate::games::tencent::replay::{replay_observed, End, ReplayError, Report, Step};
 use crate::games::tencent::report::JsonReport;
 use crate::games::tencent::stats::Stats;
-use crate::cli::plain::invalid_record;
 use crate::kit::film::Film;
 use crate::say;
 use clap::FromArgMatches;
@@ -31,12 +31,10 @@ pub struct ContestCheck {
     stats: bool,
 }
 
-
 /// `--judge` as `check` reads it (the shared text speaks of a search).
 pub const JUDGE_HELP: &str = "Check by the contest web replay's rules: a piece locks wherever its \
     moves leave it, even in mid-air, and whatever follows the end of the game is ignored. \
     The contest's game only.";
-
 
 /// `check`'s options as the contest's game reads them: every game's, and its own.
 struct Args<'a> {
@@ -68,7 +66,6 @@ pub fn check(args: &CheckArgs, matches: &clap::ArgMatches) -> Result<(), CliErro
 /// A record that fails by the rules within this many pieces is likely of another sequence.
 const FIRST_PIECES: usize = 3;
 
-
 /// The game a record file names on its first line that is not a comment (`game nes`,
 /// `game browser`), if it is readable and does.
 fn game_named_by(path: &Path) -> Option<String> {
@@ -87,7 +84,6 @@ fn game_named_by(path: &Path) -> Option<String> {
         _ => None,
     }
 }
-
 
 fn run(args: &Args) -> Result<(), CliError> {
     let record_path = record_path(args)?;
@@ -281,7 +277,6 @@ fn write_report(
     }
     write_summary(out, report)
 }
-
 
 /// Why `--at` showed nothing: the record locked fewer pieces.
 fn locked_only(locked: usize) -> String {

@@ -62,8 +62,9 @@ impl GameCli for Tencent {
     }
     fn check_options(&self, options: clap::Command) -> clap::Command {
         let options = RulesOptions::augment_args(check::ContestCheck::augment_args(options));
-        Pictures::augment_args(options)
-            .mut_arg("judge", |a| a.help(check::JUDGE_HELP).long_help(None::<&str>))
+        Pictures::augment_args(options).mut_arg("judge", |a| {
+            a.help(check::JUDGE_HELP).long_help(None::<&str>)
+        })
     }
     fn check(&self, run: &Check, matches: &clap::ArgMatches) -> Result<(), CliError> {
         check::check(run.args, matches)
@@ -73,14 +74,18 @@ impl GameCli for Tencent {
     }
     fn generate(&self, matches: &clap::ArgMatches) -> Result<String, CliError> {
         let o = GenOptions::read(matches)?;
-        let own = ContestGen::from_arg_matches(matches).map_err(|e| CliError::usage(e.to_string()))?;
+        let own =
+            ContestGen::from_arg_matches(matches).map_err(|e| CliError::usage(e.to_string()))?;
         let (distribution, name) = match own.distribution {
             DistributionArg::Contest => (Distribution::Contest, "contest"),
             DistributionArg::Uniform => (Distribution::Uniform, "uniform"),
             DistributionArg::Bag7 => (Distribution::Bag7, "bag7"),
         };
         let pieces = generate(distribution, o.seed, o.count);
-        let how = format!("--seed {} --count {} --distribution {name}", o.seed, o.count);
+        let how = format!(
+            "--seed {} --count {} --distribution {name}",
+            o.seed, o.count
+        );
         Ok(GenOptions::file(&pieces, &how))
     }
 }

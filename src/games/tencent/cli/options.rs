@@ -88,4 +88,3 @@ pub fn ranking(eval: &EvalOptions, objective: Objective) -> Result<RankingParams
         policy,
     })
 }
-

@@ -1,14 +1,14 @@
 //! `solve` of the contest's game: the options only it takes, the search in this process or
 //! over an MPI job's, and the record checked by the rules engine as it goes out.
 
+use super::options::read_record;
 use super::options::{ranking, RulesOptions};
+use crate::cli::distributed;
 use crate::cli::interrupt::PieceOut;
 use crate::cli::progress::Progress;
 use crate::cli::registry::{Solve, SolveArgs};
 use crate::cli::sequence::sequence_file;
 use crate::cli::values::parse_schedule;
-use super::options::read_record;
-use crate::cli::distributed;
 use crate::cli::{check_output, check_width, read_sequence, stdout_failed, write_file};
 use crate::cli::{CliError, EvalOptions};
 use crate::games::tencent::movegen::Placement;
@@ -193,7 +193,10 @@ fn record_failed(e: SolveError) -> CliError {
 /// Checks every option against its limits before any file is read: the sequence file, the
 /// rules, and the widest beam the search may hold (the budget's cap, else the widest
 /// scheduled), which must fit in memory.
-fn check_options<'a>(args: &'a Args, processes: usize) -> Result<(&'a PathBuf, Rules, usize), CliError> {
+fn check_options<'a>(
+    args: &'a Args,
+    processes: usize,
+) -> Result<(&'a PathBuf, Rules, usize), CliError> {
     let input = sequence_file(&args.input)?;
     let beam_width = args.beam_width.unwrap_or(DEFAULT_WIDTH);
     let contest = &args.contest;

@@ -372,23 +372,23 @@ pub fn placements_with(
             air[s][x] = reach[s][x] & (valid[s][x] >> 1);
         }
     }
-        let centers = (near | near << 1 | near << 2 | near >> 1 | near >> 2) & ROW_MASK;
-        for (s, cols) in air.iter_mut().enumerate() {
-            for (x, bits) in cols.iter_mut().enumerate() {
-                let mut b = *bits & centers;
-                *bits = 0;
-                while b != 0 {
-                    let y = b.trailing_zeros();
-                    b &= b - 1;
-                    let mut after = *board;
-                    after.write(kind, s as u8, x, y);
-                    if after.full_rows() != 0 {
-                        *bits |= 1 << y;
-                    }
+    let centers = (near | near << 1 | near << 2 | near >> 1 | near >> 2) & ROW_MASK;
+    for (s, cols) in air.iter_mut().enumerate() {
+        for (x, bits) in cols.iter_mut().enumerate() {
+            let mut b = *bits & centers;
+            *bits = 0;
+            while b != 0 {
+                let y = b.trailing_zeros();
+                b &= b - 1;
+                let mut after = *board;
+                after.write(kind, s as u8, x, y);
+                if after.full_rows() != 0 {
+                    *bits |= 1 << y;
                 }
             }
         }
-        push_positions(&air, out);
+    }
+    push_positions(&air, out);
 }
 
 fn push_positions(positions: &ValidMap, out: &mut Placements) {
