@@ -111,7 +111,10 @@ fn the_command_line_layer_names_no_game() {
 /// follows, so only lines outside `macro_rules!` count.
 fn declared(file: &Path, text: &str) -> Vec<PathBuf> {
     let dir = file.parent().expect("a file has a folder");
-    let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
+    let stem = file
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or_default();
     // `lib.rs`, `main.rs` and `mod.rs` own their folder; `a.rs` owns `a/`.
     let own = if ["lib", "main", "mod"].contains(&stem) {
         dir.to_path_buf()
@@ -134,7 +137,9 @@ fn declared(file: &Path, text: &str) -> Vec<PathBuf> {
             path_attribute = rest.split('"').next().map(str::to_string);
             continue;
         }
-        let words = line.trim_start_matches("pub(crate) ").trim_start_matches("pub ");
+        let words = line
+            .trim_start_matches("pub(crate) ")
+            .trim_start_matches("pub ");
         let Some(name) = words.strip_prefix("mod ").and_then(|r| r.strip_suffix(';')) else {
             if !line.starts_with("#[") {
                 path_attribute = None;
