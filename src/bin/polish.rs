@@ -65,7 +65,7 @@ fn run(args: &Args) -> Result<(), CliError> {
     args.search.check()?;
     args.eval.check()?;
     args.search
-        .check_memory(args.beam_width, tetris_opt::search::limits::BYTES_PER_STATE)?;
+        .check_memory(args.beam_width, tetris_opt::search::limits::BYTES_PER_STATE, 0)?;
     let sequence = read_sequence(&args.input)?;
     let record = read_record(&args.record)?;
     let objective = args.search.objective_or(Objective::Score);
@@ -87,7 +87,7 @@ fn run(args: &Args) -> Result<(), CliError> {
     // Once every input is read and valid: an error is then the only line printed.
     if !args.quiet {
         args.search
-            .print_estimate(args.beam_width, tetris_opt::search::limits::BYTES_PER_STATE);
+            .print_estimate(args.beam_width, tetris_opt::search::limits::BYTES_PER_STATE, 0);
     }
     let total = to.saturating_sub(args.from) as u64;
     // Where no bar draws, a line a minute.

@@ -19,6 +19,15 @@ pub fn main(run: impl FnOnce(&dyn Comm) -> Result<(), CliError>) -> std::process
     };
     #[cfg(not(feature = "mpi"))]
     let comm = crate::search::comm::Solo;
+    #[cfg(not(feature = "mpi"))]
+    if let Some(size) = launched_as_many() {
+        // Each process would run the whole search alone and print a record of its own.
+        let error = CliError::usage(format!(
+            "this process is one of {size} of an MPI job, but this binary was built without \
+             MPI: build it with `cargo build --release --features mpi` (see docs/SCALING.md)"
+        ));
+        return crate::cli::exit_code(Err(error));
+    }
     let rank = comm.rank();
     let result = run(&comm);
     // The error goes out whole (one write) before MPI ends: once the other processes have
@@ -42,6 +51,15 @@ pub fn main(run: impl FnOnce(&dyn Comm) -> Result<(), CliError>) -> std::process
     #[cfg(feature = "mpi")]
     drop((comm, universe));
     crate::cli::exit_status(code)
+}
+
+/// The size of the MPI job this process was started in, where a launcher (Open MPI, MPICH,
+/// PMIx, Slurm) says it is more than one process.
+pub fn launched_as_many() -> Option<usize> {
+    ["OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "MPI_LOCALNRANKS"]
+        .iter()
+        .filter_map(|name| std::env::var(name).ok()?.trim().parse::<usize>().ok())
+        .find(|&size| size > 1)
 }
 
 /// Whether every process got this far: its own error where it failed, and where another

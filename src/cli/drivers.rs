@@ -36,14 +36,32 @@ pub fn solve(
     comm: Option<&dyn Comm>,
     print: bool,
 ) -> Result<(), CliError> {
-    let Some((game, matches)) = solve_command(games).parse(args, print)? else {
+    solve_to(games, args, comm, print, &|| Box::new(std::io::stdout()))
+}
+
+/// [`solve`] with the record written to what `output` makes (a test's buffer) instead of
+/// standard output.
+pub fn solve_to(
+    games: &[&dyn GameCli],
+    args: impl IntoIterator<Item = OsString>,
+    comm: Option<&dyn Comm>,
+    print: bool,
+    output: &(dyn Fn() -> super::solve::Output + Sync),
+) -> Result<(), CliError> {
+    let command_line: Vec<OsString> = args.into_iter().collect();
+    let Some((game, matches)) = solve_command(games).parse(command_line.clone(), print)? else {
         return Ok(());
     };
     let args = SolveArgs::from_arg_matches(&matches).map_err(|e| clap_error(&e))?;
+    // `--distributed` in a process that is no MPI job's (a test's call) is a job of one.
+    let solo = crate::search::comm::Solo;
+    let comm = comm.or(args.distributed.then_some(&solo as &dyn Comm));
     let run = Solve {
         args: &args,
         eval: EvalOptions::read(&matches),
         comm,
+        command_line: &command_line,
+        output,
     };
     game.solve(&run, &matches)
 }

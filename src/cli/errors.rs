@@ -112,6 +112,15 @@ pub fn exit_code(result: Result<(), CliError>) -> std::process::ExitCode {
     exit_status(code)
 }
 
+/// Ends the process at once with `e` reported as [`exit_code`] reports it: for a failure in
+/// the middle of a long run that nothing after it can mend (a record that cannot be written).
+pub fn exit_now(e: CliError) -> ! {
+    if !e.message.is_empty() {
+        say(format_args!("error: {}", e.message));
+    }
+    std::process::exit(e.code)
+}
+
 /// The process's exit status for one of the exit codes above.
 pub fn exit_status(code: i32) -> std::process::ExitCode {
     std::process::ExitCode::from(u8::try_from(code).unwrap_or(u8::MAX))

@@ -18,6 +18,7 @@ pub mod plain;
 pub mod progress;
 pub mod registry;
 pub mod sequence;
+pub mod solve;
 pub mod values;
 
 pub use errors::*;

@@ -76,6 +76,25 @@ pub struct SolveArgs {
     /// search).
     #[arg(long, default_value_t = 1_000_000, requires = "time_budget")]
     pub max_beam_width: usize,
+    /// Change the width at given depths: DEPTH:WIDTH,... (from depth DEPTH, 0-based, on; e.g.
+    /// 50:180000,300:175000). Replays a --time-budget run's record exactly.
+    #[arg(long, value_name = "SCHEDULE", conflicts_with = "time_budget", value_parser = super::values::parse_schedule)]
+    pub width_changes: Option<crate::search::width::Schedule>,
+    /// Keep the first --from-piece pieces of this record (replayed by the rules) and search
+    /// only the rest of the game: the way on from an interrupted run, or other settings tried
+    /// on the end of a long run without repeating its start.
+    #[arg(long, value_name = "RECORD", requires = "from_piece")]
+    pub from_record: Option<PathBuf>,
+    /// How many pieces of --from-record to keep (the search places the next one on; its width
+    /// changes and time budget count from there).
+    #[arg(long, value_name = "N", requires = "from_record")]
+    pub from_piece: Option<usize>,
+    /// Spread the search over the processes of an MPI job (`mpirun -np 4 solve --distributed
+    /// ...`, with a binary built with `--features mpi`; see docs/SCALING.md); without MPI, one
+    /// process. The record is the same as without this option, for any number of processes
+    /// and threads.
+    #[arg(long)]
+    pub distributed: bool,
     #[command(flatten)]
     pub search: SearchOptions,
     /// Solve only the first N pieces.
@@ -101,6 +120,27 @@ pub struct Solve<'a> {
     pub eval: EvalOptions,
     /// The processes of a `--distributed` run (`None`: this process alone).
     pub comm: Option<&'a dyn Comm>,
+    /// The command line as given (the program's name first).
+    pub command_line: &'a [OsString],
+    /// Where the record goes (standard output, or a test's writer).
+    pub output: &'a (dyn Fn() -> super::solve::Output + Sync),
+}
+
+impl Solve<'_> {
+    /// [`super::solve::solve`] of `game`: the one pipeline every game's `solve` is.
+    pub fn run<S: super::solve::Solver>(
+        &self,
+        game: &S,
+        options: &ArgMatches,
+    ) -> Result<(), CliError> {
+        let shared = super::solve::Shared {
+            args: self.args,
+            eval: &self.eval,
+            from: (self.args.from_record.as_deref()).zip(self.args.from_piece),
+            command_line: self.command_line,
+        };
+        super::solve::solve(game, &shared, options, self.comm, (self.output)())
+    }
 }
 
 /// What `check` asks of every game.

@@ -44,6 +44,40 @@ pub trait Game: Sync {
     fn apply(&self, at: &Self::Depth, state: &Self::State, code: &Self::Code) -> Self::State;
 }
 
+/// A game borrowed is the same game (a caller that keeps the game to itself lends it).
+impl<G: Game> Game for &G {
+    type Code = G::Code;
+    type State = G::State;
+    type Depth = G::Depth;
+    type Scratch = G::Scratch;
+
+    fn depth(&self, depth: usize) -> Self::Depth {
+        (**self).depth(depth)
+    }
+
+    #[inline]
+    fn expand(
+        &self,
+        at: &Self::Depth,
+        state: &Self::State,
+        score: u64,
+        parent: u32,
+        scratch: &mut Self::Scratch,
+        out: &mut Sink<Self::Code>,
+    ) -> u64 {
+        (**self).expand(at, state, score, parent, scratch, out)
+    }
+
+    #[inline]
+    fn flush(&self, at: &Self::Depth, scratch: &mut Self::Scratch, out: &mut Sink<Self::Code>) {
+        (**self).flush(at, scratch, out)
+    }
+
+    fn apply(&self, at: &Self::Depth, state: &Self::State, code: &Self::Code) -> Self::State {
+        (**self).apply(at, state, code)
+    }
+}
+
 /// A game's name for a child of a state.
 pub trait Code: Copy + Default + Send + Sync + Wire {
     /// The child's rank among its parent's children, unique within a parent: it breaks ties

@@ -125,10 +125,23 @@ pub fn estimated_bytes(width: usize, per_state: u64) -> u64 {
 
 /// The line a binary prints before a search of at most `widest` states: the peak memory it
 /// expects, and the machine's (`available`, if known), so that a user picks widths by memory.
-pub fn describe_estimate(widest: usize, per_state: u64, available: Option<u64>) -> String {
-    let mib = estimated_bytes(widest, per_state) as f64 / (1u64 << 20) as f64;
+/// `tables`: the bytes the run holds beside the beam whatever its width (the sequence, a
+/// game's tables).
+pub fn describe_estimate(
+    widest: usize,
+    per_state: u64,
+    tables: u64,
+    available: Option<u64>,
+) -> String {
+    let mib = |bytes: u64| bytes as f64 / (1u64 << 20) as f64;
+    let total = mib(estimated_bytes(widest, per_state) + tables);
     let machine = available.map_or(String::new(), |a| format!(" of this machine's {}", gib(a)));
-    format!("expected peak memory: about {mib:.0} MiB for a beam of {widest} states{machine}")
+    // Tables under half a MiB would read "0 MiB".
+    let tables = match mib(tables) {
+        t if t < 0.5 => String::new(),
+        t => format!(" and {t:.0} MiB of tables"),
+    };
+    format!("expected peak memory: about {total:.0} MiB for a beam of {widest} states{tables}{machine}")
 }
 
 /// Whether a beam of at most `width` states fits in `available` bytes (None: unknown, and then
@@ -136,9 +149,10 @@ pub fn describe_estimate(widest: usize, per_state: u64, available: Option<u64>) 
 pub fn check_memory(
     width: usize,
     per_state: u64,
+    tables: u64,
     available: Option<u64>,
 ) -> Result<(), LimitError> {
-    let needed = estimated_bytes(width, per_state);
+    let needed = estimated_bytes(width, per_state) + tables;
     match available {
         Some(available) if needed > available => Err(LimitError::OutOfMemory {
             width,
@@ -231,9 +245,9 @@ mod tests {
     fn the_memory_check_uses_the_machine_it_is_given() {
         let gib = 1u64 << 30;
         // The default width fits anywhere; 30 million states do not fit in 24 GiB.
-        assert!(check_memory(20_000, BYTES_PER_STATE, Some(24 * gib)).is_ok());
-        assert!(check_memory(20_000_000, BYTES_PER_STATE, Some(24 * gib)).is_ok());
-        let error = check_memory(30_000_000, BYTES_PER_STATE, Some(24 * gib)).unwrap_err();
+        assert!(check_memory(20_000, BYTES_PER_STATE, 0, Some(24 * gib)).is_ok());
+        assert!(check_memory(20_000_000, BYTES_PER_STATE, 0, Some(24 * gib)).is_ok());
+        let error = check_memory(30_000_000, BYTES_PER_STATE, 0, Some(24 * gib)).unwrap_err();
         assert!(matches!(
             error,
             LimitError::OutOfMemory {
@@ -248,12 +262,12 @@ mod tests {
             "{error}"
         );
         // Unknown memory refuses nothing.
-        assert!(check_memory(MAX_BEAM_WIDTH, BYTES_PER_STATE, None).is_ok());
+        assert!(check_memory(MAX_BEAM_WIDTH, BYTES_PER_STATE, 0, None).is_ok());
     }
 
     #[test]
     fn the_estimate_line_names_the_width_and_the_machine() {
-        let line = describe_estimate(1_000_000, BYTES_PER_STATE, Some(24 << 30));
+        let line = describe_estimate(1_000_000, BYTES_PER_STATE, 0, Some(24 << 30));
         let mib = format!(
             "{:.0}",
             estimated_bytes(1_000_000, BYTES_PER_STATE) as f64 / (1u64 << 20) as f64
@@ -265,7 +279,7 @@ mod tests {
                  machine's 24.0 GiB"
             )
         );
-        assert!(!describe_estimate(10, BYTES_PER_STATE, None).contains("machine"));
+        assert!(!describe_estimate(10, BYTES_PER_STATE, 0, None).contains("machine"));
     }
 
     #[test]

@@ -2,99 +2,138 @@
 //! plain engine and printed, and the summary), `check`, `gen` and `play`'s page.
 
 use crate::cli::plain;
-use crate::cli::progress::Progress;
 use crate::cli::registry::{only, Check, GameCli, Play, Solve};
-use crate::cli::sequence::{write_json, GenOptions, Prepared, RecordOut, SolveRun};
+use crate::cli::interrupt::RecordOut;
+use crate::cli::sequence::GenOptions;
+use crate::cli::solve::{Planned, Shared, Solver, Verdict, Writer};
+use crate::cli::stdout_failed;
 use crate::cli::EXIT_INVALID;
 use crate::cli::{read_policy, read_sequence, read_text, read_weights, CliError, EvalOptions};
 use crate::games::browser::record::{Record, HEADER};
 use crate::games::browser::replay::{JsonReport, Replayer};
-use crate::games::browser::search::{default_policy, default_weights, Params};
+use crate::games::browser::rules::Kind;
+use crate::games::browser::search::{self, default_policy, default_weights, Moves, Params};
 use crate::games::browser::search::{DEFAULT_SCORE_WEIGHT, DEFAULT_WIDTH};
 use crate::search::limits;
-use crate::search::width::WallClock;
-use crate::search::Objective;
+use crate::kit::board::Board;
+use crate::search::{Line, Objective, Run};
 use clap::Args as _;
-use std::io::Write;
-use std::time::Instant;
 
-/// Solves a browser-game sequence: the record on stdout (checked on the plain engine first),
-/// a summary ending in `Score = N` on stderr.
-fn solve(run: &SolveRun) -> Result<(), CliError> {
-    let search = run.search;
-    let Prepared {
-        sequence,
-        width,
-        widest,
-        beam,
-    } = run.prepare(DEFAULT_WIDTH)?;
-    let params = params(run)?;
-    let pool = search.pool(widest)?;
-    if !run.quiet {
-        search.print_estimate(widest, limits::BYTES_PER_STATE);
+/// What the browser game's solve reads: the sequence (to `--pieces`) and the ranking.
+pub struct Plan {
+    sequence: Vec<Kind>,
+    params: Params,
+}
+
+impl Solver for Browser {
+    type Plan = Plan;
+    type Search<'p> = search::Browser<'p>;
+    type Writer<'p> = BrowserWriter<'p>;
+
+    fn plan(&self, run: &Shared, _: &clap::ArgMatches) -> Result<Planned<Plan>, CliError> {
+        if run.from.is_some() {
+            return Err(no_resume(self));
+        }
+        let input = run.sequence_file()?.to_path_buf();
+        let sequence = run.sequence()?;
+        let params = params(run)?;
+        let mut inputs = vec![("sequence file", input)];
+        for (what, path) in run.eval.inputs() {
+            inputs.extend(path.map(|p| (what, p.to_path_buf())));
+        }
+        Ok(Planned {
+            plan: Plan { sequence, params },
+            bytes_per_state: limits::BYTES_PER_STATE,
+            table_bytes: 0,
+            closing: "",
+            kept: 0,
+            about: false,
+            resumable: false,
+            inputs,
+        })
     }
-    let began = Instant::now();
-    let total = sequence.len() as u64;
-    let mut progress = Progress::new("piece", Some(total), run.quiet, run.progress_every);
-    let mut out = RecordOut::new(HEADER);
-    let mut replayer = Replayer::new(&sequence);
-    let found = pool.install(|| {
-        crate::games::browser::search::solve(
-            &sequence,
-            &params,
-            &beam,
-            &WallClock::start(),
-            &mut |s| {
-                if s.pieces.is_multiple_of(16) || s.pieces as u64 == total {
-                    let message = format!("best {} beam {}", s.best_score, s.beam_size);
-                    progress.update(s.pieces as u64, &message);
-                }
-            },
-            &mut |pieces| {
-                for tokens in pieces {
-                    let replay = |line| replayer.piece(tokens, line).map(|_| ());
-                    out.piece(replay, Record::line(tokens));
-                }
-            },
-            crate::search::Processes::One,
-        )
-    });
-    progress.finish();
-    out.finish()?;
-    let report = replayer.finish();
-    if report.points != found.points || report.pieces_placed != found.pieces {
-        return Err(CliError::internal(format!(
-            "the record scores {} with {} pieces on the plain engine, the search counted {} and {}",
-            report.points, report.pieces_placed, found.points, found.pieces
-        )));
+
+    fn search<'p>(&'p self, plan: &'p Plan) -> (search::Browser<'p>, Run<Board>) {
+        search::Browser::new(&plan.sequence, &plan.params)
     }
-    let seconds = began.elapsed().as_secs_f64();
-    if let Some(path) = run.json {
-        let summary = serde_json::json!({
-            "game": "browser",
-            "beam_width": width,
-            "score_weight": params.score_weight,
-            "seconds": seconds,
+
+    fn writer<'p>(&'p self, plan: &'p Plan) -> BrowserWriter<'p> {
+        BrowserWriter {
+            plan,
+            moves: Moves::new(&plan.sequence),
+            replayer: Replayer::new(&plan.sequence),
+            line: 1,
+        }
+    }
+}
+
+/// The refusal of `--from-record` by a game that cannot start from a record.
+fn no_resume(game: &dyn GameCli) -> CliError {
+    CliError::usage(format!(
+        "--from-record: {} cannot start a search from a record",
+        game.name()
+    ))
+}
+
+/// The browser game's record as the search decides it: each piece's moves replayed on the
+/// plain engine, then written as its line.
+pub struct BrowserWriter<'p> {
+    plan: &'p Plan,
+    moves: Moves<'p>,
+    replayer: Replayer<'p>,
+    /// The record's lines written (the header is line 1).
+    line: usize,
+}
+
+impl Writer for BrowserWriter<'_> {
+    type Code = u16;
+
+    fn start(&mut self, out: &RecordOut) -> Result<(), CliError> {
+        out.header(&format!("{HEADER}\n"))
+            .map_err(|e| stdout_failed(e, "the record"))
+    }
+
+    fn pieces(&mut self, codes: &[u16], out: &RecordOut) -> Result<(), CliError> {
+        for tokens in self.moves.of(codes) {
+            self.line += 1;
+            self.replayer
+                .piece(&tokens, self.line)
+                .map_err(|e| CliError::internal(format!("the solver's record does not replay: {e}")))?;
+            out.piece(&format!("{}\n", Record::line(&tokens)))
+                .map_err(|e| stdout_failed(e, "the record"))?;
+        }
+        Ok(())
+    }
+
+    fn finish(mut self, line: &Line<u16>, out: &RecordOut) -> Result<Verdict, CliError> {
+        self.pieces(&line.placements, out)?;
+        out.end("").map_err(|e| stdout_failed(e, "the record"))?;
+        let placed = self.moves.placed();
+        let report = self.replayer.finish();
+        if report.points != line.score || report.pieces_placed != placed {
+            return Err(CliError::internal(format!(
+                "the record scores {} with {} pieces on the plain engine, the search counted {} and {}",
+                report.points, report.pieces_placed, line.score, placed
+            )));
+        }
+        let json = serde_json::json!({
+            "score_weight": self.plan.params.score_weight,
             "report": JsonReport::of(&report),
         });
-        write_json(path, &summary)?;
+        Ok(Verdict {
+            summary: format!(
+                "score weight {}\nchecked by the rules engine: record valid, same score\n{}",
+                self.plan.params.score_weight,
+                report.summary()
+            ),
+            json: json.as_object().cloned().unwrap_or_default(),
+        })
     }
-    if !run.quiet {
-        let mut err = std::io::stderr().lock();
-        let _ = writeln!(
-            err,
-            "beam width {width}, score weight {}: {:.1} s, {} states expanded",
-            params.score_weight, seconds, found.stats.expanded
-        );
-        let _ = writeln!(err, "checked by the rules engine: record valid, same score");
-        let _ = write!(err, "{}", report.summary());
-    }
-    Ok(())
 }
 
 /// The search's parameters: the evaluation files read, the score weight and objective given,
 /// each in place of the game's default.
-fn params(run: &SolveRun) -> Result<Params, CliError> {
+fn params(run: &Shared) -> Result<Params, CliError> {
     let weights = match &run.eval.weights {
         Some(path) => read_weights(Some(path))?,
         None => default_weights(),
@@ -123,7 +162,7 @@ fn params(run: &SolveRun) -> Result<Params, CliError> {
         score_weight: run.eval.score_weight.unwrap_or(DEFAULT_SCORE_WEIGHT),
         weights,
         policy,
-        objective: run.search.objective_or(Objective::Score),
+        objective: run.args.search.objective_or(Objective::Score),
     })
 }
 
@@ -152,8 +191,8 @@ impl GameCli for Browser {
             &["score_weight", "weights", "policy"],
         ))
     }
-    fn solve(&self, run: &Solve, _: &clap::ArgMatches) -> Result<(), CliError> {
-        solve(&SolveRun::of(run)?)
+    fn solve(&self, run: &Solve, options: &clap::ArgMatches) -> Result<(), CliError> {
+        run.run(self, options)
     }
     fn check(&self, run: &Check, _: &clap::ArgMatches) -> Result<(), CliError> {
         plain::check_game::<Self>(run.args, None, self.id())

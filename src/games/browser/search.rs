@@ -71,8 +71,7 @@ pub fn solve(
     decided: &mut dyn FnMut(&[Vec<Token>]),
     processes: Processes,
 ) -> Found {
-    let game = Browser { sequence, params };
-    let run = Run::whole_game(Board::default(), sequence.len(), params.objective);
+    let (game, run) = Browser::new(sequence, params);
     let mut moves = Moves::new(sequence);
     let mut out = |codes: &[u16]| {
         let pieces = moves.of(codes);
@@ -97,7 +96,7 @@ fn code(p: &Placement) -> u16 {
 
 /// Turns a line's placement codes into each piece's moves (its shortest path), piece after
 /// piece from the empty board.
-struct Moves<'a> {
+pub struct Moves<'a> {
     sequence: &'a [Kind],
     gen: MoveGen,
     board: Board,
@@ -106,7 +105,7 @@ struct Moves<'a> {
 }
 
 impl<'a> Moves<'a> {
-    fn new(sequence: &'a [Kind]) -> Moves<'a> {
+    pub fn new(sequence: &'a [Kind]) -> Moves<'a> {
         Moves {
             sequence,
             gen: MoveGen::new(),
@@ -116,8 +115,13 @@ impl<'a> Moves<'a> {
         }
     }
 
+    /// Pieces turned into moves so far.
+    pub fn placed(&self) -> usize {
+        self.placed
+    }
+
     /// The tokens of the next pieces, placed at `codes`.
-    fn of(&mut self, codes: &[u16]) -> Vec<Vec<Token>> {
+    pub fn of(&mut self, codes: &[u16]) -> Vec<Vec<Token>> {
         let mut pieces = Vec::with_capacity(codes.len());
         for &c in codes {
             let kind = self.sequence[self.placed];
@@ -137,13 +141,22 @@ impl<'a> Moves<'a> {
     }
 }
 
-struct Browser<'a> {
+/// The browser game over one sequence, on the search's seam.
+pub struct Browser<'a> {
     sequence: &'a [Kind],
     params: &'a Params,
 }
 
+impl<'a> Browser<'a> {
+    /// The game over `sequence` as `params` rank it, and where its search begins.
+    pub fn new(sequence: &'a [Kind], params: &'a Params) -> (Browser<'a>, Run<Board>) {
+        let run = Run::whole_game(Board::default(), sequence.len(), params.objective);
+        (Browser { sequence, params }, run)
+    }
+}
+
 /// What one depth places and how it ranks the children.
-struct Depth {
+pub struct Depth {
     kind: Kind,
     ranking: Ranking,
 }
@@ -151,7 +164,7 @@ struct Depth {
 /// An expansion task's buffers: the move generator, the placements of the state being
 /// expanded, and the children waiting for the contest's batched evaluation.
 #[derive(Default)]
-struct Buffers {
+pub struct Buffers {
     gen: MoveGen,
     placements: Vec<Placement>,
     pending: Pending,

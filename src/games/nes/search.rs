@@ -11,7 +11,7 @@ use super::crash;
 use super::ending::Ending;
 use super::eval::{cost, NesWeights, Rows};
 use super::movegen::{placements, InputModel, Placement, Tap};
-use super::record::NesRecord;
+use super::record::{runs_text, NesRecord};
 use super::rules::{play_state, NesGame, Outcome};
 use super::start::Start;
 use super::tables::ORIENTATIONS;
@@ -269,13 +269,7 @@ impl NesSearch {
         clock: &dyn Clock,
         progress: &mut dyn FnMut(&DepthStats),
     ) -> Found {
-        let run = Run {
-            state: State::root(start),
-            score: 0,
-            depths: self.stop.pieces.map_or(MAX_PIECES, |p| p as usize),
-            planned,
-            objective,
-        };
+        let run = self.run_from(start, planned, objective);
         let mut placements = Vec::new();
         let mut decided = |codes: &[NesCode]| placements.extend_from_slice(codes);
         let (mut line, _) = search::beam_search_on(
@@ -290,46 +284,127 @@ impl NesSearch {
         );
         placements.append(&mut line.placements);
         let mut found = self.record(start, &placements);
-        found.mismatches = self.mismatches.load(Ordering::Relaxed);
         found.stats = line.stats;
         found
     }
 
     /// The record of a line of placement codes, played from the start.
     fn record(&self, start: &Start, line: &[NesCode]) -> Found {
-        let mut state = State::root(start);
-        let mut frames: Vec<u8> = Vec::new();
-        let mut piece_starts = Vec::with_capacity(line.len());
+        let mut stream = RecordStream::new(self, start);
         for placement in line {
-            let from = state.spawn_frame.max(0) as usize;
-            piece_starts.push(from);
-            for t in placement.taps() {
-                let f = (state.spawn_frame + t.frame as i64) as usize;
-                if frames.len() <= f {
-                    frames.resize(f + 1, 0);
-                }
-                frames[f] = t.buttons;
+            stream.piece(placement);
+        }
+        stream.finish().0
+    }
+
+    /// Where a search of this game begins from `start`, planned for `planned` pieces.
+    pub fn run_from(&self, start: &Start, planned: usize, objective: Objective) -> Run<State> {
+        Run {
+            state: State::root(start),
+            score: 0,
+            depths: self.stop.pieces.map_or(MAX_PIECES, |p| p as usize),
+            planned,
+            objective,
+        }
+    }
+}
+
+/// A record made as the search decides its placements: each one played out on the engine
+/// from the last, and each piece's line (its frames from its spawn to the next piece's) given
+/// as soon as the next placement is known, since the record's last line runs one frame
+/// further.
+pub struct RecordStream<'a> {
+    search: &'a NesSearch,
+    start: Start,
+    state: State,
+    frames: Vec<u8>,
+    piece_starts: Vec<usize>,
+    /// Lines given so far.
+    given: usize,
+}
+
+impl<'a> RecordStream<'a> {
+    pub fn new(search: &'a NesSearch, start: &Start) -> RecordStream<'a> {
+        RecordStream {
+            search,
+            start: *start,
+            state: State::root(start),
+            frames: Vec::new(),
+            piece_starts: Vec::new(),
+            given: 0,
+        }
+    }
+
+    /// The record's header, before the first piece's line.
+    pub fn header(&self) -> String {
+        NesRecord {
+            start: self.start,
+            frames: Vec::new(),
+        }
+        .to_text(&[])
+    }
+
+    /// Plays the next placement; the line of the piece before it, now whole, if there is one.
+    pub fn piece(&mut self, placement: &NesCode) -> Option<String> {
+        let state = &self.state;
+        self.piece_starts.push(state.spawn_frame.max(0) as usize);
+        for t in placement.taps() {
+            let f = (state.spawn_frame + t.frame as i64) as usize;
+            if self.frames.len() <= f {
+                self.frames.resize(f + 1, 0);
             }
-            state = self.play_out(&state, placement);
+            self.frames[f] = t.buttons;
         }
-        let end = state.spawn_frame.max(0) as usize;
-        if frames.len() <= end {
-            frames.resize(end + 1, 0);
+        self.state = self.search.play_out(&self.state, placement);
+        let whole = self.piece_starts.len().checked_sub(2)?;
+        let (from, to) = (self.piece_starts[whole], self.piece_starts[whole + 1]);
+        self.given += 1;
+        Some(self.line(from, to))
+    }
+
+    /// The frames `from..to` as a record line (frames past the last press are idle).
+    fn line(&self, from: usize, to: usize) -> String {
+        let mut frames = self.frames[from.min(self.frames.len())..to.min(self.frames.len())]
+            .to_vec();
+        frames.resize(to - from, 0);
+        runs_text(&frames)
+    }
+
+    /// The record's end: the last piece's line (through the frame the game stops on), and
+    /// the record with what it scores by the search's count.
+    pub fn finish(mut self) -> (Found, Option<String>) {
+        let end = self.state.spawn_frame.max(0) as usize;
+        if self.frames.len() <= end {
+            self.frames.resize(end + 1, 0);
         }
-        Found {
+        let last = self
+            .piece_starts
+            .last()
+            .filter(|_| self.given < self.piece_starts.len())
+            .map(|&from| self.line(from, self.frames.len()));
+        let state = self.state;
+        let found = Found {
             record: NesRecord {
-                start: *start,
-                frames,
+                start: self.start,
+                frames: self.frames,
             },
-            piece_starts,
+            piece_starts: self.piece_starts,
             score: state.game.score.uncapped(),
             lines: state.game.lines(),
             pieces: state.game.pieces,
             reached_stop: state.done,
-            ending: self.ending(&state),
-            mismatches: 0,
+            ending: self.search.ending(&state),
+            mismatches: self.search.mismatches(),
             stats: DepthStats::default(),
-        }
+        };
+        (found, last)
+    }
+}
+
+impl NesSearch {
+    /// Placements the engine did not play as the move generator found them (a bug).
+    pub fn mismatches(&self) -> u64 {
+        self.mismatches.load(Ordering::Relaxed)
     }
 }
 

@@ -3,101 +3,130 @@
 //! viewer page, and `gen`.
 
 use crate::cli::plain;
-use crate::cli::progress::Progress;
 use crate::cli::registry::{only, Check, GameCli, Solve};
-use crate::cli::sequence::{write_json, GenOptions, Prepared, RecordOut, SolveRun};
+use crate::cli::interrupt::RecordOut;
+use crate::cli::sequence::GenOptions;
+use crate::cli::solve::{Planned, Shared, Solver, Verdict, Writer};
+use crate::cli::stdout_failed;
 use crate::cli::{read_weights, CliError, EvalOptions, Pictures};
-use crate::games::olympiad::record::{Placement, HEADER};
+use crate::games::olympiad::record::HEADER;
 use crate::games::olympiad::replay::{JsonReport, Replay};
-use crate::games::olympiad::search::{default_weights, solve as search, Params, DEFAULT_WIDTH};
+use crate::games::olympiad::rules::Kind;
+use crate::games::olympiad::search::{self, default_weights, unpack, Params, DEFAULT_WIDTH};
+use crate::kit::board::Board;
 use crate::search::limits;
-use crate::search::width::WallClock;
-use crate::search::{Objective, Processes};
+use crate::search::{Line, Objective, Run};
 use clap::Args as _;
-use std::io::Write;
-use std::time::Instant;
 
-/// Solves an olympiad sequence: the record on stdout, each placement replayed on the plain
-/// engine before it is written (a long game's record comes out as the search decides it), a
-/// summary ending in `Score = N` on stderr.
-fn solve(run: &SolveRun) -> Result<(), CliError> {
-    let search_options = run.search;
-    let Prepared {
-        sequence,
-        width,
-        widest,
-        beam,
-    } = run.prepare(DEFAULT_WIDTH)?;
-    let weights = match &run.eval.weights {
-        Some(path) => read_weights(Some(path))?,
-        None => default_weights(),
-    };
-    let objective = search_options.objective_or(Objective::Survive);
-    let params = Params { weights, objective };
-    let pool = search_options.pool(widest)?;
-    if !run.quiet {
-        search_options.print_estimate(widest, limits::BYTES_PER_STATE);
-    }
-    let began = Instant::now();
-    let total = sequence.len() as u64;
-    let mut progress = Progress::new("piece", Some(total), run.quiet, run.progress_every);
-    let mut out = RecordOut::new(HEADER);
-    let mut replay = Replay::new(&sequence);
-    let mut emit = |placements: &[Placement]| {
-        for &p in placements {
-            out.piece(|line| replay.play(p, line).map(|_| ()), p);
+/// What the olympiad's solve reads: the sequence (to `--pieces`) and the ranking.
+pub struct Plan {
+    sequence: Vec<Kind>,
+    params: Params,
+}
+
+impl Solver for Olympiad {
+    type Plan = Plan;
+    type Search<'p> = search::Olympiad<'p>;
+    type Writer<'p> = OlympiadWriter<'p>;
+
+    fn plan(&self, run: &Shared, _: &clap::ArgMatches) -> Result<Planned<Plan>, CliError> {
+        if run.from.is_some() {
+            return Err(CliError::usage(format!(
+                "--from-record: {} cannot start a search from a record",
+                self.name()
+            )));
         }
-    };
-    let found = pool.install(|| {
-        search(
-            &sequence,
-            &params,
-            &beam,
-            &WallClock::start(),
-            &mut |s| {
-                if s.pieces.is_multiple_of(256) || s.pieces as u64 == total {
-                    let message = format!("beam {}", s.beam_size);
-                    progress.update(s.pieces as u64, &message);
-                }
+        let input = run.sequence_file()?.to_path_buf();
+        let sequence = run.sequence()?;
+        let weights = match &run.eval.weights {
+            Some(path) => read_weights(Some(path))?,
+            None => default_weights(),
+        };
+        let objective = run.args.search.objective_or(Objective::Survive);
+        let mut inputs = vec![("sequence file", input)];
+        inputs.extend(run.eval.weights.clone().map(|p| ("weights file", p)));
+        Ok(Planned {
+            plan: Plan {
+                sequence,
+                params: Params { weights, objective },
             },
-            &mut emit,
-            Processes::One,
-        )
-    });
-    emit(&found.placements);
-    progress.finish();
-    out.finish()?;
-    let report = replay.finish();
-    if report.pieces_placed != found.pieces {
-        return Err(CliError::internal(format!(
-            "the record places {} pieces on the plain engine, the search counted {}",
-            report.pieces_placed, found.pieces
-        )));
+            bytes_per_state: limits::BYTES_PER_STATE,
+            table_bytes: 0,
+            closing: "",
+            kept: 0,
+            about: false,
+            resumable: false,
+            inputs,
+        })
     }
-    let seconds = began.elapsed().as_secs_f64();
-    if let Some(path) = run.json {
-        let summary = serde_json::json!({
-            "game": "olympiad",
-            "beam_width": width,
-            "objective": objective,
-            "seconds": seconds,
-            "search_phases": found.stats.seconds,
-            "states_expanded": found.stats.expanded,
+
+    fn search<'p>(&'p self, plan: &'p Plan) -> (search::Olympiad<'p>, Run<Board>) {
+        search::Olympiad::new(&plan.sequence, &plan.params)
+    }
+
+    fn writer<'p>(&'p self, plan: &'p Plan) -> OlympiadWriter<'p> {
+        OlympiadWriter {
+            plan,
+            replay: Replay::new(&plan.sequence),
+            line: 1,
+        }
+    }
+}
+
+/// The olympiad's record as the search decides it: each placement played on the plain engine,
+/// then written as its line.
+pub struct OlympiadWriter<'p> {
+    plan: &'p Plan,
+    replay: Replay<'p>,
+    /// The record's lines written (the header is line 1).
+    line: usize,
+}
+
+impl Writer for OlympiadWriter<'_> {
+    type Code = u16;
+
+    fn start(&mut self, out: &RecordOut) -> Result<(), CliError> {
+        out.header(&format!("{HEADER}\n"))
+            .map_err(|e| stdout_failed(e, "the record"))
+    }
+
+    fn pieces(&mut self, codes: &[u16], out: &RecordOut) -> Result<(), CliError> {
+        for &code in codes {
+            let p = unpack(code);
+            self.line += 1;
+            self.replay.play(p, self.line).map_err(|e| {
+                CliError::internal(format!("the solver's record does not replay: {e}"))
+            })?;
+            out.piece(&format!("{p}\n"))
+                .map_err(|e| stdout_failed(e, "the record"))?;
+        }
+        Ok(())
+    }
+
+    fn finish(mut self, line: &Line<u16>, out: &RecordOut) -> Result<Verdict, CliError> {
+        self.pieces(&line.placements, out)?;
+        out.end("").map_err(|e| stdout_failed(e, "the record"))?;
+        let report = self.replay.finish();
+        if report.pieces_placed as u64 != line.score {
+            return Err(CliError::internal(format!(
+                "the record places {} pieces on the plain engine, the search counted {}",
+                report.pieces_placed, line.score
+            )));
+        }
+        let json = serde_json::json!({
+            "objective": self.plan.params.objective,
+            "search_phases": line.stats.seconds,
+            "states_expanded": line.stats.expanded,
             "report": JsonReport::of(&report),
         });
-        write_json(path, &summary)?;
+        Ok(Verdict {
+            summary: format!(
+                "checked by the rules engine: record valid, same score\n{}",
+                report.summary()
+            ),
+            json: json.as_object().cloned().unwrap_or_default(),
+        })
     }
-    if !run.quiet {
-        let mut err = std::io::stderr().lock();
-        let _ = writeln!(
-            err,
-            "beam width {width}: {seconds:.1} s, {} states expanded",
-            found.stats.expanded
-        );
-        let _ = writeln!(err, "checked by the rules engine: record valid, same score");
-        let _ = write!(err, "{}", report.summary());
-    }
-    Ok(())
 }
 
 /// The olympiad's game in the binaries' registry.
@@ -128,8 +157,8 @@ impl GameCli for Olympiad {
             &["weights"],
         ))
     }
-    fn solve(&self, run: &Solve, _: &clap::ArgMatches) -> Result<(), CliError> {
-        solve(&SolveRun::of(run)?)
+    fn solve(&self, run: &Solve, options: &clap::ArgMatches) -> Result<(), CliError> {
+        run.run(self, options)
     }
     fn check_options(&self, options: clap::Command) -> clap::Command {
         options.args(only(

@@ -51,8 +51,7 @@ pub fn solve(
     decided: &mut dyn FnMut(&[Placement]),
     processes: Processes,
 ) -> Found {
-    let game = Olympiad { sequence, params };
-    let run = Run::whole_game(Board::default(), sequence.len(), params.objective);
+    let (game, run) = Olympiad::new(sequence, params);
     let mut unpacked = Vec::new();
     let mut decided_codes = |codes: &[u16]| {
         unpacked.clear();
@@ -82,20 +81,30 @@ fn pack(orientation: usize, column: usize) -> u16 {
     (orientation as u16) << 4 | column as u16
 }
 
-fn unpack(code: u16) -> Placement {
+/// The placement a code names.
+pub fn unpack(code: u16) -> Placement {
     Placement {
         orientation: (code >> 4) as u8,
         column: (code & 15) as u8,
     }
 }
 
-struct Olympiad<'a> {
+/// The olympiad's game over one sequence, on the search's seam.
+pub struct Olympiad<'a> {
     sequence: &'a [Kind],
     params: &'a Params,
 }
 
+impl<'a> Olympiad<'a> {
+    /// The game over `sequence` as `params` rank it, and where its search begins.
+    pub fn new(sequence: &'a [Kind], params: &'a Params) -> (Olympiad<'a>, Run<Board>) {
+        let run = Run::whole_game(Board::default(), sequence.len(), params.objective);
+        (Olympiad { sequence, params }, run)
+    }
+}
+
 /// What one depth places and how it ranks the children.
-struct Depth {
+pub struct Depth {
     kind: Kind,
     ranking: Ranking,
 }

@@ -230,33 +230,8 @@ fn run_streaming(
     decided: &mut dyn FnMut(&[u16]),
     processes: Processes,
 ) -> (Solution, Option<Traffic>) {
-    let first = params.start.index;
-    let depths = params
-        .rules
-        .pieces_to_place(sequence.len())
-        .saturating_sub(first);
-    let rest = &sequence[first.min(sequence.len())..];
-    let fill =
-        (params.policy.fill_plan.as_ref()).map(|plan| FillCosts::contest(plan, rest, depths));
-    let game = Tencent {
-        sequence: rest,
-        first,
-        depths,
-        params,
-        fill,
-    };
-    let run = Run {
-        state: params.start.board,
-        score: params.start.score,
-        depths,
-        planned: depths,
-        objective: params.objective,
-    };
-    let width = Width {
-        beam_width: params.beam_width,
-        width_changes: params.width_changes.clone(),
-        time_budget: params.time_budget,
-    };
+    let (game, run) = Tencent::new(sequence, params);
+    let width = params.width();
     let (line, traffic) = search::beam_search_on(
         processes, &game, &run, &width, guide, clock, progress, decided,
     );
@@ -269,8 +244,49 @@ fn run_streaming(
     (solution, traffic)
 }
 
+impl Params {
+    /// The beam's widths these parameters name.
+    pub fn width(&self) -> Width {
+        Width {
+            beam_width: self.beam_width,
+            width_changes: self.width_changes.clone(),
+            time_budget: self.time_budget,
+        }
+    }
+}
+
+impl<'a> Tencent<'a> {
+    /// The contest's game over `sequence` as `params` rank it, from `params.start`'s piece
+    /// on, and where its search begins.
+    pub fn new(sequence: &'a [Kind], params: &'a Params) -> (Tencent<'a>, Run<Board>) {
+        let first = params.start.index;
+        let depths = params
+            .rules
+            .pieces_to_place(sequence.len())
+            .saturating_sub(first);
+        let rest = &sequence[first.min(sequence.len())..];
+        let fill =
+            (params.policy.fill_plan.as_ref()).map(|plan| FillCosts::contest(plan, rest, depths));
+        let game = Tencent {
+            sequence: rest,
+            first,
+            depths,
+            params,
+            fill,
+        };
+        let run = Run {
+            state: params.start.board,
+            score: params.start.score,
+            depths,
+            planned: depths,
+            objective: params.objective,
+        };
+        (game, run)
+    }
+}
+
 /// The contest's game over one sequence, from piece `first` on.
-struct Tencent<'a> {
+pub struct Tencent<'a> {
     /// The pieces from `first` on: depth `d` places `sequence[d]`.
     sequence: &'a [Kind],
     first: usize,
@@ -281,7 +297,7 @@ struct Tencent<'a> {
 }
 
 /// What one depth places and how it ranks the children.
-pub(crate) struct Depth {
+pub struct Depth {
     kind: Kind,
     /// The piece's number in the game (the rules' spawn state and piece limit need it).
     index: usize,
@@ -364,7 +380,7 @@ impl Game for Tencent<'_> {
 /// An expansion task's buffers: the placements of the state being expanded, and the children
 /// waiting for their evaluation.
 #[derive(Default)]
-pub(crate) struct Buffers {
+pub struct Buffers {
     placements: Placements,
     pending: Pending,
 }

@@ -58,26 +58,8 @@ impl GameCli for Nes {
     fn solve_options(&self, options: clap::Command) -> clap::Command {
         NesOptions::augment_args(options)
     }
-    fn solve(&self, run: &Solve, matches: &clap::ArgMatches) -> Result<(), CliError> {
-        let args = run.args;
-        if args.input.is_some() {
-            return Err(CliError::usage(
-                "an NES game takes no piece sequence file: its start is named by --start-level and --title-wait",
-            ));
-        }
-        let options =
-            NesOptions::from_arg_matches(matches).map_err(|e| CliError::usage(e.to_string()))?;
-        solve::solve(&solve::Run {
-            options: &options,
-            width: args.beam_width,
-            search: &args.search,
-            time_budget: args.time_budget,
-            max_width: args.max_beam_width,
-            pieces: args.pieces,
-            quiet: args.quiet,
-            progress_every: args.progress_every,
-            json: args.json.as_deref(),
-        })
+    fn solve(&self, run: &Solve, options: &clap::ArgMatches) -> Result<(), CliError> {
+        run.run(self, options)
     }
     fn check_options(&self, options: clap::Command) -> clap::Command {
         let pictures = only(

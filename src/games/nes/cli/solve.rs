@@ -1,22 +1,21 @@
 //! `solve --game nes`: the options, the search, and the record checked on the plain engine
 //! before it is printed.
 
-use crate::cli::progress::Progress;
-use crate::cli::write_file;
-use crate::cli::{check_width, read_text, stdout_failed, CliError, SearchOptions};
+use super::Nes;
+use crate::cli::interrupt::RecordOut;
+use crate::cli::registry::GameCli;
+use crate::cli::solve::{Planned, Shared, Solver, Verdict, Writer};
+use crate::cli::{read_text, stdout_failed, CliError};
 use crate::games::nes::ending::Ending;
 use crate::games::nes::eval::NesWeights;
 use crate::games::nes::movegen::InputModel;
 use crate::games::nes::replay::{replay_observed, End, NesReport};
-use crate::games::nes::search::{lines_to_level, Found, NesSearch, State, Stop, MAX_PIECES};
+use crate::games::nes::search::{lines_to_level, Found, NesSearch, RecordStream, State, Stop};
+use crate::games::nes::search::{NesCode, MAX_PIECES};
 use crate::games::nes::start;
-use crate::say;
-use crate::search::limits;
-use crate::search::width::{Schedule, TimeBudget, WallClock};
-use crate::search::{Objective, Width};
-use std::io::Write;
+use crate::search::{limits, Line, Objective, Run};
+use clap::FromArgMatches;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 /// The default beam width of NES games.
 pub const DEFAULT_WIDTH: usize = 2_000;
@@ -107,25 +106,6 @@ fn parse_until_level(text: &str) -> Result<UntilLevel, String> {
 /// The highest `--until-level`: the counter's second wrap is far past any game.
 const MAX_LEVEL: u16 = 511;
 
-/// What `solve --game nes` is asked to do.
-pub struct Run<'a> {
-    pub options: &'a NesOptions,
-    /// The width asked for (`None`: the NES default).
-    pub width: Option<usize>,
-    /// Threads, memory check (`--force`): the search options every game shares.
-    pub search: &'a SearchOptions,
-    /// Finish within this many seconds (the width re-chosen as the search goes).
-    pub time_budget: Option<f64>,
-    /// The widest beam the time budget may choose.
-    pub max_width: usize,
-    pub pieces: Option<usize>,
-    pub quiet: bool,
-    /// Seconds between progress lines where no bar draws.
-    pub progress_every: f64,
-    /// Where to write a JSON summary.
-    pub json: Option<&'a Path>,
-}
-
 /// The peak bytes per state of an NES beam: the contest's figure, plus its two arrays of
 /// states' larger games.
 pub fn bytes_per_state() -> u64 {
@@ -133,130 +113,146 @@ pub fn bytes_per_state() -> u64 {
     limits::BYTES_PER_STATE + 2 * (std::mem::size_of::<State>() as u64 + 12 - contest_node)
 }
 
-/// Solves an NES game and prints its record on stdout, a summary on stderr.
-pub fn solve(run: &Run) -> Result<(), CliError> {
-    let game = prepare(run)?;
-    let search = run.search;
-    let pool = search.pool(game.widest)?;
-    if !run.quiet {
-        search.print_estimate(game.widest, bytes_per_state());
-    }
-    let began = Instant::now();
-    let mut progress = Progress::new(
-        "piece",
-        game.planned.map(|p| p as u64),
-        run.quiet,
-        run.progress_every,
-    );
-    if game.planned != run.pieces {
-        // The pieces a game to a line count or a level takes vary with its clears.
-        progress = progress.about();
-    }
-    let planned = game.planned.unwrap_or(MAX_PIECES);
-    let found = pool.install(|| {
-        let objective = search.objective_or(Objective::Score);
-        game.search.run(
-            &game.start,
-            &game.beam,
-            planned,
-            objective,
-            &WallClock::start(),
-            &mut |s| {
-                let message = format!("best {} beam {}", s.best_score, s.beam_size);
-                progress.update(s.pieces as u64, &message);
-            },
-        )
-    });
-    progress.finish();
-    if found.mismatches > 0 {
-        return Err(CliError::internal(format!(
-            "{} placements of the move generator were not played as found by the engine",
-            found.mismatches
-        )));
-    }
-    let report = replay_observed(&found.record, |_, _| {});
-    if report.score != found.score || report.lines != found.lines {
-        return Err(CliError::internal(format!(
-            "the record scores {} with {} lines on the plain engine, the search counted {} and {}",
-            report.score, report.lines, found.score, found.lines
-        )));
-    }
-    let seconds = began.elapsed().as_secs_f64();
-    // The record first: a summary that cannot be written must not lose the search's work.
-    let text = found.record.to_text(&found.piece_starts);
-    std::io::stdout()
-        .lock()
-        .write_all(text.as_bytes())
-        .map_err(|e| stdout_failed(e, "the record"))?;
-    if let Some(path) = run.json {
-        let model = game.model;
-        let summary = serde_json::json!({
-            "game": "nes",
-            "start_level": game.level,
-            "title_wait": game.wait,
-            "input_model": format!("tap:{}{}", model.tap_every, if model.das { ",das" } else { "" }),
-            "beam_width": game.width,
-            "seconds": seconds,
-            "ending": found.ending,
-            "beam_ended_at_piece": (found.ending != Ending::Reached).then_some(found.stats.pieces),
-            "report": report,
-        });
-        write_file("--json", path, format!("{summary}\n"))?;
-    }
-    if !run.quiet {
-        print_summary(&game, &found, &report, seconds);
-    }
-    Ok(())
-}
-
 /// A game checked and ready to search: every option refused before any work where it does
 /// not fit.
-struct Prepared {
+pub struct Plan {
     level: u8,
     wait: u32,
     start: start::Start,
-    width: usize,
-    /// The widest beam the search may hold (the time budget's limit).
-    widest: usize,
     model: InputModel,
     stop: Stop,
     search: NesSearch,
     /// The pieces the game is expected to take (`None`: unknown, the game's bound).
     planned: Option<usize>,
-    beam: Width,
+    objective: Objective,
 }
 
-fn prepare(run: &Run) -> Result<Prepared, CliError> {
-    let Run {
-        options,
-        width,
-        search,
-        time_budget,
-        max_width,
-        pieces,
-        json,
-        ..
-    } = *run;
+impl Solver for Nes {
+    type Plan = Plan;
+    type Search<'p> = &'p NesSearch;
+    type Writer<'p> = NesWriter<'p>;
+
+    fn plan(&self, run: &Shared, matches: &clap::ArgMatches) -> Result<Planned<Plan>, CliError> {
+        let args = run.args;
+        if args.input.is_some() {
+            return Err(CliError::usage(
+                "an NES game takes no piece sequence file: its start is named by --start-level and --title-wait",
+            ));
+        }
+        if run.from.is_some() {
+            return Err(CliError::usage(format!(
+                "--from-record: {} cannot start a search from a record",
+                self.name()
+            )));
+        }
+        let options =
+            NesOptions::from_arg_matches(matches).map_err(|e| CliError::usage(e.to_string()))?;
+        let plan = prepare(&options, args.pieces, args.search.objective_or(Objective::Score))?;
+        let inputs = (options.nes_weights.clone())
+            .map(|p| ("weights file", p))
+            .into_iter()
+            .collect();
+        Ok(Planned {
+            about: plan.planned != args.pieces,
+            plan,
+            bytes_per_state: bytes_per_state(),
+            table_bytes: 0,
+            closing: "",
+            kept: 0,
+            resumable: false,
+            inputs,
+        })
+    }
+
+    fn search<'p>(&'p self, plan: &'p Plan) -> (&'p NesSearch, Run<State>) {
+        let planned = plan.planned.unwrap_or(MAX_PIECES);
+        let run = plan.search.run_from(&plan.start, planned, plan.objective);
+        (&plan.search, run)
+    }
+
+    fn writer<'p>(&'p self, plan: &'p Plan) -> NesWriter<'p> {
+        NesWriter {
+            plan,
+            stream: RecordStream::new(&plan.search, &plan.start),
+        }
+    }
+}
+
+/// An NES record as the search decides it: each placement played out on the engine, each
+/// piece's line written once whole; the whole record replayed on the plain engine at the end.
+pub struct NesWriter<'p> {
+    plan: &'p Plan,
+    stream: RecordStream<'p>,
+}
+
+impl Writer for NesWriter<'_> {
+    type Code = NesCode;
+
+    fn start(&mut self, out: &RecordOut) -> Result<(), CliError> {
+        out.header(&self.stream.header())
+            .map_err(|e| stdout_failed(e, "the record"))
+    }
+
+    fn pieces(&mut self, codes: &[NesCode], out: &RecordOut) -> Result<(), CliError> {
+        for code in codes {
+            if let Some(line) = self.stream.piece(code) {
+                out.piece(&format!("{line}\n"))
+                    .map_err(|e| stdout_failed(e, "the record"))?;
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(mut self, line: &Line<NesCode>, out: &RecordOut) -> Result<Verdict, CliError> {
+        self.pieces(&line.placements, out)?;
+        let (mut found, last) = self.stream.finish();
+        found.stats = line.stats;
+        if found.mismatches > 0 {
+            return Err(CliError::internal(format!(
+                "{} placements of the move generator were not played as found by the engine",
+                found.mismatches
+            )));
+        }
+        let report = replay_observed(&found.record, |_, _| {});
+        if report.score != found.score || report.lines != found.lines {
+            return Err(CliError::internal(format!(
+                "the record scores {} with {} lines on the plain engine, the search counted {} and {}",
+                report.score, report.lines, found.score, found.lines
+            )));
+        }
+        let write = |text: &str| out.piece(text).map_err(|e| stdout_failed(e, "the record"));
+        if let Some(last) = last {
+            write(&format!("{last}\n"))?;
+        }
+        out.end("").map_err(|e| stdout_failed(e, "the record"))?;
+        let plan = self.plan;
+        let model = plan.model;
+        let json = serde_json::json!({
+            "start_level": plan.level,
+            "title_wait": plan.wait,
+            "input_model": format!("tap:{}{}", model.tap_every, if model.das { ",das" } else { "" }),
+            "ending": found.ending,
+            "beam_ended_at_piece": (found.ending != Ending::Reached).then_some(found.stats.pieces),
+            "report": report,
+        });
+        Ok(Verdict {
+            summary: summary(plan, &found, &report),
+            json: json.as_object().cloned().unwrap_or_default(),
+        })
+    }
+}
+
+/// Checks the NES options and makes the game's search.
+fn prepare(
+    options: &NesOptions,
+    pieces: Option<usize>,
+    objective: Objective,
+) -> Result<Plan, CliError> {
     let level = options.start_level.unwrap_or(19);
     let wait = options.title_wait.unwrap_or(0);
     let start = start::start(level, wait).map_err(|e| CliError::usage(e.to_string()))?;
-    let width = width.unwrap_or(DEFAULT_WIDTH);
-    check_width("--beam-width", width)?;
-    if time_budget.is_some() {
-        check_width("--max-beam-width", max_width)?;
-    }
-    search.check()?;
-    if pieces == Some(0) || options.lines == Some(0) {
-        return Err(CliError::usage("--pieces and --lines must be at least 1"));
-    }
-    let widest = match time_budget {
-        Some(_) => max_width.max(width),
-        None => width,
-    };
-    search.check_memory(widest, bytes_per_state())?;
-    if let Some(path) = json {
-        let inputs = [("weights file", options.nes_weights.as_deref())];
-        crate::cli::check_output("--json", path, &inputs)?;
+    if options.lines == Some(0) {
+        return Err(CliError::usage("--lines must be at least 1"));
     }
     let weights = nes_weights(options.nes_weights.as_deref())?;
     let until_level = match options.until_level {
@@ -276,23 +272,15 @@ fn prepare(run: &Run) -> Result<Prepared, CliError> {
     };
     let model = options.input_model.unwrap_or(InputModel::DEFAULT);
     let to_level = until_level.map(|n| lines_to_level(level, n));
-    let planned = planned_pieces(pieces, options.lines, to_level);
-    let beam = Width {
-        beam_width: width,
-        width_changes: Schedule::default(),
-        time_budget: time_budget.map(|seconds| TimeBudget { seconds, max_width }),
-    };
-    Ok(Prepared {
+    Ok(Plan {
         level,
         wait,
         start,
-        width,
-        widest,
         model,
         stop,
         search: NesSearch::new(model, stop, weights),
-        planned,
-        beam,
+        planned: planned_pieces(pieces, options.lines, to_level),
+        objective,
     })
 }
 
@@ -322,8 +310,15 @@ fn planned_pieces(
         .map(|p| p.min(MAX_PIECES))
 }
 
-/// The summary on stderr: the game, how far it got and why it ended, its score.
-fn print_summary(game: &Prepared, found: &Found, report: &NesReport, seconds: f64) {
+/// The game's lines of the summary: how far it got and why it ended, its score.
+fn summary(game: &Plan, found: &Found, report: &NesReport) -> String {
+    let mut text = String::new();
+    macro_rules! say {
+        ($($words:tt)*) => {{
+            text.push_str(&format!($($words)*));
+            text.push('\n');
+        }};
+    }
     let (level, wait, model) = (game.level, game.wait, game.model);
     let [c1, c2, c3, c4] = report.clears;
     let cleared = c1 + 2 * c2 + 3 * c3 + 4 * c4;
@@ -333,14 +328,12 @@ fn print_summary(game: &Prepared, found: &Found, report: &NesReport, seconds: f6
         0.0
     };
     say!(
-        "start level {level}, title-wait {wait}, a press every {} frames{}, beam width {}: {} pieces, {} lines ({fours:.1}% in fours), level {}, {:.1} s",
+        "start level {level}, title-wait {wait}, a press every {} frames{}: {} pieces, {} lines ({fours:.1}% in fours), level {}",
         model.tap_every,
         if model.das { " and auto shift" } else { "" },
-        game.width,
         report.pieces,
         report.lines,
         report.level_text(),
-        seconds
     );
     if let Some(t) = report.transition {
         say!(
@@ -348,7 +341,7 @@ fn print_summary(game: &Prepared, found: &Found, report: &NesReport, seconds: f6
             t.score,
             t.lines
         );
-    } else if game.stop.level == Some(29) {
+    } else if game.stop.level == Some(29) && game.stop.lines.is_none_or(|l| report.lines < l) {
         say!("the game did not reach the level 29 transition");
     }
     match report.end {
@@ -369,8 +362,13 @@ fn print_summary(game: &Prepared, found: &Found, report: &NesReport, seconds: f6
         .level
         .filter(|&n| n != 29 && report.level_count < n)
     {
-        say!("the game did not reach level {n}");
+        match game.stop.lines.filter(|&l| report.lines >= l) {
+            // The line count asked for came first: the game stopped there, as asked.
+            Some(l) => say!("the game stopped at --lines {l}, before level {n}"),
+            None => say!("the game did not reach level {n}"),
+        }
     }
     say!("ROM score: {}", report.rom_score);
     say!("Score = {}", report.score);
+    text
 }

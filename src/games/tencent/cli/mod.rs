@@ -57,8 +57,8 @@ impl GameCli for Tencent {
     fn solve_options(&self, options: clap::Command) -> clap::Command {
         solve::options(options)
     }
-    fn solve(&self, run: &Solve, matches: &clap::ArgMatches) -> Result<(), CliError> {
-        solve::solve(run, matches)
+    fn solve(&self, run: &Solve, options: &clap::ArgMatches) -> Result<(), CliError> {
+        run.run(self, options)
     }
     fn check_options(&self, options: clap::Command) -> clap::Command {
         let options = RulesOptions::augment_args(check::ContestCheck::augment_args(options));

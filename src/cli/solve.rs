@@ -1,0 +1,515 @@
+//! `solve`, written once for every game. A game supplies what is its own ([`Solver`]): its
+//! options and inputs, its side of the search's seam, and the plain engine that replays and
+//! writes its record ([`Writer`]). Everything else is here, alike for every game: the shared
+//! options read and checked once, the memory planned (the beam and the run's tables), the
+//! worker pool or the processes of `--distributed`, the progress, the record streamed as the
+//! search decides it and each piece checked first, Ctrl-C with the command that resumes the
+//! run, the check of the whole record against the search's score, `--json` and the summary.
+
+use super::distributed;
+use super::interrupt::RecordOut;
+use super::progress::Progress;
+use super::registry::{GameCli, SolveArgs};
+use super::{check_output, check_width, stdout_failed, write_file, CliError, EvalOptions};
+use super::EXIT_INVALID;
+use crate::say;
+use crate::search::limits;
+use crate::search::width::{Schedule, TimeBudget, WallClock};
+use crate::search::{beam_search_on, Comm, DepthStats, Game, Line, Processes, Run, Width};
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// A game's side of `solve`.
+pub trait Solver: GameCli {
+    /// What the game read and checked (its sequence, weights, start), which its search and its
+    /// record writer borrow.
+    type Plan: Sync;
+    /// The game on the search's seam.
+    type Search<'p>: Game
+    where
+        Self: 'p;
+    /// The plain engine that replays each decided placement and writes its text.
+    type Writer<'p>: Writer<Code = <Self::Search<'p> as Game>::Code> + Send
+    where
+        Self: 'p;
+
+    /// Checks the game's own options and reads its inputs; the shared options are checked
+    /// already. `run.from` asks for a record's first pieces to be kept (`--from-record`).
+    fn plan(
+        &self,
+        run: &Shared,
+        options: &clap::ArgMatches,
+    ) -> Result<Planned<Self::Plan>, CliError>;
+
+    /// The search over `plan`, and where it begins: after the kept pieces, with their score.
+    fn search<'p>(
+        &'p self,
+        plan: &'p Self::Plan,
+    ) -> (
+        Self::Search<'p>,
+        Run<<Self::Search<'p> as Game>::State>,
+    );
+
+    /// The record's writer: the header and the kept pieces first, then the search's.
+    fn writer<'p>(&'p self, plan: &'p Self::Plan) -> Self::Writer<'p>;
+}
+
+/// A game's record as the search decides it: each piece replayed on the plain engine before
+/// its text goes out, and the whole checked against what the search claims at the end.
+pub trait Writer {
+    /// The search's name of a placement.
+    type Code;
+    /// Writes the header and the pieces kept from `--from-record`.
+    fn start(&mut self, out: &RecordOut) -> Result<(), CliError>;
+    /// Replays and writes the next pieces decided, placed at `codes` (one per piece).
+    fn pieces(&mut self, codes: &[Self::Code], out: &RecordOut) -> Result<(), CliError>;
+    /// Replays and writes the line's last pieces, ends the record, and checks that the plain
+    /// engine scores all of it as the search claims (`line.score`).
+    fn finish(self, line: &Line<Self::Code>, out: &RecordOut) -> Result<Verdict, CliError>;
+}
+
+/// What the plain engine says of a finished record.
+pub struct Verdict {
+    /// The game's lines of the summary, the last `Score = N`.
+    pub summary: String,
+    /// The game's fields of `--json`'s object.
+    pub json: serde_json::Map<String, serde_json::Value>,
+}
+
+/// A game's plan with what the pipeline needs of it.
+pub struct Planned<P> {
+    pub plan: P,
+    /// Peak bytes a state of the beam takes (see [`limits::estimated_bytes`]).
+    pub bytes_per_state: u64,
+    /// Bytes the run holds beside the beam, whatever its width (the sequence, the game's
+    /// tables).
+    pub table_bytes: u64,
+    /// What a record cut after a whole piece needs to be whole (the contest's newline).
+    pub closing: &'static str,
+    /// Pieces the record starts with (`--from-record`): the search's first depth places the
+    /// next one.
+    pub kept: usize,
+    /// The run's planned depths are an estimate (a game that ends at a level or a line
+    /// count): the progress says "about".
+    pub about: bool,
+    /// The game starts a search from a record's first pieces (`--from-record`): an
+    /// interrupted run says how to go on.
+    pub resumable: bool,
+    /// The files the run reads, which no output may overwrite.
+    pub inputs: Vec<(&'static str, PathBuf)>,
+}
+
+/// The run as every game receives it: the shared options, checked.
+pub struct Shared<'a> {
+    pub args: &'a SolveArgs,
+    pub eval: &'a EvalOptions,
+    /// `--from-record`'s file and `--from-piece`'s count.
+    pub from: Option<(&'a Path, usize)>,
+    /// The command line as given (the program's name first), for the resume command.
+    pub command_line: &'a [OsString],
+}
+
+impl Shared<'_> {
+    /// The sequence file, for a game played on one. A missing file named like a unit of time
+    /// is most likely the second word of `--time-budget 15 min`.
+    pub fn sequence_file(&self) -> Result<&Path, CliError> {
+        let Some(input) = &self.args.input else {
+            return Err(CliError::usage("solve needs a piece sequence file"));
+        };
+        let units = [
+            "s", "sec", "secs", "seconds", "m", "min", "mins", "minutes", "h", "hours",
+        ];
+        let name = input.to_string_lossy();
+        if !input.exists() && units.contains(&name.as_ref()) {
+            return Err(CliError::usage(format!(
+                "no sequence file {name:?}: a time takes its unit without a space (--time-budget 15m)"
+            )));
+        }
+        Ok(input)
+    }
+
+    /// The sequence file read, cut to `--pieces`.
+    pub fn sequence(&self) -> Result<Vec<crate::kit::piece::Kind>, CliError> {
+        let mut sequence = super::read_sequence(self.sequence_file()?)?;
+        if let Some(n) = self.args.pieces {
+            sequence.truncate(n);
+        }
+        Ok(sequence)
+    }
+
+    /// The error of a `--from-record` whose first pieces do not replay: the record is invalid
+    /// (exit 1), as `check` would say.
+    pub fn from_record_invalid(&self, e: impl std::fmt::Display) -> CliError {
+        let path = self.from.map_or(Path::new(""), |(p, _)| p);
+        CliError {
+            message: format!("--from-record {}: {e}", path.display()),
+            code: EXIT_INVALID,
+        }
+    }
+}
+
+/// Where the record goes: standard output, or (a test's) a writer of its own.
+pub type Output = Box<dyn std::io::Write + Send>;
+
+/// `solve` of `game`: in this process, or as one of `comm`'s (`--distributed`; process 0 then
+/// writes the record and the summary). `args` are the shared options, `options` the whole
+/// command line parsed.
+pub fn solve<S: Solver>(
+    game: &S,
+    shared: &Shared,
+    options: &clap::ArgMatches,
+    comm: Option<&dyn Comm>,
+    output: Output,
+) -> Result<(), CliError> {
+    let processes = comm.map_or(1, |c| c.size());
+    let planned = agree(comm, check_shared(shared).and_then(|()| game.plan(shared, options)))?;
+    let (search, run) = game.search(&planned.plan);
+    let setup = beam(shared, game.default_width(), run.depths).and_then(|(width, widest)| {
+        let inputs: Vec<(&str, Option<&Path>)> = (planned.inputs.iter())
+            .map(|(what, path)| (*what, Some(path.as_path())))
+            .collect();
+        if let Some(path) = &shared.args.json {
+            check_output("--json", path, &inputs)?;
+        }
+        // Each process of a distributed search holds its share of the beam.
+        let share = widest.div_ceil(processes);
+        (shared.args.search).check_memory(share, planned.bytes_per_state, planned.table_bytes)?;
+        Ok((width, share, shared.args.search.pool(widest)?))
+    });
+    let (width, share, pool) = agree(comm, setup)?;
+    let processes = match comm {
+        Some(comm) => Processes::Many(comm),
+        None => Processes::One,
+    };
+    let clock = WallClock::start();
+    if comm.is_some_and(|c| c.rank() != 0) {
+        pool.install(|| {
+            beam_search_on(
+                processes,
+                &search,
+                &run,
+                &width,
+                None,
+                &clock,
+                &mut |_| {},
+                &mut |_| {},
+            )
+        });
+        return Ok(());
+    }
+    let args = shared.args;
+    if !args.quiet {
+        (args.search).print_estimate(share, planned.bytes_per_state, planned.table_bytes);
+    }
+    let began = Instant::now();
+    let out = RecordOut::guarded(output, planned.closing, resume_advice(shared, planned.resumable))
+        .map_err(|e| CliError::internal(format!("cannot watch for Ctrl-C: {e}")))?;
+    let mut writer = game.writer(&planned.plan);
+    writer.start(&out).and_then(|()| flushed(&out))?;
+    let kept = planned.kept;
+    let total = (kept + run.planned) as u64;
+    let mut progress = Progress::new("piece", Some(total), args.quiet, args.progress_every);
+    if planned.about {
+        progress = progress.about();
+    }
+    let (line, traffic) = pool.install(|| {
+        let report = &mut |s: &DepthStats| {
+            let piece = (kept + s.pieces) as u64;
+            if piece.is_multiple_of(16) || piece == total {
+                let message = format!(
+                    "best {} beam {} {:.1}M placements/s",
+                    s.best_score,
+                    s.beam_size,
+                    s.placements as f64 / progress.elapsed().max(1e-9) / 1e6
+                );
+                progress.update(piece, &message);
+            }
+        };
+        // A piece that does not replay, or a record that cannot be written (a full disk, a
+        // closed pipe), ends the run at once: the search would otherwise go on for nothing.
+        let decided = &mut |codes: &[_]| {
+            if let Err(e) = writer.pieces(codes, &out).and_then(|()| flushed(&out)) {
+                super::exit_now(e);
+            }
+        };
+        beam_search_on(
+            processes, &search, &run, &width, None, &clock, report, decided,
+        )
+    });
+    progress.finish();
+    let search_seconds = began.elapsed().as_secs_f64();
+    let verdict = writer.finish(&line, &out)?;
+    let wall_seconds = began.elapsed().as_secs_f64();
+    let replay = Replayable {
+        beam_width: width.beam_width,
+        changes: &line.width_changes,
+    };
+    if let Some(path) = &args.json {
+        let expected_bytes =
+            limits::estimated_bytes(share, planned.bytes_per_state) + planned.table_bytes;
+        let mut summary = serde_json::json!({
+            "game": game.id(),
+            "beam_width": width.beam_width,
+            "width_changes": line.width_changes.to_string(),
+            "time_budget_seconds": args.time_budget,
+            "from_record": shared.from.map(|(p, _)| p),
+            "from_piece": shared.from.map(|(_, n)| n),
+            "search_seconds": search_seconds,
+            "wall_seconds": wall_seconds,
+            "seconds": wall_seconds,
+            "expanded": line.stats.expanded,
+            "placements": line.stats.placements,
+            "phase_seconds": line.stats.seconds,
+            "peak_memory_mib": peak_memory_mib(),
+            "expected_peak_memory_mib": expected_bytes as f64 / MIB,
+            "distributed": traffic,
+        });
+        if let Some(object) = summary.as_object_mut() {
+            object.extend(verdict.json);
+        }
+        write_file("--json", path, format!("{summary:#}\n"))?;
+    }
+    if !args.quiet {
+        if let Some(traffic) = &traffic {
+            say!("{}", distributed::describe(traffic));
+        }
+        replay.describe(kept);
+        say!(
+            "beam width {}{}: {:.1} s, {} states expanded ({:.2} us each), {} placements",
+            width.beam_width,
+            if line.width_changes.0.is_empty() { "" } else { " at first" },
+            search_seconds,
+            line.stats.expanded,
+            search_seconds * 1e6 / line.stats.expanded.max(1) as f64,
+            line.stats.placements
+        );
+        let phases = line.stats.seconds;
+        say!(
+            "search phases: expand {:.2} s, select {:.2} s, advance {:.2} s",
+            phases.expand,
+            phases.select,
+            phases.advance
+        );
+        if let Some(mib) = peak_memory_mib() {
+            say!("peak memory: {mib:.0} MiB");
+        }
+        eprint_all(&verdict.summary);
+    }
+    Ok(())
+}
+
+/// Whether every process got this far ([`distributed::agree`]); this process's own result
+/// where it runs alone.
+fn agree<T>(comm: Option<&dyn Comm>, result: Result<T, CliError>) -> Result<T, CliError> {
+    match comm {
+        Some(comm) => distributed::agree(comm, result),
+        None => result,
+    }
+}
+
+/// Writes `text` to standard error, losing it rather than the run where stderr is closed.
+fn eprint_all(text: &str) {
+    use std::io::Write;
+    let _ = std::io::stderr().lock().write_all(text.as_bytes());
+}
+
+/// What the pieces written so far become once flushed: an error that ends the run where the
+/// record cannot be written.
+fn flushed(out: &RecordOut) -> Result<(), CliError> {
+    out.flush().map_err(|e| stdout_failed(e, "the record"))
+}
+
+/// The width changes a run made, to replay it without its time budget.
+struct Replayable<'a> {
+    beam_width: usize,
+    changes: &'a Schedule,
+}
+
+impl Replayable<'_> {
+    fn describe(&self, kept: usize) {
+        if self.changes.0.is_empty() {
+            return;
+        }
+        say!(
+            "width changes (replay with --beam-width {} --width-changes {}):",
+            self.beam_width,
+            self.changes
+        );
+        for (depth, width) in &self.changes.0 {
+            say!("  from piece {}: {width}", kept + depth + 1);
+        }
+    }
+}
+
+const MIB: f64 = (1u64 << 20) as f64;
+
+/// Refuses the shared options' values no search can use, before any file is read.
+fn check_shared(shared: &Shared) -> Result<(), CliError> {
+    let args = shared.args;
+    if let Some(width) = args.beam_width {
+        check_width("--beam-width", width)?;
+    }
+    if args.time_budget.is_some() {
+        check_width("--max-beam-width", args.max_beam_width)?;
+    }
+    for &(_, width) in args.width_changes.iter().flat_map(|s| &s.0) {
+        check_width("--width-changes", width)?;
+    }
+    args.search.check()?;
+    shared.eval.check()?;
+    if args.pieces == Some(0) {
+        return Err(CliError::usage("--pieces must be at least 1"));
+    }
+    Ok(())
+}
+
+/// The beam's widths over a search of `depths` depths, and the widest it may hold (the
+/// budget's cap, else the widest scheduled).
+fn beam(shared: &Shared, default: usize, depths: usize) -> Result<(Width, usize), CliError> {
+    let args = shared.args;
+    let beam_width = args.beam_width.unwrap_or(default);
+    check_width("--beam-width", beam_width)?;
+    let changes = args.width_changes.clone().unwrap_or_default();
+    // A change past the last depth would never happen: the schedule was meant for another game.
+    if let Some(&(depth, width)) = changes.0.iter().find(|&&(d, _)| d >= depths) {
+        return Err(CliError::usage(format!(
+            "--width-changes {depth}:{width}: depth {depth} is past the last of the {depths} \
+             depths this search has (depths count from 0 at the first piece searched)"
+        )));
+    }
+    let widest = match args.time_budget {
+        Some(_) => args.max_beam_width.max(beam_width),
+        None => (changes.0.iter().map(|&(_, w)| w))
+            .chain([beam_width])
+            .max()
+            .unwrap_or(beam_width),
+    };
+    let width = Width {
+        beam_width,
+        width_changes: changes,
+        time_budget: args.time_budget.map(|seconds| TimeBudget {
+            seconds,
+            max_width: args.max_beam_width,
+        }),
+    };
+    Ok((width, widest))
+}
+
+/// The line an interrupted run prints: the pieces written, and the command that goes on from
+/// them with every option this run had.
+fn resume_advice(shared: &Shared, resumable: bool) -> impl Fn(usize) -> String + Send + 'static {
+    let words = resume_words(shared.command_line);
+    let written_to = record_file();
+    move |pieces| {
+        if pieces == 0 {
+            return "interrupted before any piece was decided: nothing written".to_string();
+        }
+        if !resumable {
+            return format!(
+                "interrupted: the record's first {pieces} pieces are written, each checked by \
+                 the rules engine (this game's search cannot go on from a record)"
+            );
+        }
+        let record = written_to
+            .as_ref()
+            .map_or("RECORD".to_string(), |p| quoted(&p.to_string_lossy()));
+        let note = if written_to.is_some() {
+            String::new()
+        } else {
+            " (RECORD: the file this run's output went to)".to_string()
+        };
+        format!(
+            "interrupted: the record's first {pieces} pieces are written, each checked by the \
+             rules engine; go on from them with `{words} --from-record {record} --from-piece \
+             {pieces} > ANOTHER_FILE`{note}"
+        )
+    }
+}
+
+/// The command line without its `--from-record` and `--from-piece`, quoted for a shell.
+fn resume_words(command_line: &[OsString]) -> String {
+    let mut words = Vec::new();
+    let mut skip_value = false;
+    for (i, word) in command_line.iter().enumerate() {
+        let text = word.to_string_lossy();
+        if skip_value {
+            skip_value = false;
+            continue;
+        }
+        if i == 0 {
+            // The program as the user named it, without the folders a shell found it in.
+            let name = Path::new(text.as_ref())
+                .file_name()
+                .map_or(text.to_string(), |n| n.to_string_lossy().into_owned());
+            words.push(name);
+            continue;
+        }
+        if text == "--from-record" || text == "--from-piece" {
+            skip_value = true;
+            continue;
+        }
+        if text.starts_with("--from-record=") || text.starts_with("--from-piece=") {
+            continue;
+        }
+        words.push(quoted(&text));
+    }
+    words.join(" ")
+}
+
+/// `word` as a shell reads it back.
+fn quoted(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+/// The regular file standard output goes to, where it is one (Linux: /proc/self/fd/1).
+fn record_file() -> Option<PathBuf> {
+    let path = std::fs::read_link("/proc/self/fd/1").ok()?;
+    path.is_file().then_some(path)
+}
+
+/// Peak resident memory of this process (Linux: VmHWM in /proc/self/status), for the summary.
+pub fn peak_memory_mib() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_resume_command_keeps_every_option_but_the_old_start() {
+        let line: Vec<OsString> = [
+            "/usr/local/bin/solve",
+            "in put.txt",
+            "--judge",
+            "--from-record",
+            "old.txt",
+            "--from-piece=40",
+            "--beam-width",
+            "300",
+        ]
+        .iter()
+        .map(OsString::from)
+        .collect();
+        assert_eq!(
+            resume_words(&line),
+            "solve 'in put.txt' --judge --beam-width 300"
+        );
+    }
+
+    #[test]
+    fn words_a_shell_would_split_are_quoted() {
+        assert_eq!(quoted("a.txt"), "a.txt");
+        assert_eq!(quoted("it's"), r"'it'\''s'");
+        assert_eq!(quoted(""), "''");
+    }
+}
