@@ -56,10 +56,15 @@ pub fn main(run: impl FnOnce(&dyn Comm) -> Result<(), CliError>) -> std::process
 /// The size of the MPI job this process was started in, where a launcher (Open MPI, MPICH,
 /// PMIx, Slurm) says it is more than one process.
 pub fn launched_as_many() -> Option<usize> {
-    ["OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "MPI_LOCALNRANKS"]
-        .iter()
-        .filter_map(|name| std::env::var(name).ok()?.trim().parse::<usize>().ok())
-        .find(|&size| size > 1)
+    [
+        "OMPI_COMM_WORLD_SIZE",
+        "PMI_SIZE",
+        "PMIX_SIZE",
+        "MPI_LOCALNRANKS",
+    ]
+    .iter()
+    .filter_map(|name| std::env::var(name).ok()?.trim().parse::<usize>().ok())
+    .find(|&size| size > 1)
 }
 
 /// Whether every process got this far: its own error where it failed, and where another

@@ -10,8 +10,8 @@ use super::distributed;
 use super::interrupt::RecordOut;
 use super::progress::Progress;
 use super::registry::{GameCli, SolveArgs};
-use super::{check_output, check_width, stdout_failed, write_file, CliError, EvalOptions};
 use super::EXIT_INVALID;
+use super::{check_output, check_width, stdout_failed, write_file, CliError, EvalOptions};
 use crate::say;
 use crate::search::limits;
 use crate::search::width::{Schedule, TimeBudget, WallClock};
@@ -46,10 +46,7 @@ pub trait Solver: GameCli {
     fn search<'p>(
         &'p self,
         plan: &'p Self::Plan,
-    ) -> (
-        Self::Search<'p>,
-        Run<<Self::Search<'p> as Game>::State>,
-    );
+    ) -> (Self::Search<'p>, Run<<Self::Search<'p> as Game>::State>);
 
     /// The record's writer: the header and the kept pieces first, then the search's.
     fn writer<'p>(&'p self, plan: &'p Self::Plan) -> Self::Writer<'p>;
@@ -163,7 +160,10 @@ pub fn solve<S: Solver>(
     output: Output,
 ) -> Result<(), CliError> {
     let processes = comm.map_or(1, |c| c.size());
-    let planned = agree(comm, check_shared(shared).and_then(|()| game.plan(shared, options)))?;
+    let planned = agree(
+        comm,
+        check_shared(shared).and_then(|()| game.plan(shared, options)),
+    )?;
     let (search, run) = game.search(&planned.plan);
     let setup = beam(shared, game.default_width(), run.depths).and_then(|(width, widest)| {
         let inputs: Vec<(&str, Option<&Path>)> = (planned.inputs.iter())
@@ -203,8 +203,12 @@ pub fn solve<S: Solver>(
         (args.search).print_estimate(share, planned.bytes_per_state, planned.table_bytes);
     }
     let began = Instant::now();
-    let out = RecordOut::guarded(output, planned.closing, resume_advice(shared, planned.resumable))
-        .map_err(|e| CliError::internal(format!("cannot watch for Ctrl-C: {e}")))?;
+    let out = RecordOut::guarded(
+        output,
+        planned.closing,
+        resume_advice(shared, planned.resumable),
+    )
+    .map_err(|e| CliError::internal(format!("cannot watch for Ctrl-C: {e}")))?;
     let mut writer = game.writer(&planned.plan);
     writer.start(&out).and_then(|()| flushed(&out))?;
     let kept = planned.kept;
@@ -278,7 +282,11 @@ pub fn solve<S: Solver>(
         say!(
             "beam width {}{}: {:.1} s, {} states expanded ({:.2} us each), {} placements",
             width.beam_width,
-            if line.width_changes.0.is_empty() { "" } else { " at first" },
+            if line.width_changes.0.is_empty() {
+                ""
+            } else {
+                " at first"
+            },
             search_seconds,
             line.stats.expanded,
             search_seconds * 1e6 / line.stats.expanded.max(1) as f64,

@@ -141,7 +141,9 @@ pub fn describe_estimate(
         t if t < 0.5 => String::new(),
         t => format!(" and {t:.0} MiB of tables"),
     };
-    format!("expected peak memory: about {total:.0} MiB for a beam of {widest} states{tables}{machine}")
+    format!(
+        "expected peak memory: about {total:.0} MiB for a beam of {widest} states{tables}{machine}"
+    )
 }
 
 /// Whether a beam of at most `width` states fits in `available` bytes (None: unknown, and then

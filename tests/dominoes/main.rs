@@ -5,10 +5,11 @@
 
 use std::ffi::OsString;
 use std::sync::Mutex;
+use tetris_opt::cli::interrupt::RecordOut;
 use tetris_opt::cli::registry::{Check, GameCli, Solve};
+use tetris_opt::cli::solve::{Planned, Shared, Solver, Verdict, Writer};
 use tetris_opt::cli::{read_text, CliError, EXIT_INVALID};
-use tetris_opt::search::width::{Schedule, WallClock};
-use tetris_opt::search::{beam_search, Game, Objective, Run, Sink, Width};
+use tetris_opt::search::{Game, Line, Objective, Run, Sink};
 
 /// The games the drivers are given: the product's, and this one.
 fn games() -> Vec<&'static dyn GameCli> {
@@ -200,32 +201,8 @@ impl GameCli for Dominoes {
     fn solve_options(&self, options: clap::Command) -> clap::Command {
         <DominoOptions as clap::Args>::augment_args(options)
     }
-    fn solve(&self, run: &Solve, matches: &clap::ArgMatches) -> Result<(), CliError> {
-        let rows = Self::rows(matches)?;
-        let Some(input) = &run.args.input else {
-            return Err(CliError::usage("solve needs a sequence file"));
-        };
-        let count = read_count(input)?;
-        let width = Width {
-            beam_width: run.args.beam_width.unwrap_or(self.default_width()),
-            width_changes: Schedule::default(),
-            time_budget: None,
-        };
-        let line = beam_search(
-            &Seam { rows },
-            &Run::whole_game(0, count, Objective::Score),
-            &width,
-            None,
-            &WallClock::start(),
-            &mut |_| {},
-        );
-        let record: Vec<String> = line
-            .placements
-            .iter()
-            .map(|&c| Placement::of(c).to_string())
-            .collect();
-        self.say(format!("{}\nScore = {}\n", record.join("\n"), line.score));
-        Ok(())
+    fn solve(&self, run: &Solve, options: &clap::ArgMatches) -> Result<(), CliError> {
+        run.run(self, options)
     }
     fn check_options(&self, options: clap::Command) -> clap::Command {
         <DominoOptions as clap::Args>::augment_args(options)
@@ -263,6 +240,134 @@ impl GameCli for Dominoes {
     }
 }
 
+/// What a dominoes solve reads: the field's height and how many dominoes come.
+struct Plan {
+    rows: u32,
+    count: usize,
+}
+
+/// The game's side of `solve`: its options, its search, its record. Everything else (the
+/// shared options, progress, the record streamed, Ctrl-C, --json, --distributed) is the
+/// pipeline's.
+impl Solver for Dominoes {
+    type Plan = Plan;
+    type Search<'p> = Seam;
+    type Writer<'p> = DominoWriter;
+
+    fn plan(&self, run: &Shared, options: &clap::ArgMatches) -> Result<Planned<Plan>, CliError> {
+        let rows = Self::rows(options)?;
+        let input = run.sequence_file()?.to_path_buf();
+        let mut count = read_count(&input)?;
+        if let Some(pieces) = run.args.pieces {
+            count = count.min(pieces);
+        }
+        if run.from.is_some() {
+            return Err(CliError::usage(
+                "--from-record: dominoes start from an empty field",
+            ));
+        }
+        Ok(Planned {
+            plan: Plan { rows, count },
+            bytes_per_state: 64,
+            table_bytes: 0,
+            closing: "",
+            kept: 0,
+            about: false,
+            resumable: false,
+            inputs: vec![("sequence file", input)],
+        })
+    }
+
+    fn search<'p>(&'p self, plan: &'p Plan) -> (Seam, Run<u32>) {
+        let run = Run::whole_game(0, plan.count, Objective::Score);
+        (Seam { rows: plan.rows }, run)
+    }
+
+    fn writer<'p>(&'p self, plan: &'p Plan) -> DominoWriter {
+        DominoWriter {
+            rows: plan.rows,
+            board: 0,
+            lines: 0,
+        }
+    }
+}
+
+/// The record, a line a domino, each replayed by the rules before it is written.
+struct DominoWriter {
+    rows: u32,
+    board: u32,
+    lines: u64,
+}
+
+impl Writer for DominoWriter {
+    type Code = u16;
+
+    fn start(&mut self, _: &RecordOut) -> Result<(), CliError> {
+        Ok(())
+    }
+
+    fn pieces(&mut self, codes: &[u16], out: &RecordOut) -> Result<(), CliError> {
+        for &code in codes {
+            let p = Placement::of(code);
+            let (board, lines) = drop(self.board, self.rows, p)
+                .ok_or_else(|| CliError::internal(format!("{p} does not place a domino")))?;
+            (self.board, self.lines) = (board, self.lines + lines);
+            out.piece(&format!("{p}\n"))
+                .map_err(|e| CliError::usage(e.to_string()))?;
+        }
+        Ok(())
+    }
+
+    fn finish(mut self, line: &Line<u16>, out: &RecordOut) -> Result<Verdict, CliError> {
+        self.pieces(&line.placements, out)?;
+        out.end("").map_err(|e| CliError::usage(e.to_string()))?;
+        if self.lines != line.score {
+            return Err(CliError::internal(
+                "the record scores other than the search",
+            ));
+        }
+        let mut json = serde_json::Map::new();
+        json.insert("score".to_string(), self.lines.into());
+        Ok(Verdict {
+            summary: format!("Score = {}\n", self.lines),
+            json,
+        })
+    }
+}
+
+/// A writer whose bytes a test reads.
+#[derive(Clone, Default)]
+struct Captured(std::sync::Arc<Mutex<Vec<u8>>>);
+
+impl std::io::Write for Captured {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Captured {
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.0.lock().unwrap_or_else(|e| e.into_inner())).into_owned()
+    }
+}
+
+/// `solve` with the command line `words`: the record it wrote, or its error.
+fn solve(words: &[&str]) -> Result<String, CliError> {
+    let captured = Captured::default();
+    let out = captured.clone();
+    tetris_opt::cli::drivers::solve_to(&games(), line(words), None, false, &move || {
+        Box::new(out.clone())
+    })?;
+    Ok(captured.text())
+}
+
 /// The command line `words` as the drivers take it.
 fn line(words: &[&str]) -> Vec<OsString> {
     words.iter().map(OsString::from).collect()
@@ -287,29 +392,65 @@ fn solve_plays_the_registered_game_and_check_agrees() {
     let games = games();
     let sequence = temp("seq.txt", "# forty dominoes\n40\n");
     let seq = sequence.to_str().expect("a UTF-8 path");
-    tetris_opt::cli::drivers::solve(
-        &games,
-        line(&["solve", "--game", "dominoes", seq, "--rows", "5"]),
-        None,
-        false,
-    )
-    .expect("solve plays dominoes");
-    let out = printed();
-    let (record, score) = out
-        .trim_end()
-        .rsplit_once('\n')
-        .expect("a record and a score");
-    assert_eq!(record.lines().count(), 40, "{out}");
-    // Forty dominoes are 80 cells: 20 rows of 4 if every cell ends in a full row.
-    assert_eq!(score, "Score = 20", "{out}");
-    let path = temp("record.txt", record);
+    let record = solve(&["solve", "--game", "dominoes", seq, "--rows", "5", "--quiet"])
+        .expect("solve plays dominoes");
+    assert_eq!(record.lines().count(), 40, "{record}");
+    let path = temp("record.txt", &record);
     let rec = path.to_str().expect("a UTF-8 path");
     tetris_opt::cli::drivers::check(
         &games,
         line(&["check", "--game", "dominoes", seq, rec, "--rows", "5"]),
     )
     .expect("the record is valid");
+    // Forty dominoes are 80 cells: 20 rows of 4 if every cell ends in a full row.
     assert_eq!(printed(), "Score = 20\n");
+}
+
+/// The options every game shares come from the pipeline, with no code of the game's own:
+/// `--pieces`, `--json`, `--time-budget`, `--width-changes`, `--distributed` (a job of one
+/// process here), and the memory check.
+#[test]
+fn the_test_game_takes_every_shared_option() {
+    let seq = temp("seq-shared.txt", "40\n");
+    let seq = seq.to_str().expect("a UTF-8 path");
+    let base = ["solve", "--game", "dominoes", seq, "--quiet"];
+    let whole = solve(&base).expect("a whole game");
+    let with = |more: &[&str]| solve(&[&base[..], more].concat());
+
+    let ten = with(&["--pieces", "10"]).expect("--pieces");
+    assert_eq!(ten.lines().count(), 10, "{ten}");
+
+    let json = std::env::temp_dir().join(format!("dominoes-{}.json", std::process::id()));
+    let json_path = json.to_str().expect("a UTF-8 path");
+    assert_eq!(with(&["--json", json_path]).expect("--json"), whole);
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).expect("the summary is written"))
+            .expect("JSON");
+    assert_eq!(summary["game"], "dominoes");
+    assert_eq!(summary["score"], 20);
+    assert_eq!(summary["beam_width"], 16);
+
+    assert_eq!(with(&["--distributed"]).expect("--distributed"), whole);
+    assert_eq!(
+        with(&["--time-budget", "1h"])
+            .expect("--time-budget")
+            .lines()
+            .count(),
+        40
+    );
+    let changed = with(&["--width-changes", "10:4"]).expect("--width-changes");
+    assert_eq!(changed.lines().count(), 40);
+    let late = with(&["--width-changes", "40:4"]).expect_err("past the last depth");
+    assert!(
+        late.message.contains("past the last of the 40 depths"),
+        "{}",
+        late.message
+    );
+
+    let e = with(&["--beam-width", "0"]).expect_err("a beam of no state");
+    assert_eq!(e.code, 2);
+    let e = with(&["--pieces", "0"]).expect_err("no piece");
+    assert_eq!(e.message, "--pieces must be at least 1");
 }
 
 #[test]

@@ -251,11 +251,7 @@ fn solve_browser_gives_a_checked_record_whatever_the_thread_count() {
         checked.stdout.contains("pieces placed: 120"),
         "{checked:#?}"
     );
-    for (option, value) in [
-        ("--judge", None),
-        ("--width-changes", Some("5:10")),
-        ("--start-level", Some("3")),
-    ] {
+    for (option, value) in [("--judge", None), ("--start-level", Some("3"))] {
         let mut args = vec!["--game", "browser", seq, option];
         args.extend(value);
         let out = exe(env!("CARGO_BIN_EXE_solve"), &args);

@@ -35,6 +35,7 @@ mod record_errors_cli;
 mod replay;
 mod rules;
 mod solve_cli;
+mod solve_pipeline;
 mod tune_cli;
 mod viewer;
 mod weights_cli;

@@ -1,9 +1,9 @@
 //! The browser game as the binaries play it: `solve` (the search, the record checked on the
 //! plain engine and printed, and the summary), `check`, `gen` and `play`'s page.
 
+use crate::cli::interrupt::RecordOut;
 use crate::cli::plain;
 use crate::cli::registry::{only, Check, GameCli, Play, Solve};
-use crate::cli::interrupt::RecordOut;
 use crate::cli::sequence::GenOptions;
 use crate::cli::solve::{Planned, Shared, Solver, Verdict, Writer};
 use crate::cli::stdout_failed;
@@ -14,8 +14,8 @@ use crate::games::browser::replay::{JsonReport, Replayer};
 use crate::games::browser::rules::Kind;
 use crate::games::browser::search::{self, default_policy, default_weights, Moves, Params};
 use crate::games::browser::search::{DEFAULT_SCORE_WEIGHT, DEFAULT_WIDTH};
-use crate::search::limits;
 use crate::kit::board::Board;
+use crate::search::limits;
 use crate::search::{Line, Objective, Run};
 use clap::Args as _;
 
@@ -96,9 +96,9 @@ impl Writer for BrowserWriter<'_> {
     fn pieces(&mut self, codes: &[u16], out: &RecordOut) -> Result<(), CliError> {
         for tokens in self.moves.of(codes) {
             self.line += 1;
-            self.replayer
-                .piece(&tokens, self.line)
-                .map_err(|e| CliError::internal(format!("the solver's record does not replay: {e}")))?;
+            self.replayer.piece(&tokens, self.line).map_err(|e| {
+                CliError::internal(format!("the solver's record does not replay: {e}"))
+            })?;
             out.piece(&format!("{}\n", Record::line(&tokens)))
                 .map_err(|e| stdout_failed(e, "the record"))?;
         }

@@ -364,8 +364,8 @@ impl<'a> RecordStream<'a> {
 
     /// The frames `from..to` as a record line (frames past the last press are idle).
     fn line(&self, from: usize, to: usize) -> String {
-        let mut frames = self.frames[from.min(self.frames.len())..to.min(self.frames.len())]
-            .to_vec();
+        let mut frames =
+            self.frames[from.min(self.frames.len())..to.min(self.frames.len())].to_vec();
         frames.resize(to - from, 0);
         runs_text(&frames)
     }

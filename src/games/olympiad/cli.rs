@@ -2,9 +2,9 @@
 //! on the plain engine as it is decided and printed then, and the summary), `check` with its
 //! viewer page, and `gen`.
 
+use crate::cli::interrupt::RecordOut;
 use crate::cli::plain;
 use crate::cli::registry::{only, Check, GameCli, Solve};
-use crate::cli::interrupt::RecordOut;
 use crate::cli::sequence::GenOptions;
 use crate::cli::solve::{Planned, Shared, Solver, Verdict, Writer};
 use crate::cli::stdout_failed;

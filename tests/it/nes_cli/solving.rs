@@ -218,7 +218,7 @@ fn progress_totals_say_about_where_they_are_estimates() {
             .collect()
     };
     let lines = counts(&["--lines", "30"]);
-    assert!(lines.len() > 50, "{lines:?}");
+    assert!(lines.len() > 3, "{lines:?}");
     for (at, total) in &lines {
         let total: u64 = (total.strip_prefix("about "))
             .unwrap_or_else(|| panic!("{total:?} is no estimate"))
@@ -361,7 +361,6 @@ fn solve_game_nes_refuses_the_contests_arguments() {
     for extra in [
         vec![input.as_str()],
         vec!["--judge"],
-        vec!["--width-changes", "2:5"],
         vec!["--weights", "weights/default.json"],
         vec!["--threads", "0"],
         vec!["--beam-width", "100000001"],

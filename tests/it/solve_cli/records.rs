@@ -338,12 +338,13 @@ fn a_record_continued_from_a_piece_keeps_its_start_and_checks_whole() {
     let short = scratch.file("short.txt", "N,D18,N,D18");
     let too_many = (have + 1).to_string();
     let only = format!("only {have} pieces");
-    let cases: Vec<([&dyn AsRef<OsStr>; 2], &str)> = vec![
-        ([&record, &too_many], &only),
-        ([&short, &"2"], "do not replay"),
-        ([&judged, &"200"], "mid-air"),
+    // Too many pieces asked for is a usage error; a record that does not replay is invalid.
+    let cases: Vec<([&dyn AsRef<OsStr>; 2], &str, i32)> = vec![
+        ([&record, &too_many], &only, 2),
+        ([&short, &"2"], "do not replay", 1),
+        ([&judged, &"200"], "mid-air", 1),
     ];
-    for ([path, n], needle) in cases {
+    for ([path, n], needle, code) in cases {
         let r = solve(&[
             &input,
             &"--pieces",
@@ -353,7 +354,7 @@ fn a_record_continued_from_a_piece_keeps_its_start_and_checks_whole() {
             &"--from-piece",
             n,
         ]);
-        assert_eq!(r.code, Some(2), "{r:#?}");
+        assert_eq!(r.code, Some(code), "{r:#?}");
         assert!(r.stdout.is_empty(), "{r:#?}");
         let lines: Vec<&str> = r.stderr.lines().collect();
         assert_eq!(lines.len(), 1, "one line: {r:#?}");

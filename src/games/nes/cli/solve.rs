@@ -147,7 +147,11 @@ impl Solver for Nes {
         }
         let options =
             NesOptions::from_arg_matches(matches).map_err(|e| CliError::usage(e.to_string()))?;
-        let plan = prepare(&options, args.pieces, args.search.objective_or(Objective::Score))?;
+        let plan = prepare(
+            &options,
+            args.pieces,
+            args.search.objective_or(Objective::Score),
+        )?;
         let inputs = (options.nes_weights.clone())
             .map(|p| ("weights file", p))
             .into_iter()

@@ -11,7 +11,7 @@ use crate::games::tencent::movegen::Placement;
 use crate::games::tencent::record::Record;
 use crate::games::tencent::rules::Kind;
 use crate::games::tencent::search::{Params, Tencent, UnderWay};
-use crate::games::tencent::solve::{start_from, RecordWriter, SolveError};
+use crate::games::tencent::solve::{start_from, RecordWriter, SolveError, UnderWayError};
 use crate::search::{limits, Line, Objective, Run};
 use clap::FromArgMatches;
 
@@ -37,11 +37,7 @@ impl Solver for ContestCli {
     type Search<'p> = Tencent<'p>;
     type Writer<'p> = ContestWriter<'p>;
 
-    fn plan(
-        &self,
-        run: &Shared,
-        options: &clap::ArgMatches,
-    ) -> Result<Planned<Plan>, CliError> {
+    fn plan(&self, run: &Shared, options: &clap::ArgMatches) -> Result<Planned<Plan>, CliError> {
         let rules = RulesOptions::from_arg_matches(options)
             .map_err(|e| CliError::usage(e.to_string()))?
             .rules()?;
@@ -52,8 +48,13 @@ impl Solver for ContestCli {
         let (start, kept) = match run.from {
             Some((path, pieces)) => {
                 let record = read_record(path)?;
-                start_from(&sequence, &record, pieces, rules)
-                    .map_err(|e| run.from_record_invalid(e))?
+                start_from(&sequence, &record, pieces, rules).map_err(|e| match e {
+                    // Asking for more pieces than the record has is the command line's fault.
+                    UnderWayError::TooShort { .. } => {
+                        CliError::usage(format!("--from-record {}: {e}", path.display()))
+                    }
+                    UnderWayError::Invalid { .. } => run.from_record_invalid(e),
+                })?
             }
             None => (UnderWay::default(), Record::default()),
         };
