@@ -9,7 +9,7 @@ use crate::cli::solve::{Planned, Shared, Solver, Verdict, Writer};
 use crate::cli::stdout_failed;
 use crate::cli::EXIT_INVALID;
 use crate::cli::{read_policy, read_sequence, read_text, read_weights, CliError, EvalOptions};
-use crate::games::browser::record::{Record, HEADER};
+use crate::games::browser::record::{Record, Token, HEADER};
 use crate::games::browser::replay::{JsonReport, Replayer};
 use crate::games::browser::rules::Kind;
 use crate::games::browser::search::{self, default_policy, default_weights, Moves, Params};
@@ -19,10 +19,13 @@ use crate::search::limits;
 use crate::search::{Line, Objective, Run};
 use clap::Args as _;
 
-/// What the browser game's solve reads: the sequence (to `--pieces`) and the ranking.
+/// What the browser game's solve reads: the sequence (to `--pieces`), the ranking, and the
+/// pieces kept from `--from-record` with the board and points they leave.
 pub struct Plan {
     sequence: Vec<Kind>,
     params: Params,
+    kept: Vec<Vec<Token>>,
+    start: (Board, u64),
 }
 
 impl Solver for Browser {
@@ -31,48 +34,94 @@ impl Solver for Browser {
     type Writer<'p> = BrowserWriter<'p>;
 
     fn plan(&self, run: &Shared, _: &clap::ArgMatches) -> Result<Planned<Plan>, CliError> {
-        if run.from.is_some() {
-            return Err(no_resume(self));
-        }
         let input = run.sequence_file()?.to_path_buf();
         let sequence = run.sequence()?;
         let params = params(run)?;
+        let (kept, start) = match run.from {
+            Some((path, pieces)) => kept_pieces(run, &sequence, path, pieces)?,
+            None => (Vec::new(), (Board::default(), 0)),
+        };
         let mut inputs = vec![("sequence file", input)];
         for (what, path) in run.eval.inputs() {
             inputs.extend(path.map(|p| (what, p.to_path_buf())));
         }
+        inputs.extend(run.from.map(|(p, _)| ("record file", p.to_path_buf())));
         Ok(Planned {
-            plan: Plan { sequence, params },
             bytes_per_state: limits::BYTES_PER_STATE,
             table_bytes: 0,
             closing: "",
-            kept: 0,
+            kept: kept.len(),
             about: false,
-            resumable: false,
+            resumable: true,
             inputs,
+            plan: Plan {
+                sequence,
+                params,
+                kept,
+                start,
+            },
         })
     }
 
     fn search<'p>(&'p self, plan: &'p Plan) -> (search::Browser<'p>, Run<Board>) {
-        search::Browser::new(&plan.sequence, &plan.params)
+        search::Browser::new(&plan.sequence, &plan.params, plan.kept.len(), plan.start)
     }
 
     fn writer<'p>(&'p self, plan: &'p Plan) -> BrowserWriter<'p> {
         BrowserWriter {
             plan,
-            moves: Moves::new(&plan.sequence),
+            moves: Moves::from(&plan.sequence[plan.kept.len()..], plan.start.0),
             replayer: Replayer::new(&plan.sequence),
             line: 1,
         }
     }
 }
 
-/// The refusal of `--from-record` by a game that cannot start from a record.
-fn no_resume(game: &dyn GameCli) -> CliError {
-    CliError::usage(format!(
-        "--from-record: {} cannot start a search from a record",
-        game.name()
-    ))
+/// The first `pieces` pieces of the record at `path`, replayed on the plain engine, and the
+/// board and points they leave.
+fn kept_pieces(
+    run: &Shared,
+    sequence: &[Kind],
+    path: &std::path::Path,
+    pieces: usize,
+) -> Result<(Vec<Vec<Token>>, (Board, u64)), CliError> {
+    let text = read_text(path, "record file")?;
+    let file = path.display().to_string();
+    let record = Record::parse(&text).map_err(|e| run.from_record_invalid(e.located(&file)))?;
+    let have = record.pieces.len();
+    if have < pieces {
+        return Err(CliError::usage(format!(
+            "--from-record {file}: the record has only {have} pieces, fewer than the {pieces} to keep"
+        )));
+    }
+    let mut replayer = Replayer::new(sequence);
+    for (tokens, &line) in record.pieces.iter().zip(&record.source_lines).take(pieces) {
+        let (_, lock) = (replayer.piece(tokens, line))
+            .map_err(|e| run.from_record_invalid(e.located(&file)))?;
+        if lock.game_over {
+            return Err(run.from_record_invalid(format!(
+                "{file}:{line}: the game ends at this piece, so no search can go on from it"
+            )));
+        }
+    }
+    let game = replayer.game();
+    let board = crate::games::browser::movegen::board_of(&game.field);
+    Ok((record.pieces[..pieces].to_vec(), (board, game.points)))
+}
+
+impl BrowserWriter<'_> {
+    /// Replays and writes the next pieces' tokens.
+    fn write(&mut self, pieces: &[Vec<Token>], out: &RecordOut) -> Result<(), CliError> {
+        for tokens in pieces {
+            self.line += 1;
+            self.replayer.piece(tokens, self.line).map_err(|e| {
+                CliError::internal(format!("the solver's record does not replay: {e}"))
+            })?;
+            out.piece(&format!("{}\n", Record::line(tokens)))
+                .map_err(|e| stdout_failed(e, "the record"))?;
+        }
+        Ok(())
+    }
 }
 
 /// The browser game's record as the search decides it: each piece's moves replayed on the
@@ -90,25 +139,20 @@ impl Writer for BrowserWriter<'_> {
 
     fn start(&mut self, out: &RecordOut) -> Result<(), CliError> {
         out.header(&format!("{HEADER}\n"))
-            .map_err(|e| stdout_failed(e, "the record"))
+            .map_err(|e| stdout_failed(e, "the record"))?;
+        let kept = &self.plan.kept;
+        self.write(kept, out)
     }
 
     fn pieces(&mut self, codes: &[u16], out: &RecordOut) -> Result<(), CliError> {
-        for tokens in self.moves.of(codes) {
-            self.line += 1;
-            self.replayer.piece(&tokens, self.line).map_err(|e| {
-                CliError::internal(format!("the solver's record does not replay: {e}"))
-            })?;
-            out.piece(&format!("{}\n", Record::line(&tokens)))
-                .map_err(|e| stdout_failed(e, "the record"))?;
-        }
-        Ok(())
+        let pieces = self.moves.of(codes);
+        self.write(&pieces, out)
     }
 
     fn finish(mut self, line: &Line<u16>, out: &RecordOut) -> Result<Verdict, CliError> {
         self.pieces(&line.placements, out)?;
         out.end("").map_err(|e| stdout_failed(e, "the record"))?;
-        let placed = self.moves.placed();
+        let placed = self.plan.kept.len() + self.moves.placed();
         let report = self.replayer.finish();
         if report.points != line.score || report.pieces_placed != placed {
             return Err(CliError::internal(format!(

@@ -165,6 +165,11 @@ impl<'a> Replayer<'a> {
         Ok((piece, lock))
     }
 
+    /// The game as the pieces played left it.
+    pub fn game(&self) -> &BrowserGame {
+        &self.game
+    }
+
     /// The report of the pieces played.
     pub fn finish(self) -> Report {
         let end = match self.over {

@@ -71,7 +71,7 @@ pub fn solve(
     decided: &mut dyn FnMut(&[Vec<Token>]),
     processes: Processes,
 ) -> Found {
-    let (game, run) = Browser::new(sequence, params);
+    let (game, run) = Browser::new(sequence, params, 0, (Board::default(), 0));
     let mut moves = Moves::new(sequence);
     let mut out = |codes: &[u16]| {
         let pieces = moves.of(codes);
@@ -106,10 +106,15 @@ pub struct Moves<'a> {
 
 impl<'a> Moves<'a> {
     pub fn new(sequence: &'a [Kind]) -> Moves<'a> {
+        Moves::from(sequence, Board::default())
+    }
+
+    /// The moves of `sequence`'s pieces from `board` on.
+    pub fn from(sequence: &'a [Kind], board: Board) -> Moves<'a> {
         Moves {
             sequence,
             gen: MoveGen::new(),
-            board: Board::default(),
+            board,
             placed: 0,
             all: Vec::new(),
         }
@@ -148,10 +153,24 @@ pub struct Browser<'a> {
 }
 
 impl<'a> Browser<'a> {
-    /// The game over `sequence` as `params` rank it, and where its search begins.
-    pub fn new(sequence: &'a [Kind], params: &'a Params) -> (Browser<'a>, Run<Board>) {
-        let run = Run::whole_game(Board::default(), sequence.len(), params.objective);
-        (Browser { sequence, params }, run)
+    /// The game over `sequence` as `params` rank it, and where its search begins: from
+    /// `board` and `points` after the first `kept` pieces.
+    pub fn new(
+        sequence: &'a [Kind],
+        params: &'a Params,
+        kept: usize,
+        (board, points): (Board, u64),
+    ) -> (Browser<'a>, Run<Board>) {
+        let rest = &sequence[kept.min(sequence.len())..];
+        let mut run = Run::whole_game(board, rest.len(), params.objective);
+        run.score = points;
+        (
+            Browser {
+                sequence: rest,
+                params,
+            },
+            run,
+        )
     }
 }
 

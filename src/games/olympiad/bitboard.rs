@@ -268,20 +268,21 @@ fn fall_distance(rows: &Rows, body: &Rows) -> usize {
     drop
 }
 
+/// The plain engine's field as the fast engine's board.
+pub fn board_of(field: &rules::Field) -> Board {
+    let mut rows = [0u16; HEIGHT];
+    for (r, row) in rows.iter_mut().enumerate() {
+        for c in 0..WIDTH {
+            *row |= u16::from(field.filled(r, c)) << c;
+        }
+    }
+    to_board(&rows)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::kit::sequence::SplitMix64;
-
-    fn board_of(field: &rules::Field) -> Board {
-        let mut rows = [0u16; HEIGHT];
-        for (r, row) in rows.iter_mut().enumerate() {
-            for c in 0..WIDTH {
-                *row |= u16::from(field.filled(r, c)) << c;
-            }
-        }
-        to_board(&rows)
-    }
 
     /// Random games on both engines, with random fields full of holes so that bodies fall
     /// often: every placement rests, ends the game, clears and chains the same.

@@ -9,7 +9,7 @@ use crate::cli::sequence::GenOptions;
 use crate::cli::solve::{Planned, Shared, Solver, Verdict, Writer};
 use crate::cli::stdout_failed;
 use crate::cli::{read_weights, CliError, EvalOptions, Pictures};
-use crate::games::olympiad::record::HEADER;
+use crate::games::olympiad::record::{Placement, Record, HEADER};
 use crate::games::olympiad::replay::{JsonReport, Replay};
 use crate::games::olympiad::rules::Kind;
 use crate::games::olympiad::search::{self, default_weights, unpack, Params, DEFAULT_WIDTH};
@@ -18,10 +18,13 @@ use crate::search::limits;
 use crate::search::{Line, Objective, Run};
 use clap::Args as _;
 
-/// What the olympiad's solve reads: the sequence (to `--pieces`) and the ranking.
+/// What the olympiad's solve reads: the sequence (to `--pieces`), the ranking, and the
+/// pieces kept from `--from-record` with the board they leave.
 pub struct Plan {
     sequence: Vec<Kind>,
     params: Params,
+    kept: Vec<Placement>,
+    board: Board,
 }
 
 impl Solver for Olympiad {
@@ -30,14 +33,12 @@ impl Solver for Olympiad {
     type Writer<'p> = OlympiadWriter<'p>;
 
     fn plan(&self, run: &Shared, _: &clap::ArgMatches) -> Result<Planned<Plan>, CliError> {
-        if run.from.is_some() {
-            return Err(CliError::usage(format!(
-                "--from-record: {} cannot start a search from a record",
-                self.name()
-            )));
-        }
         let input = run.sequence_file()?.to_path_buf();
         let sequence = run.sequence()?;
+        let (kept, board) = match run.from {
+            Some((path, pieces)) => kept_pieces(run, &sequence, path, pieces)?,
+            None => (Vec::new(), Board::default()),
+        };
         let weights = match &run.eval.weights {
             Some(path) => read_weights(Some(path))?,
             None => default_weights(),
@@ -45,23 +46,26 @@ impl Solver for Olympiad {
         let objective = run.args.search.objective_or(Objective::Survive);
         let mut inputs = vec![("sequence file", input)];
         inputs.extend(run.eval.weights.clone().map(|p| ("weights file", p)));
+        inputs.extend(run.from.map(|(p, _)| ("record file", p.to_path_buf())));
         Ok(Planned {
-            plan: Plan {
-                sequence,
-                params: Params { weights, objective },
-            },
             bytes_per_state: limits::BYTES_PER_STATE,
             table_bytes: 0,
             closing: "",
-            kept: 0,
+            kept: kept.len(),
             about: false,
-            resumable: false,
+            resumable: true,
             inputs,
+            plan: Plan {
+                sequence,
+                params: Params { weights, objective },
+                kept,
+                board,
+            },
         })
     }
 
     fn search<'p>(&'p self, plan: &'p Plan) -> (search::Olympiad<'p>, Run<Board>) {
-        search::Olympiad::new(&plan.sequence, &plan.params)
+        search::Olympiad::new(&plan.sequence, &plan.params, plan.kept.len(), plan.board)
     }
 
     fn writer<'p>(&'p self, plan: &'p Plan) -> OlympiadWriter<'p> {
@@ -71,6 +75,43 @@ impl Solver for Olympiad {
             line: 1,
         }
     }
+}
+
+/// The first `pieces` placements of the record at `path`, replayed on the plain engine, and
+/// the board they leave.
+fn kept_pieces(
+    run: &Shared,
+    sequence: &[Kind],
+    path: &std::path::Path,
+    pieces: usize,
+) -> Result<(Vec<Placement>, Board), CliError> {
+    let text = crate::cli::read_text(path, "record file")?;
+    let file = path.display().to_string();
+    let record = Record::parse(&text).map_err(|e| run.from_record_invalid(e.located(&file)))?;
+    let have = record.placements.len();
+    if have < pieces {
+        return Err(CliError::usage(format!(
+            "--from-record {file}: the record has only {have} pieces, fewer than the {pieces} to keep"
+        )));
+    }
+    let mut replay = Replay::new(sequence);
+    for (&p, &line) in record
+        .placements
+        .iter()
+        .zip(&record.source_lines)
+        .take(pieces)
+    {
+        let outcome = replay
+            .play(p, line)
+            .map_err(|e| run.from_record_invalid(e.located(&file)))?;
+        if matches!(outcome, crate::games::olympiad::rules::Outcome::GameOver) {
+            return Err(run.from_record_invalid(format!(
+                "{file}:{line}: the game ends at this piece, so no search can go on from it"
+            )));
+        }
+    }
+    let board = crate::games::olympiad::bitboard::board_of(replay.field());
+    Ok((record.placements[..pieces].to_vec(), board))
 }
 
 /// The olympiad's record as the search decides it: each placement played on the plain engine,
@@ -87,20 +128,14 @@ impl Writer for OlympiadWriter<'_> {
 
     fn start(&mut self, out: &RecordOut) -> Result<(), CliError> {
         out.header(&format!("{HEADER}\n"))
-            .map_err(|e| stdout_failed(e, "the record"))
+            .map_err(|e| stdout_failed(e, "the record"))?;
+        let kept = &self.plan.kept;
+        self.placements(kept, out)
     }
 
     fn pieces(&mut self, codes: &[u16], out: &RecordOut) -> Result<(), CliError> {
-        for &code in codes {
-            let p = unpack(code);
-            self.line += 1;
-            self.replay.play(p, self.line).map_err(|e| {
-                CliError::internal(format!("the solver's record does not replay: {e}"))
-            })?;
-            out.piece(&format!("{p}\n"))
-                .map_err(|e| stdout_failed(e, "the record"))?;
-        }
-        Ok(())
+        let placements: Vec<Placement> = codes.iter().map(|&c| unpack(c)).collect();
+        self.placements(&placements, out)
     }
 
     fn finish(mut self, line: &Line<u16>, out: &RecordOut) -> Result<Verdict, CliError> {
@@ -126,6 +161,21 @@ impl Writer for OlympiadWriter<'_> {
             ),
             json: json.as_object().cloned().unwrap_or_default(),
         })
+    }
+}
+
+impl OlympiadWriter<'_> {
+    /// Replays and writes the next pieces' placements.
+    fn placements(&mut self, placements: &[Placement], out: &RecordOut) -> Result<(), CliError> {
+        for &p in placements {
+            self.line += 1;
+            self.replay.play(p, self.line).map_err(|e| {
+                CliError::internal(format!("the solver's record does not replay: {e}"))
+            })?;
+            out.piece(&format!("{p}\n"))
+                .map_err(|e| stdout_failed(e, "the record"))?;
+        }
+        Ok(())
     }
 }
 

@@ -51,7 +51,7 @@ pub fn solve(
     decided: &mut dyn FnMut(&[Placement]),
     processes: Processes,
 ) -> Found {
-    let (game, run) = Olympiad::new(sequence, params);
+    let (game, run) = Olympiad::new(sequence, params, 0, Board::default());
     let mut unpacked = Vec::new();
     let mut decided_codes = |codes: &[u16]| {
         unpacked.clear();
@@ -96,10 +96,24 @@ pub struct Olympiad<'a> {
 }
 
 impl<'a> Olympiad<'a> {
-    /// The game over `sequence` as `params` rank it, and where its search begins.
-    pub fn new(sequence: &'a [Kind], params: &'a Params) -> (Olympiad<'a>, Run<Board>) {
-        let run = Run::whole_game(Board::default(), sequence.len(), params.objective);
-        (Olympiad { sequence, params }, run)
+    /// The game over `sequence` as `params` rank it, and where its search begins: from
+    /// `board` after the first `kept` pieces (each placed: the score is the pieces placed).
+    pub fn new(
+        sequence: &'a [Kind],
+        params: &'a Params,
+        kept: usize,
+        board: Board,
+    ) -> (Olympiad<'a>, Run<Board>) {
+        let rest = &sequence[kept.min(sequence.len())..];
+        let mut run = Run::whole_game(board, rest.len(), params.objective);
+        run.score = kept as u64;
+        (
+            Olympiad {
+                sequence: rest,
+                params,
+            },
+            run,
+        )
     }
 }
 
