@@ -509,3 +509,57 @@ fn gen_prints_the_games_sequence() {
         "# gen --game dominoes\n40\n"
     );
 }
+
+/// The variable that makes [`interrupted_child`] run: the file its record goes to.
+const CHILD_RECORD: &str = "DOMINOES_RECORD";
+
+/// The child of [`an_interrupt_writes_the_pieces_written_and_says_so`]: a solve whose record
+/// goes to a file, interrupted by the pipeline's own signal at a known piece. Ignored in a
+/// plain run (it ends its process).
+#[test]
+#[ignore = "run by an_interrupt_writes_the_pieces_written_and_says_so as a process of its own"]
+fn interrupted_child() {
+    let path = std::env::var_os(CHILD_RECORD).expect("run as a child, with its record file");
+    let seq = temp("seq-child.txt", "40\n");
+    let file = std::fs::File::create(path).expect("the record file");
+    let args = line(&[
+        "solve",
+        "--game",
+        "dominoes",
+        seq.to_str().expect("UTF-8"),
+        "--quiet",
+    ]);
+    let _ = tetris_opt::cli::drivers::solve_to(&games(), args, None, false, &move || {
+        Box::new(file.try_clone().expect("the record file"))
+    });
+    panic!("the interrupt should have ended this process");
+}
+
+/// Ctrl-C or SIGTERM reaches the test game through the pipeline, with no code of its own:
+/// the pieces written so far stay whole, one line says how many, and the exit code is the
+/// signal's.
+#[test]
+fn an_interrupt_writes_the_pieces_written_and_says_so() {
+    let dir = std::env::temp_dir().join(format!("dominoes-child-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let record = dir.join("record.txt");
+    let run = std::process::Command::new(std::env::current_exe().expect("this test binary"))
+        .args(["--exact", "interrupted_child", "--ignored", "--nocapture"])
+        .env(CHILD_RECORD, &record)
+        .env(tetris_opt::cli::interrupt::INTERRUPT_AFTER, "12")
+        .output()
+        .expect("the child runs");
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(128 + 15), "{stderr}");
+    let text = std::fs::read_to_string(&record).expect("the record was written");
+    assert_eq!(text.lines().count(), 12, "{text}");
+    assert!(
+        text.lines().all(|l| Placement::parse(l).is_some()),
+        "{text}"
+    );
+    let last = stderr.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("interrupted: the record's first 12 pieces are written"),
+        "{stderr}"
+    );
+}
