@@ -25,8 +25,11 @@ pub struct Plan {
     sequence: Vec<Kind>,
     params: Params,
     kept: Vec<Vec<Token>>,
-    start: (Board, u64),
+    start: Start,
 }
+
+/// The board and points a search starts from.
+type Start = (Board, u64);
 
 impl Solver for Browser {
     type Plan = Plan;
@@ -84,7 +87,7 @@ fn kept_pieces(
     sequence: &[Kind],
     path: &std::path::Path,
     pieces: usize,
-) -> Result<(Vec<Vec<Token>>, (Board, u64)), CliError> {
+) -> Result<(Vec<Vec<Token>>, Start), CliError> {
     let text = read_text(path, "record file")?;
     let file = path.display().to_string();
     let record = Record::parse(&text).map_err(|e| run.from_record_invalid(e.located(&file)))?;
