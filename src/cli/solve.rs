@@ -135,6 +135,18 @@ impl Shared<'_> {
         Ok(sequence)
     }
 
+    /// Refuses a `--from-record` of fewer than the `--from-piece` pieces to keep (`have`).
+    pub fn check_kept(&self, have: usize) -> Result<(), CliError> {
+        match self.from {
+            Some((path, wanted)) if have < wanted => Err(CliError::usage(format!(
+                "--from-record {}: the record has only {have} pieces, fewer than the {wanted} \
+                 to keep",
+                path.display()
+            ))),
+            _ => Ok(()),
+        }
+    }
+
     /// The error of a `--from-record` whose first pieces do not replay: the record is invalid
     /// (exit 1), as `check` would say.
     pub fn from_record_invalid(&self, e: impl std::fmt::Display) -> CliError {
@@ -143,6 +155,36 @@ impl Shared<'_> {
             message: format!("--from-record {}: {e}", path.display()),
             code: EXIT_INVALID,
         }
+    }
+}
+
+/// A record of a header line, then a line a piece (the browser game's, the olympiad's), as
+/// its writer writes it: each piece replayed, given its line's number, before its line goes
+/// out.
+#[derive(Default)]
+pub struct LinesOut {
+    /// Lines written, the header's included.
+    lines: usize,
+}
+
+impl LinesOut {
+    /// Writes the header line.
+    pub fn header(&mut self, out: &RecordOut, header: &str) -> Result<(), CliError> {
+        self.lines += 1;
+        (out.header(&format!("{header}\n"))).map_err(|e| stdout_failed(e, "the record"))
+    }
+
+    /// Replays the next piece with `replay` (given its line's number) and writes `line`.
+    pub fn piece<E: std::fmt::Display>(
+        &mut self,
+        out: &RecordOut,
+        replay: impl FnOnce(usize) -> Result<(), E>,
+        line: impl std::fmt::Display,
+    ) -> Result<(), CliError> {
+        self.lines += 1;
+        replay(self.lines)
+            .map_err(|e| CliError::internal(format!("the solver's record does not replay: {e}")))?;
+        (out.piece(&format!("{line}\n"))).map_err(|e| stdout_failed(e, "the record"))
     }
 }
 

@@ -5,7 +5,7 @@ use crate::cli::interrupt::RecordOut;
 use crate::cli::plain;
 use crate::cli::registry::{only, Check, GameCli, Play, Solve};
 use crate::cli::sequence::GenOptions;
-use crate::cli::solve::{Planned, Shared, Solver, Verdict, Writer};
+use crate::cli::solve::{LinesOut, Planned, Shared, Solver, Verdict, Writer};
 use crate::cli::stdout_failed;
 use crate::cli::EXIT_INVALID;
 use crate::cli::{read_policy, read_sequence, read_text, read_weights, CliError, EvalOptions};
@@ -75,7 +75,7 @@ impl Solver for Browser {
             plan,
             moves: Moves::from(&plan.sequence[plan.kept.len()..], plan.start.0),
             replayer: Replayer::new(&plan.sequence),
-            line: 1,
+            lines: LinesOut::default(),
         }
     }
 }
@@ -91,12 +91,7 @@ fn kept_pieces(
     let text = read_text(path, "record file")?;
     let file = path.display().to_string();
     let record = Record::parse(&text).map_err(|e| run.from_record_invalid(e.located(&file)))?;
-    let have = record.pieces.len();
-    if have < pieces {
-        return Err(CliError::usage(format!(
-            "--from-record {file}: the record has only {have} pieces, fewer than the {pieces} to keep"
-        )));
-    }
+    run.check_kept(record.pieces.len())?;
     let mut replayer = Replayer::new(sequence);
     for (tokens, &line) in record.pieces.iter().zip(&record.source_lines).take(pieces) {
         let (_, lock) = (replayer.piece(tokens, line))
@@ -116,12 +111,9 @@ impl BrowserWriter<'_> {
     /// Replays and writes the next pieces' tokens.
     fn write(&mut self, pieces: &[Vec<Token>], out: &RecordOut) -> Result<(), CliError> {
         for tokens in pieces {
-            self.line += 1;
-            self.replayer.piece(tokens, self.line).map_err(|e| {
-                CliError::internal(format!("the solver's record does not replay: {e}"))
-            })?;
-            out.piece(&format!("{}\n", Record::line(tokens)))
-                .map_err(|e| stdout_failed(e, "the record"))?;
+            let replayer = &mut self.replayer;
+            let replay = |line| replayer.piece(tokens, line).map(|_| ());
+            self.lines.piece(out, replay, Record::line(tokens))?;
         }
         Ok(())
     }
@@ -133,16 +125,14 @@ pub struct BrowserWriter<'p> {
     plan: &'p Plan,
     moves: Moves<'p>,
     replayer: Replayer<'p>,
-    /// The record's lines written (the header is line 1).
-    line: usize,
+    lines: LinesOut,
 }
 
 impl Writer for BrowserWriter<'_> {
     type Code = u16;
 
     fn start(&mut self, out: &RecordOut) -> Result<(), CliError> {
-        out.header(&format!("{HEADER}\n"))
-            .map_err(|e| stdout_failed(e, "the record"))?;
+        self.lines.header(out, HEADER)?;
         let kept = &self.plan.kept;
         self.write(kept, out)
     }

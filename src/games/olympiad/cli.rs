@@ -6,7 +6,7 @@ use crate::cli::interrupt::RecordOut;
 use crate::cli::plain;
 use crate::cli::registry::{only, Check, GameCli, Solve};
 use crate::cli::sequence::GenOptions;
-use crate::cli::solve::{Planned, Shared, Solver, Verdict, Writer};
+use crate::cli::solve::{LinesOut, Planned, Shared, Solver, Verdict, Writer};
 use crate::cli::stdout_failed;
 use crate::cli::{read_weights, CliError, EvalOptions, Pictures};
 use crate::games::olympiad::record::{Placement, Record, HEADER};
@@ -72,7 +72,7 @@ impl Solver for Olympiad {
         OlympiadWriter {
             plan,
             replay: Replay::new(&plan.sequence),
-            line: 1,
+            lines: LinesOut::default(),
         }
     }
 }
@@ -88,12 +88,7 @@ fn kept_pieces(
     let text = crate::cli::read_text(path, "record file")?;
     let file = path.display().to_string();
     let record = Record::parse(&text).map_err(|e| run.from_record_invalid(e.located(&file)))?;
-    let have = record.placements.len();
-    if have < pieces {
-        return Err(CliError::usage(format!(
-            "--from-record {file}: the record has only {have} pieces, fewer than the {pieces} to keep"
-        )));
-    }
+    run.check_kept(record.placements.len())?;
     let mut replay = Replay::new(sequence);
     for (&p, &line) in record
         .placements
@@ -119,16 +114,14 @@ fn kept_pieces(
 pub struct OlympiadWriter<'p> {
     plan: &'p Plan,
     replay: Replay<'p>,
-    /// The record's lines written (the header is line 1).
-    line: usize,
+    lines: LinesOut,
 }
 
 impl Writer for OlympiadWriter<'_> {
     type Code = u16;
 
     fn start(&mut self, out: &RecordOut) -> Result<(), CliError> {
-        out.header(&format!("{HEADER}\n"))
-            .map_err(|e| stdout_failed(e, "the record"))?;
+        self.lines.header(out, HEADER)?;
         let kept = &self.plan.kept;
         self.placements(kept, out)
     }
@@ -168,12 +161,9 @@ impl OlympiadWriter<'_> {
     /// Replays and writes the next pieces' placements.
     fn placements(&mut self, placements: &[Placement], out: &RecordOut) -> Result<(), CliError> {
         for &p in placements {
-            self.line += 1;
-            self.replay.play(p, self.line).map_err(|e| {
-                CliError::internal(format!("the solver's record does not replay: {e}"))
-            })?;
-            out.piece(&format!("{p}\n"))
-                .map_err(|e| stdout_failed(e, "the record"))?;
+            let replay = &mut self.replay;
+            self.lines
+                .piece(out, |line| replay.play(p, line).map(|_| ()), p)?;
         }
         Ok(())
     }
