@@ -187,7 +187,21 @@ pub fn play(
                 .action(ArgAction::Set)
                 .help("Write the page to this file instead of standard output."),
         );
-    let command = GameCommand::new(base, games, first.id(), |_, c| c);
+    // `--help` lists only the games with a page; another game's name is still read, to be
+    // refused saying which games `play` makes a page for.
+    let values: Vec<clap::builder::PossibleValue> = games
+        .iter()
+        .map(|g| {
+            clap::builder::PossibleValue::new(g.id())
+                .help(g.about())
+                .hide(!g.has_page())
+        })
+        .collect();
+    let command = GameCommand::new(base, games, first.id(), |_, c| c).command(|c| {
+        c.mut_arg("game", |a| {
+            a.value_parser(clap::builder::PossibleValuesParser::new(values))
+        })
+    });
     let Some((game, matches)) = command.parse(args, true)? else {
         return Ok(());
     };

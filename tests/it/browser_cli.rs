@@ -333,3 +333,21 @@ fn solve_browser_refuses_a_fill_plan() {
         assert_eq!(out.code, Some(0), "{name}: {out:#?}");
     }
 }
+
+/// `play --help` names only the games it makes a page for; another game is refused saying so.
+#[test]
+fn play_help_lists_only_the_games_with_a_page() {
+    let help = exe(env!("CARGO_BIN_EXE_play"), &["--help"]);
+    assert_eq!(help.code, Some(0), "{help:#?}");
+    assert!(help.stdout.contains("- browser:"), "{}", help.stdout);
+    for other in ["- tencent:", "- nes:", "- olympiad:"] {
+        assert!(!help.stdout.contains(other), "{other}: {}", help.stdout);
+    }
+    let refused = exe(env!("CARGO_BIN_EXE_play"), &["--game", "nes", "seq.txt"]);
+    assert_eq!(refused.code, Some(2), "{refused:#?}");
+    assert!(
+        refused.stderr.contains("play makes a page only for browser"),
+        "{}",
+        refused.stderr
+    );
+}
