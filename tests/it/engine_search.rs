@@ -241,6 +241,42 @@ fn a_fill_plan_changes_the_ranking_and_stays_deterministic() {
     assert_eq!(two.placements, with.placements);
 }
 
+/// A sequence that runs on past the piece limit is the same game as its pieces up to the
+/// limit: the pieces past it never show, so neither the default policy's fill plan (a table
+/// over the pieces, whose mean slope and cap a tail of pieces that never score would change)
+/// nor the weights that look ahead for an I see them, from the first piece or from a start
+/// inside a record.
+#[test]
+fn pieces_past_the_limit_leave_the_answer_as_it_is() {
+    let limit = 301;
+    let long = contest_sequence(1, 4_000);
+    let short = &long[..limit];
+    let plain = params(24, limit);
+    let answer = beam_search(short, &plain, &mut |_| {});
+    let answer_long = beam_search(&long, &plain, &mut |_| {});
+    assert!(answer.placements.len() > 250, "{}", answer.placements.len());
+    assert!(
+        answer_long.placements == answer.placements,
+        "the long sequence's answer differs"
+    );
+    assert_eq!(answer_long.score, answer.score);
+
+    let rules = Rules::default().with_piece_limit(limit);
+    let record = record_for(short, &answer.placements, rules).unwrap();
+    let (start, _) = start_from(short, &record, 120, rules).unwrap();
+    let started = Params {
+        start,
+        ..params(40, limit)
+    };
+    let more = beam_search(short, &started, &mut |_| {});
+    let more_long = beam_search(&long, &started, &mut |_| {});
+    assert!(
+        more_long.placements == more.placements,
+        "from piece 120: the answers differ"
+    );
+    assert_eq!(more_long.score, more.score);
+}
+
 /// A schedule changes the width from the depths it names (changes past the sequence's end are
 /// not reported as made), and the changes a budgeted search reports, given back without the
 /// budget, make the same record: a budgeted run can be replayed exactly.

@@ -231,11 +231,8 @@ fn run_streaming(
     processes: Processes,
 ) -> (Solution, Option<Traffic>) {
     let first = params.start.index;
-    let depths = params
-        .rules
-        .pieces_to_place(sequence.len())
-        .saturating_sub(first);
-    let rest = &sequence[first.min(sequence.len())..];
+    let rest = searched(sequence, params);
+    let depths = rest.len();
     let fill =
         (params.policy.fill_plan.as_ref()).map(|plan| FillCosts::contest(plan, rest, depths));
     let game = Tencent {
@@ -269,9 +266,18 @@ fn run_streaming(
     (solution, traffic)
 }
 
+/// The pieces a search places: from `params.start`'s piece to the last that can score (see
+/// [`Rules::pieces_to_place`]). Whatever a sequence file holds past the piece limit is never
+/// part of the game, so nothing built for the search (the fill plan's table, the pieces its
+/// weights look ahead at) spans it: a file's tail past the limit leaves the record as it is.
+fn searched<'a>(sequence: &'a [Kind], params: &Params) -> &'a [Kind] {
+    let placed = params.rules.pieces_to_place(sequence.len());
+    sequence.get(params.start.index..placed).unwrap_or(&[])
+}
+
 /// The contest's game over one sequence, from piece `first` on.
 struct Tencent<'a> {
-    /// The pieces from `first` on: depth `d` places `sequence[d]`.
+    /// The pieces the search places ([`searched`]): depth `d` places `sequence[d]`.
     sequence: &'a [Kind],
     first: usize,
     depths: usize,
