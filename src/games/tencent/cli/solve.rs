@@ -16,7 +16,7 @@ use crate::games::tencent::record::Record;
 use crate::games::tencent::replay::Report;
 use crate::games::tencent::rules::{Kind, Rules};
 use crate::games::tencent::search::{
-    beam_search_distributed, beam_search_streaming, Params, Solution, UnderWay,
+    beam_search_distributed, beam_search_streaming, input_bytes, Params, Solution, UnderWay,
 };
 use crate::games::tencent::solve::{start_from, RecordWriter, SolveError};
 use crate::games::tencent::stats::Stats;
@@ -96,6 +96,11 @@ fn solve_with(args: &Args, comm: Option<&dyn Comm>) -> Result<(), CliError> {
     let processes = comm.map_or(1, |c| c.size());
     let inputs = check_options(args, processes).and_then(|(input, rules, widest)| {
         let (sequence, params, kept) = read_inputs(args, input, rules)?;
+        // The beam alone was checked before the file was read; with it read, its tables count.
+        let held = input_bytes(sequence.len(), &params);
+        let share = widest.div_ceil(processes);
+        args.search
+            .check_memory_with(share, limits::BYTES_PER_STATE, held)?;
         Ok((
             rules,
             widest,
@@ -114,9 +119,10 @@ fn solve_with(args: &Args, comm: Option<&dyn Comm>) -> Result<(), CliError> {
         return Ok(());
     }
     // Once every input is read and valid: an error is then the only line printed.
+    let held = input_bytes(sequence.len(), &params);
     if !args.quiet {
         args.search
-            .print_estimate(widest.div_ceil(processes), limits::BYTES_PER_STATE);
+            .print_estimate_with(widest.div_ceil(processes), limits::BYTES_PER_STATE, held);
     }
     let start = Instant::now();
     // The record goes out as the search decides it, each piece checked by the rules engine
@@ -153,6 +159,7 @@ fn solve_with(args: &Args, comm: Option<&dyn Comm>) -> Result<(), CliError> {
             search_seconds: search_time.as_secs_f64(),
             wall_seconds: wall.as_secs_f64(),
             widest,
+            held,
             traffic: traffic.as_ref(),
         };
         write_json(args, path, &summary)?;
@@ -341,6 +348,8 @@ struct Summary<'a> {
     search_seconds: f64,
     wall_seconds: f64,
     widest: usize,
+    /// Bytes the search holds whatever its width ([`input_bytes`]).
+    held: u64,
     traffic: Option<&'a Traffic>,
 }
 
@@ -372,7 +381,7 @@ fn write_json(args: &Args, path: &Path, s: &Summary) -> Result<(), CliError> {
         "phase_seconds": solution.stats.seconds,
         "peak_memory_mib": peak_memory_mib(),
         "distributed": s.traffic,
-        "expected_peak_memory_mib": limits::estimated_bytes(s.widest, limits::BYTES_PER_STATE) as f64 / (1u64 << 20) as f64,
+        "expected_peak_memory_mib": limits::estimated_bytes_with(s.widest, limits::BYTES_PER_STATE, s.held) as f64 / (1u64 << 20) as f64,
     });
     write_file("--json", path, format!("{summary:#}\n"))?;
     Ok(())
