@@ -109,22 +109,40 @@ impl SearchOptions {
 
     /// Refuses a beam of at most `widest` states that cannot fit in this machine's memory,
     /// unless `--force` was given: before the search, not after it has grown for an hour.
-    /// `tables`: the bytes the run holds beside the beam.
-    pub fn check_memory(&self, widest: usize, per_state: u64, tables: u64) -> Result<(), CliError> {
+    pub fn check_memory(&self, widest: usize, per_state: u64) -> Result<(), CliError> {
+        self.check_memory_with(widest, per_state, 0)
+    }
+
+    /// [`SearchOptions::check_memory`] of a run that also holds `input` bytes whatever its
+    /// width (see [`limits::estimated_bytes_with`]).
+    pub fn check_memory_with(
+        &self,
+        widest: usize,
+        per_state: u64,
+        input: u64,
+    ) -> Result<(), CliError> {
         // A memory variable that is no amount is refused even with --force: it is a typo.
         let available = limits::machine_memory()?;
         if self.force {
             return Ok(());
         }
-        Ok(limits::check_memory(widest, per_state, tables, available)?)
+        Ok(limits::check_memory_with(
+            widest, per_state, input, available,
+        )?)
     }
 
     /// Prints the peak memory a search of at most `widest` states is expected to take.
-    pub fn print_estimate(&self, widest: usize, per_state: u64, tables: u64) {
+    pub fn print_estimate(&self, widest: usize, per_state: u64) {
+        self.print_estimate_with(widest, per_state, 0);
+    }
+
+    /// [`SearchOptions::print_estimate`] of a run that also holds `input` bytes whatever its
+    /// width.
+    pub fn print_estimate_with(&self, widest: usize, per_state: u64, input: u64) {
         let available = limits::machine_memory().ok().flatten();
         say!(
             "{}",
-            limits::describe_estimate(widest, per_state, tables, available)
+            limits::describe_estimate_with(widest, per_state, input, available)
         );
     }
 

@@ -79,8 +79,8 @@ pub struct Planned<P> {
     pub plan: P,
     /// Peak bytes a state of the beam takes (see [`limits::estimated_bytes`]).
     pub bytes_per_state: u64,
-    /// Bytes the run holds beside the beam, whatever its width (the sequence, the game's
-    /// tables).
+    /// Bytes the run holds for its input beside the beam, whatever its width (the sequence,
+    /// the game's tables: [`limits::estimated_bytes_with`]).
     pub table_bytes: u64,
     /// What a record cut after a whole piece needs to be whole (the contest's newline).
     pub closing: &'static str,
@@ -216,7 +216,7 @@ pub fn solve<S: Solver>(
         }
         // Each process of a distributed search holds its share of the beam.
         let share = widest.div_ceil(processes);
-        (shared.args.search).check_memory(share, planned.bytes_per_state, planned.table_bytes)?;
+        (shared.args.search).check_memory_with(share, planned.bytes_per_state, planned.table_bytes)?;
         Ok((width, share, shared.args.search.pool(widest)?))
     });
     let (width, share, pool) = agree(comm, setup)?;
@@ -242,7 +242,7 @@ pub fn solve<S: Solver>(
     }
     let args = shared.args;
     if !args.quiet {
-        (args.search).print_estimate(share, planned.bytes_per_state, planned.table_bytes);
+        (args.search).print_estimate_with(share, planned.bytes_per_state, planned.table_bytes);
     }
     let began = Instant::now();
     let out = RecordOut::guarded(
@@ -293,7 +293,7 @@ pub fn solve<S: Solver>(
     };
     if let Some(path) = &args.json {
         let expected_bytes =
-            limits::estimated_bytes(share, planned.bytes_per_state) + planned.table_bytes;
+            limits::estimated_bytes_with(share, planned.bytes_per_state, planned.table_bytes);
         let mut summary = serde_json::json!({
             "game": game.id(),
             "beam_width": width.beam_width,

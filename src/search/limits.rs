@@ -19,8 +19,11 @@ pub const MAX_THREADS_PER_CORE: usize = 4;
 /// candidates under the prefilter's bound and the selection's buffers all grow with the width.
 pub const BYTES_PER_STATE: u64 = 1_000;
 
-/// Memory a search takes whatever its width (binary, sequence, thread stacks).
-pub const BASE_BYTES: u64 = 16 << 20;
+/// Memory a search takes whatever its width and its input: the binary, its libraries, thread
+/// stacks and buffers. `solve` peaks at 5 MiB at width 1 and at 5-6 MiB beside a beam of 300
+/// to 2,000 states and its tables (bench/RESULTS.md, "Memory of the input"); what grows with
+/// the input is counted apart ([`estimated_bytes_with`]).
+pub const BASE_BYTES: u64 = 8 << 20;
 
 /// A value outside the limits, named by its option.
 #[derive(Debug, Error, PartialEq)]
@@ -46,14 +49,18 @@ pub enum LimitError {
     #[error("{option} must be a finite number, not {value}")]
     NotFinite { option: String, value: f64 },
     #[error(
-        "a beam of {width} states needs about {} of memory, more than this machine's {} \
-         (use a narrower beam, or --force to try anyway)",
+        "a beam of {width} states needs about {} of memory{}, more than this machine's {} \
+         (use a narrower beam{}, or --force to try anyway)",
         gib(*.needed),
-        gib(*.available)
+        input_part(*.input),
+        gib(*.available),
+        if *.input >= 1 << 19 { " or fewer pieces" } else { "" }
     )]
     OutOfMemory {
         width: usize,
         needed: u64,
+        /// The part of `needed` the run holds whatever its width ([`estimated_bytes_with`]).
+        input: u64,
         available: u64,
     },
     #[error(
@@ -65,6 +72,16 @@ pub enum LimitError {
 
 fn gib(bytes: u64) -> String {
     format!("{:.1} GiB", bytes as f64 / (1u64 << 30) as f64)
+}
+
+/// How much of an estimate is the run's input ([`estimated_bytes_with`]), for the messages
+/// that name it: nothing under half a MiB, which the estimate's rounding hides anyway.
+fn input_part(input: u64) -> String {
+    let mib = (input as f64 / (1u64 << 20) as f64).round();
+    if mib < 1.0 {
+        return String::new();
+    }
+    format!(" ({mib:.0} MiB of it for the input: the sequence and its tables)")
 }
 
 /// A beam width given as `option`.
@@ -120,29 +137,36 @@ pub fn check_finite(option: &str, value: f64) -> Result<(), LimitError> {
 /// The estimated peak memory of a beam of `width` states of `per_state` bytes each at the
 /// peak (the contest's: [`BYTES_PER_STATE`]; a game with larger states says how much larger).
 pub fn estimated_bytes(width: usize, per_state: u64) -> u64 {
-    BASE_BYTES + width as u64 * per_state
+    estimated_bytes_with(width, per_state, 0)
+}
+
+/// [`estimated_bytes`] of a run that also holds `input` bytes whatever its width: what grows
+/// with its input instead (the sequence, and tables a game builds over it, as the contest's
+/// `games::tencent::search::input_bytes`), which no per-state figure can cover.
+pub fn estimated_bytes_with(width: usize, per_state: u64, input: u64) -> u64 {
+    BASE_BYTES
+        .saturating_add(input)
+        .saturating_add((width as u64).saturating_mul(per_state))
 }
 
 /// The line a binary prints before a search of at most `widest` states: the peak memory it
 /// expects, and the machine's (`available`, if known), so that a user picks widths by memory.
-/// `tables`: the bytes the run holds beside the beam whatever its width (the sequence, a
-/// game's tables).
-pub fn describe_estimate(
+pub fn describe_estimate(widest: usize, per_state: u64, available: Option<u64>) -> String {
+    describe_estimate_with(widest, per_state, 0, available)
+}
+
+/// [`describe_estimate`] of a run that also holds `input` bytes ([`estimated_bytes_with`]).
+pub fn describe_estimate_with(
     widest: usize,
     per_state: u64,
-    tables: u64,
+    input: u64,
     available: Option<u64>,
 ) -> String {
-    let mib = |bytes: u64| bytes as f64 / (1u64 << 20) as f64;
-    let total = mib(estimated_bytes(widest, per_state) + tables);
+    let mib = estimated_bytes_with(widest, per_state, input) as f64 / (1u64 << 20) as f64;
     let machine = available.map_or(String::new(), |a| format!(" of this machine's {}", gib(a)));
-    // Tables under half a MiB would read "0 MiB".
-    let tables = match mib(tables) {
-        t if t < 0.5 => String::new(),
-        t => format!(" and {t:.0} MiB of tables"),
-    };
+    let input = input_part(input);
     format!(
-        "expected peak memory: about {total:.0} MiB for a beam of {widest} states{tables}{machine}"
+        "expected peak memory: about {mib:.0} MiB for a beam of {widest} states{input}{machine}"
     )
 }
 
@@ -151,14 +175,24 @@ pub fn describe_estimate(
 pub fn check_memory(
     width: usize,
     per_state: u64,
-    tables: u64,
     available: Option<u64>,
 ) -> Result<(), LimitError> {
-    let needed = estimated_bytes(width, per_state) + tables;
+    check_memory_with(width, per_state, 0, available)
+}
+
+/// [`check_memory`] of a run that also holds `input` bytes ([`estimated_bytes_with`]).
+pub fn check_memory_with(
+    width: usize,
+    per_state: u64,
+    input: u64,
+    available: Option<u64>,
+) -> Result<(), LimitError> {
+    let needed = estimated_bytes_with(width, per_state, input);
     match available {
         Some(available) if needed > available => Err(LimitError::OutOfMemory {
             width,
             needed,
+            input,
             available,
         }),
         _ => Ok(()),
@@ -247,9 +281,9 @@ mod tests {
     fn the_memory_check_uses_the_machine_it_is_given() {
         let gib = 1u64 << 30;
         // The default width fits anywhere; 30 million states do not fit in 24 GiB.
-        assert!(check_memory(20_000, BYTES_PER_STATE, 0, Some(24 * gib)).is_ok());
-        assert!(check_memory(20_000_000, BYTES_PER_STATE, 0, Some(24 * gib)).is_ok());
-        let error = check_memory(30_000_000, BYTES_PER_STATE, 0, Some(24 * gib)).unwrap_err();
+        assert!(check_memory(20_000, BYTES_PER_STATE, Some(24 * gib)).is_ok());
+        assert!(check_memory(20_000_000, BYTES_PER_STATE, Some(24 * gib)).is_ok());
+        let error = check_memory(30_000_000, BYTES_PER_STATE, Some(24 * gib)).unwrap_err();
         assert!(matches!(
             error,
             LimitError::OutOfMemory {
@@ -264,12 +298,43 @@ mod tests {
             "{error}"
         );
         // Unknown memory refuses nothing.
-        assert!(check_memory(MAX_BEAM_WIDTH, BYTES_PER_STATE, 0, None).is_ok());
+        assert!(check_memory(MAX_BEAM_WIDTH, BYTES_PER_STATE, None).is_ok());
+    }
+
+    /// What a run holds for its input (a long sequence's tables) is counted beside the beam:
+    /// it alone can push a narrow beam past the machine, and the refusal says so.
+    #[test]
+    fn the_memory_check_counts_the_input_beside_the_beam() {
+        let gib = 1u64 << 30;
+        let input = 3 * gib / 2;
+        assert_eq!(
+            estimated_bytes_with(10, BYTES_PER_STATE, input),
+            estimated_bytes(10, BYTES_PER_STATE) + input
+        );
+        assert!(check_memory(10, BYTES_PER_STATE, Some(gib)).is_ok());
+        let error = check_memory_with(10, BYTES_PER_STATE, input, Some(gib)).unwrap_err();
+        assert!(matches!(error, LimitError::OutOfMemory { input: i, .. } if i == input));
+        let message = error.to_string();
+        assert!(
+            message.contains("needs about 1.5 GiB of memory (1536 MiB of it for the input")
+                && message.contains("narrower beam or fewer pieces"),
+            "{message}"
+        );
+        let line = describe_estimate_with(10, BYTES_PER_STATE, input, None);
+        assert!(
+            line.contains("10 states (1536 MiB of it for the input"),
+            "{line}"
+        );
+        // Under half a MiB of input changes neither line.
+        assert_eq!(
+            describe_estimate_with(10, BYTES_PER_STATE, 1000, None),
+            describe_estimate(10, BYTES_PER_STATE, None)
+        );
     }
 
     #[test]
     fn the_estimate_line_names_the_width_and_the_machine() {
-        let line = describe_estimate(1_000_000, BYTES_PER_STATE, 0, Some(24 << 30));
+        let line = describe_estimate(1_000_000, BYTES_PER_STATE, Some(24 << 30));
         let mib = format!(
             "{:.0}",
             estimated_bytes(1_000_000, BYTES_PER_STATE) as f64 / (1u64 << 20) as f64
@@ -281,7 +346,7 @@ mod tests {
                  machine's 24.0 GiB"
             )
         );
-        assert!(!describe_estimate(10, BYTES_PER_STATE, 0, None).contains("machine"));
+        assert!(!describe_estimate(10, BYTES_PER_STATE, None).contains("machine"));
     }
 
     #[test]

@@ -6,9 +6,11 @@ use tetris_opt::games::tencent::movegen::{self};
 use tetris_opt::games::tencent::replay::{replay, End};
 use tetris_opt::games::tencent::rules::Rules;
 use tetris_opt::games::tencent::rules::{self, Board, Kind};
-use tetris_opt::games::tencent::search::{beam_search, beam_search_with_clock, Params, Solution};
+use tetris_opt::games::tencent::search::{
+    beam_search, beam_search_with_clock, input_bytes, Params, Solution,
+};
 use tetris_opt::games::tencent::solve::{record_for, record_from, start_from};
-use tetris_opt::kit::fluid::FillPlan;
+use tetris_opt::kit::fluid::{FillPlan, FillValues};
 use tetris_opt::kit::sequence::{contest_sequence, generate, Distribution};
 use tetris_opt::search::width::{SpeedModel, TimeBudget};
 
@@ -239,6 +241,60 @@ fn a_fill_plan_changes_the_ranking_and_stays_deterministic() {
         .unwrap()
         .install(|| beam_search(&sequence, &planned, &mut |_| {}));
     assert_eq!(two.placements, with.placements);
+}
+
+/// A sequence that runs on past the piece limit is the same game as its pieces up to the
+/// limit: the pieces past it never show, so neither the default policy's fill plan (a table
+/// over the pieces, whose mean slope and cap a tail of pieces that never score would change)
+/// nor the weights that look ahead for an I see them, from the first piece or from a start
+/// inside a record. What the search holds for its input grows with the file by the sequence
+/// alone.
+#[test]
+fn pieces_past_the_limit_leave_the_answer_as_it_is() {
+    let limit = 301;
+    let long = contest_sequence(1, 4_000);
+    let short = &long[..limit];
+    let plain = params(24, limit);
+    let answer = beam_search(short, &plain, &mut |_| {});
+    let answer_long = beam_search(&long, &plain, &mut |_| {});
+    assert!(answer.placements.len() > 250, "{}", answer.placements.len());
+    assert!(
+        answer_long.placements == answer.placements,
+        "the long sequence's answer differs"
+    );
+    assert_eq!(answer_long.score, answer.score);
+
+    let rules = Rules::default().with_piece_limit(limit);
+    let record = record_for(short, &answer.placements, rules).unwrap();
+    let (start, _) = start_from(short, &record, 120, rules).unwrap();
+    let started = Params {
+        start,
+        ..params(40, limit)
+    };
+    let more = beam_search(short, &started, &mut |_| {});
+    let more_long = beam_search(&long, &started, &mut |_| {});
+    assert!(
+        more_long.placements == more.placements,
+        "from piece 120: the answers differ"
+    );
+    assert_eq!(more_long.score, more.score);
+
+    let held = |len| input_bytes(len, &plain) as usize;
+    assert_eq!(
+        held(long.len()) - held(short.len()),
+        2 * (long.len() - short.len())
+    );
+    let cap = plain.policy.fill_plan.as_ref().unwrap().cap;
+    assert_eq!(
+        held(short.len()),
+        FillValues::bytes(limit - 1, cap) + 2 * limit
+    );
+    let no_limit = params(24, 0);
+    let table = FillValues::bytes(long.len(), cap);
+    assert_eq!(
+        input_bytes(long.len(), &no_limit) as usize,
+        table + 2 * long.len()
+    );
 }
 
 /// A schedule changes the width from the depths it names (changes past the sequence's end are

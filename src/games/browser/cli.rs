@@ -51,7 +51,8 @@ impl Solver for Browser {
         inputs.extend(run.from.map(|(p, _)| ("record file", p.to_path_buf())));
         Ok(Planned {
             bytes_per_state: limits::BYTES_PER_STATE,
-            table_bytes: 0,
+            // The sequence, parsed beside its file's text: two bytes a piece.
+            table_bytes: 2 * sequence.len() as u64,
             closing: "",
             kept: kept.len(),
             about: false,

@@ -8,7 +8,7 @@ use super::bitboard::Board;
 use super::movegen::{placements_with, Placement, Placements};
 use super::rules::{Kind, Rules};
 use crate::kit::eval::Weights;
-use crate::kit::fluid::FillCosts;
+use crate::kit::fluid::{FillCosts, FillValues};
 use crate::kit::pending::Pending;
 use crate::kit::policy::{Policy, Ranking};
 use crate::search::width::{Clock, Schedule, TimeBudget, WallClock};
@@ -260,11 +260,8 @@ impl<'a> Tencent<'a> {
     /// on, and where its search begins.
     pub fn new(sequence: &'a [Kind], params: &'a Params) -> (Tencent<'a>, Run<Board>) {
         let first = params.start.index;
-        let depths = params
-            .rules
-            .pieces_to_place(sequence.len())
-            .saturating_sub(first);
-        let rest = &sequence[first.min(sequence.len())..];
+        let rest = searched(sequence, params);
+        let depths = rest.len();
         let fill =
             (params.policy.fill_plan.as_ref()).map(|plan| FillCosts::contest(plan, rest, depths));
         let game = Tencent {
@@ -285,9 +282,37 @@ impl<'a> Tencent<'a> {
     }
 }
 
+/// The pieces a search places: from `params.start`'s piece to the last that can score (see
+/// [`Rules::pieces_to_place`]). Whatever a sequence file holds past the piece limit is never
+/// part of the game, so nothing built for the search (the fill plan's table, the pieces its
+/// weights look ahead at) spans it: a file's tail past the limit leaves the record as it is.
+fn searched<'a>(sequence: &'a [Kind], params: &Params) -> &'a [Kind] {
+    &sequence[searched_span(sequence.len(), params)]
+}
+
+/// Where [`searched`]'s pieces lie in a sequence of `len` pieces.
+fn searched_span(len: usize, params: &Params) -> std::ops::Range<usize> {
+    let placed = params.rules.pieces_to_place(len);
+    params.start.index.min(placed)..placed
+}
+
+/// Bytes a search of a sequence of `len` pieces under `params` holds whatever its width, for
+/// the memory estimate ([`crate::search::limits::estimated_bytes_with`]): the sequence, and
+/// the fill plan's table over the pieces the search places.
+///
+/// The sequence counts two bytes a piece: it is parsed into a `Vec<Kind>` as long as its
+/// file's text, which is held alongside it while it is read (a byte a piece in `gen`'s files).
+pub fn input_bytes(len: usize, params: &Params) -> u64 {
+    let depths = searched_span(len, params).len();
+    let table =
+        (params.policy.fill_plan.as_ref()).map_or(0, |plan| FillValues::bytes(depths, plan.cap));
+    let sequence = len * (1 + std::mem::size_of::<Kind>());
+    (table + sequence) as u64
+}
+
 /// The contest's game over one sequence, from piece `first` on.
 pub struct Tencent<'a> {
-    /// The pieces from `first` on: depth `d` places `sequence[d]`.
+    /// The pieces the search places ([`searched`]): depth `d` places `sequence[d]`.
     sequence: &'a [Kind],
     first: usize,
     depths: usize,

@@ -4,6 +4,7 @@
 
 use super::{check_score, solve, CHECK, GEN, SOLVE};
 use crate::common::{run, tencent_input, Scratch};
+use std::ffi::OsStr;
 
 /// `--pieces N` places N pieces (unless the game ends first), even where a shorter line of the
 /// beam banked more: the answer is the best line of the last depth.
@@ -237,4 +238,55 @@ fn an_interrupted_solve_writes_the_pieces_decided_and_how_to_go_on() {
         on.stdout.starts_with(record.trim_end()),
         "the kept pieces come first"
     );
+}
+
+/// A sequence file that runs on past the piece limit solves as the file of its pieces up to
+/// the limit: the same record, byte for byte, and the same score, under the contest's limit
+/// and a smaller one, from the first piece and from a `--from-record` start. (The default
+/// policy's fill plan is a table over the pieces: built over the whole file, its pieces past
+/// the limit changed every depth's ranking.)
+#[test]
+fn a_file_past_the_piece_limit_solves_as_its_first_pieces() {
+    let scratch = Scratch::new("past-the-limit");
+    let generated = |count: &str| {
+        let r = run(GEN, &[&"--seed", &"1", &"--count", &count]);
+        assert_eq!(r.code, Some(0), "{r:#?}");
+        scratch.file(&format!("seed-1-{count}.txt"), &r.stdout)
+    };
+    for (short, long, limit, width) in [
+        ("10000", "30000", "10000", "20"),
+        ("301", "5000", "301", "60"),
+    ] {
+        let (short, long) = (generated(short), generated(long));
+        let solved = |input: &std::path::Path, extra: &[&str]| {
+            let mut args: Vec<&dyn AsRef<OsStr>> = vec![
+                &input,
+                &"--piece-limit",
+                &limit,
+                &"--beam-width",
+                &width,
+                &"--quiet",
+            ];
+            args.extend(extra.iter().map(|e| e as &dyn AsRef<OsStr>));
+            let r = solve(&args);
+            assert_eq!(r.code, Some(0), "{r:#?}");
+            r
+        };
+        let record = solved(&short, &[]);
+        assert!(record.stdout.len() > 1_000, "{record:#?}");
+        let from_long = solved(&long, &[]);
+        assert!(
+            from_long.stdout == record.stdout,
+            "--piece-limit {limit}: the long file's record differs"
+        );
+        let path = scratch.file("record.txt", &record.stdout);
+        let path = path.to_str().expect("a UTF-8 path");
+        let start = ["--from-record", path, "--from-piece", "100"];
+        let (rest, rest_long) = (solved(&short, &start), solved(&long, &start));
+        assert!(rest.stdout.starts_with("N,"), "{rest:#?}");
+        assert!(
+            rest_long.stdout == rest.stdout,
+            "--piece-limit {limit}, from piece 100: the long file's record differs"
+        );
+    }
 }

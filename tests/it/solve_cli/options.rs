@@ -87,6 +87,48 @@ fn a_beam_that_cannot_fit_in_memory_is_refused_before_the_search() {
     assert!(!stdout.is_empty());
 }
 
+/// The fill plan's table (4 bytes per piece and cell count) counts in the memory check: the
+/// 2,000,000 pieces of a file with no piece limit need some 1.3 GiB for it whatever the width,
+/// and are refused on a machine of 1 GiB, where the same file under the contest's limit (a
+/// table of 9,999 pieces) runs.
+#[test]
+fn a_long_game_is_refused_when_its_tables_cannot_fit_in_memory() {
+    let scratch = Scratch::new("long-tables");
+    let generated = crate::common::run(super::GEN, &[&"--seed", &"1", &"--count", &"2000000"]);
+    assert_eq!(generated.code, Some(0), "{generated:#?}");
+    let input = scratch.file("long.txt", &generated.stdout);
+    let with_memory = |extra: &[&str]| {
+        let output = std::process::Command::new(SOLVE)
+            .arg(&input)
+            .args(["--beam-width", "10"])
+            .args(extra)
+            .env("TETRIS_OPT_MEMORY", "1G")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        (output.status.code(), stderr, output.stdout)
+    };
+    let (code, stderr, stdout) = with_memory(&["--piece-limit", "0"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stdout.is_empty());
+    assert!(
+        stderr.contains(
+            "a beam of 10 states needs about 1.3 GiB of memory (1347 MiB of it for the input"
+        ) && stderr.contains("more than this machine's 1.0 GiB")
+            && stderr.contains("fewer pieces"),
+        "{stderr}"
+    );
+    let (code, stderr, stdout) = with_memory(&[]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(!stdout.is_empty());
+    assert!(
+        stderr.starts_with("expected peak memory: about ")
+            && stderr.contains("MiB for a beam of 10 states (11 MiB of it for the input"),
+        "{stderr}"
+    );
+}
+
 /// Before searching, `solve` says how much memory it expects the beam to take, beside the
 /// machine's, so that a user can pick a width by memory.
 #[test]
@@ -103,7 +145,7 @@ fn solve_states_the_memory_it_expects_before_the_search() {
     let first = stderr.lines().next().unwrap_or_default();
     assert_eq!(
         first,
-        "expected peak memory: about 111 MiB for a beam of 100000 states of this machine's \
+        "expected peak memory: about 103 MiB for a beam of 100000 states of this machine's \
          24.0 GiB",
         "{stderr}"
     );

@@ -10,7 +10,7 @@ use crate::cli::{stdout_failed, CliError, EvalOptions};
 use crate::games::tencent::movegen::Placement;
 use crate::games::tencent::record::Record;
 use crate::games::tencent::rules::Kind;
-use crate::games::tencent::search::{Params, Tencent, UnderWay};
+use crate::games::tencent::search::{input_bytes, Params, Tencent, UnderWay};
 use crate::games::tencent::solve::{start_from, RecordWriter, SolveError, UnderWayError};
 use crate::search::{limits, Line, Objective, Run};
 use clap::FromArgMatches;
@@ -64,12 +64,6 @@ impl Solver for ContestCli {
         for (what, path) in [weights, policy, ("record file", record)] {
             inputs.extend(path.map(|p| (what, p.to_path_buf())));
         }
-        // The fluid table of the fill plan: four bytes per piece and cell count.
-        let searched = rules.pieces_to_place(sequence.len()) - start.index.min(sequence.len());
-        let fill_table = match &ranking.policy.fill_plan {
-            Some(plan) => 4 * searched as u64 * (plan.cap as u64 + 1),
-            None => 0,
-        };
         let kept_pieces = start.index;
         let params = Params {
             // The pipeline sets the widths: these are the search's ranking and rules.
@@ -83,14 +77,15 @@ impl Solver for ContestCli {
             start,
             objective,
         };
+        let plan_len = sequence.len();
         Ok(Planned {
+            table_bytes: input_bytes(plan_len, &params),
             plan: Plan {
                 sequence,
                 params,
                 kept,
             },
             bytes_per_state: limits::BYTES_PER_STATE,
-            table_bytes: fill_table,
             closing: "\n",
             kept: kept_pieces,
             about: false,

@@ -152,7 +152,7 @@ impl Plan {
     pub fn check_memory(&self, available: Option<u64>) -> Result<(), TuneError> {
         let states = self.states_at_once();
         let widest = self.beam_widths.iter().copied().max().unwrap_or(0);
-        limits::check_memory(states, limits::BYTES_PER_STATE, 0, available).map_err(|source| {
+        limits::check_memory(states, limits::BYTES_PER_STATE, available).map_err(|source| {
             if states > widest {
                 TuneError::ParallelMemory {
                     trials: self.parallel_trials,
