@@ -1,9 +1,10 @@
 //! `tune`: searches beam width, score weight and evaluation weights over a set of sequences.
 
 use clap::{CommandFactory, FromArgMatches, Parser};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use tetris_opt::cli::registry::only_game;
-use tetris_opt::cli::{cannot_write, write_file};
+use tetris_opt::cli::{cannot_write, stdout_failed, write_file};
 use tetris_opt::cli::{
     check_output, exit_code, read_policy, read_sequence, read_text, read_weights, CliError,
     ObjectiveArg,
@@ -126,21 +127,29 @@ fn run(args: &Args) -> Result<(), CliError> {
     report.progress.finish();
 
     let ranked = tuner.ranked();
-    print_table(&settings, &ranked, args.top);
+    // The weights are the run's result: written before the table, so that a failing stdout
+    // (a full disk, a closed pipe) costs the table, never the hours of trials behind them.
     if let Some(best) = ranked.first() {
         let json = serde_json::to_string_pretty(&best.params.weights).expect("weights serialize");
         write_file("--best-weights", &args.best_weights, json + "\n")?;
-        println!(
-            "best weights written to {} (beam width {}, score weight {}, mean {:.0}, mean \
-             pieces {:.0})",
-            args.best_weights.display(),
-            best.params.beam_width,
-            best.params.score_weight,
-            best.mean_score,
-            best.mean_pieces
-        );
     }
-    Ok(())
+    let mut out = std::io::stdout().lock();
+    write_table(&mut out, &settings, &ranked, args.top)
+        .and_then(|()| match ranked.first() {
+            Some(best) => writeln!(
+                out,
+                "best weights written to {} (beam width {}, score weight {}, mean {:.0}, mean \
+                 pieces {:.0})",
+                args.best_weights.display(),
+                best.params.beam_width,
+                best.params.score_weight,
+                best.mean_score,
+                best.mean_pieces
+            ),
+            None => Ok(()),
+        })
+        .and_then(|()| out.flush())
+        .map_err(|e| stdout_failed(e, "the ranked trials"))
 }
 
 /// The tuner's settings: every argument checked before any file is read or any trial runs,
@@ -344,9 +353,15 @@ fn describe(r: &TrialResult) -> String {
     )
 }
 
-fn print_table(settings: &Settings, ranked: &[&TrialResult], top: usize) {
+fn write_table(
+    out: &mut impl Write,
+    settings: &Settings,
+    ranked: &[&TrialResult],
+    top: usize,
+) -> std::io::Result<()> {
     let names: Vec<&str> = settings.inputs.iter().map(|i| i.name.as_str()).collect();
-    println!(
+    writeln!(
+        out,
         "{:>4}  {:>7}  {:>8}  {:>10}  {:>8}  {:>10}  {:>7}  per input ({})",
         "rank",
         "beam",
@@ -356,9 +371,10 @@ fn print_table(settings: &Settings, ranked: &[&TrialResult], top: usize) {
         "holdout",
         "wall s",
         names.join(", ")
-    );
+    )?;
     for (i, r) in ranked.iter().take(top).enumerate() {
-        println!(
+        writeln!(
+            out,
             "{:>4}  {:>7}  {:>8.4}  {:>10.0}  {:>8.0}  {:>10}  {:>7.1}  {}",
             i + 1,
             r.params.beam_width,
@@ -368,8 +384,9 @@ fn print_table(settings: &Settings, ranked: &[&TrialResult], top: usize) {
             r.holdout.map_or("-".to_string(), |h| h.to_string()),
             r.wall_seconds,
             per_input(r)
-        );
+        )?;
     }
+    Ok(())
 }
 
 /// A trial's score per input, each with its pieces placed where the log has them.

@@ -438,3 +438,33 @@ fn survive_trials_log_the_pieces_placed() {
     assert_eq!(lines[0]["params"]["score_weight"], 0.0);
     assert!(lines[0]["inputs"].as_str().unwrap().ends_with(" survive"));
 }
+
+/// A standard output that fails (a full disk) is an error, not a panic, and costs only the
+/// table: the best weights, the run's result, are written first.
+#[test]
+fn a_failing_standard_output_is_an_error_and_the_best_weights_are_still_written() {
+    let scratch = Scratch::new("tune-full");
+    let log = scratch.dir.join("log.jsonl");
+    let best = scratch.dir.join("best.json");
+    let Ok(full) = std::fs::File::create("/dev/full") else {
+        return;
+    };
+    let output = std::process::Command::new(TUNE)
+        .args(["--seeds", "1", "--pieces", "30", "--beam-widths", "4"])
+        .args(["--holdout", "none", "--log"])
+        .arg(&log)
+        .arg("--best-weights")
+        .arg(&best)
+        .stdout(full)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("error: cannot write the ranked trials: No space left on device"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    let weights = std::fs::read_to_string(&best).expect("the best weights are written");
+    assert!(tetris_opt::kit::eval::Weights::from_json(&weights).is_ok());
+}
