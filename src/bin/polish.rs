@@ -6,7 +6,8 @@ use std::time::Instant;
 use tetris_opt::cli::progress::Progress;
 use tetris_opt::cli::registry::only_game;
 use tetris_opt::cli::{
-    check_width, exit_code, read_sequence, CliError, EvalOptions, SearchOptions, EXIT_INVALID,
+    check_width, exit_code, read_sequence, refuse_stdin_twice, CliError, EvalOptions,
+    SearchOptions, EXIT_INVALID,
 };
 use tetris_opt::games::tencent::cli::{print_record, read_record, ContestGame, RulesOptions};
 use tetris_opt::games::tencent::polish::{check_range, polish, PolishError};
@@ -64,6 +65,12 @@ fn run(args: &Args) -> Result<(), CliError> {
     let rules = args.rules.rules()?;
     args.search.check()?;
     args.eval.check()?;
+    let mut inputs = vec![
+        ("sequence file", Some(args.input.as_path())),
+        ("record file", Some(args.record.as_path())),
+    ];
+    inputs.extend(args.eval.inputs());
+    refuse_stdin_twice(&inputs)?;
     args.search
         .check_memory(args.beam_width, tetris_opt::search::limits::BYTES_PER_STATE)?;
     let sequence = read_sequence(&args.input)?;
