@@ -51,8 +51,37 @@ struct Args {
     quiet: bool,
 }
 
+/// The options whose shared help speaks of other games' defaults, as `polish`, which plays
+/// only the contest's game, takes them.
+const CONTEST_HELP: &[(&str, &str)] = &[
+    (
+        "objective",
+        "What the search is for: the most points (`score`, the default), or the most pieces \
+         placed, then points (`survive`: the ranking keeps the stack safe and the answer is the \
+         line that went furthest).",
+    ),
+    (
+        "score_weight",
+        "How much one point scored lowers a state's key (key = evaluation - score * weight). \
+         Default: 0.024, and 0 under `--objective survive`.",
+    ),
+    (
+        "weights",
+        "Evaluation weights as JSON (fields left out keep their defaults: weights/default.json, \
+         and under `--objective survive` weights/contest-survive.json).",
+    ),
+    (
+        "policy",
+        "Beam policy as JSON (fields left out keep their defaults; under `--objective survive` \
+         the default has no endgame).",
+    ),
+];
+
 fn main() -> std::process::ExitCode {
-    let matches = Args::command().get_matches();
+    let command = CONTEST_HELP.iter().fold(Args::command(), |c, &(id, help)| {
+        c.mut_arg(id, |a| a.help(help).long_help(None::<&str>))
+    });
+    let matches = command.get_matches();
     let args = Args::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     exit_code(
         only_game(tetris_opt::games::ALL, "tencent", &args.game.game).and_then(|()| run(&args)),
