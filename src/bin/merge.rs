@@ -3,7 +3,7 @@
 use clap::{CommandFactory, FromArgMatches, Parser};
 use std::path::PathBuf;
 use tetris_opt::cli::registry::only_game;
-use tetris_opt::cli::{exit_code, read_sequence, CliError, EXIT_INVALID};
+use tetris_opt::cli::{exit_code, read_sequence, refuse_stdin_twice, CliError, EXIT_INVALID};
 use tetris_opt::games::tencent::cli::{print_record, read_record, ContestGame, RulesOptions};
 use tetris_opt::games::tencent::merge::{merge, MergeError, Merged};
 use tetris_opt::games::tencent::solve::verify;
@@ -49,6 +49,13 @@ fn main() -> std::process::ExitCode {
 
 fn run(args: &Args) -> Result<(), CliError> {
     let rules = args.rules.rules()?;
+    let mut inputs = vec![("sequence file", Some(args.input.as_path()))];
+    inputs.extend(
+        args.records
+            .iter()
+            .map(|r| ("record file", Some(r.as_path()))),
+    );
+    refuse_stdin_twice(&inputs)?;
     let sequence = read_sequence(&args.input)?;
     let mut records = Vec::new();
     for path in &args.records {

@@ -6,7 +6,8 @@ use std::time::Instant;
 use tetris_opt::cli::progress::Progress;
 use tetris_opt::cli::registry::only_game;
 use tetris_opt::cli::{
-    check_width, exit_code, read_sequence, CliError, EvalOptions, SearchOptions, EXIT_INVALID,
+    check_width, exit_code, read_sequence, refuse_stdin_twice, CliError, EvalOptions,
+    SearchOptions, EXIT_INVALID,
 };
 use tetris_opt::games::tencent::cli::{print_record, read_record, ContestGame, RulesOptions};
 use tetris_opt::games::tencent::polish::{check_range, polish, PolishError};
@@ -50,8 +51,37 @@ struct Args {
     quiet: bool,
 }
 
+/// The options whose shared help speaks of other games' defaults, as `polish`, which plays
+/// only the contest's game, takes them.
+const CONTEST_HELP: &[(&str, &str)] = &[
+    (
+        "objective",
+        "What the search is for: the most points (`score`, the default), or the most pieces \
+         placed, then points (`survive`: the ranking keeps the stack safe and the answer is the \
+         line that went furthest).",
+    ),
+    (
+        "score_weight",
+        "How much one point scored lowers a state's key (key = evaluation - score * weight). \
+         Default: 0.024, and 0 under `--objective survive`.",
+    ),
+    (
+        "weights",
+        "Evaluation weights as JSON (fields left out keep their defaults: weights/default.json, \
+         and under `--objective survive` weights/contest-survive.json).",
+    ),
+    (
+        "policy",
+        "Beam policy as JSON (fields left out keep their defaults; under `--objective survive` \
+         the default has no endgame).",
+    ),
+];
+
 fn main() -> std::process::ExitCode {
-    let matches = Args::command().get_matches();
+    let command = CONTEST_HELP.iter().fold(Args::command(), |c, &(id, help)| {
+        c.mut_arg(id, |a| a.help(help).long_help(None::<&str>))
+    });
+    let matches = command.get_matches();
     let args = Args::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     exit_code(
         only_game(tetris_opt::games::ALL, "tencent", &args.game.game).and_then(|()| run(&args)),
@@ -64,6 +94,12 @@ fn run(args: &Args) -> Result<(), CliError> {
     let rules = args.rules.rules()?;
     args.search.check()?;
     args.eval.check()?;
+    let mut inputs = vec![
+        ("sequence file", Some(args.input.as_path())),
+        ("record file", Some(args.record.as_path())),
+    ];
+    inputs.extend(args.eval.inputs());
+    refuse_stdin_twice(&inputs)?;
     args.search
         .check_memory(args.beam_width, tetris_opt::search::limits::BYTES_PER_STATE)?;
     let sequence = read_sequence(&args.input)?;

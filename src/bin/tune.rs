@@ -1,9 +1,11 @@
 //! `tune`: searches beam width, score weight and evaluation weights over a set of sequences.
 
 use clap::{CommandFactory, FromArgMatches, Parser};
+use std::io::Write;
 use std::path::{Path, PathBuf};
+use tetris_opt::cli::refuse_stdin_twice;
 use tetris_opt::cli::registry::only_game;
-use tetris_opt::cli::{cannot_write, write_file};
+use tetris_opt::cli::{cannot_write, is_stdout, same_file, stdout_failed, write_file};
 use tetris_opt::cli::{
     check_output, exit_code, read_policy, read_sequence, read_text, read_weights, CliError,
     ObjectiveArg,
@@ -11,8 +13,8 @@ use tetris_opt::cli::{
 use tetris_opt::games::tencent::cli::{ContestGame, RulesOptions};
 use tetris_opt::games::tencent::search::RankingParams;
 use tetris_opt::games::tencent::tune::{
-    free_weights, read_log, seed_inputs, Optimizer, Plan, Progress, Settings, TrialResult,
-    TuneError, TuneInput, Tuner,
+    free_weights, not_a_log_line, read_log, seed_inputs, Optimizer, Plan, Progress, Settings,
+    TrialLog, TrialResult, TuneError, TuneInput, Tuner,
 };
 use tetris_opt::say;
 use tetris_opt::search::limits;
@@ -31,8 +33,9 @@ struct Args {
     /// and every seed on its cycle of 5458 generator states (about one in six: 3, 22063, ...).
     #[arg(long, value_delimiter = ',', default_value = "1,2,4")]
     seeds: Vec<u64>,
-    /// Sequence files to tune on instead of generated seeds.
-    #[arg(long, value_delimiter = ',')]
+    /// Sequence files to tune on instead of generated seeds (so not with --seeds; each file
+    /// once).
+    #[arg(long, value_delimiter = ',', conflicts_with = "seeds")]
     inputs: Vec<PathBuf>,
     /// Held-out sequence reported beside the tuning scores; "none" for no holdout.
     #[arg(long, default_value = "inputs/tencent.txt")]
@@ -111,8 +114,11 @@ fn main() -> std::process::ExitCode {
 
 fn run(args: &Args) -> Result<(), CliError> {
     let settings = settings(args)?;
+    let logged = previous_log(&args.log)?;
     let mut tuner = Tuner::new(&settings).map_err(usage)?;
-    resume(&mut tuner, args)?;
+    if let Some(logged) = logged {
+        resume(&mut tuner, &logged, &args.log);
+    }
     let mut log = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -126,21 +132,29 @@ fn run(args: &Args) -> Result<(), CliError> {
     report.progress.finish();
 
     let ranked = tuner.ranked();
-    print_table(&settings, &ranked, args.top);
+    // The weights are the run's result: written before the table, so that a failing stdout
+    // (a full disk, a closed pipe) costs the table, never the hours of trials behind them.
     if let Some(best) = ranked.first() {
         let json = serde_json::to_string_pretty(&best.params.weights).expect("weights serialize");
         write_file("--best-weights", &args.best_weights, json + "\n")?;
-        println!(
-            "best weights written to {} (beam width {}, score weight {}, mean {:.0}, mean \
-             pieces {:.0})",
-            args.best_weights.display(),
-            best.params.beam_width,
-            best.params.score_weight,
-            best.mean_score,
-            best.mean_pieces
-        );
     }
-    Ok(())
+    let mut out = std::io::stdout().lock();
+    write_table(&mut out, &settings, &ranked, args.top)
+        .and_then(|()| match ranked.first() {
+            Some(best) => writeln!(
+                out,
+                "best weights written to {} (beam width {}, score weight {}, mean {:.0}, mean \
+                 pieces {:.0})",
+                args.best_weights.display(),
+                best.params.beam_width,
+                best.params.score_weight,
+                best.mean_score,
+                best.mean_pieces
+            ),
+            None => Ok(()),
+        })
+        .and_then(|()| out.flush())
+        .map_err(|e| stdout_failed(e, "the ranked trials"))
 }
 
 /// The tuner's settings: every argument checked before any file is read or any trial runs,
@@ -190,6 +204,14 @@ fn settings(args: &Args) -> Result<Settings, CliError> {
         ("weights file", args.weights.as_deref()),
         ("policy file", args.policy.as_deref()),
     ]);
+    refuse_stdin_twice(&inputs)?;
+    refuse_twice(&args.inputs)?;
+    if is_stdout(&args.log) {
+        return Err(CliError::usage(
+            "--log -: the trial log must be a file, not standard output: a rerun reads it back \
+             to resume",
+        ));
+    }
     check_output("--log", &args.log, &inputs)?;
     check_output("--best-weights", &args.best_weights, &inputs)?;
     if same_file(&args.log, &args.best_weights) {
@@ -245,27 +267,54 @@ fn read_inputs(
     Ok((inputs, holdout))
 }
 
-/// Takes up the trials of an existing log that ran on these inputs, saying how many.
-fn resume(tuner: &mut Tuner, args: &Args) -> Result<(), CliError> {
-    if args.log.exists() {
-        let text = read_text(&args.log, "trial log")?;
-        let logged = read_log(&text);
-        let reused = tuner.resume(&logged);
+/// The trials of the log a previous run wrote, if there is one. A file that is not a trial
+/// log is refused: trials appended to a weights file or a record would spoil it.
+fn previous_log(path: &Path) -> Result<Option<TrialLog>, CliError> {
+    if !path.exists() {
+        return Ok(None);
+    }
+    let text = read_text(path, "trial log")?;
+    if let Some(line) = not_a_log_line(&text) {
+        return Err(CliError::usage(format!(
+            "--log {}: this file is not a trial log (its line {line} is not a trial): tune \
+             appends only to a log it wrote, so give a new file or an earlier run's log",
+            path.display()
+        )));
+    }
+    Ok(Some(read_log(&text)))
+}
+
+/// Takes up the trials of an earlier run's log that ran on these inputs, saying how many.
+fn resume(tuner: &mut Tuner, logged: &TrialLog, path: &Path) {
+    let reused = tuner.resume(logged);
+    say!(
+        "resuming: {reused} of the {} trials in {} ran on these inputs",
+        logged.trials.len(),
+        path.display()
+    );
+    if let Some(first) = logged.skipped.first() {
+        // Said out loud: a log from a build with other weight fields would otherwise be
+        // rerun from scratch without a word.
         say!(
-            "resuming: {reused} of the {} trials in {} ran on these inputs",
-            logged.trials.len(),
-            args.log.display()
+            "warning: {} line(s) of {} are not trials of this build and are ignored \
+             (line {first}: {})",
+            logged.skipped.len(),
+            path.display(),
+            logged.first_error.as_deref().unwrap_or("")
         );
-        if let Some(first) = logged.skipped.first() {
-            // Said out loud: a log from a build with other weight fields would otherwise be
-            // rerun from scratch without a word.
-            say!(
-                "warning: {} line(s) of {} are not trials of this build and are ignored \
-                 (line {first}: {})",
-                logged.skipped.len(),
-                args.log.display(),
-                logged.first_error.as_deref().unwrap_or("")
-            );
+    }
+}
+
+/// Refuses a sequence file given twice to `--inputs` (under any name): it would count twice
+/// in every trial's mean.
+fn refuse_twice(inputs: &[PathBuf]) -> Result<(), CliError> {
+    for (i, a) in inputs.iter().enumerate() {
+        if let Some(b) = inputs[i + 1..].iter().find(|b| same_file(a, b)) {
+            return Err(CliError::usage(format!(
+                "--inputs: {} is {} again: the same sequence would count twice",
+                b.display(),
+                a.display()
+            )));
         }
     }
     Ok(())
@@ -273,15 +322,6 @@ fn resume(tuner: &mut Tuner, args: &Args) -> Result<(), CliError> {
 
 fn usage(e: TuneError) -> CliError {
     CliError::usage(e.to_string())
-}
-
-/// Whether two paths name one file (as given, or once resolved where they exist).
-fn same_file(a: &Path, b: &Path) -> bool {
-    a == b
-        || matches!(
-            (std::fs::canonicalize(a), std::fs::canonicalize(b)),
-            (Ok(a), Ok(b)) if a == b
-        )
 }
 
 /// Shows a run's progress, a step per trial.
@@ -344,9 +384,15 @@ fn describe(r: &TrialResult) -> String {
     )
 }
 
-fn print_table(settings: &Settings, ranked: &[&TrialResult], top: usize) {
+fn write_table(
+    out: &mut impl Write,
+    settings: &Settings,
+    ranked: &[&TrialResult],
+    top: usize,
+) -> std::io::Result<()> {
     let names: Vec<&str> = settings.inputs.iter().map(|i| i.name.as_str()).collect();
-    println!(
+    writeln!(
+        out,
         "{:>4}  {:>7}  {:>8}  {:>10}  {:>8}  {:>10}  {:>7}  per input ({})",
         "rank",
         "beam",
@@ -356,9 +402,10 @@ fn print_table(settings: &Settings, ranked: &[&TrialResult], top: usize) {
         "holdout",
         "wall s",
         names.join(", ")
-    );
+    )?;
     for (i, r) in ranked.iter().take(top).enumerate() {
-        println!(
+        writeln!(
+            out,
             "{:>4}  {:>7}  {:>8.4}  {:>10.0}  {:>8.0}  {:>10}  {:>7.1}  {}",
             i + 1,
             r.params.beam_width,
@@ -368,8 +415,9 @@ fn print_table(settings: &Settings, ranked: &[&TrialResult], top: usize) {
             r.holdout.map_or("-".to_string(), |h| h.to_string()),
             r.wall_seconds,
             per_input(r)
-        );
+        )?;
     }
+    Ok(())
 }
 
 /// A trial's score per input, each with its pieces placed where the log has them.

@@ -56,7 +56,6 @@ pub fn program_name() -> String {
         .unwrap_or_else(|| "this program".to_string())
 }
 
-/// Reads a whole text file (`-` is standard input); unreadable or non-UTF-8 files are usage
 /// The error for a failed write of `what` to standard output. A closed pipe (`check ... |
 /// head`) means the reader has all it wanted: the program ends there, quietly and with exit 0,
 /// as common command-line tools do, instead of reporting an error nobody caused.

@@ -5,6 +5,7 @@ use super::errors::CliError;
 use crate::search::limits;
 use std::path::Path;
 
+/// Reads a whole text file (`-` is standard input); unreadable or non-UTF-8 files are usage
 /// errors naming the path.
 pub fn read_text(path: &Path, what: &str) -> Result<String, CliError> {
     let bytes = if path == Path::new("-") {
@@ -30,17 +31,113 @@ pub fn read_sequence(path: &Path) -> Result<Vec<crate::kit::piece::Kind>, CliErr
         .map_err(|e| CliError::usage(format!("sequence file {}: {e}", path.display())))
 }
 
-/// Reads and parses a move record file. A file that cannot be read is a usage error; one that
-/// reads but is not a record is an invalid record (exit 1, as `check` gives it), the error
 /// Refuses a beam width no binary accepts; `option` names it in the message.
 pub fn check_width(option: &str, width: usize) -> Result<(), CliError> {
     Ok(limits::check_width(option, width)?)
 }
 
 /// Writes the file `option` names: the one wording of every binary's failure to write one
-/// (`--json out/x.json: cannot write it: No such file or directory`).
+/// (`--json out/x.json: cannot write it: No such file or directory`). `-` is standard output,
+/// for the options that take it (`play -o -`); the others refuse it first ([`refuse_stdout`]).
 pub fn write_file(option: &str, path: &Path, contents: impl AsRef<[u8]>) -> Result<(), CliError> {
+    if is_stdout(path) {
+        use std::io::Write;
+        let mut out = std::io::stdout().lock();
+        return out
+            .write_all(contents.as_ref())
+            .and_then(|()| out.flush())
+            .map_err(|e| super::errors::stdout_failed(e, &format!("{option} to standard output")));
+    }
     std::fs::write(path, contents).map_err(|e| cannot_write(option, path, e))
+}
+
+/// Whether an output path is `-`, standard output.
+pub fn is_stdout(path: &Path) -> bool {
+    path == Path::new("-")
+}
+
+/// Refuses `-` for an output option where standard output already carries `carried` (the
+/// record, the report): the two would be interleaved, and a file named `-` is never what was
+/// meant.
+pub fn refuse_stdout(option: &str, output: Option<&Path>, carried: &str) -> Result<(), CliError> {
+    match output {
+        Some(path) if is_stdout(path) => Err(CliError::usage(format!(
+            "{option} -: standard output carries {carried}; give {option} a file name"
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// Refuses two outputs (`option`, path) that name one file, before any work: the second
+/// would replace the first. A file that does not exist yet counts by its path once its
+/// folder is resolved (`out.html` and `./out.html`).
+pub fn refuse_same_output(outputs: &[(&str, Option<&Path>)]) -> Result<(), CliError> {
+    let given: Vec<(&str, &Path)> = outputs
+        .iter()
+        .filter_map(|&(option, path)| Some((option, path?)))
+        .collect();
+    for (i, &(first, a)) in given.iter().enumerate() {
+        if let Some(&(second, b)) = given[i + 1..].iter().find(|&&(_, b)| same_file(a, b)) {
+            return Err(CliError::usage(format!(
+                "{first} {} and {second} {} name the same file: the one would replace the \
+                 other (choose two paths)",
+                a.display(),
+                b.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Refuses standard input (`-`) named by more than one of `inputs` (what each is, and its
+/// path): the first would read it all and leave the other empty.
+pub fn refuse_stdin_twice(inputs: &[(&str, Option<&Path>)]) -> Result<(), CliError> {
+    let mut named: Vec<&str> = Vec::new();
+    let mut count = 0;
+    for &(what, path) in inputs {
+        if path.is_some_and(|p| p == Path::new("-")) {
+            count += 1;
+            if !named.contains(&what) {
+                named.push(what);
+            }
+        }
+    }
+    if count < 2 {
+        return Ok(());
+    }
+    let named: Vec<String> = named.iter().map(|what| format!("the {what}")).collect();
+    let given = match &named[..] {
+        [what] => format!("{count} times as {what}"),
+        _ => format!(
+            "as {}",
+            super::registry::listed(&named.iter().map(String::as_str).collect::<Vec<_>>())
+        ),
+    };
+    let rest = if count == 2 {
+        "one of them"
+    } else {
+        "all but one"
+    };
+    Err(CliError::usage(format!(
+        "`-` (standard input) is given {given}, but it can be read only once: give {rest} as \
+         a file"
+    )))
+}
+
+/// Whether two paths name one file: the same file where both exist (a link, `./`, an
+/// absolute path), else the same path once the folder each names is resolved.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    if let Ok(same) = ::same_file::is_same_file(a, b) {
+        return same;
+    }
+    let resolved = |p: &Path| {
+        let folder = match p.parent() {
+            Some(f) if !f.as_os_str().is_empty() => f,
+            _ => Path::new("."),
+        };
+        Some(std::fs::canonicalize(folder).ok()?.join(p.file_name()?))
+    };
+    a == b || matches!((resolved(a), resolved(b)), (Some(a), Some(b)) if a == b)
 }
 
 /// The error for a file `option` names that could not be written.
@@ -77,7 +174,7 @@ pub fn refuse_overwriting(
     };
     let named = inputs.iter().find_map(|&(what, input)| {
         let input = input.filter(|p| *p != Path::new("-"))?;
-        same_file::is_same_file(output, input)
+        ::same_file::is_same_file(output, input)
             .unwrap_or(false)
             .then_some(what)
     });
@@ -91,12 +188,16 @@ pub fn refuse_overwriting(
     }
 }
 
-/// [`refuse_overwriting`], then [`check_writable`]: an output path checked before a run.
+/// [`refuse_stdout`], [`refuse_overwriting`], then [`check_writable`]: the path of an output
+/// file beside the program's own output on stdout (`solve`'s record, `tune`'s table), checked
+/// before a run.
 pub fn check_output(
     option: &str,
     output: &Path,
     inputs: &[(&str, Option<&Path>)],
 ) -> Result<(), CliError> {
+    let program = super::errors::program_name();
+    refuse_stdout(option, Some(output), &format!("{program}'s own output"))?;
     refuse_overwriting(option, Some(output), inputs)?;
     check_writable(option, output)
 }

@@ -2,7 +2,8 @@
 //! game, the olympiad's): a summary ending in `Score = N`, or one JSON object.
 
 use super::registry::CheckArgs;
-use super::{read_sequence, read_text, refuse_overwriting, stdout_failed, write_file};
+use super::{read_sequence, read_text, stdout_failed, write_file};
+use super::{refuse_overwriting, refuse_stdin_twice, refuse_stdout};
 use super::{CliError, EXIT_INVALID};
 use crate::kit::piece::Kind;
 use serde::Serialize;
@@ -94,6 +95,8 @@ pub fn check_game<G: PlainCheck>(
         ("sequence file", Some(args.input.as_path())),
         ("record file", Some(record.as_path())),
     ];
+    refuse_stdin_twice(&inputs)?;
+    refuse_stdout("--html", html, "the report")?;
     refuse_overwriting("--html", html, &inputs)?;
     let valid = check::<G>(&CheckOptions {
         sequence: &args.input,

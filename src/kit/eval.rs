@@ -411,11 +411,16 @@ mod tests {
         assert!(refused("4").ends_with("not a number"));
         assert_eq!(
             refused(r#"{"holes": 1e39}"#),
-            "holes must be a finite number, not inf"
+            "holes is 1e39, out of range: a weight must be a number from -3.4e38 to 3.4e38"
+        );
+        assert_eq!(
+            refused(r#"{"holes": -1.5E300}"#),
+            "holes is -1.5e300, out of range: a weight must be a number from -3.4e38 to 3.4e38"
         );
         assert_eq!(
             refused("{\n  \"cells\": -1.0,\n  \"bumpiness\": -1e999\n}"),
-            "bumpiness is out of range (line 3, column 21); a weight must be a finite number"
+            "bumpiness is out of range (line 3, column 21): a weight must be a number from \
+             -3.4e38 to 3.4e38"
         );
         assert!(refused(r#"{"hole": 1}"#).contains("unknown field `hole`"));
     }

@@ -71,6 +71,12 @@ impl Policy {
                 "a policy is a JSON object of named fields, not {kind}"
             ));
         }
+        if let Some(kind) = crate::kit::text::field_not_an_object(text, "fill_plan") {
+            return Err(format!(
+                "fill_plan must be an object of named fields, such as {{\"cap\": 175, \
+                 \"weight\": 0.5, \"discount\": 0.98}}, or null for none, not {kind}"
+            ));
+        }
         let policy: Policy = crate::kit::text::from_json(text).map_err(|e| e.to_string())?;
         policy.check().map_err(|e| e.to_string())?;
         Ok(policy)
@@ -190,6 +196,9 @@ mod tests {
             assert_eq!(error(text), message, "{text}");
         }
         assert!(error(r#"{"fill_plan": {"cap": 175}}"#).contains("missing field `weight`"));
+        assert!(error(r#"{"fill_plan": [175, 1, 0.9]}"#)
+            .starts_with("fill_plan must be an object of named fields"));
+        assert!(error(r#"{"fill_plan": 175}"#).ends_with("not a number"));
         assert!(
             error(r#"{"fill_plan": {"cap": 175, "weight": 1, "form": "gap"}}"#)
                 .contains("unknown field `form`")

@@ -93,7 +93,18 @@ pub struct JsonError {
 
 impl std::fmt::Display for JsonError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.path.is_empty() || self.path == "." {
+        // A file cut short (a copy that stopped, a brace left out) is a whole-file error:
+        // serde's `EOF while parsing a value` names neither a field nor the file's fault.
+        if self.inner.is_eof() {
+            return write!(
+                f,
+                "the file ends before its JSON does (line {}, column {}): is it cut short?",
+                self.inner.line(),
+                self.inner.column()
+            );
+        }
+        // `?` is serde_path_to_error's name for a place it could not reach.
+        if self.path.is_empty() || self.path == "." || self.path == "?" {
             write!(f, "{}", self.inner)
         } else {
             write!(f, "{}: {}", self.path, self.inner)
@@ -124,13 +135,27 @@ pub fn from_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, JsonEr
 /// values by position.
 pub fn not_an_object(text: &str) -> Option<&'static str> {
     let value: serde_json::Value = serde_json::from_str(strip_byte_order_mark(text)).ok()?;
+    (!value.is_object()).then(|| json_kind(&value))
+}
+
+/// The kind of the value of `field` in a JSON object where it is given and is neither an
+/// object nor null (`None` otherwise): for a field that holds named fields, which serde would
+/// also take as an array, assigning them by position.
+pub fn field_not_an_object(text: &str, field: &str) -> Option<&'static str> {
+    let value: serde_json::Value = serde_json::from_str(strip_byte_order_mark(text)).ok()?;
+    let value = value.get(field)?;
+    (!value.is_object() && !value.is_null()).then(|| json_kind(value))
+}
+
+/// A JSON value's kind as a message names it.
+fn json_kind(value: &serde_json::Value) -> &'static str {
     match value {
-        serde_json::Value::Object(_) => None,
-        serde_json::Value::Array(_) => Some("an array"),
-        serde_json::Value::Null => Some("null"),
-        serde_json::Value::Bool(_) => Some("a boolean"),
-        serde_json::Value::Number(_) => Some("a number"),
-        serde_json::Value::String(_) => Some("a string"),
+        serde_json::Value::Object(_) => "an object",
+        serde_json::Value::Array(_) => "an array",
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "a string",
     }
 }
 
@@ -339,7 +364,14 @@ mod tests {
         assert!(error("{\"a\": 1, \"b\": \"x\"}").starts_with("b: invalid type"));
         assert!(error("{\"a\": 1, \"b\": 1e999}").starts_with("b: number out of range"));
         assert!(error("{\"a\": 1, \"b\": 2} x").starts_with("trailing characters"));
+        assert_eq!(
+            error("{\"a\": 1,\n \"b\""),
+            "the file ends before its JSON does (line 2, column 4): is it cut short?"
+        );
         assert_eq!(not_an_object("[1, 2]"), Some("an array"));
+        assert_eq!(field_not_an_object("{\"a\": [1]}", "a"), Some("an array"));
+        assert_eq!(field_not_an_object("{\"a\": {}}", "a"), None);
+        assert_eq!(field_not_an_object("{\"a\": null}", "a"), None);
         assert_eq!(not_an_object("\u{feff}{}"), None);
     }
 }

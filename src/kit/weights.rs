@@ -127,7 +127,7 @@ pub const MAX_NEAR_I_PIECES: u32 = 10_000;
 pub enum WeightsError {
     #[error("{0}")]
     Json(crate::kit::text::JsonError),
-    #[error("{field} is {detail}; a weight must be a finite number")]
+    #[error("{field} is {detail}: a weight must be a number from -3.4e38 to 3.4e38")]
     OutOfRange { field: String, detail: String },
     #[error(
         "the weights must be a JSON object of named fields, such as {{\"holes\": 4.0}}, not {0}"
@@ -157,6 +157,25 @@ fn json_error(e: crate::kit::text::JsonError) -> WeightsError {
         };
     }
     WeightsError::Json(e)
+}
+
+/// A weight that reads as infinite though its file gives a finite number (`1e300`): too large
+/// for the weights' 32-bit floats. Said so, quoting the number, where `inf` would name a
+/// value the user never wrote.
+fn too_large(e: WeightsError, text: &str) -> WeightsError {
+    let WeightsError::NotFinite { field, .. } = &e else {
+        return e;
+    };
+    let text = crate::kit::text::strip_byte_order_mark(text);
+    let value: Option<serde_json::Value> = serde_json::from_str(text).ok();
+    match value.as_ref().and_then(|v| v.get(*field)?.as_f64()) {
+        // In scientific notation, as such a number is written (`1e300`, not 301 digits).
+        Some(number) => WeightsError::OutOfRange {
+            field: field.to_string(),
+            detail: format!("{number:e}, out of range"),
+        },
+        None => e,
+    }
 }
 
 impl Default for Weights {
@@ -201,7 +220,7 @@ impl Weights {
             return Err(WeightsError::NotAnObject(kind));
         }
         let weights: Weights = crate::kit::text::from_json(text).map_err(json_error)?;
-        weights.validate()?;
+        weights.validate().map_err(|e| too_large(e, text))?;
         Ok(weights)
     }
 

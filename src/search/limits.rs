@@ -70,8 +70,16 @@ pub enum LimitError {
     BadMemoryVariable { value: String },
 }
 
+/// An amount of memory in the unit that fits it: GiB from 1 GiB up, MiB below (a machine
+/// limited to 50M would read as `0.0 GiB`).
 fn gib(bytes: u64) -> String {
-    format!("{:.1} GiB", bytes as f64 / (1u64 << 30) as f64)
+    const MIB: u64 = 1 << 20;
+    const GIB: u64 = 1 << 30;
+    if bytes >= GIB {
+        format!("{:.1} GiB", bytes as f64 / GIB as f64)
+    } else {
+        format!("{:.0} MiB", bytes as f64 / MIB as f64)
+    }
 }
 
 /// How much of an estimate is the run's input ([`estimated_bytes_with`]), for the messages

@@ -13,6 +13,7 @@ mod browser_cli;
 mod browser_page;
 mod check_cli;
 mod closed_pipe_cli;
+mod dash_cli;
 mod distributed;
 mod engine_board;
 mod engine_eval;

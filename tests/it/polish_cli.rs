@@ -135,8 +135,9 @@ fn a_reversed_or_empty_range_is_named_as_such() {
     }
 }
 
-/// The binaries of the contest's game alone list only it under `--game`, and refuse another
-/// game's name saying where it is played.
+/// The binaries of the contest's game alone list only it under `--game` and speak of no other
+/// game's defaults, refuse another game's name saying where it is played, and a name that is
+/// no game's (`TENCENT`) as `solve` does.
 #[test]
 fn contest_only_binaries_offer_only_the_contests_game() {
     let scratch = Scratch::new("contest-only");
@@ -159,6 +160,22 @@ fn contest_only_binaries_offer_only_the_contests_game() {
         for other in ["nes", "browser", "olympiad"] {
             assert!(!game.contains(other), "{exe} offers {other}: {game}");
         }
+        for other in ["olympiad", "browser", "NES"] {
+            assert!(
+                !help.stdout.contains(other),
+                "{exe} speaks of {other}: {help:#?}"
+            );
+        }
+        let mut args: Vec<&dyn AsRef<OsStr>> = vec![&"--game", &"TENCENT"];
+        args.extend_from_slice(files);
+        let unknown = run(exe, &args);
+        let solve = run(
+            env!("CARGO_BIN_EXE_solve"),
+            &[&"--game", &"TENCENT", &"in.txt"],
+        );
+        assert_eq!(unknown.code, Some(2), "{unknown:#?}");
+        let first = |r: &Run| r.stderr.lines().take(2).collect::<Vec<_>>().join("\n");
+        assert_eq!(first(&unknown), first(&solve), "{exe}");
         let mut args: Vec<&dyn AsRef<OsStr>> = vec![&"--game", &"nes"];
         args.extend_from_slice(files);
         let refused = run(exe, &args);

@@ -1,7 +1,7 @@
 //! `tune` run as a user runs it: one log line per trial, a resumed run that repeats nothing, a
 //! best-weights file that `solve` accepts, and errors for unusable arguments.
 
-use crate::common::{run, tencent_input, Run, Scratch};
+use crate::common::{manifest_dir, run, tencent_input, Run, Scratch};
 use std::ffi::OsStr;
 
 const TUNE: &str = env!("CARGO_BIN_EXE_tune");
@@ -106,7 +106,8 @@ fn unusable_arguments_are_one_line_errors() {
 }
 
 /// Runs `tune` on a tiny problem (one short seed, a narrow beam, no holdout, log and best
-/// weights in the scratch) with `extra` arguments in place of those, and asserts it is refused
+/// weights in the scratch) with `extra` arguments in place of those (`--inputs` in place of
+/// the seed), and asserts it is refused
 /// at once: exit 2, `message` on stderr, and no trial run (the log was not even created).
 fn refused_before_any_trial(scratch: &Scratch, extra: &[&str], message: &str) {
     let log = scratch.dir.join("log.jsonl");
@@ -119,7 +120,8 @@ fn refused_before_any_trial(scratch: &Scratch, extra: &[&str], message: &str) {
         ("--log", log),
         ("--best-weights", best),
     ] {
-        if !extra.contains(&option) {
+        let seeds_given = option == "--seeds" && extra.contains(&"--inputs");
+        if !extra.contains(&option) && !seeds_given {
             args.extend([option, value]);
         }
     }
@@ -437,4 +439,110 @@ fn survive_trials_log_the_pieces_placed() {
     );
     assert_eq!(lines[0]["params"]["score_weight"], 0.0);
     assert!(lines[0]["inputs"].as_str().unwrap().ends_with(" survive"));
+}
+
+/// A standard output that fails (a full disk) is an error, not a panic, and costs only the
+/// table: the best weights, the run's result, are written first.
+#[test]
+fn a_failing_standard_output_is_an_error_and_the_best_weights_are_still_written() {
+    let scratch = Scratch::new("tune-full");
+    let log = scratch.dir.join("log.jsonl");
+    let best = scratch.dir.join("best.json");
+    let Ok(full) = std::fs::File::create("/dev/full") else {
+        return;
+    };
+    let output = std::process::Command::new(TUNE)
+        .args(["--seeds", "1", "--pieces", "30", "--beam-widths", "4"])
+        .args(["--holdout", "none", "--log"])
+        .arg(&log)
+        .arg("--best-weights")
+        .arg(&best)
+        .stdout(full)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("error: cannot write the ranked trials: No space left on device"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    let weights = std::fs::read_to_string(&best).expect("the best weights are written");
+    assert!(tetris_opt::kit::eval::Weights::from_json(&weights).is_ok());
+}
+
+/// `--log` appends only to a log `tune` wrote: a weights file or a record given by mistake
+/// is refused before any trial and left as it was (it used to gain a trial line and exit 0),
+/// and `-` is refused, since a log is read back to resume.
+#[test]
+fn a_log_tune_did_not_write_is_refused_and_left_as_it_was() {
+    let scratch = Scratch::new("tune-not-a-log");
+    let weights = std::fs::read_to_string(manifest_dir().join("weights/default.json")).unwrap();
+    for (name, text) in [
+        ("weights.json", weights.as_str()),
+        ("record.txt", "N,C1,L1,D18\n"),
+        ("one-line.json", "{\"holes\": 4.0}\n"),
+    ] {
+        let path = scratch.file(name, text);
+        let message = format!(
+            "--log {}: this file is not a trial log (its line 1 is not a trial): tune appends \
+             only to a log it wrote",
+            path.display()
+        );
+        refused_before_any_trial(&scratch, &["--log", path.to_str().unwrap()], &message);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text, "{name}");
+    }
+    refused_before_any_trial(
+        &scratch,
+        &["--log", "-"],
+        "--log -: the trial log must be a file, not standard output",
+    );
+    refused_before_any_trial(
+        &scratch,
+        &["--best-weights", "-"],
+        "--best-weights -: standard output carries tune's own output",
+    );
+    // An empty file is a log with no trial yet.
+    let empty = scratch.file("empty.jsonl", "");
+    let best = scratch.dir.join("best.json");
+    let out = tune(&[
+        &"--seeds",
+        &"1",
+        &"--pieces",
+        &"20",
+        &"--beam-widths",
+        &"2",
+        &"--holdout",
+        &"none",
+        &"--log",
+        &empty,
+        &"--best-weights",
+        &best,
+    ]);
+    assert_eq!(out.code, Some(0), "{out:#?}");
+    assert_eq!(log_lines(&empty).len(), 1);
+}
+
+/// A sequence file given twice to `--inputs` (under any name) would count twice in every
+/// mean, and `--inputs` with `--seeds` would drop the seeds: both are refused, naming what.
+#[test]
+fn a_sequence_given_twice_or_inputs_with_seeds_are_refused() {
+    let scratch = Scratch::new("tune-inputs");
+    let input = scratch.file("s.txt", "IJLOSTZ\n");
+    let again = scratch.dir.join(".").join("s.txt");
+    let twice = format!("{},{}", input.display(), again.display());
+    refused_before_any_trial(
+        &scratch,
+        &["--inputs", &twice],
+        &format!(
+            "--inputs: {} is {} again: the same sequence would count twice",
+            again.display(),
+            input.display()
+        ),
+    );
+    refused_before_any_trial(
+        &scratch,
+        &["--inputs", input.to_str().unwrap(), "--seeds", "1"],
+        "the argument '--inputs <INPUTS>' cannot be used with '--seeds <SEEDS>'",
+    );
 }

@@ -15,7 +15,17 @@ fn weights_files_are_objects_of_finite_weights_and_windows_in_range() {
         (
             "inf.json",
             r#"{"holes": 1e39}"#,
-            "holes must be a finite number, not inf",
+            "holes is 1e39, out of range: a weight must be a number from -3.4e38 to 3.4e38",
+        ),
+        (
+            "1e300.json",
+            r#"{"holes": 1e300}"#,
+            "holes is 1e300, out of range",
+        ),
+        (
+            "cut.json",
+            "{\"holes\": 1.0,\n",
+            "the file ends before its JSON does (line 2, column 0): is it cut short?",
         ),
         (
             "huge.json",
@@ -93,7 +103,23 @@ fn weights_and_policy_errors_name_the_field() {
     let scratch = Scratch::new("weights-path");
     let weights = scratch.file("type.json", "{\"holes\": 4.0, \"cells\": \"many\"}");
     let policy = scratch.file("policy.json", "{\"endgame_pieces\": \"ten\"}");
+    // A fill plan as an array was taken by position.
+    let plan = scratch.file("plan.json", "{\"fill_plan\": [175, 1]}");
+    let cut = scratch.file("cut.json", "{\"endgame_pieces\": 10");
     for (option, file, what, needle) in [
+        (
+            "--policy",
+            &plan,
+            "policy file",
+            "fill_plan must be an object of named fields, such as {\"cap\": 175, \"weight\": \
+             0.5, \"discount\": 0.98}, or null for none, not an array",
+        ),
+        (
+            "--policy",
+            &cut,
+            "policy file",
+            "the file ends before its JSON does (line 1, column 21): is it cut short?",
+        ),
         (
             "--weights",
             &weights,

@@ -15,50 +15,72 @@ pub const FULL: u16 = 0x3FF;
 /// The well column's bit.
 const WELL: u16 = 1 << 9;
 
-/// The evaluation's weights, in points (`weights/nes-tetris.json` holds the product's).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct NesWeights {
+/// Defines [`NesWeights`] and what lists its fields (the shipped file's form, the names, the
+/// values in order) from one list, so they cannot drift apart.
+macro_rules! nes_weights {
+    ($($(#[doc = $doc:literal])* $name:ident,)*) => {
+        /// The evaluation's weights, in points (`weights/nes-tetris.json` holds the product's,
+        /// the default of every field).
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+        #[serde(default, deny_unknown_fields)]
+        pub struct NesWeights {
+            $($(#[doc = $doc])* pub $name: f64,)*
+        }
+
+        /// The shipped file's form, every field required: the struct's own `Default` reads
+        /// that file, so it cannot be read with the struct's defaults.
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct NesWeightsFile {
+            $($name: f64,)*
+        }
+
+        impl From<NesWeightsFile> for NesWeights {
+            fn from(w: NesWeightsFile) -> Self {
+                NesWeights { $($name: w.$name,)* }
+            }
+        }
+
+        impl NesWeights {
+            /// Field names, in the order of the file the solver ships.
+            pub const NAMES: &'static [&'static str] = &[$(stringify!($name),)*];
+
+            /// The weights in the order of [`NesWeights::NAMES`].
+            fn values(&self) -> Vec<f64> {
+                vec![$(self.$name,)*]
+            }
+        }
+    };
+}
+
+nes_weights! {
     /// Per empty cell with a filled cell above it in its column.
-    pub hole: f64,
+    hole,
     /// Per row that holds a hole.
-    pub hole_row: f64,
+    hole_row,
     /// Per unit of height difference between neighbouring columns 0..=8.
-    pub bumpiness: f64,
+    bumpiness,
     /// Per filled cell in the well column.
-    pub well_cell: f64,
+    well_cell,
     /// Per row ready for a four-line clear (columns 0..=8 full, the well empty), up to four
     /// (a reward: negative).
-    pub ready_row: f64,
+    ready_row,
     /// Per square of height above `safe_height` of the tallest of columns 0..=8.
-    pub height_squared: f64,
+    height_squared,
     /// The height the stack may reach at no cost.
-    pub safe_height: f64,
+    safe_height,
     /// Per column of 0..=8 that only an I piece can fill (three or more below both
     /// neighbours).
-    pub i_dependency: f64,
+    i_dependency,
     /// Per unit of summed height of columns 0..=8.
-    pub height: f64,
+    height,
 }
 
 impl NesWeights {
-    /// Field names, in the order of the file the solver ships.
-    pub const NAMES: &'static [&'static str] = &[
-        "hole",
-        "hole_row",
-        "bumpiness",
-        "well_cell",
-        "ready_row",
-        "height_squared",
-        "safe_height",
-        "i_dependency",
-        "height",
-    ];
-
-    /// Reads weights from a JSON object naming every field (a byte-order mark at the start
-    /// skipped). Refused, naming the field where there is one: anything but an object (an
-    /// array would assign weights by position), unknown or missing fields, and a value that is
-    /// not a finite number.
+    /// Reads weights from a JSON object of named fields; fields left out keep the shipped
+    /// values (a byte-order mark at the start skipped). Refused, naming the field where there
+    /// is one: anything but an object (an array would assign weights by position), unknown
+    /// fields, and a value that is not a finite number.
     pub fn from_json(text: &str) -> Result<NesWeights, String> {
         if let Some(kind) = crate::kit::text::not_an_object(text) {
             return Err(format!(
@@ -73,27 +95,13 @@ impl NesWeights {
         }
         Ok(weights)
     }
-
-    /// The weights in the order of [`NesWeights::NAMES`].
-    fn values(&self) -> [f64; 9] {
-        [
-            self.hole,
-            self.hole_row,
-            self.bumpiness,
-            self.well_cell,
-            self.ready_row,
-            self.height_squared,
-            self.safe_height,
-            self.i_dependency,
-            self.height,
-        ]
-    }
 }
 
 impl Default for NesWeights {
     fn default() -> Self {
-        serde_json::from_str(include_str!("../../../weights/nes-tetris.json"))
-            .expect("weights/nes-tetris.json holds NES weights")
+        serde_json::from_str::<NesWeightsFile>(include_str!("../../../weights/nes-tetris.json"))
+            .expect("weights/nes-tetris.json holds every NES weight")
+            .into()
     }
 }
 
@@ -156,7 +164,7 @@ mod tests {
     }
 
     #[test]
-    fn weights_are_an_object_of_every_known_field_as_a_finite_number() {
+    fn weights_are_an_object_of_known_fields_as_finite_numbers_the_rest_shipped() {
         let shipped = include_str!("../../../weights/nes-tetris.json");
         assert_eq!(NesWeights::from_json(shipped), Ok(NesWeights::default()));
         let with_mark = format!("\u{feff}{shipped}");
@@ -181,6 +189,14 @@ mod tests {
         let mut extra = serde_json::to_value(NesWeights::default()).unwrap();
         extra["holes"] = 1.into();
         assert!(refused(&extra.to_string()).contains("unknown field `holes`"));
-        assert!(refused("{}").contains("missing field"));
+        assert_eq!(NesWeights::from_json("{}"), Ok(NesWeights::default()));
+        let some = NesWeights::from_json(r#"{"hole": 1.5}"#).unwrap();
+        assert_eq!(
+            some,
+            NesWeights {
+                hole: 1.5,
+                ..NesWeights::default()
+            }
+        );
     }
 }

@@ -268,6 +268,21 @@ pub struct TrialLog {
     pub ends_mid_line: bool,
 }
 
+/// How every line of a trial log starts: a [`TrialResult`] as one JSON object, its
+/// parameters first (by any build, whatever its weights).
+pub const LOG_LINE_START: &str = "{\"params\":";
+
+/// The number of the first line of `text` that is not blank, where it is not the start of a
+/// trial's line: `text` is then not a trial log (a weights file, a record) and appending
+/// trials to it would spoil it. `None` for a log, or a file with nothing in it yet.
+pub fn not_a_log_line(text: &str) -> Option<usize> {
+    let (i, line) = text
+        .lines()
+        .enumerate()
+        .find(|(_, line)| !line.trim().is_empty())?;
+    (!line.starts_with(LOG_LINE_START)).then_some(i + 1)
+}
+
 /// Reads a trial log. Lines that do not parse are skipped and counted (blank lines are not
 /// counted), so the caller can say so instead of silently rerunning trials.
 pub fn read_log(text: &str) -> TrialLog {

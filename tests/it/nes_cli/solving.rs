@@ -481,6 +481,35 @@ fn nes_weights_files_are_validated_naming_the_field() {
     }
 }
 
+/// `--nes-weights` fields left out keep the shipped values, as for `--weights`: a file naming
+/// one weight at its shipped value plays the shipped game (a file without every field was
+/// refused), and a file cut short is named as such.
+#[test]
+fn nes_weights_fields_left_out_keep_the_shipped_values() {
+    let scratch = Scratch::new("nes-weights-some");
+    let args = ["--title-wait", "9", "--pieces", "8", "--beam-width", "20"];
+    let shipped = solve(&args);
+    assert_eq!(shipped.code, Some(0), "{shipped:#?}");
+    let one = scratch.file("one.json", "{\"hole\": 4000.0}");
+    let mut with_one = args.to_vec();
+    with_one.extend(["--nes-weights", one.to_str().unwrap()]);
+    let r = solve(&with_one);
+    assert_eq!(r.code, Some(0), "{r:#?}");
+    assert_eq!(r.stdout, shipped.stdout);
+
+    let cut = scratch.file("cut.json", "{\"hole\": 4000.0,");
+    let mut with_cut = args.to_vec();
+    with_cut.extend(["--nes-weights", cut.to_str().unwrap()]);
+    let r = solve(&with_cut);
+    assert_eq!(r.code, Some(2), "{r:#?}");
+    let message = format!(
+        "error: weights file {}: the file ends before its JSON does (line 1, column 16): is it \
+         cut short?",
+        cut.display()
+    );
+    assert_eq!(r.stderr.trim_end(), message);
+}
+
 /// Under auto shift a placement may need Left or Right held for many frames: such placements
 /// are children like any other, and the game goes on (a code that held too few presses once
 /// dropped them, and the beam topped out after 20 pieces).

@@ -77,8 +77,8 @@ fn a_beam_that_cannot_fit_in_memory_is_refused_before_the_search() {
     assert_eq!(code, Some(2), "{stderr}");
     assert!(stdout.is_empty());
     assert!(
-        stderr.contains("a beam of 1000000 states needs about 0.9 GiB")
-            && stderr.contains("more than this machine's 0.5 GiB")
+        stderr.contains("a beam of 1000000 states needs about 970 MiB")
+            && stderr.contains("more than this machine's 512 MiB")
             && stderr.contains("--force"),
         "{stderr}"
     );
@@ -125,6 +125,25 @@ fn a_long_game_is_refused_when_its_tables_cannot_fit_in_memory() {
     assert!(
         stderr.starts_with("expected peak memory: about ")
             && stderr.contains("MiB for a beam of 10 states (11 MiB of it for the input"),
+        "{stderr}"
+    );
+}
+
+/// A machine's memory under 1 GiB is stated in MiB: `0.0 GiB` would say nothing.
+#[test]
+fn memory_under_a_gibibyte_is_stated_in_mebibytes() {
+    let output = std::process::Command::new(SOLVE)
+        .arg(tencent_input())
+        .args(["--pieces", "2", "--beam-width", "1000"])
+        .env("TETRIS_OPT_MEMORY", "50M")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let first = stderr.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with("expected peak memory: about ")
+            && first.ends_with(" states of this machine's 50 MiB"),
         "{stderr}"
     );
 }

@@ -5,7 +5,7 @@ mod check;
 mod solve;
 
 use crate::cli::registry::{only, Check, GameCli, Solve};
-use crate::cli::{refuse_overwriting, CliError, Pictures};
+use crate::cli::{refuse_overwriting, refuse_same_output, refuse_stdout, CliError, Pictures};
 use crate::games::nes::start::distinct_starts;
 use crate::games::nes::tables::kind_letter;
 use clap::{Args as _, FromArgMatches};
@@ -80,8 +80,11 @@ impl GameCli for Nes {
         let pictures = Pictures::read(matches);
         let (fm2, html) = (own.fm2.as_deref(), pictures.html.as_deref());
         let inputs = [("record file", Some(args.input.as_path()))];
+        refuse_stdout("--fm2", fm2, "the report")?;
+        refuse_stdout("--html", html, "the report")?;
         refuse_overwriting("--fm2", fm2, &inputs)?;
         refuse_overwriting("--html", html, &inputs)?;
+        refuse_same_output(&[("--fm2", fm2), ("--html", html)])?;
         check::check(&check::CheckOptions {
             record: &args.input,
             json: args.json,

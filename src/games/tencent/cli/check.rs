@@ -4,7 +4,8 @@
 use super::options::RulesOptions;
 use crate::cli::plain::invalid_record;
 use crate::cli::registry::CheckArgs;
-use crate::cli::{read_sequence, read_text, refuse_overwriting, stdout_failed, write_file};
+use crate::cli::{read_sequence, read_text, stdout_failed, write_file};
+use crate::cli::{refuse_overwriting, refuse_stdin_twice, refuse_stdout};
 use crate::cli::{CliError, Pictures, EXIT_INVALID};
 use crate::games::tencent;
 use crate::games::tencent::record::Record;
@@ -103,6 +104,8 @@ fn run(args: &Args) -> Result<(), CliError> {
         ("sequence file", Some(args.input.as_path())),
         ("record file", Some(record_path.as_path())),
     ];
+    refuse_stdin_twice(&inputs)?;
+    refuse_stdout("--html", args.pictures.html.as_deref(), "the report")?;
     refuse_overwriting("--html", args.pictures.html.as_deref(), &inputs)?;
     let rules = args.rules.rules()?;
     if args.contest.at == Some(0) {

@@ -62,12 +62,24 @@ impl RulesOptions {
 }
 
 /// `--game` of the binaries that play only the contest's game (`merge`, `polish`, `tune`):
-/// another game's name is refused saying where that game is played.
+/// another game's name is refused saying where that game is played, and a name that is no
+/// game's as `solve` refuses it (the games' names listed).
 #[derive(clap::Args, Clone, Debug)]
 pub struct ContestGame {
     /// The game: `tencent`, the contest's, the only one this binary plays.
-    #[arg(long, value_name = "GAME", default_value = "tencent")]
+    #[arg(
+        long,
+        value_name = "GAME",
+        default_value = "tencent",
+        value_parser = game_names(),
+        hide_possible_values = true
+    )]
     pub game: String,
+}
+
+/// Every game's `--game` name, as `solve` takes them.
+fn game_names() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(crate::games::ALL.iter().map(|g| g.id()))
 }
 
 /// The contest's ranking for `objective`: the weights and policy files read and the score
