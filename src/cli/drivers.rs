@@ -224,6 +224,7 @@ pub fn play(
         ("record file (--compare)", compare.as_deref()),
     ];
     refuse_overwriting("-o", output.as_deref(), &inputs)?;
+    super::files::refuse_stdin_twice(&inputs)?;
     let html = game.page(&Play {
         sequence: &sequence,
         compare: compare.as_deref(),

@@ -216,7 +216,11 @@ pub fn solve<S: Solver>(
         }
         // Each process of a distributed search holds its share of the beam.
         let share = widest.div_ceil(processes);
-        (shared.args.search).check_memory_with(share, planned.bytes_per_state, planned.table_bytes)?;
+        (shared.args.search).check_memory_with(
+            share,
+            planned.bytes_per_state,
+            planned.table_bytes,
+        )?;
         Ok((width, share, shared.args.search.pool(widest)?))
     });
     let (width, share, pool) = agree(comm, setup)?;
@@ -408,6 +412,13 @@ fn check_shared(shared: &Shared) -> Result<(), CliError> {
     }
     args.search.check()?;
     shared.eval.check()?;
+    let [weights, policy] = shared.eval.inputs();
+    super::refuse_stdin_twice(&[
+        ("sequence file", args.input.as_deref()),
+        weights,
+        policy,
+        ("record file", args.from_record.as_deref()),
+    ])?;
     if args.pieces == Some(0) {
         return Err(CliError::usage("--pieces must be at least 1"));
     }

@@ -51,9 +51,9 @@ pub enum LimitError {
     #[error(
         "a beam of {width} states needs about {} of memory{}, more than this machine's {} \
          (use a narrower beam{}, or --force to try anyway)",
-        gib(*.needed),
+        memory_amount(*.needed),
         input_part(*.input),
-        gib(*.available),
+        memory_amount(*.available),
         if *.input >= 1 << 19 { " or fewer pieces" } else { "" }
     )]
     OutOfMemory {
@@ -72,7 +72,7 @@ pub enum LimitError {
 
 /// An amount of memory in the unit that fits it: GiB from 1 GiB up, MiB below (a machine
 /// limited to 50M would read as `0.0 GiB`).
-fn gib(bytes: u64) -> String {
+fn memory_amount(bytes: u64) -> String {
     const MIB: u64 = 1 << 20;
     const GIB: u64 = 1 << 30;
     if bytes >= GIB {
@@ -171,7 +171,9 @@ pub fn describe_estimate_with(
     available: Option<u64>,
 ) -> String {
     let mib = estimated_bytes_with(widest, per_state, input) as f64 / (1u64 << 20) as f64;
-    let machine = available.map_or(String::new(), |a| format!(" of this machine's {}", gib(a)));
+    let machine = available.map_or(String::new(), |a| {
+        format!(" of this machine's {}", memory_amount(a))
+    });
     let input = input_part(input);
     format!(
         "expected peak memory: about {mib:.0} MiB for a beam of {widest} states{input}{machine}"

@@ -346,7 +346,9 @@ fn play_help_lists_only_the_games_with_a_page() {
     let refused = exe(env!("CARGO_BIN_EXE_play"), &["--game", "nes", "seq.txt"]);
     assert_eq!(refused.code, Some(2), "{refused:#?}");
     assert!(
-        refused.stderr.contains("play makes a page only for browser"),
+        refused
+            .stderr
+            .contains("play makes a page only for browser"),
         "{}",
         refused.stderr
     );

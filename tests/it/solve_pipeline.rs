@@ -218,3 +218,16 @@ fn an_mpi_launch_of_a_binary_without_mpi_is_refused() {
     assert!(stderr.contains("one of 2 of an MPI job"), "{stderr}");
     assert!(run.stdout.is_empty());
 }
+
+/// Standard input can be read once: `solve` refuses it named as two of its inputs before
+/// reading either.
+#[test]
+fn standard_input_named_twice_is_refused() {
+    let run = exe(SOLVE, &["-", "--weights", "-"]);
+    assert_eq!(run.code, Some(2), "{run:#?}");
+    assert!(
+        run.stderr.contains("can be read only once"),
+        "{}",
+        run.stderr
+    );
+}

@@ -42,7 +42,8 @@ pub struct NesOptions {
     /// (256 is the level counter's wrap to 0), or `end`: play until the game ends.
     #[arg(long, value_name = "N|end", value_parser = parse_until_level)]
     pub until_level: Option<UntilLevel>,
-    /// NES: the evaluation's weights (default weights/nes-tetris.json).
+    /// NES: the evaluation's weights (default weights/nes-tetris.json; fields left out keep
+    /// its values).
     #[arg(long, value_name = "FILE")]
     pub nes_weights: Option<PathBuf>,
 }
