@@ -15,7 +15,7 @@ use super::{check_output, check_width, stdout_failed, write_file, CliError, Eval
 use crate::say;
 use crate::search::limits;
 use crate::search::width::{Schedule, TimeBudget, WallClock};
-use crate::search::{beam_search_on, Comm, DepthStats, Game, Line, Processes, Run, Width};
+use crate::search::{beam_search_on, Comm, DepthStats, Game, Line, Processes, Run, Traffic, Width};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -290,55 +290,104 @@ pub fn solve<S: Solver>(
     progress.finish();
     let search_seconds = began.elapsed().as_secs_f64();
     let verdict = writer.finish(&line, &out)?;
-    let wall_seconds = began.elapsed().as_secs_f64();
-    let replay = Replayable {
+    let finished = Finished {
+        game: game.id(),
+        shared,
         beam_width: width.beam_width,
+        stats: &line.stats,
         changes: &line.width_changes,
+        traffic,
+        kept,
+        search_seconds,
+        wall_seconds: began.elapsed().as_secs_f64(),
+        expected_bytes: limits::estimated_bytes_with(
+            share,
+            planned.bytes_per_state,
+            planned.table_bytes,
+        ),
     };
     if let Some(path) = &args.json {
-        let expected_bytes =
-            limits::estimated_bytes_with(share, planned.bytes_per_state, planned.table_bytes);
-        let mut summary = serde_json::json!({
-            "game": game.id(),
-            "beam_width": width.beam_width,
-            "width_changes": line.width_changes.to_string(),
-            "time_budget_seconds": args.time_budget,
-            "from_record": shared.from.map(|(p, _)| p),
-            "from_piece": shared.from.map(|(_, n)| n),
-            "search_seconds": search_seconds,
-            "wall_seconds": wall_seconds,
-            "seconds": wall_seconds,
-            "expanded": line.stats.expanded,
-            "placements": line.stats.placements,
-            "phase_seconds": line.stats.seconds,
-            "peak_memory_mib": peak_memory_mib(),
-            "expected_peak_memory_mib": expected_bytes as f64 / MIB,
-            "distributed": traffic,
-        });
+        let mut summary = finished.json();
         if let Some(object) = summary.as_object_mut() {
             object.extend(verdict.json);
         }
         write_file("--json", path, format!("{summary:#}\n"))?;
     }
     if !args.quiet {
-        if let Some(traffic) = &traffic {
+        finished.print();
+        eprint_all(&verdict.summary);
+    }
+    Ok(())
+}
+
+/// A run's end as every game reports it, before the game's own lines and fields.
+struct Finished<'a> {
+    game: &'static str,
+    shared: &'a Shared<'a>,
+    beam_width: usize,
+    stats: &'a DepthStats,
+    /// The width changes the search made, which replay it without its time budget.
+    changes: &'a Schedule,
+    traffic: Option<Traffic>,
+    kept: usize,
+    search_seconds: f64,
+    wall_seconds: f64,
+    expected_bytes: u64,
+}
+
+impl Finished<'_> {
+    /// `--json`'s fields every game writes.
+    fn json(&self) -> serde_json::Value {
+        let (args, from) = (self.shared.args, self.shared.from);
+        serde_json::json!({
+            "game": self.game,
+            "beam_width": self.beam_width,
+            "width_changes": self.changes.to_string(),
+            "time_budget_seconds": args.time_budget,
+            "from_record": from.map(|(p, _)| p),
+            "from_piece": from.map(|(_, n)| n),
+            "search_seconds": self.search_seconds,
+            "wall_seconds": self.wall_seconds,
+            "seconds": self.wall_seconds,
+            "expanded": self.stats.expanded,
+            "placements": self.stats.placements,
+            "phase_seconds": self.stats.seconds,
+            "peak_memory_mib": peak_memory_mib(),
+            "expected_peak_memory_mib": self.expected_bytes as f64 / MIB,
+            "distributed": self.traffic,
+        })
+    }
+
+    /// The summary's lines every game prints.
+    fn print(&self) {
+        if let Some(traffic) = &self.traffic {
             say!("{}", distributed::describe(traffic));
         }
-        replay.describe(kept);
+        if !self.changes.0.is_empty() {
+            say!(
+                "width changes (replay with --beam-width {} --width-changes {}):",
+                self.beam_width,
+                self.changes
+            );
+            for (depth, width) in &self.changes.0 {
+                say!("  from piece {}: {width}", self.kept + depth + 1);
+            }
+        }
+        let stats = self.stats;
         say!(
             "beam width {}{}: {:.1} s, {} states expanded ({:.2} us each), {} placements",
-            width.beam_width,
-            if line.width_changes.0.is_empty() {
+            self.beam_width,
+            if self.changes.0.is_empty() {
                 ""
             } else {
                 " at first"
             },
-            search_seconds,
-            line.stats.expanded,
-            search_seconds * 1e6 / line.stats.expanded.max(1) as f64,
-            line.stats.placements
+            self.search_seconds,
+            stats.expanded,
+            self.search_seconds * 1e6 / stats.expanded.max(1) as f64,
+            stats.placements
         );
-        let phases = line.stats.seconds;
+        let phases = stats.seconds;
         say!(
             "search phases: expand {:.2} s, select {:.2} s, advance {:.2} s",
             phases.expand,
@@ -348,9 +397,7 @@ pub fn solve<S: Solver>(
         if let Some(mib) = peak_memory_mib() {
             say!("peak memory: {mib:.0} MiB");
         }
-        eprint_all(&verdict.summary);
     }
-    Ok(())
 }
 
 /// Whether every process got this far ([`distributed::agree`]); this process's own result
@@ -372,28 +419,6 @@ fn eprint_all(text: &str) {
 /// record cannot be written.
 fn flushed(out: &RecordOut) -> Result<(), CliError> {
     out.flush().map_err(|e| stdout_failed(e, "the record"))
-}
-
-/// The width changes a run made, to replay it without its time budget.
-struct Replayable<'a> {
-    beam_width: usize,
-    changes: &'a Schedule,
-}
-
-impl Replayable<'_> {
-    fn describe(&self, kept: usize) {
-        if self.changes.0.is_empty() {
-            return;
-        }
-        say!(
-            "width changes (replay with --beam-width {} --width-changes {}):",
-            self.beam_width,
-            self.changes
-        );
-        for (depth, width) in &self.changes.0 {
-            say!("  from piece {}: {width}", kept + depth + 1);
-        }
-    }
 }
 
 const MIB: f64 = (1u64 << 20) as f64;
