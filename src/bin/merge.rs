@@ -101,8 +101,8 @@ fn run(args: &Args) -> Result<(), CliError> {
             );
         }
         say!(
-            "{} pieces locked; checked by the rules engine ({}): record valid, same score",
-            report.pieces_locked,
+            "{} locked; checked by the rules engine ({}): record valid, same score",
+            tetris_opt::kit::text::plural(report.pieces_locked, "piece"),
             rules.mode_name()
         );
         say!("{}", against_inputs(&merged, &args.records));

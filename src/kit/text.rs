@@ -298,6 +298,16 @@ impl<P: Problem> std::fmt::Display for RecordError<P> {
 
 impl<P: Problem + std::fmt::Debug> std::error::Error for RecordError<P> {}
 
+/// A count and its noun, singular for one: `plural(1, "line")` is `1 line`, `plural(3,
+/// "line")` is `3 lines`. Every noun the messages count takes a plain `s`.
+pub fn plural<N: std::fmt::Display + PartialEq + From<u8>>(n: N, noun: &str) -> String {
+    if n == N::from(1) {
+        format!("{n} {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 /// Thousands separators, for figures a reader compares by eye.
 pub fn grouped(n: u64) -> String {
     let digits = n.to_string();
@@ -322,6 +332,13 @@ mod tests {
     }
 
     use super::*;
+
+    #[test]
+    fn one_of_a_thing_is_singular() {
+        assert_eq!(plural(1usize, "line"), "1 line");
+        assert_eq!(plural(0u64, "piece"), "0 pieces");
+        assert_eq!(plural(2u32, "frame"), "2 frames");
+    }
 
     #[test]
     fn characters_that_are_not_plain_ascii_are_named_by_code_point() {

@@ -175,7 +175,7 @@ fn check_writes_the_viewer_page() {
     assert_eq!(out.code, Some(0), "{out:#?}");
     let html = std::fs::read_to_string(&page).unwrap();
     assert!(html.contains("orientation 0, column 8: 1 row removed"));
-    assert!(html.contains("3 pieces placed, 1 lines, 0 chain clears"));
+    assert!(html.contains("3 pieces placed, 1 line, 0 chain clears"));
     let trace = exe(
         CHECK,
         &[

@@ -214,7 +214,7 @@ fn a_record_longer_than_the_sequence_is_rejected() {
     let report = play(&[Kind::O], "N,D19,N,D19", strict());
     assert_rejected(
         &report,
-        error(2, Some((3, "N")), "the sequence has only 1 pieces"),
+        error(2, Some((3, "N")), "the sequence has only 1 piece"),
     );
     assert_eq!(report.pieces_locked, 1);
 }

@@ -1,6 +1,7 @@
 //! The viewer's film of an NES replay ([`crate::kit::film`]), in the viewer's terms: kinds in
 //! its order `ILJTOSZ`, an orientation as a kind and a state.
 
+use crate::kit::text::plural;
 use crate::games::nes::replay::{lock_pending, NesReport};
 use crate::games::nes::rules::{Events, NesGame, Outcome};
 
@@ -100,9 +101,9 @@ impl NesFilm {
                 grouped(report.score)
             ),
             summary: format!(
-                "NES Tetris: {} pieces, {} lines, level {}, score {} (ROM {}){transition}",
-                report.pieces,
-                report.lines,
+                "NES Tetris: {}, {}, level {}, score {} (ROM {}){transition}",
+                plural(report.pieces, "piece"),
+                plural(report.lines, "line"),
                 report.level,
                 grouped(report.score),
                 grouped(report.rom_score)

@@ -4,6 +4,7 @@
 //! bodies fell. The plain engine plays the record; an invalid record plays up to the piece
 //! it fails at.
 
+use crate::kit::text::plural;
 use super::record::{Placement, Record, RecordError};
 use super::replay::Replay;
 use super::rules::{cells, orientations, Kind, Outcome, HEIGHT, WIDTH};
@@ -55,8 +56,11 @@ pub fn page(sequence: &[Kind], record: &Record, name: &str) -> String {
     let summary = match &error {
         Some(e) => format!("invalid record: {}", e.located(name)),
         None => format!(
-            "The olympiad's game: {} pieces placed, {} lines, {} chain clears; {}",
-            report.pieces_placed, report.lines, report.chains, report.end
+            "The olympiad's game: {} placed, {}, {}; {}",
+            plural(report.pieces_placed, "piece"),
+            plural(report.lines, "line"),
+            plural(report.chains, "chain clear"),
+            report.end
         ),
     };
     let file = std::path::Path::new(name)
@@ -65,8 +69,8 @@ pub fn page(sequence: &[Kind], record: &Record, name: &str) -> String {
     film.page(GamePage {
         name,
         window_title: format!(
-            "{file} \u{2014} {} pieces \u{2014} tetris-opt olympiad",
-            report.pieces_placed
+            "{file} \u{2014} {} \u{2014} tetris-opt olympiad",
+            plural(report.pieces_placed, "piece")
         ),
         summary,
         kinds,

@@ -50,11 +50,11 @@ impl Report {
     /// `Score = N`.
     pub fn summary(&self) -> String {
         format!(
-            "pieces placed: {}\nlines: {}\nchain clears: {} (in {} placements)\nend: {}\nScore = {}\n",
+            "pieces placed: {}\nlines: {}\nchain clears: {} (in {})\nend: {}\nScore = {}\n",
             self.pieces_placed,
             self.lines,
             self.chains,
-            self.chain_placements,
+            crate::kit::text::plural(self.chain_placements, "placement"),
             self.end,
             self.pieces_placed
         )

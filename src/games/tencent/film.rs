@@ -7,7 +7,7 @@ use crate::games::tencent::rules::{Board, Kind, LockMode, Piece, Rules, HEIGHT, 
 use crate::kit::film::{
     decode_rows, encode_rows, Film, FilmError, FilmPiece, GamePage, NEXT_SHOWN,
 };
-use crate::kit::text::grouped;
+use crate::kit::text::{grouped, plural};
 
 /// One step of the checker's replay as the film keeps it; pass it every step, in order.
 pub fn piece(step: &Step) -> FilmPiece {
@@ -151,8 +151,11 @@ fn summary(report: &Report, rules: Rules) -> String {
     match &report.error {
         Some(e) => format!("invalid record ({mode}): {e}. Score = 0"),
         None => format!(
-            "{} pieces locked, {} lines, {} ({mode}). Score = {}",
-            report.pieces_locked, report.lines, report.end, report.score
+            "{} locked, {}, {} ({mode}). Score = {}",
+            plural(report.pieces_locked, "piece"),
+            plural(report.lines, "line"),
+            report.end,
+            report.score
         ),
     }
 }

@@ -26,7 +26,8 @@ pub enum PolishError {
     #[error("--to {to} is not above --from {from}: the range is {}; the pieces searched are FROM+1..=TO", if to < from { "reversed" } else { "empty" })]
     Reversed { from: usize, to: usize },
     #[error(
-        "the stretch from piece {from} to piece {to} is not inside the record's {pieces} pieces"
+        "the stretch from piece {from} to piece {to} is not inside the record's {}",
+        crate::kit::text::plural(*pieces, "piece")
     )]
     Stretch {
         from: usize,

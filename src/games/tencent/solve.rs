@@ -3,6 +3,7 @@
 //! piece as the search decides them ([`RecordWriter`]), so that a record of any length is
 //! written without being held.
 
+use crate::kit::text::plural;
 use crate::games::tencent::bitboard::Board;
 use crate::games::tencent::movegen::{path_to, PathError, Placement};
 use crate::games::tencent::record::{Record, Token};
@@ -66,7 +67,7 @@ pub fn record_from(
 /// Why a record cannot be continued from a given piece.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum UnderWayError {
-    #[error("the record has only {have} pieces, fewer than the {wanted} to keep")]
+    #[error("the record has only {}, fewer than the {wanted} to keep", plural(*have, "piece"))]
     TooShort { have: usize, wanted: usize },
     #[error("the record's first {wanted} pieces do not replay: {detail}")]
     Invalid { wanted: usize, detail: String },
@@ -109,7 +110,7 @@ pub fn start_from(
             };
             return Ok((start, prefix));
         }
-        (None, end) => format!("{} pieces locked, {end}", report.pieces_locked),
+        (None, end) => format!("{} locked, {end}", plural(report.pieces_locked, "piece")),
     };
     Err(UnderWayError::Invalid {
         wanted: pieces,
@@ -131,7 +132,7 @@ pub fn verify(
     if !report.valid() || report.score != claimed {
         let detail = match &report.error {
             Some(e) => e.to_string(),
-            None => format!("{} pieces locked, {}", report.pieces_locked, report.end),
+            None => format!("{} locked, {}", plural(report.pieces_locked, "piece"), report.end),
         };
         return Err(SolveError::ScoreMismatch {
             claimed,
@@ -190,7 +191,7 @@ impl<'a, W: Write> RecordWriter<'a, W> {
         for &p in placements {
             let index = self.index;
             let Some(&kind) = self.sequence.get(index) else {
-                let detail = format!("the sequence has only {} pieces", self.sequence.len());
+                let detail = format!("the sequence has only {}", plural(self.sequence.len(), "piece"));
                 return Err(SolveError::Rejected { detail });
             };
             let moves = path_to(&self.board, kind, index, p, self.rules).map_err(|source| {
@@ -214,7 +215,7 @@ impl<'a, W: Write> RecordWriter<'a, W> {
         if !report.valid() || report.score != claimed {
             let detail = match &report.error {
                 Some(e) => e.to_string(),
-                None => format!("{} pieces locked, {}", report.pieces_locked, report.end),
+                None => format!("{} locked, {}", plural(report.pieces_locked, "piece"), report.end),
             };
             return Err(SolveError::ScoreMismatch {
                 claimed,

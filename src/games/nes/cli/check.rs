@@ -1,5 +1,6 @@
 //! What `check --game nes` prints.
 
+use crate::kit::text::plural;
 use crate::cli::write_file;
 use crate::cli::{read_text, stdout_failed, CliError};
 use crate::games::nes::film::NesFilm;
@@ -183,22 +184,29 @@ fn write_summary(out: &mut impl Write, r: &NesReport) -> std::io::Result<()> {
     if r.unplayed_frames > 0 {
         writeln!(
             out,
-            "note: the last {} frames of the record come after the game ended",
-            r.unplayed_frames
+            "note: the last {} of the record come after the game ended",
+            plural(r.unplayed_frames, "frame")
         )?;
     }
     if let Some(t) = r.transition {
         writeln!(
             out,
-            "level 29 transition: score {} after {} lines, {} pieces, frame {}",
-            t.score, t.lines, t.pieces, t.frame
+            "level 29 transition: score {} after {}, {}, frame {}",
+            t.score,
+            plural(t.lines, "line"),
+            plural(t.pieces, "piece"),
+            t.frame
         )?;
     }
     for m in &r.milestones {
         writeln!(
             out,
-            "level {}: score {} after {} lines, {} pieces, frame {}",
-            m.level, m.at.score, m.at.lines, m.at.pieces, m.at.frame
+            "level {}: score {} after {}, {}, frame {}",
+            m.level,
+            m.at.score,
+            plural(m.at.lines, "line"),
+            plural(m.at.pieces, "piece"),
+            m.at.frame
         )?;
     }
     writeln!(out, "ROM score (capped at 999,999): {}", r.rom_score)?;

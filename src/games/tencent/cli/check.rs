@@ -1,6 +1,7 @@
 //! `check` of the contest's game: the replay by the rules, its report, trace, statistics and
 //! page.
 
+use crate::kit::text::plural;
 use super::options::RulesOptions;
 use crate::cli::plain::invalid_record;
 use crate::cli::registry::CheckArgs;
@@ -285,8 +286,7 @@ fn write_report(
 fn locked_only(locked: usize) -> String {
     match locked {
         0 => "the record locked no piece".to_string(),
-        1 => "the record locked only 1 piece".to_string(),
-        n => format!("the record locked only {n} pieces"),
+        n => format!("the record locked only {}", plural(n, "piece")),
     }
 }
 
