@@ -51,6 +51,17 @@ pub struct RecordError {
     pub message: String,
 }
 
+impl RecordError {
+    /// The message as the binaries print it, `FILE:LINE: ...` as every game's checker names
+    /// a place.
+    pub fn located(&self, file: &str) -> String {
+        match &self.token {
+            Some(t) => format!("{file}:{}: token '{t}': {}", self.line, self.message),
+            None => format!("{file}:{}: {}", self.line, self.message),
+        }
+    }
+}
+
 impl fmt::Display for RecordError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.token {

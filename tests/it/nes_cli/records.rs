@@ -7,7 +7,7 @@ use crate::common::{manifest_dir, Scratch};
 use std::path::Path;
 
 /// The error line `check --game nes` prints for a record that does not parse (exit 1, then
-/// `Score = 0`), without `error: FILE: `.
+/// `Score = 0`), without `error: FILE:`: the line, then what is wrong (`5: token 'S': ...`).
 fn parse_error(scratch: &Scratch, name: &str, text: &str) -> String {
     let path = scratch.file(name, text);
     let r = check(&[&path]);
@@ -16,7 +16,7 @@ fn parse_error(scratch: &Scratch, name: &str, text: &str) -> String {
     assert_eq!(r.last_line(), "Score = 0", "{name}: {r:#?}");
     let first = r.stdout.lines().next().unwrap_or("");
     first
-        .strip_prefix(&format!("error: {}: ", path.display()))
+        .strip_prefix(&format!("error: {}:", path.display()))
         .unwrap_or_else(|| panic!("{name}: the error names the file: {r:#?}"))
         .to_string()
 }
@@ -43,7 +43,7 @@ fn the_header_starts_with_game_nes_and_names_each_key_once() {
     );
     assert_eq!(
         error,
-        "line 1 (token 'start-level'): an NES record starts with the line 'game nes'"
+        "1: token 'start-level': an NES record starts with the line 'game nes'"
     );
     let error = parse_error(
         &scratch,
@@ -52,12 +52,12 @@ fn the_header_starts_with_game_nes_and_names_each_key_once() {
     );
     assert_eq!(
         error,
-        "line 5 (token 'start-level'): given twice: the header has it on line 2 already"
+        "5: token 'start-level': given twice: the header has it on line 2 already"
     );
     let error = parse_error(&scratch, "game.txt", &format!("game nes\n{HEADER}"));
     assert_eq!(
         error,
-        "line 2 (token 'game'): given twice: the header has it on line 1 already"
+        "2: token 'game': given twice: the header has it on line 1 already"
     );
 }
 
@@ -69,7 +69,7 @@ fn characters_that_are_not_buttons_are_named_truly() {
     let error = parse_error(&scratch, "zwsp.txt", &format!("{HEADER}R\u{200B}\n"));
     assert_eq!(
         error,
-        "line 5 (token 'R<U+200B>'): U+200B is not a button (R, L, D, U, A, B, s, or '.' for none)"
+        "5: token 'R<U+200B>': U+200B is not a button (R, L, D, U, A, B, s, or '.' for none)"
     );
     let error = parse_error(&scratch, "cyrillic.txt", &format!("{HEADER}\u{41C}\n"));
     assert!(
@@ -79,7 +79,7 @@ fn characters_that_are_not_buttons_are_named_truly() {
     let error = parse_error(&scratch, "dot.txt", &format!("{HEADER}R.\n"));
     assert_eq!(
         error,
-        "line 5 (token 'R.'): '.' stands alone for a frame with no button; it does not go with buttons"
+        "5: token 'R.': '.' stands alone for a frame with no button; it does not go with buttons"
     );
 }
 
@@ -94,7 +94,7 @@ fn long_tokens_are_quoted_cut_short() {
     assert_eq!(
         error,
         format!(
-            "line 5 (token 'R*{cut}'): '{}...' is not a count of frames (1 or more)",
+            "5: token 'R*{cut}': '{}...' is not a count of frames (1 or more)",
             "7".repeat(40)
         )
     );
@@ -103,10 +103,10 @@ fn long_tokens_are_quoted_cut_short() {
             .unwrap();
     let error = parse_error(&scratch, "contest.txt", &contest);
     assert!(error.len() < 300, "{error}");
-    assert!(error.starts_with("line 1 (token '"), "{error}");
+    assert!(error.starts_with("1: token '"), "{error}");
     assert!(
         error.contains(
-            "...'): an NES record starts with the line 'game nes'; that is a record of the \
+            "...': an NES record starts with the line 'game nes'; that is a record of the \
              contest's game"
         ),
         "{error}"

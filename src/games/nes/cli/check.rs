@@ -91,7 +91,7 @@ pub fn check(options: &CheckOptions) -> Result<(), CliError> {
     let record = match NesRecord::parse(&text) {
         Ok(r) => r,
         Err(e) => {
-            let message = format!("{}: {e}", options.record.display());
+            let message = e.located(&options.record.display().to_string());
             return crate::cli::plain::invalid_record(options.json, message);
         }
     };
