@@ -2,6 +2,7 @@
 //! destroy an input refused before any work.
 
 use super::errors::CliError;
+use super::registry::GameCli;
 use crate::search::limits;
 use std::path::Path;
 
@@ -29,6 +30,43 @@ pub fn read_sequence(path: &Path) -> Result<Vec<crate::kit::piece::Kind>, CliErr
     let text = read_text(path, "sequence file")?;
     crate::kit::sequence::parse_sequence(&text)
         .map_err(|e| CliError::usage(format!("sequence file {}: {e}", path.display())))
+}
+
+/// A file as messages name it: its path, or `standard input` for `-`.
+pub fn file_name(path: &Path) -> String {
+    if path == Path::new("-") {
+        "standard input".to_string()
+    } else {
+        path.display().to_string()
+    }
+}
+
+/// What is wrong with a record's `text` read from `path` for `game` (`--game`'s value) when
+/// its header names another of `games` (`game nes`): `FILE:LINE: this is a record of NES
+/// Tetris (--game nes), not of the contest's game`. `None` when the text names no game, or
+/// `game`, or one no game answers to (each game's reader has its say on those). Any case of
+/// the name counts: `game NES` is still plainly NES Tetris's.
+pub fn record_of_another_game(
+    games: &[&dyn GameCli],
+    game: &str,
+    path: &Path,
+    text: &str,
+) -> Option<String> {
+    let header = crate::kit::text::game_header(text)?;
+    let other = games
+        .iter()
+        .find(|g| g.id().eq_ignore_ascii_case(&header.game))
+        .filter(|g| g.id() != game)?;
+    let own = games
+        .iter()
+        .find(|g| g.id() == game)
+        .map_or(game, |g| g.name());
+    Some(format!(
+        "{}:{}: this is a record of {}, not of {own}",
+        file_name(path),
+        header.line,
+        other.name()
+    ))
 }
 
 /// Refuses a beam width no binary accepts; `option` names it in the message.

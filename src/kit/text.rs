@@ -208,6 +208,34 @@ pub fn other_game_hint(found: &str, header: &str) -> String {
     }
 }
 
+/// The game a record's header names (`game nes`), and the 1-based line it is on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameHeader {
+    pub line: usize,
+    /// The game's name as written, quoted as [`quote`] quotes a token.
+    pub game: String,
+}
+
+/// The game a record's text names on its first line that holds anything but a comment (`#`
+/// and what follows it), where that line is `game NAME`: every game's record but the contest's
+/// starts so. The word `game` is matched in any case, since a record written `Game NES` is
+/// still plainly meant for that game; a byte-order mark at the start is skipped.
+pub fn game_header(text: &str) -> Option<GameHeader> {
+    let (i, line) = strip_byte_order_mark(text)
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or(""))
+        .enumerate()
+        .find(|(_, l)| !l.trim().is_empty())?;
+    let mut words = line.split_whitespace();
+    match (words.next(), words.next(), words.next()) {
+        (Some(key), Some(game), None) if key.eq_ignore_ascii_case("game") => Some(GameHeader {
+            line: i + 1,
+            game: quote(game),
+        }),
+        _ => None,
+    }
+}
+
 /// Why a record's text has no body: no header line at all (empty or all comments), or a first
 /// line that is not the header (as [`quote_line`] quotes it, with its 1-based line).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -338,6 +366,26 @@ mod tests {
         assert_eq!(plural(1usize, "line"), "1 line");
         assert_eq!(plural(0u64, "piece"), "0 pieces");
         assert_eq!(plural(2u32, "frame"), "2 frames");
+    }
+
+    #[test]
+    fn a_records_game_is_read_from_its_first_line_that_is_not_a_comment() {
+        let header = |line, game: &str| {
+            Some(GameHeader {
+                line,
+                game: game.to_string(),
+            })
+        };
+        assert_eq!(game_header("game nes\nstart-level 19\n"), header(1, "nes"));
+        assert_eq!(
+            game_header("\u{feff}# mine\n\n  game olympiad  # note\n0 0\n"),
+            header(3, "olympiad")
+        );
+        assert_eq!(game_header("Game NES\n"), header(1, "NES"));
+        assert_eq!(game_header("N,C1,L1,D18\n"), None);
+        assert_eq!(game_header("game\n"), None);
+        assert_eq!(game_header("game nes extra\n"), None);
+        assert_eq!(game_header("# only a comment\n"), None);
     }
 
     #[test]

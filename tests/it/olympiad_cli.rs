@@ -124,10 +124,11 @@ fn options_of_other_games_and_other_games_records_are_refused() {
     // game and how to check it, whichever game's check is given it.
     let contest = exe(CHECK, &[&seq, &record.display().to_string()]);
     assert_eq!(contest.code, Some(1), "{contest:#?}");
-    assert!(contest.stdout.contains(
-        "found `game olympiad`; that is a record of the olympiad's game: check it with \
-         `check --game olympiad SEQUENCE RECORD`"
-    ));
+    assert!(contest.stdout.contains(&format!(
+        "{}:1: this is a record of the olympiad's game (--game olympiad), not of the contest's \
+         game",
+        record.display()
+    )));
     assert!(contest.stdout.ends_with("Score = 0\n"), "{contest:#?}");
     for (game, text, named) in [
         ("browser", "game olympiad\n0 0\n", "the olympiad's game"),

@@ -126,3 +126,68 @@ fn long_tokens_are_quoted_cut_short_by_every_reader() {
         "{r:#?}"
     );
 }
+
+/// `merge`, `polish` and `solve --from-record` given another game's record said only that its
+/// first token was no move, and `check` named line 1 for a header after a comment: every
+/// reader says whose record it is, naming the file and the header's line.
+#[test]
+fn a_record_of_another_game_is_named_as_such_everywhere() {
+    let scratch = Scratch::new("record-other-game");
+    for (name, text, game) in [
+        (
+            "nes.txt",
+            "# from the NES solver\ngame nes\nstart-level 19\ntitle-wait 9\ninputs\n.\n",
+            "NES Tetris (--game nes)",
+        ),
+        ("browser.txt", "\ngame browser\nD\n", "the browser game (--game browser)"),
+        (
+            "olympiad.txt",
+            "# mine\ngame olympiad\n0 0\n",
+            "the olympiad's game (--game olympiad)",
+        ),
+        ("shouting.txt", "# mine\nGame NES\ninputs\n", "NES Tetris (--game nes)"),
+    ] {
+        let record = scratch.file(name, text);
+        let expected = format!(
+            "error: {}:2: this is a record of {game}, not of the contest's game",
+            record.display()
+        );
+        for exe in [CHECK, MERGE, POLISH, SOLVE] {
+            let r = run_with_record(exe, &record);
+            assert_eq!(r.code, Some(1), "{exe} {name}: {r:#?}");
+            let errors: Vec<&str> = (r.stdout.lines().chain(r.stderr.lines()))
+                .filter(|l| l.starts_with("error: "))
+                .collect();
+            assert_eq!(errors, [expected.as_str()], "{exe} {name}: {r:#?}");
+        }
+    }
+}
+
+/// `check SEQUENCE - < nes.txt` replayed the NES record as moves; from standard input it is
+/// named as such.
+#[test]
+fn a_record_of_another_game_on_standard_input_is_named_as_such() {
+    use std::io::Write;
+    let mut child = std::process::Command::new(CHECK)
+        .args([tencent_input().as_os_str(), OsStr::new("-")])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start check");
+    let text = "# mine\ngame nes\nstart-level 19\ntitle-wait 9\ninputs\n.\n";
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(text.as_bytes())
+        .expect("write the record");
+    let out = child.wait_with_output().expect("check runs");
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let stdout = String::from_utf8(out.stdout).expect("UTF-8");
+    assert_eq!(
+        stdout,
+        "error: standard input:2: this is a record of NES Tetris (--game nes), not of the \
+         contest's game\nScore = 0\n"
+    );
+}

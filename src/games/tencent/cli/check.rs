@@ -2,7 +2,7 @@
 //! page.
 
 use crate::kit::text::plural;
-use super::options::RulesOptions;
+use super::options::{other_games_record, RulesOptions};
 use crate::cli::plain::invalid_record;
 use crate::cli::registry::CheckArgs;
 use crate::cli::{read_sequence, read_text, stdout_failed, write_file};
@@ -68,39 +68,20 @@ pub fn check(args: &CheckArgs, matches: &clap::ArgMatches) -> Result<(), CliErro
 /// A record that fails by the rules within this many pieces is likely of another sequence.
 const FIRST_PIECES: usize = 3;
 
-/// The game a record file names on its first line that is not a comment (`game nes`,
-/// `game browser`), if it is readable and does.
+/// The game a file names on its first line that is not a comment (`game nes`, `game
+/// browser`), in lower case, if it is readable and does (standard input is left unread: it is
+/// the record's, if anything's).
 fn game_named_by(path: &Path) -> Option<String> {
     if path == Path::new("-") {
         return None;
     }
     let text = std::fs::read_to_string(path).ok()?;
-    let text = crate::kit::text::strip_byte_order_mark(&text);
-    let line = text
-        .lines()
-        .map(|l| l.split('#').next().unwrap_or("").trim())
-        .find(|l| !l.is_empty())?;
-    let mut words = line.split_whitespace();
-    match (words.next(), words.next(), words.next()) {
-        (Some("game"), Some(game), None) => Some(game.to_string()),
-        _ => None,
-    }
+    let header = crate::kit::text::game_header(&text)?;
+    Some(header.game.to_ascii_lowercase())
 }
 
 fn run(args: &Args) -> Result<(), CliError> {
     let record_path = record_path(args)?;
-    if let Some(game) = game_named_by(record_path) {
-        // A record of another game is an invalid record of this one, as every game's check
-        // says (exit 1), naming the game and how to check it.
-        let hint = crate::kit::text::other_game_hint(&format!("game {game}"), "");
-        return invalid_record(
-            args.json,
-            format!(
-                "{}:1: the record must be the contest's (one line of moves), found `game {game}`{hint}",
-                record_path.display()
-            ),
-        );
-    }
     let inputs = [
         ("sequence file", Some(args.input.as_path())),
         ("record file", Some(record_path.as_path())),
@@ -116,6 +97,11 @@ fn run(args: &Args) -> Result<(), CliError> {
     }
     let sequence = read_sequence(&args.input)?;
     let text = read_record_text(args, record_path)?;
+    if let Some(message) = other_games_record(record_path, &text) {
+        // A record of another game is an invalid record of this one, as every game's check
+        // says (exit 1), naming the game.
+        return invalid_record(args.json, message);
+    }
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let parsed = Record::parse(&text);

@@ -1,6 +1,7 @@
 //! The contest's options and files as its binaries read them: the rules (`--judge`,
 //! `--piece-limit`), records, and the ranking the evaluation options name.
 
+use crate::cli::registry::GameCli;
 use crate::cli::{read_policy, read_text, read_weights, stdout_failed};
 use crate::cli::{CliError, EvalOptions, EXIT_INVALID};
 use crate::games::tencent::record::Record;
@@ -11,13 +12,23 @@ use std::path::Path;
 
 /// Reads and parses a move record file. A file that cannot be read is a usage error; one that
 /// reads but is not a record is an invalid record (exit 1, as `check` gives it), the error
-/// naming the file, then the piece and token.
+/// naming the file, then the piece and token, or the game it is a record of.
 pub fn read_record(path: &Path) -> Result<Record, CliError> {
     let text = read_text(path, "record file")?;
-    Record::parse(&text).map_err(|e| CliError {
-        message: format!("record file {}: {e}", path.display()),
+    let invalid = |message| CliError {
+        message,
         code: EXIT_INVALID,
-    })
+    };
+    if let Some(message) = other_games_record(path, &text) {
+        return Err(invalid(message));
+    }
+    Record::parse(&text).map_err(|e| invalid(format!("record file {}: {e}", path.display())))
+}
+
+/// What is wrong with a record's text that is another game's (`game nes` on its first line
+/// that is not a comment), naming the file and that line; the contest's record has no header.
+pub fn other_games_record(path: &Path, text: &str) -> Option<String> {
+    crate::cli::record_of_another_game(crate::games::ALL, super::GAME.id(), path, text)
 }
 
 /// Prints a record as one line on standard output (a closed pipe ends the program quietly:
