@@ -106,12 +106,11 @@ fn check_contract(
             let path = record.display().to_string();
             let form = match game {
                 Game::Tencent => tencent_error_form(&error),
-                Game::Nes => error
-                    .strip_prefix(&format!("{path}: line "))
-                    .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit())),
-                Game::Browser => error.strip_prefix(&format!("{path}:")).is_some_and(|rest| {
-                    rest.starts_with(|c: char| c.is_ascii_digit()) && rest.contains(": ")
-                }),
+                Game::Nes | Game::Browser => {
+                    error.strip_prefix(&format!("{path}:")).is_some_and(|rest| {
+                        rest.starts_with(|c: char| c.is_ascii_digit()) && rest.contains(": ")
+                    })
+                }
                 Game::Olympiad => error
                     .strip_prefix(&format!("{path}:"))
                     .is_some_and(olympiad_error_form),
