@@ -246,7 +246,8 @@ pub enum MissingHeader {
 
 /// The lines of a record's text after its `header` line, each with its 1-based line number:
 /// a byte-order mark at the start is skipped, lines whose first non-blank character is `#`
-/// are comments, and trailing whitespace (and `\r`) is dropped.
+/// are comments, trailing whitespace (and `\r`) is dropped, and so are blank lines at the end,
+/// which editors leave and nobody sees.
 pub fn lines_after_header<'a>(
     text: &'a str,
     header: &str,
@@ -258,7 +259,13 @@ pub fn lines_after_header<'a>(
         .filter(|(_, line)| !line.trim_start().starts_with('#'));
     match lines.next() {
         None => Err(MissingHeader::Empty),
-        Some((_, line)) if line == header => Ok(lines.collect()),
+        Some((_, line)) if line == header => {
+            let mut body: Vec<(usize, &str)> = lines.collect();
+            while body.last().is_some_and(|(_, line)| line.is_empty()) {
+                body.pop();
+            }
+            Ok(body)
+        }
         Some((line, found)) => Err(MissingHeader::Other {
             line,
             found: quote_line(found),
@@ -386,6 +393,15 @@ mod tests {
         assert_eq!(game_header("game\n"), None);
         assert_eq!(game_header("game nes extra\n"), None);
         assert_eq!(game_header("# only a comment\n"), None);
+    }
+
+    #[test]
+    fn blank_lines_at_the_end_of_a_record_are_no_lines_of_it() {
+        let body = |text| lines_after_header(text, "game g").unwrap();
+        assert_eq!(body("game g\n0 0\n\n \t\n\r\n"), [(2, "0 0")]);
+        assert_eq!(body("game g\n0 0\n\n# end\n\n"), [(2, "0 0")]);
+        assert_eq!(body("game g\n\n0 0  \n"), [(2, ""), (3, "0 0")]);
+        assert_eq!(body("game g\n\n"), []);
     }
 
     #[test]

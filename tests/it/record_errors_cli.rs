@@ -191,3 +191,36 @@ fn a_record_of_another_game_on_standard_input_is_named_as_such() {
          contest's game\nScore = 0\n"
     );
 }
+
+/// An olympiad record ending in a blank line failed to check (`found an empty line`), and a
+/// browser record's became a piece without moves: the blank lines and trailing whitespace an
+/// editor leaves at a record's end are no part of it, in every game.
+#[test]
+fn every_games_record_may_end_in_blank_lines() {
+    let scratch = Scratch::new("record-blank-end");
+    let tail = "\n\n \t\n\r\n";
+    let sequence = scratch.file("seq.txt", "TJO\n");
+    let fixture = |path: &str| {
+        std::fs::read_to_string(crate::common::manifest_dir().join(path)).expect("a fixture")
+    };
+    let contest = scratch.file("contest.txt", crate::common::public_record() + tail);
+    let nes = scratch.file(
+        "nes.txt",
+        fixture("tests/fixtures/nes/solver-level19-wait9.txt") + tail,
+    );
+    let olympiad = scratch.file("olympiad.txt", format!("game olympiad\n0 0  {tail}"));
+    let browser = scratch.file("browser.txt", format!("game browser\nU R R D20\nL3 D21{tail}"));
+    let input = tencent_input();
+    let runs: [(&str, Vec<&dyn AsRef<OsStr>>); 4] = [
+        ("contest", vec![&input, &contest]),
+        ("nes", vec![&"--game", &"nes", &nes]),
+        ("olympiad", vec![&"--game", &"olympiad", &sequence, &olympiad]),
+        ("browser", vec![&"--game", &"browser", &sequence, &browser]),
+    ];
+    for (game, args) in runs {
+        let r = run(CHECK, &args);
+        r.assert_no_panic();
+        assert_eq!(r.code, Some(0), "{game}: {r:#?}");
+        assert!(r.last_line().starts_with("Score = "), "{game}: {r:#?}");
+    }
+}

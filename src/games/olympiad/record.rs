@@ -254,9 +254,12 @@ mod tests {
             "line 2: piece 1: expected an orientation and a column, found only one number"
         );
         assert_eq!(
-            e("game olympiad\n0 3\n\n"),
+            e("game olympiad\n0 3\n\n1 2\n"),
             "line 3: piece 2: expected an orientation and a column, found an empty line"
         );
+        // Blank lines at the end are no pieces.
+        let r = Record::parse("game olympiad\n0 3\n\n \n").unwrap();
+        assert_eq!(r.placements.len(), 1);
         assert_eq!(
             e("game olympiad\n0 3 4\n"),
             "line 2: piece 1, token 3 '4': a line holds only an orientation and a column"
