@@ -10,7 +10,8 @@
 //! ```
 //!
 //! The first line that is not a comment is `game nes`; `start-level` and `title-wait` follow
-//! in either order, each once, then `inputs`. Buttons are `R` right, `L` left, `D` down, `U`
+//! in either order, each once, then `inputs` alone. The header is lower case, its words
+//! separated by spaces or tabs. Buttons are `R` right, `L` left, `D` down, `U`
 //! up, `A`, `B` and `s` select; Start is refused, since it pauses the game. Line breaks
 //! between tokens mean nothing; the solver starts a line on each piece's first frame. `#`
 //! starts a comment; a byte-order mark at the start is skipped.
@@ -149,13 +150,17 @@ fn error_at(line: usize, token: Option<&str>, message: String) -> RecordError {
     }
 }
 
+/// The header's keys, as a record writes them.
+const KEYS: [&str; 4] = ["game", "start-level", "title-wait", "inputs"];
+
 /// A record's header as it is read, line by line, until `inputs`.
 #[derive(Default)]
 struct Header<'a> {
     level: Option<u8>,
+    /// The title-wait, where it fits a number of frames (one too large has no start).
     wait: Option<u32>,
     /// The line and token of title-wait, for the error of a start the table lacks.
-    wait_at: (usize, String),
+    wait_at: Option<(usize, &'a str)>,
     game_seen: bool,
     /// The line of `inputs`, once read: the frames follow it.
     inputs_line: Option<usize>,
@@ -164,21 +169,53 @@ struct Header<'a> {
 }
 
 impl<'a> Header<'a> {
-    /// Reads one header line (not blank, comment cut).
+    /// Reads one header line (not blank, comment cut, trimmed).
     fn read(&mut self, line: &'a str, line_no: usize) -> Result<(), RecordError> {
         let err = |token: Option<&str>, message: String| error_at(line_no, token, message);
-        let mut words = line.split_whitespace();
+        // Spaces and tabs separate a header's words; other whitespace (a vertical tab, a
+        // no-break space) would make a line read as it does not look.
+        if let Some(c) = line.chars().find(|&c| c.is_whitespace() && c != ' ' && c != '\t') {
+            return Err(err(
+                None,
+                format!(
+                    "{} in the header: separate its words with spaces or tabs",
+                    describe_char(c)
+                ),
+            ));
+        }
+        let mut words = line.split([' ', '\t']).filter(|w| !w.is_empty());
         let key = words.next().unwrap_or("");
         let value = words.next();
+        let more = words.next();
+        if let Some(known) = KEYS.iter().find(|k| k.eq_ignore_ascii_case(key) && **k != key) {
+            return Err(err(
+                Some(key),
+                format!("did you mean `{known}`? The header is written in lower case"),
+            ));
+        }
         let names_the_game = key == "game" && value.is_some();
         if !self.game_seen && !names_the_game {
-            let hint = crate::kit::text::other_game_hint(line.trim(), "");
+            let hint = crate::kit::text::other_game_hint(line, "");
             return Err(err(
                 Some(key),
                 format!("an NES record starts with the line 'game nes'{hint}"),
             ));
         }
-        if words.next().is_some() {
+        if key == "inputs" && value.is_some() {
+            return Err(err(
+                Some(key),
+                "'inputs' stands alone on its line; the frames start on the next line".into(),
+            ));
+        }
+        if !KEYS.contains(&key) && read_runs(line, line_no, &mut Vec::new()).is_ok() {
+            return Err(err(
+                Some(key),
+                "frames before the 'inputs' line: the header ends with a line 'inputs', and \
+                 the frames follow it"
+                    .into(),
+            ));
+        }
+        if more.is_some() {
             return Err(err(Some(key), "this line takes one value".into()));
         }
         if let Some(&(_, first)) = self.seen.iter().find(|(k, _)| *k == key) {
@@ -191,6 +228,12 @@ impl<'a> Header<'a> {
         match (key, value) {
             ("inputs", None) => self.inputs_line = Some(line_no),
             ("game", Some("nes")) => self.game_seen = true,
+            ("game", Some(other)) if other.eq_ignore_ascii_case("nes") => {
+                return Err(err(
+                    Some(other),
+                    "did you mean `game nes`? The header is written in lower case".into(),
+                ));
+            }
             ("game", Some(other)) => {
                 let hint = crate::kit::text::other_game_hint(&format!("game {other}"), "");
                 return Err(err(
@@ -207,13 +250,21 @@ impl<'a> Header<'a> {
                 )
             }
             ("title-wait", Some(v)) => {
-                self.wait_at = (line_no, v.to_string());
-                self.wait = Some(v.parse().map_err(|_| {
-                    err(
+                if !v.bytes().all(|b| b.is_ascii_digit()) {
+                    return Err(err(
                         Some(v),
-                        "title-wait must be a whole number of frames".into(),
-                    )
-                })?)
+                        "title-wait must be a whole number of frames, 0 or more".into(),
+                    ));
+                }
+                self.wait_at = Some((line_no, v));
+                // Too large a number is left to `finish`, which names the level's range.
+                self.wait = v.parse().ok();
+            }
+            (key @ ("start-level" | "title-wait"), None) => {
+                return Err(err(
+                    Some(key),
+                    format!("'{key}' needs its number: '{key} N'"),
+                ))
             }
             (key, _) => {
                 return Err(err(
@@ -241,10 +292,17 @@ impl<'a> Header<'a> {
             message: format!("the header has no '{what}' line"),
         };
         let level = self.level.ok_or_else(|| missing("start-level N"))?;
-        let wait = self.wait.ok_or_else(|| missing("title-wait N"))?;
-        let start = start::start(level, wait).map_err(|e| RecordError {
-            line: self.wait_at.0,
-            token: Some(quote(&self.wait_at.1)),
+        let (wait_line, wait_text) = self.wait_at.ok_or_else(|| missing("title-wait N"))?;
+        let start = match self.wait {
+            Some(wait) => start::start(level, wait),
+            None => Err(start::UnknownStart {
+                level,
+                title_wait: quote(wait_text),
+            }),
+        };
+        let start = start.map_err(|e| RecordError {
+            line: wait_line,
+            token: Some(quote(wait_text)),
             message: e.to_string(),
         })?;
         Ok(NesRecord { start, frames })

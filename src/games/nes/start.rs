@@ -34,7 +34,8 @@ pub struct Start {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnknownStart {
     pub level: u8,
-    pub title_wait: u32,
+    /// The title-wait as written: a record's may be too large for any number type.
+    pub title_wait: String,
 }
 
 impl fmt::Display for UnknownStart {
@@ -119,7 +120,10 @@ pub fn max_wait(level: u8) -> Option<u32> {
 pub fn start(level: u8, title_wait: u32) -> Result<Start, UnknownStart> {
     rows()
         .find(|s| s.level == level && s.title_wait == title_wait)
-        .ok_or(UnknownStart { level, title_wait })
+        .ok_or_else(|| UnknownStart {
+            level,
+            title_wait: title_wait.to_string(),
+        })
 }
 
 /// The controller, frame by frame, from power-on to the first frame of the first piece: Start

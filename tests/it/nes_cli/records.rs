@@ -168,3 +168,76 @@ fn a_record_ending_on_a_lock_frame_counts_that_piece_everywhere() {
     };
     assert_eq!(film_pieces(&page), film_pieces(&page_of(&before)) + 1);
 }
+
+/// `game NES` was refused as another game's record, a record without its `inputs` line
+/// called its first frames an unknown key, `title-wait 4294967296` was "not a whole number",
+/// and a vertical tab between a header's words went unseen: each header slip is named, at its
+/// line.
+#[test]
+fn header_slips_are_named_at_their_line() {
+    let scratch = Scratch::new("nes-header-slips");
+    for (name, text, expected) in [
+        (
+            "case.txt",
+            "game NES\nstart-level 19\ntitle-wait 9\ninputs\n.\n",
+            "1: token 'NES': did you mean `game nes`? The header is written in lower case",
+        ),
+        (
+            "key-case.txt",
+            "# mine\ngame nes\nTitle-Wait 9\nstart-level 19\ninputs\n.\n",
+            "3: token 'Title-Wait': did you mean `title-wait`? The header is written in lower case",
+        ),
+        (
+            "no-inputs.txt",
+            "game nes\nstart-level 19\ntitle-wait 9\n.*5 R\nL .\n",
+            "4: token '.*5': frames before the 'inputs' line: the header ends with a line \
+             'inputs', and the frames follow it",
+        ),
+        (
+            "inputs-and-frames.txt",
+            "game nes\nstart-level 19\ntitle-wait 9\ninputs .*5 R\n",
+            "4: token 'inputs': 'inputs' stands alone on its line; the frames start on the next \
+             line",
+        ),
+        (
+            "no-inputs-at-all.txt",
+            "game nes\nstart-level 19\ntitle-wait 9\n",
+            "3: no 'inputs' line: an NES record is a header, 'inputs', then the frames",
+        ),
+        (
+            "huge-wait.txt",
+            "game nes\nstart-level 19\ntitle-wait 4294967296\ninputs\n.\n",
+            "3: token '4294967296': no start is known for level 19 with title-wait 4294967296: \
+             level 19 has title-wait 0..=255",
+        ),
+        (
+            "negative-wait.txt",
+            "game nes\nstart-level 19\ntitle-wait -1\ninputs\n.\n",
+            "3: token '-1': title-wait must be a whole number of frames, 0 or more",
+        ),
+        (
+            "no-wait.txt",
+            "game nes\nstart-level 19\ntitle-wait\ninputs\n.\n",
+            "3: token 'title-wait': 'title-wait' needs its number: 'title-wait N'",
+        ),
+        (
+            "vertical-tab.txt",
+            "game nes\nstart-level\u{b}19\ntitle-wait 9\ninputs\n.\n",
+            "2: U+000B in the header: separate its words with spaces or tabs",
+        ),
+        (
+            "no-break-space.txt",
+            "game\u{a0}nes\nstart-level 19\ntitle-wait 9\ninputs\n.\n",
+            "1: U+00A0 in the header: separate its words with spaces or tabs",
+        ),
+    ] {
+        assert_eq!(parse_error(&scratch, name, text), expected, "{name}");
+    }
+    // Tabs between words and whitespace at a line's end are what a user writes.
+    let path = scratch.file(
+        "tabs.txt",
+        "game nes \u{c}\nstart-level\t19\ntitle-wait 9\t# mine\ninputs\n.\n",
+    );
+    let r = check(&[&path]);
+    assert_eq!(r.code, Some(0), "{r:#?}");
+}

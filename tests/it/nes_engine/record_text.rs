@@ -143,7 +143,7 @@ fn a_game_other_than_nes_is_refused() {
         &e,
         3,
         Some("NES"),
-        "the record must be NES Tetris's (`game nes`)",
+        "did you mean `game nes`? The header is written in lower case",
     );
     // A record of another game says which, and how to check it.
     let e = parse_error("game olympiad\n0 0\n");
