@@ -28,8 +28,8 @@ pub trait PlainCheck {
     fn summary(report: &Self::Report) -> String;
     fn json(report: &Self::Report) -> Self::Json;
     fn invalid(message: String) -> Self::Json;
-    /// The viewer's page of the record's text, named `file` (None: the text does not parse,
-    /// and the page would show nothing).
+    /// The viewer's page of the record's text, named `file`, showing its error where it has
+    /// one (None: the game has no page).
     fn page(_sequence: &[Kind], _text: &str, _file: &str) -> Option<String> {
         None
     }

@@ -189,3 +189,32 @@ fn check_writes_the_viewer_page() {
     );
     assert_eq!(trace.code, Some(2));
 }
+
+/// `check --html` wrote no page for a record that does not parse, and said nothing: the page
+/// shows the error over the empty field, as the contest's does.
+#[test]
+fn check_writes_a_page_showing_a_syntax_error() {
+    let scratch = Scratch::new("olympiad-html-error");
+    let seq = scratch.file("seq.txt", "IIO\n").display().to_string();
+    let record = scratch.file("moves.txt", "game olympiad\n0 0\n0 x\n");
+    let page = scratch.dir.join("page.html");
+    let out = exe(
+        CHECK,
+        &[
+            "--game",
+            "olympiad",
+            &seq,
+            &record.display().to_string(),
+            "--html",
+            &page.display().to_string(),
+        ],
+    );
+    assert_eq!(out.code, Some(1), "{out:#?}");
+    let error = format!(
+        "{}:3: piece 2 (I), token 2 'x' (column): expected one digit, 0 to 9, found 'x'",
+        record.display()
+    );
+    assert_eq!(out.stdout, format!("error: {error}\nScore = 0\n"));
+    let html = std::fs::read_to_string(&page).expect("the page is written");
+    assert!(html.contains(&format!("invalid record: {error}")), "{html}");
+}

@@ -223,6 +223,6 @@ impl GameCli for Olympiad {
 }
 
 crate::plain_check!(Olympiad, crate::games::olympiad::replay, page: |sequence, text, file| {
-    let record = crate::games::olympiad::record::Record::parse(text).ok()?;
-    Some(crate::games::olympiad::film::page(sequence, &record, file))
+    let record = crate::games::olympiad::replay::parse_for(sequence, text);
+    Some(crate::games::olympiad::film::page(sequence, record.as_ref(), file))
 });

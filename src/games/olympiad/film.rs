@@ -2,7 +2,7 @@
 //! piece drawn where it came to rest on the field before it, the next frame the field after
 //! the removals and falls; each frame's text says what the placement removed and whether
 //! bodies fell. The plain engine plays the record; an invalid record plays up to the piece
-//! it fails at.
+//! it fails at, and a text that is no record shows its error over the empty field.
 
 use crate::kit::text::plural;
 use super::record::{Placement, Record, RecordError};
@@ -10,12 +10,17 @@ use super::replay::Replay;
 use super::rules::{cells, orientations, Kind, Outcome, HEIGHT, WIDTH};
 use crate::kit::film::{Film, FilmPiece, GamePage};
 
-/// The page for `record` on `sequence`; `name` is the record's path as the user gave it.
-pub fn page(sequence: &[Kind], record: &Record, name: &str) -> String {
+/// The page for `record` on `sequence`, or for the error of a text that is no record; `name`
+/// is the record's path as the user gave it.
+pub fn page(sequence: &[Kind], record: Result<&Record, &RecordError>, name: &str) -> String {
     let mut film = Film::new();
     let mut kinds = String::new();
     let mut replay = Replay::new(sequence);
-    let mut error: Option<RecordError> = None;
+    let none = Record::default();
+    let (record, mut error) = match record {
+        Ok(record) => (record, None),
+        Err(e) => (&none, Some(e.clone())),
+    };
     for (i, &p) in record.placements.iter().enumerate() {
         let kind = sequence.get(i).copied();
         let bottom = kind

@@ -177,11 +177,15 @@ pub fn replay(sequence: &[Kind], record: &Record) -> Result<Report, RecordError>
 
 /// Parses and replays a record's text; every error names the piece's kind.
 pub fn check_text(sequence: &[Kind], text: &str) -> Result<Report, RecordError> {
-    let record = Record::parse(text).map_err(|mut e| {
+    replay(sequence, &parse_for(sequence, text)?)
+}
+
+/// Parses a record of `sequence`: its error names the piece's kind, as the replay's do.
+pub fn parse_for(sequence: &[Kind], text: &str) -> Result<Record, RecordError> {
+    Record::parse(text).map_err(|mut e| {
         e.kind = e.piece.and_then(|n| sequence.get(n - 1).copied());
         e
-    })?;
-    replay(sequence, &record)
+    })
 }
 
 /// The machine-readable report of `check --game olympiad --json`.

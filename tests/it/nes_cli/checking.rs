@@ -328,3 +328,24 @@ fn check_game_nes_refuses_to_write_over_its_record() {
         assert_eq!(std::fs::read_to_string(&path).unwrap(), text, "{option}");
     }
 }
+
+/// `check --game nes --html` wrote no page for a record that does not parse, and said
+/// nothing: a line on stderr says the page was not written and why.
+#[test]
+fn check_game_nes_says_it_wrote_no_page_for_a_record_that_does_not_parse() {
+    let scratch = Scratch::new("nes-html-error");
+    let path = scratch.file("rec.txt", format!("{HEADER}RX\n"));
+    let page = scratch.dir.join("page.html");
+    let r = check(&[&"--html", &page, &path]);
+    r.assert_no_panic();
+    assert_eq!(r.code, Some(1), "{r:#?}");
+    assert_eq!(r.last_line(), "Score = 0");
+    assert_eq!(
+        r.stderr,
+        format!(
+            "note: --html {}: not written, since the record does not parse\n",
+            page.display()
+        )
+    );
+    assert!(!page.exists());
+}

@@ -91,6 +91,16 @@ pub fn check(options: &CheckOptions) -> Result<(), CliError> {
     let record = match NesRecord::parse(&text) {
         Ok(r) => r,
         Err(e) => {
+            // Without a header there is no start, so no piece to show: the page would be
+            // empty, and silence would leave the last run's page looking like this one's.
+            for (option, path) in [("--html", options.html), ("--fm2", options.fm2)] {
+                if let Some(path) = path {
+                    crate::say!(
+                        "note: {option} {}: not written, since the record does not parse",
+                        path.display()
+                    );
+                }
+            }
             let message = e.located(&options.record.display().to_string());
             return crate::cli::plain::invalid_record(options.json, message);
         }
