@@ -128,6 +128,7 @@ fn json_report(run: &Run) -> Value {
             [
                 "clears",
                 "fluid_bound",
+                "fluid_bound_pieces",
                 "fullest",
                 "i_pieces",
                 "mid_air_locks",
@@ -536,7 +537,8 @@ fn stats_of_the_public_record_match_an_independent_count_and_add_up() {
     );
     assert!(
         human.stdout.contains(
-            "fluid bound at the fullest board (174 cells after a lock): 1,516,598 (92.0% scored)"
+            "fluid bound over pieces 1-9,999 at the fullest board (174 cells after a lock): \
+             1,516,598 (92.0% scored)"
         ),
         "{human:#?}"
     );
@@ -804,4 +806,44 @@ fn a_record_of_another_sequence_is_suspected_at_its_first_pieces() {
     let r = run(CHECK, &[&tencent_input(), &late]);
     assert_eq!(r.code, Some(1), "{r:#?}");
     assert!(!r.stdout.contains("sequence it was made for"), "{r:#?}");
+}
+
+/// `check --stats` on the first 369 pieces of a record measured them against the bound of the
+/// whole sequence (3.1% scored): the bound is that of the pieces the record covers.
+#[test]
+fn stats_of_a_partial_record_bound_only_its_pieces() {
+    use tetris_opt::kit::fluid::{best_total, contest_points, FluidModel};
+    let scratch = Scratch::new("stats-partial");
+    let text = public_record();
+    let tokens: Vec<&str> = text.trim().split(',').collect();
+    let cut = (tokens.iter().enumerate())
+        .filter(|(_, t)| **t == "N")
+        .nth(369)
+        .map(|(i, _)| i)
+        .unwrap();
+    let record = scratch.file("369.txt", tokens[..cut].join(","));
+
+    let json = run(CHECK, &[&"--stats", &"--json", &"inputs/tencent.txt", &record]);
+    assert_eq!(json.code, Some(0), "{json:#?}");
+    let report = json_report(&json);
+    let stats = &report["stats"];
+    assert_eq!(report["pieces_locked"], 369);
+    assert_eq!(stats["fluid_bound_pieces"], 369);
+    let sequence = std::fs::read_to_string(tencent_input()).unwrap();
+    let sequence = tetris_opt::kit::sequence::parse_sequence(&sequence).unwrap();
+    let model = FluidModel {
+        cap: stats["fullest"].as_u64().unwrap() as u32,
+        discount: 1.0,
+    };
+    let bound = best_total(&sequence[..369], model, contest_points(369)).unwrap();
+    assert_eq!(stats["fluid_bound"], bound as u64);
+    let scored = report["score"].as_f64().unwrap() / bound;
+    assert!(scored > 0.5 && scored <= 1.0, "{scored}");
+
+    let human = run(CHECK, &[&"--stats", &"inputs/tencent.txt", &record]);
+    assert_eq!(human.code, Some(0), "{human:#?}");
+    let line = (human.stdout.lines())
+        .find(|l| l.starts_with("fluid bound"))
+        .unwrap_or_else(|| panic!("no bound: {human:#?}"));
+    assert!(line.starts_with("fluid bound over pieces 1-369 at the fullest board"), "{line}");
 }

@@ -128,7 +128,9 @@ pub fn verify(
 ) -> Result<(Report, Stats), SolveError> {
     let mut stats = Stats::default();
     let report = replay_observed(sequence, record, rules, &mut |step| stats.observe(step));
-    stats.bound(sequence, rules.pieces_to_place(sequence.len()));
+    // As `check --stats`: the bound of the pieces the record covers.
+    let covered = &sequence[..record.piece_count().min(sequence.len())];
+    stats.bound(covered, rules.pieces_to_place(covered.len()));
     if !report.valid() || report.score != claimed {
         let detail = match &report.error {
             Some(e) => e.to_string(),
@@ -227,8 +229,10 @@ impl<'a, W: Write> RecordWriter<'a, W> {
             .write_all(b"\n")
             .and_then(|()| self.out.flush())
             .map_err(SolveError::Write)?;
-        let scoring = self.rules.pieces_to_place(self.sequence.len());
-        self.stats.bound(self.sequence, scoring);
+        // As `check --stats`: the bound of the pieces the record covers.
+        let covered = &self.sequence[..self.index.min(self.sequence.len())];
+        self.stats
+            .bound(covered, self.rules.pieces_to_place(covered.len()));
         Ok((report, self.stats))
     }
 

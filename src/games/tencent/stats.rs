@@ -56,6 +56,10 @@ pub struct Stats {
     /// The fluid model's bound at `fullest` (see [`Stats::bound`]; none when no play of the
     /// model keeps within it).
     pub fluid_bound: Option<u64>,
+    /// The pieces the bound is over (from the first): those the record covers, since a
+    /// partial record is measured against what its own pieces allow.
+    #[serde(default)]
+    pub fluid_bound_pieces: usize,
 }
 
 impl Stats {
@@ -103,6 +107,7 @@ impl Stats {
         };
         let best = best_total(sequence, model, contest_points(scoring));
         self.fluid_bound = best.map(|b| b as u64);
+        self.fluid_bound_pieces = sequence.len();
     }
 
     /// Points in all, the sum of every clear's.
@@ -151,7 +156,9 @@ impl fmt::Display for Stats {
         if let Some(bound) = self.fluid_bound {
             writeln!(
                 f,
-                "fluid bound at the fullest board ({} cells after a lock): {} ({:.1}% scored)",
+                "fluid bound over pieces 1-{} at the fullest board ({} cells after a lock): {} \
+                 ({:.1}% scored)",
+                grouped(self.fluid_bound_pieces as u64),
                 self.fullest,
                 grouped(bound),
                 100.0 * self.points() as f64 / bound.max(1) as f64

@@ -217,7 +217,10 @@ fn replay(
             };
             let report = replay_observed(sequence, record, rules, &mut trace);
             if args.contest.stats {
-                stats.bound(sequence, rules.pieces_to_place(sequence.len()));
+                // The bound of the pieces the record covers: a partial record would otherwise
+                // be measured against points it never had the pieces for.
+                let covered = &sequence[..record.piece_count().min(sequence.len())];
+                stats.bound(covered, rules.pieces_to_place(covered.len()));
             }
             report
         }
