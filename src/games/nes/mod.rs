@@ -15,4 +15,5 @@ pub mod rules;
 pub mod score;
 pub mod search;
 pub mod start;
+pub mod stops;
 pub mod tables;
