@@ -823,7 +823,10 @@ fn stats_of_a_partial_record_bound_only_its_pieces() {
         .unwrap();
     let record = scratch.file("369.txt", tokens[..cut].join(","));
 
-    let json = run(CHECK, &[&"--stats", &"--json", &"inputs/tencent.txt", &record]);
+    let json = run(
+        CHECK,
+        &[&"--stats", &"--json", &"inputs/tencent.txt", &record],
+    );
     assert_eq!(json.code, Some(0), "{json:#?}");
     let report = json_report(&json);
     let stats = &report["stats"];
@@ -845,5 +848,8 @@ fn stats_of_a_partial_record_bound_only_its_pieces() {
     let line = (human.stdout.lines())
         .find(|l| l.starts_with("fluid bound"))
         .unwrap_or_else(|| panic!("no bound: {human:#?}"));
-    assert!(line.starts_with("fluid bound over pieces 1-369 at the fullest board"), "{line}");
+    assert!(
+        line.starts_with("fluid bound over pieces 1-369 at the fullest board"),
+        "{line}"
+    );
 }

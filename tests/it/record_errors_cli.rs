@@ -139,13 +139,21 @@ fn a_record_of_another_game_is_named_as_such_everywhere() {
             "# from the NES solver\ngame nes\nstart-level 19\ntitle-wait 9\ninputs\n.\n",
             "NES Tetris (--game nes)",
         ),
-        ("browser.txt", "\ngame browser\nD\n", "the browser game (--game browser)"),
+        (
+            "browser.txt",
+            "\ngame browser\nD\n",
+            "the browser game (--game browser)",
+        ),
         (
             "olympiad.txt",
             "# mine\ngame olympiad\n0 0\n",
             "the olympiad's game (--game olympiad)",
         ),
-        ("shouting.txt", "# mine\nGame NES\ninputs\n", "NES Tetris (--game nes)"),
+        (
+            "shouting.txt",
+            "# mine\nGame NES\ninputs\n",
+            "NES Tetris (--game nes)",
+        ),
     ] {
         let record = scratch.file(name, text);
         let expected = format!(
@@ -209,12 +217,18 @@ fn every_games_record_may_end_in_blank_lines() {
         fixture("tests/fixtures/nes/solver-level19-wait9.txt") + tail,
     );
     let olympiad = scratch.file("olympiad.txt", format!("game olympiad\n0 0  {tail}"));
-    let browser = scratch.file("browser.txt", format!("game browser\nU R R D20\nL3 D21{tail}"));
+    let browser = scratch.file(
+        "browser.txt",
+        format!("game browser\nU R R D20\nL3 D21{tail}"),
+    );
     let input = tencent_input();
     let runs: [(&str, Vec<&dyn AsRef<OsStr>>); 4] = [
         ("contest", vec![&input, &contest]),
         ("nes", vec![&"--game", &"nes", &nes]),
-        ("olympiad", vec![&"--game", &"olympiad", &sequence, &olympiad]),
+        (
+            "olympiad",
+            vec![&"--game", &"olympiad", &sequence, &olympiad],
+        ),
         ("browser", vec![&"--game", &"browser", &sequence, &browser]),
     ];
     for (game, args) in runs {

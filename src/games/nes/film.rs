@@ -1,9 +1,9 @@
 //! The viewer's film of an NES replay ([`crate::kit::film`]), in the viewer's terms: kinds in
 //! its order `ILJTOSZ`, an orientation as a kind and a state.
 
-use crate::kit::text::plural;
 use crate::games::nes::replay::{lock_pending, NesReport};
 use crate::games::nes::rules::{Events, NesGame, Outcome};
+use crate::kit::text::plural;
 
 /// The viewer's film of an NES replay: a frame per locked piece, taken when its lines and
 /// points are counted (the rows it cleared are gone by then).

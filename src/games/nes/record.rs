@@ -174,7 +174,10 @@ impl<'a> Header<'a> {
         let err = |token: Option<&str>, message: String| error_at(line_no, token, message);
         // Spaces and tabs separate a header's words; other whitespace (a vertical tab, a
         // no-break space) would make a line read as it does not look.
-        if let Some(c) = line.chars().find(|&c| c.is_whitespace() && c != ' ' && c != '\t') {
+        if let Some(c) = line
+            .chars()
+            .find(|&c| c.is_whitespace() && c != ' ' && c != '\t')
+        {
             return Err(err(
                 None,
                 format!(
@@ -187,7 +190,10 @@ impl<'a> Header<'a> {
         let key = words.next().unwrap_or("");
         let value = words.next();
         let more = words.next();
-        if let Some(known) = KEYS.iter().find(|k| k.eq_ignore_ascii_case(key) && **k != key) {
+        if let Some(known) = KEYS
+            .iter()
+            .find(|k| k.eq_ignore_ascii_case(key) && **k != key)
+        {
             return Err(err(
                 Some(key),
                 format!("did you mean `{known}`? The header is written in lower case"),

@@ -4,11 +4,11 @@
 //! bodies fell. The plain engine plays the record; an invalid record plays up to the piece
 //! it fails at, and a text that is no record shows its error over the empty field.
 
-use crate::kit::text::plural;
 use super::record::{Placement, Record, RecordError};
 use super::replay::Replay;
 use super::rules::{cells, orientations, Kind, Outcome, HEIGHT, WIDTH};
 use crate::kit::film::{Film, FilmPiece, GamePage};
+use crate::kit::text::plural;
 
 /// The page for `record` on `sequence`, or for the error of a text that is no record; `name`
 /// is the record's path as the user gave it.

@@ -5,11 +5,11 @@
 //! replay, which locks a piece wherever its moves leave it and ignores whatever follows the end.
 //! Token form and move counts are checked in both.
 
-use crate::kit::text::plural;
 use crate::games::tencent::record::{Record, RecordError, Token};
 use crate::games::tencent::rules::{
     self, Board, GameOver, Kind, Piece, Rules, Turn, MAX_MOVES_PER_PIECE,
 };
+use crate::kit::text::plural;
 use std::fmt;
 
 /// How a replay ended.
@@ -264,7 +264,10 @@ impl<'a> Replayer<'a> {
             return Err(Some(self.error(number, tokens, 0, message)));
         }
         let Some(&kind) = self.sequence.get(index) else {
-            let message = format!("the sequence has only {}", plural(self.sequence.len(), "piece"));
+            let message = format!(
+                "the sequence has only {}",
+                plural(self.sequence.len(), "piece")
+            );
             return Err(Some(self.error(number, tokens, 0, message)));
         };
         let spawned = Piece::spawn(kind, index);

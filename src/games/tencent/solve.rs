@@ -3,7 +3,6 @@
 //! piece as the search decides them ([`RecordWriter`]), so that a record of any length is
 //! written without being held.
 
-use crate::kit::text::plural;
 use crate::games::tencent::bitboard::Board;
 use crate::games::tencent::movegen::{path_to, PathError, Placement};
 use crate::games::tencent::record::{Record, Token};
@@ -11,6 +10,7 @@ use crate::games::tencent::replay::{replay_observed, End, Replayer, Report};
 use crate::games::tencent::rules::{Kind, Move, Rules};
 use crate::games::tencent::search::UnderWay;
 use crate::games::tencent::stats::Stats;
+use crate::kit::text::plural;
 use std::fmt::Write as _;
 use std::io::Write;
 use thiserror::Error;
@@ -134,7 +134,11 @@ pub fn verify(
     if !report.valid() || report.score != claimed {
         let detail = match &report.error {
             Some(e) => e.to_string(),
-            None => format!("{} locked, {}", plural(report.pieces_locked, "piece"), report.end),
+            None => format!(
+                "{} locked, {}",
+                plural(report.pieces_locked, "piece"),
+                report.end
+            ),
         };
         return Err(SolveError::ScoreMismatch {
             claimed,
@@ -193,7 +197,10 @@ impl<'a, W: Write> RecordWriter<'a, W> {
         for &p in placements {
             let index = self.index;
             let Some(&kind) = self.sequence.get(index) else {
-                let detail = format!("the sequence has only {}", plural(self.sequence.len(), "piece"));
+                let detail = format!(
+                    "the sequence has only {}",
+                    plural(self.sequence.len(), "piece")
+                );
                 return Err(SolveError::Rejected { detail });
             };
             let moves = path_to(&self.board, kind, index, p, self.rules).map_err(|source| {
@@ -217,7 +224,11 @@ impl<'a, W: Write> RecordWriter<'a, W> {
         if !report.valid() || report.score != claimed {
             let detail = match &report.error {
                 Some(e) => e.to_string(),
-                None => format!("{} locked, {}", plural(report.pieces_locked, "piece"), report.end),
+                None => format!(
+                    "{} locked, {}",
+                    plural(report.pieces_locked, "piece"),
+                    report.end
+                ),
             };
             return Err(SolveError::ScoreMismatch {
                 claimed,

@@ -1,12 +1,12 @@
 //! What `check --game nes` prints.
 
-use crate::kit::text::plural;
 use crate::cli::write_file;
 use crate::cli::{read_text, stdout_failed, CliError};
 use crate::games::nes::film::NesFilm;
 use crate::games::nes::record::NesRecord;
 use crate::games::nes::replay::{describe_lock, replay_observed, End, NesReport};
 use crate::games::nes::rules::{Events, NesGame};
+use crate::kit::text::plural;
 use serde::Serialize;
 use std::io::Write;
 use std::path::Path;

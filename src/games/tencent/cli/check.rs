@@ -1,7 +1,6 @@
 //! `check` of the contest's game: the replay by the rules, its report, trace, statistics and
 //! page.
 
-use crate::kit::text::plural;
 use super::options::{other_games_record, RulesOptions};
 use crate::cli::plain::invalid_record;
 use crate::cli::registry::CheckArgs;
@@ -14,6 +13,7 @@ use crate::games::tencent::replay::{replay_observed, End, ReplayError, Report, S
 use crate::games::tencent::report::JsonReport;
 use crate::games::tencent::stats::Stats;
 use crate::kit::film::Film;
+use crate::kit::text::plural;
 use crate::say;
 use clap::FromArgMatches;
 use std::io::Write;
