@@ -69,7 +69,7 @@ pub fn record_from(
 pub enum UnderWayError {
     #[error("the record has only {}, fewer than the {wanted} to keep", plural(*have, "piece"))]
     TooShort { have: usize, wanted: usize },
-    #[error("the record's first {wanted} pieces do not replay: {detail}")]
+    #[error("the record does not replay up to piece {wanted}: {detail}")]
     Invalid { wanted: usize, detail: String },
 }
 

@@ -341,7 +341,7 @@ fn a_record_continued_from_a_piece_keeps_its_start_and_checks_whole() {
     // Too many pieces asked for is a usage error; a record that does not replay is invalid.
     let cases: Vec<([&dyn AsRef<OsStr>; 2], &str, i32)> = vec![
         ([&record, &too_many], &only, 2),
-        ([&short, &"2"], "do not replay", 1),
+        ([&short, &"2"], "does not replay up to piece 2", 1),
         ([&judged, &"200"], "mid-air", 1),
     ];
     for ([path, n], needle, code) in cases {

@@ -299,14 +299,14 @@ fn write_trace(out: &mut impl Write, step: &Step) -> std::io::Result<()> {
     let moves: Vec<String> = step.moves.iter().map(|t| t.to_string()).collect();
     writeln!(
         out,
-        "piece {} {} [{}] at x={} y={} state {}: {} line(s), +{}, score {}, lines {}",
+        "piece {} {} [{}] at x={} y={} state {}: {}, +{}, score {}, lines {}",
         step.index + 1,
         step.piece.kind,
         moves.join(","),
         step.piece.x,
         step.piece.y,
         step.piece.state,
-        step.turn.lines,
+        plural(step.turn.lines, "line"),
         step.turn.score,
         step.score,
         step.lines
