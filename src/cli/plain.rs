@@ -49,7 +49,7 @@ pub fn check<G: PlainCheck>(options: &CheckOptions) -> Result<bool, CliError> {
             writeln!(out, "Score = 0")
         };
     })?;
-    let file = options.record.display().to_string();
+    let file = super::file_name(options.record);
     let result = G::check(&sequence, &text, &file);
     if let Some(path) = options.html {
         if let Some(page) = G::page(&sequence, &text, &file) {

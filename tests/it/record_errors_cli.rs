@@ -171,33 +171,66 @@ fn a_record_of_another_game_is_named_as_such_everywhere() {
     }
 }
 
-/// `check SEQUENCE - < nes.txt` replayed the NES record as moves; from standard input it is
-/// named as such.
+/// `check SEQUENCE - < nes.txt` replayed the NES record as moves, and the other games' checks
+/// named standard input `-`: a record from standard input is named as such, with its game.
 #[test]
-fn a_record_of_another_game_on_standard_input_is_named_as_such() {
+fn a_record_on_standard_input_is_named_as_such() {
+    let scratch = Scratch::new("record-stdin");
+    let sequence = scratch.file("seq.txt", "TJO\n");
+    let sequence = sequence.to_str().unwrap();
+    let input = tencent_input();
+    let nes = "# mine\ngame nes\nstart-level 19\ntitle-wait 9\ninputs\n.\n";
+    for (args, text, error) in [
+        (
+            vec![input.to_str().unwrap(), "-"],
+            nes,
+            "standard input:2: this is a record of NES Tetris (--game nes), not of the contest's \
+             game",
+        ),
+        (
+            vec!["--game", "olympiad", sequence, "-"],
+            nes,
+            "standard input:2: the first line must be `game olympiad`, found 'game nes'; that is \
+             a record of NES Tetris: check it with `check --game nes RECORD`",
+        ),
+        (
+            vec!["--game", "nes", "-"],
+            "game nes\nstart-level 19\ntitle-wait 9\ninputs\nRX\n",
+            "standard input:5: token 'RX': 'X' is not a button (R, L, D, U, A, B, s, or '.' for \
+             none)",
+        ),
+    ] {
+        let out = check_with_stdin(&args, text);
+        assert_eq!(out.code, Some(1), "{args:?}: {out:#?}");
+        assert_eq!(
+            out.stdout,
+            format!("error: {error}\nScore = 0\n"),
+            "{args:?}"
+        );
+    }
+}
+
+/// Runs `check` with `args`, `text` on its standard input.
+fn check_with_stdin(args: &[&str], text: &str) -> Run {
     use std::io::Write;
     let mut child = std::process::Command::new(CHECK)
-        .args([tencent_input().as_os_str(), OsStr::new("-")])
+        .args(args)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("start check");
-    let text = "# mine\ngame nes\nstart-level 19\ntitle-wait 9\ninputs\n.\n";
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(text.as_bytes())
-        .expect("write the record");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(text.as_bytes()).expect("write the record");
+    drop(stdin);
     let out = child.wait_with_output().expect("check runs");
-    assert_eq!(out.status.code(), Some(1), "{out:?}");
-    let stdout = String::from_utf8(out.stdout).expect("UTF-8");
-    assert_eq!(
-        stdout,
-        "error: standard input:2: this is a record of NES Tetris (--game nes), not of the \
-         contest's game\nScore = 0\n"
-    );
+    let run = Run {
+        code: out.status.code(),
+        stdout: String::from_utf8(out.stdout).expect("UTF-8"),
+        stderr: String::from_utf8(out.stderr).expect("UTF-8"),
+    };
+    run.assert_no_panic();
+    run
 }
 
 /// An olympiad record ending in a blank line failed to check (`found an empty line`), and a

@@ -101,7 +101,7 @@ pub fn check(options: &CheckOptions) -> Result<(), CliError> {
                     );
                 }
             }
-            let message = e.located(&options.record.display().to_string());
+            let message = e.located(&crate::cli::file_name(options.record));
             return crate::cli::plain::invalid_record(options.json, message);
         }
     };
