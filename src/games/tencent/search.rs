@@ -261,7 +261,7 @@ impl<'a> Tencent<'a> {
     pub fn new(sequence: &'a [Kind], params: &'a Params) -> (Tencent<'a>, Run<Board>) {
         let first = params.start.index;
         let rest = searched(sequence, params);
-        let depths = rest.len();
+        let depths = (params.rules.pieces_to_place(sequence.len())).saturating_sub(first);
         let fill =
             (params.policy.fill_plan.as_ref()).map(|plan| FillCosts::contest(plan, rest, depths));
         let game = Tencent {
@@ -282,18 +282,24 @@ impl<'a> Tencent<'a> {
     }
 }
 
-/// The pieces a search places: from `params.start`'s piece to the last that can score (see
-/// [`Rules::pieces_to_place`]). Whatever a sequence file holds past the piece limit is never
-/// part of the game, so nothing built for the search (the fill plan's table, the pieces its
-/// weights look ahead at) spans it: a file's tail past the limit leaves the record as it is.
+/// The pieces a search sees: from `params.start`'s piece to the piece at the limit (the last
+/// that can score, [`Rules::pieces_to_place`], and the one after it). Whatever a sequence file
+/// holds past the piece limit is never part of the game, so nothing built for the search (the
+/// fill plan's table, the pieces its weights look ahead at) spans it: a file's tail past the
+/// limit leaves the record as it is.
 fn searched<'a>(sequence: &'a [Kind], params: &Params) -> &'a [Kind] {
     &sequence[searched_span(sequence.len(), params)]
 }
 
-/// Where [`searched`]'s pieces lie in a sequence of `len` pieces.
+/// Where [`searched`]'s pieces lie in a sequence of `len` pieces: up to the piece at the
+/// limit, which no search places but which the last piece placed sees next (so that a file
+/// of exactly the limit's length is searched as before the limit cut its tail).
 fn searched_span(len: usize, params: &Params) -> std::ops::Range<usize> {
-    let placed = params.rules.pieces_to_place(len);
-    params.start.index.min(placed)..placed
+    let end = match params.rules.piece_limit {
+        0 => len,
+        limit => len.min(limit),
+    };
+    params.start.index.min(end)..end
 }
 
 /// Bytes a search of a sequence of `len` pieces under `params` holds whatever its width, for
