@@ -12,6 +12,7 @@ use super::progress::Progress;
 use super::registry::{GameCli, SolveArgs};
 use super::EXIT_INVALID;
 use super::{check_output, check_width, stdout_failed, write_file, CliError, EvalOptions};
+use crate::kit::text::plural;
 use crate::say;
 use crate::search::limits;
 use crate::search::width::{Schedule, TimeBudget, WallClock};
@@ -139,9 +140,9 @@ impl Shared<'_> {
     pub fn check_kept(&self, have: usize) -> Result<(), CliError> {
         match self.from {
             Some((path, wanted)) if have < wanted => Err(CliError::usage(format!(
-                "--from-record {}: the record has only {have} pieces, fewer than the {wanted} \
-                 to keep",
-                path.display()
+                "--from-record {}: the record has only {}, fewer than the {wanted} to keep",
+                path.display(),
+                plural(have, "piece")
             ))),
             _ => Ok(()),
         }
@@ -493,8 +494,9 @@ fn resume_advice(shared: &Shared, resumable: bool) -> impl Fn(usize) -> String +
         }
         if !resumable {
             return format!(
-                "interrupted: the record's first {pieces} pieces are written, each checked by \
-                 the rules engine (this game's search cannot go on from a record)"
+                "interrupted: the record's first {} written, each checked by the rules engine \
+                 (this game's search cannot go on from a record)",
+                are(pieces)
             );
         }
         let record = written_to
@@ -506,10 +508,19 @@ fn resume_advice(shared: &Shared, resumable: bool) -> impl Fn(usize) -> String +
             " (RECORD: the file this run's output went to)".to_string()
         };
         format!(
-            "interrupted: the record's first {pieces} pieces are written, each checked by the \
-             rules engine; go on from them with `{words} --from-record {record} --from-piece \
-             {pieces} > ANOTHER_FILE`{note}"
+            "interrupted: the record's first {} written, each checked by the rules engine; go \
+             on from them with `{words} --from-record {record} --from-piece {pieces} > \
+             ANOTHER_FILE`{note}",
+            are(pieces)
         )
+    }
+}
+
+/// `1 piece is`, `7 pieces are`.
+fn are(pieces: usize) -> String {
+    match pieces {
+        1 => "piece is".to_string(),
+        n => format!("{n} pieces are"),
     }
 }
 

@@ -285,10 +285,7 @@ fn pieces_past_the_limit_leave_the_answer_as_it_is() {
         2 * (long.len() - short.len())
     );
     let cap = plain.policy.fill_plan.as_ref().unwrap().cap;
-    assert_eq!(
-        held(short.len()),
-        FillValues::bytes(limit, cap) + 2 * limit
-    );
+    assert_eq!(held(short.len()), FillValues::bytes(limit, cap) + 2 * limit);
     let no_limit = params(24, 0);
     let table = FillValues::bytes(long.len(), cap);
     assert_eq!(

@@ -248,7 +248,7 @@ fn an_input_error_is_printed_once_with_the_one_process_exit_code() {
     let cases: [Vec<&dyn AsRef<OsStr>>; 3] = [
         vec![&"--distributed", &missing],
         vec![&"--distributed", &input, &"--start-level", &"5"],
-        vec![&"--distributed", &"--game", &"nes"],
+        vec![&"--distributed", &"--game", &"nes", &"--beam-width", &"0"],
     ];
     for args in cases {
         let solo = run(SOLVE, &args);

@@ -77,7 +77,7 @@ fn a_beam_that_cannot_fit_in_memory_is_refused_before_the_search() {
     assert_eq!(code, Some(2), "{stderr}");
     assert!(stdout.is_empty());
     assert!(
-        stderr.contains("a beam of 1000000 states needs about 970 MiB")
+        stderr.contains("a beam of 1000000 states needs about 962 MiB")
             && stderr.contains("more than this machine's 512 MiB")
             && stderr.contains("--force"),
         "{stderr}"

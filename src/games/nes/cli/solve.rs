@@ -13,6 +13,7 @@ use crate::games::nes::replay::{replay_observed, End, NesReport};
 use crate::games::nes::search::{lines_to_level, Found, NesSearch, RecordStream, State, Stop};
 use crate::games::nes::search::{NesCode, MAX_PIECES};
 use crate::games::nes::start;
+use crate::kit::text::plural;
 use crate::search::{limits, Line, Objective, Run};
 use clap::FromArgMatches;
 use std::path::{Path, PathBuf};
@@ -333,21 +334,22 @@ fn summary(game: &Plan, found: &Found, report: &NesReport) -> String {
         0.0
     };
     say!(
-        "start level {level}, title-wait {wait}, a press every {} frames{}: {} pieces, {} lines ({fours:.1}% in fours), level {}",
-        model.tap_every,
+        "start level {level}, title-wait {wait}, a press every {}{}: {}, {} ({fours:.1}% in fours), level {}",
+        plural(model.tap_every, "frame"),
         if model.das { " and auto shift" } else { "" },
-        report.pieces,
-        report.lines,
+        plural(report.pieces, "piece"),
+        plural(report.lines, "line"),
         report.level_text(),
     );
     if let Some(t) = report.transition {
         say!(
-            "level 29 transition: score {} after {} lines",
+            "level 29 transition: score {} after {}",
             t.score,
-            t.lines
+            plural(t.lines, "line")
         );
-    } else if game.stop.level == Some(29) && game.stop.lines.is_none_or(|l| report.lines < l) {
-        say!("the game did not reach the level 29 transition");
+    }
+    if let Some(line) = game.stop.missed_level(report) {
+        say!("{line}");
     }
     match report.end {
         End::ToppedOut => say!("the game ended: topped out"),
@@ -361,17 +363,6 @@ fn summary(game: &Plan, found: &Found, report: &NesReport) -> String {
             found.stats.pieces,
             found.ending.describe()
         );
-    }
-    if let Some(n) = game
-        .stop
-        .level
-        .filter(|&n| n != 29 && report.level_count < n)
-    {
-        match game.stop.lines.filter(|&l| report.lines >= l) {
-            // The line count asked for came first: the game stopped there, as asked.
-            Some(l) => say!("the game stopped at --lines {l}, before level {n}"),
-            None => say!("the game did not reach level {n}"),
-        }
     }
     say!("ROM score: {}", report.rom_score);
     say!("Score = {}", report.score);
