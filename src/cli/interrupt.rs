@@ -22,7 +22,8 @@ pub struct RecordOut {
 
 /// The record as written so far.
 struct Written {
-    out: Box<dyn Write + Send>,
+    /// Buffered: standard output flushes at every newline, a write a piece otherwise.
+    out: std::io::BufWriter<Box<dyn Write + Send>>,
     /// Pieces written (each one [`RecordOut::piece`]).
     pieces: usize,
     /// The record's end is written: it is whole.
@@ -40,7 +41,7 @@ impl RecordOut {
             .and_then(|n| n.trim().parse().ok());
         RecordOut {
             shared: Arc::new(Mutex::new(Written {
-                out,
+                out: std::io::BufWriter::new(out),
                 pieces: 0,
                 ended: false,
                 closing,
@@ -86,10 +87,10 @@ impl RecordOut {
     }
 
     /// Writes one whole piece's text.
-    pub fn piece(&self, text: &str) -> std::io::Result<()> {
+    pub fn piece(&self, text: impl std::fmt::Display) -> std::io::Result<()> {
         let pieces = {
             let mut written = lock(&self.shared);
-            written.out.write_all(text.as_bytes())?;
+            write!(written.out, "{text}")?;
             written.pieces += 1;
             written.pieces
         };
@@ -131,7 +132,7 @@ impl Write for RecordOut {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         match buf {
             b"\n" => self.end("\n")?,
-            piece => self.piece(&String::from_utf8_lossy(piece))?,
+            piece => self.piece(String::from_utf8_lossy(piece))?,
         }
         Ok(buf.len())
     }

@@ -185,7 +185,7 @@ impl LinesOut {
         self.lines += 1;
         replay(self.lines)
             .map_err(|e| CliError::internal(format!("the solver's record does not replay: {e}")))?;
-        (out.piece(&format!("{line}\n"))).map_err(|e| stdout_failed(e, "the record"))
+        (out.piece(format_args!("{line}\n"))).map_err(|e| stdout_failed(e, "the record"))
     }
 }
 
@@ -265,9 +265,11 @@ pub fn solve<S: Solver>(
         progress = progress.about();
     }
     let (line, traffic) = pool.install(|| {
+        let quiet = args.quiet;
         let report = &mut |s: &DepthStats| {
             let piece = (kept + s.pieces) as u64;
-            if piece.is_multiple_of(16) || piece == total {
+            // A narrow beam's depths take microseconds: a message nobody sees is not made.
+            if !quiet && (piece.is_multiple_of(16) || piece == total) {
                 let message = format!(
                     "best {} beam {} {:.1}M placements/s",
                     s.best_score,
@@ -279,8 +281,17 @@ pub fn solve<S: Solver>(
         };
         // A piece that does not replay, or a record that cannot be written (a full disk, a
         // closed pipe), ends the run at once: the search would otherwise go on for nothing.
+        // The record is flushed with the first pieces decided, then at most once a second (a
+        // narrow beam decides pieces every few microseconds).
+        let mut flushed_at: Option<Instant> = None;
         let decided = &mut |codes: &[_]| {
-            if let Err(e) = writer.pieces(codes, &out).and_then(|()| flushed(&out)) {
+            let due = flushed_at.is_none_or(|at| at.elapsed().as_secs_f64() >= 1.0);
+            let mut written = writer.pieces(codes, &out);
+            if due {
+                written = written.and_then(|()| flushed(&out));
+                flushed_at = Some(Instant::now());
+            }
+            if let Err(e) = written {
                 super::exit_now(e);
             }
         };
