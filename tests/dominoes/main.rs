@@ -312,7 +312,7 @@ impl Writer for DominoWriter {
             let (board, lines) = drop(self.board, self.rows, p)
                 .ok_or_else(|| CliError::internal(format!("{p} does not place a domino")))?;
             (self.board, self.lines) = (board, self.lines + lines);
-            out.piece(&format!("{p}\n"))
+            out.piece(format_args!("{p}\n"))
                 .map_err(|e| CliError::usage(e.to_string()))?;
         }
         Ok(())

@@ -202,7 +202,7 @@ impl Writer for NesWriter<'_> {
     fn pieces(&mut self, codes: &[NesCode], out: &RecordOut) -> Result<(), CliError> {
         for code in codes {
             if let Some(line) = self.stream.piece(code) {
-                out.piece(&format!("{line}\n"))
+                out.piece(format_args!("{line}\n"))
                     .map_err(|e| stdout_failed(e, "the record"))?;
             }
         }
@@ -226,9 +226,8 @@ impl Writer for NesWriter<'_> {
                 report.score, report.lines, found.score, found.lines
             )));
         }
-        let write = |text: &str| out.piece(text).map_err(|e| stdout_failed(e, "the record"));
         if let Some(last) = last {
-            write(&format!("{last}\n"))?;
+            (out.piece(format_args!("{last}\n"))).map_err(|e| stdout_failed(e, "the record"))?;
         }
         out.end("").map_err(|e| stdout_failed(e, "the record"))?;
         let plan = self.plan;
