@@ -82,7 +82,7 @@ pub struct Planned<P> {
     pub bytes_per_state: u64,
     /// Bytes the run holds for its input beside the beam, whatever its width (the sequence,
     /// the game's tables: [`limits::estimated_bytes_with`]).
-    pub table_bytes: u64,
+    pub input_bytes: u64,
     /// What a record cut after a whole piece needs to be whole (the contest's newline).
     pub closing: &'static str,
     /// Pieces the record starts with (`--from-record`): the search's first depth places the
@@ -132,6 +132,8 @@ impl Shared<'_> {
         let mut sequence = super::read_sequence(self.sequence_file()?)?;
         if let Some(n) = self.args.pieces {
             sequence.truncate(n);
+            // The memory plan counts the pieces kept, not the file's.
+            sequence.shrink_to_fit();
         }
         Ok(sequence)
     }
@@ -220,7 +222,7 @@ pub fn solve<S: Solver>(
         (shared.args.search).check_memory_with(
             share,
             planned.bytes_per_state,
-            planned.table_bytes,
+            planned.input_bytes,
         )?;
         Ok((width, share, shared.args.search.pool(widest)?))
     });
@@ -247,7 +249,7 @@ pub fn solve<S: Solver>(
     }
     let args = shared.args;
     if !args.quiet {
-        (args.search).print_estimate_with(share, planned.bytes_per_state, planned.table_bytes);
+        (args.search).print_estimate_with(share, planned.bytes_per_state, planned.input_bytes);
     }
     let began = Instant::now();
     let out = RecordOut::guarded(
@@ -315,7 +317,7 @@ pub fn solve<S: Solver>(
         expected_bytes: limits::estimated_bytes_with(
             share,
             planned.bytes_per_state,
-            planned.table_bytes,
+            planned.input_bytes,
         ),
     };
     if let Some(path) = &args.json {

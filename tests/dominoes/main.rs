@@ -269,7 +269,7 @@ impl Solver for Dominoes {
         Ok(Planned {
             plan: Plan { rows, count },
             bytes_per_state: 64,
-            table_bytes: 0,
+            input_bytes: 0,
             closing: "",
             kept: 0,
             about: false,

@@ -52,7 +52,7 @@ impl Solver for Browser {
         Ok(Planned {
             bytes_per_state: limits::BYTES_PER_STATE,
             // The sequence, parsed beside its file's text: two bytes a piece.
-            table_bytes: 2 * sequence.len() as u64,
+            input_bytes: 2 * sequence.len() as u64,
             closing: "",
             kept: kept.len(),
             about: false,

@@ -162,7 +162,7 @@ impl Solver for Nes {
             about: plan.planned != args.pieces,
             plan,
             bytes_per_state: bytes_per_state(),
-            table_bytes: 0,
+            input_bytes: 0,
             closing: "",
             kept: 0,
             resumable: false,

@@ -79,7 +79,7 @@ impl Solver for ContestCli {
         };
         let plan_len = sequence.len();
         Ok(Planned {
-            table_bytes: input_bytes(plan_len, &params),
+            input_bytes: input_bytes(plan_len, &params),
             plan: Plan {
                 sequence,
                 params,
