@@ -4,7 +4,9 @@
 
 use signal_hook::consts::{SIGINT, SIGTERM};
 use signal_hook::iterator::Signals;
+use std::ffi::OsString;
 use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 /// The variable that makes a solve interrupt itself with SIGTERM once it has written this many
@@ -142,9 +144,132 @@ impl Write for RecordOut {
     }
 }
 
+/// The line an interrupted run prints: the pieces written, and the command that goes on from
+/// them with every option this run had.
+pub fn resume_advice(
+    command_line: &[OsString],
+    resumable: bool,
+) -> impl Fn(usize) -> String + Send + 'static {
+    let words = resume_words(command_line);
+    let written_to = record_file();
+    move |pieces| {
+        if pieces == 0 {
+            return "interrupted before any piece was decided: nothing written".to_string();
+        }
+        if !resumable {
+            return format!(
+                "interrupted: the record's first {} written, each checked by the rules engine \
+                 (this game's search cannot go on from a record)",
+                are(pieces)
+            );
+        }
+        let record = written_to
+            .as_ref()
+            .map_or("RECORD".to_string(), |p| quoted(&p.to_string_lossy()));
+        let note = if written_to.is_some() {
+            String::new()
+        } else {
+            " (RECORD: the file this run's output went to)".to_string()
+        };
+        format!(
+            "interrupted: the record's first {} written, each checked by the rules engine; go \
+             on from them with `{words} --from-record {record} --from-piece {pieces} > \
+             ANOTHER_FILE`{note}",
+            are(pieces)
+        )
+    }
+}
+
+/// `1 piece is`, `7 pieces are`.
+fn are(pieces: usize) -> String {
+    match pieces {
+        1 => "piece is".to_string(),
+        n => format!("{n} pieces are"),
+    }
+}
+
+/// The command line without its `--from-record` and `--from-piece`, quoted for a shell.
+fn resume_words(command_line: &[OsString]) -> String {
+    let mut words = Vec::new();
+    let mut skip_value = false;
+    for (i, word) in command_line.iter().enumerate() {
+        let text = word.to_string_lossy();
+        if skip_value {
+            skip_value = false;
+            continue;
+        }
+        if i == 0 {
+            // The program as the user named it, without the folders a shell found it in.
+            let name = Path::new(text.as_ref())
+                .file_name()
+                .map_or(text.to_string(), |n| n.to_string_lossy().into_owned());
+            words.push(name);
+            continue;
+        }
+        if text == "--from-record" || text == "--from-piece" {
+            skip_value = true;
+            continue;
+        }
+        if text.starts_with("--from-record=") || text.starts_with("--from-piece=") {
+            continue;
+        }
+        words.push(quoted(&text));
+    }
+    words.join(" ")
+}
+
+/// `word` as a shell reads it back.
+fn quoted(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+/// The regular file standard output goes to, where it is one (Linux: /proc/self/fd/1).
+fn record_file() -> Option<PathBuf> {
+    let path = std::fs::read_link("/proc/self/fd/1").ok()?;
+    path.is_file().then_some(path)
+}
+
 /// The record written so far, even where a thread panicked while it held it.
 fn lock(shared: &Mutex<Written>) -> MutexGuard<'_, Written> {
     shared
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_resume_command_keeps_every_option_but_the_old_start() {
+        let line: Vec<OsString> = [
+            "/usr/local/bin/solve",
+            "in put.txt",
+            "--judge",
+            "--from-record",
+            "old.txt",
+            "--from-piece=40",
+            "--beam-width",
+            "300",
+        ]
+        .iter()
+        .map(OsString::from)
+        .collect();
+        assert_eq!(
+            resume_words(&line),
+            "solve 'in put.txt' --judge --beam-width 300"
+        );
+    }
+
+    #[test]
+    fn words_a_shell_would_split_are_quoted() {
+        assert_eq!(quoted("a.txt"), "a.txt");
+        assert_eq!(quoted("it's"), r"'it'\''s'");
+        assert_eq!(quoted(""), "''");
+    }
 }

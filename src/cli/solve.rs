@@ -7,7 +7,7 @@
 //! run, the check of the whole record against the search's score, `--json` and the summary.
 
 use super::distributed;
-use super::interrupt::RecordOut;
+use super::interrupt::{resume_advice, RecordOut};
 use super::progress::Progress;
 use super::registry::{GameCli, SolveArgs};
 use super::EXIT_INVALID;
@@ -255,7 +255,7 @@ pub fn solve<S: Solver>(
     let out = RecordOut::guarded(
         output,
         planned.closing,
-        resume_advice(shared, planned.resumable),
+        resume_advice(shared.command_line, planned.resumable),
     )
     .map_err(|e| CliError::internal(format!("cannot watch for Ctrl-C: {e}")))?;
     let mut writer = game.writer(&planned.plan);
@@ -496,130 +496,10 @@ fn beam(shared: &Shared, default: usize, depths: usize) -> Result<(Width, usize)
     Ok((width, widest))
 }
 
-/// The line an interrupted run prints: the pieces written, and the command that goes on from
-/// them with every option this run had.
-fn resume_advice(shared: &Shared, resumable: bool) -> impl Fn(usize) -> String + Send + 'static {
-    let words = resume_words(shared.command_line);
-    let written_to = record_file();
-    move |pieces| {
-        if pieces == 0 {
-            return "interrupted before any piece was decided: nothing written".to_string();
-        }
-        if !resumable {
-            return format!(
-                "interrupted: the record's first {} written, each checked by the rules engine \
-                 (this game's search cannot go on from a record)",
-                are(pieces)
-            );
-        }
-        let record = written_to
-            .as_ref()
-            .map_or("RECORD".to_string(), |p| quoted(&p.to_string_lossy()));
-        let note = if written_to.is_some() {
-            String::new()
-        } else {
-            " (RECORD: the file this run's output went to)".to_string()
-        };
-        format!(
-            "interrupted: the record's first {} written, each checked by the rules engine; go \
-             on from them with `{words} --from-record {record} --from-piece {pieces} > \
-             ANOTHER_FILE`{note}",
-            are(pieces)
-        )
-    }
-}
-
-/// `1 piece is`, `7 pieces are`.
-fn are(pieces: usize) -> String {
-    match pieces {
-        1 => "piece is".to_string(),
-        n => format!("{n} pieces are"),
-    }
-}
-
-/// The command line without its `--from-record` and `--from-piece`, quoted for a shell.
-fn resume_words(command_line: &[OsString]) -> String {
-    let mut words = Vec::new();
-    let mut skip_value = false;
-    for (i, word) in command_line.iter().enumerate() {
-        let text = word.to_string_lossy();
-        if skip_value {
-            skip_value = false;
-            continue;
-        }
-        if i == 0 {
-            // The program as the user named it, without the folders a shell found it in.
-            let name = Path::new(text.as_ref())
-                .file_name()
-                .map_or(text.to_string(), |n| n.to_string_lossy().into_owned());
-            words.push(name);
-            continue;
-        }
-        if text == "--from-record" || text == "--from-piece" {
-            skip_value = true;
-            continue;
-        }
-        if text.starts_with("--from-record=") || text.starts_with("--from-piece=") {
-            continue;
-        }
-        words.push(quoted(&text));
-    }
-    words.join(" ")
-}
-
-/// `word` as a shell reads it back.
-fn quoted(word: &str) -> String {
-    let plain = |c: char| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c);
-    if !word.is_empty() && word.chars().all(plain) {
-        word.to_string()
-    } else {
-        format!("'{}'", word.replace('\'', r"'\''"))
-    }
-}
-
-/// The regular file standard output goes to, where it is one (Linux: /proc/self/fd/1).
-fn record_file() -> Option<PathBuf> {
-    let path = std::fs::read_link("/proc/self/fd/1").ok()?;
-    path.is_file().then_some(path)
-}
-
 /// Peak resident memory of this process (Linux: VmHWM in /proc/self/status), for the summary.
 pub fn peak_memory_mib() -> Option<f64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib / 1024.0)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_resume_command_keeps_every_option_but_the_old_start() {
-        let line: Vec<OsString> = [
-            "/usr/local/bin/solve",
-            "in put.txt",
-            "--judge",
-            "--from-record",
-            "old.txt",
-            "--from-piece=40",
-            "--beam-width",
-            "300",
-        ]
-        .iter()
-        .map(OsString::from)
-        .collect();
-        assert_eq!(
-            resume_words(&line),
-            "solve 'in put.txt' --judge --beam-width 300"
-        );
-    }
-
-    #[test]
-    fn words_a_shell_would_split_are_quoted() {
-        assert_eq!(quoted("a.txt"), "a.txt");
-        assert_eq!(quoted("it's"), r"'it'\''s'");
-        assert_eq!(quoted(""), "''");
-    }
 }
