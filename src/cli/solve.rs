@@ -301,6 +301,16 @@ pub fn solve<S: Solver>(
             processes, &search, &run, &width, None, &clock, report, decided,
         )
     });
+    // The last piece, where the progress stopped short of it (a game that ended past its
+    // estimate, or between two updates).
+    let last = (kept + line.stats.pieces) as u64;
+    if !args.quiet && !(last.is_multiple_of(16) || last == total) {
+        let message = format!(
+            "best {} beam {}",
+            line.stats.best_score, line.stats.beam_size
+        );
+        progress.update(last, &message);
+    }
     progress.finish();
     let search_seconds = began.elapsed().as_secs_f64();
     let verdict = writer.finish(&line, &out)?;

@@ -306,8 +306,10 @@ fn planned_pieces(
     lines: Option<u32>,
     to_level: Option<u32>,
 ) -> Option<usize> {
-    // A piece adds 4 cells and a line takes 10: about 2.5 pieces a line.
-    let for_lines = |l: u32| l as usize * 5 / 2 + 10;
+    // A piece adds 4 cells and a line takes 10: about 2.5 pieces a line, plus the stack a
+    // game building fours holds when it stops (28 pieces at level 29 from level 19, start
+    // title-wait 20: 611 pieces for 233 lines; 37 for a game of 40 lines).
+    let for_lines = |l: u32| l as usize * 5 / 2 + 30;
     [pieces, lines.map(for_lines), to_level.map(for_lines)]
         .into_iter()
         .flatten()
