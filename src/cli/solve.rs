@@ -304,7 +304,7 @@ pub fn solve<S: Solver>(
     // The last piece, where the progress stopped short of it (a game that ended past its
     // estimate, or between two updates).
     let last = (kept + line.stats.pieces) as u64;
-    if !args.quiet && !(last.is_multiple_of(16) || last == total) {
+    if !(args.quiet || last.is_multiple_of(16) || last == total) {
         let message = format!(
             "best {} beam {}",
             line.stats.best_score, line.stats.beam_size
