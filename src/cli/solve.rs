@@ -75,6 +75,22 @@ pub struct Verdict {
     pub json: serde_json::Map<String, serde_json::Value>,
 }
 
+impl Verdict {
+    /// The summary's lines and `json`'s fields (an object; anything else adds none).
+    pub fn new(summary: String, json: serde_json::Value) -> Verdict {
+        let json = match json {
+            serde_json::Value::Object(fields) => fields,
+            _ => serde_json::Map::new(),
+        };
+        Verdict { summary, json }
+    }
+}
+
+/// Ends a record whose pieces each end their own line (every game's but the contest's).
+pub fn end_lines(out: &RecordOut) -> Result<(), CliError> {
+    out.end("").map_err(|e| stdout_failed(e, "the record"))
+}
+
 /// A game's plan with what the pipeline needs of it.
 pub struct Planned<P> {
     pub plan: P,

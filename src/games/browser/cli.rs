@@ -5,8 +5,7 @@ use crate::cli::interrupt::RecordOut;
 use crate::cli::plain;
 use crate::cli::registry::{only, Check, GameCli, Play, Solve};
 use crate::cli::sequence::GenOptions;
-use crate::cli::solve::{LinesOut, Planned, Shared, Solver, Verdict, Writer};
-use crate::cli::stdout_failed;
+use crate::cli::solve::{end_lines, LinesOut, Planned, Shared, Solver, Verdict, Writer};
 use crate::cli::EXIT_INVALID;
 use crate::cli::{read_policy, read_sequence, read_text, read_weights, CliError, EvalOptions};
 use crate::games::browser::record::{Record, Token, HEADER};
@@ -145,7 +144,7 @@ impl Writer for BrowserWriter<'_> {
 
     fn finish(mut self, line: &Line<u16>, out: &RecordOut) -> Result<Verdict, CliError> {
         self.pieces(&line.placements, out)?;
-        out.end("").map_err(|e| stdout_failed(e, "the record"))?;
+        end_lines(out)?;
         let placed = self.plan.kept.len() + self.moves.placed();
         let report = self.replayer.finish();
         if report.points != line.score || report.pieces_placed != placed {
@@ -158,14 +157,14 @@ impl Writer for BrowserWriter<'_> {
             "score_weight": self.plan.params.score_weight,
             "report": JsonReport::of(&report),
         });
-        Ok(Verdict {
-            summary: format!(
+        Ok(Verdict::new(
+            format!(
                 "score weight {}\nchecked by the rules engine: record valid, same score\n{}",
                 self.plan.params.score_weight,
                 report.summary()
             ),
-            json: json.as_object().cloned().unwrap_or_default(),
-        })
+            json,
+        ))
     }
 }
 

@@ -6,8 +6,7 @@ use crate::cli::interrupt::RecordOut;
 use crate::cli::plain;
 use crate::cli::registry::{only, Check, GameCli, Solve};
 use crate::cli::sequence::GenOptions;
-use crate::cli::solve::{LinesOut, Planned, Shared, Solver, Verdict, Writer};
-use crate::cli::stdout_failed;
+use crate::cli::solve::{end_lines, LinesOut, Planned, Shared, Solver, Verdict, Writer};
 use crate::cli::{read_weights, CliError, EvalOptions, Pictures};
 use crate::games::olympiad::record::{Placement, Record, HEADER};
 use crate::games::olympiad::replay::{JsonReport, Replay};
@@ -134,7 +133,7 @@ impl Writer for OlympiadWriter<'_> {
 
     fn finish(mut self, line: &Line<u16>, out: &RecordOut) -> Result<Verdict, CliError> {
         self.pieces(&line.placements, out)?;
-        out.end("").map_err(|e| stdout_failed(e, "the record"))?;
+        end_lines(out)?;
         let report = self.replay.finish();
         if report.pieces_placed as u64 != line.score {
             return Err(CliError::internal(format!(
@@ -148,13 +147,13 @@ impl Writer for OlympiadWriter<'_> {
             "states_expanded": line.stats.expanded,
             "report": JsonReport::of(&report),
         });
-        Ok(Verdict {
-            summary: format!(
+        Ok(Verdict::new(
+            format!(
                 "checked by the rules engine: record valid, same score\n{}",
                 report.summary()
             ),
-            json: json.as_object().cloned().unwrap_or_default(),
-        })
+            json,
+        ))
     }
 }
 

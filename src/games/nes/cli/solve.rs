@@ -4,7 +4,7 @@
 use super::Nes;
 use crate::cli::interrupt::RecordOut;
 use crate::cli::registry::GameCli;
-use crate::cli::solve::{Planned, Shared, Solver, Verdict, Writer};
+use crate::cli::solve::{end_lines, Planned, Shared, Solver, Verdict, Writer};
 use crate::cli::{read_text, stdout_failed, CliError};
 use crate::games::nes::ending::Ending;
 use crate::games::nes::eval::NesWeights;
@@ -229,7 +229,7 @@ impl Writer for NesWriter<'_> {
         if let Some(last) = last {
             (out.piece(format_args!("{last}\n"))).map_err(|e| stdout_failed(e, "the record"))?;
         }
-        out.end("").map_err(|e| stdout_failed(e, "the record"))?;
+        end_lines(out)?;
         let plan = self.plan;
         let model = plan.model;
         let json = serde_json::json!({
@@ -240,10 +240,7 @@ impl Writer for NesWriter<'_> {
             "beam_ended_at_piece": (found.ending != Ending::Reached).then_some(found.stats.pieces),
             "report": report,
         });
-        Ok(Verdict {
-            summary: summary(plan, &found, &report),
-            json: json.as_object().cloned().unwrap_or_default(),
-        })
+        Ok(Verdict::new(summary(plan, &found, &report), json))
     }
 }
 

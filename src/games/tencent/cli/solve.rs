@@ -159,10 +159,7 @@ impl Writer for ContestWriter<'_> {
             "weights": p.weights,
             "policy": p.policy,
         });
-        Ok(Verdict {
-            summary,
-            json: json.as_object().cloned().unwrap_or_default(),
-        })
+        Ok(Verdict::new(summary, json))
     }
 }
 
