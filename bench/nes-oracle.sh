@@ -14,4 +14,4 @@ bash tools/nes-oracle/setup.sh >/dev/null
 records=""
 for r in "$@"; do records="${records:+$records:}$(realpath "$r")"; done
 NES_ORACLE_RECORDS="$records" cargo test --release -q --test it -- --ignored \
-  --nocapture nes_oracle::long_records_agree_with_the_rom 2>&1 | grep -E -A3 "agree with the ROM|differs|panicked|test result"
+  --nocapture nes::oracles::nes_py::long_records_agree_with_the_rom 2>&1 | grep -E -A3 "agree with the ROM|differs|panicked|test result"

@@ -389,7 +389,7 @@ fn the_survival_ranking_is_the_shipped_survival_weights() {
     use tetris_opt::games::tencent::search::{RankingParams, DEFAULT_SCORE_WEIGHT};
     use tetris_opt::kit::policy::Policy;
     use tetris_opt::search::Objective;
-    let file = include_str!("../../weights/contest-survive.json");
+    let file = include_str!("../../../weights/contest-survive.json");
     let shipped = tetris_opt::kit::eval::Weights::from_json(file).unwrap();
     let survive = RankingParams::default_for(Objective::Survive);
     assert_eq!(survive.weights, shipped);

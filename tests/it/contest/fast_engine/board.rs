@@ -1,7 +1,7 @@
 //! The fast board (`bitboard`, `movegen::valid_map`) held to the plain rules engine: where a
 //! piece fits, locking (writes, clears, top-outs, the piece limit), full rows and row removal.
 
-use crate::fast_engine::*;
+use super::*;
 use tetris_opt::games::tencent::bitboard::{self, Board as Bits, ROW_MASK};
 use tetris_opt::games::tencent::movegen::{self};
 use tetris_opt::games::tencent::rules::Rules;

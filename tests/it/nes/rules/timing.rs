@@ -1,7 +1,7 @@
 //! The NES engine's timing and controls: the first piece's hang, input latency, DAS, soft drop
 //! points, rotation and the moves the wall and the stack refuse.
 
-use super::{start_19_9, FILLED};
+use crate::nes::{start_19_9, FILLED};
 use tetris_opt::games::nes::rules::{button, play_state, NesGame};
 use tetris_opt::games::nes::start::start;
 use tetris_opt::games::nes::tables::EMPTY_TILE;

@@ -1,10 +1,17 @@
-//! What the fast-engine tests share: seeded random boards of the families the search meets,
-//! and plain references computed with the rules engine alone (`Board::is_valid`,
-//! `Piece::moved`, `rules::lock`, `rules::is_resting`). Boards are drawn from a seeded
-//! [`SplitMix64`], so every run checks the same cases and a failure names a reproducible board.
-//! The board families cover what the search meets in this game: high, nearly full stacks whose
-//! surface sits in rows 0..5 (where rotating or shifting at the spawn is blocked), holes,
-//! overhangs that need tucks and slides, sparse boards and boards grown by random play.
+//! The contest's fast engine (the bitboard board, move generation and evaluation the search
+//! uses) held to its plain engine: `board`, `movegen` and `eval`.
+//!
+//! What those tests share: seeded random boards of the families the search meets, and plain
+//! references computed with the rules engine alone (`Board::is_valid`, `Piece::moved`,
+//! `rules::lock`, `rules::is_resting`). Boards are drawn from a seeded [`SplitMix64`], so every
+//! run checks the same cases and a failure names a reproducible board. The board families
+//! cover what the search meets in this game: high, nearly full stacks whose surface sits in
+//! rows 0..5 (where rotating or shifting at the spawn is blocked), holes, overhangs that need
+//! tucks and slides, sparse boards and boards grown by random play.
+
+mod board;
+mod eval;
+mod movegen;
 
 use std::collections::{HashMap, VecDeque};
 use tetris_opt::games::tencent::bitboard::canonical_state;

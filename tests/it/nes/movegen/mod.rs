@@ -2,8 +2,7 @@
 //! random play: every placement it finds plays as found, and it finds every placement the engine
 //! reaches under the input model.
 
-use super::score_levels::level_after;
-use super::{fixture, start_19_9};
+use super::{fixture, level_after, start_19_9};
 use std::collections::HashSet;
 use tetris_opt::games::nes::movegen::{placements, InputModel, Placement};
 use tetris_opt::games::nes::record::NesRecord;

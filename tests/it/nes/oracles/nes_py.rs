@@ -6,7 +6,7 @@
 //! `target/nes-oracle-venv` (`.ci/run` does), or `NES_ORACLE_PYTHON` names another. Without one
 //! the test says it is skipped; with `CI=true` it fails.
 
-use crate::nes_movies::MovieSnapshot as RomSnapshot;
+use super::movies::MovieSnapshot as RomSnapshot;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use tetris_opt::games::nes::crash;

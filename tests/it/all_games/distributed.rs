@@ -2,7 +2,7 @@
 //! each, `search::comm::run_local`), for every game: the same line whatever the number of
 //! processes, the same line as the one-process search (one order: `search::Order`), and a
 //! line the plain engine scores as claimed. The same search under `mpirun` is held to these in
-//! `tests/it/mpi_cli.rs`.
+//! `tests/it/all_games/mpi_cli.rs`.
 
 use tetris_opt::games::tencent::movegen::Placement;
 use tetris_opt::games::tencent::rules::{Kind, Rules};

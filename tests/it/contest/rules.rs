@@ -1,4 +1,4 @@
-//! The plain rules engine held to `shared/RULES.md`, one rule at a time.
+//! The plain rules engine held to `docs/RULES.md`, one rule at a time.
 //!
 //! Every expected cell, score and board here is worked out by hand from the rules text (piece
 //! shapes are drawn as pictures, not copied from `OFFSETS`), so a slip in the engine's tables or

@@ -40,9 +40,9 @@ fn same_record_for_one_and_two_threads() {
 }
 
 /// One order of states everywhere (`search::Order`): the one-process search and the
-/// distributed one (here one process of the default build; `tests/it/mpi_cli.rs` holds 1-4 MPI
-/// processes to the same record) give the same record, byte for byte, at a narrow beam, where
-/// ties of key are common, and a wider one.
+/// distributed one (here one process of the default build; `tests/it/all_games/mpi_cli.rs`
+/// holds 1-4 MPI processes to the same record) give the same record, byte for byte, at a narrow
+/// beam, where ties of key are common, and a wider one.
 #[test]
 fn solve_and_solve_distributed_give_one_record() {
     let input = tencent_input();

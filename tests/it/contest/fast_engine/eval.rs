@@ -1,6 +1,6 @@
 //! The evaluation (`eval`) held to plain cell-by-cell counts of its features.
 
-use crate::fast_engine::*;
+use super::*;
 use std::collections::HashSet;
 use tetris_opt::games::tencent::bitboard::Board as Bits;
 use tetris_opt::games::tencent::rules::{Board, Kind, HEIGHT, SPAWN, WIDTH};

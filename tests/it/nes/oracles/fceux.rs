@@ -9,7 +9,7 @@
 //! skipped; with `CI=true` it fails. A few seconds of emulation: a short record whole and the
 //! first 3,000 frames of a solver's game at level 19.
 
-use crate::nes_movies::{record, skip, Oracle};
+use super::movies::{record, skip, Oracle};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use tetris_opt::games::nes::record::NesRecord;

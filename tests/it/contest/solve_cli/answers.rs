@@ -112,7 +112,7 @@ fn survive_defaults_to_the_survival_ranking() {
     let weights = |text: &str| tetris_opt::kit::eval::Weights::from_json(text).unwrap();
     assert_eq!(
         weights(&summary["weights"].to_string()),
-        weights(include_str!("../../../weights/contest-survive.json"))
+        weights(include_str!("../../../../weights/contest-survive.json"))
     );
     assert_eq!(summary["pieces_locked"], 300);
     let record = scratch.file("moves.txt", &r.stdout);

@@ -1,7 +1,7 @@
 //! The NES engine's score (BCD points, the ROM's cap and the uncapped count), its levels and
 //! their wrap past 255, the crash on a clear, the end of a game and the menu sequence.
 
-use super::{fixture, start_19_9, FILLED, HEADER};
+use crate::nes::{fixture, level_after, start_19_9, FILLED, HEADER};
 use tetris_opt::games::nes::crash;
 use tetris_opt::games::nes::record::NesRecord;
 use tetris_opt::games::nes::replay::{replay_observed, snapshots, End};
@@ -104,20 +104,6 @@ fn the_fixture_caps_the_rom_score_and_keeps_the_uncapped_one() {
     assert_eq!(report.end, End::RecordEnded);
     assert_eq!(report.unplayed_frames, 0);
     assert_eq!(report.frames, record.frames.len() as u64);
-}
-
-/// The level a game that started on 18 or 19 is on after `lines` lines.
-pub(super) fn level_after(start_level: u8, lines: u32) -> u8 {
-    let first = match start_level {
-        19 => 140,
-        18 => 130,
-        _ => unreachable!("only starts 18 and 19 are asked for"),
-    };
-    if lines < first {
-        start_level
-    } else {
-        (start_level as u32 + 1 + (lines - first) / 10) as u8
-    }
 }
 
 #[test]
@@ -254,7 +240,8 @@ fn the_level_counter_wraps_from_255_to_0_and_scores_and_falls_as_level_0() {
 
 #[test]
 fn a_clear_the_rom_crashes_on_ends_the_game() {
-    // A single at level 158 passing 1,530 lines hangs the ROM (tests/it/nes_oracle.rs plays it).
+    // A single at level 158 passing 1,530 lines hangs the ROM (tests/it/nes/oracles/nes_py.rs
+    // plays it).
     let mut game = game_at(158, 1_529);
     let events = drop_i_to_clear(&mut game, 1);
     assert_eq!(events.rows_cleared, 1);

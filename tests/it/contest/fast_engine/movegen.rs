@@ -2,7 +2,7 @@
 //! reachable resting positions (plus, by the web replay's rules, the clearing mid-air ones), and
 //! the paths given for them reach them.
 
-use crate::fast_engine::*;
+use super::*;
 use std::collections::HashSet;
 use tetris_opt::games::tencent::bitboard::{canonical_state, Board as Bits};
 use tetris_opt::games::tencent::movegen::{self, PathError, Placement, Placements};

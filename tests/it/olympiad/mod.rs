@@ -1,0 +1,5 @@
+//! The olympiad's game (`games::olympiad`): `gen`, `solve` and `check` with `--game olympiad`.
+//! Its readers, replay and its two engines played side by side are under the fuzzer
+//! (`all_games::fuzz`).
+
+mod cli;
