@@ -4,6 +4,7 @@
 //! contest's game refusing NES.
 
 mod checking;
+mod options;
 mod records;
 mod solving;
 

@@ -1,14 +1,16 @@
 //! The NES movegen held against the engine on the spawn states of the committed records and of
 //! random play: every placement it finds plays as found, and it finds every placement the engine
-//! reaches under the input model.
+//! reaches under the input model (`complete`); the committed fixtures locked where it says
+//! (`fixtures`).
+
+mod complete;
+mod fixtures;
 
 use super::{fixture, level_after, start_19_9};
 use std::collections::HashSet;
 use tetris_opt::games::nes::movegen::{placements, InputModel, Placement};
 use tetris_opt::games::nes::record::NesRecord;
-use tetris_opt::games::nes::replay::{replay_observed, End};
 use tetris_opt::games::nes::rules::{button, NesGame, Outcome};
-use tetris_opt::games::nes::search::clear_points;
 use tetris_opt::games::nes::tables::{ORIENTATIONS, SPAWN_TABLE};
 
 /// Plays a placement's taps on a copy of `game` (taps counted from its spawn frame; a tap on
@@ -255,138 +257,6 @@ fn an_empty_field_at_level_19_offers_every_column_of_every_orientation() {
     }
 }
 
-/// The presses a model tries on a frame that allows one (as the movegen does: a shift, a turn,
-/// or both; Down is not part of the model).
-const PRESSES: [u8; 9] = [
-    0,
-    button::LEFT,
-    button::RIGHT,
-    button::A,
-    button::B,
-    button::LEFT | button::A,
-    button::LEFT | button::B,
-    button::RIGHT | button::A,
-    button::RIGHT | button::B,
-];
-
-/// Every (piece, x, y, lock frame) the engine itself reaches from `game` under a model, by
-/// trying every press on every frame the model allows: an oracle independent of the movegen.
-/// Every placement the movegen finds plays on the engine as found, and they are exactly the
-/// places (and lock frames) the engine reaches under the model; returns how many.
-fn assert_movegen_is_the_engines(s: &Spawned, model: InputModel, what: &str) -> usize {
-    check_placements(&s.game, model, s.first);
-    let found: HashSet<(u8, i8, i8, u16)> = placements(&s.game, model, s.first)
-        .iter()
-        .map(|p| (p.piece, p.x, p.y, p.lock_frame))
-        .collect();
-    assert_eq!(found, engine_reachable(&s.game, model, s.first), "{what}");
-    found.len()
-}
-
-fn engine_reachable(game: &NesGame, model: InputModel, first: u16) -> HashSet<(u8, i8, i8, u16)> {
-    let every = model.tap_every as u16;
-    let allowed = |t: u16| t >= first && (t - first).is_multiple_of(every);
-    let key = |g: &NesGame| (g.piece, g.x, g.y, g.held, g.held_before, g.autorepeat_x);
-    let mut seen = HashSet::new();
-    let mut frontier = Vec::new();
-    let presses: &[u8] = if allowed(0) { &PRESSES } else { &[0] };
-    for &b in presses {
-        let mut g = *game;
-        g.held = b;
-        if seen.insert(key(&g)) {
-            frontier.push(g);
-        }
-    }
-    let mut out = HashSet::new();
-    for t in 1..=5000u16 {
-        if frontier.is_empty() {
-            break;
-        }
-        seen.clear();
-        let presses: &[u8] = if allowed(t) { &PRESSES } else { &[0] };
-        let mut next = Vec::new();
-        for g in &frontier {
-            for &b in presses {
-                let mut g = *g;
-                if g.step(b).locked {
-                    out.insert((g.piece, g.x, g.y, t));
-                } else if seen.insert(key(&g)) {
-                    next.push(g);
-                }
-            }
-        }
-        frontier = next;
-    }
-    out
-}
-
-#[test]
-fn past_level_29_the_movegen_finds_every_placement_and_each_plays_as_found() {
-    // The committed game past the transition: one row a frame.
-    let path = "tests/fixtures/nes/solver-level19-wait0-to-level39.txt";
-    let text = std::fs::read_to_string(path).expect("fixture");
-    let states: Vec<Spawned> = spawns(&NesRecord::parse(&text).expect("parses"))
-        .into_iter()
-        .filter(|s| s.game.level >= 29)
-        .collect();
-    assert!(states.len() > 200, "{} spawns past level 29", states.len());
-    for (i, s) in states.iter().enumerate().step_by(5) {
-        assert_played_is_found(s, InputModel::DEFAULT);
-        let found = assert_movegen_is_the_engines(s, InputModel::DEFAULT, &format!("state {i}"));
-        // Held directions play as found too, and reach at least as far.
-        let held = placements(
-            &s.game,
-            InputModel {
-                tap_every: 2,
-                das: true,
-            },
-            s.first,
-        );
-        for p in &held {
-            assert_eq!(play(&s.game, p), (p.lock_frame, p.piece, p.x, p.y), "{p:?}");
-        }
-        assert!(held.len() >= found, "state {i}");
-    }
-}
-
-#[test]
-fn the_movegen_finds_every_placement_the_engine_reaches() {
-    let states = fixture_states();
-    for (i, Spawned { game, first, .. }) in states.iter().enumerate().step_by(4) {
-        for every in [2u8, 4] {
-            let model = InputModel {
-                tap_every: every,
-                das: false,
-            };
-            let found: HashSet<(u8, i8, i8, u16)> = placements(game, model, *first)
-                .iter()
-                .map(|p| (p.piece, p.x, p.y, p.lock_frame))
-                .collect();
-            let reached = engine_reachable(game, model, *first);
-            let missed: Vec<_> = reached.difference(&found).collect();
-            let extra: Vec<_> = found.difference(&reached).collect();
-            assert!(
-                missed.is_empty() && extra.is_empty(),
-                "state {i}, tap:{every}: the movegen misses {missed:?} and adds {extra:?}"
-            );
-        }
-    }
-    // Slower gravity gives time for tucks and spins under overhangs.
-    for (i, Spawned { game, first, .. }) in states.iter().enumerate().step_by(53) {
-        let mut game = *game;
-        game.level = 8;
-        let model = InputModel {
-            tap_every: 3,
-            das: false,
-        };
-        let found: HashSet<(u8, i8, i8, u16)> = placements(&game, model, *first)
-            .iter()
-            .map(|p| (p.piece, p.x, p.y, p.lock_frame))
-            .collect();
-        assert_eq!(found, engine_reachable(&game, model, *first), "state {i}");
-    }
-}
-
 /// Every NES record committed as a fixture.
 fn all_fixtures() -> Vec<(String, NesRecord)> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/nes");
@@ -403,114 +273,6 @@ fn all_fixtures() -> Vec<(String, NesRecord)> {
     out.sort_by(|a, b| a.0.cmp(&b.0));
     assert!(!out.is_empty());
     out
-}
-
-#[test]
-fn every_fixture_prints_back_and_shows_the_capped_score() {
-    for (name, record) in all_fixtures() {
-        assert_eq!(
-            NesRecord::parse(&record.to_text(&[])).unwrap(),
-            record,
-            "{name}"
-        );
-        let report = replay_observed(&record, |game, _| {
-            assert_eq!(
-                game.score.rom(),
-                game.score.uncapped().min(999_999),
-                "{name}"
-            );
-        });
-        let [c1, c2, c3, c4] = report.clears;
-        assert_eq!(c1 + 2 * c2 + 3 * c3 + 4 * c4, report.lines as u64, "{name}");
-        assert_eq!(
-            report.frames + report.unplayed_frames,
-            record.frames.len() as u64
-        );
-        assert_eq!(
-            report.unplayed_frames > 0,
-            report.end == End::ToppedOut,
-            "{name}"
-        );
-    }
-}
-
-#[test]
-fn the_level_18_solver_fixture_levels_up_at_130_lines() {
-    let Some((name, record)) = all_fixtures()
-        .into_iter()
-        .find(|(_, r)| r.start.level == 18 && r.frames.len() > 10_000)
-    else {
-        panic!("no level 18 solver fixture");
-    };
-    let mut before = (0u32, 18u8);
-    let mut expected = 0u64;
-    let mut first_up = None;
-    let report = replay_observed(&record, |game, events| {
-        if events.rows_cleared > 0 {
-            let (points, level, lines) =
-                clear_points(before.0, before.1, events.rows_cleared as usize);
-            expected += points;
-            assert_eq!((game.level, game.lines()), (level, lines), "{name}");
-            assert_eq!(game.level, level_after(18, lines), "{name}");
-            assert_eq!(game.score.uncapped(), expected, "{name}");
-            if events.level_up && first_up.is_none() {
-                first_up = Some(lines);
-            }
-        }
-        before = (game.lines(), game.level);
-    });
-    assert_eq!(report.score, expected);
-    let first_up = first_up.expect("the level goes up");
-    assert!(
-        (130..134).contains(&first_up),
-        "first level-up at {first_up} lines"
-    );
-}
-
-#[test]
-fn the_tap_4_solver_fixture_locks_where_its_movegen_says() {
-    let model = InputModel {
-        tap_every: 4,
-        das: false,
-    };
-    let Some((_, record)) = all_fixtures()
-        .into_iter()
-        .find(|(name, _)| name.ends_with("tap4.txt"))
-    else {
-        panic!("no tap:4 solver fixture");
-    };
-    let states = spawns(&record);
-    assert!(states.len() > 500);
-    for s in states.iter().step_by(3) {
-        check_placements(&s.game, model, s.first);
-        assert_played_is_found(s, model);
-    }
-}
-
-#[test]
-fn the_movegen_matches_the_engine_on_the_fields_of_random_play() {
-    // Random input leaves holes and overhangs at slow gravity: room for tucks and spins.
-    let mut checked = 0;
-    for (name, record) in all_fixtures() {
-        if record.frames.len() > 10_000 {
-            continue;
-        }
-        for (i, s) in spawns(&record).iter().enumerate() {
-            for every in [2u8, 5] {
-                let model = InputModel {
-                    tap_every: every,
-                    das: false,
-                };
-                assert_movegen_is_the_engines(
-                    s,
-                    model,
-                    &format!("{name}, piece {}, tap:{every}", i + 1),
-                );
-                checked += 1;
-            }
-        }
-    }
-    assert!(checked > 50, "{checked}");
 }
 
 /// With auto shift allowed, every placement still plays on the engine as found, each place

@@ -1,0 +1,217 @@
+//! What `check` reports besides the score: `--stats` (breakdowns that add up to the score, the
+//! fluid bound of the pieces the record covers), `--trace --at N`, and the note on a record
+//! checked against another sequence.
+
+use super::{assert_invalid, check, json_report, CHECK, OPENING};
+use crate::common::{public_record, public_record_path, run, tencent_input, Scratch};
+use serde_json::Value;
+
+/// `--stats` on the public record gives the figures an earlier, separate count of its replay
+/// found (clears of 1-4 rows 18 / 233 / 464 / 528 at
+/// 153.7 / 161.8 / 157.4 / 159.3 filled cells, 176 I pieces clearing nothing and 194 clearing
+/// fewer than four rows), and every breakdown adds up to the score.
+#[test]
+fn stats_of_the_public_record_match_an_independent_count_and_add_up() {
+    let record = public_record_path();
+    let json = run(
+        CHECK,
+        &[&"--stats", &"--json", &"inputs/tencent.txt", &record],
+    );
+    assert_eq!(json.code, Some(0), "{json:#?}");
+    let report: Value = serde_json::from_str(json.stdout.trim()).unwrap();
+    let stats = &report["stats"];
+    let clears = stats["clears"].as_array().unwrap();
+    let counts: Vec<u64> = clears
+        .iter()
+        .map(|c| c["count"].as_u64().unwrap())
+        .collect();
+    assert_eq!(counts, [18, 233, 464, 528]);
+    let means: Vec<String> = clears
+        .iter()
+        .map(|c| {
+            let mean = c["filled_total"].as_f64().unwrap() / c["count"].as_f64().unwrap();
+            format!("{mean:.1}")
+        })
+        .collect();
+    assert_eq!(means, ["153.7", "161.8", "157.4", "159.3"]);
+    let i = &stats["i_pieces"];
+    assert_eq!(i["locked"], 722);
+    assert_eq!(i["cleared_four"], 528);
+    assert_eq!(i["cleared_nothing"], 176);
+    assert_eq!(i["cleared_fewer"], 194 - 176);
+    let sum = |v: &Value| -> u64 {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p.as_u64().unwrap())
+            .sum()
+    };
+    let by_clear: u64 = clears.iter().map(|c| c["points"].as_u64().unwrap()).sum();
+    assert_eq!(by_clear, 1_395_326);
+    assert_eq!(sum(&stats["points_by_kind"]), 1_395_326);
+    assert_eq!(stats["points_per_segment"].as_array().unwrap().len(), 10);
+    assert_eq!(sum(&stats["points_per_segment"]), 1_395_326);
+    assert_eq!(stats["mid_air_locks"], 0);
+    // The record never holds more than 174 cells after a lock, and the fluid model of the
+    // sequence allows at most 1,516,598 points at that fill (kit::fluid's tests recompute it).
+    assert_eq!(stats["fullest"], 174);
+    assert_eq!(stats["fluid_bound"], 1_516_598);
+
+    let human = run(CHECK, &[&"--stats", &"inputs/tencent.txt", &record]);
+    assert_eq!(human.code, Some(0), "{human:#?}");
+    assert!(
+        human
+            .stdout
+            .contains("clears of 4: 528 for 841,280 points (60.3%), 159.3 filled cells"),
+        "{human:#?}"
+    );
+    assert!(
+        human.stdout.contains(
+            "fluid bound over pieces 1-9,999 at the fullest board (174 cells after a lock): \
+             1,516,598 (92.0% scored)"
+        ),
+        "{human:#?}"
+    );
+    assert_eq!(human.last_line(), "Score = 1395326");
+}
+
+/// A lock in mid-air is counted under the judge's rules; a record the strict rules reject gets
+/// no breakdown (it would describe pieces that score nothing), only the error.
+#[test]
+fn stats_count_mid_air_locks_and_are_left_out_for_an_invalid_record() {
+    let judged = check("N,C1,L1,D17,N,D18", &["--judge", "--stats", "--json"]);
+    assert_eq!(judged.code, Some(0), "{judged:#?}");
+    let report = json_report(&judged);
+    assert_eq!(report["stats"]["mid_air_locks"], 1);
+    assert_eq!(
+        report["stats"]["points_per_segment"],
+        serde_json::json!([0])
+    );
+
+    let strict = check("N,C1,L1,D17", &["--stats", "--json"]);
+    assert_eq!(strict.code, Some(1), "{strict:#?}");
+    assert!(json_report(&strict).get("stats").is_none());
+    assert_invalid("N,C1,L1,D17", &["--stats"], &["piece 1", "mid-air"]);
+}
+
+#[test]
+fn trace_at_0_is_refused() {
+    let r = check(OPENING, &["--trace", "--at", "0"]);
+    assert_eq!(r.code, Some(2), "{r:#?}");
+    assert_eq!(
+        r.stderr,
+        "error: --at 0: pieces are numbered from 1 (the board after piece 1 is --at 1)\n"
+    );
+    assert_eq!(r.stdout, "");
+}
+
+/// `--at` past the pieces the record locked has no board to show; a note says why, and the
+/// exit code stays the record's.
+#[test]
+fn trace_at_a_piece_the_record_never_locked_says_why() {
+    let record = public_record_path();
+    let r = run(
+        CHECK,
+        &[
+            &"--trace",
+            &"--at",
+            &"12000",
+            &"inputs/tencent.txt",
+            &record,
+        ],
+    );
+    assert_eq!(r.code, Some(0), "{r:#?}");
+    assert_eq!(
+        r.stderr,
+        "note: --at 12000: the record locked only 9999 pieces\n"
+    );
+    assert!(r.stdout.starts_with("pieces locked: 9999\n"), "{r:#?}");
+    assert_eq!(r.last_line(), "Score = 1395326");
+
+    let r = check("N,C1,L1,D17", &["--trace", "--at", "2"]);
+    assert_eq!(r.code, Some(1), "{r:#?}");
+    assert_eq!(r.stderr, "note: --at 2: the record locked no piece\n");
+    assert_eq!(r.last_line(), "Score = 0");
+
+    // The last piece locked is still shown, with no note.
+    let r = check(OPENING, &["--trace", "--at", "3"]);
+    assert_eq!(r.code, Some(0), "{r:#?}");
+    assert!(r.stdout.starts_with("piece 3 O "), "{r:#?}");
+    assert_eq!(r.stderr, "");
+}
+
+/// as always, and asks whether the sequence file is the record's; a record that fails later
+/// gets no such note.
+#[test]
+fn a_record_of_another_sequence_is_suspected_at_its_first_pieces() {
+    let scratch = Scratch::new("other-sequence");
+    let other = scratch.file("other.txt", "IIIIOOOOIIIIOOOO\n");
+    let r = run(CHECK, &[&other, &public_record_path()]);
+    assert_eq!(r.code, Some(1), "{r:#?}");
+    let error = r.stdout.lines().next().unwrap();
+    assert!(error.starts_with("error: piece "), "{error}");
+    let note = format!(
+        "(the record fails at its first pieces: is {} the sequence it was made for?)",
+        other.display()
+    );
+    assert!(error.ends_with(&note), "{error}");
+    // The public record cut to 40 pieces, then a 41st moved off the board.
+    let text = public_record();
+    let record = tetris_opt::games::tencent::record::Record::parse(&text).unwrap();
+    let spans = record.piece_tokens();
+    let mut cut: Vec<String> = spans[..40]
+        .iter()
+        .flat_map(|span| record.tokens[span.clone()].iter().map(|t| t.to_string()))
+        .collect();
+    cut.extend(["N".to_string(), "L9".to_string()]);
+    let late = scratch.file("late.txt", cut.join(","));
+    let r = run(CHECK, &[&tencent_input(), &late]);
+    assert_eq!(r.code, Some(1), "{r:#?}");
+    assert!(!r.stdout.contains("sequence it was made for"), "{r:#?}");
+}
+
+/// `check --stats` on the first 369 pieces of a record measured them against the bound of the
+/// whole sequence (3.1% scored): the bound is that of the pieces the record covers.
+#[test]
+fn stats_of_a_partial_record_bound_only_its_pieces() {
+    use tetris_opt::kit::fluid::{best_total, contest_points, FluidModel};
+    let scratch = Scratch::new("stats-partial");
+    let text = public_record();
+    let tokens: Vec<&str> = text.trim().split(',').collect();
+    let cut = (tokens.iter().enumerate())
+        .filter(|(_, t)| **t == "N")
+        .nth(369)
+        .map(|(i, _)| i)
+        .unwrap();
+    let record = scratch.file("369.txt", tokens[..cut].join(","));
+
+    let json = run(
+        CHECK,
+        &[&"--stats", &"--json", &"inputs/tencent.txt", &record],
+    );
+    assert_eq!(json.code, Some(0), "{json:#?}");
+    let report = json_report(&json);
+    let stats = &report["stats"];
+    assert_eq!(report["pieces_locked"], 369);
+    assert_eq!(stats["fluid_bound_pieces"], 369);
+    let sequence = std::fs::read_to_string(tencent_input()).unwrap();
+    let sequence = tetris_opt::kit::sequence::parse_sequence(&sequence).unwrap();
+    let model = FluidModel {
+        cap: stats["fullest"].as_u64().unwrap() as u32,
+        discount: 1.0,
+    };
+    let bound = best_total(&sequence[..369], model, contest_points(369)).unwrap();
+    assert_eq!(stats["fluid_bound"], bound as u64);
+    let scored = report["score"].as_f64().unwrap() / bound;
+    assert!(scored > 0.5 && scored <= 1.0, "{scored}");
+
+    let human = run(CHECK, &[&"--stats", &"inputs/tencent.txt", &record]);
+    assert_eq!(human.code, Some(0), "{human:#?}");
+    let line = (human.stdout.lines())
+        .find(|l| l.starts_with("fluid bound"))
+        .unwrap_or_else(|| panic!("no bound: {human:#?}"));
+    assert!(
+        line.starts_with("fluid bound over pieces 1-369 at the fullest board"),
+        "{line}"
+    );
+}
