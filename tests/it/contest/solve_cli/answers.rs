@@ -146,12 +146,29 @@ fn survive_defaults_to_the_survival_ranking() {
     assert!(bad.stderr.contains("survive"), "{}", bad.stderr);
 }
 
+/// Reads `solve`'s progress lines from `stderr` until one says the search is past `piece`.
+fn read_progress_past(stderr: &mut impl std::io::BufRead, piece: usize) {
+    let mut lines = Vec::new();
+    loop {
+        let mut line = String::new();
+        assert!(stderr.read_line(&mut line).unwrap() > 0, "{lines:?}");
+        let at = line
+            .strip_prefix("piece ")
+            .and_then(|rest| rest.split('/').next())
+            .and_then(|n| n.parse::<usize>().ok());
+        lines.push(line);
+        if at.is_some_and(|p| p >= piece) {
+            return;
+        }
+    }
+}
+
 /// Ctrl-C or SIGTERM during a solve writes out the record's whole pieces decided so far (each
 /// checked; `check` accepts them) and says on one line how many and how to go on; the exit
 /// code is the signal's. However far the search got, stdout is whole pieces and a newline.
 #[test]
 fn an_interrupted_solve_writes_the_pieces_decided_and_how_to_go_on() {
-    use std::io::{BufRead, Read};
+    use std::io::Read;
     use std::process::{Command, Stdio};
     let scratch = Scratch::new("interrupt");
     let input = tencent_input();
@@ -168,21 +185,9 @@ fn an_interrupted_solve_writes_the_pieces_decided_and_how_to_go_on() {
         stdout.read_to_string(&mut text).map(|_| text)
     });
     let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
-    let mut lines = Vec::new();
     // Once the search is past piece 400 (its progress lines say where it is), some pieces are
     // decided.
-    loop {
-        let mut line = String::new();
-        assert!(stderr.read_line(&mut line).unwrap() > 0, "{lines:?}");
-        let piece = line
-            .strip_prefix("piece ")
-            .and_then(|rest| rest.split('/').next())
-            .and_then(|n| n.parse::<usize>().ok());
-        lines.push(line);
-        if piece.is_some_and(|p| p >= 400) {
-            break;
-        }
-    }
+    read_progress_past(&mut stderr, 400);
     let killed = Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
         .status()

@@ -277,6 +277,19 @@ fn check_reads_the_record_from_standard_input() {
     assert_eq!(stdout.lines().last(), Some(expected.as_str()));
 }
 
+/// The tokens of a record's first `pieces` pieces, up to the N of the next one.
+fn first_pieces(text: &str, pieces: usize) -> String {
+    let tokens: Vec<&str> = text.trim().split(',').collect();
+    let next = tokens
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| **t == "N")
+        .nth(pieces)
+        .map(|(i, _)| i)
+        .unwrap_or_else(|| panic!("more than {pieces} pieces"));
+    tokens[..next].join(",")
+}
+
 /// `--from-record R --from-piece N` keeps R's first N pieces token for token and searches only
 /// the rest; the whole record is checked from the first piece. N is odd on purpose: the pieces
 /// searched spawn in the state of their number in the game, not of their depth in the search.
@@ -306,18 +319,10 @@ fn a_record_continued_from_a_piece_keeps_its_start_and_checks_whole() {
     let continued = solve(&more);
     assert_eq!(continued.code, Some(0), "{continued:#?}");
     // The first 151 pieces are the first record's, up to the N of piece 152.
-    let kept = |text: &str| -> String {
-        let tokens: Vec<&str> = text.trim().split(',').collect();
-        let next_152 = tokens
-            .iter()
-            .enumerate()
-            .filter(|(_, t)| **t == "N")
-            .nth(151)
-            .map(|(i, _)| i)
-            .expect("more than 151 pieces");
-        tokens[..next_152].join(",")
-    };
-    assert_eq!(kept(&continued.stdout), kept(&first.stdout));
+    assert_eq!(
+        first_pieces(&continued.stdout, 151),
+        first_pieces(&first.stdout, 151)
+    );
     assert_ne!(continued.stdout, first.stdout, "a wider beam played on");
     let out = scratch.file("continued.txt", &continued.stdout);
     assert_eq!(check_score(&input, &out, &[]), continued.solve_score());
