@@ -42,6 +42,21 @@ fn compaction_keeps_the_live_lines_and_the_best() {
     assert_eq!(trail.line_to(best.unwrap()), [12, 20]);
 }
 
+/// The line to `b` in levels kept whole, each entry's parent an index of the level before.
+fn line_in_levels(levels: &[Vec<TrailEntry>], b: Best) -> Vec<u16> {
+    let mut i = b.index;
+    let mut line: Vec<u16> = (0..=b.depth)
+        .rev()
+        .map(|d| {
+            let e = levels[d][i as usize];
+            i = e.parent;
+            e.placement
+        })
+        .collect();
+    line.reverse();
+    line
+}
+
 /// Random beams of 40 depths, compacted every [`GC_INTERVAL`] levels as a search does:
 /// every live state's line and the best state's line are those of the trail never compacted.
 #[test]
@@ -92,19 +107,7 @@ fn compaction_in_place_keeps_every_line_of_an_uncompacted_trail() {
                 l.0 = i;
             }
         }
-        let plain_line = |b: Best| -> Vec<u16> {
-            let mut i = b.index;
-            let mut line: Vec<u16> = (0..=b.depth)
-                .rev()
-                .map(|d| {
-                    let e = plain[d][i as usize];
-                    i = e.parent;
-                    e.placement
-                })
-                .collect();
-            line.reverse();
-            line
-        };
+        let plain_line = |b: Best| line_in_levels(&plain, b);
         let line = |b: Best| trail.line_to(b);
         for &(index, plain_index) in &live {
             let at = |index| Best {

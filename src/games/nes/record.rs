@@ -171,6 +171,17 @@ struct Header<'a> {
 impl<'a> Header<'a> {
     /// Reads one header line (not blank, comment cut, trimmed).
     fn read(&mut self, line: &'a str, line_no: usize) -> Result<(), RecordError> {
+        let (key, value) = self.key_and_value(line, line_no)?;
+        self.take(key, value, line_no)
+    }
+
+    /// The key and value of a header line whose shape is right: its words, the game named
+    /// first, no key given twice (noted as seen here).
+    fn key_and_value(
+        &mut self,
+        line: &'a str,
+        line_no: usize,
+    ) -> Result<(&'a str, Option<&'a str>), RecordError> {
         let err = |token: Option<&str>, message: String| error_at(line_no, token, message);
         // Spaces and tabs separate a header's words; other whitespace (a vertical tab, a
         // no-break space) would make a line read as it does not look.
@@ -231,6 +242,17 @@ impl<'a> Header<'a> {
             ));
         }
         self.seen.push((key, line_no));
+        Ok((key, value))
+    }
+
+    /// Takes the value of one header key.
+    fn take(
+        &mut self,
+        key: &'a str,
+        value: Option<&'a str>,
+        line_no: usize,
+    ) -> Result<(), RecordError> {
+        let err = |token: Option<&str>, message: String| error_at(line_no, token, message);
         match (key, value) {
             ("inputs", None) => self.inputs_line = Some(line_no),
             ("game", Some("nes")) => self.game_seen = true,
