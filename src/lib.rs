@@ -16,3 +16,5 @@ pub mod search;
 
 #[cfg(test)]
 mod layers_tests;
+#[cfg(test)]
+mod sizes_tests;
