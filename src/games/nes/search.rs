@@ -15,8 +15,7 @@ use super::record::{runs_text, NesRecord};
 use super::rules::{play_state, NesGame, Outcome};
 use super::start::Start;
 use super::tables::ORIENTATIONS;
-use crate::search::width::Clock;
-use crate::search::{self, DepthStats, Game, Objective, Processes, Run, Sink, Width};
+use crate::search::{self, DepthStats, Game, Objective, Options, Run, Sink};
 use smallvec::SmallVec;
 use std::hash::{BuildHasher, Hash, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -243,47 +242,20 @@ impl NesSearch {
         }
     }
 
-    /// Runs the search from a start and returns the best record (when every line tops out
-    /// before the stop, the one `objective` asks for).
+    /// Runs the search from a start, planned for `planned` pieces, as `options` say, and
+    /// returns the best record (when every line tops out before the stop, the one `objective`
+    /// asks for); over several processes, the record is process 0's (elsewhere it holds no
+    /// frames). The record is made of the whole line: `options` hand out no decided codes.
     pub fn run(
         &self,
         start: &Start,
-        width: &Width,
-        planned: usize,
-        objective: Objective,
-        clock: &dyn Clock,
-        progress: &mut dyn FnMut(&DepthStats),
-    ) -> Found {
-        let goal = (planned, objective);
-        self.run_on(Processes::One, start, width, goal, clock, progress)
-    }
-
-    /// [`NesSearch::run`] in this process or over several ([`Processes`]): the record is then
-    /// process 0's (elsewhere it holds no frames).
-    pub fn run_on(
-        &self,
-        processes: Processes,
-        start: &Start,
-        width: &Width,
         (planned, objective): (usize, Objective),
-        clock: &dyn Clock,
-        progress: &mut dyn FnMut(&DepthStats),
+        options: Options<'_, NesCode>,
     ) -> Found {
+        assert!(options.decided.is_none(), "the record needs the whole line");
         let run = self.run_from(start, planned, objective);
-        let mut placements = Vec::new();
-        let mut decided = |codes: &[NesCode]| placements.extend_from_slice(codes);
-        let (mut line, _) = search::beam_search_on(
-            processes,
-            self,
-            &run,
-            width,
-            None,
-            clock,
-            progress,
-            &mut decided,
-        );
-        placements.append(&mut line.placements);
-        let mut found = self.record(start, &placements);
+        let line = search::beam_search(self, &run, options);
+        let mut found = self.record(start, &line.placements);
         found.stats = line.stats;
         found
     }
