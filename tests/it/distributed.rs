@@ -178,7 +178,7 @@ fn nes_tetris_gives_one_record_for_any_process_count() {
 #[test]
 fn the_browser_game_gives_one_game_for_any_process_count() {
     use tetris_opt::games::browser::search::{default_policy, default_weights, solve, Params};
-    use tetris_opt::games::tencent::search::DEFAULT_SCORE_WEIGHT;
+    use tetris_opt::kit::policy::DEFAULT_SCORE_WEIGHT;
     let sequence = tetris_opt::games::browser::sequence(4, 300);
     let params = Params {
         score_weight: DEFAULT_SCORE_WEIGHT,

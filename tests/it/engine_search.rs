@@ -383,8 +383,8 @@ fn judge_solve_passes_judge_replay() {
 /// score weight and no endgame; the ranking for points is the shipped default one.
 #[test]
 fn the_survival_ranking_is_the_shipped_survival_weights() {
-    use tetris_opt::games::tencent::search::{RankingParams, DEFAULT_SCORE_WEIGHT};
-    use tetris_opt::kit::policy::Policy;
+    use tetris_opt::games::tencent::search::RankingParams;
+    use tetris_opt::kit::policy::{Policy, DEFAULT_SCORE_WEIGHT};
     use tetris_opt::search::Objective;
     let file = include_str!("../../weights/contest-survive.json");
     let shipped = tetris_opt::kit::eval::Weights::from_json(file).unwrap();

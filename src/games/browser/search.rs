@@ -15,10 +15,6 @@ use crate::search::{self, DepthStats, Game, Objective, Options, Run, Sink};
 /// The browser game's default beam width.
 pub const DEFAULT_WIDTH: usize = 1_000;
 
-/// How much one point lowers a state's key without `--score-weight` (the contest's value,
-/// which the browser game's weights were tuned with).
-pub const DEFAULT_SCORE_WEIGHT: f64 = 0.024;
-
 /// The browser game's evaluation weights (`weights/browser.json`): the contest's, but with a
 /// cost on every filled cell instead of a reward, since a line is worth 10 points whatever the
 /// board's fill: a low stack, which clears every line a sequence allows.

@@ -141,14 +141,14 @@ mod tests {
     use crate::games::tencent::replay::replay;
     use crate::games::tencent::rules::Rules;
     use crate::games::tencent::solve::record_for;
-    use crate::kit::policy::Policy;
+    use crate::kit::policy::{Policy, DEFAULT_SCORE_WEIGHT};
     use crate::kit::sequence::contest_sequence;
     use crate::search::Width;
 
     fn params(beam_width: usize) -> Params {
         Params {
             width: Width::fixed(beam_width),
-            score_weight: 0.024,
+            score_weight: DEFAULT_SCORE_WEIGHT,
             weights: Default::default(),
             // The games below were worked out for the key without the fill plan (with it, the
             // free end of the ten O pieces finds 168 rather than 120).

@@ -10,7 +10,7 @@ use super::rules::{Kind, Rules};
 use crate::kit::eval::Weights;
 use crate::kit::fluid::{FillCosts, FillValues};
 use crate::kit::pending::Pending;
-use crate::kit::policy::{Policy, Ranking};
+use crate::kit::policy::{Policy, Ranking, DEFAULT_SCORE_WEIGHT};
 use crate::search::{self, Game, Line, Objective, Options, Run, Sink, Width};
 
 /// Everything that decides what the search returns.
@@ -31,9 +31,6 @@ pub struct Params {
     /// pieces placed (see [`Objective`]).
     pub objective: Objective,
 }
-
-/// How much one point lowers a state's key when scoring (key = evaluation - score x weight).
-pub const DEFAULT_SCORE_WEIGHT: f64 = 0.024;
 
 /// A point's worth in the key when surviving: none, so that no clear is bought with the
 /// stack's safety (the survival weights were tuned with it so; points still decide between
