@@ -4,7 +4,7 @@
 //! one of the guide's boards with more points carries the gain on along the guide's line.
 
 use super::candidates::{best_with_board, Candidate, Chunk};
-use super::game::Code;
+use super::code::Code;
 
 /// A line of play to improve on: its board's hash after each piece from the run's start on.
 ///

@@ -21,6 +21,7 @@
 //! same line for any number of processes, one included.
 
 mod candidates;
+mod code;
 pub mod comm;
 pub mod distributed;
 mod expand;
@@ -39,9 +40,10 @@ pub mod width;
 pub mod wire;
 
 pub use candidates::Order;
+pub use code::Code;
 pub use comm::Comm;
 pub use distributed::Traffic;
-pub use game::{Code, Game, Sink};
+pub use game::{Game, Sink};
 pub use guided::Guide;
 pub use options::{Decided, Options, Processes};
 pub use wire::Wire;
