@@ -231,16 +231,10 @@ fn depths<G: Game>(
     options: Options<'_, G::Code>,
     held: &mut impl Holder<G>,
 ) -> Line<G::Code> {
-    let Options {
-        width,
-        guide,
-        clock,
-        mut progress,
-        mut decided,
-        ..
-    } = options;
+    let (width, guide) = (options.width, options.guide);
+    let mut progress = options.progress;
     let wall = WallClock::start();
-    let clock = clock.unwrap_or(&wall);
+    let clock = options.clock.unwrap_or(&wall);
     assert!(
         width.beam_width > 0 && width.width_changes.0.iter().all(|&(_, w)| w > 0),
         "beam width must be positive"
@@ -248,11 +242,10 @@ fn depths<G: Game>(
     let mut widths = WidthPlan::new(width.beam_width, &width.width_changes, width.time_budget);
     let depth_count = run.depths;
     let mut trail = Trail::new();
-    if guide.is_some() && run.objective == Objective::Survive {
-        // The answer may become no line at all (a depth that loses the guide's board forgets
-        // it): nothing is decided before the end.
-        decided = None;
-    }
+    // Where the answer may become no line at all (guided, surviving: a depth that loses the
+    // guide's board forgets it), nothing is decided before the end.
+    let surviving_guide = guide.is_some() && run.objective == Objective::Survive;
+    let mut decided = options.decided.filter(|_| !surviving_guide);
     // The state the answer ends on so far; None before any piece.
     let mut best: Option<Best> = None;
     let mut stats = DepthStats::default();
@@ -285,9 +278,8 @@ fn depths<G: Game>(
         stats.best_score = best.map_or(0, |b| b.score);
         stats.beam_size = chosen.size;
         stats.seconds.add([started, expand_done, selected]);
-        match progress.as_mut() {
-            Some(progress) if held.root() => progress(&stats),
-            _ => {}
+        if let Some(progress) = progress.as_mut().filter(|_| held.root()) {
+            progress(&stats);
         }
         let now = clock.seconds(stats.expanded);
         widths.after_depth(depth + 1, run.planned, stats.expanded, now);
