@@ -12,6 +12,7 @@ use tetris_opt::games::tencent::rules::{Kind, Rules};
 use tetris_opt::games::tencent::search::{beam_search, Params};
 use tetris_opt::kit::eval::{evaluate, evaluate_batch, Batch, Weights, BATCH};
 use tetris_opt::kit::sequence::{contest_sequence, CONTEST_SEED};
+use tetris_opt::search::{Options, Width};
 
 fn main() {
     divan::main();
@@ -24,9 +25,7 @@ type Position = (Board, Kind, usize);
 static BOARDS: LazyLock<Vec<Position>> = LazyLock::new(|| {
     let sequence = contest_sequence(CONTEST_SEED, 3_000);
     let params = Params {
-        beam_width: 200,
-        width_changes: Default::default(),
-        time_budget: None,
+        width: Width::fixed(200),
         score_weight: 1.0 / 38.0,
         weights: Weights::default(),
         policy: Default::default(),
@@ -34,7 +33,7 @@ static BOARDS: LazyLock<Vec<Position>> = LazyLock::new(|| {
         start: Default::default(),
         objective: Default::default(),
     };
-    let solution = beam_search(&sequence, &params, &mut |_| {});
+    let solution = beam_search(&sequence, &params, Options::new(&params.width));
     let mut boards = Vec::with_capacity(solution.placements.len());
     let mut board = Board::default();
     for (i, p) in solution.placements.iter().enumerate() {

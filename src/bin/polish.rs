@@ -13,8 +13,7 @@ use tetris_opt::games::tencent::cli::{print_record, read_record, ContestGame, Ru
 use tetris_opt::games::tencent::polish::{check_range, polish, PolishError};
 use tetris_opt::games::tencent::search::{Params, UnderWay};
 use tetris_opt::say;
-use tetris_opt::search::width::Schedule;
-use tetris_opt::search::Objective;
+use tetris_opt::search::{Objective, Width};
 
 /// Search pieces FROM+1..=TO of a record again, from the record's own state, keeping the
 /// record's line in the beam: every line that meets one of its boards with more points goes on
@@ -107,9 +106,7 @@ fn run(args: &Args) -> Result<(), CliError> {
     let objective = args.search.objective_or(Objective::Score);
     let ranking = tetris_opt::games::tencent::cli::ranking(&args.eval, objective)?;
     let params = Params {
-        beam_width: args.beam_width,
-        width_changes: Schedule::default(),
-        time_budget: None,
+        width: Width::fixed(args.beam_width),
         score_weight: ranking.score_weight,
         weights: ranking.weights,
         policy: ranking.policy,

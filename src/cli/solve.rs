@@ -16,7 +16,9 @@ use crate::kit::text::plural;
 use crate::say;
 use crate::search::limits;
 use crate::search::width::{Schedule, TimeBudget, WallClock};
-use crate::search::{beam_search_on, Comm, DepthStats, Game, Line, Processes, Run, Traffic, Width};
+use crate::search::{
+    beam_search, Comm, DepthStats, Game, Line, Options, Processes, Run, Traffic, Width,
+};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -250,15 +252,10 @@ pub fn solve<S: Solver>(
     let clock = WallClock::start();
     if comm.is_some_and(|c| c.rank() != 0) {
         pool.install(|| {
-            beam_search_on(
-                processes,
+            beam_search(
                 &search,
                 &run,
-                &width,
-                None,
-                &clock,
-                &mut |_| {},
-                &mut |_| {},
+                Options::new(&width).clock(&clock).processes(processes),
             )
         });
         return Ok(());
@@ -313,9 +310,10 @@ pub fn solve<S: Solver>(
                 super::exit_now(e);
             }
         };
-        beam_search_on(
-            processes, &search, &run, &width, None, &clock, report, decided,
-        )
+        let options = Options::new(&width).clock(&clock).processes(processes);
+        let line = beam_search(&search, &run, options.progress(report).decided(decided));
+        let traffic = line.traffic;
+        (line, traffic)
     });
     // The last piece, where the progress stopped short of it (a game that ended past its
     // estimate, or between two updates).

@@ -6,6 +6,11 @@ use crate::kit::piece::Kind;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+/// How much one point lowers a state's key (key = evaluation - score x weight) where nothing
+/// names another: the contest's value, tuned with its shipped weights, which the browser
+/// game's weights were tuned with too.
+pub const DEFAULT_SCORE_WEIGHT: f64 = 0.024;
+
 /// Beam policy beyond the evaluation: data, with defaults, so the tuner can search it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]

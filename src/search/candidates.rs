@@ -3,7 +3,7 @@
 //! the selection sets its threshold from. The expansion writes them ([`super::expand`]) and the
 //! selection reads them ([`super::select`]).
 
-use super::game::Code;
+use super::code::Code;
 use std::cmp::Reverse;
 
 /// One candidate in this many goes into the sample that sets the shortlist's threshold.

@@ -16,7 +16,8 @@
 //! never what is chosen.
 
 use super::candidates::{shortlist_rank, Candidate, Chunk};
-use super::game::{Code, Game, Sink};
+use super::code::Code;
+use super::game::{Game, Sink};
 use super::trail::TrailEntry;
 use rayon::prelude::*;
 

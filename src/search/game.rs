@@ -3,6 +3,7 @@
 //! move generator and evaluation run inlined in the expansion as if written there.
 
 use super::candidates::{sortable, Candidate, Chunk};
+use super::code::Code;
 use super::wire::Wire;
 
 /// A game as the beam search sees it: its states, the children of a state with their keys,
@@ -75,21 +76,6 @@ impl<G: Game> Game for &G {
 
     fn apply(&self, at: &Self::Depth, state: &Self::State, code: &Self::Code) -> Self::State {
         (**self).apply(at, state, code)
-    }
-}
-
-/// A game's name for a child of a state.
-pub trait Code: Copy + Default + Send + Sync + Wire {
-    /// The child's rank among its parent's children, unique within a parent: it breaks ties
-    /// of key, so that the choice never depends on the order the tasks finished in.
-    fn order(&self) -> u16;
-}
-
-/// A packed placement that is its own rank.
-impl Code for u16 {
-    #[inline]
-    fn order(&self) -> u16 {
-        *self
     }
 }
 

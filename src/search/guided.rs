@@ -4,10 +4,16 @@
 //! one of the guide's boards with more points carries the gain on along the guide's line.
 
 use super::candidates::{best_with_board, Candidate, Chunk};
-use super::game::Code;
+use super::code::Code;
 
-/// A line of play to improve on: its board's hash after each
-/// piece from `Params::start`'s on.
+/// A line of play to improve on: its board's hash after each piece from the run's start on.
+///
+/// A guided search keeps the guide's line in the beam whatever its rank and answers with that
+/// line as the beam left it: the guide with every gain a line of the search carried onto it,
+/// ending on the guide's board after the last piece searched, so whatever followed that board
+/// in the guide's game can follow the answer too; with [`Guide::free_end`], the beam's best
+/// line at the end if it scores more. The answer is empty when the beam never held a board of
+/// the guide.
 #[derive(Clone, Debug, Default)]
 pub struct Guide {
     pub boards: Vec<u64>,

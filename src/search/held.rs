@@ -1,4 +1,4 @@
-//! Where the beam's states are held, as the one depth loop ([`super::search`]) sees it: in this
+//! Where the beam's states are held, as the one depth loop ([`super::depths`]) sees it: in this
 //! process ([`InProcess`]), or spread over the processes of a [`super::Comm`]
 //! ([`super::distributed::Spread`]). The loop asks the holder for the phases that differ (the
 //! expansion, the selection, the trail's steps); everything else (the widths, the answer's
@@ -11,11 +11,9 @@ use super::candidates::{Candidate, Order};
 use super::expand::{Beam, Last, Node, Step};
 use super::game::Game;
 use super::guided;
+use super::options::Decided;
 use super::select::Picker;
 use super::trail::{Best, Trail, TrailEntry};
-
-/// Where the search hands out the codes it decided.
-pub(crate) type Decided<'a, C> = &'a mut dyn FnMut(&[C]);
 
 /// What one depth's expansion did, over every process.
 pub(crate) struct Expansion {

@@ -8,11 +8,12 @@
 //! `polish`; the width along the way comes from [`width`], the memory and length limits checked before
 //! a search begins from [`limits`].
 //!
-//! The trail hands out the answer's first placements as soon as every line that may still
-//! become the answer shares them, and forgets them: [`beam_search_streaming`] passes them on
-//! as they come, so that a search of a million pieces holds only its undecided tail (a few
+//! One call runs every search: [`beam_search`], told how by one [`Options`]. The trail hands
+//! out the answer's first placements as soon as every line that may still become the answer
+//! shares them, and forgets them: a caller that takes them ([`Options::decided`]) gets them as
+//! they come, so that a search of a million pieces holds only its undecided tail (a few
 //! compaction intervals of the beam, and the stretch back to a best state pinned at an earlier
-//! depth). [`beam_search`] collects them into the answer's line.
+//! depth); otherwise the search collects them into the answer's line.
 //!
 //! The search is deterministic: candidates are produced in beam order whatever the thread count,
 //! and every tie is broken by the search's one order ([`Order`]), which never depends on where a
@@ -20,6 +21,7 @@
 //! same line for any number of processes, one included.
 
 mod candidates;
+mod code;
 pub mod comm;
 pub mod distributed;
 mod expand;
@@ -29,6 +31,7 @@ mod held;
 pub mod limits;
 #[cfg(feature = "mpi")]
 pub mod mpi;
+mod options;
 mod select;
 #[cfg(test)]
 mod streaming_tests;
@@ -37,15 +40,17 @@ pub mod width;
 pub mod wire;
 
 pub use candidates::Order;
+pub use code::Code;
 pub use comm::Comm;
 pub use distributed::Traffic;
-pub use game::{Code, Game, Sink};
+pub use game::{Game, Sink};
 pub use guided::Guide;
+pub use options::{Decided, Options, Processes};
 pub use wire::Wire;
 
-use crate::search::width::{Clock, Schedule, TimeBudget, WidthPlan};
+use crate::search::width::{Schedule, TimeBudget, WallClock, WidthPlan};
 use expand::{Node, Step};
-use held::{Decided, Holder, InProcess, Selection};
+use held::{Holder, InProcess, Selection};
 use serde::Serialize;
 use std::time::Instant;
 use trail::{Best, Trail};
@@ -61,6 +66,17 @@ pub struct Width {
     /// (`beam_width` is then the first width; `width_changes` must be empty). The record then
     /// depends on the clock; [`Line::width_changes`] replays it without the budget.
     pub time_budget: Option<TimeBudget>,
+}
+
+impl Width {
+    /// A beam of `beam_width` throughout, with no budget.
+    pub fn fixed(beam_width: usize) -> Width {
+        Width {
+            beam_width,
+            width_changes: Schedule::default(),
+            time_budget: None,
+        }
+    }
 }
 
 /// Where a search begins: a game's state and the score banked so far, and how many depths
@@ -151,102 +167,49 @@ pub struct Line<C> {
     /// The width changes the search made (those of `Width::width_changes` it reached, or the
     /// budget's): with the same `beam_width` and no budget they give the same line.
     pub width_changes: Schedule,
+    /// What crossed between the processes, where the search ran over several (this process's
+    /// share).
+    pub traffic: Option<Traffic>,
 }
 
-/// Runs the beam over `run.depths` pieces of `game` from `run`'s state, calling `progress`
-/// after every depth. The answer is the best line of the last depth when the beam gets there
-/// (every piece placed), else, by `run.objective`, the line that banked the most before every
-/// child ended the game or the best of those that went furthest. With a `guide`, the guide's
-/// line is kept in the beam whatever its rank and the answer is that line as the beam left it
-/// (see [`Guide`]). The time budget reads `clock`.
+/// Runs the beam over `run.depths` pieces of `game` from `run`'s state, as `options` say. The
+/// answer is the best line of the last depth when the beam gets there (every piece placed),
+/// else, by `run.objective`, the line that banked the most before every child ended the game
+/// or the best of those that went furthest. With a guide, the guide's line is kept in the beam
+/// whatever its rank and the answer is that line as the beam left it (see [`Guide`]).
+///
+/// The search hands out the answer's codes as they are decided, to [`Options::decided`] where
+/// the caller takes them (its line then holds only those that follow), else into the line. The
+/// line is the same either way, and over any number of processes.
 pub fn beam_search<G: Game>(
     game: &G,
     run: &Run<G::State>,
-    width: &Width,
-    guide: Option<&Guide>,
-    clock: &dyn Clock,
-    progress: &mut dyn FnMut(&DepthStats),
+    options: Options<'_, G::Code>,
 ) -> Line<G::Code> {
+    if options.decided.is_some() {
+        return on(game, run, options);
+    }
     let mut placements = Vec::new();
-    let mut decided = |codes: &[G::Code]| placements.extend_from_slice(codes);
-    let mut line = beam_search_streaming(game, run, width, guide, clock, progress, &mut decided);
+    let mut collect = |codes: &[G::Code]| placements.extend_from_slice(codes);
+    let (options, _) = options.recoded();
+    let mut line = on(game, run, options.decided(&mut collect));
     placements.append(&mut line.placements);
     line.placements = placements;
     line
 }
 
-/// [`beam_search`] that hands out the answer's placements as they are decided: `decided`
-/// receives, in order and as soon as every line that may still become the answer shares them,
-/// the codes from the run's first piece on, and the answer's `placements` are only those that
-/// follow them. The search then holds only the undecided part of its lines, so its memory does
-/// not grow with the number of pieces; a caller that writes the codes out as they come (or
-/// folds them into what it needs) keeps it so.
-///
-/// The line is the one [`beam_search`] answers: the codes streamed, then the answer's. Where
-/// the answer could still become no line at all (guided, surviving: a depth that loses the
-/// guide's board forgets the answer), nothing is decided before the end.
-pub fn beam_search_streaming<G: Game>(
-    game: &G,
-    run: &Run<G::State>,
-    width: &Width,
-    guide: Option<&Guide>,
-    clock: &dyn Clock,
-    progress: &mut dyn FnMut(&DepthStats),
-    decided: &mut dyn FnMut(&[G::Code]),
-) -> Line<G::Code> {
-    search(game, run, width, guide, clock, progress, Some(decided))
-}
-
-/// Where a search runs.
-#[derive(Clone, Copy)]
-pub enum Processes<'a> {
-    /// In this process, on its threads: [`beam_search_streaming`].
-    One,
-    /// Over the processes of a [`Comm`]: [`distributed::beam_search_distributed`].
-    Many(&'a dyn Comm),
-}
-
-/// [`beam_search_streaming`], or its distributed form where `processes` says (no guide then;
-/// the line's placements are on process 0 only), with what crossed between the processes.
-#[allow(clippy::too_many_arguments)]
-pub fn beam_search_on<G: Game>(
-    processes: Processes,
-    game: &G,
-    run: &Run<G::State>,
-    width: &Width,
-    guide: Option<&Guide>,
-    clock: &dyn Clock,
-    progress: &mut dyn FnMut(&DepthStats),
-    decided: &mut dyn FnMut(&[G::Code]),
-) -> (Line<G::Code>, Option<Traffic>) {
-    match processes {
-        Processes::One => (
-            beam_search_streaming(game, run, width, guide, clock, progress, decided),
-            None,
-        ),
+/// The search where `options.processes` says (no guide over several processes).
+fn on<G: Game>(game: &G, run: &Run<G::State>, options: Options<'_, G::Code>) -> Line<G::Code> {
+    match options.processes {
+        Processes::One => {
+            let mut held = InProcess::new(start(run), options.width.beam_width);
+            depths(game, run, options, &mut held)
+        }
         Processes::Many(comm) => {
-            assert!(guide.is_none(), "a distributed search has no guide");
-            let answer = distributed::beam_search_distributed(
-                game, run, width, comm, clock, progress, decided,
-            );
-            (answer.line, Some(answer.traffic))
+            assert!(options.guide.is_none(), "a distributed search has no guide");
+            distributed::search(game, run, comm, options)
         }
     }
-}
-
-/// The beam search in this process; with no `decided`, it keeps the whole answer in its trail
-/// to the end (what the tests hold the streaming search against).
-fn search<G: Game>(
-    game: &G,
-    run: &Run<G::State>,
-    width: &Width,
-    guide: Option<&Guide>,
-    clock: &dyn Clock,
-    progress: &mut dyn FnMut(&DepthStats),
-    decided: Option<Decided<G::Code>>,
-) -> Line<G::Code> {
-    let mut held = InProcess::new(start(run), width.beam_width);
-    depths(game, run, width, guide, clock, progress, decided, &mut held)
 }
 
 /// The state a search begins from.
@@ -260,18 +223,18 @@ fn start<S: Copy>(run: &Run<S>) -> Node<S> {
 
 /// The one depth loop, wherever `held` holds the states: each depth expands them, selects the
 /// next ones, chooses the answer's state and reports; the line is rebuilt from the trail at
-/// the end (on process 0: elsewhere its placements are empty).
-#[allow(clippy::too_many_arguments)]
+/// the end (on process 0: elsewhere its placements are empty). With no `options.decided`, the
+/// trail keeps the whole answer to the end (what the tests hold the streaming search against).
 fn depths<G: Game>(
     game: &G,
     run: &Run<G::State>,
-    width: &Width,
-    guide: Option<&Guide>,
-    clock: &dyn Clock,
-    progress: &mut dyn FnMut(&DepthStats),
-    mut decided: Option<Decided<G::Code>>,
+    options: Options<'_, G::Code>,
     held: &mut impl Holder<G>,
 ) -> Line<G::Code> {
+    let (width, guide) = (options.width, options.guide);
+    let mut progress = options.progress;
+    let wall = WallClock::start();
+    let clock = options.clock.unwrap_or(&wall);
     assert!(
         width.beam_width > 0 && width.width_changes.0.iter().all(|&(_, w)| w > 0),
         "beam width must be positive"
@@ -279,11 +242,10 @@ fn depths<G: Game>(
     let mut widths = WidthPlan::new(width.beam_width, &width.width_changes, width.time_budget);
     let depth_count = run.depths;
     let mut trail = Trail::new();
-    if guide.is_some() && run.objective == Objective::Survive {
-        // The answer may become no line at all (a depth that loses the guide's board forgets
-        // it): nothing is decided before the end.
-        decided = None;
-    }
+    // Where the answer may become no line at all (guided, surviving: a depth that loses the
+    // guide's board forgets it), nothing is decided before the end.
+    let surviving_guide = guide.is_some() && run.objective == Objective::Survive;
+    let mut decided = options.decided.filter(|_| !surviving_guide);
     // The state the answer ends on so far; None before any piece.
     let mut best: Option<Best> = None;
     let mut stats = DepthStats::default();
@@ -316,7 +278,7 @@ fn depths<G: Game>(
         stats.best_score = best.map_or(0, |b| b.score);
         stats.beam_size = chosen.size;
         stats.seconds.add([started, expand_done, selected]);
-        if held.root() {
+        if let Some(progress) = progress.as_mut().filter(|_| held.root()) {
             progress(&stats);
         }
         let now = clock.seconds(stats.expanded);
@@ -335,6 +297,7 @@ fn depths<G: Game>(
         score,
         stats,
         width_changes: widths.changes(),
+        traffic: None,
     }
 }
 

@@ -13,7 +13,7 @@
 //! under it: the choice is always that of every candidate.
 
 use super::candidates::{shortlist_rank, Candidate, Chunk, BUCKETS, SAMPLE_STEP};
-use super::game::Code;
+use super::code::Code;
 use ahash::AHashMap;
 use rayon::prelude::*;
 use std::cmp::Reverse;

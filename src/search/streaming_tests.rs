@@ -2,7 +2,6 @@
 //! line of the search that keeps its whole trail to the end, whether the beam places every
 //! piece, dies, or answers with a state pinned at an earlier depth.
 use super::*;
-use crate::search::width::WallClock;
 
 /// A small game of numbers: each state has `children` children, named 0.., whose state is a
 /// hash of the parent's and the name's. The key is a hash too (so the beam keeps states
@@ -78,38 +77,21 @@ fn run(seed: u64, depths: usize, objective: Objective) -> Run<u64> {
 }
 
 fn width(beam_width: usize) -> Width {
-    Width {
-        beam_width,
-        width_changes: Schedule::default(),
-        time_budget: None,
-    }
+    Width::fixed(beam_width)
 }
 
 fn streamed(game: &Toy, run: &Run<u64>, width: &Width, guide: Option<&Guide>) -> Streamed {
     let mut decided = Vec::new();
-    let line = beam_search_streaming(
-        game,
-        run,
-        width,
-        guide,
-        &WallClock::start(),
-        &mut |_| {},
-        &mut |codes| decided.extend_from_slice(codes),
-    );
+    let mut take = |codes: &[u16]| decided.extend_from_slice(codes);
+    let options = Options::new(width).guide(guide).decided(&mut take);
+    let line = beam_search(game, run, options);
     Streamed { decided, line }
 }
 
 /// The search that keeps its whole trail.
 fn whole(game: &Toy, run: &Run<u64>, width: &Width, guide: Option<&Guide>) -> Line<u16> {
-    search(
-        game,
-        run,
-        width,
-        guide,
-        &WallClock::start(),
-        &mut |_| {},
-        None,
-    )
+    let mut held = InProcess::new(start(run), width.beam_width);
+    depths(game, run, Options::new(width).guide(guide), &mut held)
 }
 
 /// Over beams that live, die, and die with their best state at an earlier depth: the decided
@@ -137,8 +119,7 @@ fn decided_codes_and_the_answer_make_the_whole_trails_line() {
                     );
                     assert_eq!(joined, plain.placements, "{case}");
                     assert_eq!(s.line.score, plain.score, "{case}");
-                    let wrapped =
-                        beam_search(&game, &run, &width, None, &WallClock::start(), &mut |_| {});
+                    let wrapped = beam_search(&game, &run, Options::new(&width));
                     assert_eq!(wrapped.placements, plain.placements, "{case}");
                     cases += 1;
                     died += usize::from(plain.stats.pieces < run.depths);

@@ -11,9 +11,10 @@ use crate::cli::{read_policy, read_sequence, read_text, read_weights, CliError, 
 use crate::games::browser::record::{Record, Token, HEADER};
 use crate::games::browser::replay::{JsonReport, Replayer};
 use crate::games::browser::rules::Kind;
+use crate::games::browser::search::DEFAULT_WIDTH;
 use crate::games::browser::search::{self, default_policy, default_weights, Moves, Params};
-use crate::games::browser::search::{DEFAULT_SCORE_WEIGHT, DEFAULT_WIDTH};
 use crate::kit::board::Board;
+use crate::kit::policy::DEFAULT_SCORE_WEIGHT;
 use crate::search::limits;
 use crate::search::{Line, Objective, Run};
 use clap::Args as _;

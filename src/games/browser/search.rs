@@ -10,15 +10,10 @@ use crate::kit::board::Board;
 use crate::kit::eval::Weights;
 use crate::kit::pending::Pending;
 use crate::kit::policy::{Policy, Ranking};
-use crate::search::width::Clock;
-use crate::search::{self, DepthStats, Game, Objective, Processes, Run, Sink, Width};
+use crate::search::{self, DepthStats, Game, Objective, Options, Run, Sink};
 
 /// The browser game's default beam width.
 pub const DEFAULT_WIDTH: usize = 1_000;
-
-/// How much one point lowers a state's key without `--score-weight` (the contest's value,
-/// which the browser game's weights were tuned with).
-pub const DEFAULT_SCORE_WEIGHT: f64 = 0.024;
 
 /// The browser game's evaluation weights (`weights/browser.json`): the contest's, but with a
 /// cost on every filled cell instead of a reward, since a line is worth 10 points whatever the
@@ -58,28 +53,21 @@ pub struct Found {
     pub stats: DepthStats,
 }
 
-/// Searches `sequence`, in this process or over several ([`Processes`]: the moves then come
-/// out on process 0); each piece's moves of the best line come out through `decided`, in
-/// order, as soon as every line left in the beam begins with them (the last at the end), so
-/// that a long game's record is written as it is decided.
-pub fn solve(
-    sequence: &[Kind],
-    params: &Params,
-    width: &Width,
-    clock: &dyn Clock,
-    progress: &mut dyn FnMut(&DepthStats),
-    decided: &mut dyn FnMut(&[Vec<Token>]),
-    processes: Processes,
-) -> Found {
+/// Searches `sequence` as `options` say (in this process or over several: the moves then come
+/// out on process 0); each piece's moves of the best line come out through the options'
+/// `decided`, in order, as soon as every line left in the beam begins with them (the last at
+/// the end), so that a long game's record is written as it is decided.
+pub fn solve(sequence: &[Kind], params: &Params, options: Options<'_, Vec<Token>>) -> Found {
     let (game, run) = Browser::new(sequence, params, 0, (Board::default(), 0));
+    let (options, mut decided) = options.recoded();
     let mut moves = Moves::new(sequence);
     let mut out = |codes: &[u16]| {
         let pieces = moves.of(codes);
-        decided(&pieces);
+        if let Some(decided) = decided.as_mut() {
+            decided(&pieces);
+        }
     };
-    let (line, _) = search::beam_search_on(
-        processes, &game, &run, width, None, clock, progress, &mut out,
-    );
+    let line = search::beam_search(&game, &run, options.decided(&mut out));
     out(&line.placements);
     Found {
         points: line.score,

@@ -1,8 +1,6 @@
 //! Why a record of the NES search ends where it does: at the stop asked for, or where every
 //! line of the beam had ended before it, and then why this one did.
 
-use super::search::{Child, NesSearch, State};
-
 /// Why a record ends where it does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -32,25 +30,6 @@ impl Ending {
             Ending::Outscored => {
                 "the beam kept other lines past it, and they all ended with fewer points"
             }
-        }
-    }
-}
-
-impl NesSearch {
-    /// Why a line that ends on `state` ends there.
-    pub(super) fn ending(&self, state: &State) -> Ending {
-        if state.done {
-            return Ending::Reached;
-        }
-        let (mut kept, mut crashes) = (0, 0);
-        self.children(state, 0, |child| match child {
-            Child::Kept { .. } => kept += 1,
-            Child::Crashes => crashes += 1,
-        });
-        match (kept, crashes) {
-            (0, 0) => Ending::ToppedOut,
-            (0, _) => Ending::OnlyCrashes,
-            _ => Ending::Outscored,
         }
     }
 }

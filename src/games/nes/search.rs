@@ -11,22 +11,23 @@ use super::crash;
 use super::ending::Ending;
 use super::eval::{cost, NesWeights, Rows};
 use super::movegen::{placements, InputModel, Placement, Tap};
-use super::record::{runs_text, NesRecord};
+use super::record::NesRecord;
 use super::rules::{play_state, NesGame, Outcome};
 use super::start::Start;
 use super::tables::ORIENTATIONS;
-use crate::search::width::Clock;
-use crate::search::{self, DepthStats, Game, Objective, Processes, Run, Sink, Width};
+use crate::search::{self, DepthStats, Game, Objective, Options, Run, Sink};
 use smallvec::SmallVec;
 use std::hash::{BuildHasher, Hash, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 mod code;
 mod points;
+mod stream;
 
 pub use code::NesCode;
 pub use points::{clear_points, lines_to_level};
 use points::{cost_scale, place};
+pub use stream::RecordStream;
 
 /// When the search stops.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -243,47 +244,20 @@ impl NesSearch {
         }
     }
 
-    /// Runs the search from a start and returns the best record (when every line tops out
-    /// before the stop, the one `objective` asks for).
+    /// Runs the search from a start, planned for `planned` pieces, as `options` say, and
+    /// returns the best record (when every line tops out before the stop, the one `objective`
+    /// asks for); over several processes, the record is process 0's (elsewhere it holds no
+    /// frames). The record is made of the whole line: `options` hand out no decided codes.
     pub fn run(
         &self,
         start: &Start,
-        width: &Width,
-        planned: usize,
-        objective: Objective,
-        clock: &dyn Clock,
-        progress: &mut dyn FnMut(&DepthStats),
-    ) -> Found {
-        let goal = (planned, objective);
-        self.run_on(Processes::One, start, width, goal, clock, progress)
-    }
-
-    /// [`NesSearch::run`] in this process or over several ([`Processes`]): the record is then
-    /// process 0's (elsewhere it holds no frames).
-    pub fn run_on(
-        &self,
-        processes: Processes,
-        start: &Start,
-        width: &Width,
         (planned, objective): (usize, Objective),
-        clock: &dyn Clock,
-        progress: &mut dyn FnMut(&DepthStats),
+        options: Options<'_, NesCode>,
     ) -> Found {
+        assert!(options.decided.is_none(), "the record needs the whole line");
         let run = self.run_from(start, planned, objective);
-        let mut placements = Vec::new();
-        let mut decided = |codes: &[NesCode]| placements.extend_from_slice(codes);
-        let (mut line, _) = search::beam_search_on(
-            processes,
-            self,
-            &run,
-            width,
-            None,
-            clock,
-            progress,
-            &mut decided,
-        );
-        placements.append(&mut line.placements);
-        let mut found = self.record(start, &placements);
+        let line = search::beam_search(self, &run, options);
+        let mut found = self.record(start, &line.placements);
         found.stats = line.stats;
         found
     }
@@ -306,98 +280,6 @@ impl NesSearch {
             planned,
             objective,
         }
-    }
-}
-
-/// A record made as the search decides its placements: each one played out on the engine
-/// from the last, and each piece's line (its frames from its spawn to the next piece's) given
-/// as soon as the next placement is known, since the record's last line runs one frame
-/// further.
-pub struct RecordStream<'a> {
-    search: &'a NesSearch,
-    start: Start,
-    state: State,
-    frames: Vec<u8>,
-    piece_starts: Vec<usize>,
-    /// Lines given so far.
-    given: usize,
-}
-
-impl<'a> RecordStream<'a> {
-    pub fn new(search: &'a NesSearch, start: &Start) -> RecordStream<'a> {
-        RecordStream {
-            search,
-            start: *start,
-            state: State::root(start),
-            frames: Vec::new(),
-            piece_starts: Vec::new(),
-            given: 0,
-        }
-    }
-
-    /// The record's header, before the first piece's line.
-    pub fn header(&self) -> String {
-        NesRecord {
-            start: self.start,
-            frames: Vec::new(),
-        }
-        .to_text(&[])
-    }
-
-    /// Plays the next placement; the line of the piece before it, now whole, if there is one.
-    pub fn piece(&mut self, placement: &NesCode) -> Option<String> {
-        let state = &self.state;
-        self.piece_starts.push(state.spawn_frame.max(0) as usize);
-        for t in placement.taps() {
-            let f = (state.spawn_frame + t.frame as i64) as usize;
-            if self.frames.len() <= f {
-                self.frames.resize(f + 1, 0);
-            }
-            self.frames[f] = t.buttons;
-        }
-        self.state = self.search.play_out(&self.state, placement);
-        let whole = self.piece_starts.len().checked_sub(2)?;
-        let (from, to) = (self.piece_starts[whole], self.piece_starts[whole + 1]);
-        self.given += 1;
-        Some(self.line(from, to))
-    }
-
-    /// The frames `from..to` as a record line (frames past the last press are idle).
-    fn line(&self, from: usize, to: usize) -> String {
-        let mut frames =
-            self.frames[from.min(self.frames.len())..to.min(self.frames.len())].to_vec();
-        frames.resize(to - from, 0);
-        runs_text(&frames)
-    }
-
-    /// The record's end: the last piece's line (through the frame the game stops on), and
-    /// the record with what it scores by the search's count.
-    pub fn finish(mut self) -> (Found, Option<String>) {
-        let end = self.state.spawn_frame.max(0) as usize;
-        if self.frames.len() <= end {
-            self.frames.resize(end + 1, 0);
-        }
-        let last = self
-            .piece_starts
-            .last()
-            .filter(|_| self.given < self.piece_starts.len())
-            .map(|&from| self.line(from, self.frames.len()));
-        let state = self.state;
-        let found = Found {
-            record: NesRecord {
-                start: self.start,
-                frames: self.frames,
-            },
-            piece_starts: self.piece_starts,
-            score: state.game.score.uncapped(),
-            lines: state.game.lines(),
-            pieces: state.game.pieces,
-            reached_stop: state.done,
-            ending: self.search.ending(&state),
-            mismatches: self.search.mismatches(),
-            stats: DepthStats::default(),
-        };
-        (found, last)
     }
 }
 

@@ -10,8 +10,7 @@ use crate::kit::board::{Board, ROWS};
 use crate::kit::eval::Weights;
 use crate::kit::pending::Pending;
 use crate::kit::policy::{Policy, Ranking};
-use crate::search::width::Clock;
-use crate::search::{self, DepthStats, Game, Objective, Processes, Run, Sink, Width};
+use crate::search::{self, DepthStats, Game, Objective, Options, Run, Sink};
 
 /// The olympiad's default beam width: the olympiad's own.
 pub const DEFAULT_WIDTH: usize = 50;
@@ -38,36 +37,13 @@ pub struct Found {
     pub stats: DepthStats,
 }
 
-/// Searches `sequence`, in this process or over several ([`Processes`]; the placements are
-/// then process 0's); the placements of the answer's line come out through `decided` as
-/// they are decided (every line still in the beam begins with them), the rest in
+/// Searches `sequence` as `options` say (in this process or over several: the placements are
+/// then process 0's); the placements of the answer's line come out through the options'
+/// `decided` as they are decided (every line still in the beam begins with them), the rest in
 /// [`Found::placements`].
-pub fn solve(
-    sequence: &[Kind],
-    params: &Params,
-    width: &Width,
-    clock: &dyn Clock,
-    progress: &mut dyn FnMut(&DepthStats),
-    decided: &mut dyn FnMut(&[Placement]),
-    processes: Processes,
-) -> Found {
+pub fn solve(sequence: &[Kind], params: &Params, options: Options<'_, Placement>) -> Found {
     let (game, run) = Olympiad::new(sequence, params, 0, Board::default());
-    let mut unpacked = Vec::new();
-    let mut decided_codes = |codes: &[u16]| {
-        unpacked.clear();
-        unpacked.extend(codes.iter().map(|&c| unpack(c)));
-        decided(&unpacked);
-    };
-    let (line, _) = search::beam_search_on(
-        processes,
-        &game,
-        &run,
-        width,
-        None,
-        clock,
-        progress,
-        &mut decided_codes,
-    );
+    let line = options.unpacking(unpack, |options| search::beam_search(&game, &run, options));
     let placements: Vec<Placement> = line.placements.iter().map(|&c| unpack(c)).collect();
     Found {
         pieces: line.score as usize,

@@ -1,7 +1,7 @@
 //! Improving a stretch of a finished record.
 //!
 //! A beam starts from the record's own state at a piece and keeps the record's line in it
-//! whatever its rank (see [`beam_search_guided`]); every line of the beam that meets one of the
+//! whatever its rank (a [`Guide`]); every line of the beam that meets one of the
 //! record's boards with more points carries the gain on along the record's line. The answer
 //! ends on the record's board after the stretch, so the rest of the record plays on unchanged
 //! and the whole scores the old score plus the gain. A stretch that ends the record may end
@@ -13,9 +13,9 @@ use crate::games::tencent::bitboard::Board;
 use crate::games::tencent::record::Record;
 use crate::games::tencent::replay::replay_observed;
 use crate::games::tencent::rules::Kind;
-use crate::games::tencent::search::{beam_search_guided, Params, UnderWay};
+use crate::games::tencent::search::{beam_search, Params, UnderWay};
 use crate::games::tencent::solve::{record_from, verify, SolveError};
-use crate::search::{DepthStats, Guide};
+use crate::search::{DepthStats, Guide, Options};
 use thiserror::Error;
 
 /// Why a stretch of a record could not be polished.
@@ -103,7 +103,8 @@ pub fn polish(
         boards: states[from..to].iter().map(|(b, _)| b.hash64()).collect(),
         free_end: to == pieces,
     };
-    let solution = beam_search_guided(&sequence[..to], &params, &guide, progress);
+    let options = Options::new(&params.width).guide(&guide).progress(progress);
+    let solution = beam_search(&sequence[..to], &params, options);
     if solution.placements.is_empty() {
         return Err(PolishError::Lost);
     }
@@ -139,18 +140,15 @@ mod tests {
     use crate::games::tencent::record::Token;
     use crate::games::tencent::replay::replay;
     use crate::games::tencent::rules::Rules;
-    use crate::games::tencent::search::beam_search;
     use crate::games::tencent::solve::record_for;
-    use crate::kit::policy::Policy;
+    use crate::kit::policy::{Policy, DEFAULT_SCORE_WEIGHT};
     use crate::kit::sequence::contest_sequence;
-    use crate::search::width::Schedule;
+    use crate::search::Width;
 
     fn params(beam_width: usize) -> Params {
         Params {
-            beam_width,
-            width_changes: Schedule::default(),
-            time_budget: None,
-            score_weight: 0.024,
+            width: Width::fixed(beam_width),
+            score_weight: DEFAULT_SCORE_WEIGHT,
             weights: Default::default(),
             // The games below were worked out for the key without the fill plan (with it, the
             // free end of the ten O pieces finds 168 rather than 120).
@@ -167,7 +165,7 @@ mod tests {
     /// A record made by a narrow beam, to be polished by a wider one.
     fn narrow_record(sequence: &[Kind]) -> Record {
         let p = params(30);
-        let solution = beam_search(sequence, &p, &mut |_| {});
+        let solution = beam_search(sequence, &p, Options::new(&p.width));
         record_for(sequence, &solution.placements, p.rules).unwrap()
     }
 
@@ -250,9 +248,11 @@ mod tests {
             boards,
             free_end: false,
         };
-        let kept = beam_search_guided(&sequence, &wide, &guide, &mut |_| {});
+        let guided =
+            |guide: &Guide| beam_search(&sequence, &wide, Options::new(&wide.width).guide(guide));
+        let kept = guided(&guide);
         guide.free_end = true;
-        let free = beam_search_guided(&sequence, &wide, &guide, &mut |_| {});
+        let free = guided(&guide);
         // Ending on the record's last board is worth 108 at most in this beam; ending anywhere,
         // 120.
         assert_eq!((kept.score, free.score), (108, 120));

@@ -10,23 +10,15 @@ use super::rules::{Kind, Rules};
 use crate::kit::eval::Weights;
 use crate::kit::fluid::{FillCosts, FillValues};
 use crate::kit::pending::Pending;
-use crate::kit::policy::{Policy, Ranking};
-use crate::search::width::{Clock, Schedule, TimeBudget, WallClock};
-use crate::search::{
-    self, Comm, DepthStats, Game, Guide, Objective, Processes, Run, Sink, Traffic, Width,
-};
+use crate::kit::policy::{Policy, Ranking, DEFAULT_SCORE_WEIGHT};
+use crate::search::{self, Game, Line, Objective, Options, Run, Sink, Width};
 
 /// Everything that decides what the search returns.
 #[derive(Clone, Debug)]
 pub struct Params {
-    /// States kept at each depth (from the first; see `width_changes` and `time_budget`).
-    pub beam_width: usize,
-    /// Changes of the width at given depths (empty: `beam_width` throughout).
-    pub width_changes: Schedule,
-    /// Re-choose the width as the search goes so that it ends within this wall-clock budget
-    /// (`beam_width` is then the first width; `width_changes` must be empty). The record then
-    /// depends on the clock; [`Solution::width_changes`] replays it without the budget.
-    pub time_budget: Option<TimeBudget>,
+    /// How wide the beam is and how long it runs (what a search's options borrow:
+    /// `Options::new(&params.width)`).
+    pub width: Width,
     pub score_weight: f64,
     pub weights: Weights,
     pub policy: Policy,
@@ -39,9 +31,6 @@ pub struct Params {
     /// pieces placed (see [`Objective`]).
     pub objective: Objective,
 }
-
-/// How much one point lowers a state's key when scoring (key = evaluation - score x weight).
-pub const DEFAULT_SCORE_WEIGHT: f64 = 0.024;
 
 /// A point's worth in the key when surviving: none, so that no clear is bought with the
 /// stack's safety (the survival weights were tuned with it so; points still decide between
@@ -88,170 +77,24 @@ pub struct UnderWay {
     pub score: u64,
 }
 
-/// The search's answer: one placement per piece from the first.
-#[derive(Clone, Debug)]
-pub struct Solution {
-    /// One placement per piece from `Params::start`'s piece on.
-    pub placements: Vec<Placement>,
-    /// The whole game's score, the start's included.
-    pub score: u64,
-    pub stats: DepthStats,
-    /// The width changes the search made (those of `Params::width_changes` it reached, or the
-    /// budget's): with the same `beam_width` and no budget they give the same record.
-    pub width_changes: Schedule,
-}
-
 /// Runs the beam over `sequence` (all of it, up to the piece limit, from `params.start`'s
-/// piece on), calling `progress` after every depth.
+/// piece on) as `params` rank it, told how by `options` (see [`search::beam_search`]; a simple
+/// search: `Options::new(&params.width)`), in placements rather than the game's codes.
 pub fn beam_search(
     sequence: &[Kind],
     params: &Params,
-    progress: &mut dyn FnMut(&DepthStats),
-) -> Solution {
-    run(sequence, params, None, &WallClock::start(), progress)
-}
-
-/// [`beam_search`] whose time budget reads `clock` instead of the wall clock (a
-/// [`crate::search::width::SpeedModel`] makes a budgeted search repeatable).
-pub fn beam_search_with_clock(
-    sequence: &[Kind],
-    params: &Params,
-    clock: &dyn Clock,
-    progress: &mut dyn FnMut(&DepthStats),
-) -> Solution {
-    run(sequence, params, None, clock, progress)
-}
-
-/// [`beam_search`] that keeps the guide's line in the beam whatever its rank and answers with
-/// that line as the beam left it. Nothing in the rules depends on how a board was reached, so
-/// a line of the search that meets one of the guide's boards with more points carries the gain
-/// on along the guide's line: the answer is the guide with every such gain, ending on the
-/// guide's board after the last piece searched, so whatever followed that board in the
-/// guide's game can follow the answer too; with [`Guide::free_end`], the beam's best line at
-/// the end if it scores more. Empty when the beam never held a board of the guide.
-pub fn beam_search_guided(
-    sequence: &[Kind],
-    params: &Params,
-    guide: &Guide,
-    progress: &mut dyn FnMut(&DepthStats),
-) -> Solution {
-    run(sequence, params, Some(guide), &WallClock::start(), progress)
-}
-
-/// [`beam_search`] that hands out the placements as they are decided (see
-/// [`search::beam_search_streaming`]): `decided` receives them in order from
-/// `params.start`'s piece on, and the solution's `placements` are those that follow them.
-pub fn beam_search_streaming(
-    sequence: &[Kind],
-    params: &Params,
-    progress: &mut dyn FnMut(&DepthStats),
-    decided: &mut dyn FnMut(&[Placement]),
-) -> Solution {
-    let clock = WallClock::start();
-    run_placements(sequence, params, &clock, progress, decided, Processes::One).0
-}
-
-/// [`beam_search_streaming`] over the processes of `comm`, every one calling it alike (see
-/// [`search::distributed`]): process 0 receives the decided placements and answers with the
-/// line; every process answers with the score and what crossed between the processes.
-pub fn beam_search_distributed(
-    sequence: &[Kind],
-    params: &Params,
-    comm: &dyn Comm,
-    clock: &dyn Clock,
-    progress: &mut dyn FnMut(&DepthStats),
-    decided: &mut dyn FnMut(&[Placement]),
-) -> (Solution, Traffic) {
-    let processes = Processes::Many(comm);
-    let (solution, traffic) = run_placements(sequence, params, clock, progress, decided, processes);
-    (
-        solution,
-        traffic.expect("a distributed search reports its traffic"),
-    )
-}
-
-/// [`run_streaming`] with no guide, handing out the decided codes as placements.
-fn run_placements(
-    sequence: &[Kind],
-    params: &Params,
-    clock: &dyn Clock,
-    progress: &mut dyn FnMut(&DepthStats),
-    decided: &mut dyn FnMut(&[Placement]),
-    processes: Processes,
-) -> (Solution, Option<Traffic>) {
-    let mut unpacked = Vec::new();
-    let mut decided = |codes: &[u16]| {
-        unpacked.clear();
-        unpacked.extend(codes.iter().map(|&c| Placement::unpack(c)));
-        decided(&unpacked);
-    };
-    run_streaming(
-        sequence,
-        params,
-        None,
-        clock,
-        progress,
-        &mut decided,
-        processes,
-    )
-}
-
-fn run(
-    sequence: &[Kind],
-    params: &Params,
-    guide: Option<&Guide>,
-    clock: &dyn Clock,
-    progress: &mut dyn FnMut(&DepthStats),
-) -> Solution {
-    let mut placements = Vec::new();
-    let mut decided = |codes: &[u16]| placements.extend_from_slice(codes);
-    let (mut solution, _) = run_streaming(
-        sequence,
-        params,
-        guide,
-        clock,
-        progress,
-        &mut decided,
-        Processes::One,
-    );
-    let tail = std::mem::take(&mut solution.placements);
-    solution.placements = (placements.into_iter().map(Placement::unpack))
-        .chain(tail)
-        .collect();
-    solution
-}
-
-fn run_streaming(
-    sequence: &[Kind],
-    params: &Params,
-    guide: Option<&Guide>,
-    clock: &dyn Clock,
-    progress: &mut dyn FnMut(&DepthStats),
-    decided: &mut dyn FnMut(&[u16]),
-    processes: Processes,
-) -> (Solution, Option<Traffic>) {
+    options: Options<'_, Placement>,
+) -> Line<Placement> {
     let (game, run) = Tencent::new(sequence, params);
-    let width = params.width();
-    let (line, traffic) = search::beam_search_on(
-        processes, &game, &run, &width, guide, clock, progress, decided,
-    );
-    let solution = Solution {
+    let line = options.unpacking(Placement::unpack, |options| {
+        search::beam_search(&game, &run, options)
+    });
+    Line {
         placements: line.placements.into_iter().map(Placement::unpack).collect(),
         score: line.score,
         stats: line.stats,
         width_changes: line.width_changes,
-    };
-    (solution, traffic)
-}
-
-impl Params {
-    /// The beam's widths these parameters name.
-    pub fn width(&self) -> Width {
-        Width {
-            beam_width: self.beam_width,
-            width_changes: self.width_changes.clone(),
-            time_budget: self.time_budget,
-        }
+        traffic: line.traffic,
     }
 }
 

@@ -21,7 +21,7 @@ use crate::games::tencent::search::{beam_search, Params};
 use crate::kit::eval::Weights;
 use crate::kit::policy::Policy;
 use crate::kit::sequence::SplitMix64;
-use crate::search::Objective;
+use crate::search::{Objective, Options, Width};
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 use std::time::Instant;
@@ -162,9 +162,7 @@ pub fn score_trial(
 ) -> TrialScores {
     let start = Instant::now();
     let beam = Params {
-        beam_width: params.beam_width,
-        width_changes: Default::default(),
-        time_budget: None,
+        width: Width::fixed(params.beam_width),
         score_weight: params.score_weight,
         weights: params.weights.clone(),
         policy: params.policy.clone(),
@@ -172,7 +170,7 @@ pub fn score_trial(
         start: Default::default(),
         objective,
     };
-    let solve = |input: &TuneInput| beam_search(&input.pieces, &beam, &mut |_| {});
+    let solve = |input: &TuneInput| beam_search(&input.pieces, &beam, Options::new(&beam.width));
     let (scores, pieces) = inputs
         .iter()
         .map(|input| {

@@ -4,9 +4,10 @@
 //! ([`distinct`]).
 
 use super::super::candidates::{Chunk, KeepOrder, Order};
+use super::super::code::Code;
 use super::super::comm::Parcels;
 use super::super::expand::{Node, Step};
-use super::super::game::{Code, Game};
+use super::super::game::Game;
 use super::super::wire::{Reader, Wire};
 use rayon::prelude::*;
 

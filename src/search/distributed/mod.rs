@@ -20,7 +20,7 @@
 //! key by board hash, and among the children with one board the one that goes on has the
 //! highest score, then the lowest key, the lowest placement rank and the lowest parent hash.
 //! None of that depends on where a state is held, so the answer is the same line, and the
-//! one-process search's ([`super::beam_search_streaming`]), which follows the same order.
+//! one-process search's, which follows the same order: [`super::beam_search`] runs either.
 
 mod exchange;
 mod rank;
@@ -29,11 +29,11 @@ use super::candidates::{shortlist_rank, Order};
 use super::comm::{gather_u64, sum, Comm, Metered, Parcels};
 use super::expand::{Beam, Node, Step};
 use super::game::Game;
-use super::held::{Decided, Expansion, Holder, Selection};
+use super::held::{Expansion, Holder, Selection};
+use super::options::Decided;
 use super::trail::{Best, Trail, TrailEntry};
 use super::wire::{Reader, Wire};
-use super::{depths, start, DepthStats, Line, Run, Width};
-use crate::search::width::Clock;
+use super::{depths, start, Line, Options, Run};
 use exchange::{arrival, distinct, outbox, Arrived, Distinct};
 use rank::{cutoff, kth};
 use rayon::prelude::*;
@@ -54,43 +54,25 @@ pub struct Traffic {
     pub most_states: usize,
 }
 
-/// The distributed search's answer: the line on process 0 (elsewhere its placements are
-/// empty), and what crossed between the processes.
-pub struct Answer<C> {
-    pub line: Line<C>,
-    pub traffic: Traffic,
-}
-
-/// Runs the beam as [`super::beam_search_streaming`] does, over the processes of `comm`
-/// (every one calls it with the same arguments). Process 0 hands out the decided placements
-/// and answers with the line; the progress is called there only. No guide.
-pub fn beam_search_distributed<G: Game>(
+/// Runs the beam as the one-process search does, over the processes of `comm` (every one
+/// calls it with the same options). Process 0 hands out the decided placements and answers
+/// with the line (elsewhere its placements are empty); the progress is called there only. No
+/// guide.
+pub(super) fn search<G: Game>(
     game: &G,
     run: &Run<G::State>,
-    width: &Width,
     comm: &dyn Comm,
-    clock: &dyn Clock,
-    progress: &mut dyn FnMut(&DepthStats),
-    decided: &mut dyn FnMut(&[G::Code]),
-) -> Answer<G::Code> {
+    options: Options<'_, G::Code>,
+) -> Line<G::Code> {
     let comm = Metered::new(comm);
     let mut held = Spread::new(&comm, start(run));
-    let line = depths(
-        game,
-        run,
-        width,
-        None,
-        clock,
-        progress,
-        Some(decided),
-        &mut held,
-    );
-    let traffic = Traffic {
+    let mut line = depths(game, run, options, &mut held);
+    line.traffic = Some(Traffic {
         seconds: comm.seconds(),
         bytes: comm.sent(),
         ..held.traffic
-    };
-    Answer { line, traffic }
+    });
+    line
 }
 
 /// The beam spread over the processes of a [`Comm`], each holding the boards that hash to it.

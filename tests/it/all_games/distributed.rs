@@ -6,18 +6,15 @@
 
 use tetris_opt::games::tencent::movegen::Placement;
 use tetris_opt::games::tencent::rules::{Kind, Rules};
-use tetris_opt::games::tencent::search::{beam_search_distributed, beam_search_streaming, Params};
+use tetris_opt::games::tencent::search::{beam_search, Params};
 use tetris_opt::games::tencent::solve::record_for;
 use tetris_opt::kit::sequence::{generate, Distribution};
 use tetris_opt::search::comm::run_local;
-use tetris_opt::search::width::WallClock;
-use tetris_opt::search::{Comm, Objective, Processes, Width};
+use tetris_opt::search::{Comm, Objective, Options, Processes, Width};
 
 fn params(beam_width: usize, objective: Objective) -> Params {
     Params {
-        beam_width,
-        width_changes: Default::default(),
-        time_budget: None,
+        width: Width::fixed(beam_width),
         score_weight: 1.0 / 38.0,
         weights: Default::default(),
         policy: Default::default(),
@@ -44,31 +41,25 @@ fn one_answer_for_any_processes<R: PartialEq + std::fmt::Debug + Send>(
     one
 }
 
-/// A beam of `beam_width` throughout.
-fn width(beam_width: usize) -> Width {
-    Width {
-        beam_width,
-        width_changes: Default::default(),
-        time_budget: None,
-    }
-}
-
 /// The line of the one-process search, then of each process count from 1 to 4: (decided then
 /// answered placements, score) of process 0. Every process answers with one score, and only
 /// process 0 with placements.
 fn lines(sequence: &[Kind], params: &Params) -> Vec<(Vec<Placement>, u64)> {
     let mut placements = Vec::new();
     let mut decided = |p: &[Placement]| placements.extend_from_slice(p);
-    let solution = beam_search_streaming(sequence, params, &mut |_| {}, &mut decided);
+    let options = Options::new(&params.width).decided(&mut decided);
+    let solution = beam_search(sequence, params, options);
     placements.extend(solution.placements);
     let one = (placements, solution.score);
     let many = (1..=4).map(|processes| {
         let answers = run_local(processes, |comm| {
             let mut placements = Vec::new();
             let mut decided = |p: &[Placement]| placements.extend_from_slice(p);
-            let clock = WallClock::start();
-            let (solution, traffic) =
-                beam_search_distributed(sequence, params, comm, &clock, &mut |_| {}, &mut decided);
+            let options = Options::new(&params.width).processes(Processes::Many(comm));
+            let solution = beam_search(sequence, params, options.decided(&mut decided));
+            let traffic = solution
+                .traffic
+                .expect("a distributed search reports its traffic");
             assert_eq!(traffic.processes, processes);
             placements.extend(solution.placements);
             (placements, solution.score)
@@ -133,15 +124,11 @@ fn the_olympiads_game_gives_one_line_for_any_process_count() {
     let (line, pieces) = one_answer_for_any_processes(|processes| {
         let mut placements = Vec::new();
         let mut decided = |p: &[_]| placements.extend_from_slice(p);
-        let found = solve(
-            &sequence,
-            &params,
-            &width(40),
-            &WallClock::start(),
-            &mut |_| {},
-            &mut decided,
-            processes,
-        );
+        let width = Width::fixed(40);
+        let options = Options::new(&width)
+            .processes(processes)
+            .decided(&mut decided);
+        let found = solve(&sequence, &params, options);
         placements.extend(found.placements);
         (placements, found.pieces)
     });
@@ -172,14 +159,9 @@ fn nes_tetris_gives_one_record_for_any_process_count() {
     let start = start(18, 0).expect("level 18 has a start");
     let (frames, score, pieces, mismatches) = one_answer_for_any_processes(|processes| {
         let search = NesSearch::new(model, stop, NesWeights::default());
-        let found = search.run_on(
-            processes,
-            &start,
-            &width(30),
-            (40, Objective::Score),
-            &WallClock::start(),
-            &mut |_| {},
-        );
+        let width = Width::fixed(30);
+        let options = Options::new(&width).processes(processes);
+        let found = search.run(&start, (40, Objective::Score), options);
         (
             found.record.frames,
             found.score,
@@ -196,7 +178,7 @@ fn nes_tetris_gives_one_record_for_any_process_count() {
 #[test]
 fn the_browser_game_gives_one_game_for_any_process_count() {
     use tetris_opt::games::browser::search::{default_policy, default_weights, solve, Params};
-    use tetris_opt::games::tencent::search::DEFAULT_SCORE_WEIGHT;
+    use tetris_opt::kit::policy::DEFAULT_SCORE_WEIGHT;
     let sequence = tetris_opt::games::browser::sequence(4, 300);
     let params = Params {
         score_weight: DEFAULT_SCORE_WEIGHT,
@@ -207,15 +189,11 @@ fn the_browser_game_gives_one_game_for_any_process_count() {
     let (moves, points, pieces) = one_answer_for_any_processes(|processes| {
         let mut moves = Vec::new();
         let mut decided = |pieces: &[Vec<_>]| moves.extend_from_slice(pieces);
-        let found = solve(
-            &sequence,
-            &params,
-            &width(60),
-            &WallClock::start(),
-            &mut |_| {},
-            &mut decided,
-            processes,
-        );
+        let width = Width::fixed(60);
+        let options = Options::new(&width)
+            .processes(processes)
+            .decided(&mut decided);
+        let found = solve(&sequence, &params, options);
         (moves, found.points, found.pieces)
     });
     assert_eq!((moves.len(), pieces), (300, 300), "every piece placed");

@@ -2,17 +2,17 @@
 //! builds replays to the score it claims, whatever the thread count, width schedule or start.
 
 use tetris_opt::games::tencent::bitboard::{self, Board as Bits};
+use tetris_opt::games::tencent::movegen::Placement;
 use tetris_opt::games::tencent::movegen::{self};
 use tetris_opt::games::tencent::replay::{replay, End};
 use tetris_opt::games::tencent::rules::Rules;
 use tetris_opt::games::tencent::rules::{self, Board, Kind};
-use tetris_opt::games::tencent::search::{
-    beam_search, beam_search_with_clock, input_bytes, Params, Solution,
-};
+use tetris_opt::games::tencent::search::{beam_search, input_bytes, Params};
 use tetris_opt::games::tencent::solve::{record_for, record_from, start_from};
 use tetris_opt::kit::fluid::{FillPlan, FillValues};
 use tetris_opt::kit::sequence::{contest_sequence, generate, Distribution};
 use tetris_opt::search::width::{SpeedModel, TimeBudget};
+use tetris_opt::search::{Line, Options, Width};
 
 // ---------------------------------------------------------------------------------------------
 // 5. End to end
@@ -20,9 +20,7 @@ use tetris_opt::search::width::{SpeedModel, TimeBudget};
 
 fn params(beam_width: usize, piece_limit: usize) -> Params {
     Params {
-        beam_width,
-        width_changes: Default::default(),
-        time_budget: None,
+        width: Width::fixed(beam_width),
         score_weight: 1.0 / 38.0,
         weights: Default::default(),
         policy: Default::default(),
@@ -32,10 +30,15 @@ fn params(beam_width: usize, piece_limit: usize) -> Params {
     }
 }
 
+/// The search with `params`' width and nothing else told.
+fn search(sequence: &[Kind], params: &Params) -> Line<Placement> {
+    beam_search(sequence, params, Options::new(&params.width))
+}
+
 /// Solves, builds the record, replays it strictly on the plain engine and checks the score;
 /// also replays the placements on both engines directly.
-fn solve_and_check(sequence: &[Kind], params: &Params, what: &str) -> Solution {
-    let solution = beam_search(sequence, params, &mut |_| {});
+fn solve_and_check(sequence: &[Kind], params: &Params, what: &str) -> Line<Placement> {
+    let solution = search(sequence, params);
     assert!(!solution.placements.is_empty(), "{what}: nothing placed");
 
     // The placements, locked one by one on both engines, score what the search claims.
@@ -86,7 +89,7 @@ fn a_search_started_inside_a_record_plays_on_from_there() {
     let sequence = contest_sequence(12358, 200);
     let limit = 160;
     let plain = params(16, limit);
-    let whole = beam_search(&sequence, &plain, &mut |_| {});
+    let whole = search(&sequence, &plain);
     let end = whole.placements.len();
     assert!(end > 100, "{end}");
     let record = record_for(
@@ -106,7 +109,7 @@ fn a_search_started_inside_a_record_plays_on_from_there() {
             start: start.clone(),
             ..params(width, limit)
         };
-        let more = beam_search(sequence, &params, &mut |_| {});
+        let more = search(sequence, &params);
         // The line ends at its last scoring piece (a shorter record of the same score).
         assert!(more.placements.len() < limit - pieces, "from {pieces}");
         assert_eq!(more.placements.is_empty(), pieces == end, "from {pieces}");
@@ -154,7 +157,7 @@ fn a_started_search_spawns_by_the_piece_number_in_the_game() {
         },
         ..params(4, rules::DEFAULT_PIECE_LIMIT)
     };
-    let lying = beam_search(&sequence, &from(1), &mut |_| {});
+    let lying = search(&sequence, &from(1));
     assert!(!lying.placements.is_empty());
     let rest = record_from(
         &sequence,
@@ -164,7 +167,7 @@ fn a_started_search_spawns_by_the_piece_number_in_the_game() {
     )
     .unwrap();
     assert!(rest.piece_count() > 0);
-    let upright = beam_search(&sequence, &from(2), &mut |_| {});
+    let upright = search(&sequence, &from(2));
     assert!(upright.placements.is_empty());
     assert_eq!(upright.score, 7);
 }
@@ -207,7 +210,7 @@ fn beam_search_is_the_same_on_one_and_two_threads() {
                 .num_threads(threads)
                 .build()
                 .unwrap()
-                .install(|| beam_search(sequence, &p, &mut |_| {}))
+                .install(|| search(sequence, &p))
         };
         let one = run(1);
         let two = run(2);
@@ -229,17 +232,13 @@ fn a_fill_plan_changes_the_ranking_and_stays_deterministic() {
         discount: 0.98,
     });
     let with = solve_and_check(&sequence, &planned, "with a fill plan");
-    let without = beam_search(
-        &sequence,
-        &params(40, rules::DEFAULT_PIECE_LIMIT),
-        &mut |_| {},
-    );
+    let without = search(&sequence, &params(40, rules::DEFAULT_PIECE_LIMIT));
     assert_ne!(with.placements, without.placements);
     let two = rayon::ThreadPoolBuilder::new()
         .num_threads(2)
         .build()
         .unwrap()
-        .install(|| beam_search(&sequence, &planned, &mut |_| {}));
+        .install(|| search(&sequence, &planned));
     assert_eq!(two.placements, with.placements);
 }
 
@@ -255,8 +254,8 @@ fn pieces_past_the_limit_leave_the_answer_as_it_is() {
     let long = contest_sequence(1, 4_000);
     let short = &long[..limit];
     let plain = params(24, limit);
-    let answer = beam_search(short, &plain, &mut |_| {});
-    let answer_long = beam_search(&long, &plain, &mut |_| {});
+    let answer = search(short, &plain);
+    let answer_long = search(&long, &plain);
     assert!(answer.placements.len() > 250, "{}", answer.placements.len());
     assert!(
         answer_long.placements == answer.placements,
@@ -271,8 +270,8 @@ fn pieces_past_the_limit_leave_the_answer_as_it_is() {
         start,
         ..params(40, limit)
     };
-    let more = beam_search(short, &started, &mut |_| {});
-    let more_long = beam_search(&long, &started, &mut |_| {});
+    let more = search(short, &started);
+    let more_long = search(&long, &started);
     assert!(
         more_long.placements == more.placements,
         "from piece 120: the answers differ"
@@ -300,12 +299,10 @@ fn pieces_past_the_limit_leave_the_answer_as_it_is() {
 #[test]
 fn width_changes_are_followed_and_replay_a_budgeted_search() {
     let sequence = contest_sequence(12358, 400);
-    let fixed = beam_search(&sequence, &params(60, 10_000), &mut |_| {});
-    let narrowed = Params {
-        width_changes: "100:5,1000:7".parse().unwrap(),
-        ..params(60, 10_000)
-    };
-    let narrowed = beam_search(&sequence, &narrowed, &mut |_| {});
+    let fixed = search(&sequence, &params(60, 10_000));
+    let mut narrowed = params(60, 10_000);
+    narrowed.width.width_changes = "100:5,1000:7".parse().unwrap();
+    let narrowed = search(&sequence, &narrowed);
     assert_eq!(narrowed.width_changes.0, vec![(100, 5)]);
     assert!(narrowed.stats.expanded < fixed.stats.expanded);
     assert!(fixed.width_changes.0.is_empty());
@@ -316,15 +313,17 @@ fn width_changes_are_followed_and_replay_a_budgeted_search() {
     // keeps it; a slow one (1 ms per state) narrows a beam of 300. Either schedule replays
     // its record from the same first width.
     let budgeted = |first: usize, seconds_per_state: f64, seconds: f64| {
-        let params = Params {
-            time_budget: Some(TimeBudget {
-                seconds,
-                max_width: 400,
-            }),
-            ..params(first, 10_000)
-        };
+        let mut params = params(first, 10_000);
+        params.width.time_budget = Some(TimeBudget {
+            seconds,
+            max_width: 400,
+        });
         let clock = SpeedModel { seconds_per_state };
-        beam_search_with_clock(&sequence, &params, &clock, &mut |_| {})
+        beam_search(
+            &sequence,
+            &params,
+            Options::new(&params.width).clock(&clock),
+        )
     };
     let fast = budgeted(60, 1e-6, 2.0);
     assert_eq!(fast.width_changes.0, vec![(50, 400)]);
@@ -338,11 +337,9 @@ fn width_changes_are_followed_and_replay_a_budgeted_search() {
         slow.stats.expanded
     );
     for (first, budgeted) in [(60, fast), (300, slow)] {
-        let replayed = Params {
-            width_changes: budgeted.width_changes.clone(),
-            ..params(first, 10_000)
-        };
-        let replayed = beam_search(&sequence, &replayed, &mut |_| {});
+        let mut replayed = params(first, 10_000);
+        replayed.width.width_changes = budgeted.width_changes.clone();
+        let replayed = search(&sequence, &replayed);
         assert_eq!(replayed.placements, budgeted.placements);
         assert_eq!(replayed.score, budgeted.score);
         assert_eq!(replayed.width_changes, budgeted.width_changes);
@@ -358,7 +355,7 @@ fn judge_solve_passes_judge_replay() {
         rules: Rules::judge(),
         ..params(40, 10_000)
     };
-    let solution = beam_search(&sequence, &params, &mut |_| {});
+    let solution = search(&sequence, &params);
     let record = record_for(&sequence, &solution.placements, Rules::judge()).expect("record");
     let judged = replay(&sequence, &record, Rules::judge().with_piece_limit(10_000));
     assert!(judged.valid(), "{:?}", judged.error);
@@ -386,8 +383,8 @@ fn judge_solve_passes_judge_replay() {
 /// score weight and no endgame; the ranking for points is the shipped default one.
 #[test]
 fn the_survival_ranking_is_the_shipped_survival_weights() {
-    use tetris_opt::games::tencent::search::{RankingParams, DEFAULT_SCORE_WEIGHT};
-    use tetris_opt::kit::policy::Policy;
+    use tetris_opt::games::tencent::search::RankingParams;
+    use tetris_opt::kit::policy::{Policy, DEFAULT_SCORE_WEIGHT};
     use tetris_opt::search::Objective;
     let file = include_str!("../../../weights/contest-survive.json");
     let shipped = tetris_opt::kit::eval::Weights::from_json(file).unwrap();

@@ -12,7 +12,7 @@ use crate::games::tencent::record::Record;
 use crate::games::tencent::rules::Kind;
 use crate::games::tencent::search::{input_bytes, Params, Tencent, UnderWay};
 use crate::games::tencent::solve::{start_from, RecordWriter, SolveError, UnderWayError};
-use crate::search::{limits, Line, Objective, Run};
+use crate::search::{limits, Line, Objective, Run, Width};
 use clap::FromArgMatches;
 
 /// The contest's default beam width.
@@ -67,9 +67,7 @@ impl Solver for ContestCli {
         let kept_pieces = start.index;
         let params = Params {
             // The pipeline sets the widths: these are the search's ranking and rules.
-            beam_width: DEFAULT_WIDTH,
-            width_changes: Default::default(),
-            time_budget: None,
+            width: Width::fixed(DEFAULT_WIDTH),
             score_weight: ranking.score_weight,
             weights: ranking.weights,
             policy: ranking.policy,
