@@ -2,14 +2,14 @@
 //! plain engine and printed, and the summary), `check`, `gen` and `play`'s page.
 
 use crate::cli::interrupt::RecordOut;
-use crate::cli::plain;
+use crate::cli::plain::{self, PlainCheck};
 use crate::cli::registry::{only, Check, GameCli, Play, Solve};
 use crate::cli::sequence::GenOptions;
 use crate::cli::solve::{end_lines, LinesOut, Planned, Shared, Solver, Verdict, Writer};
 use crate::cli::EXIT_INVALID;
 use crate::cli::{read_policy, read_sequence, read_text, read_weights, CliError, EvalOptions};
 use crate::games::browser::record::{Record, Token, HEADER};
-use crate::games::browser::replay::{JsonReport, Replayer};
+use crate::games::browser::replay::{check_text, JsonReport, Replayer, Report};
 use crate::games::browser::rules::Kind;
 use crate::games::browser::search::{self, default_policy, default_weights, Moves, Params};
 use crate::games::browser::search::{DEFAULT_SCORE_WEIGHT, DEFAULT_WIDTH};
@@ -253,7 +253,23 @@ impl GameCli for Browser {
     }
 }
 
-crate::plain_check!(Browser, crate::games::browser::replay);
+impl PlainCheck for Browser {
+    type Report = Report;
+    type Json = JsonReport;
+
+    fn check(sequence: &[Kind], text: &str, file: &str) -> Result<Report, String> {
+        check_text(sequence, text).map_err(|e| e.located(file))
+    }
+    fn summary(report: &Report) -> String {
+        report.summary()
+    }
+    fn json(report: &Report) -> JsonReport {
+        JsonReport::of(report)
+    }
+    fn invalid(message: String) -> JsonReport {
+        JsonReport::invalid(message)
+    }
+}
 
 /// `play`'s page: the sequence, and the record to race where `--compare` names one (checked as
 /// `check --game browser` checks it: the page never shows a score for a record that does not
@@ -265,7 +281,7 @@ fn page(run: &Play) -> Result<String, CliError> {
         Some(path) => {
             let text = read_text(path, "record file")?;
             let file = path.display().to_string();
-            crate::games::browser::replay::check_text(&sequence, &text).map_err(|e| CliError {
+            check_text(&sequence, &text).map_err(|e| CliError {
                 message: format!("--compare: {}", e.located(&file)),
                 code: EXIT_INVALID,
             })?;

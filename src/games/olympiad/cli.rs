@@ -3,13 +3,14 @@
 //! viewer page, and `gen`.
 
 use crate::cli::interrupt::RecordOut;
-use crate::cli::plain;
+use crate::cli::plain::{self, PlainCheck};
 use crate::cli::registry::{only, Check, GameCli, Solve};
 use crate::cli::sequence::GenOptions;
 use crate::cli::solve::{end_lines, LinesOut, Planned, Shared, Solver, Verdict, Writer};
 use crate::cli::{read_weights, CliError, EvalOptions, Pictures};
+use crate::games::olympiad::film;
 use crate::games::olympiad::record::{Placement, Record, HEADER};
-use crate::games::olympiad::replay::{JsonReport, Replay};
+use crate::games::olympiad::replay::{check_text, parse_for, JsonReport, Replay, Report};
 use crate::games::olympiad::rules::Kind;
 use crate::games::olympiad::search::{self, default_weights, unpack, Params, DEFAULT_WIDTH};
 use crate::kit::board::Board;
@@ -221,7 +222,24 @@ impl GameCli for Olympiad {
     }
 }
 
-crate::plain_check!(Olympiad, crate::games::olympiad::replay, page: |sequence, text, file| {
-    let record = crate::games::olympiad::replay::parse_for(sequence, text);
-    Some(crate::games::olympiad::film::page(sequence, record.as_ref(), file))
-});
+impl PlainCheck for Olympiad {
+    type Report = Report;
+    type Json = JsonReport;
+
+    fn check(sequence: &[Kind], text: &str, file: &str) -> Result<Report, String> {
+        check_text(sequence, text).map_err(|e| e.located(file))
+    }
+    fn summary(report: &Report) -> String {
+        report.summary()
+    }
+    fn json(report: &Report) -> JsonReport {
+        JsonReport::of(report)
+    }
+    fn invalid(message: String) -> JsonReport {
+        JsonReport::invalid(message)
+    }
+    fn page(sequence: &[Kind], text: &str, file: &str) -> Option<String> {
+        let record = parse_for(sequence, text);
+        Some(film::page(sequence, record.as_ref(), file))
+    }
+}
