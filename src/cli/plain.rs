@@ -1,11 +1,14 @@
-//! `check` for the games whose records are checked against a sequence file alone (the browser
-//! game, the olympiad's): a summary ending in `Score = N`, or one JSON object.
+//! The command line of the games whose records hold a line per piece of a sequence file and
+//! are checked against it alone (the browser game, the olympiad's): `check`, with a summary
+//! ending in `Score = N` or one JSON object, and the pieces `solve --from-record` keeps.
 
 use super::registry::CheckArgs;
+use super::solve::Shared;
 use super::{read_sequence, read_text, stdout_failed, write_file};
 use super::{refuse_overwriting, refuse_stdin_twice, refuse_stdout};
 use super::{CliError, EXIT_INVALID};
 use crate::kit::piece::Kind;
+use crate::kit::text::{Problem, RecordError};
 use serde::Serialize;
 use std::io::Write;
 use std::path::Path;
@@ -125,4 +128,30 @@ pub fn invalid_record(json: bool, message: String) -> Result<(), CliError> {
         message: String::new(),
         code: EXIT_INVALID,
     })
+}
+
+/// The first `pieces` pieces of the record at `path` that `solve --from-record` keeps: the
+/// record's text read by `parse` into each piece's entry and the line it is on, and each kept
+/// piece played by `play`, which says whether it ended the game. A record that does not
+/// replay, or whose game ends among the kept pieces, is refused: no search goes on from it.
+pub fn kept_pieces<T: Clone, P: Problem>(
+    run: &Shared,
+    path: &Path,
+    pieces: usize,
+    parse: impl FnOnce(&str) -> Result<(Vec<T>, Vec<usize>), RecordError<P>>,
+    mut play: impl FnMut(&T, usize) -> Result<bool, RecordError<P>>,
+) -> Result<Vec<T>, CliError> {
+    let text = read_text(path, "record file")?;
+    let file = path.display().to_string();
+    let (record, lines) = parse(&text).map_err(|e| run.from_record_invalid(e.located(&file)))?;
+    run.check_kept(record.len())?;
+    for (piece, &line) in record.iter().zip(&lines).take(pieces) {
+        let game_over = play(piece, line).map_err(|e| run.from_record_invalid(e.located(&file)))?;
+        if game_over {
+            return Err(run.from_record_invalid(format!(
+                "{file}:{line}: the game ends at this piece, so no search can go on from it"
+            )));
+        }
+    }
+    Ok(record[..pieces].to_vec())
 }

@@ -88,23 +88,17 @@ fn kept_pieces(
     path: &std::path::Path,
     pieces: usize,
 ) -> Result<(Vec<Vec<Token>>, Start), CliError> {
-    let text = read_text(path, "record file")?;
-    let file = path.display().to_string();
-    let record = Record::parse(&text).map_err(|e| run.from_record_invalid(e.located(&file)))?;
-    run.check_kept(record.pieces.len())?;
     let mut replayer = Replayer::new(sequence);
-    for (tokens, &line) in record.pieces.iter().zip(&record.source_lines).take(pieces) {
-        let (_, lock) = (replayer.piece(tokens, line))
-            .map_err(|e| run.from_record_invalid(e.located(&file)))?;
-        if lock.game_over {
-            return Err(run.from_record_invalid(format!(
-                "{file}:{line}: the game ends at this piece, so no search can go on from it"
-            )));
-        }
-    }
+    let kept = plain::kept_pieces(
+        run,
+        path,
+        pieces,
+        |text| Record::parse(text).map(|r| (r.pieces, r.source_lines)),
+        |tokens, line| Ok(replayer.piece(tokens, line)?.1.game_over),
+    )?;
     let game = replayer.game();
     let board = crate::games::browser::movegen::board_of(&game.field);
-    Ok((record.pieces[..pieces].to_vec(), (board, game.points)))
+    Ok((kept, (board, game.points)))
 }
 
 impl BrowserWriter<'_> {

@@ -11,7 +11,7 @@ use crate::cli::{read_weights, CliError, EvalOptions, Pictures};
 use crate::games::olympiad::film;
 use crate::games::olympiad::record::{Placement, Record, HEADER};
 use crate::games::olympiad::replay::{check_text, parse_for, JsonReport, Replay, Report};
-use crate::games::olympiad::rules::Kind;
+use crate::games::olympiad::rules::{Kind, Outcome};
 use crate::games::olympiad::search::{self, default_weights, unpack, Params, DEFAULT_WIDTH};
 use crate::kit::board::Board;
 use crate::search::limits;
@@ -86,28 +86,16 @@ fn kept_pieces(
     path: &std::path::Path,
     pieces: usize,
 ) -> Result<(Vec<Placement>, Board), CliError> {
-    let text = crate::cli::read_text(path, "record file")?;
-    let file = path.display().to_string();
-    let record = Record::parse(&text).map_err(|e| run.from_record_invalid(e.located(&file)))?;
-    run.check_kept(record.placements.len())?;
     let mut replay = Replay::new(sequence);
-    for (&p, &line) in record
-        .placements
-        .iter()
-        .zip(&record.source_lines)
-        .take(pieces)
-    {
-        let outcome = replay
-            .play(p, line)
-            .map_err(|e| run.from_record_invalid(e.located(&file)))?;
-        if matches!(outcome, crate::games::olympiad::rules::Outcome::GameOver) {
-            return Err(run.from_record_invalid(format!(
-                "{file}:{line}: the game ends at this piece, so no search can go on from it"
-            )));
-        }
-    }
+    let kept = plain::kept_pieces(
+        run,
+        path,
+        pieces,
+        |text| Record::parse(text).map(|r| (r.placements, r.source_lines)),
+        |&p, line| Ok(replay.play(p, line)? == Outcome::GameOver),
+    )?;
     let board = crate::games::olympiad::bitboard::board_of(replay.field());
-    Ok((record.placements[..pieces].to_vec(), board))
+    Ok((kept, board))
 }
 
 /// The olympiad's record as the search decides it: each placement played on the plain engine,
