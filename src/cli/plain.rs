@@ -1,17 +1,19 @@
 //! The command line of the games whose records hold a line per piece of a sequence file and
 //! are checked against it alone (the browser game, the olympiad's): `check`, with a summary
-//! ending in `Score = N` or one JSON object, and the pieces `solve --from-record` keeps.
+//! ending in `Score = N` or one JSON object, and what `solve` plans for them and the pieces
+//! its `--from-record` keeps.
 
 use super::registry::CheckArgs;
-use super::solve::Shared;
+use super::solve::{Planned, Shared};
 use super::{read_sequence, read_text, stdout_failed, write_file};
 use super::{refuse_overwriting, refuse_stdin_twice, refuse_stdout};
 use super::{CliError, EXIT_INVALID};
 use crate::kit::piece::Kind;
 use crate::kit::text::{Problem, RecordError};
+use crate::search::limits;
 use serde::Serialize;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// What `check --game G` is asked for.
 pub struct CheckOptions<'a> {
@@ -154,4 +156,27 @@ pub fn kept_pieces<T: Clone, P: Problem>(
         }
     }
     Ok(record[..pieces].to_vec())
+}
+
+/// What `solve` plans for a game played on the sequence file `input`, of `pieces` pieces,
+/// with `kept` of them kept from `--from-record`: the files no output may overwrite (the
+/// sequence, the evaluation files, the record), the sequence held beside the beam, and a run
+/// that an interrupt can resume.
+pub fn planned<P>(run: &Shared, input: PathBuf, pieces: usize, kept: usize, plan: P) -> Planned<P> {
+    let mut inputs = vec![("sequence file", input)];
+    for (what, path) in run.eval.inputs() {
+        inputs.extend(path.map(|p| (what, p.to_path_buf())));
+    }
+    inputs.extend(run.from.map(|(p, _)| ("record file", p.to_path_buf())));
+    Planned {
+        bytes_per_state: limits::BYTES_PER_STATE,
+        // The sequence, parsed beside its file's text: two bytes a piece.
+        input_bytes: 2 * pieces as u64,
+        closing: "",
+        kept,
+        about: false,
+        resumable: true,
+        inputs,
+        plan,
+    }
 }

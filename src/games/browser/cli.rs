@@ -14,7 +14,6 @@ use crate::games::browser::rules::Kind;
 use crate::games::browser::search::{self, default_policy, default_weights, Moves, Params};
 use crate::games::browser::search::{DEFAULT_SCORE_WEIGHT, DEFAULT_WIDTH};
 use crate::kit::board::Board;
-use crate::search::limits;
 use crate::search::{Line, Objective, Run};
 use clap::Args as _;
 
@@ -43,27 +42,14 @@ impl Solver for Browser {
             Some((path, pieces)) => kept_pieces(run, &sequence, path, pieces)?,
             None => (Vec::new(), (Board::default(), 0)),
         };
-        let mut inputs = vec![("sequence file", input)];
-        for (what, path) in run.eval.inputs() {
-            inputs.extend(path.map(|p| (what, p.to_path_buf())));
-        }
-        inputs.extend(run.from.map(|(p, _)| ("record file", p.to_path_buf())));
-        Ok(Planned {
-            bytes_per_state: limits::BYTES_PER_STATE,
-            // The sequence, parsed beside its file's text: two bytes a piece.
-            input_bytes: 2 * sequence.len() as u64,
-            closing: "",
-            kept: kept.len(),
-            about: false,
-            resumable: true,
-            inputs,
-            plan: Plan {
-                sequence,
-                params,
-                kept,
-                start,
-            },
-        })
+        let plan = Plan {
+            sequence,
+            params,
+            kept,
+            start,
+        };
+        let (pieces, kept) = (plan.sequence.len(), plan.kept.len());
+        Ok(plain::planned(run, input, pieces, kept, plan))
     }
 
     fn search<'p>(&'p self, plan: &'p Plan) -> (search::Browser<'p>, Run<Board>) {

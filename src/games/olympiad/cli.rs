@@ -14,7 +14,6 @@ use crate::games::olympiad::replay::{check_text, parse_for, JsonReport, Replay, 
 use crate::games::olympiad::rules::{Kind, Outcome};
 use crate::games::olympiad::search::{self, default_weights, unpack, Params, DEFAULT_WIDTH};
 use crate::kit::board::Board;
-use crate::search::limits;
 use crate::search::{Line, Objective, Run};
 use clap::Args as _;
 
@@ -44,25 +43,14 @@ impl Solver for Olympiad {
             None => default_weights(),
         };
         let objective = run.args.search.objective_or(Objective::Survive);
-        let mut inputs = vec![("sequence file", input)];
-        inputs.extend(run.eval.weights.clone().map(|p| ("weights file", p)));
-        inputs.extend(run.from.map(|(p, _)| ("record file", p.to_path_buf())));
-        Ok(Planned {
-            bytes_per_state: limits::BYTES_PER_STATE,
-            // The sequence, parsed beside its file's text: two bytes a piece.
-            input_bytes: 2 * sequence.len() as u64,
-            closing: "",
-            kept: kept.len(),
-            about: false,
-            resumable: true,
-            inputs,
-            plan: Plan {
-                sequence,
-                params: Params { weights, objective },
-                kept,
-                board,
-            },
-        })
+        let plan = Plan {
+            sequence,
+            params: Params { weights, objective },
+            kept,
+            board,
+        };
+        let (pieces, kept) = (plan.sequence.len(), plan.kept.len());
+        Ok(plain::planned(run, input, pieces, kept, plan))
     }
 
     fn search<'p>(&'p self, plan: &'p Plan) -> (search::Olympiad<'p>, Run<Board>) {
