@@ -233,6 +233,7 @@ impl GameCli for Browser {
     }
 }
 
+/// `check --game browser`: the record replayed on the plain engine, its summary or JSON.
 impl PlainCheck for Browser {
     type Report = Report;
     type Json = JsonReport;

@@ -198,6 +198,8 @@ impl GameCli for Olympiad {
     }
 }
 
+/// `check --game olympiad`: the record replayed on the plain engine, its summary or JSON, and
+/// the viewer's page `--html` writes (up to the error of an invalid record).
 impl PlainCheck for Olympiad {
     type Report = Report;
     type Json = JsonReport;
