@@ -1,14 +1,19 @@
-//! `check` for the games whose records are checked against a sequence file alone (the browser
-//! game, the olympiad's): a summary ending in `Score = N`, or one JSON object.
+//! The command line of the games whose records hold a line per piece of a sequence file and
+//! are checked against it alone (the browser game, the olympiad's): `check`, with a summary
+//! ending in `Score = N` or one JSON object, and what `solve` plans for them and the pieces
+//! its `--from-record` keeps.
 
 use super::registry::CheckArgs;
+use super::solve::{Planned, Shared};
 use super::{read_sequence, read_text, stdout_failed, write_file};
 use super::{refuse_overwriting, refuse_stdin_twice, refuse_stdout};
 use super::{CliError, EXIT_INVALID};
 use crate::kit::piece::Kind;
+use crate::kit::text::{Problem, RecordError};
+use crate::search::limits;
 use serde::Serialize;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// What `check --game G` is asked for.
 pub struct CheckOptions<'a> {
@@ -127,39 +132,51 @@ pub fn invalid_record(json: bool, message: String) -> Result<(), CliError> {
     })
 }
 
-/// A game's [`PlainCheck`] from its `replay` module (`check_text`, `Report::summary`,
-/// `JsonReport::of` and `::invalid`), with its viewer's page where it has one (a function of
-/// the sequence, the record's text and the file's name).
-#[macro_export]
-macro_rules! plain_check {
-    ($game:ty, $($replay:ident)::+ $(, page: $page:expr)?) => {
-        impl $crate::cli::plain::PlainCheck for $game {
-            type Report = $($replay)::+::Report;
-            type Json = $($replay)::+::JsonReport;
-            fn check(
-                sequence: &[$crate::kit::piece::Kind],
-                text: &str,
-                file: &str,
-            ) -> Result<Self::Report, String> {
-                $($replay)::+::check_text(sequence, text).map_err(|e| e.located(file))
-            }
-            fn summary(report: &Self::Report) -> String {
-                report.summary()
-            }
-            fn json(report: &Self::Report) -> Self::Json {
-                Self::Json::of(report)
-            }
-            fn invalid(message: String) -> Self::Json {
-                Self::Json::invalid(message)
-            }
-            $(fn page(
-                sequence: &[$crate::kit::piece::Kind],
-                text: &str,
-                file: &str,
-            ) -> Option<String> {
-                let page: fn(&[$crate::kit::piece::Kind], &str, &str) -> Option<String> = $page;
-                page(sequence, text, file)
-            })?
+/// The first `pieces` pieces of the record at `path` that `solve --from-record` keeps: the
+/// record's text read by `parse` into each piece's entry and the line it is on, and each kept
+/// piece played by `play`, which says whether it ended the game. A record that does not
+/// replay, or whose game ends among the kept pieces, is refused: no search goes on from it.
+pub fn kept_pieces<T: Clone, P: Problem>(
+    run: &Shared,
+    path: &Path,
+    pieces: usize,
+    parse: impl FnOnce(&str) -> Result<(Vec<T>, Vec<usize>), RecordError<P>>,
+    mut play: impl FnMut(&T, usize) -> Result<bool, RecordError<P>>,
+) -> Result<Vec<T>, CliError> {
+    let text = read_text(path, "record file")?;
+    let file = path.display().to_string();
+    let (record, lines) = parse(&text).map_err(|e| run.from_record_invalid(e.located(&file)))?;
+    run.check_kept(record.len())?;
+    for (piece, &line) in record.iter().zip(&lines).take(pieces) {
+        let game_over = play(piece, line).map_err(|e| run.from_record_invalid(e.located(&file)))?;
+        if game_over {
+            return Err(run.from_record_invalid(format!(
+                "{file}:{line}: the game ends at this piece, so no search can go on from it"
+            )));
         }
-    };
+    }
+    Ok(record[..pieces].to_vec())
+}
+
+/// What `solve` plans for a game played on the sequence file `input`, of `pieces` pieces,
+/// with `kept` of them kept from `--from-record`: the files no output may overwrite (the
+/// sequence, the evaluation files, the record), the sequence held beside the beam, and a run
+/// that an interrupt can resume.
+pub fn planned<P>(run: &Shared, input: PathBuf, pieces: usize, kept: usize, plan: P) -> Planned<P> {
+    let mut inputs = vec![("sequence file", input)];
+    for (what, path) in run.eval.inputs() {
+        inputs.extend(path.map(|p| (what, p.to_path_buf())));
+    }
+    inputs.extend(run.from.map(|(p, _)| ("record file", p.to_path_buf())));
+    Planned {
+        bytes_per_state: limits::BYTES_PER_STATE,
+        // The sequence, parsed beside its file's text: two bytes a piece.
+        input_bytes: 2 * pieces as u64,
+        closing: "",
+        kept,
+        about: false,
+        resumable: true,
+        inputs,
+        plan,
+    }
 }

@@ -1,7 +1,7 @@
 //! What several games share, below the search and every game: the column bitboard and the
 //! piece kinds, the board evaluation with its weights and policy, the batch of children waiting
-//! for it, piece sequences, the helpers of every reader of record text, and the replay page.
-//! Nothing here imports a game.
+//! for it, piece sequences, the helpers of every reader of record text and of the records that
+//! hold a line per piece, and the replay page. Nothing here imports a game.
 
 pub mod board;
 pub mod eval;
@@ -9,6 +9,7 @@ pub mod film;
 pub mod fluid;
 pub mod pending;
 pub mod piece;
+pub mod piece_lines;
 pub mod policy;
 pub mod sequence;
 pub mod text;

@@ -309,6 +309,13 @@ impl<P: Problem> RecordError<P> {
         }
     }
 
+    /// The error with its piece's kind named from `sequence`, as a replay's errors name it:
+    /// a record's reader knows no sequence.
+    pub fn naming_kind(mut self, sequence: &[crate::kit::piece::Kind]) -> Self {
+        self.kind = self.piece.and_then(|n| sequence.get(n - 1).copied());
+        self
+    }
+
     /// What is wrong, naming the piece and token, without the line.
     pub fn message(&self) -> String {
         let who = match (self.piece, self.kind) {

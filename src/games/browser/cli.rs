@@ -2,20 +2,19 @@
 //! plain engine and printed, and the summary), `check`, `gen` and `play`'s page.
 
 use crate::cli::interrupt::RecordOut;
-use crate::cli::plain;
+use crate::cli::plain::{self, PlainCheck};
 use crate::cli::registry::{only, Check, GameCli, Play, Solve};
 use crate::cli::sequence::GenOptions;
 use crate::cli::solve::{end_lines, LinesOut, Planned, Shared, Solver, Verdict, Writer};
 use crate::cli::EXIT_INVALID;
 use crate::cli::{read_policy, read_sequence, read_text, read_weights, CliError, EvalOptions};
 use crate::games::browser::record::{Record, Token, HEADER};
-use crate::games::browser::replay::{JsonReport, Replayer};
+use crate::games::browser::replay::{check_text, JsonReport, Replayer, Report};
 use crate::games::browser::rules::Kind;
 use crate::games::browser::search::DEFAULT_WIDTH;
 use crate::games::browser::search::{self, default_policy, default_weights, Moves, Params};
 use crate::kit::board::Board;
 use crate::kit::policy::DEFAULT_SCORE_WEIGHT;
-use crate::search::limits;
 use crate::search::{Line, Objective, Run};
 use clap::Args as _;
 
@@ -44,27 +43,14 @@ impl Solver for Browser {
             Some((path, pieces)) => kept_pieces(run, &sequence, path, pieces)?,
             None => (Vec::new(), (Board::default(), 0)),
         };
-        let mut inputs = vec![("sequence file", input)];
-        for (what, path) in run.eval.inputs() {
-            inputs.extend(path.map(|p| (what, p.to_path_buf())));
-        }
-        inputs.extend(run.from.map(|(p, _)| ("record file", p.to_path_buf())));
-        Ok(Planned {
-            bytes_per_state: limits::BYTES_PER_STATE,
-            // The sequence, parsed beside its file's text: two bytes a piece.
-            input_bytes: 2 * sequence.len() as u64,
-            closing: "",
-            kept: kept.len(),
-            about: false,
-            resumable: true,
-            inputs,
-            plan: Plan {
-                sequence,
-                params,
-                kept,
-                start,
-            },
-        })
+        let plan = Plan {
+            sequence,
+            params,
+            kept,
+            start,
+        };
+        let (pieces, kept) = (plan.sequence.len(), plan.kept.len());
+        Ok(plain::planned(run, input, pieces, kept, plan))
     }
 
     fn search<'p>(&'p self, plan: &'p Plan) -> (search::Browser<'p>, Run<Board>) {
@@ -89,23 +75,17 @@ fn kept_pieces(
     path: &std::path::Path,
     pieces: usize,
 ) -> Result<(Vec<Vec<Token>>, Start), CliError> {
-    let text = read_text(path, "record file")?;
-    let file = path.display().to_string();
-    let record = Record::parse(&text).map_err(|e| run.from_record_invalid(e.located(&file)))?;
-    run.check_kept(record.pieces.len())?;
     let mut replayer = Replayer::new(sequence);
-    for (tokens, &line) in record.pieces.iter().zip(&record.source_lines).take(pieces) {
-        let (_, lock) = (replayer.piece(tokens, line))
-            .map_err(|e| run.from_record_invalid(e.located(&file)))?;
-        if lock.game_over {
-            return Err(run.from_record_invalid(format!(
-                "{file}:{line}: the game ends at this piece, so no search can go on from it"
-            )));
-        }
-    }
+    let kept = plain::kept_pieces(
+        run,
+        path,
+        pieces,
+        |text| Record::parse(text).map(|r| (r.pieces, r.source_lines)),
+        |tokens, line| Ok(replayer.piece(tokens, line)?.1.game_over),
+    )?;
     let game = replayer.game();
     let board = crate::games::browser::movegen::board_of(&game.field);
-    Ok((record.pieces[..pieces].to_vec(), (board, game.points)))
+    Ok((kept, (board, game.points)))
 }
 
 impl BrowserWriter<'_> {
@@ -254,7 +234,24 @@ impl GameCli for Browser {
     }
 }
 
-crate::plain_check!(Browser, crate::games::browser::replay);
+/// `check --game browser`: the record replayed on the plain engine, its summary or JSON.
+impl PlainCheck for Browser {
+    type Report = Report;
+    type Json = JsonReport;
+
+    fn check(sequence: &[Kind], text: &str, file: &str) -> Result<Report, String> {
+        check_text(sequence, text).map_err(|e| e.located(file))
+    }
+    fn summary(report: &Report) -> String {
+        report.summary()
+    }
+    fn json(report: &Report) -> JsonReport {
+        JsonReport::of(report)
+    }
+    fn invalid(message: String) -> JsonReport {
+        JsonReport::invalid(message)
+    }
+}
 
 /// `play`'s page: the sequence, and the record to race where `--compare` names one (checked as
 /// `check --game browser` checks it: the page never shows a score for a record that does not
@@ -266,7 +263,7 @@ fn page(run: &Play) -> Result<String, CliError> {
         Some(path) => {
             let text = read_text(path, "record file")?;
             let file = path.display().to_string();
-            crate::games::browser::replay::check_text(&sequence, &text).map_err(|e| CliError {
+            check_text(&sequence, &text).map_err(|e| CliError {
                 message: format!("--compare: {}", e.located(&file)),
                 code: EXIT_INVALID,
             })?;

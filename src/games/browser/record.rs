@@ -6,11 +6,14 @@
 //! line, the piece and the token.
 
 use super::rules::{Kind, Move};
-use crate::kit::text::{describe_char, lines_after_header, quote, MissingHeader};
+use crate::kit::piece_lines::{self, line_of_piece, read_pieces, write_pieces, SequenceProblem};
+use crate::kit::text::{quote, MissingHeader};
 use std::fmt;
 
 /// The first line of every record.
 pub const HEADER: &str = "game browser";
+/// What the piece that ends the game does, as the messages and the report say it.
+pub const GAME_OVER: &str = "locked in a hidden row";
 /// The largest count one token carries.
 pub const MAX_COUNT: u16 = 999;
 
@@ -88,31 +91,18 @@ impl crate::kit::text::Problem for Problem {
 
     fn describe(&self, who: &str) -> String {
         match self {
-            Problem::Empty => format!(
-                "the record has no `{HEADER}` line (it is empty or all comments)"
-            ),
-            Problem::Header { found } => {
-                let hint = crate::kit::text::other_game_hint(found, HEADER);
-                format!("the first line must be `{HEADER}`, found '{found}'{hint}")
-            }
+            Problem::Empty => piece_lines::no_header(HEADER),
+            Problem::Header { found } => piece_lines::not_the_header(found, HEADER),
             Problem::Token {
                 number,
                 token,
                 what,
                 found,
-            } => {
-                let found = found.map(|c| format!(", found {}", describe_char(c)));
-                format!(
-                    "{who}, token {number} '{token}': {what}{}",
-                    found.unwrap_or_default()
-                )
+            } => piece_lines::bad_token(who, *number, token, None, what, *found),
+            Problem::PastSequence { pieces } => piece_lines::past_sequence(who, *pieces),
+            Problem::AfterGameOver { piece, kind } => {
+                piece_lines::after_game_over(who, *piece, *kind, GAME_OVER)
             }
-            Problem::PastSequence { pieces } => {
-                format!("{who}: a line past the sequence's last piece (it has {pieces})")
-            }
-            Problem::AfterGameOver { piece, kind } => format!(
-                "{who}: a line after the end of the game (piece {piece} ({kind}) locked in a hidden row)"
-            ),
             Problem::NoLock { row, col } => format!(
                 "{who} does not lock: its moves end with it at row {row}, column {col}"
             ),
@@ -134,33 +124,25 @@ impl crate::kit::text::Problem for Problem {
     }
 }
 
+impl SequenceProblem for Problem {
+    fn past_sequence(pieces: usize) -> Problem {
+        Problem::PastSequence { pieces }
+    }
+
+    fn after_game_over(piece: usize, kind: Kind) -> Problem {
+        Problem::AfterGameOver { piece, kind }
+    }
+}
+
 impl Record {
     /// Parses a record's text. A byte-order mark at the start is skipped; lines whose first
     /// non-blank character is `#` are comments; trailing whitespace (and `\r`) is ignored.
     pub fn parse(text: &str) -> Result<Record, RecordError> {
-        let lines = lines_after_header(text, HEADER).map_err(RecordError::missing_header)?;
-        let mut record = Record::default();
-        for (line, text) in lines {
-            let piece = record.pieces.len() + 1;
-            let tokens = (text.split_ascii_whitespace().enumerate())
-                .map(|(k, word)| {
-                    parse_token(word).map_err(|(what, found)| RecordError {
-                        line,
-                        piece: Some(piece),
-                        kind: None,
-                        problem: Problem::Token {
-                            number: k + 1,
-                            token: quote(word),
-                            what,
-                            found,
-                        },
-                    })
-                })
-                .collect::<Result<Vec<Token>, RecordError>>()?;
-            record.pieces.push(tokens);
-            record.source_lines.push(line);
-        }
-        Ok(record)
+        let (pieces, source_lines) = read_pieces(text, HEADER, parse_line)?;
+        Ok(Record {
+            pieces,
+            source_lines,
+        })
     }
 
     /// A record from each piece's moves, runs of one move merged into tokens of at most
@@ -194,8 +176,7 @@ impl Record {
 
     /// Appends a piece's tokens on the line its text would have.
     pub fn push(&mut self, tokens: Vec<Token>) {
-        // The header is line 1.
-        self.source_lines.push(self.pieces.len() + 2);
+        self.source_lines.push(line_of_piece(self.pieces.len()));
         self.pieces.push(tokens);
     }
 }
@@ -203,12 +184,26 @@ impl Record {
 impl fmt::Display for Record {
     /// The record's text: the header, then one line per piece, tokens separated by spaces.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "{HEADER}")?;
-        for tokens in &self.pieces {
-            writeln!(f, "{}", Record::line(tokens))?;
-        }
-        Ok(())
+        write_pieces(
+            f,
+            HEADER,
+            self.pieces.iter().map(|tokens| Record::line(tokens)),
+        )
     }
+}
+
+/// One piece's line of tokens.
+fn parse_line(line: &str) -> Result<Vec<Token>, Problem> {
+    (line.split_ascii_whitespace().enumerate())
+        .map(|(k, word)| {
+            parse_token(word).map_err(|(what, found)| Problem::Token {
+                number: k + 1,
+                token: quote(word),
+                what,
+                found,
+            })
+        })
+        .collect()
 }
 
 /// A problem with a token, and the character it is about (if one).

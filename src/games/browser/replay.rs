@@ -1,9 +1,10 @@
 //! Replaying a browser-game record on the plain engine: what `check --game browser` reports,
 //! and each locked piece for an observer (a trace, a test).
 
-use super::record::{Problem, Record, RecordError, Token};
+use super::record::{Problem, Record, RecordError, Token, GAME_OVER};
 use super::rules::{BrowserGame, Kind, Lock, Outcome, Piece};
-use serde::Serialize;
+use crate::kit::piece_lines::{self, source_line, Scored, Turns};
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// How a replay ended.
@@ -22,9 +23,7 @@ impl fmt::Display for End {
         match self {
             End::SequenceEnded => write!(f, "every piece of the sequence locked"),
             End::RecordEnded => write!(f, "the record ended before the sequence"),
-            End::GameOver { piece } => {
-                write!(f, "game over: piece {piece} locked in a hidden row")
-            }
+            End::GameOver { piece } => write!(f, "game over: piece {piece} {GAME_OVER}"),
         }
     }
 }
@@ -76,10 +75,7 @@ pub fn replay(sequence: &[Kind], record: &Record) -> Result<Report, RecordError>
 
 /// Parses and replays a record's text; every error names the piece's kind.
 pub fn check_text(sequence: &[Kind], text: &str) -> Result<Report, RecordError> {
-    let record = Record::parse(text).map_err(|mut e| {
-        e.kind = e.piece.and_then(|n| sequence.get(n - 1).copied());
-        e
-    })?;
+    let record = Record::parse(text).map_err(|e| e.naming_kind(sequence))?;
     replay(sequence, &record)
 }
 
@@ -91,7 +87,7 @@ pub fn replay_observed(
 ) -> Result<Report, RecordError> {
     let mut replayer = Replayer::new(sequence);
     for (index, tokens) in record.pieces.iter().enumerate() {
-        let line = record.source_lines.get(index).copied().unwrap_or(index + 2);
+        let line = source_line(&record.source_lines, index);
         let (piece, lock) = replayer.piece(tokens, line)?;
         observe(&Step {
             index,
@@ -107,60 +103,28 @@ pub fn replay_observed(
 /// A replay under way, one piece's line at a time (`solve` checks each piece before it writes
 /// it).
 pub struct Replayer<'a> {
-    sequence: &'a [Kind],
+    turns: Turns<'a>,
     game: BrowserGame,
     clears: [u64; 4],
-    played: usize,
-    placed: usize,
-    /// The piece (1-based) that ended the game.
-    over: Option<usize>,
 }
 
 impl<'a> Replayer<'a> {
     pub fn new(sequence: &'a [Kind]) -> Replayer<'a> {
         Replayer {
-            sequence,
+            turns: Turns::new(sequence),
             game: BrowserGame::new(),
             clears: [0; 4],
-            played: 0,
-            placed: 0,
-            over: None,
         }
     }
 
     /// Plays the next piece's `tokens` (on line `line` of the record, for messages).
     pub fn piece(&mut self, tokens: &[Token], line: usize) -> Result<(Piece, Lock), RecordError> {
-        let index = self.played;
-        let sequence = self.sequence;
-        let error = |kind: Option<Kind>, problem: Problem| RecordError {
-            line,
-            piece: Some(index + 1),
-            kind,
-            problem,
-        };
-        if let Some(piece) = self.over {
-            let ended = sequence[piece - 1];
-            let kind = sequence.get(index).copied();
-            return Err(error(kind, Problem::AfterGameOver { piece, kind: ended }));
-        }
-        let Some(&kind) = sequence.get(index) else {
-            return Err(error(
-                None,
-                Problem::PastSequence {
-                    pieces: sequence.len(),
-                },
-            ));
-        };
+        let kind = self.turns.next(line)?;
         let (piece, lock) = play_line(&mut self.game, kind, tokens)
-            .map_err(|problem| error(Some(kind), problem))?;
-        self.played += 1;
-        if lock.game_over {
-            self.over = Some(index + 1);
-        } else {
-            self.placed += 1;
-            if lock.lines > 0 {
-                self.clears[lock.lines as usize - 1] += 1;
-            }
+            .map_err(|problem| self.turns.error(line, problem))?;
+        self.turns.played(lock.game_over);
+        if !lock.game_over && lock.lines > 0 {
+            self.clears[lock.lines as usize - 1] += 1;
         }
         Ok((piece, lock))
     }
@@ -172,13 +136,13 @@ impl<'a> Replayer<'a> {
 
     /// The report of the pieces played.
     pub fn finish(self) -> Report {
-        let end = match self.over {
+        let end = match self.turns.game_over() {
             Some(piece) => End::GameOver { piece },
-            None if self.played >= self.sequence.len() => End::SequenceEnded,
+            None if self.turns.sequence_ended() => End::SequenceEnded,
             None => End::RecordEnded,
         };
         Report {
-            pieces_placed: self.placed,
+            pieces_placed: self.turns.placed(),
             lines: self.game.lines,
             clears: self.clears,
             points: self.game.points,
@@ -221,21 +185,14 @@ fn play_line(
 }
 
 /// The machine-readable report of `check --game browser --json`.
-#[derive(Clone, Debug, Serialize, serde::Deserialize, PartialEq, Eq)]
-pub struct JsonReport {
-    pub valid: bool,
-    pub error: Option<String>,
-    pub pieces_placed: usize,
-    pub lines: u64,
+pub type JsonReport = piece_lines::JsonReport<JsonScore>;
+
+/// The browser game's own fields of its JSON report: how it scored.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct JsonScore {
     pub clears: [u64; 4],
     pub points: u64,
     pub level: u64,
-    pub game_over: bool,
-    /// The piece (1-based) that ended the game, if one did.
-    pub game_over_piece: Option<usize>,
-    pub end: String,
-    /// The points again, as `Score = N` reports them (0 for an invalid record).
-    pub score: u64,
 }
 
 impl JsonReport {
@@ -244,35 +201,28 @@ impl JsonReport {
             End::GameOver { piece } => Some(piece),
             _ => None,
         };
-        JsonReport {
-            valid: true,
-            error: None,
+        let scored = Scored {
             pieces_placed: report.pieces_placed,
             lines: report.lines,
-            clears: report.clears,
-            points: report.points,
-            level: report.level,
-            game_over: game_over_piece.is_some(),
             game_over_piece,
             end: report.end.to_string(),
             score: report.points,
-        }
+        };
+        let score = JsonScore {
+            clears: report.clears,
+            points: report.points,
+            level: report.level,
+        };
+        JsonReport::scored(scored, score)
     }
 
     /// The report of an invalid record: nothing scored.
     pub fn invalid(error: String) -> JsonReport {
-        JsonReport {
-            valid: false,
-            error: Some(error),
-            pieces_placed: 0,
-            lines: 0,
+        let score = JsonScore {
             clears: [0; 4],
             points: 0,
             level: 1,
-            game_over: false,
-            game_over_piece: None,
-            end: "invalid record".to_string(),
-            score: 0,
-        }
+        };
+        JsonReport::refused(error, score)
     }
 }

@@ -3,17 +3,17 @@
 //! viewer page, and `gen`.
 
 use crate::cli::interrupt::RecordOut;
-use crate::cli::plain;
+use crate::cli::plain::{self, PlainCheck};
 use crate::cli::registry::{only, Check, GameCli, Solve};
 use crate::cli::sequence::GenOptions;
 use crate::cli::solve::{end_lines, LinesOut, Planned, Shared, Solver, Verdict, Writer};
 use crate::cli::{read_weights, CliError, EvalOptions, Pictures};
+use crate::games::olympiad::film;
 use crate::games::olympiad::record::{Placement, Record, HEADER};
-use crate::games::olympiad::replay::{JsonReport, Replay};
-use crate::games::olympiad::rules::Kind;
+use crate::games::olympiad::replay::{check_text, parse_for, JsonReport, Replay, Report};
+use crate::games::olympiad::rules::{Kind, Outcome};
 use crate::games::olympiad::search::{self, default_weights, unpack, Params, DEFAULT_WIDTH};
 use crate::kit::board::Board;
-use crate::search::limits;
 use crate::search::{Line, Objective, Run};
 use clap::Args as _;
 
@@ -43,25 +43,14 @@ impl Solver for Olympiad {
             None => default_weights(),
         };
         let objective = run.args.search.objective_or(Objective::Survive);
-        let mut inputs = vec![("sequence file", input)];
-        inputs.extend(run.eval.weights.clone().map(|p| ("weights file", p)));
-        inputs.extend(run.from.map(|(p, _)| ("record file", p.to_path_buf())));
-        Ok(Planned {
-            bytes_per_state: limits::BYTES_PER_STATE,
-            // The sequence, parsed beside its file's text: two bytes a piece.
-            input_bytes: 2 * sequence.len() as u64,
-            closing: "",
-            kept: kept.len(),
-            about: false,
-            resumable: true,
-            inputs,
-            plan: Plan {
-                sequence,
-                params: Params { weights, objective },
-                kept,
-                board,
-            },
-        })
+        let plan = Plan {
+            sequence,
+            params: Params { weights, objective },
+            kept,
+            board,
+        };
+        let (pieces, kept) = (plan.sequence.len(), plan.kept.len());
+        Ok(plain::planned(run, input, pieces, kept, plan))
     }
 
     fn search<'p>(&'p self, plan: &'p Plan) -> (search::Olympiad<'p>, Run<Board>) {
@@ -85,28 +74,16 @@ fn kept_pieces(
     path: &std::path::Path,
     pieces: usize,
 ) -> Result<(Vec<Placement>, Board), CliError> {
-    let text = crate::cli::read_text(path, "record file")?;
-    let file = path.display().to_string();
-    let record = Record::parse(&text).map_err(|e| run.from_record_invalid(e.located(&file)))?;
-    run.check_kept(record.placements.len())?;
     let mut replay = Replay::new(sequence);
-    for (&p, &line) in record
-        .placements
-        .iter()
-        .zip(&record.source_lines)
-        .take(pieces)
-    {
-        let outcome = replay
-            .play(p, line)
-            .map_err(|e| run.from_record_invalid(e.located(&file)))?;
-        if matches!(outcome, crate::games::olympiad::rules::Outcome::GameOver) {
-            return Err(run.from_record_invalid(format!(
-                "{file}:{line}: the game ends at this piece, so no search can go on from it"
-            )));
-        }
-    }
+    let kept = plain::kept_pieces(
+        run,
+        path,
+        pieces,
+        |text| Record::parse(text).map(|r| (r.placements, r.source_lines)),
+        |&p, line| Ok(replay.play(p, line)? == Outcome::GameOver),
+    )?;
     let board = crate::games::olympiad::bitboard::board_of(replay.field());
-    Ok((record.placements[..pieces].to_vec(), board))
+    Ok((kept, board))
 }
 
 /// The olympiad's record as the search decides it: each placement played on the plain engine,
@@ -221,7 +198,26 @@ impl GameCli for Olympiad {
     }
 }
 
-crate::plain_check!(Olympiad, crate::games::olympiad::replay, page: |sequence, text, file| {
-    let record = crate::games::olympiad::replay::parse_for(sequence, text);
-    Some(crate::games::olympiad::film::page(sequence, record.as_ref(), file))
-});
+/// `check --game olympiad`: the record replayed on the plain engine, its summary or JSON, and
+/// the viewer's page `--html` writes (up to the error of an invalid record).
+impl PlainCheck for Olympiad {
+    type Report = Report;
+    type Json = JsonReport;
+
+    fn check(sequence: &[Kind], text: &str, file: &str) -> Result<Report, String> {
+        check_text(sequence, text).map_err(|e| e.located(file))
+    }
+    fn summary(report: &Report) -> String {
+        report.summary()
+    }
+    fn json(report: &Report) -> JsonReport {
+        JsonReport::of(report)
+    }
+    fn invalid(message: String) -> JsonReport {
+        JsonReport::invalid(message)
+    }
+    fn page(sequence: &[Kind], text: &str, file: &str) -> Option<String> {
+        let record = parse_for(sequence, text);
+        Some(film::page(sequence, record.as_ref(), file))
+    }
+}

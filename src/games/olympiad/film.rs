@@ -8,6 +8,7 @@ use super::record::{Placement, Record, RecordError};
 use super::replay::Replay;
 use super::rules::{cells, orientations, Kind, Outcome, HEIGHT, WIDTH};
 use crate::kit::film::{Film, FilmPiece, GamePage};
+use crate::kit::piece_lines::source_line;
 use crate::kit::text::plural;
 
 /// The page for `record` on `sequence`, or for the error of a text that is no record; `name`
@@ -31,7 +32,7 @@ pub fn page(sequence: &[Kind], record: Result<&Record, &RecordError>, name: &str
                     .field()
                     .rest_row(&shape, (p.column as usize).min(last))
             });
-        let line = record.source_lines.get(i).copied().unwrap_or(i + 2);
+        let line = source_line(&record.source_lines, i);
         let outcome = match replay.play(p, line) {
             Ok(outcome) => outcome,
             Err(e) => {

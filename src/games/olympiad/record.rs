@@ -7,11 +7,14 @@
 //! naming the line, the piece and the token.
 
 use super::rules::Kind;
-use crate::kit::text::{describe_char, lines_after_header, quote, MissingHeader};
+use crate::kit::piece_lines::{self, line_of_piece, read_pieces, write_pieces, SequenceProblem};
+use crate::kit::text::{quote, MissingHeader};
 use std::fmt;
 
 /// The first line of every record.
 pub const HEADER: &str = "game olympiad";
+/// What the piece that ends the game does, as the messages and the report say it.
+pub const GAME_OVER: &str = "came to rest above the field";
 
 /// One piece's placement: an orientation of its kind and its leftmost column.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -80,25 +83,20 @@ impl crate::kit::text::Problem for Problem {
 
     fn describe(&self, who: &str) -> String {
         match self {
-            Problem::Empty => {
-                format!("the record has no `{HEADER}` line (it is empty or all comments)")
-            }
-            Problem::Header { found } => {
-                let hint = crate::kit::text::other_game_hint(found, HEADER);
-                format!("the first line must be `{HEADER}`, found '{found}'{hint}")
-            }
+            Problem::Empty => piece_lines::no_header(HEADER),
+            Problem::Header { found } => piece_lines::not_the_header(found, HEADER),
             Problem::Token {
                 number,
                 token,
                 what,
                 found,
             } => {
-                let found = found.map(|c| format!(", found {}", describe_char(c)));
-                let name = if *number == 1 { "orientation" } else { "column" };
-                format!(
-                    "{who}, token {number} '{token}' ({name}): {what}{}",
-                    found.unwrap_or_default()
-                )
+                let name = if *number == 1 {
+                    "orientation"
+                } else {
+                    "column"
+                };
+                piece_lines::bad_token(who, *number, token, Some(name), what, *found)
             }
             Problem::Missing { found } => format!(
                 "{who}: expected an orientation and a column, found {}",
@@ -107,9 +105,9 @@ impl crate::kit::text::Problem for Problem {
                     _ => "only one number".to_string(),
                 }
             ),
-            Problem::Extra { token } => format!(
-                "{who}, token 3 '{token}': a line holds only an orientation and a column"
-            ),
+            Problem::Extra { token } => {
+                format!("{who}, token 3 '{token}': a line holds only an orientation and a column")
+            }
             Problem::Orientation {
                 orientation,
                 orientations,
@@ -120,13 +118,21 @@ impl crate::kit::text::Problem for Problem {
             Problem::Column { column, last } => format!(
                 "{who}, token 2 '{column}': in that orientation its leftmost column is 0 to {last}"
             ),
-            Problem::PastSequence { pieces } => {
-                format!("{who}: a line past the sequence's last piece (it has {pieces})")
+            Problem::PastSequence { pieces } => piece_lines::past_sequence(who, *pieces),
+            Problem::AfterGameOver { piece, kind } => {
+                piece_lines::after_game_over(who, *piece, *kind, GAME_OVER)
             }
-            Problem::AfterGameOver { piece, kind } => format!(
-                "{who}: a line after the end of the game (piece {piece} ({kind}) came to rest above the field)"
-            ),
         }
+    }
+}
+
+impl SequenceProblem for Problem {
+    fn past_sequence(pieces: usize) -> Problem {
+        Problem::PastSequence { pieces }
+    }
+
+    fn after_game_over(piece: usize, kind: Kind) -> Problem {
+        Problem::AfterGameOver { piece, kind }
     }
 }
 
@@ -134,26 +140,16 @@ impl Record {
     /// Parses a record's text. A byte-order mark at the start is skipped; lines whose first
     /// non-blank character is `#` are comments; trailing whitespace (and `\r`) is ignored.
     pub fn parse(text: &str) -> Result<Record, RecordError> {
-        let lines = lines_after_header(text, HEADER).map_err(RecordError::missing_header)?;
-        let mut record = Record::default();
-        for (line, text) in lines {
-            let piece = Some(record.placements.len() + 1);
-            let placement = parse_line(text).map_err(|problem| RecordError {
-                line,
-                piece,
-                kind: None,
-                problem,
-            })?;
-            record.push(placement);
-            *record.source_lines.last_mut().expect("just pushed") = line;
-        }
-        Ok(record)
+        let (placements, source_lines) = read_pieces(text, HEADER, parse_line)?;
+        Ok(Record {
+            placements,
+            source_lines,
+        })
     }
 
     /// Appends a piece's placement on the line its text would have.
     pub fn push(&mut self, placement: Placement) {
-        // The header is line 1.
-        self.source_lines.push(self.placements.len() + 2);
+        self.source_lines.push(line_of_piece(self.placements.len()));
         self.placements.push(placement);
     }
 }
@@ -161,11 +157,7 @@ impl Record {
 impl fmt::Display for Record {
     /// The record's text: the header, then one line per piece.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "{HEADER}")?;
-        for p in &self.placements {
-            writeln!(f, "{p}")?;
-        }
-        Ok(())
+        write_pieces(f, HEADER, &self.placements)
     }
 }
 

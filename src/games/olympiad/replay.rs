@@ -2,9 +2,10 @@
 //! --game olympiad` reports. [`Replay`] takes one placement at a time, so that `solve` checks
 //! each placement before it prints it.
 
-use super::record::{Placement, Problem, Record, RecordError};
+use super::record::{Placement, Problem, Record, RecordError, GAME_OVER};
 use super::rules::{BadPlacement, Field, Kind, Outcome};
-use serde::Serialize;
+use crate::kit::piece_lines::{self, source_line, Scored, Turns};
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// How a replay ended.
@@ -23,9 +24,7 @@ impl fmt::Display for End {
         match self {
             End::SequenceEnded => write!(f, "every piece of the sequence placed"),
             End::RecordEnded => write!(f, "the record ended before the sequence"),
-            End::GameOver { piece } => {
-                write!(f, "game over: piece {piece} came to rest above the field")
-            }
+            End::GameOver { piece } => write!(f, "game over: piece {piece} {GAME_OVER}"),
         }
     }
 }
@@ -63,72 +62,49 @@ impl Report {
 
 /// A replay under way, one placement at a time.
 pub struct Replay<'a> {
-    sequence: &'a [Kind],
+    turns: Turns<'a>,
     field: Field,
-    played: usize,
-    placed: usize,
     lines: u64,
     chains: u64,
     chain_placements: u64,
-    game_over: Option<usize>,
 }
 
 impl<'a> Replay<'a> {
     pub fn new(sequence: &'a [Kind]) -> Replay<'a> {
         Replay {
-            sequence,
+            turns: Turns::new(sequence),
             field: Field::new(),
-            played: 0,
-            placed: 0,
             lines: 0,
             chains: 0,
             chain_placements: 0,
-            game_over: None,
         }
     }
 
     /// Plays the next piece at `placement`; `line` is where the record holds it (messages).
     pub fn play(&mut self, placement: Placement, line: usize) -> Result<Outcome, RecordError> {
-        let index = self.played;
-        let kind = self.sequence.get(index).copied();
-        let error = |problem| RecordError {
-            line,
-            piece: Some(index + 1),
-            kind,
-            problem,
-        };
-        if let Some(piece) = self.game_over {
-            let ended = self.sequence[piece - 1];
-            return Err(error(Problem::AfterGameOver { piece, kind: ended }));
-        }
-        let Some(kind) = kind else {
-            return Err(error(Problem::PastSequence {
-                pieces: self.sequence.len(),
-            }));
-        };
+        let kind = self.turns.next(line)?;
         let orientation = placement.orientation;
         let column = placement.column;
         let outcome = self
             .field
             .place(kind, orientation as usize, column as usize)
             .map_err(|bad| {
-                error(match bad {
-                    BadPlacement::Orientation { orientations } => Problem::Orientation {
-                        orientation,
-                        orientations,
+                self.turns.error(
+                    line,
+                    match bad {
+                        BadPlacement::Orientation { orientations } => Problem::Orientation {
+                            orientation,
+                            orientations,
+                        },
+                        BadPlacement::Column { last } => Problem::Column { column, last },
                     },
-                    BadPlacement::Column { last } => Problem::Column { column, last },
-                })
+                )
             })?;
-        self.played += 1;
-        match outcome {
-            Outcome::GameOver => self.game_over = Some(index + 1),
-            Outcome::Placed(p) => {
-                self.placed += 1;
-                self.lines += u64::from(p.lines);
-                self.chains += u64::from(p.chains);
-                self.chain_placements += u64::from(p.chains > 0);
-            }
+        self.turns.played(outcome == Outcome::GameOver);
+        if let Outcome::Placed(p) = outcome {
+            self.lines += u64::from(p.lines);
+            self.chains += u64::from(p.chains);
+            self.chain_placements += u64::from(p.chains > 0);
         }
         Ok(outcome)
     }
@@ -140,7 +116,7 @@ impl<'a> Replay<'a> {
 
     /// Pieces placed so far (a piece that ended the game does not count).
     pub fn pieces_placed(&self) -> usize {
-        self.placed
+        self.turns.placed()
     }
 
     pub fn field(&self) -> &Field {
@@ -149,13 +125,13 @@ impl<'a> Replay<'a> {
 
     /// The report of the placements played.
     pub fn finish(self) -> Report {
-        let end = match self.game_over {
+        let end = match self.turns.game_over() {
             Some(piece) => End::GameOver { piece },
-            None if self.played >= self.sequence.len() => End::SequenceEnded,
+            None if self.turns.sequence_ended() => End::SequenceEnded,
             None => End::RecordEnded,
         };
         Report {
-            pieces_placed: self.placed,
+            pieces_placed: self.turns.placed(),
             lines: self.lines,
             chains: self.chains,
             chain_placements: self.chain_placements,
@@ -169,7 +145,7 @@ impl<'a> Replay<'a> {
 pub fn replay(sequence: &[Kind], record: &Record) -> Result<Report, RecordError> {
     let mut replay = Replay::new(sequence);
     for (i, &p) in record.placements.iter().enumerate() {
-        let line = record.source_lines.get(i).copied().unwrap_or(i + 2);
+        let line = source_line(&record.source_lines, i);
         replay.play(p, line)?;
     }
     Ok(replay.finish())
@@ -182,27 +158,17 @@ pub fn check_text(sequence: &[Kind], text: &str) -> Result<Report, RecordError> 
 
 /// Parses a record of `sequence`: its error names the piece's kind, as the replay's do.
 pub fn parse_for(sequence: &[Kind], text: &str) -> Result<Record, RecordError> {
-    Record::parse(text).map_err(|mut e| {
-        e.kind = e.piece.and_then(|n| sequence.get(n - 1).copied());
-        e
-    })
+    Record::parse(text).map_err(|e| e.naming_kind(sequence))
 }
 
 /// The machine-readable report of `check --game olympiad --json`.
-#[derive(Clone, Debug, Serialize, serde::Deserialize, PartialEq, Eq)]
-pub struct JsonReport {
-    pub valid: bool,
-    pub error: Option<String>,
-    pub pieces_placed: usize,
-    pub lines: u64,
+pub type JsonReport = piece_lines::JsonReport<JsonChains>;
+
+/// The olympiad's own fields of its JSON report: the chains its clears made.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct JsonChains {
     pub chains: u64,
     pub chain_placements: u64,
-    pub game_over: bool,
-    /// The piece (1-based) that ended the game, if one did.
-    pub game_over_piece: Option<usize>,
-    pub end: String,
-    /// The pieces placed again, as `Score = N` reports them (0 for an invalid record).
-    pub score: u64,
 }
 
 impl JsonReport {
@@ -211,34 +177,23 @@ impl JsonReport {
             End::GameOver { piece } => Some(piece),
             _ => None,
         };
-        JsonReport {
-            valid: true,
-            error: None,
+        let scored = Scored {
             pieces_placed: report.pieces_placed,
             lines: report.lines,
-            chains: report.chains,
-            chain_placements: report.chain_placements,
-            game_over: game_over_piece.is_some(),
             game_over_piece,
             end: report.end.to_string(),
             score: report.pieces_placed as u64,
-        }
+        };
+        let chains = JsonChains {
+            chains: report.chains,
+            chain_placements: report.chain_placements,
+        };
+        JsonReport::scored(scored, chains)
     }
 
     /// The report of an invalid record: nothing scored.
     pub fn invalid(error: String) -> JsonReport {
-        JsonReport {
-            valid: false,
-            error: Some(error),
-            pieces_placed: 0,
-            lines: 0,
-            chains: 0,
-            chain_placements: 0,
-            game_over: false,
-            game_over_piece: None,
-            end: "invalid record".to_string(),
-            score: 0,
-        }
+        JsonReport::refused(error, JsonChains::default())
     }
 }
 
