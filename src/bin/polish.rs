@@ -100,8 +100,10 @@ fn run(args: &Args) -> Result<(), CliError> {
     ];
     inputs.extend(args.eval.inputs());
     refuse_stdin_twice(&inputs)?;
-    args.search
-        .check_memory(args.beam_width, tetris_opt::search::limits::BYTES_PER_STATE)?;
+    args.search.check_memory(
+        args.beam_width,
+        tetris_opt::games::tencent::search::BYTES_PER_STATE,
+    )?;
     let sequence = read_sequence(&args.input)?;
     let record = read_record(&args.record)?;
     let objective = args.search.objective_or(Objective::Score);
@@ -122,8 +124,10 @@ fn run(args: &Args) -> Result<(), CliError> {
     let pool = args.search.pool(args.beam_width)?;
     // Once every input is read and valid: an error is then the only line printed.
     if !args.quiet {
-        args.search
-            .print_estimate(args.beam_width, tetris_opt::search::limits::BYTES_PER_STATE);
+        args.search.print_estimate(
+            args.beam_width,
+            tetris_opt::games::tencent::search::BYTES_PER_STATE,
+        );
     }
     let total = to.saturating_sub(args.from) as u64;
     // Where no bar draws, a line a minute.

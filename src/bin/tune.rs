@@ -3,6 +3,7 @@
 use clap::{CommandFactory, FromArgMatches, Parser};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use tetris_opt::cli::limits;
 use tetris_opt::cli::refuse_stdin_twice;
 use tetris_opt::cli::registry::only_game;
 use tetris_opt::cli::{cannot_write, is_stdout, same_file, stdout_failed, write_file};
@@ -17,7 +18,6 @@ use tetris_opt::games::tencent::tune::{
     TrialLog, TrialResult, TuneError, TuneInput, Tuner,
 };
 use tetris_opt::say;
-use tetris_opt::search::limits;
 use tetris_opt::search::Objective;
 
 /// Tune the solver on generated sequences of the contest's distribution, reporting a held-out

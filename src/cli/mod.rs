@@ -1,7 +1,8 @@
 //! What the binaries share, compiled once: the registry every game implements for them
 //! ([`registry::GameCli`]) and the drivers of `solve`, `check`, `gen` and `play` over a list of
 //! games ([`drivers`]); errors with their exit codes, files read and written with errors that
-//! name them, the search options every game reads alike, the progress reporter, and what the
+//! name them, the limits every option is checked against ([`limits`]), the search options
+//! every game reads alike, the progress reporter, and what the
 //! games searched over a sequence file share ([`sequence`], [`plain`]).
 //!
 //! This layer and each game's `cli` module are the only code that knows a command line
@@ -13,6 +14,7 @@ pub mod drivers;
 pub mod errors;
 pub mod files;
 pub mod interrupt;
+pub mod limits;
 pub mod options;
 pub mod plain;
 pub mod progress;

@@ -8,13 +8,13 @@
 
 use super::distributed;
 use super::interrupt::{resume_advice, RecordOut};
+use super::limits;
 use super::progress::Progress;
 use super::registry::{GameCli, SolveArgs};
 use super::EXIT_INVALID;
 use super::{check_output, check_width, stdout_failed, write_file, CliError, EvalOptions};
 use crate::kit::text::plural;
 use crate::say;
-use crate::search::limits;
 use crate::search::width::{Schedule, TimeBudget, WallClock};
 use crate::search::{beam_search_on, Comm, DepthStats, Game, Line, Processes, Run, Traffic, Width};
 use std::ffi::OsString;

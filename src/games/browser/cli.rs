@@ -14,9 +14,12 @@ use crate::games::browser::rules::Kind;
 use crate::games::browser::search::{self, default_policy, default_weights, Moves, Params};
 use crate::games::browser::search::{DEFAULT_SCORE_WEIGHT, DEFAULT_WIDTH};
 use crate::kit::board::Board;
-use crate::search::limits;
 use crate::search::{Line, Objective, Run};
 use clap::Args as _;
+
+/// Peak memory per beam state: the contest's measure (`bench/memory.sh`), whose states are
+/// the same board of the kit.
+const BYTES_PER_STATE: u64 = 1_000;
 
 /// What the browser game's solve reads: the sequence (to `--pieces`), the ranking, and the
 /// pieces kept from `--from-record` with the board and points they leave.
@@ -49,7 +52,7 @@ impl Solver for Browser {
         }
         inputs.extend(run.from.map(|(p, _)| ("record file", p.to_path_buf())));
         Ok(Planned {
-            bytes_per_state: limits::BYTES_PER_STATE,
+            bytes_per_state: BYTES_PER_STATE,
             // The sequence, parsed beside its file's text: two bytes a piece.
             input_bytes: 2 * sequence.len() as u64,
             closing: "",
