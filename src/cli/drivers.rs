@@ -5,7 +5,8 @@
 use super::errors::{clap_error, exit_code, stdout_failed, CliError};
 use super::files::{refuse_overwriting, write_file};
 use super::options::EvalOptions;
-use super::registry::{Check, CheckArgs, GameCli, GameCommand, Play, Solve, SolveArgs};
+use super::registry::{GameCli, GameCommand};
+use super::runs::{Check, CheckArgs, Play, Solve, SolveArgs};
 use crate::search::Comm;
 use clap::{Arg, ArgAction, Args, Command, FromArgMatches};
 use std::ffi::OsString;
@@ -46,7 +47,7 @@ pub fn solve_to(
     args: impl IntoIterator<Item = OsString>,
     comm: Option<&dyn Comm>,
     print: bool,
-    output: &(dyn Fn() -> super::solve::Output + Sync),
+    output: &(dyn Fn() -> super::runs::Output + Sync),
 ) -> Result<(), CliError> {
     let command_line: Vec<OsString> = args.into_iter().collect();
     let Some((game, matches)) = solve_command(games).parse(command_line.clone(), print)? else {

@@ -19,6 +19,7 @@ pub mod options;
 pub mod plain;
 pub mod progress;
 pub mod registry;
+pub mod runs;
 pub mod sequence;
 pub mod solve;
 pub mod values;

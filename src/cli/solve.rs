@@ -10,7 +10,8 @@ use super::distributed;
 use super::interrupt::{resume_advice, RecordOut};
 use super::limits;
 use super::progress::Progress;
-use super::registry::{GameCli, SolveArgs};
+use super::registry::GameCli;
+use super::runs::{Output, Solve, SolveArgs};
 use super::EXIT_INVALID;
 use super::{check_output, check_width, stdout_failed, write_file, CliError, EvalOptions};
 use crate::kit::text::plural;
@@ -207,8 +208,18 @@ impl LinesOut {
     }
 }
 
-/// Where the record goes: standard output, or (a test's) a writer of its own.
-pub type Output = Box<dyn std::io::Write + Send>;
+impl Solve<'_> {
+    /// [`solve`] of `game`: the one pipeline every game's `solve` is.
+    pub fn run<S: Solver>(&self, game: &S, options: &clap::ArgMatches) -> Result<(), CliError> {
+        let shared = Shared {
+            args: self.args,
+            eval: &self.eval,
+            from: (self.args.from_record.as_deref()).zip(self.args.from_piece),
+            command_line: self.command_line,
+        };
+        solve(game, &shared, options, self.comm, (self.output)())
+    }
+}
 
 /// `solve` of `game`: in this process, or as one of `comm`'s (`--distributed`; process 0 then
 /// writes the record and the summary). `args` are the shared options, `options` the whole
