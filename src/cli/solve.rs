@@ -180,10 +180,7 @@ pub fn solve<S: Solver>(
         processes,
     );
     let (width, share, pool) = agree(comm, setup)?;
-    let processes = match comm {
-        Some(comm) => Processes::Many(comm),
-        None => Processes::One,
-    };
+    let processes = comm.map_or(Processes::One, Processes::Many);
     let clock = WallClock::start();
     if comm.is_some_and(|c| c.rank() != 0) {
         pool.install(|| {
