@@ -5,9 +5,9 @@
 
 use thiserror::Error;
 
-/// The widest beam any binary accepts. Far above what fits in memory today (under 1 KB per
-/// state: 24 GiB hold some 24 million states); larger values are typos, and would overflow the
-/// buffers' sizes before the memory check could say so.
+/// The widest beam any binary accepts. Far above what fits in a machine's memory (under 1 KB
+/// per state: 24 GiB hold some 24 million states); larger values are typos, and would overflow
+/// the buffers' sizes before the memory check could say so.
 pub const MAX_BEAM_WIDTH: usize = 100_000_000;
 
 /// Worker threads per core beyond which more threads only cost time (they share the cores and
