@@ -1,6 +1,7 @@
 //! The crate's layers, held: the search knows no Tetris (it imports neither the kit nor a game),
-//! the kit is built on the search's seam and imports no game, and a game imports the kit and
-//! the search, never another game.
+//! the kit is built on the search's seam and imports no game, a game imports the kit and the
+//! search, never another game, only the command-line layer knows clap, and each binary is a
+//! `main` of a few lines that calls one of that layer's entry points.
 
 use std::path::{Path, PathBuf};
 
@@ -79,24 +80,134 @@ fn no_game_imports_another() {
     }
 }
 
-/// The files of `src/<dir>` that name clap, as `path: line`.
-fn clap_users(dir: &str) -> Vec<String> {
-    offenders(dir, &["clap".to_string()])
-        .into_iter()
-        .map(|line| line.split(": ").next().unwrap_or_default().to_string())
-        .collect()
+#[test]
+fn only_the_command_line_layer_knows_clap() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut users: Vec<String> = Vec::new();
+    for (path, text) in sources(&src) {
+        let within = path.strip_prefix(&src).expect("a file of src");
+        let name = within.to_string_lossy().replace('\\', "/");
+        // `src/cli/`, and in a game its `cli` module (a file, or a folder), add options to the
+        // binaries; this file names clap to look for it.
+        let command_line = name.starts_with("cli/")
+            || (name.starts_with("games/")
+                && (name.ends_with("/cli.rs") || name.contains("/cli/")))
+            || name == "layers_tests.rs";
+        if !command_line && text.contains("clap") {
+            users.push(name);
+        }
+    }
+    users.sort();
+    assert_eq!(
+        users,
+        Vec::<String>::new(),
+        "files outside the command line that name clap"
+    );
+}
+
+/// Lines a binary's `main` may take, its signature and closing brace included.
+const MAIN_LINES: usize = 10;
+
+/// Whether `path` is an entry point of the command-line layer: a driver
+/// (`tetris_opt::cli::drivers::solve_main`) or a game's own (`tetris_opt::games::tencent::cli::
+/// tune_main`).
+fn entry_point(path: &str) -> bool {
+    let name = |rest: &str| rest.ends_with("_main") && !rest.contains("::");
+    if let Some(rest) = path.strip_prefix("tetris_opt::cli::drivers::") {
+        return name(rest);
+    }
+    let Some(rest) = path.strip_prefix("tetris_opt::games::") else {
+        return false;
+    };
+    match rest.split_once("::cli::") {
+        Some((game, rest)) => !game.contains("::") && name(rest),
+        None => false,
+    }
+}
+
+/// What is wrong with a binary's source: anything but one `fn main` under [`MAIN_LINES`]
+/// lines whose every path is a command-line entry point ([`entry_point`]), the registry of
+/// games (`tetris_opt::games::ALL`) or `main`'s exit code.
+fn binary_faults(text: &str) -> Vec<String> {
+    let mut faults = Vec::new();
+    if !text.starts_with("//!") {
+        faults.push("no `//!` doc comment first".to_string());
+    }
+    let code: Vec<&str> = text
+        .lines()
+        .map(|line| line.split("//").next().unwrap_or_default())
+        .collect();
+    let functions = code.iter().filter(|l| l.contains("fn ")).count();
+    match code.iter().position(|l| l.starts_with("fn main(")) {
+        Some(start) => {
+            let end = (code[start..].iter()).position(|l| l.starts_with('}'));
+            let lines = end.map_or(usize::MAX, |end| end + 1);
+            if lines >= MAIN_LINES {
+                faults.push(format!(
+                    "`main` takes {lines} lines, not under {MAIN_LINES}"
+                ));
+            }
+        }
+        None => faults.push("no `fn main(`".to_string()),
+    }
+    if functions != 1 {
+        faults.push(format!(
+            "{functions} functions: `main` alone calls the library"
+        ));
+    }
+    let separator = |c: char| !(c.is_alphanumeric() || "_:{*".contains(c));
+    for token in code.iter().flat_map(|l| l.split(separator)) {
+        let allowed = token == "tetris_opt::games::ALL"
+            || token == "std::process::ExitCode"
+            || entry_point(token);
+        if token.contains("::") && !allowed {
+            faults.push(format!(
+                "`{token}` is no entry point of the command-line layer"
+            ));
+        }
+    }
+    faults
 }
 
 #[test]
-fn only_the_command_line_layer_knows_clap() {
-    assert_eq!(clap_users("kit"), Vec::<String>::new());
-    assert_eq!(clap_users("search"), Vec::<String>::new());
-    // In a game, only its `cli` module (a file, or a folder) adds its options to the binaries.
-    let engines: Vec<String> = clap_users("games")
-        .into_iter()
-        .filter(|line| !line.contains("/cli.rs:") && !line.contains("/cli/"))
+fn every_binary_is_a_main_that_calls_an_entry_point() {
+    let bin = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/bin");
+    let binaries = sources(&bin);
+    assert!(binaries.len() >= 7, "found {} binaries", binaries.len());
+    let faults: Vec<String> = binaries
+        .iter()
+        .flat_map(|(path, text)| {
+            let name = path.display().to_string();
+            binary_faults(text)
+                .into_iter()
+                .map(move |f| format!("{name}: {f}"))
+        })
         .collect();
-    assert_eq!(engines, Vec::<String>::new());
+    assert_eq!(faults, Vec::<String>::new());
+}
+
+/// The check of the binaries refuses what it is there to refuse.
+#[test]
+fn a_binary_with_its_own_logic_is_refused() {
+    let thin = "//! `solve`.\n\nfn main() -> std::process::ExitCode {\n    \
+                tetris_opt::cli::drivers::solve_main(tetris_opt::games::ALL)\n}\n";
+    assert_eq!(binary_faults(thin), Vec::<String>::new());
+    let parser = thin.replace("//! `solve`.\n", "//! `solve`.\nuse clap::Parser;\n");
+    assert_eq!(binary_faults(&parser).len(), 1, "{parser}");
+    let helper = thin.replace("cli::drivers::solve_main", "cli::registry::only_game");
+    assert_eq!(binary_faults(&helper).len(), 1, "{helper}");
+    let grouped = thin.replace(
+        "fn main",
+        "use tetris_opt::cli::{exit_code, CliError};\nfn main",
+    );
+    assert_eq!(binary_faults(&grouped).len(), 1, "{grouped}");
+    let long = thin.replace(
+        "    tetris_opt",
+        &("    let _ = 0;\n".repeat(8) + "    tetris_opt"),
+    );
+    assert_eq!(binary_faults(&long).len(), 1, "{long}");
+    let two = format!("{thin}fn run() {{}}\n");
+    assert_eq!(binary_faults(&two).len(), 1, "{two}");
 }
 
 #[test]

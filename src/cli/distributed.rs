@@ -9,48 +9,73 @@ use crate::search::{Comm, Traffic};
 /// Runs `run` as this process of the job and ends MPI: every process answers the same exit
 /// code, the error printed once.
 pub fn main(run: impl FnOnce(&dyn Comm) -> Result<(), CliError>) -> std::process::ExitCode {
-    #[cfg(feature = "mpi")]
-    let (universe, comm) = match crate::search::mpi::Mpi::start() {
-        Some(started) => started,
-        None => {
-            let error = CliError::internal("MPI could not be started");
-            return crate::cli::exit_code(Err(error));
-        }
+    let job = match Job::start() {
+        Ok(job) => job,
+        Err(error) => return crate::cli::exit_code(Err(error)),
     };
-    #[cfg(not(feature = "mpi"))]
-    let comm = crate::search::comm::Solo;
-    #[cfg(not(feature = "mpi"))]
-    if let Some(size) = launched_as_many() {
-        // Each process would run the whole search alone and print a record of its own.
-        let error = CliError::usage(format!(
-            "this process is one of {size} of an MPI job, but this binary was built without \
-             MPI: build it with `cargo build --release --features mpi` (see docs/SCALING.md)"
-        ));
-        return crate::cli::exit_code(Err(error));
-    }
-    let rank = comm.rank();
-    let result = run(&comm);
-    // The error goes out whole (one write) before MPI ends: once the other processes have
-    // exited, mpirun ends the job and may cut a later or piecemeal line.
-    let code = match result {
-        Ok(()) => 0,
-        Err(e) => {
-            if !e.message.is_empty() {
-                let from = if rank == 0 {
-                    String::new()
-                } else {
-                    format!("process {rank}: ")
-                };
-                let line = format!("error: {from}{}\n", e.message);
-                let _ = std::io::Write::write_all(&mut std::io::stderr().lock(), line.as_bytes());
-            }
-            e.code
-        }
-    };
-    // MPI ends (MPI_Finalize) before the process exits.
-    #[cfg(feature = "mpi")]
-    drop((comm, universe));
+    let code = answer(job.comm.rank(), run(&job.comm));
+    // MPI ends (MPI_Finalize) as `job` drops, on return: before the process exits.
     crate::cli::exit_status(code)
+}
+
+/// This process's place in the job: its side of MPI's world, with MPI itself, which ends when
+/// dropped (after the world, as fields drop in order).
+#[cfg(feature = "mpi")]
+struct Job {
+    comm: crate::search::mpi::Mpi,
+    _universe: ::mpi::environment::Universe,
+}
+
+/// This process alone, in a binary built without MPI.
+#[cfg(not(feature = "mpi"))]
+struct Job {
+    comm: crate::search::comm::Solo,
+}
+
+impl Job {
+    #[cfg(feature = "mpi")]
+    fn start() -> Result<Job, CliError> {
+        match crate::search::mpi::Mpi::start() {
+            Some((universe, comm)) => Ok(Job {
+                comm,
+                _universe: universe,
+            }),
+            None => Err(CliError::internal("MPI could not be started")),
+        }
+    }
+
+    #[cfg(not(feature = "mpi"))]
+    fn start() -> Result<Job, CliError> {
+        if let Some(size) = launched_as_many() {
+            // Each process would run the whole search alone and print a record of its own.
+            return Err(CliError::usage(format!(
+                "this process is one of {size} of an MPI job, but this binary was built without \
+                 MPI: build it with `cargo build --release --features mpi` (see docs/SCALING.md)"
+            )));
+        }
+        Ok(Job {
+            comm: crate::search::comm::Solo,
+        })
+    }
+}
+
+/// The exit code of process `rank`'s `result`, its error written first. The error goes out
+/// whole (one write) before MPI ends: once the other processes have exited, mpirun ends the
+/// job and may cut a later or piecemeal line.
+fn answer(rank: usize, result: Result<(), CliError>) -> i32 {
+    let Err(e) = result else {
+        return 0;
+    };
+    if !e.message.is_empty() {
+        let from = if rank == 0 {
+            String::new()
+        } else {
+            format!("process {rank}: ")
+        };
+        let line = format!("error: {from}{}\n", e.message);
+        let _ = std::io::Write::write_all(&mut std::io::stderr().lock(), line.as_bytes());
+    }
+    e.code
 }
 
 /// The size of the MPI job this process was started in, where a launcher (Open MPI, MPICH,

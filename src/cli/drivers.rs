@@ -5,7 +5,8 @@
 use super::errors::{clap_error, exit_code, stdout_failed, CliError};
 use super::files::{refuse_overwriting, write_file};
 use super::options::EvalOptions;
-use super::registry::{Check, CheckArgs, GameCli, GameCommand, Play, Solve, SolveArgs};
+use super::registry::{GameCli, GameCommand};
+use super::runs::{Check, CheckArgs, Play, Solve, SolveArgs};
 use crate::search::Comm;
 use clap::{Arg, ArgAction, Args, Command, FromArgMatches};
 use std::ffi::OsString;
@@ -46,7 +47,7 @@ pub fn solve_to(
     args: impl IntoIterator<Item = OsString>,
     comm: Option<&dyn Comm>,
     print: bool,
-    output: &(dyn Fn() -> super::solve::Output + Sync),
+    output: &(dyn Fn() -> super::runs::Output + Sync),
 ) -> Result<(), CliError> {
     let command_line: Vec<OsString> = args.into_iter().collect();
     let Some((game, matches)) = solve_command(games).parse(command_line.clone(), print)? else {
@@ -160,6 +161,38 @@ pub fn play(
     let Some(first) = paged.first() else {
         return Err(CliError::usage("no game has a playable page"));
     };
+    let Some((game, matches)) = play_command(games, first.id()).parse(args, true)? else {
+        return Ok(());
+    };
+    if !game.has_page() {
+        let names: Vec<String> = paged
+            .iter()
+            .map(|g| format!("{} (--game {})", g.id(), g.id()))
+            .collect();
+        return Err(CliError::usage(format!(
+            "--game {}: play makes a page only for {}",
+            game.id(),
+            super::registry::listed(&names.iter().map(String::as_str).collect::<Vec<_>>())
+        )));
+    }
+    let path = |id: &str| matches.get_one::<PathBuf>(id).cloned();
+    let (sequence, compare, output) = (path("sequence"), path("compare"), path("output"));
+    let sequence = sequence.unwrap_or_default();
+    let inputs = [
+        ("sequence file", Some(sequence.as_path())),
+        ("record file (--compare)", compare.as_deref()),
+    ];
+    refuse_overwriting("-o", output.as_deref(), &inputs)?;
+    super::files::refuse_stdin_twice(&inputs)?;
+    let html = game.page(&Play {
+        sequence: &sequence,
+        compare: compare.as_deref(),
+    })?;
+    write_page(output.as_deref(), html)
+}
+
+/// `play`'s command line, `--game` set to `default` unless given.
+fn play_command<'g>(games: &'g [&'g dyn GameCli], default: &'static str) -> GameCommand<'g> {
     let base = program("play")
         .about(
             "Write a self-contained HTML page that plays a piece sequence in the browser (arrow \
@@ -197,39 +230,16 @@ pub fn play(
                 .hide(!g.has_page())
         })
         .collect();
-    let command = GameCommand::new(base, games, first.id(), |_, c| c).command(|c| {
+    GameCommand::new(base, games, default, |_, c| c).command(|c| {
         c.mut_arg("game", |a| {
             a.value_parser(clap::builder::PossibleValuesParser::new(values))
         })
-    });
-    let Some((game, matches)) = command.parse(args, true)? else {
-        return Ok(());
-    };
-    if !game.has_page() {
-        let names: Vec<String> = paged
-            .iter()
-            .map(|g| format!("{} (--game {})", g.id(), g.id()))
-            .collect();
-        return Err(CliError::usage(format!(
-            "--game {}: play makes a page only for {}",
-            game.id(),
-            super::registry::listed(&names.iter().map(String::as_str).collect::<Vec<_>>())
-        )));
-    }
-    let path = |id: &str| matches.get_one::<PathBuf>(id).cloned();
-    let (sequence, compare, output) = (path("sequence"), path("compare"), path("output"));
-    let sequence = sequence.unwrap_or_default();
-    let inputs = [
-        ("sequence file", Some(sequence.as_path())),
-        ("record file (--compare)", compare.as_deref()),
-    ];
-    refuse_overwriting("-o", output.as_deref(), &inputs)?;
-    super::files::refuse_stdin_twice(&inputs)?;
-    let html = game.page(&Play {
-        sequence: &sequence,
-        compare: compare.as_deref(),
-    })?;
-    match &output {
+    })
+}
+
+/// `play`'s page written to `output` (`-o`), else to standard output.
+fn write_page(output: Option<&std::path::Path>, html: String) -> Result<(), CliError> {
+    match output {
         Some(path) => write_file("--output", path, html),
         None => {
             let mut out = std::io::stdout().lock();

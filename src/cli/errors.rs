@@ -1,7 +1,7 @@
 //! The outcome of a run as a binary reports it: the error with its exit code, standard error
 //! that never panics, and the exit status.
 
-use crate::search::limits::LimitError;
+use super::limits::LimitError;
 use std::path::Path;
 
 /// Exit code for a record that was read but is invalid.

@@ -2,8 +2,8 @@
 //! destroy an input refused before any work.
 
 use super::errors::CliError;
+use super::limits;
 use super::registry::GameCli;
-use crate::search::limits;
 use std::path::Path;
 
 /// Reads a whole text file (`-` is standard input); unreadable or non-UTF-8 files are usage

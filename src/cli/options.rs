@@ -1,8 +1,8 @@
 //! The search options several games share, read and checked the same way by every binary.
 
 use super::errors::CliError;
+use super::limits;
 use crate::say;
-use crate::search::limits;
 use crate::search::Objective;
 use std::path::{Path, PathBuf};
 

@@ -10,7 +10,6 @@ use super::{refuse_overwriting, refuse_stdin_twice, refuse_stdout};
 use super::{CliError, EXIT_INVALID};
 use crate::kit::piece::Kind;
 use crate::kit::text::{Problem, RecordError};
-use crate::search::limits;
 use serde::Serialize;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -159,17 +158,23 @@ pub fn kept_pieces<T: Clone, P: Problem>(
 }
 
 /// What `solve` plans for a game played on the sequence file `input`, of `pieces` pieces,
-/// with `kept` of them kept from `--from-record`: the files no output may overwrite (the
+/// with `kept` of them kept from `--from-record` and `bytes_per_state` the game's own: the files no output may overwrite (the
 /// sequence, the evaluation files, the record), the sequence held beside the beam, and a run
 /// that an interrupt can resume.
-pub fn planned<P>(run: &Shared, input: PathBuf, pieces: usize, kept: usize, plan: P) -> Planned<P> {
+pub fn planned<P>(
+    run: &Shared,
+    input: PathBuf,
+    (pieces, kept): (usize, usize),
+    bytes_per_state: u64,
+    plan: P,
+) -> Planned<P> {
     let mut inputs = vec![("sequence file", input)];
     for (what, path) in run.eval.inputs() {
         inputs.extend(path.map(|p| (what, p.to_path_buf())));
     }
     inputs.extend(run.from.map(|(p, _)| ("record file", p.to_path_buf())));
     Planned {
-        bytes_per_state: limits::BYTES_PER_STATE,
+        bytes_per_state,
         // The sequence, parsed beside its file's text: two bytes a piece.
         input_bytes: 2 * pieces as u64,
         closing: "",

@@ -4,21 +4,23 @@
 //! options read and checked once, the memory planned (the beam and the run's tables), the
 //! worker pool or the processes of `--distributed`, the progress, the record streamed as the
 //! search decides it and each piece checked first, Ctrl-C with the command that resumes the
-//! run, the check of the whole record against the search's score, `--json` and the summary.
+//! run, the check of the whole record against the search's score, `--json` and the summary
+//! ([`super::summary`]).
 
 use super::distributed;
 use super::interrupt::{resume_advice, RecordOut};
+use super::limits;
 use super::progress::Progress;
-use super::registry::{GameCli, SolveArgs};
+use super::registry::GameCli;
+use super::runs::{Output, Solve, SolveArgs};
+use super::summary::Finished;
+/// What a game's record writer implements and may use, beside [`Solver`].
+pub use super::writer::{end_lines, LinesOut, Verdict, Writer};
 use super::EXIT_INVALID;
-use super::{check_output, check_width, stdout_failed, write_file, CliError, EvalOptions};
+use super::{check_output, check_width, stdout_failed, CliError, EvalOptions};
 use crate::kit::text::plural;
-use crate::say;
-use crate::search::limits;
-use crate::search::width::{Schedule, TimeBudget, WallClock};
-use crate::search::{
-    beam_search, Comm, DepthStats, Game, Line, Options, Processes, Run, Traffic, Width,
-};
+use crate::search::width::{TimeBudget, WallClock};
+use crate::search::{beam_search, Comm, DepthStats, Game, Options, Processes, Run, Width};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -53,44 +55,6 @@ pub trait Solver: GameCli {
 
     /// The record's writer: the header and the kept pieces first, then the search's.
     fn writer<'p>(&'p self, plan: &'p Self::Plan) -> Self::Writer<'p>;
-}
-
-/// A game's record as the search decides it: each piece replayed on the plain engine before
-/// its text goes out, and the whole checked against what the search claims at the end.
-pub trait Writer {
-    /// The search's name of a placement.
-    type Code;
-    /// Writes the header and the pieces kept from `--from-record`.
-    fn start(&mut self, out: &RecordOut) -> Result<(), CliError>;
-    /// Replays and writes the next pieces decided, placed at `codes` (one per piece).
-    fn pieces(&mut self, codes: &[Self::Code], out: &RecordOut) -> Result<(), CliError>;
-    /// Replays and writes the line's last pieces, ends the record, and checks that the plain
-    /// engine scores all of it as the search claims (`line.score`).
-    fn finish(self, line: &Line<Self::Code>, out: &RecordOut) -> Result<Verdict, CliError>;
-}
-
-/// What the plain engine says of a finished record.
-pub struct Verdict {
-    /// The game's lines of the summary, the last `Score = N`.
-    pub summary: String,
-    /// The game's fields of `--json`'s object.
-    pub json: serde_json::Map<String, serde_json::Value>,
-}
-
-impl Verdict {
-    /// The summary's lines and `json`'s fields (an object; anything else adds none).
-    pub fn new(summary: String, json: serde_json::Value) -> Verdict {
-        let json = match json {
-            serde_json::Value::Object(fields) => fields,
-            _ => serde_json::Map::new(),
-        };
-        Verdict { summary, json }
-    }
-}
-
-/// Ends a record whose pieces each end their own line (every game's but the contest's).
-pub fn end_lines(out: &RecordOut) -> Result<(), CliError> {
-    out.end("").map_err(|e| stdout_failed(e, "the record"))
 }
 
 /// A game's plan with what the pipeline needs of it.
@@ -179,38 +143,18 @@ impl Shared<'_> {
     }
 }
 
-/// A record of a header line, then a line a piece (the browser game's, the olympiad's), as
-/// its writer writes it: each piece replayed, given its line's number, before its line goes
-/// out.
-#[derive(Default)]
-pub struct LinesOut {
-    /// Lines written, the header's included.
-    lines: usize,
-}
-
-impl LinesOut {
-    /// Writes the header line.
-    pub fn header(&mut self, out: &RecordOut, header: &str) -> Result<(), CliError> {
-        self.lines += 1;
-        (out.header(&format!("{header}\n"))).map_err(|e| stdout_failed(e, "the record"))
-    }
-
-    /// Replays the next piece with `replay` (given its line's number) and writes `line`.
-    pub fn piece<E: std::fmt::Display>(
-        &mut self,
-        out: &RecordOut,
-        replay: impl FnOnce(usize) -> Result<(), E>,
-        line: impl std::fmt::Display,
-    ) -> Result<(), CliError> {
-        self.lines += 1;
-        replay(self.lines)
-            .map_err(|e| CliError::internal(format!("the solver's record does not replay: {e}")))?;
-        (out.piece(format_args!("{line}\n"))).map_err(|e| stdout_failed(e, "the record"))
+impl Solve<'_> {
+    /// [`solve`] of `game`: the one pipeline every game's `solve` is.
+    pub fn run<S: Solver>(&self, game: &S, options: &clap::ArgMatches) -> Result<(), CliError> {
+        let shared = Shared {
+            args: self.args,
+            eval: &self.eval,
+            from: (self.args.from_record.as_deref()).zip(self.args.from_piece),
+            command_line: self.command_line,
+        };
+        solve(game, &shared, options, self.comm, (self.output)())
     }
 }
-
-/// Where the record goes: standard output, or (a test's) a writer of its own.
-pub type Output = Box<dyn std::io::Write + Send>;
 
 /// `solve` of `game`: in this process, or as one of `comm`'s (`--distributed`; process 0 then
 /// writes the record and the summary). `args` are the shared options, `options` the whole
@@ -228,27 +172,15 @@ pub fn solve<S: Solver>(
         check_shared(shared).and_then(|()| game.plan(shared, options)),
     )?;
     let (search, run) = game.search(&planned.plan);
-    let setup = beam(shared, game.default_width(), run.depths).and_then(|(width, widest)| {
-        let inputs: Vec<(&str, Option<&Path>)> = (planned.inputs.iter())
-            .map(|(what, path)| (*what, Some(path.as_path())))
-            .collect();
-        if let Some(path) = &shared.args.json {
-            check_output("--json", path, &inputs)?;
-        }
-        // Each process of a distributed search holds its share of the beam.
-        let share = widest.div_ceil(processes);
-        (shared.args.search).check_memory_with(
-            share,
-            planned.bytes_per_state,
-            planned.input_bytes,
-        )?;
-        Ok((width, share, shared.args.search.pool(widest)?))
-    });
+    let setup = setup(
+        shared,
+        &planned,
+        game.default_width(),
+        run.depths,
+        processes,
+    );
     let (width, share, pool) = agree(comm, setup)?;
-    let processes = match comm {
-        Some(comm) => Processes::Many(comm),
-        None => Processes::One,
-    };
+    let processes = comm.map_or(Processes::One, Processes::Many);
     let clock = WallClock::start();
     if comm.is_some_and(|c| c.rank() != 0) {
         pool.install(|| {
@@ -265,77 +197,30 @@ pub fn solve<S: Solver>(
         (args.search).print_estimate_with(share, planned.bytes_per_state, planned.input_bytes);
     }
     let began = Instant::now();
-    let out = RecordOut::guarded(
-        output,
-        planned.closing,
-        resume_advice(shared.command_line, planned.resumable),
-    )
-    .map_err(|e| CliError::internal(format!("cannot watch for Ctrl-C: {e}")))?;
+    let out = record_out(output, shared, &planned)?;
     let mut writer = game.writer(&planned.plan);
     writer.start(&out).and_then(|()| flushed(&out))?;
-    let kept = planned.kept;
-    let total = (kept + run.planned) as u64;
-    let mut progress = Progress::new("piece", Some(total), args.quiet, args.progress_every);
-    if planned.about {
-        progress = progress.about();
-    }
+    let mut progress = Pieces::new(args, &planned, run.planned);
     let (line, traffic) = pool.install(|| {
-        let quiet = args.quiet;
-        let report = &mut |s: &DepthStats| {
-            let piece = (kept + s.pieces) as u64;
-            // A narrow beam's depths take microseconds: a message nobody sees is not made.
-            if !quiet && (piece.is_multiple_of(16) || piece == total) {
-                let message = format!(
-                    "best {} beam {} {:.1}M placements/s",
-                    s.best_score,
-                    s.beam_size,
-                    s.placements as f64 / progress.elapsed().max(1e-9) / 1e6
-                );
-                progress.update(piece, &message);
-            }
-        };
-        // A piece that does not replay, or a record that cannot be written (a full disk, a
-        // closed pipe), ends the run at once: the search would otherwise go on for nothing.
-        // The record is flushed with the first pieces decided, then at most once a second (a
-        // narrow beam decides pieces every few microseconds).
-        let mut flushed_at: Option<Instant> = None;
-        let decided = &mut |codes: &[_]| {
-            let due = flushed_at.is_none_or(|at| at.elapsed().as_secs_f64() >= 1.0);
-            let mut written = writer.pieces(codes, &out);
-            if due {
-                written = written.and_then(|()| flushed(&out));
-                flushed_at = Some(Instant::now());
-            }
-            if let Err(e) = written {
-                super::exit_now(e);
-            }
-        };
+        let report = &mut |s: &DepthStats| progress.depth(s);
+        let decided = &mut streamed(&mut writer, &out);
         let options = Options::new(&width).clock(&clock).processes(processes);
         let line = beam_search(&search, &run, options.progress(report).decided(decided));
         let traffic = line.traffic;
         (line, traffic)
     });
-    // The last piece, where the progress stopped short of it (a game that ended past its
-    // estimate, or between two updates).
-    let last = (kept + line.stats.pieces) as u64;
-    if !(args.quiet || last.is_multiple_of(16) || last == total) {
-        let message = format!(
-            "best {} beam {}",
-            line.stats.best_score, line.stats.beam_size
-        );
-        progress.update(last, &message);
-    }
-    progress.finish();
+    progress.finish(&line.stats);
     let search_seconds = began.elapsed().as_secs_f64();
     let verdict = writer.finish(&line, &out)?;
     let finished = Finished {
         game: game.id(),
-        shared,
+        args,
+        from: shared.from,
         beam_width: width.beam_width,
         stats: &line.stats,
         changes: &line.width_changes,
         traffic,
-        kept,
+        kept: planned.kept,
         search_seconds,
         wall_seconds: began.elapsed().as_secs_f64(),
         expected_bytes: limits::estimated_bytes_with(
@@ -344,97 +229,111 @@ pub fn solve<S: Solver>(
             planned.input_bytes,
         ),
     };
-    if let Some(path) = &args.json {
-        let mut summary = finished.json();
-        if let Some(object) = summary.as_object_mut() {
-            object.extend(verdict.json);
-        }
-        write_file("--json", path, format!("{summary:#}\n"))?;
-    }
-    if !args.quiet {
-        finished.print();
-        eprint_all(&verdict.summary);
-    }
-    Ok(())
+    finished.report(verdict)
 }
 
-/// A run's end as every game reports it, before the game's own lines and fields.
-struct Finished<'a> {
-    game: &'static str,
-    shared: &'a Shared<'a>,
-    beam_width: usize,
-    stats: &'a DepthStats,
-    /// The width changes the search made, which replay it without its time budget.
-    changes: &'a Schedule,
-    traffic: Option<Traffic>,
+/// The beam's widths, the share of its widest this process holds, and the worker pool, once
+/// `--json` is checked against the run's inputs and the share's memory against this machine's.
+fn setup<P>(
+    shared: &Shared,
+    planned: &Planned<P>,
+    default: usize,
+    depths: usize,
+    processes: usize,
+) -> Result<(Width, usize, rayon::ThreadPool), CliError> {
+    let (width, widest) = beam(shared, default, depths)?;
+    let inputs: Vec<(&str, Option<&Path>)> = (planned.inputs.iter())
+        .map(|(what, path)| (*what, Some(path.as_path())))
+        .collect();
+    if let Some(path) = &shared.args.json {
+        check_output("--json", path, &inputs)?;
+    }
+    // Each process of a distributed search holds its share of the beam.
+    let share = widest.div_ceil(processes);
+    (shared.args.search).check_memory_with(share, planned.bytes_per_state, planned.input_bytes)?;
+    Ok((width, share, shared.args.search.pool(widest)?))
+}
+
+/// Where the record goes, guarded: Ctrl-C or SIGTERM ends it after a whole piece, with the
+/// command that resumes the run.
+fn record_out<P>(
+    output: Output,
+    shared: &Shared,
+    planned: &Planned<P>,
+) -> Result<RecordOut, CliError> {
+    let advice = resume_advice(shared.command_line, planned.resumable);
+    RecordOut::guarded(output, planned.closing, advice)
+        .map_err(|e| CliError::internal(format!("cannot watch for Ctrl-C: {e}")))
+}
+
+/// What takes the pieces the search decides: each replayed and written by `writer`. A piece
+/// that does not replay, or a record that cannot be written (a full disk, a closed pipe),
+/// ends the run at once: the search would otherwise go on for nothing. The record is flushed
+/// with the first pieces decided, then at most once a second (a narrow beam decides pieces
+/// every few microseconds).
+fn streamed<'a, W: Writer>(writer: &'a mut W, out: &'a RecordOut) -> impl FnMut(&[W::Code]) + 'a {
+    let mut flushed_at: Option<Instant> = None;
+    move |codes| {
+        let due = flushed_at.is_none_or(|at| at.elapsed().as_secs_f64() >= 1.0);
+        let mut written = writer.pieces(codes, out);
+        if due {
+            written = written.and_then(|()| flushed(out));
+            flushed_at = Some(Instant::now());
+        }
+        if let Err(e) = written {
+            super::exit_now(e);
+        }
+    }
+}
+
+/// The run's progress in pieces, the kept ones counted.
+struct Pieces {
+    progress: Progress,
     kept: usize,
-    search_seconds: f64,
-    wall_seconds: f64,
-    expected_bytes: u64,
+    /// The pieces the run is expected to end with.
+    total: u64,
+    quiet: bool,
 }
 
-impl Finished<'_> {
-    /// `--json`'s fields every game writes.
-    fn json(&self) -> serde_json::Value {
-        let (args, from) = (self.shared.args, self.shared.from);
-        serde_json::json!({
-            "game": self.game,
-            "beam_width": self.beam_width,
-            "width_changes": self.changes.to_string(),
-            "time_budget_seconds": args.time_budget,
-            "from_record": from.map(|(p, _)| p),
-            "from_piece": from.map(|(_, n)| n),
-            "search_seconds": self.search_seconds,
-            "wall_seconds": self.wall_seconds,
-            "seconds": self.wall_seconds,
-            "expanded": self.stats.expanded,
-            "placements": self.stats.placements,
-            "phase_seconds": self.stats.seconds,
-            "peak_memory_mib": peak_memory_mib(),
-            "expected_peak_memory_mib": self.expected_bytes as f64 / MIB,
-            "distributed": self.traffic,
-        })
+impl Pieces {
+    fn new<P>(args: &SolveArgs, planned: &Planned<P>, searched: usize) -> Pieces {
+        let total = (planned.kept + searched) as u64;
+        let mut progress = Progress::new("piece", Some(total), args.quiet, args.progress_every);
+        if planned.about {
+            progress = progress.about();
+        }
+        Pieces {
+            progress,
+            kept: planned.kept,
+            total,
+            quiet: args.quiet,
+        }
     }
 
-    /// The summary's lines every game prints.
-    fn print(&self) {
-        if let Some(traffic) = &self.traffic {
-            say!("{}", distributed::describe(traffic));
-        }
-        if !self.changes.0.is_empty() {
-            say!(
-                "width changes (replay with --beam-width {} --width-changes {}):",
-                self.beam_width,
-                self.changes
+    /// A depth searched: its piece, with the best score, the beam and the speed.
+    fn depth(&mut self, s: &DepthStats) {
+        let piece = (self.kept + s.pieces) as u64;
+        // A narrow beam's depths take microseconds: a message nobody sees is not made.
+        if !self.quiet && (piece.is_multiple_of(16) || piece == self.total) {
+            let message = format!(
+                "best {} beam {} {:.1}M placements/s",
+                s.best_score,
+                s.beam_size,
+                s.placements as f64 / self.progress.elapsed().max(1e-9) / 1e6
             );
-            for (depth, width) in &self.changes.0 {
-                say!("  from piece {}: {width}", self.kept + depth + 1);
-            }
+            self.progress.update(piece, &message);
         }
-        let stats = self.stats;
-        say!(
-            "beam width {}{}: {:.1} s, {} states expanded ({:.2} us each), {} placements",
-            self.beam_width,
-            if self.changes.0.is_empty() {
-                ""
-            } else {
-                " at first"
-            },
-            self.search_seconds,
-            stats.expanded,
-            self.search_seconds * 1e6 / stats.expanded.max(1) as f64,
-            stats.placements
-        );
-        let phases = stats.seconds;
-        say!(
-            "search phases: expand {:.2} s, select {:.2} s, advance {:.2} s",
-            phases.expand,
-            phases.select,
-            phases.advance
-        );
-        if let Some(mib) = peak_memory_mib() {
-            say!("peak memory: {mib:.0} MiB");
+    }
+
+    /// The search's end (`stats`, its last depth's): the last piece, where the progress
+    /// stopped short of it (a game that ended past its estimate, or between two updates).
+    fn finish(mut self, stats: &DepthStats) {
+        let last = (self.kept + stats.pieces) as u64;
+        if !(self.quiet || last.is_multiple_of(16) || last == self.total) {
+            let message = format!("best {} beam {}", stats.best_score, stats.beam_size);
+            self.progress.update(last, &message);
         }
+        self.progress.finish();
     }
 }
 
@@ -447,19 +346,11 @@ fn agree<T>(comm: Option<&dyn Comm>, result: Result<T, CliError>) -> Result<T, C
     }
 }
 
-/// Writes `text` to standard error, losing it rather than the run where stderr is closed.
-fn eprint_all(text: &str) {
-    use std::io::Write;
-    let _ = std::io::stderr().lock().write_all(text.as_bytes());
-}
-
 /// What the pieces written so far become once flushed: an error that ends the run where the
 /// record cannot be written.
 fn flushed(out: &RecordOut) -> Result<(), CliError> {
     out.flush().map_err(|e| stdout_failed(e, "the record"))
 }
-
-const MIB: f64 = (1u64 << 20) as f64;
 
 /// Refuses the shared options' values no search can use, before any file is read.
 fn check_shared(shared: &Shared) -> Result<(), CliError> {
@@ -518,12 +409,4 @@ fn beam(shared: &Shared, default: usize, depths: usize) -> Result<(Width, usize)
         }),
     };
     Ok((width, widest))
-}
-
-/// Peak resident memory of this process (Linux: VmHWM in /proc/self/status), for the summary.
-pub fn peak_memory_mib() -> Option<f64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib / 1024.0)
 }

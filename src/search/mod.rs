@@ -5,8 +5,7 @@
 //! (by the game's hash) are dropped and the best `beam_width` survive ([`select`]). A state
 //! keeps only the game's state, its score and an index into the [`trail`], from which the
 //! winning line is rebuilt at the end. [`guided`] keeps a given line in the beam, for
-//! `polish`; the width along the way comes from [`width`], the memory and length limits checked before
-//! a search begins from [`limits`].
+//! `polish`; the width along the way comes from [`width`].
 //!
 //! One call runs every search: [`beam_search`], told how by one [`Options`]. The trail hands
 //! out the answer's first placements as soon as every line that may still become the answer
@@ -28,7 +27,6 @@ mod expand;
 mod game;
 mod guided;
 mod held;
-pub mod limits;
 #[cfg(feature = "mpi")]
 pub mod mpi;
 mod options;

@@ -17,6 +17,10 @@ use crate::kit::board::Board;
 use crate::search::{Line, Objective, Run};
 use clap::Args as _;
 
+/// Peak memory per beam state: the contest's measure (`bench/memory.sh`), whose states are
+/// the same board of the kit.
+const BYTES_PER_STATE: u64 = 1_000;
+
 /// What the olympiad's solve reads: the sequence (to `--pieces`), the ranking, and the
 /// pieces kept from `--from-record` with the board they leave.
 pub struct Plan {
@@ -50,7 +54,13 @@ impl Solver for Olympiad {
             board,
         };
         let (pieces, kept) = (plan.sequence.len(), plan.kept.len());
-        Ok(plain::planned(run, input, pieces, kept, plan))
+        Ok(plain::planned(
+            run,
+            input,
+            (pieces, kept),
+            BYTES_PER_STATE,
+            plan,
+        ))
     }
 
     fn search<'p>(&'p self, plan: &'p Plan) -> (search::Olympiad<'p>, Run<Board>) {

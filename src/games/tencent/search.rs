@@ -145,8 +145,13 @@ fn searched_span(len: usize, params: &Params) -> std::ops::Range<usize> {
     params.start.index.min(end)..end
 }
 
+/// Peak memory per beam state, with a margin over what `bench/memory.sh` measures (about 800
+/// to 960 bytes at widths from 100,000 to 1,000,000; bench/RESULTS.md): nodes, the trail, the
+/// candidates under the prefilter's bound and the selection's buffers all grow with the width.
+pub const BYTES_PER_STATE: u64 = 1_000;
+
 /// Bytes a search of a sequence of `len` pieces under `params` holds whatever its width, for
-/// the memory estimate ([`crate::search::limits::estimated_bytes_with`]): the sequence, and
+/// the memory estimate ([`crate::cli::limits::estimated_bytes_with`]): the sequence, and
 /// the fill plan's table over the pieces the search places.
 ///
 /// The sequence counts two bytes a piece: it is parsed into a `Vec<Kind>` as long as its

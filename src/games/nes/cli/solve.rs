@@ -14,7 +14,7 @@ use crate::games::nes::search::{lines_to_level, Found, NesSearch, RecordStream, 
 use crate::games::nes::search::{NesCode, MAX_PIECES};
 use crate::games::nes::start;
 use crate::kit::text::plural;
-use crate::search::{limits, Line, Objective, Run};
+use crate::search::{Line, Objective, Run};
 use clap::FromArgMatches;
 use std::path::{Path, PathBuf};
 
@@ -108,11 +108,11 @@ fn parse_until_level(text: &str) -> Result<UntilLevel, String> {
 /// The highest `--until-level`: the counter's second wrap is far past any game.
 const MAX_LEVEL: u16 = 511;
 
-/// The peak bytes per state of an NES beam: the contest's figure, plus its two arrays of
-/// states' larger games.
+/// The peak bytes per state of an NES beam: the contest's measured figure (1,000 bytes with
+/// its 52-byte node; `bench/memory.sh`), plus its two arrays of states' larger games.
 pub fn bytes_per_state() -> u64 {
-    let contest_node = 52;
-    limits::BYTES_PER_STATE + 2 * (std::mem::size_of::<State>() as u64 + 12 - contest_node)
+    let (contest_state, contest_node) = (1_000, 52);
+    contest_state + 2 * (std::mem::size_of::<State>() as u64 + 12 - contest_node)
 }
 
 /// A game checked and ready to search: every option refused before any work where it does

@@ -1,13 +1,20 @@
 //! The contest's game as the binaries play it: `solve` (in this process or over an MPI job's),
-//! `check` with its trace, statistics and page, and `gen` of its generator's sequences; and
-//! the options and files `merge`, `polish` and `tune` share with them.
+//! `check` with its trace, statistics and page, and `gen` of its generator's sequences; and the
+//! binaries that play only this game, `merge`, `polish` and `tune` ([`merge_main`],
+//! [`polish_main`], [`tune_main`]), with the options and files they share with the others.
 
 mod check;
+mod merge;
 mod options;
+mod polish;
 mod solve;
+mod tune;
 
+pub use merge::merge_main;
 pub use options::{print_record, ranking, read_record, ContestGame, RulesOptions};
+pub use polish::polish_main;
 pub use solve::DEFAULT_WIDTH;
+pub use tune::tune_main;
 
 use crate::cli::registry::{Check, GameCli, Solve};
 use crate::cli::sequence::GenOptions;

@@ -1,13 +1,14 @@
 //! The contest's options and files as its binaries read them: the rules (`--judge`,
 //! `--piece-limit`), records, and the ranking the evaluation options name.
 
+use crate::cli::limits;
 use crate::cli::registry::GameCli;
 use crate::cli::{read_policy, read_text, read_weights, stdout_failed};
 use crate::cli::{CliError, EvalOptions, EXIT_INVALID};
 use crate::games::tencent::record::Record;
 use crate::games::tencent::rules::{LockMode, Rules, DEFAULT_PIECE_LIMIT};
 use crate::games::tencent::search::RankingParams;
-use crate::search::{limits, Objective};
+use crate::search::Objective;
 use std::path::Path;
 
 /// Reads and parses a move record file. A file that cannot be read is a usage error; one that

@@ -10,9 +10,9 @@ use crate::cli::{stdout_failed, CliError, EvalOptions};
 use crate::games::tencent::movegen::Placement;
 use crate::games::tencent::record::Record;
 use crate::games::tencent::rules::Kind;
-use crate::games::tencent::search::{input_bytes, Params, Tencent, UnderWay};
+use crate::games::tencent::search::{input_bytes, Params, Tencent, UnderWay, BYTES_PER_STATE};
 use crate::games::tencent::solve::{start_from, RecordWriter, SolveError, UnderWayError};
-use crate::search::{limits, Line, Objective, Run, Width};
+use crate::search::{Line, Objective, Run, Width};
 use clap::FromArgMatches;
 
 /// The contest's default beam width.
@@ -83,7 +83,7 @@ impl Solver for ContestCli {
                 params,
                 kept,
             },
-            bytes_per_state: limits::BYTES_PER_STATE,
+            bytes_per_state: BYTES_PER_STATE,
             closing: "\n",
             kept: kept_pieces,
             about: false,

@@ -7,10 +7,11 @@ use super::{
     fitness_order, inputs_fingerprint, score_trial, ContestOverlap, CrossEntropy, TrialLog,
     TrialParams, TrialResult, TrialScores, TuneInput, GENERATOR_MODULUS,
 };
+use crate::cli::limits::{self, LimitError};
 use crate::games::tencent::rules::Rules;
+use crate::games::tencent::search::BYTES_PER_STATE;
 use crate::kit::eval::Weights;
 use crate::kit::policy::Policy;
-use crate::search::limits::{self, LimitError};
 use crate::search::Objective;
 use rayon::prelude::*;
 use std::cmp::Ordering;
@@ -152,7 +153,7 @@ impl Plan {
     pub fn check_memory(&self, available: Option<u64>) -> Result<(), TuneError> {
         let states = self.states_at_once();
         let widest = self.beam_widths.iter().copied().max().unwrap_or(0);
-        limits::check_memory(states, limits::BYTES_PER_STATE, available).map_err(|source| {
+        limits::check_memory(states, BYTES_PER_STATE, available).map_err(|source| {
             if states > widest {
                 TuneError::ParallelMemory {
                     trials: self.parallel_trials,

@@ -105,12 +105,12 @@ fn widths_past_the_shared_limit_or_the_memory_are_refused_unless_forced() {
         &["--beam-widths", "10,100000001"],
         "--beam-widths 100000001 is above the widest beam accepted, 100000000",
     );
-    let widest = tetris_opt::search::limits::MAX_BEAM_WIDTH;
-    let needed = tetris_opt::search::limits::estimated_bytes(
+    let widest = tetris_opt::cli::limits::MAX_BEAM_WIDTH;
+    let needed = tetris_opt::cli::limits::estimated_bytes(
         widest,
-        tetris_opt::search::limits::BYTES_PER_STATE,
+        tetris_opt::games::tencent::search::BYTES_PER_STATE,
     );
-    if tetris_opt::search::limits::machine_memory()
+    if tetris_opt::cli::limits::machine_memory()
         .ok()
         .flatten()
         .is_some_and(|m| m < needed)

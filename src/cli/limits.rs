@@ -5,19 +5,14 @@
 
 use thiserror::Error;
 
-/// The widest beam any binary accepts. Far above what fits in memory today (under 1 KB per
-/// state: 24 GiB hold some 24 million states); larger values are typos, and would overflow the
-/// buffers' sizes before the memory check could say so.
+/// The widest beam any binary accepts. Far above what fits in a machine's memory (under 1 KB
+/// per state: 24 GiB hold some 24 million states); larger values are typos, and would overflow
+/// the buffers' sizes before the memory check could say so.
 pub const MAX_BEAM_WIDTH: usize = 100_000_000;
 
 /// Worker threads per core beyond which more threads only cost time (they share the cores and
 /// each takes its stack and buffers).
 pub const MAX_THREADS_PER_CORE: usize = 4;
-
-/// Peak memory per beam state, with a margin over what `bench/memory.sh` measures (about 800
-/// to 960 bytes at widths from 100,000 to 1,000,000; bench/RESULTS.md): nodes, the trail, the
-/// candidates under the prefilter's bound and the selection's buffers all grow with the width.
-pub const BYTES_PER_STATE: u64 = 1_000;
 
 /// Memory a search takes whatever its width and its input: the binary, its libraries, thread
 /// stacks and buffers. `solve` peaks at 5 MiB at width 1 and at 5-6 MiB beside a beam of 300
@@ -143,14 +138,14 @@ pub fn check_finite(option: &str, value: f64) -> Result<(), LimitError> {
 }
 
 /// The estimated peak memory of a beam of `width` states of `per_state` bytes each at the
-/// peak (the contest's: [`BYTES_PER_STATE`]; a game with larger states says how much larger).
+/// peak (each game's own figure: `Planned::bytes_per_state` in [`super::solve`]).
 pub fn estimated_bytes(width: usize, per_state: u64) -> u64 {
     estimated_bytes_with(width, per_state, 0)
 }
 
 /// [`estimated_bytes`] of a run that also holds `input` bytes whatever its width: what grows
-/// with its input instead (the sequence, and tables a game builds over it, as the contest's
-/// `games::tencent::search::input_bytes`), which no per-state figure can cover.
+/// with its input instead (the sequence, and tables a game builds over it), which no per-state
+/// figure can cover.
 pub fn estimated_bytes_with(width: usize, per_state: u64, input: u64) -> u64 {
     BASE_BYTES
         .saturating_add(input)
@@ -258,6 +253,9 @@ pub fn parse_bytes(text: &str) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Bytes a state takes in these tests, of a real game's order.
+    const BYTES_PER_STATE: u64 = 1_000;
 
     #[test]
     fn widths_from_one_to_the_limit_are_accepted() {

@@ -1,0 +1,104 @@
+//! What each binary hands a game: the options `solve` and `check` ask of every game, and each
+//! run as the game's side of the registry ([`super::registry::GameCli`]) receives it.
+
+use super::options::{EvalOptions, SearchOptions};
+use crate::search::Comm;
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+/// Where the record goes: standard output, or (a test's) a writer of its own.
+pub type Output = Box<dyn std::io::Write + Send>;
+
+/// What `solve` asks of every game.
+#[derive(clap::Args, Debug)]
+pub struct SolveArgs {
+    /// Piece sequence file (e.g. inputs/tencent.txt); none for a game whose start is named by
+    /// options (NES: --start-level and --title-wait).
+    pub input: Option<PathBuf>,
+    /// States kept at each depth of the beam (each game's default is listed under --game).
+    /// With --time-budget: the width of the first 50 pieces.
+    #[arg(long, value_name = "N")]
+    pub beam_width: Option<usize>,
+    /// Finish within this wall-clock time (seconds, or with a unit: 90s, 15m, 1.5h): the width
+    /// is re-chosen every 250 pieces from the measured speed. The widths chosen are printed
+    /// (and written to --json) as a schedule for --width-changes.
+    #[arg(long, value_name = "TIME", value_parser = super::values::parse_duration)]
+    pub time_budget: Option<f64>,
+    /// The widest beam --time-budget may choose (the memory this takes is printed before the
+    /// search).
+    #[arg(long, default_value_t = 1_000_000, requires = "time_budget")]
+    pub max_beam_width: usize,
+    /// Change the width at given depths: DEPTH:WIDTH,... (from depth DEPTH, 0-based, on; e.g.
+    /// 50:180000,300:175000). Replays a --time-budget run's record exactly.
+    #[arg(long, value_name = "SCHEDULE", conflicts_with = "time_budget", value_parser = super::values::parse_schedule)]
+    pub width_changes: Option<crate::search::width::Schedule>,
+    /// Keep the first --from-piece pieces of this record (replayed by the rules) and search
+    /// only the rest of the game: the way on from an interrupted run, or other settings tried
+    /// on the end of a long run without repeating its start.
+    #[arg(long, value_name = "RECORD", requires = "from_piece")]
+    pub from_record: Option<PathBuf>,
+    /// How many pieces of --from-record to keep (the search places the next one on; its width
+    /// changes and time budget count from there).
+    #[arg(long, value_name = "N", requires = "from_record")]
+    pub from_piece: Option<usize>,
+    /// Spread the search over the processes of an MPI job (`mpirun -np 4 solve --distributed
+    /// ...`, with a binary built with `--features mpi`; see docs/SCALING.md); without MPI, one
+    /// process. The record is the same as without this option, for any number of processes
+    /// and threads.
+    #[arg(long)]
+    pub distributed: bool,
+    #[command(flatten)]
+    pub search: SearchOptions,
+    /// Solve only the first N pieces.
+    #[arg(long)]
+    pub pieces: Option<usize>,
+    /// Also write a JSON summary (score, lines, timings, parameters) to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// No progress bar and no summary.
+    #[arg(long)]
+    pub quiet: bool,
+    /// When stderr is not a terminal (a log file, nohup, CI), where the progress bar does not
+    /// draw: print a line of progress this often instead (seconds, or 90s, 15m, 1.5h; 0 = every
+    /// 16 pieces).
+    #[arg(long, value_name = "TIME", value_parser = super::values::parse_interval, default_value = "60s")]
+    pub progress_every: f64,
+}
+
+/// A `solve` run as a game receives it.
+pub struct Solve<'a> {
+    pub args: &'a SolveArgs,
+    /// The evaluation options, where the game takes them.
+    pub eval: EvalOptions,
+    /// The processes of a `--distributed` run (`None`: this process alone).
+    pub comm: Option<&'a dyn Comm>,
+    /// The command line as given (the program's name first).
+    pub command_line: &'a [OsString],
+    /// Where the record goes (standard output, or a test's writer).
+    pub output: &'a (dyn Fn() -> Output + Sync),
+}
+
+/// What `check` asks of every game.
+#[derive(clap::Args, Debug)]
+pub struct CheckArgs {
+    /// Piece sequence file (e.g. inputs/tencent.txt); for a game whose record names its start
+    /// (NES), the record file.
+    pub input: PathBuf,
+    /// Move record file; `-` reads it from standard input, e.g. `solve input.txt | check
+    /// input.txt -`.
+    pub record: Option<PathBuf>,
+    /// Print one JSON object instead of the human summary.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// A `check` run as a game receives it.
+pub struct Check<'a> {
+    pub args: &'a CheckArgs,
+}
+
+/// A `play` run as a game receives it.
+pub struct Play<'a> {
+    pub sequence: &'a std::path::Path,
+    pub compare: Option<&'a std::path::Path>,
+}

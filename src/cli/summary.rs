@@ -1,0 +1,125 @@
+//! The end of a `solve` run as every game reports it, before the game's own lines and fields:
+//! `--json`'s object and the summary on standard error.
+
+use super::distributed;
+use super::runs::SolveArgs;
+use super::writer::Verdict;
+use super::{write_file, CliError};
+use crate::say;
+use crate::search::width::Schedule;
+use crate::search::{DepthStats, Traffic};
+use std::path::Path;
+
+/// A run's end as every game reports it, before the game's own lines and fields.
+pub struct Finished<'a> {
+    pub game: &'static str,
+    pub args: &'a SolveArgs,
+    /// `--from-record`'s file and `--from-piece`'s count.
+    pub from: Option<(&'a Path, usize)>,
+    pub beam_width: usize,
+    pub stats: &'a DepthStats,
+    /// The width changes the search made, which replay it without its time budget.
+    pub changes: &'a Schedule,
+    pub traffic: Option<Traffic>,
+    pub kept: usize,
+    pub search_seconds: f64,
+    pub wall_seconds: f64,
+    pub expected_bytes: u64,
+}
+
+impl Finished<'_> {
+    /// `--json` written and the summary printed, each with the game's own part (`verdict`).
+    pub fn report(&self, verdict: Verdict) -> Result<(), CliError> {
+        if let Some(path) = &self.args.json {
+            let mut summary = self.json();
+            if let Some(object) = summary.as_object_mut() {
+                object.extend(verdict.json);
+            }
+            write_file("--json", path, format!("{summary:#}\n"))?;
+        }
+        if !self.args.quiet {
+            self.print();
+            eprint_all(&verdict.summary);
+        }
+        Ok(())
+    }
+
+    /// `--json`'s fields every game writes.
+    fn json(&self) -> serde_json::Value {
+        let (args, from) = (self.args, self.from);
+        serde_json::json!({
+            "game": self.game,
+            "beam_width": self.beam_width,
+            "width_changes": self.changes.to_string(),
+            "time_budget_seconds": args.time_budget,
+            "from_record": from.map(|(p, _)| p),
+            "from_piece": from.map(|(_, n)| n),
+            "search_seconds": self.search_seconds,
+            "wall_seconds": self.wall_seconds,
+            "seconds": self.wall_seconds,
+            "expanded": self.stats.expanded,
+            "placements": self.stats.placements,
+            "phase_seconds": self.stats.seconds,
+            "peak_memory_mib": peak_memory_mib(),
+            "expected_peak_memory_mib": self.expected_bytes as f64 / MIB,
+            "distributed": self.traffic,
+        })
+    }
+
+    /// The summary's lines every game prints.
+    fn print(&self) {
+        if let Some(traffic) = &self.traffic {
+            say!("{}", distributed::describe(traffic));
+        }
+        if !self.changes.0.is_empty() {
+            say!(
+                "width changes (replay with --beam-width {} --width-changes {}):",
+                self.beam_width,
+                self.changes
+            );
+            for (depth, width) in &self.changes.0 {
+                say!("  from piece {}: {width}", self.kept + depth + 1);
+            }
+        }
+        let stats = self.stats;
+        say!(
+            "beam width {}{}: {:.1} s, {} states expanded ({:.2} us each), {} placements",
+            self.beam_width,
+            if self.changes.0.is_empty() {
+                ""
+            } else {
+                " at first"
+            },
+            self.search_seconds,
+            stats.expanded,
+            self.search_seconds * 1e6 / stats.expanded.max(1) as f64,
+            stats.placements
+        );
+        let phases = stats.seconds;
+        say!(
+            "search phases: expand {:.2} s, select {:.2} s, advance {:.2} s",
+            phases.expand,
+            phases.select,
+            phases.advance
+        );
+        if let Some(mib) = peak_memory_mib() {
+            say!("peak memory: {mib:.0} MiB");
+        }
+    }
+}
+
+/// Writes `text` to standard error, losing it rather than the run where stderr is closed.
+fn eprint_all(text: &str) {
+    use std::io::Write;
+    let _ = std::io::stderr().lock().write_all(text.as_bytes());
+}
+
+const MIB: f64 = (1u64 << 20) as f64;
+
+/// Peak resident memory of this process (Linux: VmHWM in /proc/self/status), for the summary.
+pub fn peak_memory_mib() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024.0)
+}

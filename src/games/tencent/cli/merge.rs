@@ -1,0 +1,129 @@
+//! `merge`: combines records of the contest's game into one that scores at least as much as the
+//! best (see [`crate::games::tencent::merge`]).
+
+use super::options::{print_record, read_record, ContestGame, RulesOptions};
+use crate::cli::registry::{only_game, GameCli};
+use crate::cli::{exit_code, read_sequence, refuse_stdin_twice, CliError, EXIT_INVALID};
+use crate::games::tencent::merge::{merge, MergeError, Merged};
+use crate::games::tencent::solve::verify;
+use crate::say;
+use clap::{CommandFactory, FromArgMatches, Parser};
+use std::path::PathBuf;
+
+/// Merge move records of one piece sequence: wherever two records leave the same board after
+/// the same piece, the start of one can go on with the end of the other. Prints the
+/// highest-scoring combination (one line) on stdout, checked by the rules engine, and a summary
+/// ending in `Score = N` on stderr.
+#[derive(Parser)]
+#[command(version)]
+struct Args {
+    /// Piece sequence file (e.g. inputs/tencent.txt).
+    input: PathBuf,
+    /// The records to merge (at least one); on equal scores the earlier one is kept.
+    #[arg(required = true)]
+    records: Vec<PathBuf>,
+    #[command(flatten)]
+    game: ContestGame,
+    #[command(flatten)]
+    rules: RulesOptions,
+    /// No summary.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// `--judge` as `merge` reads it (the shared text speaks of a search).
+const JUDGE_HELP: &str = "Merge by the contest web replay's rules: a piece locks wherever its \
+    moves leave it, even in mid-air, and whatever follows the end of the game is ignored. The \
+    merged record may then lock in mid-air; it passes `check --judge`, not strict `check`. \
+    Without it, records with mid-air locks are still taken, and only their pieces that lock at \
+    rest are used.";
+
+/// `merge`'s `main`: the contest's game alone of `games`, the only one it plays.
+pub fn merge_main(games: &[&dyn GameCli]) -> std::process::ExitCode {
+    let matches = Args::command()
+        .mut_arg("judge", |a| a.help(JUDGE_HELP).long_help(None::<&str>))
+        .get_matches();
+    let args = Args::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    exit_code(only_game(games, "tencent", &args.game.game).and_then(|()| run(&args)))
+}
+
+fn run(args: &Args) -> Result<(), CliError> {
+    let rules = args.rules.rules()?;
+    let mut inputs = vec![("sequence file", Some(args.input.as_path()))];
+    inputs.extend(
+        args.records
+            .iter()
+            .map(|r| ("record file", Some(r.as_path()))),
+    );
+    refuse_stdin_twice(&inputs)?;
+    let sequence = read_sequence(&args.input)?;
+    let mut records = Vec::new();
+    for path in &args.records {
+        records.push(read_record(path)?);
+    }
+    let merged = merge(&sequence, &records, rules).map_err(|e| match e {
+        MergeError::Invalid { number, detail } => CliError {
+            message: format!(
+                "record file {}: it does not replay: {detail}",
+                args.records[number - 1].display(),
+            ),
+            code: EXIT_INVALID,
+        },
+        MergeError::NoStrictStart => CliError {
+            message: e.to_string(),
+            code: EXIT_INVALID,
+        },
+        MergeError::Empty => CliError::usage(e.to_string()),
+    })?;
+    if merged.best_input().is_none() && merged.score == 0 {
+        // Nothing of any record scored: the records are likely of another sequence.
+        return Err(CliError {
+            message: format!(
+                "no record replays by these rules and nothing merged scores: are they records of \
+                 {}? (`check {} RECORD` says where each one fails)",
+                args.input.display(),
+                args.input.display()
+            ),
+            code: EXIT_INVALID,
+        });
+    }
+    // The merge matched boards by a 64-bit fingerprint: the rules engine has the last word.
+    let (report, _) =
+        verify(&sequence, &merged.record, merged.score, rules).map_err(CliError::internal)?;
+    print_record(&merged.record)?;
+    if !args.quiet {
+        for part in &merged.parts {
+            say!(
+                "pieces {}-{}: {}",
+                part.first + 1,
+                part.first + part.pieces,
+                args.records[part.record].display()
+            );
+        }
+        say!(
+            "{} locked; checked by the rules engine ({}): record valid, same score",
+            crate::kit::text::plural(report.pieces_locked, "piece"),
+            rules.mode_name()
+        );
+        say!("{}", against_inputs(&merged, &args.records));
+        say!("Score = {}", report.score);
+    }
+    Ok(())
+}
+
+/// Whether the merge beat its best input: `best input: N (file); merged: M, +D`.
+fn against_inputs(merged: &Merged, paths: &[PathBuf]) -> String {
+    match merged.best_input() {
+        Some((i, best)) => format!(
+            "best input: {best} ({}); merged: {}, +{}",
+            paths[i].display(),
+            merged.score,
+            // Never below: the best input's own line is one the merge can take.
+            merged.score.saturating_sub(best)
+        ),
+        None => format!(
+            "no input is valid by these rules on its own; merged: {}",
+            merged.score
+        ),
+    }
+}
