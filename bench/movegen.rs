@@ -6,10 +6,10 @@
 use divan::counter::ItemsCount;
 use divan::{black_box, Bencher};
 use std::sync::LazyLock;
-use tetris_opt::games::tencent::bitboard::{self, Board};
-use tetris_opt::games::tencent::movegen::{placements, Placements};
-use tetris_opt::games::tencent::rules::{Kind, Rules};
-use tetris_opt::games::tencent::search::{beam_search, Params};
+use tetris_opt::games::contest::bitboard::{self, Board};
+use tetris_opt::games::contest::movegen::{placements, Placements};
+use tetris_opt::games::contest::rules::{Kind, Rules};
+use tetris_opt::games::contest::search::{beam_search, Params};
 use tetris_opt::kit::eval::{evaluate, evaluate_batch, Batch, Weights, BATCH};
 use tetris_opt::kit::sequence::{contest_sequence, CONTEST_SEED};
 use tetris_opt::search::{Options, Width};

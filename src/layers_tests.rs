@@ -109,7 +109,7 @@ fn only_the_command_line_layer_knows_clap() {
 const MAIN_LINES: usize = 10;
 
 /// Whether `path` is an entry point of the command-line layer: a driver
-/// (`tetris_opt::cli::drivers::solve_main`) or a game's own (`tetris_opt::games::tencent::cli::
+/// (`tetris_opt::cli::drivers::solve_main`) or a game's own (`tetris_opt::games::contest::cli::
 /// tune_main`).
 fn entry_point(path: &str) -> bool {
     let name = |rest: &str| rest.ends_with("_main") && !rest.contains("::");

@@ -226,6 +226,7 @@ fn play_command<'g>(games: &'g [&'g dyn GameCli], default: &'static str) -> Game
         .iter()
         .map(|g| {
             clap::builder::PossibleValue::new(g.id())
+                .aliases(g.aliases())
                 .help(g.about())
                 .hide(!g.has_page())
         })

@@ -14,8 +14,12 @@ use std::ffi::OsString;
 /// receives the parsed command line; an option of another game given on the command line is
 /// refused before the game is called.
 pub trait GameCli: Sync {
-    /// `--game`'s value for this game (`nes`).
+    /// `--game`'s value for this game (`nes`), the name of its module under `games`.
     fn id(&self) -> &'static str;
+    /// Other values `--game` takes for this game, kept for the scripts that use them.
+    fn aliases(&self) -> &'static [&'static str] {
+        &[]
+    }
     /// The game as messages name it (`NES Tetris (--game nes)`).
     fn name(&self) -> &'static str;
     /// One line for `--game`'s help.
@@ -74,7 +78,11 @@ impl<'g> GameCommand<'g> {
     ) -> GameCommand<'g> {
         let values: Vec<PossibleValue> = games
             .iter()
-            .map(|g| PossibleValue::new(g.id()).help(g.about()))
+            .map(|g| {
+                PossibleValue::new(g.id())
+                    .aliases(g.aliases())
+                    .help(g.about())
+            })
             .collect();
         let game = Arg::new("game")
             .long("game")
@@ -163,7 +171,7 @@ impl<'g> GameCommand<'g> {
             Err(e) => return Err(clap_error(&e)),
         };
         let id = matches.get_one::<String>("game").map_or("", String::as_str);
-        let Some(index) = self.games.iter().position(|g| g.id() == id) else {
+        let Some(index) = self.games.iter().position(|g| named(*g, id)) else {
             return Err(CliError::usage(format!("no game {id:?}")));
         };
         self.refuse_others(&matches, index)?;
@@ -214,10 +222,15 @@ pub fn only(options: Command, ids: &[&str]) -> Vec<Arg> {
         .collect()
 }
 
+/// Whether `--game name` asks for `game`: its id or one of its aliases.
+pub fn named(game: &dyn GameCli, name: &str) -> bool {
+    game.id() == name || game.aliases().contains(&name)
+}
+
 /// The refusal of a binary that plays only `game` asked for another of `games`, saying
 /// which binaries play that one.
 pub fn only_game(games: &[&dyn GameCli], game: &str, asked: &str) -> Result<(), CliError> {
-    if asked == game {
+    if games.iter().any(|g| g.id() == game && named(*g, asked)) || asked == game {
         return Ok(());
     }
     let program = super::errors::program_name();
@@ -225,7 +238,7 @@ pub fn only_game(games: &[&dyn GameCli], game: &str, asked: &str) -> Result<(), 
         .iter()
         .find(|g| g.id() == game)
         .map_or(game, |g| g.name());
-    let Some(other) = games.iter().find(|g| g.id() == asked) else {
+    let Some(other) = games.iter().find(|g| named(**g, asked)) else {
         return Err(CliError::usage(format!(
             "--game {asked}: {program} plays only {own}"
         )));

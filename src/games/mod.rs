@@ -7,14 +7,14 @@
 //! by a macro, so that `cargo fmt` and every other tool that follows `mod` lines sees them.
 
 pub mod browser;
+pub mod contest;
 pub mod nes;
 pub mod olympiad;
-pub mod tencent;
 
 /// Every game the binaries play, in the order `--game` lists them (the first is every
 /// binary's default).
 pub const ALL: &[&dyn crate::cli::registry::GameCli] = &[
-    &tencent::cli::GAME,
+    &contest::cli::GAME,
     &nes::cli::GAME,
     &browser::cli::GAME,
     &olympiad::cli::GAME,

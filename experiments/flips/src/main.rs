@@ -4,10 +4,10 @@
 
 use clap::Parser;
 use std::process::ExitCode;
-use tetris_opt::games::tencent::bitboard::Board;
-use tetris_opt::games::tencent::record::Record;
-use tetris_opt::games::tencent::replay::replay_observed;
-use tetris_opt::games::tencent::rules::{Kind, Rules};
+use tetris_opt::games::contest::bitboard::{Board, ContestBoard};
+use tetris_opt::games::contest::record::Record;
+use tetris_opt::games::contest::replay::replay_observed;
+use tetris_opt::games::contest::rules::{Kind, Rules};
 use tetris_opt::kit::eval::features;
 use tetris_opt::kit::sequence::parse_sequence;
 
@@ -70,7 +70,7 @@ fn pieces(sequence: &[Kind], path: &str) -> Result<(Vec<Piece>, u64), String> {
     let mut lines = 0;
     let mut depth_before = 0;
     let report = replay_observed(sequence, &record, Rules::default(), &mut |step| {
-        let board = Board::from_rules(step.board);
+        let board = Board::from_field(step.board);
         let f = features(&board, 0, 0, 0);
         let cleared = (step.lines - lines) as u32;
         lines = step.lines;

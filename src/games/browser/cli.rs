@@ -36,8 +36,8 @@ type Start = (Board, u64);
 
 impl Solver for Browser {
     type Plan = Plan;
-    type Search<'p> = search::Browser<'p>;
-    type Writer<'p> = BrowserWriter<'p>;
+    type Search<'p> = search::Seam<'p>;
+    type Writer<'p> = SolveWriter<'p>;
 
     fn plan(&self, run: &Shared, _: &clap::ArgMatches) -> Result<Planned<Plan>, CliError> {
         let input = run.sequence_file()?.to_path_buf();
@@ -63,12 +63,12 @@ impl Solver for Browser {
         ))
     }
 
-    fn search<'p>(&'p self, plan: &'p Plan) -> (search::Browser<'p>, Run<Board>) {
-        search::Browser::new(&plan.sequence, &plan.params, plan.kept.len(), plan.start)
+    fn search<'p>(&'p self, plan: &'p Plan) -> (search::Seam<'p>, Run<Board>) {
+        search::Seam::new(&plan.sequence, &plan.params, plan.kept.len(), plan.start)
     }
 
-    fn writer<'p>(&'p self, plan: &'p Plan) -> BrowserWriter<'p> {
-        BrowserWriter {
+    fn writer<'p>(&'p self, plan: &'p Plan) -> SolveWriter<'p> {
+        SolveWriter {
             plan,
             moves: Moves::from(&plan.sequence[plan.kept.len()..], plan.start.0),
             replayer: Replayer::new(&plan.sequence),
@@ -98,7 +98,7 @@ fn kept_pieces(
     Ok((kept, (board, game.points)))
 }
 
-impl BrowserWriter<'_> {
+impl SolveWriter<'_> {
     /// Replays and writes the next pieces' tokens.
     fn write(&mut self, pieces: &[Vec<Token>], out: &RecordOut) -> Result<(), CliError> {
         for tokens in pieces {
@@ -112,14 +112,14 @@ impl BrowserWriter<'_> {
 
 /// The browser game's record as the search decides it: each piece's moves replayed on the
 /// plain engine, then written as its line.
-pub struct BrowserWriter<'p> {
+pub struct SolveWriter<'p> {
     plan: &'p Plan,
     moves: Moves<'p>,
     replayer: Replayer<'p>,
     lines: LinesOut,
 }
 
-impl Writer for BrowserWriter<'_> {
+impl Writer for SolveWriter<'_> {
     type Code = u16;
 
     fn start(&mut self, out: &RecordOut) -> Result<(), CliError> {
@@ -177,7 +177,7 @@ fn params(run: &Shared) -> Result<Params, CliError> {
             if named.get("fill_plan").is_some_and(|plan| !plan.is_null()) {
                 return Err(CliError::usage(format!(
                     "policy file {}: fill_plan is for games that score by the fill (--game \
-                     tencent); the browser game scores by lines",
+                     contest); the browser game scores by lines",
                     path.display()
                 )));
             }

@@ -254,16 +254,16 @@ pub enum Outcome {
 
 /// A browser game under way: the field, the points and lines so far, and whether it has ended.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct BrowserGame {
+pub struct Session {
     pub field: Field,
     pub points: u64,
     pub lines: u64,
     pub over: bool,
 }
 
-impl BrowserGame {
-    pub fn new() -> BrowserGame {
-        BrowserGame::default()
+impl Session {
+    pub fn new() -> Session {
+        Session::default()
     }
 
     /// The level the points give: `points / 100 + 1`.

@@ -58,7 +58,7 @@ pub struct Found {
 /// `decided`, in order, as soon as every line left in the beam begins with them (the last at
 /// the end), so that a long game's record is written as it is decided.
 pub fn solve(sequence: &[Kind], params: &Params, options: Options<'_, Vec<Token>>) -> Found {
-    let (game, run) = Browser::new(sequence, params, 0, (Board::default(), 0));
+    let (game, run) = Seam::new(sequence, params, 0, (Board::default(), 0));
     let (options, mut decided) = options.recoded();
     let mut moves = Moves::new(sequence);
     let mut out = |codes: &[u16]| {
@@ -135,12 +135,12 @@ impl<'a> Moves<'a> {
 }
 
 /// The browser game over one sequence, on the search's seam.
-pub struct Browser<'a> {
+pub struct Seam<'a> {
     sequence: &'a [Kind],
     params: &'a Params,
 }
 
-impl<'a> Browser<'a> {
+impl<'a> Seam<'a> {
     /// The game over `sequence` as `params` rank it, and where its search begins: from
     /// `board` and `points` after the first `kept` pieces.
     pub fn new(
@@ -148,12 +148,12 @@ impl<'a> Browser<'a> {
         params: &'a Params,
         kept: usize,
         (board, points): (Board, u64),
-    ) -> (Browser<'a>, Run<Board>) {
+    ) -> (Seam<'a>, Run<Board>) {
         let rest = &sequence[kept.min(sequence.len())..];
         let mut run = Run::whole_game(board, rest.len(), params.objective);
         run.score = points;
         (
-            Browser {
+            Seam {
                 sequence: rest,
                 params,
             },
@@ -177,7 +177,7 @@ pub struct Buffers {
     pending: Pending,
 }
 
-impl Game for Browser<'_> {
+impl Game for Seam<'_> {
     type Code = u16;
     type State = Board;
     type Depth = Depth;

@@ -15,7 +15,7 @@ pub const FULL: u16 = 0x3FF;
 /// The well column's bit.
 const WELL: u16 = 1 << 9;
 
-/// Defines [`NesWeights`] and what lists its fields (the shipped file's form, the names, the
+/// Defines [`Weights`] and what lists its fields (the shipped file's form, the names, the
 /// values in order) from one list, so they cannot drift apart.
 macro_rules! nes_weights {
     ($($(#[doc = $doc:literal])* $name:ident,)*) => {
@@ -23,7 +23,7 @@ macro_rules! nes_weights {
         /// the default of every field).
         #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
         #[serde(default, deny_unknown_fields)]
-        pub struct NesWeights {
+        pub struct Weights {
             $($(#[doc = $doc])* pub $name: f64,)*
         }
 
@@ -31,21 +31,21 @@ macro_rules! nes_weights {
         /// that file, so it cannot be read with the struct's defaults.
         #[derive(Deserialize)]
         #[serde(deny_unknown_fields)]
-        struct NesWeightsFile {
+        struct WeightsFile {
             $($name: f64,)*
         }
 
-        impl From<NesWeightsFile> for NesWeights {
-            fn from(w: NesWeightsFile) -> Self {
-                NesWeights { $($name: w.$name,)* }
+        impl From<WeightsFile> for Weights {
+            fn from(w: WeightsFile) -> Self {
+                Weights { $($name: w.$name,)* }
             }
         }
 
-        impl NesWeights {
+        impl Weights {
             /// Field names, in the order of the file the solver ships.
             pub const NAMES: &'static [&'static str] = &[$(stringify!($name),)*];
 
-            /// The weights in the order of [`NesWeights::NAMES`].
+            /// The weights in the order of [`Weights::NAMES`].
             fn values(&self) -> Vec<f64> {
                 vec![$(self.$name,)*]
             }
@@ -76,19 +76,19 @@ nes_weights! {
     height,
 }
 
-impl NesWeights {
+impl Weights {
     /// Reads weights from a JSON object of named fields; fields left out keep the shipped
     /// values (a byte-order mark at the start skipped). Refused, naming the field where there
     /// is one: anything but an object (an array would assign weights by position), unknown
     /// fields, and a value that is not a finite number.
-    pub fn from_json(text: &str) -> Result<NesWeights, String> {
+    pub fn from_json(text: &str) -> Result<Weights, String> {
         if let Some(kind) = crate::kit::text::not_an_object(text) {
             return Err(format!(
                 "NES weights are a JSON object of named fields, such as {{\"hole\": 400.0, ...}}, not {kind}"
             ));
         }
-        let weights: NesWeights = crate::kit::text::from_json(text).map_err(|e| e.to_string())?;
-        for (field, value) in NesWeights::NAMES.iter().zip(weights.values()) {
+        let weights: Weights = crate::kit::text::from_json(text).map_err(|e| e.to_string())?;
+        for (field, value) in Weights::NAMES.iter().zip(weights.values()) {
             if !value.is_finite() {
                 return Err(format!("{field} must be a finite number, not {value}"));
             }
@@ -97,9 +97,9 @@ impl NesWeights {
     }
 }
 
-impl Default for NesWeights {
+impl Default for Weights {
     fn default() -> Self {
-        serde_json::from_str::<NesWeightsFile>(include_str!("../../../weights/nes-tetris.json"))
+        serde_json::from_str::<WeightsFile>(include_str!("../../../weights/nes-tetris.json"))
             .expect("weights/nes-tetris.json holds every NES weight")
             .into()
     }
@@ -117,7 +117,7 @@ pub fn heights(rows: &Rows) -> [i32; 10] {
 }
 
 /// The cost of a field (lower is better).
-pub fn cost(rows: &Rows, w: &NesWeights) -> f64 {
+pub fn cost(rows: &Rows, w: &Weights) -> f64 {
     let h = heights(rows);
     let mut holes = 0u32;
     let mut hole_rows = 0u32;
@@ -160,24 +160,24 @@ mod tests {
     use super::*;
 
     fn refused(text: &str) -> String {
-        NesWeights::from_json(text).unwrap_err()
+        Weights::from_json(text).unwrap_err()
     }
 
     #[test]
     fn weights_are_an_object_of_known_fields_as_finite_numbers_the_rest_shipped() {
         let shipped = include_str!("../../../weights/nes-tetris.json");
-        assert_eq!(NesWeights::from_json(shipped), Ok(NesWeights::default()));
+        assert_eq!(Weights::from_json(shipped), Ok(Weights::default()));
         let with_mark = format!("\u{feff}{shipped}");
-        assert_eq!(NesWeights::from_json(&with_mark), Ok(NesWeights::default()));
-        let value = serde_json::to_value(NesWeights::default()).unwrap();
+        assert_eq!(Weights::from_json(&with_mark), Ok(Weights::default()));
+        let value = serde_json::to_value(Weights::default()).unwrap();
         let names: Vec<&String> = value.as_object().unwrap().keys().collect();
-        let mut sorted = NesWeights::NAMES.to_vec();
+        let mut sorted = Weights::NAMES.to_vec();
         sorted.sort_unstable();
         assert_eq!(names, sorted, "NAMES lists every field");
 
         assert!(refused("[1.0, 2.0]").ends_with("not an array"));
         let with = |field: &str, value: &str| {
-            let mut v = serde_json::to_value(NesWeights::default()).unwrap();
+            let mut v = serde_json::to_value(Weights::default()).unwrap();
             v[field] = serde_json::Value::Null;
             v.to_string().replace(
                 &format!("\"{field}\":null"),
@@ -186,16 +186,16 @@ mod tests {
         };
         assert!(refused(&with("hole", "1e999")).starts_with("hole: number out of range"));
         assert!(refused(&with("bumpiness", "\"x\"")).starts_with("bumpiness: invalid type"));
-        let mut extra = serde_json::to_value(NesWeights::default()).unwrap();
+        let mut extra = serde_json::to_value(Weights::default()).unwrap();
         extra["holes"] = 1.into();
         assert!(refused(&extra.to_string()).contains("unknown field `holes`"));
-        assert_eq!(NesWeights::from_json("{}"), Ok(NesWeights::default()));
-        let some = NesWeights::from_json(r#"{"hole": 1.5}"#).unwrap();
+        assert_eq!(Weights::from_json("{}"), Ok(Weights::default()));
+        let some = Weights::from_json(r#"{"hole": 1.5}"#).unwrap();
         assert_eq!(
             some,
-            NesWeights {
+            Weights {
                 hole: 1.5,
-                ..NesWeights::default()
+                ..Weights::default()
             }
         );
     }

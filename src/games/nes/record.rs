@@ -37,7 +37,7 @@ pub const MAX_FRAMES: usize = 10_000_000;
 
 /// A parsed NES record.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct NesRecord {
+pub struct Record {
     pub start: Start,
     /// Buttons per frame.
     pub frames: Vec<u8>,
@@ -305,7 +305,7 @@ impl<'a> Header<'a> {
     }
 
     /// The record of a header read to the end of the text and the frames after it.
-    fn finish(self, text: &str, frames: Vec<u8>) -> Result<NesRecord, RecordError> {
+    fn finish(self, text: &str, frames: Vec<u8>) -> Result<Record, RecordError> {
         let Some(inputs_line) = self.inputs_line else {
             return Err(RecordError {
                 line: text.lines().count().max(1),
@@ -333,7 +333,7 @@ impl<'a> Header<'a> {
             token: Some(quote(wait_text)),
             message: e.to_string(),
         })?;
-        Ok(NesRecord { start, frames })
+        Ok(Record { start, frames })
     }
 }
 
@@ -370,9 +370,9 @@ fn read_runs(line: &str, line_no: usize, frames: &mut Vec<u8>) -> Result<(), Rec
     Ok(())
 }
 
-impl NesRecord {
+impl Record {
     /// Parses a record's text.
-    pub fn parse(text: &str) -> Result<NesRecord, RecordError> {
+    pub fn parse(text: &str) -> Result<Record, RecordError> {
         let text = strip_byte_order_mark(text);
         let mut header = Header::default();
         let mut frames = Vec::new();

@@ -1,8 +1,8 @@
 //! Replaying an NES record on the plain engine: the report `check --game nes` prints, and the
 //! snapshots the oracle test compares with the ROM's RAM.
 
-use super::record::NesRecord;
-use super::rules::{play_state, Events, NesGame, Outcome};
+use super::record::Record;
+use super::rules::{play_state, Events, Outcome, Session};
 use super::tables::kind_letter;
 use serde::Serialize;
 
@@ -23,7 +23,7 @@ pub struct Snapshot {
 }
 
 impl Snapshot {
-    pub fn of(game: &NesGame, frame: u64) -> Snapshot {
+    pub fn of(game: &Session, frame: u64) -> Snapshot {
         let board = (0..200)
             .map(|i| {
                 if game.filled(i / 10, i % 10) {
@@ -81,7 +81,7 @@ pub struct Milestone {
 
 /// What a record scores.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct NesReport {
+pub struct Report {
     /// The score without the ROM's cap (the targets' measure).
     pub score: u64,
     /// The score the ROM shows: capped at 999,999.
@@ -103,7 +103,7 @@ pub struct NesReport {
     pub milestones: Vec<Milestone>,
 }
 
-impl NesReport {
+impl Report {
     /// The level as every summary words it: the ROM's, and past the counter's wrap the count
     /// too (`0 (256 counted past 255)`).
     pub fn level_text(&self) -> String {
@@ -115,11 +115,8 @@ impl NesReport {
 }
 
 /// Replays a record, calling `observe` after every frame with the game and that frame's events.
-pub fn replay_observed(
-    record: &NesRecord,
-    mut observe: impl FnMut(&NesGame, &Events),
-) -> NesReport {
-    let mut game = NesGame::new(&record.start);
+pub fn replay_observed(record: &Record, mut observe: impl FnMut(&Session, &Events)) -> Report {
+    let mut game = Session::new(&record.start);
     let mut transition = None;
     let mut milestones = Vec::new();
     let mut played = 0u64;
@@ -146,7 +143,7 @@ pub fn replay_observed(
         }
         observe(&game, &events);
     }
-    NesReport {
+    Report {
         score: game.score.uncapped(),
         rom_score: game.score.rom(),
         lines: game.lines(),
@@ -170,7 +167,7 @@ pub fn replay_observed(
 /// the game has not written it into the field yet: it does so on a later frame, once the screen
 /// has caught up, and a record may end before. Such a piece counts as locked; a piece that
 /// does not fit where it stopped tops the game out instead.
-pub fn lock_pending(game: &NesGame) -> bool {
+pub fn lock_pending(game: &Session) -> bool {
     game.outcome == Outcome::Playing
         && game.play_state == play_state::LOCK
         && game.fits(game.piece, game.x, game.y)
@@ -178,7 +175,7 @@ pub fn lock_pending(game: &NesGame) -> bool {
 
 /// Replays a record and keeps a snapshot at every spawn and one at the end: what the oracle
 /// test holds against the ROM.
-pub fn snapshots(record: &NesRecord) -> (NesReport, Vec<Snapshot>) {
+pub fn snapshots(record: &Record) -> (Report, Vec<Snapshot>) {
     let mut shots = Vec::new();
     let mut frame = 0u64;
     let mut last = None;
@@ -193,12 +190,12 @@ pub fn snapshots(record: &NesRecord) -> (NesReport, Vec<Snapshot>) {
         frame += 1;
     });
     // A record of no frames ends where it starts.
-    shots.push(last.unwrap_or_else(|| Snapshot::of(&NesGame::new(&record.start), 0)));
+    shots.push(last.unwrap_or_else(|| Snapshot::of(&Session::new(&record.start), 0)));
     (report, shots)
 }
 
 /// A line of `check --game nes --trace`: a piece as it locks.
-pub fn describe_lock(game: &NesGame, frame: u64) -> String {
+pub fn describe_lock(game: &Session, frame: u64) -> String {
     format!(
         "piece {} {} (orientation {}) locks at x={} y={} on frame {frame}; score {}, lines {}, level {}",
         game.pieces + 1,
@@ -218,7 +215,7 @@ mod tests {
 
     #[test]
     fn the_level_past_the_wrap_is_worded_with_its_count() {
-        let mut report = NesReport {
+        let mut report = Report {
             score: 0,
             rom_score: 0,
             lines: 0,

@@ -1,6 +1,6 @@
 //! The plain NES engine: the game as the ROM plays it, one frame at a time.
 //!
-//! This is the oracle of the NES side, as `tencent::rules` is the contest's: the checker
+//! This is the oracle of the NES side, as `contest::rules` is the contest's: the checker
 //! replays on it and every solver record is replayed on it before it is printed. It keeps the
 //! ROM's own variables (`docs/NES.md` names each one's RAM address) and runs, per frame, what
 //! the ROM runs: the game logic on the buttons read at the end of the previous frame, then the
@@ -96,7 +96,7 @@ pub struct Events {
 
 /// The game's state, in the ROM's variables.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct NesGame {
+pub struct Session {
     /// The playfield and the 56 bytes after it, as in RAM $0400..$04FF: cell `row * 10 +
     /// column`, rows above the field wrapping to the end (they read as empty unless a piece
     /// locked there).
@@ -145,7 +145,7 @@ pub struct NesGame {
 }
 
 // Every field, in the order declared.
-crate::wire_fields!(NesGame {
+crate::wire_fields!(Session {
     cells,
     piece,
     x,
@@ -177,10 +177,10 @@ crate::wire_fields!(NesGame {
     outcome
 });
 
-impl NesGame {
+impl Session {
     /// The game on the first frame of its first piece, as the menu sequence leaves it.
-    pub fn new(start: &Start) -> NesGame {
-        NesGame {
+    pub fn new(start: &Start) -> Session {
+        Session {
             cells: [EMPTY_TILE; 256],
             piece: start.piece,
             x: 5,

@@ -9,10 +9,10 @@
 
 use super::crash;
 use super::ending::Ending;
-use super::eval::{cost, NesWeights, Rows};
+use super::eval::{cost, Rows, Weights};
 use super::movegen::{placements, InputModel, Placement, Tap};
-use super::record::NesRecord;
-use super::rules::{play_state, NesGame, Outcome};
+use super::record::Record;
+use super::rules::{play_state, Outcome, Session};
 use super::start::Start;
 use super::tables::ORIENTATIONS;
 use crate::search::{self, DepthStats, Game, Objective, Options, Run, Sink};
@@ -33,7 +33,7 @@ pub use stream::RecordStream;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Stop {
     /// Stop when the level reaches this (29: the transition the community scores to), counted
-    /// on past 255 as [`NesGame::level_count`] counts it.
+    /// on past 255 as [`Session::level_count`] counts it.
     pub level: Option<u16>,
     /// Stop when this many lines are cleared.
     pub lines: Option<u32>,
@@ -46,10 +46,10 @@ pub struct Stop {
 pub const MAX_PIECES: usize = 100_000;
 
 /// The game as the search plays it.
-pub struct NesSearch {
+pub struct Seam {
     pub model: InputModel,
     pub stop: Stop,
-    pub weights: NesWeights,
+    pub weights: Weights,
     /// Placements the engine did not play as the move generator found them (a bug: such
     /// children become dead states, and `solve` fails when there are any).
     mismatches: AtomicU64,
@@ -61,7 +61,7 @@ pub struct NesSearch {
 /// stop (`done`), or a game that ended (`dead`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct State {
-    game: NesGame,
+    game: Session,
     /// The record frame the piece spawned on (-1: the menus' last frame).
     spawn_frame: i64,
     pub(super) done: bool,
@@ -97,7 +97,7 @@ crate::wire_fields!(State {
 impl State {
     fn root(start: &Start) -> State {
         State {
-            game: NesGame::new(start),
+            game: Session::new(start),
             spawn_frame: -1,
             done: false,
             dead: false,
@@ -113,7 +113,7 @@ impl State {
 
 /// The record found and what it scores by the search's own count.
 pub struct Found {
-    pub record: NesRecord,
+    pub record: Record,
     /// Frames where each piece's line starts (for the record's text).
     pub piece_starts: Vec<usize>,
     pub score: u64,
@@ -132,7 +132,7 @@ pub struct Found {
 /// the parent's generator and frame counter, and the presses with their lock frame.
 fn child_hash(
     seeds: &ahash::RandomState,
-    parent: &NesGame,
+    parent: &Session,
     after: &Rows,
     score: u64,
     lines: u32,
@@ -157,9 +157,9 @@ fn child_hash(
     h.finish()
 }
 
-impl NesSearch {
-    pub fn new(model: InputModel, stop: Stop, weights: NesWeights) -> NesSearch {
-        NesSearch {
+impl Seam {
+    pub fn new(model: InputModel, stop: Stop, weights: Weights) -> Seam {
+        Seam {
             model,
             stop,
             weights,
@@ -175,7 +175,7 @@ impl NesSearch {
         }
     }
 
-    fn reached(&self, game: &NesGame) -> bool {
+    fn reached(&self, game: &Session) -> bool {
         self.stop.level.is_some_and(|l| game.level_count() >= l)
             || self.stop.lines.is_some_and(|l| game.lines() >= l)
             || self.stop.pieces.is_some_and(|p| game.pieces >= p)
@@ -283,7 +283,7 @@ impl NesSearch {
     }
 }
 
-impl NesSearch {
+impl Seam {
     /// Placements the engine did not play as the move generator found them (a bug).
     pub fn mismatches(&self) -> u64 {
         self.mismatches.load(Ordering::Relaxed)
@@ -304,7 +304,7 @@ pub(super) enum Child {
     Crashes,
 }
 
-impl NesSearch {
+impl Seam {
     /// Every placement of `state`'s piece (which has banked `score`), to `each`; returns the
     /// placements generated.
     #[inline]
@@ -350,7 +350,7 @@ impl NesSearch {
     }
 }
 
-impl Game for NesSearch {
+impl Game for Seam {
     type Code = NesCode;
     type State = State;
     type Depth = ();

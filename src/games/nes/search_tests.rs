@@ -8,7 +8,7 @@ use crate::search::wire::round_trip;
 /// Plays a level 18 game, each piece where the search's own key puts it best, until it
 /// has cleared rows and placed at least `pieces`; returns the state reached and the codes
 /// played.
-fn greedy_game(search: &NesSearch, pieces: u64) -> (State, Vec<NesCode>) {
+fn greedy_game(search: &Seam, pieces: u64) -> (State, Vec<NesCode>) {
     let mut state = State::root(&start(18, 0).expect("level 18 has a start"));
     let mut played = Vec::new();
     while state.game.pieces < pieces || state.game.clears == [0; 4] {
@@ -45,7 +45,7 @@ fn states_and_codes_of_a_played_game_round_trip_through_their_encoding() {
         tap_every: 2,
         das: true,
     };
-    let search = NesSearch::new(model, stop, NesWeights::default());
+    let search = Seam::new(model, stop, Weights::default());
     let (state, played) = greedy_game(&search, 12);
     let game = &state.game;
     assert!(game.rows().iter().any(|&r| r != 0), "{game:?}");
@@ -58,7 +58,7 @@ fn states_and_codes_of_a_played_game_round_trip_through_their_encoding() {
         moving.step(buttons);
     }
     assert_ne!(moving.held, moving.held_before);
-    let over = NesGame {
+    let over = Session {
         outcome: Outcome::ToppedOut,
         play_state: play_state::GAME_OVER,
         ..state.game

@@ -2,7 +2,7 @@
 //! game that stopped at the lines or pieces asked for before the level asked for did what it
 //! was told, and the summary says so rather than that it fell short.
 
-use super::replay::NesReport;
+use super::replay::Report;
 use super::search::Stop;
 use crate::kit::text::plural;
 
@@ -11,7 +11,7 @@ impl Stop {
     /// transition), where the game did not reach it: that it stopped first at the lines or
     /// pieces asked for, or that it ended short of it. `None` where no level was asked for or
     /// the game reached it.
-    pub fn missed_level(&self, report: &NesReport) -> Option<String> {
+    pub fn missed_level(&self, report: &Report) -> Option<String> {
         let level = self.level?;
         // The transition is the level-up to 29 the replay marks; past it the count says.
         let reached = match level {
@@ -46,8 +46,8 @@ mod tests {
     use super::*;
     use crate::games::nes::replay::{End, Transition};
 
-    fn report(lines: u32, level_count: u16, pieces: u64) -> NesReport {
-        NesReport {
+    fn report(lines: u32, level_count: u16, pieces: u64) -> Report {
+        Report {
             score: 0,
             rom_score: 0,
             lines,

@@ -32,8 +32,8 @@ pub struct Plan {
 
 impl Solver for Olympiad {
     type Plan = Plan;
-    type Search<'p> = search::Olympiad<'p>;
-    type Writer<'p> = OlympiadWriter<'p>;
+    type Search<'p> = search::Seam<'p>;
+    type Writer<'p> = SolveWriter<'p>;
 
     fn plan(&self, run: &Shared, _: &clap::ArgMatches) -> Result<Planned<Plan>, CliError> {
         let input = run.sequence_file()?.to_path_buf();
@@ -63,12 +63,12 @@ impl Solver for Olympiad {
         ))
     }
 
-    fn search<'p>(&'p self, plan: &'p Plan) -> (search::Olympiad<'p>, Run<Board>) {
-        search::Olympiad::new(&plan.sequence, &plan.params, plan.kept.len(), plan.board)
+    fn search<'p>(&'p self, plan: &'p Plan) -> (search::Seam<'p>, Run<Board>) {
+        search::Seam::new(&plan.sequence, &plan.params, plan.kept.len(), plan.board)
     }
 
-    fn writer<'p>(&'p self, plan: &'p Plan) -> OlympiadWriter<'p> {
-        OlympiadWriter {
+    fn writer<'p>(&'p self, plan: &'p Plan) -> SolveWriter<'p> {
+        SolveWriter {
             plan,
             replay: Replay::new(&plan.sequence),
             lines: LinesOut::default(),
@@ -98,13 +98,13 @@ fn kept_pieces(
 
 /// The olympiad's record as the search decides it: each placement played on the plain engine,
 /// then written as its line.
-pub struct OlympiadWriter<'p> {
+pub struct SolveWriter<'p> {
     plan: &'p Plan,
     replay: Replay<'p>,
     lines: LinesOut,
 }
 
-impl Writer for OlympiadWriter<'_> {
+impl Writer for SolveWriter<'_> {
     type Code = u16;
 
     fn start(&mut self, out: &RecordOut) -> Result<(), CliError> {
@@ -144,7 +144,7 @@ impl Writer for OlympiadWriter<'_> {
     }
 }
 
-impl OlympiadWriter<'_> {
+impl SolveWriter<'_> {
     /// Replays and writes the next pieces' placements.
     fn placements(&mut self, placements: &[Placement], out: &RecordOut) -> Result<(), CliError> {
         for &p in placements {

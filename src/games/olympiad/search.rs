@@ -42,7 +42,7 @@ pub struct Found {
 /// `decided` as they are decided (every line still in the beam begins with them), the rest in
 /// [`Found::placements`].
 pub fn solve(sequence: &[Kind], params: &Params, options: Options<'_, Placement>) -> Found {
-    let (game, run) = Olympiad::new(sequence, params, 0, Board::default());
+    let (game, run) = Seam::new(sequence, params, 0, Board::default());
     let line = options.unpacking(unpack, |options| search::beam_search(&game, &run, options));
     let placements: Vec<Placement> = line.placements.iter().map(|&c| unpack(c)).collect();
     Found {
@@ -66,12 +66,12 @@ pub fn unpack(code: u16) -> Placement {
 }
 
 /// The olympiad's game over one sequence, on the search's seam.
-pub struct Olympiad<'a> {
+pub struct Seam<'a> {
     sequence: &'a [Kind],
     params: &'a Params,
 }
 
-impl<'a> Olympiad<'a> {
+impl<'a> Seam<'a> {
     /// The game over `sequence` as `params` rank it, and where its search begins: from
     /// `board` after the first `kept` pieces (each placed: the score is the pieces placed).
     pub fn new(
@@ -79,12 +79,12 @@ impl<'a> Olympiad<'a> {
         params: &'a Params,
         kept: usize,
         board: Board,
-    ) -> (Olympiad<'a>, Run<Board>) {
+    ) -> (Seam<'a>, Run<Board>) {
         let rest = &sequence[kept.min(sequence.len())..];
         let mut run = Run::whole_game(board, rest.len(), params.objective);
         run.score = kept as u64;
         (
-            Olympiad {
+            Seam {
                 sequence: rest,
                 params,
             },
@@ -99,7 +99,7 @@ pub struct Depth {
     ranking: Ranking,
 }
 
-impl Game for Olympiad<'_> {
+impl Game for Seam<'_> {
     type Code = u16;
     type State = Board;
     type Depth = Depth;

@@ -4,10 +4,10 @@
 //! line the plain engine scores as claimed. The same search under `mpirun` is held to these in
 //! `tests/it/all_games/mpi_cli.rs`.
 
-use tetris_opt::games::tencent::movegen::Placement;
-use tetris_opt::games::tencent::rules::{Kind, Rules};
-use tetris_opt::games::tencent::search::{beam_search, Params};
-use tetris_opt::games::tencent::solve::record_for;
+use tetris_opt::games::contest::movegen::Placement;
+use tetris_opt::games::contest::rules::{Kind, Rules};
+use tetris_opt::games::contest::search::{beam_search, Params};
+use tetris_opt::games::contest::solve::record_for;
 use tetris_opt::kit::sequence::{generate, Distribution};
 use tetris_opt::search::comm::run_local;
 use tetris_opt::search::{Comm, Objective, Options, Processes, Width};
@@ -102,7 +102,7 @@ fn every_process_count_gives_one_line_that_replays_to_its_score() {
             );
         }
         let record = record_for(&sequence, line, params.rules).expect("a record");
-        let report = tetris_opt::games::tencent::replay::replay(&sequence, &record, params.rules);
+        let report = tetris_opt::games::contest::replay::replay(&sequence, &record, params.rules);
         assert_eq!(
             report.score, *score,
             "seed {seed}: the plain engine's score"
@@ -143,9 +143,9 @@ fn the_olympiads_game_gives_one_line_for_any_process_count() {
 /// NES Tetris through the same search: one record (frame by frame) for 1 to 4 processes.
 #[test]
 fn nes_tetris_gives_one_record_for_any_process_count() {
-    use tetris_opt::games::nes::eval::NesWeights;
+    use tetris_opt::games::nes::eval::Weights;
     use tetris_opt::games::nes::movegen::InputModel;
-    use tetris_opt::games::nes::search::{NesSearch, Stop};
+    use tetris_opt::games::nes::search::{Seam, Stop};
     use tetris_opt::games::nes::start::start;
     let stop = Stop {
         level: None,
@@ -158,7 +158,7 @@ fn nes_tetris_gives_one_record_for_any_process_count() {
     };
     let start = start(18, 0).expect("level 18 has a start");
     let (frames, score, pieces, mismatches) = one_answer_for_any_processes(|processes| {
-        let search = NesSearch::new(model, stop, NesWeights::default());
+        let search = Seam::new(model, stop, Weights::default());
         let width = Width::fixed(30);
         let options = Options::new(&width).processes(processes);
         let found = search.run(&start, (40, Objective::Score), options);

@@ -203,3 +203,23 @@ fn options_of_another_game_are_refused() {
         Some(0)
     );
 }
+
+/// `--game tencent`, the contest's name in earlier scripts, still names the contest.
+#[test]
+fn the_contest_answers_to_its_alias_tencent() {
+    let by_name = run(
+        GEN,
+        &[&"--game", &"contest", &"--seed", &"5", &"--count", &"30"],
+    );
+    let by_alias = run(
+        GEN,
+        &[&"--game", &"tencent", &"--seed", &"5", &"--count", &"30"],
+    );
+    assert_eq!(by_name.code, Some(0), "{by_name:#?}");
+    assert_eq!(
+        (by_alias.code, &by_alias.stdout),
+        (Some(0), &by_name.stdout)
+    );
+    let help = run(GEN, &[&"--help"]);
+    assert!(help.stdout.contains("- contest:"), "{}", help.stdout);
+}

@@ -20,8 +20,8 @@ fn games(scratch: &Scratch) -> Vec<(&'static str, Vec<String>)> {
     let strings = |words: &[&str]| words.iter().map(|w| w.to_string()).collect::<Vec<_>>();
     vec![
         (
-            "tencent",
-            strings(&[&sequence("tencent", "400"), "--beam-width", "100"]),
+            "contest",
+            strings(&[&sequence("contest", "400"), "--beam-width", "100"]),
         ),
         (
             "browser",

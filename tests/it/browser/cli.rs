@@ -316,7 +316,7 @@ fn solve_browser_refuses_a_fill_plan() {
     assert_eq!(out.code, Some(2), "{out:#?}");
     assert!(
         out.stderr.contains(&format!(
-            "policy file {plan}: fill_plan is for games that score by the fill (--game tencent)"
+            "policy file {plan}: fill_plan is for games that score by the fill (--game contest)"
         )),
         "{out:#?}"
     );
@@ -340,7 +340,7 @@ fn play_help_lists_only_the_games_with_a_page() {
     let help = exe(env!("CARGO_BIN_EXE_play"), &["--help"]);
     assert_eq!(help.code, Some(0), "{help:#?}");
     assert!(help.stdout.contains("- browser:"), "{}", help.stdout);
-    for other in ["- tencent:", "- nes:", "- olympiad:"] {
+    for other in ["- contest:", "- nes:", "- olympiad:"] {
         assert!(!help.stdout.contains(other), "{other}: {}", help.stdout);
     }
     let refused = exe(env!("CARGO_BIN_EXE_play"), &["--game", "nes", "seq.txt"]);

@@ -6,7 +6,7 @@ use super::{field, game_on, play_path, sorted_cells};
 use std::collections::{BTreeMap, HashSet, VecDeque};
 use tetris_opt::games::browser::movegen::{board_of, field_of, MoveGen, Placement};
 use tetris_opt::games::browser::rules::{Field, Kind, Lock, Move, Outcome, Piece, HEIGHT, WIDTH};
-use tetris_opt::games::tencent::bitboard::Board;
+use tetris_opt::games::contest::bitboard::Board;
 use tetris_opt::kit::sequence::SplitMix64;
 
 fn placement_cells(p: &Placement, kind: Kind) -> Vec<(i32, i32)> {

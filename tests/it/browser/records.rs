@@ -8,7 +8,7 @@ use tetris_opt::games::browser::movegen::{MoveGen, Placement};
 use tetris_opt::games::browser::record::{Record, Token};
 use tetris_opt::games::browser::replay::{check_text, replay, End};
 use tetris_opt::games::browser::rules::{Kind, Move};
-use tetris_opt::games::tencent::bitboard::Board;
+use tetris_opt::games::contest::bitboard::Board;
 
 fn kinds(letters: &str) -> Vec<Kind> {
     letters

@@ -128,13 +128,13 @@ pub fn letters(text: &str) -> String {
 }
 
 /// The contest's rules, strict (the default checker).
-pub fn strict() -> tetris_opt::games::tencent::rules::Rules {
-    tetris_opt::games::tencent::rules::Rules::default()
+pub fn strict() -> tetris_opt::games::contest::rules::Rules {
+    tetris_opt::games::contest::rules::Rules::default()
 }
 
 /// The contest's rules as its web replay plays them (`check --judge`).
-pub fn judge() -> tetris_opt::games::tencent::rules::Rules {
-    tetris_opt::games::tencent::rules::Rules::judge()
+pub fn judge() -> tetris_opt::games::contest::rules::Rules {
+    tetris_opt::games::contest::rules::Rules::judge()
 }
 
 /// How long one headless Chromium run may take.

@@ -1,4 +1,4 @@
-//! The contest's game (`games::tencent`): its plain engine (`rules`, `replay`, the record text
+//! The contest's game (`games::contest`): its plain engine (`rules`, `replay`, the record text
 //! in `record`), its fast engine held to the plain one (`fast_engine`), the search end to end
 //! (`search`), and the binaries that play it run as a user runs them: `check`, `solve`,
 //! `merge`, `polish`, `tune`, `--weights`, and the replay viewer `check --html` writes.

@@ -2,10 +2,10 @@
 //! gives it back unchanged.
 
 use proptest::prelude::*;
-use tetris_opt::games::tencent::record::{Record, RecordError, Token};
-use tetris_opt::games::tencent::replay::replay;
-use tetris_opt::games::tencent::rules::Rules;
-use tetris_opt::games::tencent::rules::{Kind, Move};
+use tetris_opt::games::contest::record::{Record, RecordError, Token};
+use tetris_opt::games::contest::replay::replay;
+use tetris_opt::games::contest::rules::Rules;
+use tetris_opt::games::contest::rules::{Kind, Move};
 
 /// The error of parsing `text`, which must be a `BadToken`, as (token number, token, problem).
 fn bad_token(text: &str) -> (usize, String, &'static str) {

@@ -2,10 +2,10 @@
 //! the piece limit, and the public record's figures.
 
 use crate::common::{judge, strict};
-use tetris_opt::games::tencent::record::Record;
-use tetris_opt::games::tencent::replay::{replay, End, ReplayError, Report};
-use tetris_opt::games::tencent::rules::Rules;
-use tetris_opt::games::tencent::rules::{GameOver, Kind};
+use tetris_opt::games::contest::record::Record;
+use tetris_opt::games::contest::replay::{replay, End, ReplayError, Report};
+use tetris_opt::games::contest::rules::Rules;
+use tetris_opt::games::contest::rules::{GameOver, Kind};
 use tetris_opt::kit::sequence::parse_sequence;
 
 fn with_limit(piece_limit: usize) -> Rules {

@@ -1,14 +1,14 @@
 //! The search end to end (`search`, `solve`), held to the plain rules engine: every record it
 //! builds replays to the score it claims, whatever the thread count, width schedule or start.
 
-use tetris_opt::games::tencent::bitboard::{self, Board as Bits};
-use tetris_opt::games::tencent::movegen::Placement;
-use tetris_opt::games::tencent::movegen::{self};
-use tetris_opt::games::tencent::replay::{replay, End};
-use tetris_opt::games::tencent::rules::Rules;
-use tetris_opt::games::tencent::rules::{self, Board, Kind};
-use tetris_opt::games::tencent::search::{beam_search, input_bytes, Params};
-use tetris_opt::games::tencent::solve::{record_for, record_from, start_from};
+use tetris_opt::games::contest::bitboard::{self, Board, ContestBoard};
+use tetris_opt::games::contest::movegen::Placement;
+use tetris_opt::games::contest::movegen::{self};
+use tetris_opt::games::contest::replay::{replay, End};
+use tetris_opt::games::contest::rules::Rules;
+use tetris_opt::games::contest::rules::{self, Field, Kind};
+use tetris_opt::games::contest::search::{beam_search, input_bytes, Params};
+use tetris_opt::games::contest::solve::{record_for, record_from, start_from};
 use tetris_opt::kit::fluid::{FillPlan, FillValues};
 use tetris_opt::kit::sequence::{contest_sequence, generate, Distribution};
 use tetris_opt::search::width::{SpeedModel, TimeBudget};
@@ -42,8 +42,8 @@ fn solve_and_check(sequence: &[Kind], params: &Params, what: &str) -> Line<Place
     assert!(!solution.placements.is_empty(), "{what}: nothing placed");
 
     // The placements, locked one by one on both engines, score what the search claims.
-    let mut fast = Bits::default();
-    let mut plain = Board::new();
+    let mut fast = Board::default();
+    let mut plain = Field::new();
     let mut fast_score = 0u64;
     let mut plain_score = 0u64;
     for (index, (&kind, &p)) in sequence.iter().zip(&solution.placements).enumerate() {
@@ -63,7 +63,7 @@ fn solve_and_check(sequence: &[Kind], params: &Params, what: &str) -> Line<Place
         assert_eq!(t.game_over, None, "{what}: piece {index}");
         fast_score += o.score as u64;
         plain_score += t.score;
-        assert_eq!(fast.to_rules(), plain, "{what}: piece {index}");
+        assert_eq!(fast.to_field(), plain, "{what}: piece {index}");
     }
     assert_eq!(fast_score, solution.score, "{what}");
     assert_eq!(plain_score, solution.score, "{what}");
@@ -126,7 +126,7 @@ fn a_search_started_inside_a_record_plays_on_from_there() {
             Rules::default().with_piece_limit(limit),
         )
         .unwrap_or_else(|e| panic!("from {pieces}: {e}"));
-        let joined = tetris_opt::games::tencent::record::Record {
+        let joined = tetris_opt::games::contest::record::Record {
             tokens: [kept.tokens, rest.tokens].concat(),
         };
         let report = replay(sequence, &joined, options);
@@ -147,10 +147,10 @@ fn a_search_started_inside_a_record_plays_on_from_there() {
 #[test]
 fn a_started_search_spawns_by_the_piece_number_in_the_game() {
     let column = "....#.....\n".repeat(19);
-    let board = Bits::from_rules(&Board::from_picture(&column));
+    let board = Board::from_field(&Field::from_picture(&column));
     let sequence = vec![Kind::I; 12];
     let from = |index| Params {
-        start: tetris_opt::games::tencent::search::UnderWay {
+        start: tetris_opt::games::contest::search::UnderWay {
             index,
             board,
             score: 7,
@@ -361,7 +361,7 @@ fn judge_solve_passes_judge_replay() {
     assert!(judged.valid(), "{:?}", judged.error);
     assert_eq!(judged.score, solution.score);
     let strict = replay(&sequence, &record, Rules::default());
-    let mut board = Bits::default();
+    let mut board = Board::default();
     let mut mid_air = false;
     for (i, (&kind, &p)) in sequence.iter().zip(&solution.placements).enumerate() {
         let rest = movegen::path_to(&board, kind, i, p, Rules::default()).is_ok();
@@ -383,7 +383,7 @@ fn judge_solve_passes_judge_replay() {
 /// score weight and no endgame; the ranking for points is the shipped default one.
 #[test]
 fn the_survival_ranking_is_the_shipped_survival_weights() {
-    use tetris_opt::games::tencent::search::RankingParams;
+    use tetris_opt::games::contest::search::RankingParams;
     use tetris_opt::kit::policy::{Policy, DEFAULT_SCORE_WEIGHT};
     use tetris_opt::search::Objective;
     let file = include_str!("../../../weights/contest-survive.json");

@@ -10,10 +10,10 @@
 use crate::common::{chromium, element_text, manifest_dir, opening_tag, unescape};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use tetris_opt::games::tencent::record::Record;
-use tetris_opt::games::tencent::replay::replay_observed;
-use tetris_opt::games::tencent::rules::Rules;
-use tetris_opt::games::tencent::rules::{Board, Kind, Move, Piece, HEIGHT, WIDTH};
+use tetris_opt::games::contest::record::Record;
+use tetris_opt::games::contest::replay::replay_observed;
+use tetris_opt::games::contest::rules::Rules;
+use tetris_opt::games::contest::rules::{Field, Kind, Move, Piece, HEIGHT, WIDTH};
 use tetris_opt::kit::sequence::parse_sequence;
 
 fn sequence_path() -> PathBuf {
@@ -48,7 +48,7 @@ struct Expected {
     /// The board with the piece written and marked `@`, as `check --trace` draws it.
     picture: String,
     /// The board after the turn.
-    board: Board,
+    board: Field,
 }
 
 fn expected_steps(record: &str) -> Vec<Expected> {
@@ -220,7 +220,7 @@ fn attribute(tag: &str, name: &str) -> String {
     unescape(&tag[start..end])
 }
 
-/// A `Board::picture` drawing in the canvas read-back's form: rows joined by '/', no walls.
+/// A `Field::picture` drawing in the canvas read-back's form: rows joined by '/', no walls.
 fn cells_of(picture: &str) -> String {
     let rows: Vec<&str> = picture.lines().map(|l| l.trim_matches('|')).collect();
     rows.join("/")
@@ -286,7 +286,7 @@ fn the_page_shows_the_checkers_score_and_board() {
     // The start (an empty board) and a piece past the end (the last piece).
     let start = read_page(&dump_dom(&browser, &page, 0));
     assert_eq!((start.piece_number, start.score), (0, 0));
-    assert_eq!(start.board_text, Board::new().picture(None));
+    assert_eq!(start.board_text, Field::new().picture(None));
     assert_eq!(start.next, next_five(0));
     let past = read_page(&dump_dom(&browser, &page, 20_000));
     assert_shows(&past, 9_999, &expected[9_998]);

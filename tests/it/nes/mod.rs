@@ -9,7 +9,7 @@ mod oracles;
 mod record;
 mod rules;
 
-use tetris_opt::games::nes::record::NesRecord;
+use tetris_opt::games::nes::record::Record;
 use tetris_opt::games::nes::start::{start, Start};
 
 const FIXTURE: &str = "tests/fixtures/nes/solver-level19-wait9.txt";
@@ -20,10 +20,10 @@ const HEADER: &str = "game nes\nstart-level 19\ntitle-wait 9\ninputs\n";
 /// A filled cell as the engine writes one.
 const FILLED: u8 = 0x7B;
 
-fn fixture() -> NesRecord {
+fn fixture() -> Record {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(FIXTURE);
     let text = std::fs::read_to_string(&path).expect("read the NES fixture");
-    NesRecord::parse(&text).expect("the NES fixture parses")
+    Record::parse(&text).expect("the NES fixture parses")
 }
 
 fn start_19_9() -> Start {

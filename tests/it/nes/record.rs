@@ -3,13 +3,13 @@
 
 use super::{fixture, start_19_9, HEADER};
 use proptest::prelude::*;
-use tetris_opt::games::nes::record::{NesRecord, RecordError};
+use tetris_opt::games::nes::record::{Record, RecordError};
 use tetris_opt::games::nes::rules::button;
 use tetris_opt::games::nes::start::{max_wait, start, Start};
 
 /// The error of parsing `text`, which must not parse.
 fn parse_error(text: &str) -> RecordError {
-    match NesRecord::parse(text) {
+    match Record::parse(text) {
         Err(e) => e,
         Ok(r) => panic!("{text:?} parsed, {} frames", r.frames.len()),
     }
@@ -35,7 +35,7 @@ fn a_letter_that_is_no_button_is_refused_with_its_line_and_token() {
     // Button letters are case-sensitive: 'r' is no button, 's' is Select.
     let e = parse_error(&format!("{HEADER}r\n"));
     assert_names(&e, 5, Some("r"), "'r' is not a button");
-    assert!(NesRecord::parse(&format!("{HEADER}s\n")).is_ok());
+    assert!(Record::parse(&format!("{HEADER}s\n")).is_ok());
 }
 
 #[test]
@@ -158,7 +158,7 @@ fn a_game_other_than_nes_is_refused() {
 #[test]
 fn a_huge_count_is_an_error_not_a_panic() {
     let text = format!("{HEADER}. R*18446744073709551615\n");
-    let parsed = std::panic::catch_unwind(|| NesRecord::parse(&text));
+    let parsed = std::panic::catch_unwind(|| Record::parse(&text));
     let e = parsed
         .expect("parse must not panic")
         .expect_err("the record holds more frames than the limit");
@@ -181,8 +181,8 @@ fn a_count_without_buttons_is_refused() {
 
 #[test]
 fn comments_blank_lines_and_line_breaks_mean_nothing() {
-    let a = NesRecord::parse(&format!("{HEADER}.*3 R . RA*2 L\n")).unwrap();
-    let b = NesRecord::parse(
+    let a = Record::parse(&format!("{HEADER}.*3 R . RA*2 L\n")).unwrap();
+    let b = Record::parse(
         "# made by hand\n\ngame nes   # the game\n start-level 19\ntitle-wait 9\r\ninputs\n.*3\n\nR # right\n. RA*2\r\nL\n",
     )
     .unwrap();
@@ -194,7 +194,7 @@ fn comments_blank_lines_and_line_breaks_mean_nothing() {
 
 #[test]
 fn every_letter_reads_as_its_button() {
-    let r = NesRecord::parse(&format!("{HEADER}R L D U A B s RLDUABs sBAUDLR .\n")).unwrap();
+    let r = Record::parse(&format!("{HEADER}R L D U A B s RLDUABs sBAUDLR .\n")).unwrap();
     use button::*;
     let all = RIGHT | LEFT | DOWN | UP | A | B | SELECT;
     assert_eq!(r.frames, [RIGHT, LEFT, DOWN, UP, A, B, SELECT, all, all, 0]);
@@ -204,7 +204,7 @@ fn every_letter_reads_as_its_button() {
 fn the_fixture_prints_back_to_frames_that_parse_the_same() {
     let record = fixture();
     let text = record.to_text(&[]);
-    assert_eq!(NesRecord::parse(&text).unwrap(), record);
+    assert_eq!(Record::parse(&text).unwrap(), record);
     // Without cuts: the header then one line of frames.
     assert_eq!(text.lines().count(), 5);
 }
@@ -244,10 +244,10 @@ proptest! {
             .iter()
             .flat_map(|&(b, n)| std::iter::repeat_n(b, n))
             .collect();
-        let record = NesRecord { start, frames };
+        let record = Record { start, frames };
         // Cuts as given: unsorted, repeated, 0 and past the end are all harmless.
         let text = record.to_text(&cuts);
-        prop_assert_eq!(NesRecord::parse(&text).unwrap(), record.clone());
+        prop_assert_eq!(Record::parse(&text).unwrap(), record.clone());
         // Increasing cuts inside the frames: one line per piece.
         let mut sorted: Vec<usize> = cuts
             .iter()
@@ -257,7 +257,7 @@ proptest! {
         sorted.sort_unstable();
         sorted.dedup();
         let text = record.to_text(&sorted);
-        prop_assert_eq!(NesRecord::parse(&text).unwrap(), record.clone());
+        prop_assert_eq!(Record::parse(&text).unwrap(), record.clone());
         let lines: Vec<&str> = text.lines().skip(4).collect();
         let expected = if record.frames.is_empty() { 0 } else { sorted.len() + 1 };
         prop_assert_eq!(lines.len(), expected, "{}", text);
@@ -266,7 +266,7 @@ proptest! {
         bounds.extend(&sorted);
         bounds.push(record.frames.len());
         for (line, w) in lines.iter().zip(bounds.windows(2)) {
-            let one = NesRecord::parse(&format!("{HEADER}{line}\n")).unwrap();
+            let one = Record::parse(&format!("{HEADER}{line}\n")).unwrap();
             prop_assert_eq!(&one.frames[..], &record.frames[w[0]..w[1]]);
         }
     }

@@ -2,10 +2,10 @@
 
 use crate::cli::write_file;
 use crate::cli::{read_text, stdout_failed, CliError};
-use crate::games::nes::film::NesFilm;
-use crate::games::nes::record::NesRecord;
-use crate::games::nes::replay::{describe_lock, replay_observed, End, NesReport};
-use crate::games::nes::rules::{Events, NesGame};
+use crate::games::nes::film::Film;
+use crate::games::nes::record::Record;
+use crate::games::nes::replay::{describe_lock, replay_observed, End, Report};
+use crate::games::nes::rules::{Events, Session};
 use crate::kit::text::plural;
 use serde::Serialize;
 use std::io::Write;
@@ -35,7 +35,7 @@ struct FrameLine {
 }
 
 impl FrameLine {
-    fn of(g: &NesGame, frame: u64) -> FrameLine {
+    fn of(g: &Session, frame: u64) -> FrameLine {
         FrameLine {
             frame,
             play_state: g.play_state,
@@ -88,7 +88,7 @@ pub fn check(options: &CheckOptions) -> Result<(), CliError> {
             writeln!(out, "Score = 0")
         };
     })?;
-    let record = match NesRecord::parse(&text) {
+    let record = match Record::parse(&text) {
         Ok(r) => r,
         Err(e) => {
             // Without a header there is no start, so no piece to show: the page would be
@@ -112,9 +112,9 @@ pub fn check(options: &CheckOptions) -> Result<(), CliError> {
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut failed: Option<std::io::Error> = None;
     let mut frame = 0u64;
-    let mut film = NesFilm::default();
-    let mut last: Option<NesGame> = None;
-    let report = replay_observed(&record, |game: &NesGame, events: &Events| {
+    let mut film = Film::default();
+    let mut last: Option<Session> = None;
+    let report = replay_observed(&record, |game: &Session, events: &Events| {
         if options.html.is_some() {
             film.observe(game, events, record.frames[frame as usize]);
             last = Some(*game);
@@ -150,7 +150,7 @@ pub fn check(options: &CheckOptions) -> Result<(), CliError> {
         .map_err(|e| stdout_failed(e, "the report"))
 }
 
-fn write_lock(out: &mut impl Write, game: &NesGame, frame: u64) -> std::io::Result<()> {
+fn write_lock(out: &mut impl Write, game: &Session, frame: u64) -> std::io::Result<()> {
     writeln!(out, "{}", describe_lock(game, frame))?;
     for row in 0..20 {
         let line: String = (0..10)
@@ -172,7 +172,7 @@ fn write_lock(out: &mut impl Write, game: &NesGame, frame: u64) -> std::io::Resu
     writeln!(out)
 }
 
-fn write_summary(out: &mut impl Write, r: &NesReport) -> std::io::Result<()> {
+fn write_summary(out: &mut impl Write, r: &Report) -> std::io::Result<()> {
     let [c1, c2, c3, c4] = r.clears;
     writeln!(out, "pieces locked: {}", r.pieces)?;
     writeln!(

@@ -11,7 +11,7 @@ use crate::games::nes::tables::kind_letter;
 use clap::{Args as _, FromArgMatches};
 use std::path::PathBuf;
 
-pub use solve::{NesOptions, DEFAULT_WIDTH};
+pub use solve::{Options, DEFAULT_WIDTH};
 
 /// NES Tetris in the binaries' registry.
 pub struct Nes;
@@ -56,7 +56,7 @@ impl GameCli for Nes {
         DEFAULT_WIDTH
     }
     fn solve_options(&self, options: clap::Command) -> clap::Command {
-        NesOptions::augment_args(options)
+        Options::augment_args(options)
     }
     fn solve(&self, run: &Solve, options: &clap::ArgMatches) -> Result<(), CliError> {
         run.run(self, options)

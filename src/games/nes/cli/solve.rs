@@ -7,10 +7,10 @@ use crate::cli::registry::GameCli;
 use crate::cli::solve::{end_lines, Planned, Shared, Solver, Verdict, Writer};
 use crate::cli::{read_text, stdout_failed, CliError};
 use crate::games::nes::ending::Ending;
-use crate::games::nes::eval::NesWeights;
+use crate::games::nes::eval::Weights;
 use crate::games::nes::movegen::InputModel;
-use crate::games::nes::replay::{replay_observed, End, NesReport};
-use crate::games::nes::search::{lines_to_level, Found, NesSearch, RecordStream, State, Stop};
+use crate::games::nes::replay::{replay_observed, End, Report};
+use crate::games::nes::search::{lines_to_level, Found, RecordStream, Seam, State, Stop};
 use crate::games::nes::search::{NesCode, MAX_PIECES};
 use crate::games::nes::start;
 use crate::kit::text::plural;
@@ -23,7 +23,7 @@ pub const DEFAULT_WIDTH: usize = 2_000;
 
 /// The options `solve --game nes` adds.
 #[derive(clap::Args, Debug)]
-pub struct NesOptions {
+pub struct Options {
     /// NES: the level the game starts on (the menu's, 0..=19).
     #[arg(long, value_name = "LEVEL")]
     pub start_level: Option<u8>,
@@ -123,7 +123,7 @@ pub struct Plan {
     start: start::Start,
     model: InputModel,
     stop: Stop,
-    search: NesSearch,
+    search: Seam,
     /// The pieces the game is expected to take (`None`: unknown, the game's bound).
     planned: Option<usize>,
     objective: Objective,
@@ -131,8 +131,8 @@ pub struct Plan {
 
 impl Solver for Nes {
     type Plan = Plan;
-    type Search<'p> = &'p NesSearch;
-    type Writer<'p> = NesWriter<'p>;
+    type Search<'p> = &'p Seam;
+    type Writer<'p> = SolveWriter<'p>;
 
     fn plan(&self, run: &Shared, matches: &clap::ArgMatches) -> Result<Planned<Plan>, CliError> {
         let args = run.args;
@@ -148,7 +148,7 @@ impl Solver for Nes {
             )));
         }
         let options =
-            NesOptions::from_arg_matches(matches).map_err(|e| CliError::usage(e.to_string()))?;
+            Options::from_arg_matches(matches).map_err(|e| CliError::usage(e.to_string()))?;
         let plan = prepare(
             &options,
             args.pieces,
@@ -170,14 +170,14 @@ impl Solver for Nes {
         })
     }
 
-    fn search<'p>(&'p self, plan: &'p Plan) -> (&'p NesSearch, Run<State>) {
+    fn search<'p>(&'p self, plan: &'p Plan) -> (&'p Seam, Run<State>) {
         let planned = plan.planned.unwrap_or(MAX_PIECES);
         let run = plan.search.run_from(&plan.start, planned, plan.objective);
         (&plan.search, run)
     }
 
-    fn writer<'p>(&'p self, plan: &'p Plan) -> NesWriter<'p> {
-        NesWriter {
+    fn writer<'p>(&'p self, plan: &'p Plan) -> SolveWriter<'p> {
+        SolveWriter {
             plan,
             stream: RecordStream::new(&plan.search, &plan.start),
         }
@@ -186,12 +186,12 @@ impl Solver for Nes {
 
 /// An NES record as the search decides it: each placement played out on the engine, each
 /// piece's line written once whole; the whole record replayed on the plain engine at the end.
-pub struct NesWriter<'p> {
+pub struct SolveWriter<'p> {
     plan: &'p Plan,
     stream: RecordStream<'p>,
 }
 
-impl Writer for NesWriter<'_> {
+impl Writer for SolveWriter<'_> {
     type Code = NesCode;
 
     fn start(&mut self, out: &RecordOut) -> Result<(), CliError> {
@@ -246,7 +246,7 @@ impl Writer for NesWriter<'_> {
 
 /// Checks the NES options and makes the game's search.
 fn prepare(
-    options: &NesOptions,
+    options: &Options,
     pieces: Option<usize>,
     objective: Objective,
 ) -> Result<Plan, CliError> {
@@ -280,19 +280,19 @@ fn prepare(
         start,
         model,
         stop,
-        search: NesSearch::new(model, stop, weights),
+        search: Seam::new(model, stop, weights),
         planned: planned_pieces(pieces, options.lines, to_level),
         objective,
     })
 }
 
 /// `--nes-weights`, or the shipped weights.
-fn nes_weights(path: Option<&Path>) -> Result<NesWeights, CliError> {
+fn nes_weights(path: Option<&Path>) -> Result<Weights, CliError> {
     let Some(path) = path else {
-        return Ok(NesWeights::default());
+        return Ok(Weights::default());
     };
     let text = read_text(path, "weights file")?;
-    NesWeights::from_json(&text)
+    Weights::from_json(&text)
         .map_err(|e| CliError::usage(format!("weights file {}: {e}", path.display())))
 }
 
@@ -315,7 +315,7 @@ fn planned_pieces(
 }
 
 /// The game's lines of the summary: how far it got and why it ended, its score.
-fn summary(game: &Plan, found: &Found, report: &NesReport) -> String {
+fn summary(game: &Plan, found: &Found, report: &Report) -> String {
     let mut text = String::new();
     macro_rules! say {
         ($($words:tt)*) => {{

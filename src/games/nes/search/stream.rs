@@ -1,9 +1,9 @@
 //! The record a line of the NES search makes, piece by piece as the search decides it, and why
 //! it ends where it does ([`Ending`]).
 
-use super::{Child, Found, NesCode, NesSearch, State};
+use super::{Child, Found, NesCode, Seam, State};
 use crate::games::nes::ending::Ending;
-use crate::games::nes::record::{runs_text, NesRecord};
+use crate::games::nes::record::{runs_text, Record};
 use crate::games::nes::start::Start;
 use crate::search::DepthStats;
 
@@ -12,7 +12,7 @@ use crate::search::DepthStats;
 /// as soon as the next placement is known, since the record's last line runs one frame
 /// further.
 pub struct RecordStream<'a> {
-    search: &'a NesSearch,
+    search: &'a Seam,
     start: Start,
     state: State,
     frames: Vec<u8>,
@@ -22,7 +22,7 @@ pub struct RecordStream<'a> {
 }
 
 impl<'a> RecordStream<'a> {
-    pub fn new(search: &'a NesSearch, start: &Start) -> RecordStream<'a> {
+    pub fn new(search: &'a Seam, start: &Start) -> RecordStream<'a> {
         RecordStream {
             search,
             start: *start,
@@ -35,7 +35,7 @@ impl<'a> RecordStream<'a> {
 
     /// The record's header, before the first piece's line.
     pub fn header(&self) -> String {
-        NesRecord {
+        Record {
             start: self.start,
             frames: Vec::new(),
         }
@@ -82,7 +82,7 @@ impl<'a> RecordStream<'a> {
             .map(|&from| self.line(from, self.frames.len()));
         let state = self.state;
         let found = Found {
-            record: NesRecord {
+            record: Record {
                 start: self.start,
                 frames: self.frames,
             },
@@ -99,7 +99,7 @@ impl<'a> RecordStream<'a> {
     }
 }
 
-impl NesSearch {
+impl Seam {
     /// Why a line that ends on `state` ends there.
     fn ending(&self, state: &State) -> Ending {
         if state.done {

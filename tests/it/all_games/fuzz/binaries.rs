@@ -2,12 +2,12 @@
 //! reports they document, and never a panic.
 
 use super::browser_cases::BROWSER;
+use super::contest_cases::{SEQUENCE, TENCENT};
 use super::findings::{one_visible_line, wrong, Finding, Tally};
 use super::mutate::{file_bytes, mutate, Grammar, Rng};
 use super::nes_cases::NES;
 use super::olympiad_cases::OLYMPIAD;
-use super::starts::{browser_starts, nes_starts, olympiad_starts, tencent_starts};
-use super::tencent_cases::{SEQUENCE, TENCENT};
+use super::starts::{browser_starts, contest_starts, nes_starts, olympiad_starts};
 use super::{CHECK, SOLVE};
 use crate::common::{run, Run, Scratch};
 use std::ffi::OsStr;
@@ -16,7 +16,7 @@ use std::path::Path;
 /// Which game a run of a binary plays.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum Game {
-    Tencent,
+    Contest,
     Nes,
     Browser,
     Olympiad,
@@ -105,7 +105,7 @@ fn check_contract(
             one_visible_line(&error)?;
             let path = record.display().to_string();
             let form = match game {
-                Game::Tencent => tencent_error_form(&error),
+                Game::Contest => contest_error_form(&error),
                 Game::Nes | Game::Browser => {
                     error.strip_prefix(&format!("{path}:")).is_some_and(|rest| {
                         rest.starts_with(|c: char| c.is_ascii_digit()) && rest.contains(": ")
@@ -139,7 +139,7 @@ fn check_contract(
 }
 
 /// `piece N (token T 'X'): message`, or the empty record's error.
-fn tencent_error_form(error: &str) -> bool {
+fn contest_error_form(error: &str) -> bool {
     if error == "piece 1: the record is empty" {
         return true;
     }
@@ -201,9 +201,9 @@ pub(super) fn fuzz_check_binary(game: Game, runs: u64) -> Tally {
     let scratch = Scratch::new("fuzz-check");
     let mut tally = Tally::default();
     let (records, sequences, grammar): (Vec<String>, Vec<String>, &Grammar) = match game {
-        Game::Tencent => (
-            tencent_starts().iter().map(|s| s.record.clone()).collect(),
-            tencent_starts()
+        Game::Contest => (
+            contest_starts().iter().map(|s| s.record.clone()).collect(),
+            contest_starts()
                 .iter()
                 .map(|s| s.sequence.clone())
                 .collect(),
@@ -245,7 +245,7 @@ pub(super) fn fuzz_check_binary(game: Game, runs: u64) -> Tally {
         let json = rng.one_in(4);
         let mut args: Vec<&dyn AsRef<OsStr>> = Vec::new();
         let game_name = match game {
-            Game::Tencent => "tencent",
+            Game::Contest => "contest",
             Game::Nes => "nes",
             Game::Browser => "browser",
             Game::Olympiad => "olympiad",
@@ -312,7 +312,7 @@ pub(super) fn fuzz_check_binary(game: Game, runs: u64) -> Tally {
 fn check_extras(rng: &mut Rng, game: Game, json: bool) -> Vec<&'static str> {
     let mut extras = Vec::new();
     match game {
-        Game::Tencent => {
+        Game::Contest => {
             if !json && rng.one_in(4) {
                 extras.push("--trace");
                 if rng.one_in(2) {
@@ -387,13 +387,13 @@ const SHORT: [&str; 7] = [
     "1",
 ];
 
-/// Runs `solve` on `runs` mutated sequence files of `game` (tencent, browser or olympiad).
+/// Runs `solve` on `runs` mutated sequence files of `game` (contest, browser or olympiad).
 pub(super) fn fuzz_solve_binary(game: Game, runs: u64) -> Tally {
     let scratch = Scratch::new("fuzz-solve");
     let (starts, game_name) = match game {
         Game::Browser => (browser_starts(), "browser"),
         Game::Olympiad => (olympiad_starts(), "olympiad"),
-        _ => (tencent_starts(), "tencent"),
+        _ => (contest_starts(), "contest"),
     };
     let texts: Vec<String> = starts.iter().map(|s| s.sequence.clone()).collect();
     let mut tally = Tally::default();

@@ -1,12 +1,12 @@
 //! The browser game under mutation: its record grammar, the form its record errors must have,
 //! and a case through its readers and replay.
 
+use super::contest_cases::{check_sequence_error, SEQUENCE};
 use super::findings::{library_case, one_visible_line, progress, wrong, Finding, Tally};
 use super::mutate::{mutate, Grammar, Rng};
 use super::starts::browser_starts;
-use super::tencent_cases::{check_sequence_error, SEQUENCE};
 use tetris_opt::games::browser;
-use tetris_opt::games::tencent::rules::Kind;
+use tetris_opt::games::contest::rules::Kind;
 use tetris_opt::kit::sequence::parse_sequence;
 use tetris_opt::kit::text::quote_at_most;
 

@@ -18,20 +18,20 @@
 
 mod binaries;
 mod browser_cases;
+mod contest_cases;
 mod findings;
 mod mutate;
 mod nes_cases;
 mod olympiad_cases;
 mod starts;
-mod tencent_cases;
 
 use binaries::{fuzz_check_binary, fuzz_solve_binary, fuzz_solve_nes, Game};
 use browser_cases::fuzz_browser;
+use contest_cases::fuzz_contest;
 use findings::{long_cases, one_visible_line, Tally};
 use nes_cases::fuzz_nes;
 use olympiad_cases::{fuzz_olympiad, fuzz_olympiad_engines};
 use std::time::Instant;
-use tencent_cases::fuzz_tencent;
 use tetris_opt::games::nes;
 
 const CHECK: &str = env!("CARGO_BIN_EXE_check");
@@ -61,8 +61,8 @@ fn timed(name: &str, fuzz: impl FnOnce() -> Tally) {
 }
 
 #[test]
-fn tencent_readers_and_replay_survive_mutated_records() {
-    timed("tencent library", || fuzz_tencent(0, LIBRARY_CASES));
+fn contest_readers_and_replay_survive_mutated_records() {
+    timed("contest library", || fuzz_contest(0, LIBRARY_CASES));
 }
 
 #[test]
@@ -90,7 +90,7 @@ fn olympiad_engines_play_random_placements_alike() {
 #[test]
 fn check_keeps_its_exit_codes_on_mutated_files() {
     for (game, name) in [
-        (Game::Tencent, "tencent check"),
+        (Game::Contest, "contest check"),
         (Game::Nes, "nes check"),
         (Game::Browser, "browser check"),
         (Game::Olympiad, "olympiad check"),
@@ -101,8 +101,8 @@ fn check_keeps_its_exit_codes_on_mutated_files() {
 
 #[test]
 fn solve_keeps_its_exit_codes_on_mutated_inputs() {
-    timed("tencent solve", || {
-        fuzz_solve_binary(Game::Tencent, SOLVE_RUNS)
+    timed("contest solve", || {
+        fuzz_solve_binary(Game::Contest, SOLVE_RUNS)
     });
     timed("browser solve", || {
         fuzz_solve_binary(Game::Browser, SOLVE_RUNS)
@@ -115,9 +115,9 @@ fn solve_keeps_its_exit_codes_on_mutated_inputs() {
 
 #[test]
 #[ignore = "long: FUZZ_CASES cases (default 1,000,000); bench/fuzz.sh runs it"]
-fn long_tencent() {
-    timed("tencent library (long)", || {
-        fuzz_tencent(LIBRARY_CASES, long_cases())
+fn long_contest() {
+    timed("contest library (long)", || {
+        fuzz_contest(LIBRARY_CASES, long_cases())
     });
 }
 
@@ -158,7 +158,7 @@ fn long_olympiad_engines() {
 
 /// The NES reader's error for `text`.
 fn nes_error(text: &str) -> String {
-    nes::record::NesRecord::parse(text)
+    nes::record::Record::parse(text)
         .expect_err("the record is refused")
         .to_string()
 }
@@ -184,6 +184,6 @@ fn nes_errors_name_invisible_characters_by_code_point() {
 #[test]
 fn an_nes_record_with_a_byte_order_mark_is_read() {
     let text = "\u{FEFF}game nes\nstart-level 19\ntitle-wait 0\ninputs\n.*5\n";
-    let plain = nes::record::NesRecord::parse(&text['\u{FEFF}'.len_utf8()..]);
-    assert_eq!(nes::record::NesRecord::parse(text), plain);
+    let plain = nes::record::Record::parse(&text['\u{FEFF}'.len_utf8()..]);
+    assert_eq!(nes::record::Record::parse(text), plain);
 }

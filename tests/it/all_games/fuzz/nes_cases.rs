@@ -9,7 +9,7 @@ use tetris_opt::games::nes;
 pub(super) const NES: Grammar = Grammar {
     tokens: &[
         "game nes",
-        "game tencent",
+        "game contest",
         "start-level 19",
         "start-level 0",
         "start-level 20",
@@ -104,12 +104,12 @@ fn check_nes_error(e: &nes::record::RecordError, text: &str) -> Result<(), Findi
 /// Reads and replays one NES record as `check --game nes` does; true when it is valid. With
 /// `views`, also the FM2 movie `--fm2` writes.
 fn nes_case(text: &str, views: bool) -> Result<bool, Finding> {
-    let record = match nes::record::NesRecord::parse(text) {
+    let record = match nes::record::Record::parse(text) {
         Ok(record) => record,
         Err(e) => return check_nes_error(&e, text).map(|()| false),
     };
     let printed = record.to_text(&[]);
-    if nes::record::NesRecord::parse(&printed).as_ref() != Ok(&record) {
+    if nes::record::Record::parse(&printed).as_ref() != Ok(&record) {
         return wrong("the record does not read back from its own text");
     }
     if views {

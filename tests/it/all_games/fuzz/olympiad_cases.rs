@@ -2,12 +2,12 @@
 //! must have, a case through its readers and replay, and games of random placements played on
 //! its plain and bitboard engines side by side.
 
+use super::contest_cases::{check_sequence_error, SEQUENCE};
 use super::findings::{library_case, one_visible_line, progress, wrong, Finding, Tally};
 use super::mutate::{mutate, Grammar, Rng};
 use super::starts::olympiad_starts;
-use super::tencent_cases::{check_sequence_error, SEQUENCE};
+use tetris_opt::games::contest::bitboard::{Board, ROWS};
 use tetris_opt::games::olympiad;
-use tetris_opt::games::tencent::bitboard::{Board, ROWS};
 use tetris_opt::kit::sequence::parse_sequence;
 
 pub(super) const OLYMPIAD: Grammar = Grammar {

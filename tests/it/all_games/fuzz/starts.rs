@@ -65,13 +65,13 @@ fn public_start(pieces: usize) -> Start {
     }
 }
 
-pub(super) fn tencent_starts() -> &'static [Start] {
+pub(super) fn contest_starts() -> &'static [Start] {
     static STARTS: OnceLock<Vec<Start>> = OnceLock::new();
     STARTS.get_or_init(|| {
-        let scratch = Scratch::new("fuzz-starts-tencent");
+        let scratch = Scratch::new("fuzz-starts-contest");
         vec![
-            solved_start(&scratch, "tencent", 7, &[]),
-            solved_start(&scratch, "tencent", 11, &["--judge"]),
+            solved_start(&scratch, "contest", 7, &[]),
+            solved_start(&scratch, "contest", 11, &["--judge"]),
             public_start(80),
         ]
     })

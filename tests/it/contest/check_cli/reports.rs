@@ -157,7 +157,7 @@ fn a_record_of_another_sequence_is_suspected_at_its_first_pieces() {
     assert!(error.ends_with(&note), "{error}");
     // The public record cut to 40 pieces, then a 41st moved off the board.
     let text = public_record();
-    let record = tetris_opt::games::tencent::record::Record::parse(&text).unwrap();
+    let record = tetris_opt::games::contest::record::Record::parse(&text).unwrap();
     let spans = record.piece_tokens();
     let mut cut: Vec<String> = spans[..40]
         .iter()

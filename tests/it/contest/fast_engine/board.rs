@@ -2,10 +2,10 @@
 //! piece fits, locking (writes, clears, top-outs, the piece limit), full rows and row removal.
 
 use super::*;
-use tetris_opt::games::tencent::bitboard::{self, Board as Bits, ROW_MASK};
-use tetris_opt::games::tencent::movegen::{self};
-use tetris_opt::games::tencent::rules::Rules;
-use tetris_opt::games::tencent::rules::{self, Board, GameOver, Kind, Piece, HEIGHT, WIDTH};
+use tetris_opt::games::contest::bitboard::{self, Board, ContestBoard, ROW_MASK};
+use tetris_opt::games::contest::movegen::{self};
+use tetris_opt::games::contest::rules::Rules;
+use tetris_opt::games::contest::rules::{self, Field, GameOver, Kind, Piece, HEIGHT, WIDTH};
 
 // ---------------------------------------------------------------------------------------------
 // 1. valid_map
@@ -17,7 +17,7 @@ fn valid_map_matches_is_valid_everywhere() {
     let mut checked = 0u64;
     let mut valid_seen = 0u64;
     for (n, (family, board)) in boards(0x5EED_0001, BOARDS).into_iter().enumerate() {
-        let bits = Bits::from_rules(&board);
+        let bits = Board::from_field(&board);
         for kind in Kind::ALL {
             let map = movegen::valid_map(&bits, kind);
             for state in 0..4u8 {
@@ -69,11 +69,11 @@ fn valid_map_matches_is_valid_everywhere() {
 
 /// Locks `piece` as number `index` with both engines under `piece_limit` and compares
 /// everything. Returns the plain turn.
-fn check_lock(board: &Board, piece: &Piece, index: usize, piece_limit: usize) -> rules::Turn {
+fn check_lock(board: &Field, piece: &Piece, index: usize, piece_limit: usize) -> rules::Turn {
     let mut plain = board.clone();
     let limit = Rules::default().with_piece_limit(piece_limit);
     let turn = rules::lock(&mut plain, piece, index, limit);
-    let mut fast = Bits::from_rules(board);
+    let mut fast = Board::from_field(board);
     let outcome = bitboard::lock(
         &mut fast,
         piece.kind,
@@ -93,7 +93,7 @@ fn check_lock(board: &Board, piece: &Piece, index: usize, piece_limit: usize) ->
             board.picture(Some(piece))
         )
     };
-    assert_eq!(fast.to_rules(), plain, "board after lock: {}", ctx());
+    assert_eq!(fast.to_field(), plain, "board after lock: {}", ctx());
     assert_eq!(outcome.lines, turn.lines, "lines: {}", ctx());
     assert_eq!(outcome.score as u64, turn.score, "score: {}", ctx());
     assert_eq!(outcome.game_over, turn.game_over, "game over: {}", ctx());
@@ -138,7 +138,7 @@ fn lock_matches_plain_on_random_boards() {
 }
 
 /// Empties one random cell (not in `keep`) of every full row: boards between turns hold none.
-fn open_full_rows(rng: &mut Rng, board: &mut Board, keep: &[(i32, i32)]) {
+fn open_full_rows(rng: &mut Rng, board: &mut Field, keep: &[(i32, i32)]) {
     for y in board.full_rows() {
         let free: Vec<i32> = (0..WIDTH).filter(|&x| !keep.contains(&(x, y))).collect();
         board.set(rng.pick(&free), y, false);
@@ -149,7 +149,7 @@ fn open_full_rows(rng: &mut Rng, board: &mut Board, keep: &[(i32, i32)]) {
 /// piece is written or left with a gap elsewhere; other rows random; sometimes every row is
 /// occupied (top-out), usually one row is left empty. The piece rests on a support cell when it
 /// does not stand on the floor.
-fn clear_case(rng: &mut Rng) -> (Board, Piece) {
+fn clear_case(rng: &mut Rng) -> (Field, Piece) {
     let kind = if rng.chance(0.3) { Kind::I } else { rng.kind() };
     let state = rng.range(0, 3) as u8;
     let offs = kind.offsets(state);
@@ -165,7 +165,7 @@ fn clear_case(rng: &mut Rng) -> (Board, Piece) {
     let cells = piece.cells();
     let is_piece = |cx: i32, cy: i32| cells.contains(&(cx, cy));
 
-    let mut b = Board::new();
+    let mut b = Field::new();
     let p = rng.pick(&[0.2, 0.5, 0.8]);
     for yy in 0..HEIGHT {
         for xx in 0..WIDTH {
@@ -280,8 +280,8 @@ fn board_queries_and_row_removal_match_plain() {
                 board.set(x, y, true);
             }
         }
-        let bits = Bits::from_rules(&board);
-        assert_eq!(bits.to_rules(), board, "round trip");
+        let bits = Board::from_field(&board);
+        assert_eq!(bits.to_field(), board, "round trip");
         assert_eq!(bits.filled_cells(), board.filled_cells(), "{board:?}");
         let full_mask = bits.full_rows();
         let full_plain: Vec<i32> = (0..HEIGHT).filter(|&y| full_mask >> y & 1 == 1).collect();
@@ -306,7 +306,7 @@ fn board_queries_and_row_removal_match_plain() {
         let removed = plain.clear_full_rows();
         assert_eq!(removed, full_mask.count_ones());
         assert_eq!(
-            cleared.to_rules(),
+            cleared.to_field(),
             plain,
             "clearing {full_plain:?}{board:?}"
         );
@@ -318,7 +318,7 @@ fn board_queries_and_row_removal_match_plain() {
             let mut fast = bits;
             fast.remove_rows(mask);
             assert_eq!(
-                fast.to_rules(),
+                fast.to_field(),
                 remove_rows_plain(&board, mask),
                 "removing {mask:020b}{board:?}"
             );

@@ -2,8 +2,8 @@
 
 use super::*;
 use std::collections::HashSet;
-use tetris_opt::games::tencent::bitboard::Board as Bits;
-use tetris_opt::games::tencent::rules::{Board, Kind, HEIGHT, SPAWN, WIDTH};
+use tetris_opt::games::contest::bitboard::{Board, ContestBoard};
+use tetris_opt::games::contest::rules::{Field, Kind, HEIGHT, SPAWN, WIDTH};
 use tetris_opt::kit::eval::{self, evaluate, Features, Weights};
 
 // ---------------------------------------------------------------------------------------------
@@ -11,7 +11,7 @@ use tetris_opt::kit::eval::{self, evaluate, Features, Weights};
 // ---------------------------------------------------------------------------------------------
 
 /// The features as documented on `eval::Weights`, counted cell by cell on the plain board.
-fn plain_features(board: &Board, landing_y: u32, shallow_depth: i32, top_rows: i32) -> Features {
+fn plain_features(board: &Field, landing_y: u32, shallow_depth: i32, top_rows: i32) -> Features {
     let filled = |x: i32, y: i32| !(0..WIDTH).contains(&x) || y >= HEIGHT || board.filled(x, y);
     // The highest filled row of each column (HEIGHT for an empty column) and of the board.
     let tops: Vec<i32> = (0..WIDTH)
@@ -107,7 +107,7 @@ fn evaluation_features_match_plain_counts() {
     let mut stocked = 0;
     let mut plugged = 0;
     for (n, (family, board)) in boards(0x5EED_00E0, 2000).into_iter().enumerate() {
-        let bits = Bits::from_rules(&board);
+        let bits = Board::from_field(&board);
         let shallow_depth = rng.range(0, 6);
         let top_rows = rng.range(0, 20);
         let landing_y = rng.range(0, 19) as u32;
@@ -144,7 +144,7 @@ fn evaluation_is_the_weighted_sum_of_the_features() {
         .enumerate()
         .flat_map(|(n, b)| [(n, b.clone(), 3u32), (n, b, 0)])
     {
-        let bits = Bits::from_rules(&board);
+        let bits = Board::from_field(&board);
         // One weight at a time set to 1 (the window sizes kept): the cost is that feature.
         for (i, name) in names.iter().enumerate() {
             // Window sizes, and the weights `Weights::at_depth` adds to `ready_rows` and `cells`.
@@ -223,7 +223,7 @@ fn batch_evaluation_and_hashes_equal_one_board_at_a_time_bit_for_bit() {
             let mut batch = eval::Batch::default();
             let mut expected = Vec::new();
             for (_, board) in group {
-                let bits = Bits::from_rules(board);
+                let bits = Board::from_field(board);
                 let y = rng.range(0, 19) as u32;
                 batch.push(&bits, y);
                 expected.push(evaluate(&bits, y, w));

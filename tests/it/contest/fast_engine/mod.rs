@@ -2,7 +2,7 @@
 //! uses) held to its plain engine: `board`, `movegen` and `eval`.
 //!
 //! What those tests share: seeded random boards of the families the search meets, and plain
-//! references computed with the rules engine alone (`Board::is_valid`, `Piece::moved`,
+//! references computed with the rules engine alone (`Field::is_valid`, `Piece::moved`,
 //! `rules::lock`, `rules::is_resting`). Boards are drawn from a seeded [`SplitMix64`], so every
 //! run checks the same cases and a failure names a reproducible board. The board families
 //! cover what the search meets in this game: high, nearly full stacks whose surface sits in
@@ -14,10 +14,10 @@ mod eval;
 mod movegen;
 
 use std::collections::{HashMap, VecDeque};
-use tetris_opt::games::tencent::bitboard::canonical_state;
-use tetris_opt::games::tencent::movegen::Placement;
-use tetris_opt::games::tencent::rules::{
-    self, Board, Kind, Move, Piece, Rules, HEIGHT, SPAWN, WIDTH,
+use tetris_opt::games::contest::bitboard::canonical_state;
+use tetris_opt::games::contest::movegen::Placement;
+use tetris_opt::games::contest::rules::{
+    self, Field, Kind, Move, Piece, Rules, HEIGHT, SPAWN, WIDTH,
 };
 use tetris_opt::kit::sequence::SplitMix64;
 
@@ -69,11 +69,11 @@ pub const FAMILY_NAMES: [&str; FAMILIES] = [
 ];
 
 /// A board of family `family % FAMILIES`.
-pub fn random_board(rng: &mut Rng, family: usize) -> Board {
+pub fn random_board(rng: &mut Rng, family: usize) -> Field {
     match family % FAMILIES {
         0 => heights_board(rng, 0, 18),
         1 => {
-            let mut b = Board::new();
+            let mut b = Field::new();
             let top = rng.range(0, 19);
             let p = rng.pick(&[0.03, 0.08, 0.15, 0.25, 0.35]);
             for y in top..HEIGHT {
@@ -88,7 +88,7 @@ pub fn random_board(rng: &mut Rng, family: usize) -> Board {
         2 => {
             // Every column filled up to a surface within a few rows of `top`, one gap per row so
             // no row is full, plus a few extra gaps in the top rows of the stack.
-            let mut b = Board::new();
+            let mut b = Field::new();
             let top = rng.range(0, 6);
             for x in 0..WIDTH {
                 let surface = (top + rng.range(0, 2)).min(HEIGHT - 1);
@@ -145,7 +145,7 @@ pub fn random_board(rng: &mut Rng, family: usize) -> Board {
         6 => {
             // The contest's style: rows of 9 cells under a ragged surface in rows 0..5, with
             // the gaps often lined up into a well.
-            let mut b = Board::new();
+            let mut b = Field::new();
             let top = rng.range(0, 5);
             // Half of them with the well under the spawn, where the shipped weights keep it.
             let well = if rng.chance(0.5) {
@@ -198,8 +198,8 @@ pub fn random_board(rng: &mut Rng, family: usize) -> Board {
 
 /// Columns filled from the floor up to a random height in `lo..=hi` (around a common base), the
 /// top cell of each column filled and the cells under it holes with a random probability.
-pub fn heights_board(rng: &mut Rng, lo: i32, hi: i32) -> Board {
-    let mut b = Board::new();
+pub fn heights_board(rng: &mut Rng, lo: i32, hi: i32) -> Field {
+    let mut b = Field::new();
     let base = rng.range(lo, hi);
     let spread = rng.range(0, 5);
     let holes = rng.pick(&[0.0, 0.05, 0.15, 0.3]);
@@ -217,8 +217,8 @@ pub fn heights_board(rng: &mut Rng, lo: i32, hi: i32) -> Board {
 
 /// A board grown from empty by locking random pieces at random reachable resting positions with
 /// the plain engine (clears included).
-pub fn random_play_board(rng: &mut Rng) -> Board {
-    let mut b = Board::new();
+pub fn random_play_board(rng: &mut Rng) -> Field {
+    let mut b = Field::new();
     let pieces = rng.range(1, 40) as usize;
     let start = rng.range(0, 3) as usize;
     for index in start..start + pieces {
@@ -270,9 +270,9 @@ pub fn placement_cells(kind: Kind, p: Placement) -> Cells {
 }
 
 /// Breadth-first search over every position piece `index` can reach from its spawn, using only
-/// `Board::is_valid` and `Piece::moved` (a move to an invalid position does nothing, so it never
+/// `Field::is_valid` and `Piece::moved` (a move to an invalid position does nothing, so it never
 /// leads anywhere new). Returns each reachable position with its distance in moves.
-pub fn plain_reachable(board: &Board, kind: Kind, index: usize) -> Vec<(Piece, u32)> {
+pub fn plain_reachable(board: &Field, kind: Kind, index: usize) -> Vec<(Piece, u32)> {
     let spawn = Piece::spawn(kind, index);
     let mut out = Vec::new();
     if !board.is_valid(&spawn) {
@@ -310,7 +310,7 @@ pub fn plain_reachable(board: &Board, kind: Kind, index: usize) -> Vec<(Piece, u
 }
 
 /// The reachable resting positions as cell sets, each with the fewest moves reaching it.
-pub fn plain_placements(board: &Board, kind: Kind, index: usize) -> HashMap<Cells, u32> {
+pub fn plain_placements(board: &Field, kind: Kind, index: usize) -> HashMap<Cells, u32> {
     let mut out: HashMap<Cells, u32> = HashMap::new();
     for (p, d) in plain_reachable(board, kind, index) {
         if rules::is_resting(board, &p) {
@@ -322,7 +322,7 @@ pub fn plain_placements(board: &Board, kind: Kind, index: usize) -> HashMap<Cell
 }
 
 /// Every valid resting position with its center on the board (reachable or not).
-pub fn all_resting(board: &Board, kind: Kind) -> Vec<Piece> {
+pub fn all_resting(board: &Field, kind: Kind) -> Vec<Piece> {
     let mut out = Vec::new();
     for state in 0..4u8 {
         for x in 0..WIDTH {
@@ -338,7 +338,7 @@ pub fn all_resting(board: &Board, kind: Kind) -> Vec<Piece> {
 }
 
 /// Applies `moves` from the spawn with the plain engine; invalid moves do nothing.
-pub fn play_moves(board: &Board, kind: Kind, index: usize, moves: &[Move]) -> Piece {
+pub fn play_moves(board: &Field, kind: Kind, index: usize, moves: &[Move]) -> Piece {
     let mut p = Piece::spawn(kind, index);
     for &m in moves {
         let n = p.moved(m);
@@ -359,9 +359,9 @@ pub fn placement_of(p: &Piece) -> Placement {
 
 /// Rows `mask` removed from a plain board, done plainly: the kept rows keep their order and sit
 /// on the floor, empty rows enter at the top.
-pub fn remove_rows_plain(board: &Board, mask: u32) -> Board {
+pub fn remove_rows_plain(board: &Field, mask: u32) -> Field {
     let kept: Vec<i32> = (0..HEIGHT).filter(|&y| mask >> y & 1 == 0).collect();
-    let mut out = Board::new();
+    let mut out = Field::new();
     let top = HEIGHT - kept.len() as i32;
     for (i, &y) in kept.iter().enumerate() {
         for x in 0..WIDTH {
@@ -371,7 +371,7 @@ pub fn remove_rows_plain(board: &Board, mask: u32) -> Board {
     out
 }
 
-pub fn boards(seed: u64, count: usize) -> Vec<(usize, Board)> {
+pub fn boards(seed: u64, count: usize) -> Vec<(usize, Field)> {
     let mut rng = Rng::new(seed);
     (0..count)
         .map(|i| (i % FAMILIES, random_board(&mut rng, i % FAMILIES)))

@@ -4,10 +4,10 @@
 
 use super::*;
 use std::collections::HashSet;
-use tetris_opt::games::tencent::bitboard::{canonical_state, Board as Bits};
-use tetris_opt::games::tencent::movegen::{self, PathError, Placement, Placements};
-use tetris_opt::games::tencent::rules::Rules;
-use tetris_opt::games::tencent::rules::{self, Board, Kind, Move, Piece};
+use tetris_opt::games::contest::bitboard::{canonical_state, Board, ContestBoard};
+use tetris_opt::games::contest::movegen::{self, PathError, Placement, Placements};
+use tetris_opt::games::contest::rules::Rules;
+use tetris_opt::games::contest::rules::{self, Field, Kind, Move, Piece};
 
 // ---------------------------------------------------------------------------------------------
 // 3. and 4. placements and path_to
@@ -31,7 +31,7 @@ struct ReachStats {
 /// positions that are not reachable. `exact` asks for equal sets; otherwise only that every
 /// placement is a plain one (soundness).
 fn check_reach(
-    board: &Board,
+    board: &Field,
     kind: Kind,
     index: usize,
     paths: bool,
@@ -39,7 +39,7 @@ fn check_reach(
     stats: &mut ReachStats,
     what: &str,
 ) {
-    let bits = Bits::from_rules(board);
+    let bits = Board::from_field(board);
     let mut out = Placements::new();
     movegen::placements(&bits, kind, index, &mut out);
     let plain = plain_placements(board, kind, index);
@@ -229,7 +229,7 @@ fn placements_are_exact_when_the_spawn_state_can_shift() {
 
 /// Whether the piece is valid at its spawn but, in its spawn state, can reach no column but the
 /// spawn's: the case `movegen::reachable` mishandles.
-fn spawn_state_is_stuck(board: &Board, kind: Kind, index: usize) -> bool {
+fn spawn_state_is_stuck(board: &Field, kind: Kind, index: usize) -> bool {
     let spawn = Piece::spawn(kind, index);
     if !board.is_valid(&spawn) {
         return false;
@@ -253,11 +253,11 @@ fn placements_match_plain_on_handmade_boards() {
     // Empty board, all kinds and spawn states, with paths.
     for kind in Kind::ALL {
         for index in 0..4 {
-            check_reach(&Board::new(), kind, index, true, true, &mut stats, "empty");
+            check_reach(&Field::new(), kind, index, true, true, &mut stats, "empty");
         }
     }
     // A tuck under a ledge on the right and a slide into a tunnel on the left.
-    let overhang = Board::from_picture(
+    let overhang = Field::from_picture(
         "
         ......####
         ..........
@@ -282,16 +282,16 @@ fn spawn_blocked_gives_no_placements_and_no_paths() {
     for kind in Kind::ALL {
         for index in 0..8 {
             // The spawn's center cell (4, 0) filled blocks every kind in every state.
-            let mut board = Board::new();
+            let mut board = Field::new();
             board.set(4, 0, true);
             // And a board where only row 1 under the spawn is filled: blocked exactly when the
             // spawn state covers (4, 1) or its neighbours there.
-            let mut low = Board::new();
+            let mut low = Field::new();
             for x in 3..=5 {
                 low.set(x, 1, true);
             }
             for b in [&board, &low] {
-                let bits = Bits::from_rules(b);
+                let bits = Board::from_field(b);
                 let mut out = Placements::new();
                 movegen::placements(&bits, kind, index, &mut out);
                 let spawn_valid = b.is_valid(&Piece::spawn(kind, index));
@@ -328,10 +328,10 @@ fn spawn_blocked_gives_no_placements_and_no_paths() {
 /// ```
 #[test]
 fn placements_explore_rotation_when_the_spawn_cannot_shift() {
-    let mut board = Board::new();
+    let mut board = Field::new();
     board.set(3, 1, true);
     board.set(5, 1, true);
-    let bits = Bits::from_rules(&board);
+    let bits = Board::from_field(&board);
     let mut out = Placements::new();
     movegen::placements(&bits, Kind::T, 0, &mut out);
     let mut got: Vec<Cells> = out.iter().map(|&p| placement_cells(Kind::T, p)).collect();
@@ -355,7 +355,7 @@ fn judge_placements_add_exactly_the_clearing_mid_air_positions() {
         if !board.full_rows().is_empty() {
             continue;
         }
-        let bits = Bits::from_rules(&board);
+        let bits = Board::from_field(&board);
         for kind in Kind::ALL {
             let mut expected: HashSet<Cells> = HashSet::new();
             for (p, _) in plain_reachable(&board, kind, index) {

@@ -1,4 +1,4 @@
-//! The contest's plain engine (`games::tencent::rules`) held to `docs/RULES.md`, one rule at a
+//! The contest's plain engine (`games::contest::rules`) held to `docs/RULES.md`, one rule at a
 //! time: the pieces (`pieces`), moves and the end of a game (`moves`), and the score (`score`).
 //!
 //! Every expected cell, score and board here is worked out by hand from the rules text (piece

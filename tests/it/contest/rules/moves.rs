@@ -3,10 +3,10 @@
 //! blocked spawn or a clearing piece in every row ends the game.
 
 use crate::common::{judge, strict};
-use tetris_opt::games::tencent::record::Record;
-use tetris_opt::games::tencent::replay::{replay_observed, End, Report};
-use tetris_opt::games::tencent::rules::Rules;
-use tetris_opt::games::tencent::rules::{self, Board, GameOver, Kind, Move, Piece};
+use tetris_opt::games::contest::record::Record;
+use tetris_opt::games::contest::replay::{replay_observed, End, Report};
+use tetris_opt::games::contest::rules::Rules;
+use tetris_opt::games::contest::rules::{self, Field, GameOver, Kind, Move, Piece};
 
 /// Replays `record` on `sequence` and returns the report with the pieces as they locked.
 fn play(sequence: &[Kind], record: &str, options: Rules) -> (Report, Vec<Piece>) {
@@ -21,7 +21,7 @@ fn play(sequence: &[Kind], record: &str, options: Rules) -> (Report, Vec<Piece>)
 #[test]
 fn rotation_into_a_wall_does_nothing() {
     // Library level: a vertical I against the left wall cannot turn horizontal (cell x = -1).
-    let board = Board::new();
+    let board = Field::new();
     let at_wall = Piece {
         kind: Kind::I,
         state: 0,
@@ -53,7 +53,7 @@ fn rotation_into_a_wall_does_nothing() {
 #[test]
 fn rotation_into_a_filled_cell_does_nothing() {
     // Library level: a T in state 0 with a filled cell where state 1 puts its top cell.
-    let mut board = Board::new();
+    let mut board = Field::new();
     board.set(4, 9, true);
     let t = Piece {
         kind: Kind::T,
@@ -92,7 +92,7 @@ fn rotation_into_a_filled_cell_does_nothing() {
 
 #[test]
 fn moves_above_the_top_are_allowed_but_the_walls_still_hold() {
-    let board = Board::new();
+    let board = Field::new();
     // The spawned vertical I has two cells above the board (y = -1, -2).
     let i = Piece::spawn(Kind::I, 0);
     assert!(board.is_valid(&i));
@@ -126,7 +126,7 @@ fn moves_above_the_top_are_allowed_but_the_walls_still_hold() {
 #[test]
 fn cells_above_the_top_are_lost_at_lock() {
     // One floating cell at (0, 2); a vertical I resting on it covers y = -2..1.
-    let mut board = Board::new();
+    let mut board = Field::new();
     board.set(0, 2, true);
     let i = Piece {
         kind: Kind::I,
@@ -143,7 +143,7 @@ fn cells_above_the_top_are_lost_at_lock() {
 
 #[test]
 fn a_blocked_spawn_ends_the_game_and_the_piece_is_not_placed() {
-    let mut board = Board::new();
+    let mut board = Field::new();
     board.set(3, 0, true);
     // Piece 1 is an I in state 1: cells x = 3..6 on row 0, and (3, 0) is taken.
     assert!(!board.is_valid(&Piece::spawn(Kind::I, 1)));
@@ -168,7 +168,7 @@ fn a_blocked_spawn_ends_the_game_and_the_piece_is_not_placed() {
 
 /// The board of the top-out scenario: row 1 full but for x = 9, column 9 filled on rows 2..19,
 /// row 0 empty; `gap` (if any) is a row of 2..19 left empty.
-fn top_out_board(gap: Option<usize>) -> Board {
+fn top_out_board(gap: Option<usize>) -> Field {
     let mut rows = vec!["..........", "#########."];
     for y in 2..20 {
         rows.push(if Some(y) == gap {
@@ -177,7 +177,7 @@ fn top_out_board(gap: Option<usize>) -> Board {
             ".........#"
         });
     }
-    Board::from_picture(&rows.join("\n"))
+    Field::from_picture(&rows.join("\n"))
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! checked against the rules engine's table and the one in RULES.md itself, the spawn, and what
 //! each move changes.
 
-use tetris_opt::games::tencent::rules::{Board, Kind, Move, Piece};
+use tetris_opt::games::contest::rules::{Field, Kind, Move, Piece};
 
 /// Each kind's states 0, 1, 2 and 3 side by side, each on a 5 x 5 grid whose middle cell is the
 /// piece's center: row `r` is `dy = r - 2`, column `c` is `dx = c - 2`. Drawn from the RULES.md
@@ -120,7 +120,7 @@ fn every_kind_and_state_covers_the_cells_of_the_rules_table() {
             assert_eq!(sorted(kind.offsets(state).to_vec()), expected);
 
             // Written into an empty board, the piece fills exactly those cells.
-            let mut board = Board::new();
+            let mut board = Field::new();
             board.write(&piece);
             assert_eq!(board.filled_cells(), 4);
             for (x, y) in shifted {

@@ -1,12 +1,12 @@
 //! The contest's score held to `docs/RULES.md`: cells counted after writing and before the
 //! clear, and the multipliers of one to four cleared rows.
 
-use tetris_opt::games::tencent::rules::Rules;
-use tetris_opt::games::tencent::rules::{self, Board, Kind, Piece};
+use tetris_opt::games::contest::rules::Rules;
+use tetris_opt::games::contest::rules::{self, Field, Kind, Piece};
 
 #[test]
 fn the_score_counts_cells_after_writing_and_before_the_clear() {
-    let mut board = Board::from_picture(
+    let mut board = Field::from_picture(
         "
         #.........
         ##......##
@@ -25,7 +25,7 @@ fn the_score_counts_cells_after_writing_and_before_the_clear() {
     assert_eq!((turn.filled, turn.score, turn.lines), (18, 18, 1));
     assert_eq!(
         board,
-        Board::from_picture(
+        Field::from_picture(
             "
             ....#.....
             #...#.....
@@ -37,7 +37,7 @@ fn the_score_counts_cells_after_writing_and_before_the_clear() {
 /// Locks an upright I at x = 0 on `before` (whose column 0 is empty on rows 16..19) and checks
 /// the turn and the board after it.
 fn upright_i_clear(before: &str, filled: u32, lines: u32, after: &str) {
-    let mut board = Board::from_picture(before);
+    let mut board = Field::from_picture(before);
     let i = Piece {
         kind: Kind::I,
         state: 0,
@@ -51,7 +51,7 @@ fn upright_i_clear(before: &str, filled: u32, lines: u32, after: &str) {
         (turn.filled, turn.lines, turn.score, turn.game_over),
         (filled, lines, filled as u64 * k, None)
     );
-    assert_eq!(board, Board::from_picture(after));
+    assert_eq!(board, Field::from_picture(after));
 }
 
 #[test]

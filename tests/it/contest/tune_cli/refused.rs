@@ -108,7 +108,7 @@ fn widths_past_the_shared_limit_or_the_memory_are_refused_unless_forced() {
     let widest = tetris_opt::cli::limits::MAX_BEAM_WIDTH;
     let needed = tetris_opt::cli::limits::estimated_bytes(
         widest,
-        tetris_opt::games::tencent::search::BYTES_PER_STATE,
+        tetris_opt::games::contest::search::BYTES_PER_STATE,
     );
     if tetris_opt::cli::limits::machine_memory()
         .ok()

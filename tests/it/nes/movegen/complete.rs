@@ -7,8 +7,8 @@ use super::{
 };
 use std::collections::HashSet;
 use tetris_opt::games::nes::movegen::{placements, InputModel};
-use tetris_opt::games::nes::record::NesRecord;
-use tetris_opt::games::nes::rules::{button, NesGame};
+use tetris_opt::games::nes::record::Record;
+use tetris_opt::games::nes::rules::{button, Session};
 
 /// The presses a model tries on a frame that allows one (as the movegen does: a shift, a turn,
 /// or both; Down is not part of the model).
@@ -38,10 +38,10 @@ fn assert_movegen_is_the_engines(s: &Spawned, model: InputModel, what: &str) -> 
     found.len()
 }
 
-fn engine_reachable(game: &NesGame, model: InputModel, first: u16) -> HashSet<(u8, i8, i8, u16)> {
+fn engine_reachable(game: &Session, model: InputModel, first: u16) -> HashSet<(u8, i8, i8, u16)> {
     let every = model.tap_every as u16;
     let allowed = |t: u16| t >= first && (t - first).is_multiple_of(every);
-    let key = |g: &NesGame| (g.piece, g.x, g.y, g.held, g.held_before, g.autorepeat_x);
+    let key = |g: &Session| (g.piece, g.x, g.y, g.held, g.held_before, g.autorepeat_x);
     let mut seen = HashSet::new();
     let mut frontier = Vec::new();
     let presses: &[u8] = if allowed(0) { &PRESSES } else { &[0] };
@@ -80,7 +80,7 @@ fn past_level_29_the_movegen_finds_every_placement_and_each_plays_as_found() {
     // The committed game past the transition: one row a frame.
     let path = "tests/fixtures/nes/solver-level19-wait0-to-level39.txt";
     let text = std::fs::read_to_string(path).expect("fixture");
-    let states: Vec<Spawned> = spawns(&NesRecord::parse(&text).expect("parses"))
+    let states: Vec<Spawned> = spawns(&Record::parse(&text).expect("parses"))
         .into_iter()
         .filter(|s| s.game.level >= 29)
         .collect();

@@ -4,7 +4,7 @@
 
 use super::{all_fixtures, assert_played_is_found, check_placements, level_after, spawns};
 use tetris_opt::games::nes::movegen::InputModel;
-use tetris_opt::games::nes::record::NesRecord;
+use tetris_opt::games::nes::record::Record;
 use tetris_opt::games::nes::replay::{replay_observed, End};
 use tetris_opt::games::nes::search::clear_points;
 
@@ -12,7 +12,7 @@ use tetris_opt::games::nes::search::clear_points;
 fn every_fixture_prints_back_and_shows_the_capped_score() {
     for (name, record) in all_fixtures() {
         assert_eq!(
-            NesRecord::parse(&record.to_text(&[])).unwrap(),
+            Record::parse(&record.to_text(&[])).unwrap(),
             record,
             "{name}"
         );

@@ -12,7 +12,7 @@
 use super::movies::{record, skip, Oracle};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use tetris_opt::games::nes::record::NesRecord;
+use tetris_opt::games::nes::record::Record;
 
 fn driver() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/nes-oracle/fceux/fceux.py")
@@ -70,10 +70,7 @@ fn long_records_agree_with_fceux() {
         .split(':')
         .map(|p| {
             let text = std::fs::read_to_string(p).expect("record readable");
-            (
-                p.to_string(),
-                NesRecord::parse(&text).expect("record parses"),
-            )
+            (p.to_string(), Record::parse(&text).expect("record parses"))
         })
         .collect();
     fceux().compare(&records);

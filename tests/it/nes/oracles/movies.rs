@@ -6,7 +6,7 @@ use serde::Deserialize;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use tetris_opt::games::nes::record::NesRecord;
+use tetris_opt::games::nes::record::Record;
 use tetris_opt::games::nes::replay::{snapshots, Snapshot};
 use tetris_opt::games::nes::tables::kind_letter;
 
@@ -44,12 +44,12 @@ pub fn skip(test: &str, missing: &str, remedy: &str) {
 }
 
 /// A committed record, cut to its first `frames` frames (all of them with `None`).
-pub fn record(name: &str, frames: Option<usize>) -> NesRecord {
+pub fn record(name: &str, frames: Option<usize>) -> Record {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/nes")
         .join(name);
     let text = std::fs::read_to_string(&path).expect("fixture readable");
-    let mut record = NesRecord::parse(&text).expect("committed records parse");
+    let mut record = Record::parse(&text).expect("committed records parse");
     if let Some(n) = frames {
         record.frames.truncate(n);
     }
@@ -70,7 +70,7 @@ fn agree(rom: &MovieSnapshot, ours: &Snapshot) -> bool {
 
 impl Oracle {
     /// Starts the oracle on the record's movie.
-    fn play(&self, record: &NesRecord, tag: &str) -> (Child, PathBuf) {
+    fn play(&self, record: &Record, tag: &str) -> (Child, PathBuf) {
         let movie = std::env::temp_dir().join(format!(
             "tetris-opt-{}-{}-{tag}.fm2",
             self.name.to_lowercase(),
@@ -105,7 +105,7 @@ impl Oracle {
 
     /// Plays records on the oracle, all at once, and asserts every spawn's snapshot equals the
     /// engine's and the game ends where the engine's does, not crashed.
-    pub fn compare(&self, records: &[(String, NesRecord)]) {
+    pub fn compare(&self, records: &[(String, Record)]) {
         let began = std::time::Instant::now();
         let running: Vec<_> = records
             .iter()

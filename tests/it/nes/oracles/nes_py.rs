@@ -10,7 +10,7 @@ use super::movies::MovieSnapshot as RomSnapshot;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use tetris_opt::games::nes::crash;
-use tetris_opt::games::nes::record::NesRecord;
+use tetris_opt::games::nes::record::Record;
 use tetris_opt::games::nes::replay::{snapshots, Snapshot};
 use tetris_opt::games::nes::tables::kind_letter;
 
@@ -137,7 +137,7 @@ fn compare_on_the_rom(python: &Path, records: Vec<PathBuf>) {
     let running: Vec<_> = records.iter().map(|p| spawn_oracle(python, p)).collect();
     for (path, child) in records.into_iter().zip(running) {
         let text = std::fs::read_to_string(&path).expect("record readable");
-        let record = NesRecord::parse(&text).expect("committed records parse");
+        let record = Record::parse(&text).expect("committed records parse");
         let (report, ours) = snapshots(&record);
         let rom = rom_snapshots(child, &path);
         // The first snapshot that differs says more than the counts.
@@ -178,8 +178,7 @@ fn an_fm2_movie_played_from_power_on_is_the_record_s_game() {
     };
     let path =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/nes/soft-drops-level5.txt");
-    let record =
-        NesRecord::parse(&std::fs::read_to_string(&path).expect("fixture")).expect("parses");
+    let record = Record::parse(&std::fs::read_to_string(&path).expect("fixture")).expect("parses");
     let movie = std::env::temp_dir().join(format!("tetris-opt-oracle-{}.fm2", std::process::id()));
     std::fs::write(&movie, tetris_opt::games::nes::fm2::movie(&record))
         .expect("temp file writable");

@@ -10,8 +10,10 @@
 //! fixpoint; nothing is special-cased, so a high stack that blocks rotation at the spawn is as
 //! exact as an empty board.
 
-use crate::games::tencent::bitboard::{self, canonical_state, Board, Outcome, COLS, ROW_MASK};
-use crate::games::tencent::rules::{Kind, Rules, SPAWN};
+use crate::games::contest::bitboard::{
+    self, canonical_state, Board, ContestBoard, Outcome, COLS, ROW_MASK,
+};
+use crate::games::contest::rules::{Kind, Rules, SPAWN};
 use smallvec::SmallVec;
 
 mod path;

@@ -8,8 +8,8 @@ use super::{
     TrialParams, TrialResult, TrialScores, TuneInput, GENERATOR_MODULUS,
 };
 use crate::cli::limits::{self, LimitError};
-use crate::games::tencent::rules::Rules;
-use crate::games::tencent::search::BYTES_PER_STATE;
+use crate::games::contest::rules::Rules;
+use crate::games::contest::search::BYTES_PER_STATE;
 use crate::kit::eval::Weights;
 use crate::kit::policy::Policy;
 use crate::search::Objective;

@@ -1,6 +1,6 @@
 //! Tests of `driver`, kept apart so that the module reads on one screen at a time.
 use super::*;
-use crate::games::tencent::tune::read_log;
+use crate::games::contest::tune::read_log;
 
 fn settings(generations: usize) -> Settings {
     Settings {

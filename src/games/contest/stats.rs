@@ -3,8 +3,8 @@
 //! locks in mid-air. Built from the plain replay's steps, so it describes exactly what `check`
 //! scored.
 
-use crate::games::tencent::replay::Step;
-use crate::games::tencent::rules::Kind;
+use crate::games::contest::replay::Step;
+use crate::games::contest::rules::Kind;
 use crate::kit::fluid::{best_total, contest_points, FluidModel};
 use crate::kit::text::grouped;
 use serde::{Deserialize, Serialize};

@@ -3,15 +3,15 @@
 //! record checked by the rules engine piece by piece.
 
 use super::options::{ranking, read_record, RulesOptions};
-use super::Tencent as ContestCli;
+use super::Contest;
 use crate::cli::interrupt::RecordOut;
 use crate::cli::solve::{Planned, Shared, Solver, Verdict, Writer};
 use crate::cli::{stdout_failed, CliError, EvalOptions};
-use crate::games::tencent::movegen::Placement;
-use crate::games::tencent::record::Record;
-use crate::games::tencent::rules::Kind;
-use crate::games::tencent::search::{input_bytes, Params, Tencent, UnderWay, BYTES_PER_STATE};
-use crate::games::tencent::solve::{start_from, RecordWriter, SolveError, UnderWayError};
+use crate::games::contest::movegen::Placement;
+use crate::games::contest::record::Record;
+use crate::games::contest::rules::Kind;
+use crate::games::contest::search::{input_bytes, Params, Seam, UnderWay, BYTES_PER_STATE};
+use crate::games::contest::solve::{start_from, RecordWriter, SolveError, UnderWayError};
 use crate::search::{Line, Objective, Run, Width};
 use clap::FromArgMatches;
 
@@ -32,10 +32,10 @@ pub struct Plan {
     kept: Record,
 }
 
-impl Solver for ContestCli {
+impl Solver for Contest {
     type Plan = Plan;
-    type Search<'p> = Tencent<'p>;
-    type Writer<'p> = ContestWriter<'p>;
+    type Search<'p> = Seam<'p>;
+    type Writer<'p> = SolveWriter<'p>;
 
     fn plan(&self, run: &Shared, options: &clap::ArgMatches) -> Result<Planned<Plan>, CliError> {
         let rules = RulesOptions::from_arg_matches(options)
@@ -92,22 +92,22 @@ impl Solver for ContestCli {
         })
     }
 
-    fn search<'p>(&'p self, plan: &'p Plan) -> (Tencent<'p>, Run<super::super::bitboard::Board>) {
-        Tencent::new(&plan.sequence, &plan.params)
+    fn search<'p>(&'p self, plan: &'p Plan) -> (Seam<'p>, Run<super::super::bitboard::Board>) {
+        Seam::new(&plan.sequence, &plan.params)
     }
 
-    fn writer<'p>(&'p self, plan: &'p Plan) -> ContestWriter<'p> {
-        ContestWriter { plan, out: None }
+    fn writer<'p>(&'p self, plan: &'p Plan) -> SolveWriter<'p> {
+        SolveWriter { plan, out: None }
     }
 }
 
 /// The contest's record (one line of tokens) as the search decides it.
-pub struct ContestWriter<'p> {
+pub struct SolveWriter<'p> {
     plan: &'p Plan,
     out: Option<RecordWriter<'p, RecordOut>>,
 }
 
-impl Writer for ContestWriter<'_> {
+impl Writer for SolveWriter<'_> {
     type Code = u16;
 
     fn start(&mut self, out: &RecordOut) -> Result<(), CliError> {
@@ -161,7 +161,7 @@ impl Writer for ContestWriter<'_> {
     }
 }
 
-impl<'p> ContestWriter<'p> {
+impl<'p> SolveWriter<'p> {
     fn started(&mut self) -> Result<&mut RecordWriter<'p, RecordOut>, CliError> {
         self.out.as_mut().ok_or_else(not_started)
     }

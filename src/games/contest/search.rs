@@ -85,7 +85,7 @@ pub fn beam_search(
     params: &Params,
     options: Options<'_, Placement>,
 ) -> Line<Placement> {
-    let (game, run) = Tencent::new(sequence, params);
+    let (game, run) = Seam::new(sequence, params);
     let line = options.unpacking(Placement::unpack, |options| {
         search::beam_search(&game, &run, options)
     });
@@ -98,16 +98,16 @@ pub fn beam_search(
     }
 }
 
-impl<'a> Tencent<'a> {
+impl<'a> Seam<'a> {
     /// The contest's game over `sequence` as `params` rank it, from `params.start`'s piece
     /// on, and where its search begins.
-    pub fn new(sequence: &'a [Kind], params: &'a Params) -> (Tencent<'a>, Run<Board>) {
+    pub fn new(sequence: &'a [Kind], params: &'a Params) -> (Seam<'a>, Run<Board>) {
         let first = params.start.index;
         let rest = searched(sequence, params);
         let depths = (params.rules.pieces_to_place(sequence.len())).saturating_sub(first);
         let fill =
             (params.policy.fill_plan.as_ref()).map(|plan| FillCosts::contest(plan, rest, depths));
-        let game = Tencent {
+        let game = Seam {
             sequence: rest,
             first,
             depths,
@@ -165,7 +165,7 @@ pub fn input_bytes(len: usize, params: &Params) -> u64 {
 }
 
 /// The contest's game over one sequence, from piece `first` on.
-pub struct Tencent<'a> {
+pub struct Seam<'a> {
     /// The pieces the search places ([`searched`]): depth `d` places `sequence[d]`.
     sequence: &'a [Kind],
     first: usize,
@@ -184,7 +184,7 @@ pub struct Depth {
     ranking: Ranking,
 }
 
-impl Game for Tencent<'_> {
+impl Game for Seam<'_> {
     type Code = u16;
     type State = Board;
     type Depth = Depth;

@@ -9,12 +9,12 @@
 //! a wider beam than the record was made with find lines its own search passed by; the
 //! openings, where the whole-game search was narrowest, gain most.
 
-use crate::games::tencent::bitboard::Board;
-use crate::games::tencent::record::Record;
-use crate::games::tencent::replay::replay_observed;
-use crate::games::tencent::rules::Kind;
-use crate::games::tencent::search::{beam_search, Params, UnderWay};
-use crate::games::tencent::solve::{record_from, verify, SolveError};
+use crate::games::contest::bitboard::{Board, ContestBoard};
+use crate::games::contest::record::Record;
+use crate::games::contest::replay::replay_observed;
+use crate::games::contest::rules::Kind;
+use crate::games::contest::search::{beam_search, Params, UnderWay};
+use crate::games::contest::solve::{record_from, verify, SolveError};
 use crate::search::{DepthStats, Guide, Options};
 use thiserror::Error;
 
@@ -74,7 +74,7 @@ pub fn polish(
     // Per piece: the board and the score after it, and where its tokens begin.
     let mut states: Vec<(Board, u64)> = Vec::new();
     let report = replay_observed(sequence, record, params.rules, &mut |step| {
-        states.push((Board::from_rules(step.board), step.score));
+        states.push((Board::from_field(step.board), step.score));
     });
     if let Some(e) = report.error {
         return Err(PolishError::Invalid(e.to_string()));
@@ -137,10 +137,10 @@ pub fn polish(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::tencent::record::Token;
-    use crate::games::tencent::replay::replay;
-    use crate::games::tencent::rules::Rules;
-    use crate::games::tencent::solve::record_for;
+    use crate::games::contest::record::Token;
+    use crate::games::contest::replay::replay;
+    use crate::games::contest::rules::Rules;
+    use crate::games::contest::solve::record_for;
     use crate::kit::policy::{Policy, DEFAULT_SCORE_WEIGHT};
     use crate::kit::sequence::contest_sequence;
     use crate::search::Width;
@@ -241,7 +241,7 @@ mod tests {
         assert_eq!(replay(&sequence, &record, options).score, 60);
         let mut boards = Vec::new();
         replay_observed(&sequence, &record, options, &mut |step| {
-            boards.push(Board::from_rules(step.board).hash64())
+            boards.push(Board::from_field(step.board).hash64())
         });
         let wide = params(5000);
         let mut guide = Guide {

@@ -16,8 +16,8 @@ pub use driver::{Optimizer, Plan, Progress, Settings, TrialFn, TuneError, Tuner}
 use seeds::GENERATOR_MODULUS;
 pub use seeds::{seed_inputs, ContestOverlap, ContestStates, CONTEST_PIECES};
 
-use crate::games::tencent::rules::{Kind, Rules};
-use crate::games::tencent::search::{beam_search, Params};
+use crate::games::contest::rules::{Kind, Rules};
+use crate::games::contest::search::{beam_search, Params};
 use crate::kit::eval::Weights;
 use crate::kit::policy::Policy;
 use crate::kit::sequence::SplitMix64;

@@ -5,9 +5,9 @@ use crate::cli::limits;
 use crate::cli::registry::GameCli;
 use crate::cli::{read_policy, read_text, read_weights, stdout_failed};
 use crate::cli::{CliError, EvalOptions, EXIT_INVALID};
-use crate::games::tencent::record::Record;
-use crate::games::tencent::rules::{LockMode, Rules, DEFAULT_PIECE_LIMIT};
-use crate::games::tencent::search::RankingParams;
+use crate::games::contest::record::Record;
+use crate::games::contest::rules::{LockMode, Rules, DEFAULT_PIECE_LIMIT};
+use crate::games::contest::search::RankingParams;
 use crate::search::Objective;
 use std::path::Path;
 
@@ -77,12 +77,12 @@ impl RulesOptions {
 /// another game's name is refused saying where that game is played, and a name that is no
 /// game's as `solve` refuses it (the games' names listed).
 #[derive(clap::Args, Clone, Debug)]
-pub struct ContestGame {
-    /// The game: `tencent`, the contest's, the only one this binary plays.
+pub struct GameArg {
+    /// The game: `contest` (or `tencent`), the only one this binary plays.
     #[arg(
         long,
         value_name = "GAME",
-        default_value = "tencent",
+        default_value = "contest",
         value_parser = game_names(),
         hide_possible_values = true
     )]
@@ -91,7 +91,11 @@ pub struct ContestGame {
 
 /// Every game's `--game` name, as `solve` takes them.
 fn game_names() -> clap::builder::PossibleValuesParser {
-    clap::builder::PossibleValuesParser::new(crate::games::ALL.iter().map(|g| g.id()))
+    clap::builder::PossibleValuesParser::new(
+        crate::games::ALL
+            .iter()
+            .map(|g| clap::builder::PossibleValue::new(g.id()).aliases(g.aliases())),
+    )
 }
 
 /// The contest's ranking for `objective`: the weights and policy files read and the score

@@ -1,13 +1,13 @@
-//! The contest's game (tencent) under mutation: its record and sequence grammars, the forms
+//! The contest's game (contest) under mutation: its record and sequence grammars, the forms
 //! its record and sequence errors must have, and a case through its readers and replays.
 
 use super::findings::{library_case, one_visible_line, progress, wrong, Finding, Tally};
 use super::mutate::{mutate, Grammar, Rng};
-use super::starts::tencent_starts;
-use tetris_opt::games::tencent::record::Record;
-use tetris_opt::games::tencent::replay::{replay_observed, End, ReplayError};
-use tetris_opt::games::tencent::rules::{Kind, LockMode, Rules};
-use tetris_opt::games::tencent::stats::Stats;
+use super::starts::contest_starts;
+use tetris_opt::games::contest::record::Record;
+use tetris_opt::games::contest::replay::{replay_observed, End, ReplayError};
+use tetris_opt::games::contest::rules::{Kind, LockMode, Rules};
+use tetris_opt::games::contest::stats::Stats;
 use tetris_opt::kit::film::Film;
 use tetris_opt::kit::sequence::{parse_sequence, SequenceError};
 use tetris_opt::kit::text::quote_at_most;
@@ -64,7 +64,7 @@ pub(super) const SEQUENCE: Grammar = Grammar {
 
 /// The words of a record as its format splits them (commas and/or whitespace; a byte-order
 /// mark at the start is not part of the text).
-fn tencent_words(text: &str) -> Vec<&str> {
+fn contest_words(text: &str) -> Vec<&str> {
     let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
     text.split(|c: char| c == ',' || c.is_whitespace())
         .filter(|w| !w.is_empty())
@@ -74,7 +74,7 @@ fn tencent_words(text: &str) -> Vec<&str> {
 /// Holds an invalid record's error to its documented form (`check --help`): `piece N (token T
 /// 'X'): message`, N the piece token T belongs to and X that token as the record writes it (or
 /// as the replay names it), or `piece 1: the record is empty` for a record of no token.
-fn check_tencent_error(e: &ReplayError, words: &[&str]) -> Result<(), Finding> {
+fn check_contest_error(e: &ReplayError, words: &[&str]) -> Result<(), Finding> {
     let message = e.to_string();
     one_visible_line(&message)?;
     let Some((number, quote)) = &e.token else {
@@ -162,12 +162,12 @@ const TENCENT_RULES: [Rules; 3] = [
 ///
 /// With `views`, also what `check --trace --stats --html` make of each step: the board's
 /// picture, the breakdown and the viewer's page.
-fn tencent_case(sequence: &[Kind], text: &str, views: bool) -> Result<bool, Finding> {
-    let words = tencent_words(text);
+fn contest_case(sequence: &[Kind], text: &str, views: bool) -> Result<bool, Finding> {
+    let words = contest_words(text);
     let record = match Record::parse(text) {
         Ok(record) => record,
         Err(e) => {
-            check_tencent_error(&ReplayError::from(e.clone()), &words)?;
+            check_contest_error(&ReplayError::from(e.clone()), &words)?;
             if e.to_string() != ReplayError::from(e).to_string() {
                 return wrong("a parse error reads differently as a replay error");
             }
@@ -189,7 +189,7 @@ fn tencent_case(sequence: &[Kind], text: &str, views: bool) -> Result<bool, Find
             observed += 1;
             if views {
                 let _ = step.written.picture(Some(&step.piece));
-                film.observe_piece(tetris_opt::games::tencent::film::piece(step));
+                film.observe_piece(tetris_opt::games::contest::film::piece(step));
                 stats.observe(step);
             }
         });
@@ -197,7 +197,7 @@ fn tencent_case(sequence: &[Kind], text: &str, views: bool) -> Result<bool, Find
             return wrong("the observer saw a different number of pieces than the report");
         }
         if views {
-            let _ = tetris_opt::games::tencent::film::page(
+            let _ = tetris_opt::games::contest::film::page(
                 &film,
                 sequence,
                 Some(&record),
@@ -209,7 +209,7 @@ fn tencent_case(sequence: &[Kind], text: &str, views: bool) -> Result<bool, Find
         }
         match &report.error {
             Some(e) => {
-                check_tencent_error(e, &words)?;
+                check_contest_error(e, &words)?;
                 if report.end != End::Invalid || report.final_score() != 0 {
                     return wrong(format!(
                         "an invalid record ends {} scoring {}",
@@ -234,16 +234,16 @@ fn tencent_case(sequence: &[Kind], text: &str, views: bool) -> Result<bool, Find
 }
 
 /// A sequence file read as `check` reads it, and a record replayed on it.
-fn tencent_sequence_case(text: &str, record: &str) -> Result<bool, Finding> {
+fn contest_sequence_case(text: &str, record: &str) -> Result<bool, Finding> {
     match parse_sequence(text) {
-        Ok(sequence) => tencent_case(&sequence, record, false),
+        Ok(sequence) => contest_case(&sequence, record, false),
         Err(e) => check_sequence_error(&e, text).map(|()| false),
     }
 }
 
 /// Runs `cases` library cases of the contest's game from case `first`.
-pub(super) fn fuzz_tencent(first: u64, cases: u64) -> Tally {
-    let starts = tencent_starts();
+pub(super) fn fuzz_contest(first: u64, cases: u64) -> Tally {
+    let starts = contest_starts();
     let sequences: Vec<Vec<Kind>> = starts
         .iter()
         .map(|s| parse_sequence(&s.sequence).unwrap())
@@ -256,15 +256,15 @@ pub(super) fn fuzz_tencent(first: u64, cases: u64) -> Tally {
         let i = rng.below(starts.len());
         if rng.one_in(6) {
             let text = mutate(&mut rng, &sequence_texts[i], &sequence_texts, &SEQUENCE);
-            let outcome = library_case(|| tencent_sequence_case(&text, &records[i]));
+            let outcome = library_case(|| contest_sequence_case(&text, &records[i]));
             tally.record(case, &format!("sequence file {text:?}"), outcome);
         } else {
             let text = mutate(&mut rng, &records[i], &records, &TENCENT);
             let views = rng.one_in(8);
-            let outcome = library_case(|| tencent_case(&sequences[i], &text, views));
+            let outcome = library_case(|| contest_case(&sequences[i], &text, views));
             tally.record(case, &text, outcome);
         }
-        progress("tencent", case - first, cases);
+        progress("contest", case - first, cases);
     }
     tally
 }

@@ -1,9 +1,9 @@
 //! The contest's replay page: its checker's steps as the kit's [`Film`], and the page around
 //! them (the heading, the summary in the checker's words, the failing piece of an invalid record).
 
-use crate::games::tencent::record::{Record, Token};
-use crate::games::tencent::replay::{replay_observed, Report, Step};
-use crate::games::tencent::rules::{Board, Kind, LockMode, Piece, Rules, HEIGHT, OFFSETS, WIDTH};
+use crate::games::contest::record::{Record, Token};
+use crate::games::contest::replay::{replay_observed, Report, Step};
+use crate::games::contest::rules::{Field, Kind, LockMode, Piece, Rules, HEIGHT, OFFSETS, WIDTH};
 use crate::kit::film::{
     decode_rows, encode_rows, Film, FilmError, FilmPiece, GamePage, NEXT_SHOWN,
 };
@@ -68,7 +68,7 @@ const _: () = assert!(
 );
 
 /// A board as 20 rows, top first, each row's cells as bits (x = 0 lowest).
-fn rows(board: &Board) -> [u16; 20] {
+fn rows(board: &Field) -> [u16; 20] {
     std::array::from_fn(|y| {
         (0..WIDTH)
             .filter(|&x| board.filled(x, y as i32))
@@ -77,17 +77,17 @@ fn rows(board: &Board) -> [u16; 20] {
 }
 
 /// A board as the page stores it.
-pub fn encode_board(board: &Board) -> String {
+pub fn encode_board(board: &Field) -> String {
     encode_rows(&rows(board))
 }
 
 /// The inverse of [`encode_board`]; `None` for anything it did not write.
-pub fn decode_board(code: &str) -> Option<Board> {
+pub fn decode_board(code: &str) -> Option<Field> {
     let rows = decode_rows(code)?;
     if rows.len() != HEIGHT as usize || rows.iter().any(|&row| row >> WIDTH != 0) {
         return None;
     }
-    let mut board = Board::new();
+    let mut board = Field::new();
     for (y, row) in rows.iter().enumerate() {
         for x in 0..WIDTH {
             board.set(x, y as i32, row >> x & 1 == 1);
@@ -166,7 +166,7 @@ mod tests {
 
     #[test]
     fn board_code_round_trips() {
-        let board = Board::from_picture(
+        let board = Field::from_picture(
             "
             #.........
             .........#
@@ -177,7 +177,7 @@ mod tests {
         assert_eq!(code.len(), 40);
         assert_eq!(&code[32..], "0180F_5L");
         assert_eq!(decode_board(&code), Some(board));
-        assert_eq!(encode_board(&Board::new()), "0".repeat(40));
+        assert_eq!(encode_board(&Field::new()), "0".repeat(40));
         assert_eq!(decode_board("0"), None);
         assert_eq!(decode_board(&format!("{}G0", "0".repeat(38))), None);
     }

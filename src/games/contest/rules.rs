@@ -7,9 +7,9 @@
 
 use std::fmt;
 
-/// Board width in columns (x = 0..9, left to right).
+/// Field width in columns (x = 0..9, left to right).
 pub const WIDTH: i32 = 10;
-/// Board height in rows (y = 0..19, top to bottom: row 0 is the top, row 19 the floor row).
+/// Field height in rows (y = 0..19, top to bottom: row 0 is the top, row 19 the floor row).
 pub const HEIGHT: i32 = 20;
 /// The contest's default piece limit: the 10,000th piece scores nothing and ends the game.
 pub const DEFAULT_PIECE_LIMIT: usize = 10_000;
@@ -162,13 +162,13 @@ impl Move {
 
 /// The 10 x 20 board as a grid of filled cells, `rows[y][x]`.
 #[derive(Clone, PartialEq, Eq, Hash, Default)]
-pub struct Board {
+pub struct Field {
     rows: [[bool; WIDTH as usize]; HEIGHT as usize],
 }
 
-impl Board {
-    pub fn new() -> Board {
-        Board::default()
+impl Field {
+    pub fn new() -> Field {
+        Field::default()
     }
 
     /// Whether the cell `(x, y)` is filled; cells outside the grid read as empty.
@@ -235,7 +235,7 @@ impl Board {
 
     /// Parses a board drawn as text: one line per row, `#` or `X` filled, anything else empty.
     /// Lines are aligned to the floor, so a drawing of 3 lines describes rows 17..19.
-    pub fn from_picture(picture: &str) -> Board {
+    pub fn from_picture(picture: &str) -> Field {
         let lines: Vec<&str> = picture
             .lines()
             .map(str::trim)
@@ -245,7 +245,7 @@ impl Board {
             lines.len() <= HEIGHT as usize,
             "picture taller than the board"
         );
-        let mut board = Board::new();
+        let mut board = Field::new();
         let top = HEIGHT as usize - lines.len();
         for (i, line) in lines.iter().enumerate() {
             for (x, c) in line.chars().take(WIDTH as usize).enumerate() {
@@ -277,7 +277,7 @@ impl Board {
     }
 }
 
-impl fmt::Debug for Board {
+impl fmt::Debug for Field {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "\n{}", self.picture(None))
     }
@@ -401,7 +401,7 @@ impl Rules {
 
 /// Locks `piece` on `board` as piece number `index` (0-based) and applies steps 3-7 of a turn:
 /// write, top-out check, limit check, score, clear.
-pub fn lock(board: &mut Board, piece: &Piece, index: usize, rules: Rules) -> Turn {
+pub fn lock(board: &mut Field, piece: &Piece, index: usize, rules: Rules) -> Turn {
     board.write(piece);
     let game_over = if board.every_row_occupied() {
         Some(GameOver::TopOut)
@@ -431,7 +431,7 @@ pub fn lock(board: &mut Board, piece: &Piece, index: usize, rules: Rules) -> Tur
 }
 
 /// Whether `piece` rests: moving it down would be invalid.
-pub fn is_resting(board: &Board, piece: &Piece) -> bool {
+pub fn is_resting(board: &Field, piece: &Piece) -> bool {
     !board.is_valid(&piece.moved(Move::Down))
 }
 
@@ -441,7 +441,7 @@ mod tests {
 
     #[test]
     fn clear_moves_rows_down_without_cascade() {
-        let mut b = Board::from_picture(
+        let mut b = Field::from_picture(
             "
             #.........
             ##########
@@ -452,7 +452,7 @@ mod tests {
         assert_eq!(b.clear_full_rows(), 2);
         assert_eq!(
             b,
-            Board::from_picture(
+            Field::from_picture(
                 "
                 #.........
                 .#........"

@@ -2,7 +2,7 @@
 //! column arithmetic, locking with the contest's scoring, and conversions to and from the plain
 //! engine's board.
 
-use crate::games::tencent::rules::{self, Kind, Piece, Rules, CLEAR_MULTIPLIER};
+use crate::games::contest::rules::{self, Kind, Piece, Rules, CLEAR_MULTIPLIER};
 pub use crate::kit::board::{
     hash_finish, hash_step, remove_rows_from_column, remove_rows_portable, Board, COLS, HASH_SEED,
     ROWS, ROW_MASK,
@@ -17,10 +17,20 @@ const _: () = assert!(
     "the kit's evaluation knows the contest's spawn column"
 );
 
-/// The contest's pieces on the kit's board.
-impl Board {
+/// The contest's plain board and pieces on the kit's board: a trait of the contest's, so that
+/// the kit's `Board` keeps its own methods in its own module and a reader sees where these come
+/// from (`use ...::bitboard::ContestBoard`).
+pub trait ContestBoard {
     /// Converts from the plain engine's board.
-    pub fn from_rules(board: &rules::Board) -> Board {
+    fn from_field(field: &rules::Field) -> Self;
+    /// Converts to the plain engine's board.
+    fn to_field(&self) -> rules::Field;
+    /// Writes `kind` in `state` with its center at `(x, y)` (cells above the top are lost).
+    fn write(&mut self, kind: Kind, state: u8, x: usize, y: u32);
+}
+
+impl ContestBoard for Board {
+    fn from_field(board: &rules::Field) -> Board {
         let mut b = Board::default();
         for x in 0..COLS {
             for y in 0..ROWS {
@@ -32,9 +42,8 @@ impl Board {
         b
     }
 
-    /// Converts to the plain engine's board.
-    pub fn to_rules(&self) -> rules::Board {
-        let mut b = rules::Board::new();
+    fn to_field(&self) -> rules::Field {
+        let mut b = rules::Field::new();
         for x in 0..COLS {
             for y in 0..ROWS {
                 if self.cols[x] >> y & 1 == 1 {
@@ -45,13 +54,11 @@ impl Board {
         b
     }
 
-    /// Writes `kind` in `state` with its center at `(x, y)` (cells above the top are lost).
-    ///
     /// All ten columns at once from a table, rather than one covered column at a time: the
     /// board is read back as a vector right after, and narrow stores followed by a wide load
     /// of the same memory stall the load until the stores retire.
     #[inline(always)]
-    pub fn write(&mut self, kind: Kind, state: u8, x: usize, y: u32) {
+    fn write(&mut self, kind: Kind, state: u8, x: usize, y: u32) {
         let masks = &PLACED[kind.index()][state as usize][x];
         // A mask uses bits 0..=4 and y <= 19, so the left shift stays inside the u32; the right
         // shift drops the cells above the top.

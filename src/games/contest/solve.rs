@@ -3,13 +3,13 @@
 //! piece as the search decides them ([`RecordWriter`]), so that a record of any length is
 //! written without being held.
 
-use crate::games::tencent::bitboard::Board;
-use crate::games::tencent::movegen::{path_to, PathError, Placement};
-use crate::games::tencent::record::{Record, Token};
-use crate::games::tencent::replay::{replay_observed, End, Replayer, Report};
-use crate::games::tencent::rules::{Kind, Move, Rules};
-use crate::games::tencent::search::UnderWay;
-use crate::games::tencent::stats::Stats;
+use crate::games::contest::bitboard::{Board, ContestBoard};
+use crate::games::contest::movegen::{path_to, PathError, Placement};
+use crate::games::contest::record::{Record, Token};
+use crate::games::contest::replay::{replay_observed, End, Replayer, Report};
+use crate::games::contest::rules::{Kind, Move, Rules};
+use crate::games::contest::search::UnderWay;
+use crate::games::contest::stats::Stats;
 use crate::kit::text::plural;
 use std::fmt::Write as _;
 use std::io::Write;
@@ -98,7 +98,7 @@ pub fn start_from(
     };
     let mut board = Board::default();
     let report = replay_observed(sequence, &prefix, rules, &mut |step| {
-        board = Board::from_rules(step.board)
+        board = Board::from_field(step.board)
     });
     let detail = match (&report.error, report.end) {
         (Some(e), _) => e.to_string(),

@@ -1,14 +1,14 @@
-//! `polish`: searches a stretch of a finished record again (see [`crate::games::tencent::polish`]).
+//! `polish`: searches a stretch of a finished record again (see [`crate::games::contest::polish`]).
 
-use super::options::{print_record, read_record, ContestGame, RulesOptions};
+use super::options::{print_record, read_record, GameArg, RulesOptions};
 use crate::cli::progress::Progress;
 use crate::cli::registry::{only_game, GameCli};
 use crate::cli::{
     check_width, exit_code, read_sequence, refuse_stdin_twice, CliError, EvalOptions,
     SearchOptions, EXIT_INVALID,
 };
-use crate::games::tencent::polish::{check_range, polish, PolishError};
-use crate::games::tencent::search::{Params, UnderWay, BYTES_PER_STATE};
+use crate::games::contest::polish::{check_range, polish, PolishError};
+use crate::games::contest::search::{Params, UnderWay, BYTES_PER_STATE};
 use crate::say;
 
 use crate::search::{Objective, Width};
@@ -43,7 +43,7 @@ struct Args {
     #[command(flatten)]
     eval: EvalOptions,
     #[command(flatten)]
-    game: ContestGame,
+    game: GameArg,
     #[command(flatten)]
     rules: RulesOptions,
     /// No progress bar and no summary.
@@ -84,7 +84,7 @@ pub fn polish_main(games: &[&dyn GameCli]) -> std::process::ExitCode {
     });
     let matches = command.get_matches();
     let args = Args::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
-    exit_code(only_game(games, "tencent", &args.game.game).and_then(|()| run(&args)))
+    exit_code(only_game(games, "contest", &args.game.game).and_then(|()| run(&args)))
 }
 
 fn run(args: &Args) -> Result<(), CliError> {

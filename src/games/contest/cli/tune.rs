@@ -1,7 +1,7 @@
 //! `tune`: searches beam width, score weight and evaluation weights over a set of sequences (see
-//! [`crate::games::tencent::tune`]).
+//! [`crate::games::contest::tune`]).
 
-use super::options::{ContestGame, RulesOptions};
+use super::options::{GameArg, RulesOptions};
 use crate::cli::limits;
 use crate::cli::refuse_stdin_twice;
 use crate::cli::registry::{only_game, GameCli};
@@ -10,8 +10,8 @@ use crate::cli::{
     check_output, exit_code, read_policy, read_sequence, read_text, read_weights, CliError,
     ObjectiveArg,
 };
-use crate::games::tencent::search::RankingParams;
-use crate::games::tencent::tune::{
+use crate::games::contest::search::RankingParams;
+use crate::games::contest::tune::{
     free_weights, not_a_log_line, read_log, seed_inputs, Optimizer, Plan, Progress, Settings,
     TrialLog, TrialResult, TuneError, TuneInput, Tuner,
 };
@@ -87,7 +87,7 @@ struct Args {
     /// With --judge every trial's score is a judge score; such trials are logged apart from
     /// strict ones.
     #[command(flatten)]
-    game: ContestGame,
+    game: GameArg,
     #[command(flatten)]
     rules: RulesOptions,
     /// Trial log (JSON lines), appended to and resumed from. Required, like --best-weights:
@@ -109,7 +109,7 @@ struct Args {
 pub fn tune_main(games: &[&dyn GameCli]) -> std::process::ExitCode {
     let matches = Args::command().get_matches();
     let args = Args::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
-    exit_code(only_game(games, "tencent", &args.game.game).and_then(|()| run(&args)))
+    exit_code(only_game(games, "contest", &args.game.game).and_then(|()| run(&args)))
 }
 
 fn run(args: &Args) -> Result<(), CliError> {

@@ -2,8 +2,8 @@
 //! those masks from the spawn (or, where every valid set runs from the top, the connected runs
 //! without one), which the placements are read from.
 
-use crate::games::tencent::bitboard::{shape, Board, COLS, ROW_MASK};
-use crate::games::tencent::rules::Kind;
+use crate::games::contest::bitboard::{shape, Board, COLS, ROW_MASK};
+use crate::games::contest::rules::Kind;
 
 /// Per state and center column: the rows where the piece's center fits.
 pub type ValidMap = [[u32; COLS]; 4];
@@ -42,7 +42,7 @@ pub fn valid_map(board: &Board, kind: Kind) -> ValidMap {
 }
 
 /// How many rotation states of `kind` have distinct cells: they are the canonical states
-/// `0..n` ([`canonical_state`](crate::games::tencent::bitboard::canonical_state)), and state `s` looks like state `s % n`.
+/// `0..n` ([`canonical_state`](crate::games::contest::bitboard::canonical_state)), and state `s` looks like state `s % n`.
 #[inline]
 pub(super) fn distinct_states(kind: Kind) -> usize {
     match kind {
@@ -244,8 +244,8 @@ pub(super) fn fill_down(bits: u32, valid: u32) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::tencent::bitboard::canonical_state;
-    use crate::games::tencent::rules::SPAWN;
+    use crate::games::contest::bitboard::canonical_state;
+    use crate::games::contest::rules::SPAWN;
 
     #[test]
     fn fill_down_stops_at_blocked_rows() {

@@ -6,10 +6,10 @@
 //! guess (the beam keeps boards that clear to the same shape), so the best path through all of
 //! them, found by a dynamic program over (piece, board), can beat every one of them.
 
-use crate::games::tencent::bitboard::Board;
-use crate::games::tencent::record::Record;
-use crate::games::tencent::replay::replay_observed;
-use crate::games::tencent::rules::{Kind, LockMode, Rules};
+use crate::games::contest::bitboard::{Board, ContestBoard};
+use crate::games::contest::record::Record;
+use crate::games::contest::replay::replay_observed;
+use crate::games::contest::rules::{Kind, LockMode, Rules};
 use ahash::AHashMap;
 use thiserror::Error;
 
@@ -83,7 +83,7 @@ fn line_of(sequence: &[Kind], record: &Record, rules: Rules) -> Result<Line, Str
     let mut usable = Vec::new();
     let judge = rules.with_lock(LockMode::Judge);
     let report = replay_observed(sequence, record, judge, &mut |step| {
-        states.push((Board::from_rules(step.board).hash64(), step.score));
+        states.push((Board::from_field(step.board).hash64(), step.score));
         usable.push(step.resting || rules.locks_in_mid_air());
     });
     if let Some(e) = report.error {
@@ -237,7 +237,7 @@ fn trace_back(best: &[Reached], lines: &[Line], end: &End) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::tencent::replay::replay;
+    use crate::games::contest::replay::replay;
 
     /// Ten O pieces. A clears its two bottom rows at piece 5 and again at piece 10 (60 points
     /// each); B waits one piece longer for its first clear (72 points) and then stacks without

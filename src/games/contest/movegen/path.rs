@@ -3,8 +3,8 @@
 //! fixpoint over sets of positions in the parent module).
 
 use super::{valid_map, Placement};
-use crate::games::tencent::bitboard::{canonical_state, Board, COLS};
-use crate::games::tencent::rules::{Kind, Move, Rules, MAX_MOVES_PER_PIECE, SPAWN};
+use crate::games::contest::bitboard::{canonical_state, Board, COLS};
+use crate::games::contest::rules::{Kind, Move, Rules, MAX_MOVES_PER_PIECE, SPAWN};
 
 /// Why no move list could be given for a placement.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]

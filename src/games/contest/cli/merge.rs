@@ -1,11 +1,11 @@
 //! `merge`: combines records of the contest's game into one that scores at least as much as the
-//! best (see [`crate::games::tencent::merge`]).
+//! best (see [`crate::games::contest::merge`]).
 
-use super::options::{print_record, read_record, ContestGame, RulesOptions};
+use super::options::{print_record, read_record, GameArg, RulesOptions};
 use crate::cli::registry::{only_game, GameCli};
 use crate::cli::{exit_code, read_sequence, refuse_stdin_twice, CliError, EXIT_INVALID};
-use crate::games::tencent::merge::{merge, MergeError, Merged};
-use crate::games::tencent::solve::verify;
+use crate::games::contest::merge::{merge, MergeError, Merged};
+use crate::games::contest::solve::verify;
 use crate::say;
 use clap::{CommandFactory, FromArgMatches, Parser};
 use std::path::PathBuf;
@@ -23,7 +23,7 @@ struct Args {
     #[arg(required = true)]
     records: Vec<PathBuf>,
     #[command(flatten)]
-    game: ContestGame,
+    game: GameArg,
     #[command(flatten)]
     rules: RulesOptions,
     /// No summary.
@@ -44,7 +44,7 @@ pub fn merge_main(games: &[&dyn GameCli]) -> std::process::ExitCode {
         .mut_arg("judge", |a| a.help(JUDGE_HELP).long_help(None::<&str>))
         .get_matches();
     let args = Args::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
-    exit_code(only_game(games, "tencent", &args.game.game).and_then(|()| run(&args)))
+    exit_code(only_game(games, "contest", &args.game.game).and_then(|()| run(&args)))
 }
 
 fn run(args: &Args) -> Result<(), CliError> {

@@ -7,11 +7,11 @@ use crate::cli::registry::CheckArgs;
 use crate::cli::{read_sequence, read_text, stdout_failed, write_file};
 use crate::cli::{refuse_overwriting, refuse_stdin_twice, refuse_stdout};
 use crate::cli::{CliError, Pictures, EXIT_INVALID};
-use crate::games::tencent;
-use crate::games::tencent::record::Record;
-use crate::games::tencent::replay::{replay_observed, End, ReplayError, Report, Step};
-use crate::games::tencent::report::JsonReport;
-use crate::games::tencent::stats::Stats;
+use crate::games::contest;
+use crate::games::contest::record::Record;
+use crate::games::contest::replay::{replay_observed, End, ReplayError, Report, Step};
+use crate::games::contest::report::JsonReport;
+use crate::games::contest::stats::Stats;
 use crate::kit::film::Film;
 use crate::kit::text::plural;
 use crate::say;
@@ -115,7 +115,7 @@ fn run(args: &Args) -> Result<(), CliError> {
     if let Some(path) = &args.pictures.html {
         let name = record_path.display().to_string();
         let record = parsed.as_ref().ok();
-        let page = tencent::film::page(&film, &sequence, record, rules, &report, &name);
+        let page = contest::film::page(&film, &sequence, record, rules, &report, &name);
         write_file("--html", path, page)?;
     }
     // The breakdown of an invalid record would describe pieces the judge never scores.
@@ -192,8 +192,8 @@ struct Replayed {
 fn replay(
     args: &Args,
     sequence: &[crate::kit::piece::Kind],
-    parsed: &Result<Record, crate::games::tencent::record::RecordError>,
-    rules: crate::games::tencent::rules::Rules,
+    parsed: &Result<Record, crate::games::contest::record::RecordError>,
+    rules: crate::games::contest::rules::Rules,
     out: &mut impl Write,
 ) -> Replayed {
     let mut film = Film::new();
@@ -209,7 +209,7 @@ fn replay(
                     trace_failed = write_trace(out, step).err();
                 }
                 if args.pictures.html.is_some() {
-                    film.observe_piece(tencent::film::piece(step));
+                    film.observe_piece(contest::film::piece(step));
                 }
                 if args.contest.stats {
                     stats.observe(step);

@@ -11,7 +11,7 @@ mod solve;
 mod tune;
 
 pub use merge::merge_main;
-pub use options::{print_record, ranking, read_record, ContestGame, RulesOptions};
+pub use options::{print_record, ranking, read_record, GameArg, RulesOptions};
 pub use polish::polish_main;
 pub use solve::DEFAULT_WIDTH;
 pub use tune::tune_main;
@@ -23,10 +23,10 @@ use crate::kit::sequence::{generate, Distribution};
 use clap::{Args as _, FromArgMatches};
 
 /// The contest's game in the binaries' registry.
-pub struct Tencent;
+pub struct Contest;
 
 /// The contest's entry in the registry.
-pub const GAME: Tencent = Tencent;
+pub const GAME: Contest = Contest;
 
 /// `gen`'s options only the contest's game takes.
 #[derive(clap::Args)]
@@ -47,9 +47,12 @@ enum DistributionArg {
     Bag7,
 }
 
-impl GameCli for Tencent {
+impl GameCli for Contest {
     fn id(&self) -> &'static str {
-        "tencent"
+        "contest"
+    }
+    fn aliases(&self) -> &'static [&'static str] {
+        &["tencent"]
     }
     fn name(&self) -> &'static str {
         "the contest's game"

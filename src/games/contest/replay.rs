@@ -5,9 +5,9 @@
 //! replay, which locks a piece wherever its moves leave it and ignores whatever follows the end.
 //! Token form and move counts are checked in both.
 
-use crate::games::tencent::record::{Record, RecordError, Token};
-use crate::games::tencent::rules::{
-    self, Board, GameOver, Kind, Piece, Rules, Turn, MAX_MOVES_PER_PIECE,
+use crate::games::contest::record::{Record, RecordError, Token};
+use crate::games::contest::rules::{
+    self, Field, GameOver, Kind, Piece, Rules, Turn, MAX_MOVES_PER_PIECE,
 };
 use crate::kit::text::plural;
 use std::fmt;
@@ -115,9 +115,9 @@ pub struct Step<'a> {
     pub moves: &'a [Token],
     pub turn: Turn,
     /// The board with the piece written, before full rows are removed.
-    pub written: &'a Board,
+    pub written: &'a Field,
     /// The board after the turn (rows cleared).
-    pub board: &'a Board,
+    pub board: &'a Field,
     /// Totals after the turn.
     pub score: u64,
     pub lines: u64,
@@ -166,7 +166,7 @@ fn first_token(record: &Record) -> Result<(), ReplayError> {
 pub struct Replayer<'a> {
     sequence: &'a [Kind],
     rules: Rules,
-    board: Board,
+    board: Field,
     report: Report,
     /// Pieces fed so far.
     pieces: usize,
@@ -181,7 +181,7 @@ impl<'a> Replayer<'a> {
         Replayer {
             sequence,
             rules,
-            board: Board::new(),
+            board: Field::new(),
             report: Report {
                 score: 0,
                 pieces_locked: 0,
@@ -332,7 +332,7 @@ fn move_count_error(moves: &[Token]) -> Option<String> {
 }
 
 /// `piece` after its moves on `board`: a move the board refuses does nothing.
-fn play(board: &Board, mut piece: Piece, moves: &[Token]) -> Piece {
+fn play(board: &Field, mut piece: Piece, moves: &[Token]) -> Piece {
     for token in moves {
         if let Token::Moves(mv, k) = *token {
             for _ in 0..k {

@@ -4,7 +4,7 @@
 //! record starts with `N`, 1..=100 moves per piece, locks at rest) is the replay's business, so
 //! that its errors can name the piece.
 
-use crate::games::tencent::rules::Move;
+use crate::games::contest::rules::Move;
 use crate::kit::text::{describe_char, quote, strip_byte_order_mark};
 use std::fmt;
 
@@ -33,7 +33,7 @@ pub struct Record {
 }
 
 /// A record that is not of the record's form. Its message has the replay's form
-/// (`piece N (token T 'X'): message`, see [`crate::games::tencent::replay::ReplayError`]): a bad token's piece
+/// (`piece N (token T 'X'): message`, see [`crate::games::contest::replay::ReplayError`]): a bad token's piece
 /// is the one it belongs to.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RecordError {
