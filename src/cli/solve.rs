@@ -144,7 +144,7 @@ impl Shared<'_> {
 }
 
 impl Solve<'_> {
-    /// [`solve`] of `game`: the one pipeline every game's `solve` is.
+    /// [`pipeline`] of `game`: the one pipeline every game's `solve` is.
     pub fn run<S: Solver>(&self, game: &S, options: &clap::ArgMatches) -> Result<(), CliError> {
         let shared = Shared {
             args: self.args,
@@ -152,14 +152,14 @@ impl Solve<'_> {
             from: (self.args.from_record.as_deref()).zip(self.args.from_piece),
             command_line: self.command_line,
         };
-        solve(game, &shared, options, self.comm, (self.output)())
+        pipeline(game, &shared, options, self.comm, (self.output)())
     }
 }
 
 /// `solve` of `game`: in this process, or as one of `comm`'s (`--distributed`; process 0 then
 /// writes the record and the summary). `args` are the shared options, `options` the whole
 /// command line parsed.
-pub fn solve<S: Solver>(
+pub fn pipeline<S: Solver>(
     game: &S,
     shared: &Shared,
     options: &clap::ArgMatches,

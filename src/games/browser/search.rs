@@ -57,7 +57,7 @@ pub struct Found {
 /// out on process 0); each piece's moves of the best line come out through the options'
 /// `decided`, in order, as soon as every line left in the beam begins with them (the last at
 /// the end), so that a long game's record is written as it is decided.
-pub fn solve(sequence: &[Kind], params: &Params, options: Options<'_, Vec<Token>>) -> Found {
+pub fn beam_search(sequence: &[Kind], params: &Params, options: Options<'_, Vec<Token>>) -> Found {
     let (game, run) = Seam::new(sequence, params, 0, (Board::default(), 0));
     let (options, mut decided) = options.recoded();
     let mut moves = Moves::new(sequence);

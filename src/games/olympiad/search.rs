@@ -30,7 +30,7 @@ pub struct Params {
 
 /// The search's answer: the placements of the line that went furthest.
 pub struct Found {
-    /// The placements streamed before the search ended are not here: see [`solve`].
+    /// The placements streamed before the search ended are not here: see [`beam_search`].
     pub placements: Vec<Placement>,
     /// Pieces placed by the whole line.
     pub pieces: usize,
@@ -41,7 +41,7 @@ pub struct Found {
 /// then process 0's); the placements of the answer's line come out through the options'
 /// `decided` as they are decided (every line still in the beam begins with them), the rest in
 /// [`Found::placements`].
-pub fn solve(sequence: &[Kind], params: &Params, options: Options<'_, Placement>) -> Found {
+pub fn beam_search(sequence: &[Kind], params: &Params, options: Options<'_, Placement>) -> Found {
     let (game, run) = Seam::new(sequence, params, 0, Board::default());
     let line = options.unpacking(unpack, |options| search::beam_search(&game, &run, options));
     let placements: Vec<Placement> = line.placements.iter().map(|&c| unpack(c)).collect();

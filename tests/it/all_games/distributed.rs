@@ -115,7 +115,7 @@ fn every_process_count_gives_one_line_that_replays_to_its_score() {
 #[test]
 fn the_olympiads_game_gives_one_line_for_any_process_count() {
     use tetris_opt::games::olympiad::replay::Replay;
-    use tetris_opt::games::olympiad::search::{default_weights, solve, Params};
+    use tetris_opt::games::olympiad::search::{beam_search, default_weights, Params};
     let sequence = tetris_opt::games::olympiad::sequence(9, 400);
     let params = Params {
         weights: default_weights(),
@@ -128,7 +128,7 @@ fn the_olympiads_game_gives_one_line_for_any_process_count() {
         let options = Options::new(&width)
             .processes(processes)
             .decided(&mut decided);
-        let found = solve(&sequence, &params, options);
+        let found = beam_search(&sequence, &params, options);
         placements.extend(found.placements);
         (placements, found.pieces)
     });
@@ -177,7 +177,9 @@ fn nes_tetris_gives_one_record_for_any_process_count() {
 /// processes.
 #[test]
 fn the_browser_game_gives_one_game_for_any_process_count() {
-    use tetris_opt::games::browser::search::{default_policy, default_weights, solve, Params};
+    use tetris_opt::games::browser::search::{
+        beam_search, default_policy, default_weights, Params,
+    };
     use tetris_opt::kit::policy::DEFAULT_SCORE_WEIGHT;
     let sequence = tetris_opt::games::browser::sequence(4, 300);
     let params = Params {
@@ -193,7 +195,7 @@ fn the_browser_game_gives_one_game_for_any_process_count() {
         let options = Options::new(&width)
             .processes(processes)
             .decided(&mut decided);
-        let found = solve(&sequence, &params, options);
+        let found = beam_search(&sequence, &params, options);
         (moves, found.points, found.pieces)
     });
     assert_eq!((moves.len(), pieces), (300, 300), "every piece placed");

@@ -21,7 +21,7 @@ use std::path::Path;
 
 /// The options only the contest's game takes (with its rules options).
 #[derive(clap::Args)]
-pub struct ContestCheck {
+pub struct OwnCheckArgs {
     /// With --trace: print only the board after piece N (1-based; a note on stderr says so
     /// when the record locked fewer pieces).
     #[arg(long, value_name = "N", requires = "trace")]
@@ -42,7 +42,7 @@ pub const JUDGE_HELP: &str = "Check by the contest web replay's rules: a piece l
 struct Args<'a> {
     common: &'a CheckArgs,
     rules: RulesOptions,
-    contest: ContestCheck,
+    contest: OwnCheckArgs,
     pictures: Pictures,
 }
 
@@ -59,7 +59,7 @@ pub fn check(args: &CheckArgs, matches: &clap::ArgMatches) -> Result<(), CliErro
     let args = Args {
         common: args,
         rules: RulesOptions::from_arg_matches(matches).map_err(parsed)?,
-        contest: ContestCheck::from_arg_matches(matches).map_err(parsed)?,
+        contest: OwnCheckArgs::from_arg_matches(matches).map_err(parsed)?,
         pictures: Pictures::read(matches),
     };
     run(&args)

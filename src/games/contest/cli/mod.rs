@@ -30,7 +30,7 @@ pub const GAME: Contest = Contest;
 
 /// `gen`'s options only the contest's game takes.
 #[derive(clap::Args)]
-struct ContestGen {
+struct OwnGenArgs {
     /// How pieces are drawn.
     #[arg(long, value_enum, default_value_t = DistributionArg::Contest)]
     distribution: DistributionArg,
@@ -71,7 +71,7 @@ impl GameCli for Contest {
         run.run(self, options)
     }
     fn check_options(&self, options: clap::Command) -> clap::Command {
-        let options = RulesOptions::augment_args(check::ContestCheck::augment_args(options));
+        let options = RulesOptions::augment_args(check::OwnCheckArgs::augment_args(options));
         Pictures::augment_args(options).mut_arg("judge", |a| {
             a.help(check::JUDGE_HELP).long_help(None::<&str>)
         })
@@ -80,12 +80,12 @@ impl GameCli for Contest {
         check::check(run.args, matches)
     }
     fn gen_options(&self, options: clap::Command) -> clap::Command {
-        ContestGen::augment_args(GenOptions::augment_args(options))
+        OwnGenArgs::augment_args(GenOptions::augment_args(options))
     }
     fn generate(&self, matches: &clap::ArgMatches) -> Result<String, CliError> {
         let o = GenOptions::read(matches)?;
         let own =
-            ContestGen::from_arg_matches(matches).map_err(|e| CliError::usage(e.to_string()))?;
+            OwnGenArgs::from_arg_matches(matches).map_err(|e| CliError::usage(e.to_string()))?;
         let (distribution, name) = match own.distribution {
             DistributionArg::Contest => (Distribution::Contest, "contest"),
             DistributionArg::Uniform => (Distribution::Uniform, "uniform"),

@@ -21,7 +21,7 @@ pub const GAME: Nes = Nes;
 
 /// The options only NES Tetris's `check` takes.
 #[derive(clap::Args)]
-struct NesCheck {
+struct OwnCheckArgs {
     /// NES: a JSON line per frame with the ROM's variables (as tools/nes-oracle/oracle.py
     /// play --frames prints them from the real game).
     #[arg(long)]
@@ -34,7 +34,7 @@ struct NesCheck {
 
 /// The options only NES Tetris's `gen` takes.
 #[derive(clap::Args)]
-struct NesGen {
+struct OwnGenArgs {
     /// NES: games are not sequences but starts; `gen --game nes` lists the distinct starts
     /// known for this level (the title-waits that lead to different games).
     #[arg(long, value_name = "LEVEL", default_value_t = 19)]
@@ -66,7 +66,7 @@ impl GameCli for Nes {
             Pictures::augment_args(clap::Command::new("")),
             &["trace", "html"],
         );
-        NesCheck::augment_args(options).args(pictures)
+        OwnCheckArgs::augment_args(options).args(pictures)
     }
     fn check(&self, run: &Check, matches: &clap::ArgMatches) -> Result<(), CliError> {
         let args = run.args;
@@ -76,7 +76,7 @@ impl GameCli for Nes {
             ));
         }
         let own =
-            NesCheck::from_arg_matches(matches).map_err(|e| CliError::usage(e.to_string()))?;
+            OwnCheckArgs::from_arg_matches(matches).map_err(|e| CliError::usage(e.to_string()))?;
         let pictures = Pictures::read(matches);
         let (fm2, html) = (own.fm2.as_deref(), pictures.html.as_deref());
         let inputs = [("record file", Some(args.input.as_path()))];
@@ -95,10 +95,11 @@ impl GameCli for Nes {
         })
     }
     fn gen_options(&self, options: clap::Command) -> clap::Command {
-        NesGen::augment_args(options)
+        OwnGenArgs::augment_args(options)
     }
     fn generate(&self, matches: &clap::ArgMatches) -> Result<String, CliError> {
-        let own = NesGen::from_arg_matches(matches).map_err(|e| CliError::usage(e.to_string()))?;
+        let own =
+            OwnGenArgs::from_arg_matches(matches).map_err(|e| CliError::usage(e.to_string()))?;
         starts(own.start_level)
     }
 }
