@@ -9,7 +9,9 @@ use crate::cli::solve::{end_lines, LinesOut, Planned, Shared, Solver, Verdict, W
 use crate::cli::EXIT_INVALID;
 use crate::cli::{read_policy, read_sequence, read_text, read_weights, CliError, EvalOptions};
 use crate::games::browser::record::{Record, Token, HEADER};
-use crate::games::browser::replay::{check_text, JsonReport, Replayer, Report};
+use crate::games::browser::replay::{
+    check_text, json_invalid, json_of, JsonReport, Replayer, Report,
+};
 use crate::games::browser::rules::Kind;
 use crate::games::browser::search::DEFAULT_WIDTH;
 use crate::games::browser::search::{self, default_policy, default_weights, Moves, Params};
@@ -146,7 +148,7 @@ impl Writer for SolveWriter<'_> {
         }
         let json = serde_json::json!({
             "score_weight": self.plan.params.score_weight,
-            "report": JsonReport::of(&report),
+            "report": json_of(&report),
         });
         Ok(Verdict::new(
             format!(
@@ -256,10 +258,10 @@ impl PlainCheck for Browser {
         report.summary()
     }
     fn json(report: &Report) -> JsonReport {
-        JsonReport::of(report)
+        json_of(report)
     }
     fn invalid(message: String) -> JsonReport {
-        JsonReport::invalid(message)
+        json_invalid(message)
     }
 }
 

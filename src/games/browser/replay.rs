@@ -180,7 +180,8 @@ fn play_line(game: &mut Session, kind: Kind, tokens: &[Token]) -> Result<(Piece,
     })
 }
 
-/// The machine-readable report of `check --game browser --json`.
+/// The machine-readable report of `check --game browser --json`: the kit's type, which the game
+/// builds with functions of its own ([`json_of`], [`json_invalid`]).
 pub type JsonReport = piece_lines::JsonReport<JsonScore>;
 
 /// The browser game's own fields of its JSON report: how it scored.
@@ -191,34 +192,33 @@ pub struct JsonScore {
     pub level: u64,
 }
 
-impl JsonReport {
-    pub fn of(report: &Report) -> JsonReport {
-        let game_over_piece = match report.end {
-            End::GameOver { piece } => Some(piece),
-            _ => None,
-        };
-        let scored = Scored {
-            pieces_placed: report.pieces_placed,
-            lines: report.lines,
-            game_over_piece,
-            end: report.end.to_string(),
-            score: report.points,
-        };
-        let score = JsonScore {
-            clears: report.clears,
-            points: report.points,
-            level: report.level,
-        };
-        JsonReport::scored(scored, score)
-    }
+/// The report of a record that replayed: what it scored.
+pub fn json_of(report: &Report) -> JsonReport {
+    let game_over_piece = match report.end {
+        End::GameOver { piece } => Some(piece),
+        _ => None,
+    };
+    let scored = Scored {
+        pieces_placed: report.pieces_placed,
+        lines: report.lines,
+        game_over_piece,
+        end: report.end.to_string(),
+        score: report.points,
+    };
+    let score = JsonScore {
+        clears: report.clears,
+        points: report.points,
+        level: report.level,
+    };
+    JsonReport::scored(scored, score)
+}
 
-    /// The report of an invalid record: nothing scored.
-    pub fn invalid(error: String) -> JsonReport {
-        let score = JsonScore {
-            clears: [0; 4],
-            points: 0,
-            level: 1,
-        };
-        JsonReport::refused(error, score)
-    }
+/// The report of an invalid record: nothing scored.
+pub fn json_invalid(error: String) -> JsonReport {
+    let score = JsonScore {
+        clears: [0; 4],
+        points: 0,
+        level: 1,
+    };
+    JsonReport::refused(error, score)
 }

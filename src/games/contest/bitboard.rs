@@ -281,6 +281,7 @@ pub fn piece_at(kind: Kind, state: u8, x: usize, y: u32) -> Piece {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::contest::rules::ContestKind;
 
     #[test]
     fn row_removal_matches_portable_version() {

@@ -23,10 +23,17 @@ pub const CLEAR_MULTIPLIER: [u64; 5] = [0, 1, 3, 6, 10];
 
 pub use crate::kit::piece::Kind;
 
-/// The contest's shapes: the kit's kinds in the rotation states of RULES.md.
-impl Kind {
+/// The contest's shapes: the kit's kinds in the rotation states of RULES.md. A trait of the
+/// contest's, as [`ContestBoard`](crate::games::contest::bitboard::ContestBoard) is, so that
+/// the kit's `Kind` keeps its own methods and a reader sees where these come from
+/// (`use ...::rules::ContestKind`).
+pub trait ContestKind {
     /// Cell offsets `(dx, dy)` of this kind in rotation state `state` (0..3).
-    pub fn offsets(self, state: u8) -> [(i32, i32); 4] {
+    fn offsets(self, state: u8) -> [(i32, i32); 4];
+}
+
+impl ContestKind for Kind {
+    fn offsets(self, state: u8) -> [(i32, i32); 4] {
         OFFSETS[self.index()][state as usize % 4]
     }
 }

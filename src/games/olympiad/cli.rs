@@ -10,7 +10,9 @@ use crate::cli::solve::{end_lines, LinesOut, Planned, Shared, Solver, Verdict, W
 use crate::cli::{read_weights, CliError, EvalOptions, Pictures};
 use crate::games::olympiad::film;
 use crate::games::olympiad::record::{Placement, Record, HEADER};
-use crate::games::olympiad::replay::{check_text, parse_for, JsonReport, Replay, Report};
+use crate::games::olympiad::replay::{
+    check_text, json_invalid, json_of, parse_for, JsonReport, Replay, Report,
+};
 use crate::games::olympiad::rules::{Kind, Outcome};
 use crate::games::olympiad::search::{self, default_weights, unpack, Params, DEFAULT_WIDTH};
 use crate::kit::board::Board;
@@ -132,7 +134,7 @@ impl Writer for SolveWriter<'_> {
             "objective": self.plan.params.objective,
             "search_phases": line.stats.seconds,
             "states_expanded": line.stats.expanded,
-            "report": JsonReport::of(&report),
+            "report": json_of(&report),
         });
         Ok(Verdict::new(
             format!(
@@ -221,10 +223,10 @@ impl PlainCheck for Olympiad {
         report.summary()
     }
     fn json(report: &Report) -> JsonReport {
-        JsonReport::of(report)
+        json_of(report)
     }
     fn invalid(message: String) -> JsonReport {
-        JsonReport::invalid(message)
+        json_invalid(message)
     }
     fn page(sequence: &[Kind], text: &str, file: &str) -> Option<String> {
         let record = parse_for(sequence, text);

@@ -161,7 +161,8 @@ pub fn parse_for(sequence: &[Kind], text: &str) -> Result<Record, RecordError> {
     Record::parse(text).map_err(|e| e.naming_kind(sequence))
 }
 
-/// The machine-readable report of `check --game olympiad --json`.
+/// The machine-readable report of `check --game olympiad --json`: the kit's type, which the game
+/// builds with functions of its own ([`json_of`], [`json_invalid`]).
 pub type JsonReport = piece_lines::JsonReport<JsonChains>;
 
 /// The olympiad's own fields of its JSON report: the chains its clears made.
@@ -171,30 +172,29 @@ pub struct JsonChains {
     pub chain_placements: u64,
 }
 
-impl JsonReport {
-    pub fn of(report: &Report) -> JsonReport {
-        let game_over_piece = match report.end {
-            End::GameOver { piece } => Some(piece),
-            _ => None,
-        };
-        let scored = Scored {
-            pieces_placed: report.pieces_placed,
-            lines: report.lines,
-            game_over_piece,
-            end: report.end.to_string(),
-            score: report.pieces_placed as u64,
-        };
-        let chains = JsonChains {
-            chains: report.chains,
-            chain_placements: report.chain_placements,
-        };
-        JsonReport::scored(scored, chains)
-    }
+/// The report of a record that replayed: what it scored.
+pub fn json_of(report: &Report) -> JsonReport {
+    let game_over_piece = match report.end {
+        End::GameOver { piece } => Some(piece),
+        _ => None,
+    };
+    let scored = Scored {
+        pieces_placed: report.pieces_placed,
+        lines: report.lines,
+        game_over_piece,
+        end: report.end.to_string(),
+        score: report.pieces_placed as u64,
+    };
+    let chains = JsonChains {
+        chains: report.chains,
+        chain_placements: report.chain_placements,
+    };
+    JsonReport::scored(scored, chains)
+}
 
-    /// The report of an invalid record: nothing scored.
-    pub fn invalid(error: String) -> JsonReport {
-        JsonReport::refused(error, JsonChains::default())
-    }
+/// The report of an invalid record: nothing scored.
+pub fn json_invalid(error: String) -> JsonReport {
+    JsonReport::refused(error, JsonChains::default())
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 //! without one), which the placements are read from.
 
 use crate::games::contest::bitboard::{shape, Board, COLS, ROW_MASK};
-use crate::games::contest::rules::Kind;
+use crate::games::contest::rules::{ContestKind, Kind};
 
 /// Per state and center column: the rows where the piece's center fits.
 pub type ValidMap = [[u32; COLS]; 4];

@@ -109,7 +109,7 @@ fn browser_case(sequence: &[Kind], text: &str) -> Result<bool, Finding> {
             record.pieces.len()
         ));
     }
-    let json = browser::replay::JsonReport::of(&report);
+    let json = browser::replay::json_of(&report);
     if json.score != report.points || !json.valid {
         return wrong("the JSON report disagrees with the report");
     }

@@ -191,7 +191,7 @@ fn check_olympiad_report(
             report.end
         ));
     }
-    let json = olympiad::replay::JsonReport::of(report);
+    let json = olympiad::replay::json_of(report);
     if !json.valid
         || json.error.is_some()
         || json.score != placed as u64

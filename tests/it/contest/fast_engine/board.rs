@@ -5,7 +5,9 @@ use super::*;
 use tetris_opt::games::contest::bitboard::{self, Board, ContestBoard, ROW_MASK};
 use tetris_opt::games::contest::movegen::{self};
 use tetris_opt::games::contest::rules::Rules;
-use tetris_opt::games::contest::rules::{self, Field, GameOver, Kind, Piece, HEIGHT, WIDTH};
+use tetris_opt::games::contest::rules::{
+    self, ContestKind, Field, GameOver, Kind, Piece, HEIGHT, WIDTH,
+};
 
 // ---------------------------------------------------------------------------------------------
 // 1. valid_map

@@ -17,7 +17,7 @@ use std::collections::{HashMap, VecDeque};
 use tetris_opt::games::contest::bitboard::canonical_state;
 use tetris_opt::games::contest::movegen::Placement;
 use tetris_opt::games::contest::rules::{
-    self, Field, Kind, Move, Piece, Rules, HEIGHT, SPAWN, WIDTH,
+    self, ContestKind, Field, Kind, Move, Piece, Rules, HEIGHT, SPAWN, WIDTH,
 };
 use tetris_opt::kit::sequence::SplitMix64;
 

@@ -2,7 +2,7 @@
 //! checked against the rules engine's table and the one in RULES.md itself, the spawn, and what
 //! each move changes.
 
-use tetris_opt::games::contest::rules::{Field, Kind, Move, Piece};
+use tetris_opt::games::contest::rules::{ContestKind, Field, Kind, Move, Piece};
 
 /// Each kind's states 0, 1, 2 and 3 side by side, each on a 5 x 5 grid whose middle cell is the
 /// piece's center: row `r` is `dy = r - 2`, column `c` is `dx = c - 2`. Drawn from the RULES.md
