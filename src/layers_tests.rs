@@ -1,7 +1,9 @@
-//! The crate's layers, held: the search knows no Tetris (it imports neither the kit nor a game),
-//! the kit is built on the search's seam and imports no game, a game imports the kit and the
-//! search, never another game, only the command-line layer knows clap, and each binary is a
-//! `main` of a few lines that calls one of that layer's entry points.
+//! The workspace's layers, held. The two bottom ones are crates, and cargo holds what they may
+//! depend on: the search (`crates/search`) knows no Tetris, the kit (`crates/kit`) is built on
+//! the search's seam and knows no game; these tests hold their manifests to it. Above them, in
+//! this crate, a game imports the kit and the search, never another game, only the
+//! command-line layer knows clap, and each binary is a `main` of a few lines that calls one of
+//! that layer's entry points.
 
 use std::path::{Path, PathBuf};
 
@@ -22,6 +24,10 @@ fn sources(dir: &Path) -> Vec<(PathBuf, String)> {
     }
     out
 }
+
+/// The folders of the workspace's library sources: this crate's and those of the crates below
+/// it, relative to the workspace's root.
+pub(crate) const LIBRARY_SOURCES: [&str; 3] = ["src", "crates/search/src", "crates/kit/src"];
 
 /// The lines of the files under `src/<dir>` that name one of `forbidden` as a path.
 fn offenders(dir: &str, forbidden: &[String]) -> Vec<String> {
@@ -51,18 +57,54 @@ fn games() -> Vec<String> {
     names
 }
 
-#[test]
-fn the_kit_and_the_search_import_no_game() {
-    let games = vec!["crate::games".to_string()];
-    assert_eq!(offenders("kit", &games), Vec::<String>::new());
-    assert_eq!(offenders("search", &games), Vec::<String>::new());
-    let kit = vec!["crate::kit".to_string()];
-    let search_uses_kit: Vec<String> = offenders("search", &kit)
+/// The names of the packages a manifest depends on, in any of its dependency tables (those of
+/// a target included): the key of each line of those tables, up to `=` or `.`.
+fn dependencies(manifest: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut in_table = false;
+    for line in manifest.lines().map(str::trim) {
+        if line.starts_with('[') {
+            in_table = line.trim_matches(['[', ']']).ends_with("dependencies");
+            continue;
+        }
+        let key = line.split(['=', '.']).next().unwrap_or_default().trim();
+        if in_table && !key.is_empty() && !key.starts_with('#') {
+            names.push(key.to_string());
+        }
+    }
+    names
+}
+
+/// The packages of `forbidden` that the manifest of `crates/<name>` depends on.
+fn forbidden_dependencies(name: &str, forbidden: &[&str]) -> Vec<String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("crates/{name}/Cargo.toml"));
+    let manifest = std::fs::read_to_string(&path).expect("the crate's manifest is readable");
+    let found = dependencies(&manifest);
+    assert!(!found.is_empty(), "{} names no dependency", path.display());
+    found
         .into_iter()
-        // The search's tests draw their random numbers from the kit's generator.
-        .filter(|line| !line.contains("use crate::kit::sequence::SplitMix64;"))
-        .collect();
-    assert_eq!(search_uses_kit, Vec::<String>::new());
+        .filter(|d| forbidden.contains(&d.as_str()))
+        .collect()
+}
+
+/// Cargo refuses a path to a crate that is not a dependency, so the manifests are where the two
+/// bottom layers are held: the search depends on neither the kit nor this crate (whose games
+/// and command line it would reach), the kit not on this crate, and neither knows clap.
+#[test]
+fn the_search_and_the_kit_depend_on_nothing_above_them() {
+    let above_search = ["tetris-kit", "tetris-opt", "clap"];
+    let none: Vec<String> = Vec::new();
+    assert_eq!(forbidden_dependencies("search", &above_search), none);
+    assert_eq!(forbidden_dependencies("kit", &above_search[1..]), none);
+}
+
+/// The reader of the manifests sees every dependency table and nothing else.
+#[test]
+fn the_manifest_reader_finds_the_dependencies() {
+    let manifest = "[package]\nname = \"x\"\n\n[dependencies]\nserde.workspace = true\n\
+                    # a comment\nclap = { version = \"4\" }\n\n[features]\nmpi = [\"dep:mpi\"]\n\n\
+                    [target.'cfg(unix)'.dev-dependencies]\ntetris-kit = { path = \"../kit\" }\n";
+    assert_eq!(dependencies(manifest), ["serde", "clap", "tetris-kit"]);
 }
 
 #[test]
@@ -268,9 +310,11 @@ fn declared(file: &Path, text: &str) -> Vec<PathBuf> {
 
 #[test]
 fn cargo_fmt_reaches_every_source_file() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut roots: Vec<PathBuf> = vec![src.join("lib.rs")];
-    for (path, _) in sources(&src.join("bin")) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let folders: Vec<PathBuf> = LIBRARY_SOURCES.iter().map(|f| root.join(f)).collect();
+    // Each crate's `lib.rs`, and each binary's `main`.
+    let mut roots: Vec<PathBuf> = folders.iter().map(|f| f.join("lib.rs")).collect();
+    for (path, _) in sources(&root.join("src/bin")) {
         roots.push(path);
     }
     let mut reached: Vec<PathBuf> = Vec::new();
@@ -280,8 +324,7 @@ fn cargo_fmt_reaches_every_source_file() {
         roots.extend(declared(&file, &text));
         reached.push(file);
     }
-    let missed: Vec<String> = sources(&src)
-        .into_iter()
+    let missed: Vec<String> = (folders.iter().flat_map(|f| sources(f)))
         .filter(|(path, _)| !reached.contains(path))
         .map(|(path, _)| path.display().to_string())
         .collect();

@@ -7,12 +7,20 @@
 //! side of the seam; and [`cli`], the command line every binary shares, which plays the games
 //! through the registry [`games::ALL`] ([`cli::registry::GameCli`]). Below [`cli`] the library
 //! returns values and errors and never prints or exits; the binaries in `src/bin/` are a few
-//! lines each.
+//! lines each. The search and the kit are the crates `tetris-search` and `tetris-kit`
+//! (`crates/`), which cargo keeps from depending on anything above them.
 
 pub mod cli;
 pub mod games;
-pub mod kit;
-pub mod search;
+
+// The two bottom layers are crates of their own (`crates/search`, `crates/kit`), so that cargo
+// holds what they may depend on; under these names every path of the layers above reads the
+// same as a module's would.
+pub use tetris_kit as kit;
+pub use tetris_search as search;
+// An exported macro lives at its crate's root: the games implement `Wire` with
+// `crate::wire_fields!`.
+pub use tetris_search::wire_fields;
 
 #[cfg(test)]
 mod layers_tests;

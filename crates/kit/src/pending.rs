@@ -1,9 +1,9 @@
 //! Children waiting for their evaluation: the batch the kit's evaluation scores at once.
 
-use crate::kit::board::Board;
-use crate::kit::eval::{evaluate_batch, evaluate_batch_with_cells, Batch, BATCH};
-use crate::kit::policy::Ranking;
-use crate::search::Sink;
+use crate::board::Board;
+use crate::eval::{evaluate_batch, evaluate_batch_with_cells, Batch, BATCH};
+use crate::policy::Ranking;
+use tetris_search::Sink;
 
 /// A child waiting for its evaluation.
 #[derive(Clone, Copy)]

@@ -15,7 +15,7 @@
 //! the model prices a cell at each piece, which a key of board features and a few pieces ahead
 //! cannot see.
 
-use crate::kit::piece::Kind;
+use crate::piece::Kind;
 use serde::{Deserialize, Serialize};
 
 /// Cells a piece adds.
@@ -184,7 +184,7 @@ impl FillValues {
     }
 }
 
-/// A term of a search's key from the fluid model (a [`crate::kit::policy::Policy`] field):
+/// A term of a search's key from the fluid model (a [`crate::policy::Policy`] field):
 /// each child pays `-weight * score_weight * (V(t, f) - s f)`, `f` its cells, `t` the next
 /// piece, `V` the model's (discounted) points still to come, and `s` the mean slope of `V` over
 /// the pieces. The evaluation's `cells` weight already pays a cell its average price; the term
@@ -281,7 +281,7 @@ impl FillCosts {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kit::sequence::contest_sequence;
+    use crate::sequence::contest_sequence;
 
     fn model(cap: u32) -> FluidModel {
         FluidModel { cap, discount: 1.0 }

@@ -1,9 +1,9 @@
-//! The evaluation's weights: one per board feature of [`crate::kit::eval`], plus the window sizes
+//! The evaluation's weights: one per board feature of [`crate::eval`], plus the window sizes
 //! some features take. Weights are data: the defaults are compiled in from
 //! `weights/default.json` (for points) and `weights/contest-survive.json` (for survival), and
 //! `--weights FILE` replaces them.
 
-use crate::kit::board::ROWS;
+use crate::board::ROWS;
 use serde::{Deserialize, Serialize};
 
 /// Defines [`Weights`] and everything that lists its fields (the file form without defaults,
@@ -126,7 +126,7 @@ pub const MAX_NEAR_I_PIECES: u32 = 10_000;
 #[derive(Debug, thiserror::Error)]
 pub enum WeightsError {
     #[error("{0}")]
-    Json(crate::kit::text::JsonError),
+    Json(crate::text::JsonError),
     #[error("{field} is {detail}: a weight must be a number from -3.4e38 to 3.4e38")]
     OutOfRange { field: String, detail: String },
     #[error(
@@ -144,7 +144,7 @@ pub enum WeightsError {
 }
 
 /// A JSON error, worded for a weight when it is a number too large for any float (`1e999`).
-fn json_error(e: crate::kit::text::JsonError) -> WeightsError {
+fn json_error(e: crate::text::JsonError) -> WeightsError {
     let path_names_a_field = !e.path.is_empty() && e.path != ".";
     if path_names_a_field && e.inner.to_string().starts_with("number out of range") {
         return WeightsError::OutOfRange {
@@ -166,7 +166,7 @@ fn too_large(e: WeightsError, text: &str) -> WeightsError {
     let WeightsError::NotFinite { field, .. } = &e else {
         return e;
     };
-    let text = crate::kit::text::strip_byte_order_mark(text);
+    let text = crate::text::strip_byte_order_mark(text);
     let value: Option<serde_json::Value> = serde_json::from_str(text).ok();
     match value.as_ref().and_then(|v| v.get(*field)?.as_f64()) {
         // In scientific notation, as such a number is written (`1e300`, not 301 digits).
@@ -184,7 +184,7 @@ impl Default for Weights {
     }
 }
 
-static DEFAULT_WEIGHTS_JSON: &str = include_str!("../../weights/default.json");
+static DEFAULT_WEIGHTS_JSON: &str = include_str!("../../../weights/default.json");
 
 static DEFAULT_WEIGHTS: std::sync::LazyLock<Weights> = std::sync::LazyLock::new(|| {
     // The struct's own `Default` reads this file, so parse with every field zeroed first.
@@ -194,7 +194,7 @@ static DEFAULT_WEIGHTS: std::sync::LazyLock<Weights> = std::sync::LazyLock::new(
 });
 
 static SURVIVE_WEIGHTS: std::sync::LazyLock<Weights> = std::sync::LazyLock::new(|| {
-    Weights::from_json(include_str!("../../weights/contest-survive.json"))
+    Weights::from_json(include_str!("../../../weights/contest-survive.json"))
         .expect("weights/contest-survive.json is valid")
 });
 
@@ -216,10 +216,10 @@ impl Weights {
     /// byte-order mark at the start is skipped; errors name the field.
     pub fn from_json(text: &str) -> Result<Weights, WeightsError> {
         // A text that is not JSON at all gets serde's error, with its line and column.
-        if let Some(kind) = crate::kit::text::not_an_object(text) {
+        if let Some(kind) = crate::text::not_an_object(text) {
             return Err(WeightsError::NotAnObject(kind));
         }
-        let weights: Weights = crate::kit::text::from_json(text).map_err(json_error)?;
+        let weights: Weights = crate::text::from_json(text).map_err(json_error)?;
         weights.validate().map_err(|e| too_large(e, text))?;
         Ok(weights)
     }
@@ -260,11 +260,11 @@ impl Weights {
     /// sequence is known, so every state of a depth faces the same coming pieces, and
     /// `ready_rows_near_i` and `cells_near_i` apply while an I piece is among the next
     /// `near_i_pieces` of them.
-    pub fn at_depth(&self, sequence: &[crate::kit::piece::Kind], depth: usize) -> Weights {
+    pub fn at_depth(&self, sequence: &[crate::piece::Kind], depth: usize) -> Weights {
         let mut w = self.clone();
         let window = self.near_i_pieces.clamp(0.0, 1e6) as usize;
         let mut coming = sequence.iter().skip(depth + 1).take(window);
-        if coming.any(|&k| k == crate::kit::piece::Kind::I) {
+        if coming.any(|&k| k == crate::piece::Kind::I) {
             w.ready_rows += self.ready_rows_near_i;
             w.cells += self.cells_near_i;
         }

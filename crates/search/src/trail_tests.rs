@@ -61,7 +61,7 @@ fn line_in_levels(levels: &[Vec<TrailEntry>], b: Best) -> Vec<u16> {
 /// every live state's line and the best state's line are those of the trail never compacted.
 #[test]
 fn compaction_in_place_keeps_every_line_of_an_uncompacted_trail() {
-    use crate::kit::sequence::SplitMix64;
+    use crate::test_rng::SplitMix64;
     let mut rng = SplitMix64::new(7);
     for width in [1usize, 5, 64] {
         let mut trail = Trail::new();
@@ -136,7 +136,7 @@ fn compaction_in_place_keeps_every_line_of_an_uncompacted_trail() {
 /// the decided codes then `best`'s line are the line of the trail that keeps every level.
 #[test]
 fn taking_the_decided_depths_keeps_the_trail_small_and_the_line_whole() {
-    use crate::kit::sequence::SplitMix64;
+    use crate::test_rng::SplitMix64;
     let mut rng = SplitMix64::new(11);
     let (width, depths) = (8usize, 20_000);
     let mut trail = Trail::new();

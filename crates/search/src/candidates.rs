@@ -255,7 +255,7 @@ pub(crate) fn sortable(key: f64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::sortable;
-    use crate::kit::sequence::SplitMix64;
+    use crate::test_rng::SplitMix64;
 
     /// The keys sort as the floats do, across signs, zeros, infinities and magnitudes.
     #[test]

@@ -80,16 +80,18 @@ impl<T: Wire + Copy + Default, const N: usize> Wire for [T; N] {
     }
 }
 
-/// Round trips a value through its encoding, checking its size: for the games' tests.
-#[cfg(test)]
-pub(crate) fn round_trip<T: Wire>(value: &T) -> T {
+/// Round trips a value through its encoding, checking its size: what the games' tests hold
+/// each of their `Wire` implementations to (public for them, which build against this crate
+/// without its `cfg(test)`).
+pub fn round_trip<T: Wire>(value: &T) -> T {
     let mut out = Vec::new();
     value.put(&mut out);
     assert_eq!(out.len(), T::BYTES);
     T::take(&out)
 }
 
-/// The encoding's size of a field, named by a function that reaches it (for [`wire_fields`]).
+/// The encoding's size of a field, named by a function that reaches it (for
+/// [`wire_fields`](crate::wire_fields)).
 pub const fn field_bytes<T, F: Wire>(_field: fn(&T) -> &F) -> usize {
     F::BYTES
 }
@@ -99,16 +101,16 @@ pub const fn field_bytes<T, F: Wire>(_field: fn(&T) -> &F) -> usize {
 #[macro_export]
 macro_rules! wire_fields {
     ($t:ident { $($field:ident),+ $(,)? }) => {
-        impl $crate::search::Wire for $t {
+        impl $crate::Wire for $t {
             const BYTES: usize =
-                0 $(+ $crate::search::wire::field_bytes(|v: &$t| &v.$field))+;
+                0 $(+ $crate::wire::field_bytes(|v: &$t| &v.$field))+;
             #[inline]
             fn put(&self, out: &mut Vec<u8>) {
-                $($crate::search::Wire::put(&self.$field, out);)+
+                $($crate::Wire::put(&self.$field, out);)+
             }
             #[inline]
             fn take(bytes: &[u8]) -> $t {
-                let mut r = $crate::search::wire::Reader::new(bytes);
+                let mut r = $crate::wire::Reader::new(bytes);
                 $t { $($field: r.read()),+ }
             }
         }

@@ -5,8 +5,8 @@
 //! the key down. Weights are data: the defaults are compiled in from `weights/default.json` and
 //! `--weights FILE` replaces them.
 
-use crate::kit::board::{hash_finish, hash_step, Board, COLS, HASH_SEED, ROWS, ROW_MASK};
-pub use crate::kit::weights::{Weights, WeightsError, MAX_NEAR_I_PIECES};
+use crate::board::{hash_finish, hash_step, Board, COLS, HASH_SEED, ROWS, ROW_MASK};
+pub use crate::weights::{Weights, WeightsError, MAX_NEAR_I_PIECES};
 
 /// The column pieces enter at (the contest's `rules::SPAWN`, the others' too).
 pub const SPAWN_X: usize = 4;

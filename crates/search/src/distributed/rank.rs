@@ -71,8 +71,8 @@ pub(super) fn kth(comm: &dyn Comm, values: &mut Vec<u64>, mut k: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kit::sequence::SplitMix64;
-    use crate::search::comm::run_local;
+    use crate::comm::run_local;
+    use crate::test_rng::SplitMix64;
 
     /// Every rank of values split over 1 to 4 processes, with ties, spread and narrow ranges
     /// and empty processes, is the one a sort of all of them gives.

@@ -1,4 +1,7 @@
-//! The beam search over a whole game, written once for every game (the [`Game`] seam).
+//! The beam search over a whole game, written once for every game (the [`Game`] seam): the
+//! crate `tetris-search`, the bottom layer of the optimizer. It knows no Tetris: it depends on
+//! neither the kit (`tetris-kit`) nor a game nor the command line, and cargo holds that, since
+//! none of them is among its dependencies. Its tests, too, need nothing above it.
 //!
 //! Each depth places one piece. Every state of the beam is expanded in parallel into all its
 //! children ([`expand`]), each ranked by the game's key (lower is better); duplicate states
@@ -33,6 +36,8 @@ mod options;
 mod select;
 #[cfg(test)]
 mod streaming_tests;
+#[cfg(test)]
+mod test_rng;
 mod trail;
 pub mod width;
 pub mod wire;
@@ -46,7 +51,7 @@ pub use guided::Guide;
 pub use options::{Decided, Options, Processes};
 pub use wire::Wire;
 
-use crate::search::width::{Schedule, TimeBudget, WallClock, WidthPlan};
+use crate::width::{Schedule, TimeBudget, WallClock, WidthPlan};
 use expand::{Node, Step};
 use held::{Holder, InProcess, Selection};
 use serde::Serialize;

@@ -290,7 +290,7 @@ pub struct RecordError<P> {
     /// 1-based piece number, where the error is about a piece.
     pub piece: Option<usize>,
     /// The piece's kind, where the sequence is known.
-    pub kind: Option<crate::kit::piece::Kind>,
+    pub kind: Option<crate::piece::Kind>,
     pub problem: P,
 }
 
@@ -311,7 +311,7 @@ impl<P: Problem> RecordError<P> {
 
     /// The error with its piece's kind named from `sequence`, as a replay's errors name it:
     /// a record's reader knows no sequence.
-    pub fn naming_kind(mut self, sequence: &[crate::kit::piece::Kind]) -> Self {
+    pub fn naming_kind(mut self, sequence: &[crate::piece::Kind]) -> Self {
         self.kind = self.piece.and_then(|n| sequence.get(n - 1).copied());
         self
     }

@@ -1,6 +1,6 @@
 //! Tests of `select`, kept apart so that the module reads on one screen at a time.
 use super::*;
-use crate::kit::sequence::SplitMix64;
+use crate::test_rng::SplitMix64;
 use std::collections::{HashMap, HashSet};
 
 /// Candidates with many duplicate boards (hashes from a small pool) and random keys.

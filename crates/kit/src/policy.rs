@@ -1,8 +1,8 @@
 //! The beam's policy beyond the evaluation: how a depth ranks its children.
 
-use crate::kit::eval::Weights;
-use crate::kit::fluid::FillPlan;
-use crate::kit::piece::Kind;
+use crate::eval::Weights;
+use crate::fluid::FillPlan;
+use crate::piece::Kind;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -19,7 +19,7 @@ pub struct Policy {
     /// instead of the score weight: cells left on the board at the end never score.
     pub endgame_pieces: usize,
     pub endgame_score_weight: Option<f64>,
-    /// A term of the key from the fluid model of the sequence ([`crate::kit::fluid`]); none by
+    /// A term of the key from the fluid model of the sequence ([`crate::fluid`]); none by
     /// default. Only games scored by their fill take it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fill_plan: Option<FillPlan>,
@@ -71,18 +71,18 @@ impl Policy {
     /// Reads a policy from JSON: an object whose fields left out keep their defaults (a
     /// byte-order mark at the start is skipped; errors name the field).
     pub fn from_json(text: &str) -> Result<Policy, String> {
-        if let Some(kind) = crate::kit::text::not_an_object(text) {
+        if let Some(kind) = crate::text::not_an_object(text) {
             return Err(format!(
                 "a policy is a JSON object of named fields, not {kind}"
             ));
         }
-        if let Some(kind) = crate::kit::text::field_not_an_object(text, "fill_plan") {
+        if let Some(kind) = crate::text::field_not_an_object(text, "fill_plan") {
             return Err(format!(
                 "fill_plan must be an object of named fields, such as {{\"cap\": 175, \
                  \"weight\": 0.5, \"discount\": 0.98}}, or null for none, not {kind}"
             ));
         }
-        let policy: Policy = crate::kit::text::from_json(text).map_err(|e| e.to_string())?;
+        let policy: Policy = crate::text::from_json(text).map_err(|e| e.to_string())?;
         policy.check().map_err(|e| e.to_string())?;
         Ok(policy)
     }

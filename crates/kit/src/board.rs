@@ -29,7 +29,7 @@ pub struct Board {
 }
 
 /// Ten columns of four bytes.
-impl crate::search::Wire for Board {
+impl tetris_search::Wire for Board {
     const BYTES: usize = 4 * COLS;
     #[inline]
     fn put(&self, out: &mut Vec<u8>) {

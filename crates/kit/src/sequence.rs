@@ -1,8 +1,8 @@
 //! Piece sequences: the contest's generator, the other distributions `gen` offers, and the
 //! sequence file format (letters in either case, whitespace and commas ignored, `#` comments).
 
-use crate::kit::piece::Kind;
-use crate::kit::text::{describe_char, strip_byte_order_mark};
+use crate::piece::Kind;
+use crate::text::{describe_char, strip_byte_order_mark};
 use std::fmt::Write as _;
 use thiserror::Error;
 
