@@ -164,14 +164,17 @@ impl Default for Batch {
 }
 
 impl Batch {
+    #[inline]
     pub fn len(&self) -> usize {
         self.len
     }
 
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
+    #[inline]
     pub fn is_full(&self) -> bool {
         self.len == BATCH
     }
@@ -190,6 +193,7 @@ impl Batch {
         self.len = n + 1;
     }
 
+    #[inline]
     pub fn clear(&mut self) {
         self.len = 0;
     }

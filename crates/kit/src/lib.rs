@@ -5,6 +5,9 @@
 //!
 //! The crate `tetris-kit`: built on the search's seam (`tetris-search`), it knows no game and
 //! no command line (neither is among its dependencies, nor clap), and cargo holds that.
+//!
+//! The small functions a game calls per placement (the board's, the batch's, the pending
+//! children's) are `#[inline]`: across a crate boundary only those inline without LTO.
 
 pub mod board;
 pub mod eval;

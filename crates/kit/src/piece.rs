@@ -26,6 +26,7 @@ impl Kind {
         Kind::Z,
     ];
 
+    #[inline]
     pub fn index(self) -> usize {
         self as usize
     }

@@ -18,6 +18,7 @@ pub struct Reader<'a> {
 }
 
 impl<'a> Reader<'a> {
+    #[inline]
     pub fn new(bytes: &'a [u8]) -> Reader<'a> {
         Reader { bytes }
     }
