@@ -251,7 +251,7 @@ pub fn evaluate_batch_with_cells(batch: &Batch, w: &Weights) -> ([f32; BATCH], [
 ///
 /// One function over the library's usual length: split into a column pass and a board pass
 /// that add into one [`Lanes`], the contest's search took 1.23x the CPU per state (width 1,000,
-/// one thread, five interleaved pairs), the accumulators no longer kept as locals.
+/// one thread, five interleaved pairs), its accumulators then fields of a struct, not locals.
 #[inline(always)]
 fn features_batch<const SHALLOW: bool, const PAIRS: bool, const READY: bool>(
     batch: &Batch,

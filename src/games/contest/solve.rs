@@ -131,22 +131,28 @@ pub fn verify(
     // As `check --stats`: the bound of the pieces the record covers.
     let covered = &sequence[..record.piece_count().min(sequence.len())];
     stats.bound(covered, rules.pieces_to_place(covered.len()));
-    if !report.valid() || report.score != claimed {
-        let detail = match &report.error {
-            Some(e) => e.to_string(),
-            None => format!(
-                "{} locked, {}",
-                plural(report.pieces_locked, "piece"),
-                report.end
-            ),
-        };
-        return Err(SolveError::ScoreMismatch {
-            claimed,
-            actual: report.final_score(),
-            detail,
-        });
-    }
+    scores(&report, claimed)?;
     Ok((report, stats))
+}
+
+/// Refuses a replay that is invalid or scores other than the search `claimed`.
+fn scores(report: &Report, claimed: u64) -> Result<(), SolveError> {
+    if report.valid() && report.score == claimed {
+        return Ok(());
+    }
+    let detail = match &report.error {
+        Some(e) => e.to_string(),
+        None => format!(
+            "{} locked, {}",
+            plural(report.pieces_locked, "piece"),
+            report.end
+        ),
+    };
+    Err(SolveError::ScoreMismatch {
+        claimed,
+        actual: report.final_score(),
+        detail,
+    })
 }
 
 /// Writes a record (the contest's single-line comma form, as `Record`'s `Display`) as its
@@ -221,21 +227,7 @@ impl<'a, W: Write> RecordWriter<'a, W> {
     /// [`verify`] does; says where the points came from.
     pub fn finish(mut self, claimed: u64) -> Result<(Report, Stats), SolveError> {
         let report = self.replayer.finish();
-        if !report.valid() || report.score != claimed {
-            let detail = match &report.error {
-                Some(e) => e.to_string(),
-                None => format!(
-                    "{} locked, {}",
-                    plural(report.pieces_locked, "piece"),
-                    report.end
-                ),
-            };
-            return Err(SolveError::ScoreMismatch {
-                claimed,
-                actual: report.final_score(),
-                detail,
-            });
-        }
+        scores(&report, claimed)?;
         self.out
             .write_all(b"\n")
             .and_then(|()| self.out.flush())
