@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 /// Every `.rs` file under `dir`, with its text.
-fn sources(dir: &Path) -> Vec<(PathBuf, String)> {
+pub(crate) fn sources(dir: &Path) -> Vec<(PathBuf, String)> {
     let mut out = Vec::new();
     let mut todo = vec![dir.to_path_buf()];
     while let Some(dir) = todo.pop() {

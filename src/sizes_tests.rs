@@ -3,31 +3,13 @@
 //! reader finds one topic a file and one step a function. The one function allowed to be longer
 //! is the evaluation's batch kernel, whose split costs CPU (its doc comment says how much).
 
-use crate::layers_tests::LIBRARY_SOURCES;
-use std::path::{Path, PathBuf};
+use crate::layers_tests::{sources, LIBRARY_SOURCES};
+use std::path::Path;
 
 const MAX_FILE_LINES: usize = 500;
 const MAX_FUNCTION_LINES: usize = 80;
 /// Functions allowed over the limit, as `file:name`, each with the reason in its doc comment.
 const LONG_FUNCTIONS: [&str; 1] = ["crates/kit/src/eval.rs:features_batch"];
-
-/// Every `.rs` file under `dir`.
-fn rust_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut todo = vec![dir.to_path_buf()];
-    while let Some(dir) = todo.pop() {
-        for entry in std::fs::read_dir(&dir).expect("the source tree is readable") {
-            let path = entry.expect("a directory entry").path();
-            if path.is_dir() {
-                todo.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 /// `text` with every comment, string and character literal blanked to spaces (line breaks
 /// kept), so that the braces left are the code's.
@@ -140,11 +122,8 @@ fn long_functions(text: &str) -> Vec<(String, usize, usize)> {
 fn no_library_file_is_over_500_lines_nor_a_function_over_80() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut over = Vec::new();
-    let files = LIBRARY_SOURCES
-        .iter()
-        .flat_map(|f| rust_files(&root.join(f)));
-    for path in files {
-        let text = std::fs::read_to_string(&path).expect("a source file is readable");
+    let files = LIBRARY_SOURCES.iter().flat_map(|f| sources(&root.join(f)));
+    for (path, text) in files {
         let file = path
             .strip_prefix(root)
             .unwrap_or(&path)
