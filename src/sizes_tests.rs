@@ -2,6 +2,7 @@
 //! the search and the kit): no source file over 500 lines and no function over 80, so that a
 //! reader finds one topic a file and one step a function. The one function allowed to be longer
 //! is the evaluation's batch kernel, whose split costs CPU (its doc comment says how much).
+//! The test files are held to the same 500 lines.
 
 use crate::layers_tests::{sources, LIBRARY_SOURCES};
 use std::path::Path;
@@ -140,6 +141,19 @@ fn no_library_file_is_over_500_lines_nor_a_function_over_80() {
         }
     }
     assert!(over.is_empty(), "over the limits:\n{}", over.join("\n"));
+}
+
+/// The tests are read by the same people: no test file over 500 lines either (their functions
+/// may run longer, a case table being one step).
+#[test]
+fn no_test_file_is_over_500_lines() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let over: Vec<String> = sources(&root.join("tests"))
+        .into_iter()
+        .filter(|(_, text)| text.lines().count() > MAX_FILE_LINES)
+        .map(|(path, text)| format!("{}: {} lines", path.display(), text.lines().count()))
+        .collect();
+    assert!(over.is_empty(), "over the limit:\n{}", over.join("\n"));
 }
 
 /// The reader sees through what would hide a brace or fake a function: strings (raw ones
