@@ -7,19 +7,21 @@
 //! side of the seam; and [`cli`], the command line every binary shares, which plays the games
 //! through the registry [`games::ALL`] ([`cli::registry::GameCli`]). Below [`cli`] the library
 //! returns values and errors and never prints or exits; the binaries in `src/bin/` are a few
-//! lines each. The search and the kit are the crates `tetris-search` and `tetris-kit`
-//! (`crates/`), which cargo keeps from depending on anything above them.
+//! lines each. The search, the kit and the command line are the crates `tetris-search`,
+//! `tetris-kit` and `tetris-cli` (`crates/`), which cargo keeps from depending on anything
+//! above them: the games are this crate's alone.
 
-pub mod cli;
 pub mod games;
 
-// The two bottom layers are crates of their own (`crates/search`, `crates/kit`), so that cargo
-// holds what they may depend on; under these names every path of the layers above reads the
-// same as a module's would.
+// The layers other than the games are crates of their own (`crates/search`, `crates/kit`,
+// `crates/cli`), so that cargo holds what they may depend on; under these names every path of
+// the games, the binaries and the tests reads the same as a module's would.
+pub use tetris_cli as cli;
 pub use tetris_kit as kit;
 pub use tetris_search as search;
 // An exported macro lives at its crate's root: the games implement `Wire` with
-// `crate::wire_fields!`.
+// `crate::wire_fields!` and print with `crate::say!`.
+pub use tetris_cli::say;
 pub use tetris_search::wire_fields;
 
 #[cfg(test)]

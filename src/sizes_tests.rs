@@ -1,8 +1,8 @@
 //! The library's sizes, held over the workspace's library sources (this crate's and those of
-//! the search and the kit): no source file over 500 lines and no function over 80, so that a
-//! reader finds one topic a file and one step a function. The one function allowed to be longer
-//! is the evaluation's batch kernel, whose split costs CPU (its doc comment says how much).
-//! The test files are held to the same 500 lines.
+//! the search, the kit and the command line): no source file over 500 lines and no function
+//! over 80, so that a reader finds one topic a file and one step a function. The one function
+//! allowed to be longer is the evaluation's batch kernel, whose split costs CPU (its doc
+//! comment says how much). The test files are held to the same 500 lines.
 
 use crate::layers_tests::{sources, LIBRARY_SOURCES};
 use std::path::Path;

@@ -1,41 +1,41 @@
 //! `solve --distributed`: the contest's search spread over the processes of an MPI job
 //! (`mpirun -np 4 solve --distributed ...`, built with `--features mpi`), or, without MPI, run
-//! as one process: the same record either way (see `crate::search::distributed`).
+//! as one process: the same record either way (see `tetris_search::distributed`).
 
-use crate::cli::CliError;
-use crate::search::comm::gather_u64;
-use crate::search::{Comm, Traffic};
+use crate::CliError;
+use tetris_search::comm::gather_u64;
+use tetris_search::{Comm, Traffic};
 
 /// Runs `run` as this process of the job and ends MPI: every process answers the same exit
 /// code, the error printed once.
 pub fn main(run: impl FnOnce(&dyn Comm) -> Result<(), CliError>) -> std::process::ExitCode {
     let job = match Job::start() {
         Ok(job) => job,
-        Err(error) => return crate::cli::exit_code(Err(error)),
+        Err(error) => return crate::exit_code(Err(error)),
     };
     let code = answer(job.comm.rank(), run(&job.comm));
     // MPI ends (MPI_Finalize) as `job` drops, on return: before the process exits.
-    crate::cli::exit_status(code)
+    crate::exit_status(code)
 }
 
 /// This process's place in the job: its side of MPI's world, with MPI itself, which ends when
 /// dropped (after the world, as fields drop in order).
 #[cfg(feature = "mpi")]
 struct Job {
-    comm: crate::search::mpi::Mpi,
+    comm: tetris_search::mpi::Mpi,
     _universe: ::mpi::environment::Universe,
 }
 
 /// This process alone, in a binary built without MPI.
 #[cfg(not(feature = "mpi"))]
 struct Job {
-    comm: crate::search::comm::Solo,
+    comm: tetris_search::comm::Solo,
 }
 
 impl Job {
     #[cfg(feature = "mpi")]
     fn start() -> Result<Job, CliError> {
-        match crate::search::mpi::Mpi::start() {
+        match tetris_search::mpi::Mpi::start() {
             Some((universe, comm)) => Ok(Job {
                 comm,
                 _universe: universe,
@@ -54,7 +54,7 @@ impl Job {
             )));
         }
         Ok(Job {
-            comm: crate::search::comm::Solo,
+            comm: tetris_search::comm::Solo,
         })
     }
 }

@@ -2,9 +2,9 @@
 //! run as the game's side of the registry ([`super::registry::GameCli`]) receives it.
 
 use super::options::{EvalOptions, SearchOptions};
-use crate::search::Comm;
 use std::ffi::OsString;
 use std::path::PathBuf;
+use tetris_search::Comm;
 
 /// Where the record goes: standard output, or (a test's) a writer of its own.
 pub type Output = Box<dyn std::io::Write + Send>;
@@ -31,7 +31,7 @@ pub struct SolveArgs {
     /// Change the width at given depths: DEPTH:WIDTH,... (from depth DEPTH, 0-based, on; e.g.
     /// 50:180000,300:175000). Replays a --time-budget run's record exactly.
     #[arg(long, value_name = "SCHEDULE", conflicts_with = "time_budget", value_parser = super::values::parse_schedule)]
-    pub width_changes: Option<crate::search::width::Schedule>,
+    pub width_changes: Option<tetris_search::width::Schedule>,
     /// Keep the first --from-piece pieces of this record (replayed by the rules) and search
     /// only the rest of the game: the way on from an interrupted run, or other settings tried
     /// on the end of a long run without repeating its start.

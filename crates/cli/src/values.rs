@@ -1,7 +1,7 @@
 //! The values of `solve`'s options that clap does not read by itself: durations and width
 //! schedules.
 
-use crate::search::width::Schedule;
+use tetris_search::width::Schedule;
 
 /// A schedule of at least one change: an empty one is surely a mistake (a variable that was
 /// not set, say), not a request for the plain width.

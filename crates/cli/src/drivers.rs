@@ -7,11 +7,11 @@ use super::files::{refuse_overwriting, write_file};
 use super::options::EvalOptions;
 use super::registry::{GameCli, GameCommand};
 use super::runs::{Check, CheckArgs, Play, Solve, SolveArgs};
-use crate::search::Comm;
 use clap::{Arg, ArgAction, Args, Command, FromArgMatches};
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::PathBuf;
+use tetris_search::Comm;
 
 /// `solve`'s `main`: the command line of this process, and under `--distributed` the
 /// processes of an MPI job (every process reads the same arguments; process 0 alone prints
@@ -55,7 +55,7 @@ pub fn solve_to(
     };
     let args = SolveArgs::from_arg_matches(&matches).map_err(|e| clap_error(&e))?;
     // `--distributed` in a process that is no MPI job's (a test's call) is a job of one.
-    let solo = crate::search::comm::Solo;
+    let solo = tetris_search::comm::Solo;
     let comm = comm.or(args.distributed.then_some(&solo as &dyn Comm));
     let run = Solve {
         args: &args,

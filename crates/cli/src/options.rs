@@ -3,8 +3,8 @@
 use super::errors::CliError;
 use super::limits;
 use crate::say;
-use crate::search::Objective;
 use std::path::{Path, PathBuf};
+use tetris_search::Objective;
 
 /// `--objective` as the binaries read it (the library's [`Objective`], which knows no command
 /// line).

@@ -8,11 +8,11 @@ use super::solve::{Planned, Shared};
 use super::{read_sequence, read_text, stdout_failed, write_file};
 use super::{refuse_overwriting, refuse_stdin_twice, refuse_stdout};
 use super::{CliError, EXIT_INVALID};
-use crate::kit::piece::Kind;
-use crate::kit::text::{Problem, RecordError};
 use serde::Serialize;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use tetris_kit::piece::Kind;
+use tetris_kit::text::{Problem, RecordError};
 
 /// What `check --game G` is asked for.
 pub struct CheckOptions<'a> {

@@ -4,7 +4,7 @@
 
 use super::interrupt::RecordOut;
 use super::{stdout_failed, CliError};
-use crate::search::Line;
+use tetris_search::Line;
 
 /// A game's record as the search decides it: each piece replayed on the plain engine before
 /// its text goes out, and the whole checked against what the search claims at the end.

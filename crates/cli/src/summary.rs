@@ -6,9 +6,9 @@ use super::runs::SolveArgs;
 use super::writer::Verdict;
 use super::{write_file, CliError};
 use crate::say;
-use crate::search::width::Schedule;
-use crate::search::{DepthStats, Traffic};
 use std::path::Path;
+use tetris_search::width::Schedule;
+use tetris_search::{DepthStats, Traffic};
 
 /// A run's end as every game reports it, before the game's own lines and fields.
 pub struct Finished<'a> {

@@ -78,7 +78,7 @@ pub fn say(line: std::fmt::Arguments) {
 #[macro_export]
 macro_rules! say {
     ($($arg:tt)*) => {
-        $crate::cli::say(format_args!($($arg)*))
+        $crate::say(format_args!($($arg)*))
     };
 }
 

@@ -18,12 +18,12 @@ use super::summary::Finished;
 pub use super::writer::{end_lines, LinesOut, Verdict, Writer};
 use super::EXIT_INVALID;
 use super::{check_output, check_width, stdout_failed, CliError, EvalOptions};
-use crate::kit::text::plural;
-use crate::search::width::{TimeBudget, WallClock};
-use crate::search::{beam_search, Comm, DepthStats, Game, Options, Processes, Run, Width};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+use tetris_kit::text::plural;
+use tetris_search::width::{TimeBudget, WallClock};
+use tetris_search::{beam_search, Comm, DepthStats, Game, Options, Processes, Run, Width};
 
 /// A game's side of `solve`.
 pub trait Solver: GameCli {
@@ -110,7 +110,7 @@ impl Shared<'_> {
     }
 
     /// The sequence file read, cut to `--pieces`.
-    pub fn sequence(&self) -> Result<Vec<crate::kit::piece::Kind>, CliError> {
+    pub fn sequence(&self) -> Result<Vec<tetris_kit::piece::Kind>, CliError> {
         let mut sequence = super::read_sequence(self.sequence_file()?)?;
         if let Some(n) = self.args.pieces {
             sequence.truncate(n);

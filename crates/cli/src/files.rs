@@ -26,9 +26,9 @@ pub fn read_text(path: &Path, what: &str) -> Result<String, CliError> {
 }
 
 /// Reads and parses a sequence file.
-pub fn read_sequence(path: &Path) -> Result<Vec<crate::kit::piece::Kind>, CliError> {
+pub fn read_sequence(path: &Path) -> Result<Vec<tetris_kit::piece::Kind>, CliError> {
     let text = read_text(path, "sequence file")?;
-    crate::kit::sequence::parse_sequence(&text)
+    tetris_kit::sequence::parse_sequence(&text)
         .map_err(|e| CliError::usage(format!("sequence file {}: {e}", path.display())))
 }
 
@@ -52,7 +52,7 @@ pub fn record_of_another_game(
     path: &Path,
     text: &str,
 ) -> Option<String> {
-    let header = crate::kit::text::game_header(text)?;
+    let header = tetris_kit::text::game_header(text)?;
     let other = games
         .iter()
         .find(|g| g.id().eq_ignore_ascii_case(&header.game))
@@ -241,19 +241,19 @@ pub fn check_output(
 }
 
 /// Evaluation weights from a JSON file, or the shipped defaults.
-pub fn read_weights(path: Option<&Path>) -> Result<crate::kit::eval::Weights, CliError> {
+pub fn read_weights(path: Option<&Path>) -> Result<tetris_kit::eval::Weights, CliError> {
     match path {
-        Some(p) => crate::kit::eval::Weights::from_json(&read_text(p, "weights file")?)
+        Some(p) => tetris_kit::eval::Weights::from_json(&read_text(p, "weights file")?)
             .map_err(|e| CliError::usage(format!("weights file {}: {e}", p.display()))),
-        None => Ok(crate::kit::eval::Weights::default()),
+        None => Ok(tetris_kit::eval::Weights::default()),
     }
 }
 
 /// The beam policy from a JSON file, or the shipped defaults.
-pub fn read_policy(path: Option<&Path>) -> Result<crate::kit::policy::Policy, CliError> {
+pub fn read_policy(path: Option<&Path>) -> Result<tetris_kit::policy::Policy, CliError> {
     match path {
-        Some(p) => crate::kit::policy::Policy::from_json(&read_text(p, "policy file")?)
+        Some(p) => tetris_kit::policy::Policy::from_json(&read_text(p, "policy file")?)
             .map_err(|e| CliError::usage(format!("policy file {}: {e}", p.display()))),
-        None => Ok(crate::kit::policy::Policy::default()),
+        None => Ok(tetris_kit::policy::Policy::default()),
     }
 }

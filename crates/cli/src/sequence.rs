@@ -1,13 +1,13 @@
 //! What the games played on a sequence file share beyond `solve`: `gen`'s options.
 
 use super::CliError;
-use crate::kit::piece::Kind;
+use tetris_kit::piece::Kind;
 
 /// `gen`'s options of the games played on a sequence file: which sequence to draw.
 #[derive(clap::Args, Debug)]
 pub struct GenOptions {
     /// Seed of the generator.
-    #[arg(long, default_value_t = crate::kit::sequence::CONTEST_SEED)]
+    #[arg(long, default_value_t = tetris_kit::sequence::CONTEST_SEED)]
     pub seed: u64,
     /// Number of pieces.
     #[arg(long, default_value_t = 10_000)]
@@ -36,6 +36,6 @@ impl GenOptions {
     /// The sequence file of `pieces`, its first line a comment naming the command that makes
     /// it again (`gen ` and `how`).
     pub fn file(pieces: &[Kind], how: &str) -> String {
-        crate::kit::sequence::format_sequence(pieces, Some(&format!("gen {how}")))
+        tetris_kit::sequence::format_sequence(pieces, Some(&format!("gen {how}")))
     }
 }
