@@ -8,8 +8,9 @@
 //! through the registry [`games::ALL`] ([`cli::registry::GameCli`]). Below [`cli`] the library
 //! returns values and errors and never prints or exits; the binaries in `src/bin/` are a few
 //! lines each. The search, the kit and the command line are the crates `tetris-search`,
-//! `tetris-kit` and `tetris-cli` (`crates/`), which cargo keeps from depending on anything
-//! above them: the games are this crate's alone.
+//! `tetris-kit` and `tetris-cli` (`crates/`), and cargo holds what each may depend on: the
+//! search on nothing of Tetris, the kit on the search, the command line on both and on no game,
+//! which it reaches only through the registry a binary hands it. The games are this crate's.
 
 pub mod games;
 
