@@ -70,6 +70,15 @@ impl Progress {
         self.start.elapsed().as_secs_f64()
     }
 
+    /// The total, estimated again (an estimate only; never below the step reached).
+    pub fn estimate(&mut self, total: u64) {
+        if self.about {
+            let total = total.max(self.bar.position());
+            self.total = Some(total);
+            self.bar.set_length(total);
+        }
+    }
+
     /// The run is at step `at`; `message` says how it goes.
     pub fn update(&mut self, at: u64, message: &str) {
         if self.about && self.total.is_some_and(|t| at > t) {

@@ -202,8 +202,10 @@ pub fn pipeline<S: Solver>(
     writer.start(&out).and_then(|()| flushed(&out))?;
     let mut progress = Pieces::new(args, &planned, run.planned);
     let (line, traffic) = pool.install(|| {
-        let report = &mut |s: &DepthStats| progress.depth(s);
-        let decided = &mut streamed(&mut writer, &out);
+        // The writer's estimate of the run's end, as of the pieces decided, for the progress.
+        let expected = std::cell::Cell::new(None);
+        let report = &mut |s: &DepthStats| progress.depth(s, expected.get());
+        let decided = &mut streamed(&mut writer, &out, &expected);
         let options = Options::new(&width).clock(&clock).processes(processes);
         let line = beam_search(&search, &run, options.progress(report).decided(decided));
         let traffic = line.traffic;
@@ -271,11 +273,16 @@ fn record_out<P>(
 /// ends the run at once: the search would otherwise go on for nothing. The record is flushed
 /// with the first pieces decided, then at most once a second (a narrow beam decides pieces
 /// every few microseconds).
-fn streamed<'a, W: Writer>(writer: &'a mut W, out: &'a RecordOut) -> impl FnMut(&[W::Code]) + 'a {
+fn streamed<'a, W: Writer>(
+    writer: &'a mut W,
+    out: &'a RecordOut,
+    expected: &'a std::cell::Cell<Option<u64>>,
+) -> impl FnMut(&[W::Code]) + 'a {
     let mut flushed_at: Option<Instant> = None;
     move |codes| {
         let due = flushed_at.is_none_or(|at| at.elapsed().as_secs_f64() >= 1.0);
         let mut written = writer.pieces(codes, out);
+        expected.set(writer.expected_pieces());
         if due {
             written = written.and_then(|()| flushed(out));
             flushed_at = Some(Instant::now());
@@ -310,9 +317,15 @@ impl Pieces {
         }
     }
 
-    /// A depth searched: its piece, with the best score, the beam and the speed.
-    fn depth(&mut self, s: &DepthStats) {
+    /// A depth searched: its piece, with the best score, the beam and the speed; `expected`,
+    /// the pieces the game expects to end with as of the pieces decided (the kept ones not
+    /// counted).
+    fn depth(&mut self, s: &DepthStats, expected: Option<u64>) {
         let piece = (self.kept + s.pieces) as u64;
+        if let Some(expected) = expected {
+            self.total = self.kept as u64 + expected;
+            self.progress.estimate(self.total);
+        }
         // A narrow beam's depths take microseconds: a message nobody sees is not made.
         if !self.quiet && (piece.is_multiple_of(16) || piece == self.total) {
             let message = format!(

@@ -15,6 +15,11 @@ pub trait Writer {
     fn start(&mut self, out: &RecordOut) -> Result<(), CliError>;
     /// Replays and writes the next pieces decided, placed at `codes` (one per piece).
     fn pieces(&mut self, codes: &[Self::Code], out: &RecordOut) -> Result<(), CliError>;
+    /// The pieces the run is expected to end with, from the game's own counts of what the
+    /// pieces written so far left (`None`: the plan's total stands).
+    fn expected_pieces(&self) -> Option<u64> {
+        None
+    }
     /// Replays and writes the line's last pieces, ends the record, and checks that the plain
     /// engine scores all of it as the search claims (`line.score`).
     fn finish(self, line: &Line<Self::Code>, out: &RecordOut) -> Result<Verdict, CliError>;

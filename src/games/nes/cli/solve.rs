@@ -126,6 +126,10 @@ pub struct Plan {
     search: Seam,
     /// The pieces the game is expected to take (`None`: unknown, the game's bound).
     planned: Option<usize>,
+    /// The lines the game stops at (`--lines`, or the lines to the level asked for), and
+    /// `--pieces`: what the progress estimates the game's end from.
+    target_lines: Option<u32>,
+    piece_limit: Option<usize>,
     objective: Objective,
 }
 
@@ -209,6 +213,16 @@ impl Writer for SolveWriter<'_> {
         Ok(())
     }
 
+    fn expected_pieces(&self) -> Option<u64> {
+        let (done, lines) = self.stream.played();
+        let expected = expected_pieces(done, lines, self.plan.target_lines?);
+        Some(
+            self.plan
+                .piece_limit
+                .map_or(expected, |p| expected.min(p as u64)),
+        )
+    }
+
     fn finish(mut self, line: &Line<NesCode>, out: &RecordOut) -> Result<Verdict, CliError> {
         self.pieces(&line.placements, out)?;
         let (mut found, last) = self.stream.finish();
@@ -282,6 +296,8 @@ fn prepare(
         stop,
         search: Seam::new(model, stop, weights),
         planned: planned_pieces(pieces, options.lines, to_level),
+        target_lines: [options.lines, to_level].into_iter().flatten().min(),
+        piece_limit: pieces,
         objective,
     })
 }
@@ -304,15 +320,27 @@ fn planned_pieces(
     to_level: Option<u32>,
 ) -> Option<usize> {
     // A piece adds 4 cells and a line takes 10: about 2.5 pieces a line, plus the stack a
-    // game building fours holds when it stops (28 pieces at level 29 from level 19, start
-    // title-wait 20: 611 pieces for 233 lines; 37 for a game of 40 lines).
-    let for_lines = |l: u32| l as usize * 5 / 2 + 30;
+    // game building fours holds when it stops.
+    let for_lines = |l: u32| expected_pieces(0, 0, l) as usize;
     [pieces, lines.map(for_lines), to_level.map(for_lines)]
         .into_iter()
         .flatten()
         .min()
         .map(|p| p.min(MAX_PIECES))
 }
+
+/// The pieces a game that has placed `done` and cleared `lines` is expected to end with at
+/// `target` lines: a piece brings four cells and a line takes ten, and a game building fours
+/// holds about [`STACK_AT_STOP`] cells when it stops (more where its stack stands higher).
+fn expected_pieces(done: u64, lines: u32, target: u32) -> u64 {
+    let held = (4 * done).saturating_sub(10 * u64::from(lines));
+    let to_clear = 10 * u64::from(target.saturating_sub(lines));
+    done + (to_clear + STACK_AT_STOP.saturating_sub(held)).div_ceil(4)
+}
+
+/// Cells a game building fours holds when it stops: 30 pieces' worth (611 pieces for 233
+/// lines at level 29 from level 19, title-wait 20; 37 for a game of 40 lines).
+const STACK_AT_STOP: u64 = 120;
 
 /// The game's lines of the summary: how far it got and why it ended, its score.
 fn summary(game: &Plan, found: &Found, report: &Report) -> String {

@@ -33,6 +33,11 @@ impl<'a> RecordStream<'a> {
         }
     }
 
+    /// Pieces played so far, and the lines they cleared.
+    pub fn played(&self) -> (u64, u32) {
+        (self.piece_starts.len() as u64, self.state.game.lines())
+    }
+
     /// The record's header, before the first piece's line.
     pub fn header(&self) -> String {
         Record {

@@ -225,6 +225,20 @@ fn progress_totals_say_about_where_they_are_estimates() {
     }
     let pieces = counts(&["--pieces", "20"]);
     assert!(pieces.iter().all(|(_, total)| total == "20"), "{pieces:?}");
+    // The estimate follows the game's own count of lines still to clear: within 5% of the
+    // pieces the game ends with from its last quarter on.
+    let lines = counts(&["--lines", "60"]);
+    let last = lines.last().expect("a last line").0;
+    for (at, total) in lines.iter().filter(|(at, _)| 4 * at >= 3 * last) {
+        let total: u64 = total
+            .trim_start_matches("about ")
+            .parse()
+            .expect("a number");
+        assert!(
+            total.abs_diff(last) * 20 <= last,
+            "piece {at} of about {total}, the game ends at {last}: {lines:?}"
+        );
+    }
 }
 
 #[test]
