@@ -203,6 +203,7 @@ fn the_solvers_board_races_beside_the_players_and_the_end_names_the_winner() {
         number(&element_text(&race.dom, "compare")),
         solver.scores[k]
     );
+    assert_eq!(element_text(&race.dom, "race-lead"), "Even so far");
     let (mine, theirs) = fields(&race);
     assert_eq!(mine, theirs, "the same moves, the same boards");
     assert!(mine.contains('#'));
@@ -217,6 +218,10 @@ fn the_solvers_board_races_beside_the_players_and_the_end_names_the_winner() {
     let (apart, _) = agree(&browser, &page, &format!("Down*{downs}"));
     let solver_after_2 = fields(&agree(&browser, &page, &scripts[..2].join(",")).0).0;
     assert_eq!(fields(&apart).1, solver_after_2);
+    assert_eq!(
+        element_text(&apart.dom, "race-lead"),
+        lead(0, solver.scores[2])
+    );
     assert_eq!(
         number(&element_text(&apart.dom, "compare")),
         solver.scores[2]
@@ -261,7 +266,11 @@ fn the_solvers_board_races_beside_the_players_and_the_end_names_the_winner() {
         .collect();
     let short_path = scratch.file("short.txt", short);
     let short_page = write_page(&sequence_path, Some(&short_path), "race-short");
-    let (ahead, _) = agree(&browser, &short_page, &scripts[..6].join(","));
+    let (ahead, ahead_model) = agree(&browser, &short_page, &scripts[..6].join(","));
+    assert_eq!(
+        element_text(&ahead.dom, "race-lead"),
+        lead(ahead_model.points, solver.scores[3])
+    );
     assert_eq!(
         fields(&ahead).1,
         fields(&agree(&browser, &page, &scripts[..3].join(",")).0).0
@@ -296,6 +305,15 @@ fn the_solvers_board_races_beside_the_players_and_the_end_names_the_winner() {
         &format!("#test=Start,{script}"),
         "final-you-win",
     );
+}
+
+/// The panel's line on who leads the race.
+fn lead(mine: u64, theirs: u64) -> String {
+    match mine.cmp(&theirs) {
+        std::cmp::Ordering::Greater => format!("You lead by {}", thousands(mine - theirs)),
+        std::cmp::Ordering::Less => format!("The solver leads by {}", thousands(theirs - mine)),
+        std::cmp::Ordering::Equal => "Even so far".to_string(),
+    }
 }
 
 /// `1230` as `1,230`, as the page writes it.
