@@ -168,6 +168,12 @@ fn the_start_screen_waits_for_a_key_and_pause_and_game_over_are_said_once() {
     assert!(!visible(&over.dom, "solver-board"));
     assert!(!visible(&over.dom, "overlay-verdict"));
 
+    // Restart: a fresh game of the same sequence, back at the start screen.
+    let again = play_script(&browser, &page, &format!("Down*{presses},Restart,wait:100"));
+    assert_eq!(element_text(&again.dom, "screen"), "start");
+    assert_eq!(again.record, "game browser\n");
+    assert_eq!(again.piece_state, spawn);
+
     screenshot(&browser, &page, "", "start-screen");
 }
 
