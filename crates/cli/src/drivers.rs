@@ -209,7 +209,7 @@ fn play_command<'g>(games: &'g [&'g dyn GameCli], default: &'static str) -> Game
                 .long("compare")
                 .value_name("RECORD_FILE")
                 .value_parser(clap::value_parser!(PathBuf))
-                .help("A record of the same sequence (e.g. a solver's) whose score the page shows beside the player's, at the same piece."),
+                .help("A record of the same sequence (e.g. a solver's) whose board and score the page replays beside the player's, at the same piece, naming the winner at the end."),
         )
         .arg(
             Arg::new("output")

@@ -283,17 +283,22 @@ fn page(run: &Play) -> Result<String, CliError> {
         }
         None => None,
     };
-    let compare_name = run.compare.map(|p| {
-        p.file_name().map_or_else(
-            || p.display().to_string(),
-            |n| n.to_string_lossy().into_owned(),
-        )
-    });
+    let compare_name = run.compare.map(file_name);
+    let sequence_name = file_name(run.sequence);
     Ok(page(
         &sequence,
+        &sequence_name,
         compare_text
             .as_deref()
             .zip(compare_name.as_deref())
             .map(|(text, name)| Compare { text, name }),
     ))
+}
+
+/// How the page names a file: its last component, or the whole path when it has none (`-`).
+fn file_name(path: &std::path::Path) -> String {
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
 }

@@ -1,7 +1,7 @@
 //! The browser game's playable page: one self-contained HTML file (no network) that plays a
-//! given sequence with the browser game's rules, keeps the best score, compares the player with
-//! a solver's record and hands out the player's record in the text `check --game browser`
-//! reads.
+//! given sequence with the browser game's rules, keeps the best score, races the player against
+//! a solver's record (its board replayed beside the player's, piece for piece) and hands out
+//! the player's record in the text `check --game browser` reads.
 //!
 //! The rules, the drawing and the record writer are all in the page's script (`play.html`);
 //! this module only embeds the data: the sequence's letters and, optionally, a record's text,
@@ -19,13 +19,15 @@ const TEMPLATE: &str = include_str!("play.html");
 struct PageData<'a> {
     /// The pieces in order, one letter each (`IJLOSTZ`).
     sequence: String,
+    /// The sequence's name (its file name), for the title and the start screen.
+    sequence_name: &'a str,
     /// A record to compare the player with, as text (the page parses it).
     compare: Option<&'a str>,
-    /// The compared record's name (its file name), for the panel.
+    /// The compared record's name (its file name), shown under the solver's board.
     compare_name: Option<&'a str>,
 }
 
-/// A record to show beside the player's game.
+/// A record whose board races beside the player's.
 pub struct Compare<'a> {
     /// The record's text, as `check --game browser` reads it.
     pub text: &'a str,
@@ -33,10 +35,11 @@ pub struct Compare<'a> {
     pub name: &'a str,
 }
 
-/// The page that plays `sequence`, comparing with `compare` when given.
-pub fn page(sequence: &[Kind], compare: Option<Compare>) -> String {
+/// The page that plays `sequence` (called `name`), racing `compare` when given.
+pub fn page(sequence: &[Kind], name: &str, compare: Option<Compare>) -> String {
     let data = PageData {
         sequence: sequence.iter().map(|k| k.letter()).collect(),
+        sequence_name: name,
         compare: compare.as_ref().map(|c| c.text),
         compare_name: compare.as_ref().map(|c| c.name),
     };
@@ -62,6 +65,7 @@ mod tests {
     fn the_data_cannot_close_the_script() {
         let html = page(
             &[Kind::I, Kind::O],
+            "b</script>.txt",
             Some(Compare {
                 text: "game browser\n</script><b>\n",
                 name: "a</script>.txt",
@@ -69,13 +73,14 @@ mod tests {
         );
         assert!(!html.contains("</script><b>"));
         assert!(!html.contains("a</script>.txt"));
+        assert!(!html.contains("b</script>.txt"));
         assert!(html.contains(r#""sequence":"IO""#));
         assert_eq!(html.matches("</script>").count(), 1);
     }
 
     #[test]
     fn the_page_needs_no_network() {
-        let html = page(&[Kind::T], None);
+        let html = page(&[Kind::T], "t.txt", None);
         for external in ["http:", "https:", "src=", "@import", "url("] {
             assert!(!html.contains(external), "the page refers to {external}");
         }
