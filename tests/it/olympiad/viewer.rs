@@ -3,6 +3,42 @@
 
 use crate::common::film::{column, film_of, locked_at};
 use crate::common::{chromium, dump_dom, element_text, exe, Scratch};
+use tetris_opt::games::olympiad::record::Placement;
+use tetris_opt::games::olympiad::replay::Replay;
+use tetris_opt::games::olympiad::rules::{Kind, Outcome};
+
+/// The field after each piece (20 rows of bits, top first), played by the library, and the
+/// pieces after which bodies fell.
+fn fields(kinds: &str, placements: &[&str]) -> (Vec<[u16; 20]>, Vec<usize>) {
+    let sequence: Vec<Kind> = kinds.chars().filter_map(Kind::from_letter).collect();
+    let mut replay = Replay::new(&sequence);
+    let (mut after, mut fell) = (Vec::new(), Vec::new());
+    for (i, line) in placements.iter().enumerate() {
+        let (o, c) = line.split_once(' ').unwrap();
+        let p = Placement {
+            orientation: o.parse().unwrap(),
+            column: c.parse().unwrap(),
+        };
+        match replay.play(p, i + 2).expect("the record replays") {
+            Outcome::Placed(placed) if placed.falls > 0 => fell.push(i + 1),
+            _ => {}
+        }
+        after.push(replay.field().row_bits());
+    }
+    (after, fell)
+}
+
+/// A board text without the piece in play, as rows of bits (top first).
+fn settled(board: &str) -> Vec<u16> {
+    board
+        .lines()
+        .map(|l| {
+            (l.trim_matches('|').chars().enumerate())
+                .filter(|&(_, c)| c == '#')
+                .fold(0, |row, (x, _)| row | 1 << x)
+        })
+        .collect()
+}
 
 const GEN: &str = env!("CARGO_BIN_EXE_gen");
 const SOLVE: &str = env!("CARGO_BIN_EXE_solve");
@@ -51,10 +87,17 @@ fn a_100000_piece_page_is_small_and_speaks_the_records_terms() {
     let Some(browser) = chromium("olympiad viewer browser test") else {
         return;
     };
-    let dom = dump_dom(&browser, &page, "#piece=99999");
-    assert_eq!(element_text(&dom, "piece-number"), "99999");
-    assert_eq!(element_text(&dom, "score"), "99,999");
-    assert_eq!(element_text(&dom, "position"), locked_at(&film, 99_999));
-    let board = element_text(&dom, "board-text");
-    assert_eq!(board.matches('@').count(), 4, "{board}");
+    let sequence = std::fs::read_to_string(&seq).unwrap();
+    let kinds: String = sequence.lines().filter(|l| !l.starts_with('#')).collect();
+    let (after, fell) = fields(&kinds, &placements);
+    // The piece after a fall deep in the game (the board the page corrected), and the last.
+    let past_fall = fell.iter().find(|&&n| n > 70_000).expect("a fall") + 1;
+    for n in [past_fall, 99_999] {
+        let dom = dump_dom(&browser, &page, &format!("#piece={n}"));
+        assert_eq!(element_text(&dom, "piece-number"), n.to_string());
+        assert_eq!(element_text(&dom, "position"), locked_at(&film, n));
+        let board = element_text(&dom, "board-text");
+        assert_eq!(board.matches('@').count(), 4, "{board}");
+        assert_eq!(settled(&board), after[n - 2], "the board before piece {n}");
+    }
 }
