@@ -8,7 +8,7 @@
                   S: "#42b642", Z: "#ef2029" };
   const EMPTY = "#15171c", GRID = "#23262d", SETTLED = "#8a9099", CLEARING = "#f2f2f2";
   // A settled cell keeps the colour of the piece that placed it, darker, so that the piece in
-  // play stands out; SETTLED is for a cell whose piece is unknown (a cell an olympiad fall moved).
+  // play stands out; SETTLED is for a cell whose piece is unknown.
   const shade = (hex, f) => "#" + [1, 3, 5]
     .map((k) => Math.round(parseInt(hex.slice(k, k + 2), 16) * f).toString(16).padStart(2, "0")).join("");
   const SETTLED_COLOR = {};
@@ -86,12 +86,23 @@
     }
     for (; to >= 0; to--) { rows[to] = 0; owners.fill(0, to * W, to * W + W); }
     const fix = FIXES.get(i);
-    if (!fix) return;
+    if (fix) correct(st, fix);
+  }
+
+  // The film's correction of a board. Falls keep the order of a column's cells, so each
+  // column's kinds are handed to its corrected cells bottom up; a cell past them is UNKNOWN.
+  function correct(st, fix) {
+    const { rows, owners } = st;
+    const was = rows.slice();
     for (const [y, bits] of fix) rows[y] ^= bits;
-    for (let at = 0; at < W * H; at++) {
-      const filled = rows[Math.floor(at / W)] >> (at % W) & 1;
-      if (!filled) owners[at] = 0;
-      else if (owners[at] === 0) owners[at] = UNKNOWN;
+    for (let x = 0; x < W; x++) {
+      const kinds = [];
+      for (let y = H - 1; y >= 0; y--) if (was[y] >> x & 1) kinds.push(owners[y * W + x]);
+      let k = 0;
+      for (let y = H - 1; y >= 0; y--) {
+        const filled = rows[y] >> x & 1;
+        owners[y * W + x] = !filled ? 0 : k < kinds.length ? kinds[k++] : UNKNOWN;
+      }
     }
   }
 

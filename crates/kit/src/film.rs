@@ -11,8 +11,9 @@
 //! exactly. A 100,000-piece olympiad game takes about 0.8 MB.
 //!
 //! A settled cell is drawn in the colour of the piece that placed it: the script carries each
-//! cell's kind down as the rows under it clear, and only on the cells the checker's board has
-//! filled.
+//! cell's kind down as the rows under it clear, and where a correction moved cells (a fall)
+//! hands each column's kinds to its cells in order, only ever on the cells the checker's board
+//! has filled.
 //!
 //! The page exposes what it shows for tests and scripts: `#piece=N` in the URL opens piece `N`,
 //! `#score`, `#lines`, `#filled` and `#piece-number` hold the figures, `#position` the game's
