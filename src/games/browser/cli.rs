@@ -7,7 +7,9 @@ use crate::cli::registry::{only, Check, GameCli, Play, Solve};
 use crate::cli::sequence::GenOptions;
 use crate::cli::solve::{end_lines, LinesOut, Planned, Shared, Solver, Verdict, Writer};
 use crate::cli::EXIT_INVALID;
-use crate::cli::{read_policy, read_sequence, read_text, read_weights, CliError, EvalOptions};
+use crate::cli::{
+    read_policy, read_sequence, read_text, read_weights, CliError, EvalOptions, Pictures,
+};
 use crate::games::browser::record::{Record, Token, HEADER};
 use crate::games::browser::replay::{
     check_text, json_invalid, json_of, JsonReport, Replayer, Report,
@@ -224,8 +226,15 @@ impl GameCli for Browser {
     fn solve(&self, run: &Solve, options: &clap::ArgMatches) -> Result<(), CliError> {
         run.run(self, options)
     }
-    fn check(&self, run: &Check, _: &clap::ArgMatches) -> Result<(), CliError> {
-        plain::check_game::<Self>(run.args, None, self.id())
+    fn check_options(&self, options: clap::Command) -> clap::Command {
+        options.args(only(
+            Pictures::augment_args(clap::Command::new("")),
+            &["html"],
+        ))
+    }
+    fn check(&self, run: &Check, matches: &clap::ArgMatches) -> Result<(), CliError> {
+        let html = Pictures::read(matches).html;
+        plain::check_game::<Self>(run.args, html.as_deref(), self.id())
     }
     fn gen_options(&self, options: clap::Command) -> clap::Command {
         GenOptions::augment_args(options)
@@ -262,6 +271,9 @@ impl PlainCheck for Browser {
     }
     fn invalid(message: String) -> JsonReport {
         json_invalid(message)
+    }
+    fn page(sequence: &[Kind], text: &str, file: &str) -> Option<String> {
+        Some(crate::games::browser::film::page(sequence, text, file))
     }
 }
 

@@ -2,10 +2,12 @@
 //! and levels a tutorial added (10 x 20 field, two hidden rows, square piece matrices turned
 //! clockwise without kicks, 10 points a line; `docs/BROWSER.md`). Its plain engine is in
 //! [`rules`], its record text in [`record`], the checker's replay in [`replay`], the solver's
-//! placement search in [`movegen`], its side of the search in [`search`], and the playable
-//! page `play` writes in [`page`].
+//! placement search in [`movegen`], its side of the search in [`search`], the playable
+//! page `play` writes in [`page`], and the replay viewer's page `check --html` writes in
+//! [`film`].
 
 pub mod cli;
+pub mod film;
 pub mod movegen;
 pub mod page;
 pub mod record;

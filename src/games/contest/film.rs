@@ -15,6 +15,7 @@ pub fn piece(step: &Step) -> FilmPiece {
         x: step.piece.x,
         y: step.piece.y,
         state: step.piece.state,
+        fields: Vec::new(),
         moves: tokens_text(step.moves),
         score: step.score,
         lines: step.lines,
@@ -58,6 +59,7 @@ pub fn page(
         summary: summary(report, rules),
         kinds: sequence[..shown].iter().map(|k| k.letter()).collect(),
         offsets: OFFSETS,
+        locked_at: "x={x} y={y} state {state}",
         error,
     })
 }

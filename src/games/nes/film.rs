@@ -1,5 +1,7 @@
-//! The viewer's film of an NES replay ([`crate::kit::film`]), in the viewer's terms: kinds in
-//! its order `ILJTOSZ`, an orientation as a kind and a state.
+//! The viewer's film of an NES replay ([`crate::kit::film`]): the page draws an orientation as
+//! a kind in its order `ILJTOSZ` and a state, and says where a piece locked as `check --trace`
+//! does, in the ROM's terms: its orientation id (0-18), `tetriminoX`/`tetriminoY` and the
+//! record's frame (from 0) of the lock.
 
 use crate::games::nes::replay::{lock_pending, Report};
 use crate::games::nes::rules::{Events, Outcome, Session};
@@ -12,11 +14,48 @@ pub struct Film {
     film: crate::kit::film::Film,
     /// Kind letters of the pieces locked, in order.
     kinds: String,
-    /// The locked piece waiting for its spawn: kind, x, y, state.
-    pending: Option<(char, i32, i32, u8)>,
+    /// The locked piece waiting for its spawn.
+    pending: Option<Locked>,
     /// The buttons since the last spawn.
     buttons: Vec<u8>,
     next: u8,
+    /// The frames observed so far: the number of the next one.
+    frames: u64,
+}
+
+/// A piece as it locked: its orientation id, `tetriminoX`, `tetriminoY` and the lock's frame.
+#[derive(Clone, Copy)]
+struct Locked {
+    orientation: u8,
+    x: i8,
+    y: i8,
+    frame: u64,
+}
+
+impl Locked {
+    /// The film's piece, with what the game says of it after the lock.
+    fn piece(self, moves: String, game: &Session, rows: [u16; 20]) -> crate::kit::film::FilmPiece {
+        let (_, state) = viewer_piece(self.orientation);
+        crate::kit::film::FilmPiece {
+            x: i32::from(self.x),
+            y: i32::from(self.y),
+            state,
+            fields: vec![
+                ("orientation", i64::from(self.orientation)),
+                ("frame", self.frame as i64),
+            ],
+            moves,
+            score: game.score.uncapped(),
+            lines: game.lines() as u64,
+            rows,
+            filled: None,
+            game_over: match game.outcome {
+                Outcome::Playing => None,
+                Outcome::ToppedOut => Some("a piece spawned into the stack"),
+                Outcome::Crashed => Some("the ROM crashes on this clear"),
+            },
+        }
+    }
 }
 
 impl Film {
@@ -24,31 +63,24 @@ impl Film {
     pub fn observe(&mut self, game: &Session, events: &Events, buttons: u8) {
         self.buttons.push(buttons);
         if events.locked {
-            let (kind, state) = viewer_piece(game.piece);
-            self.pending = Some((kind, game.x as i32, game.y as i32, state));
+            self.pending = Some(Locked {
+                orientation: game.piece,
+                x: game.x,
+                y: game.y,
+                frame: self.frames,
+            });
         }
+        self.frames += 1;
         if events.spawned {
             self.buttons.clear();
         }
         let ended = game.outcome != Outcome::Playing;
         if game.play_state == crate::games::nes::rules::play_state::GOAL_CHECK || ended {
-            if let Some((kind, x, y, state)) = self.pending.take() {
-                self.kinds.push(kind);
-                self.film.observe_piece(crate::kit::film::FilmPiece {
-                    x,
-                    y,
-                    state,
-                    moves: crate::games::nes::record::runs_text(&self.buttons),
-                    score: game.score.uncapped(),
-                    lines: game.lines() as u64,
-                    rows: game.rows(),
-                    filled: None,
-                    game_over: match game.outcome {
-                        Outcome::Playing => None,
-                        Outcome::ToppedOut => Some("a piece spawned into the stack"),
-                        Outcome::Crashed => Some("the ROM crashes on this clear"),
-                    },
-                });
+            if let Some(locked) = self.pending.take() {
+                self.kinds.push(viewer_piece(locked.orientation).0);
+                let moves = crate::games::nes::record::runs_text(&self.buttons);
+                self.film
+                    .observe_piece(locked.piece(moves, game, game.rows()));
             }
         }
         self.next = game.next;
@@ -58,7 +90,7 @@ impl Film {
     /// whose lines were not counted yet (or that the game has not even written into the field)
     /// is shown where it locked, as the report counts it.
     pub fn finish(&mut self, game: &Session) {
-        let Some((kind, x, y, state)) = self.pending.take() else {
+        let Some(locked) = self.pending.take() else {
             return;
         };
         let mut rows = game.rows();
@@ -67,18 +99,11 @@ impl Film {
                 rows[(game.y + dy) as usize] |= 1 << (game.x + dx);
             }
         }
-        self.kinds.push(kind);
-        self.film.observe_piece(crate::kit::film::FilmPiece {
-            x,
-            y,
-            state,
-            moves: crate::games::nes::record::runs_text(&self.buttons),
-            score: game.score.uncapped(),
-            lines: game.lines() as u64,
-            rows,
-            filled: None,
-            game_over: None,
-        });
+        self.kinds.push(viewer_piece(locked.orientation).0);
+        let moves = crate::games::nes::record::runs_text(&self.buttons);
+        let mut piece = locked.piece(moves, game, rows);
+        piece.game_over = None;
+        self.film.observe_piece(piece);
         self.next = game.next;
     }
 
@@ -110,6 +135,7 @@ impl Film {
             ),
             kinds,
             offsets: viewer_offsets(),
+            locked_at: "orientation {orientation} at x={x} y={y} on frame {frame}",
             error: None,
         })
     }

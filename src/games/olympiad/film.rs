@@ -47,6 +47,7 @@ pub fn page(sequence: &[Kind], record: Result<&Record, &RecordError>, name: &str
             x: i32::from(p.column),
             y: (HEIGHT - 1) as i32 - bottom as i32,
             state: p.orientation,
+            fields: Vec::new(),
             moves: describe(p, &outcome),
             score: replay.pieces_placed() as u64,
             lines: replay.lines(),
@@ -81,6 +82,7 @@ pub fn page(sequence: &[Kind], record: Result<&Record, &RecordError>, name: &str
         summary,
         kinds,
         offsets: offsets(),
+        locked_at: "orientation {state}, column {x}",
         error: None,
     })
 }

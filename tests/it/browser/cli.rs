@@ -1,6 +1,8 @@
-//! `gen --game browser` and `check --game browser` run as a user runs them.
+//! `gen --game browser` and `check --game browser` run as a user runs them, and the viewer page
+//! `check --game browser --html` writes.
 
-use crate::common::{exe, letters, Scratch};
+use crate::common::film::{column, film_of, locked_at};
+use crate::common::{chromium, dump_dom, element_text, exe, letters, Scratch};
 use std::collections::BTreeSet;
 
 const GEN: &str = env!("CARGO_BIN_EXE_gen");
@@ -206,6 +208,43 @@ fn check_browser_exit_codes() {
     assert!(out
         .stderr
         .contains("needs a sequence file and a record file"));
+}
+
+/// `check --game browser --html` writes the viewer's page: a frame per locked piece, where it
+/// locked in the game's terms, the score; a browser shows the last frame's board.
+#[test]
+fn check_browser_writes_the_viewer_page() {
+    let dir = Scratch::new("browser-html");
+    let sequence = dir.file("seq.txt", "IIOT\n");
+    let record = dir.file("rec.txt", "game browser\nL3 D20\nR D20\nR4 D21\n");
+    let page = dir.dir.join("page.html");
+    let out = exe(
+        CHECK,
+        &[
+            "--game",
+            "browser",
+            sequence.to_str().unwrap(),
+            record.to_str().unwrap(),
+            "--html",
+            page.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(out.code, Some(0), "{out:#?}");
+    assert!(out.stdout.ends_with("Score = 10\n"), "{out:#?}");
+    let html = std::fs::read_to_string(&page).expect("the page is written");
+    assert!(html.contains("The browser game: 3 pieces placed, 1 line"));
+    let film = film_of(&html);
+    assert_eq!(film["pieces"], 3);
+    assert_eq!(locked_at(&film, 1), "row 18, column 0, 0 quarter turns");
+    assert_eq!(column(&film, "score"), [0, 0, 10]);
+    let Some(browser) = chromium("browser viewer browser test") else {
+        return;
+    };
+    let dom = dump_dom(&browser, &page, "#piece=3");
+    assert_eq!(element_text(&dom, "score"), "10");
+    assert_eq!(element_text(&dom, "position"), locked_at(&film, 3));
+    let board = element_text(&dom, "board-text");
+    assert_eq!(board.lines().last(), Some("|########@@|"), "{board}");
 }
 
 /// `solve --game browser` prints a record `check --game browser` scores as the search claims,

@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests that run the binaries: where the project's files are,
 //! scratch directories for hand-made records, running a binary to completion, and opening a
-//! page in headless Chromium and reading its DOM.
+//! page in headless Chromium and reading its DOM, and reading a viewer page's film ([`film`]).
+
+pub mod film;
 
 use std::ffi::OsStr;
 use std::io::{Read, Write};

@@ -1,12 +1,13 @@
 //! `check --game nes` and `solve --game nes` run as a user runs them: the fixture's report in
 //! both forms, malformed and unreadable records, solver records that check to the solver's own
-//! score whatever the thread count, refused options, and the binaries that play only the
-//! contest's game refusing NES.
+//! score whatever the thread count, refused options, the viewer page's "Locked at" line, and the
+//! binaries that play only the contest's game refusing NES.
 
 mod checking;
 mod options;
 mod records;
 mod solving;
+mod viewer;
 
 use crate::common::{manifest_dir, run, Run};
 use serde_json::Value;

@@ -163,8 +163,9 @@ fn a_record_ending_on_a_lock_frame_counts_that_piece_everywhere() {
     // The film holds both pieces: one more than a record ending the frame before the lock.
     let before = scratch.file("before.txt", format!("{HEADER}.*{frame}\n"));
     let film_pieces = |page: &str| {
-        let xs = page.split("\"x\":[").nth(1).expect("the film's x");
-        xs[..xs.find(']').unwrap()].split(',').count()
+        let count = page.split("\"pieces\":").nth(1).expect("the film's count");
+        let digits = count.find(|c: char| !c.is_ascii_digit()).unwrap();
+        count[..digits].parse::<usize>().unwrap()
     };
     assert_eq!(film_pieces(&page), film_pieces(&page_of(&before)) + 1);
 }

@@ -1,0 +1,67 @@
+//! Reading a viewer page's film without a browser: its JSON, a column of numbers as the page's
+//! script decodes it, and the "Locked at" line the page shows for a piece.
+
+use serde_json::Value;
+
+/// The film a page embeds.
+pub fn film_of(html: &str) -> Value {
+    let start = html.find("id=\"film\">").expect("the page has a film") + "id=\"film\">".len();
+    let end = start + html[start..].find("</script>").unwrap();
+    serde_json::from_str(&html[start..end]).expect("the film is JSON")
+}
+
+/// The numbers of a code: five bits a letter, lowest first, the sixth saying another follows.
+fn unsigned(film: &Value, code: &str) -> Vec<u64> {
+    let alphabet = film["alphabet"].as_str().unwrap();
+    let (mut out, mut value, mut shift) = (Vec::new(), 0u64, 0);
+    for c in code.chars() {
+        let digit = alphabet.find(c).expect("a letter of the alphabet") as u64;
+        value |= (digit & 31) << shift;
+        if digit & 32 != 0 {
+            shift += 5;
+            continue;
+        }
+        out.push(value);
+        (value, shift) = (0, 0);
+    }
+    out
+}
+
+/// A column of the film (`x`, `score`, ...; a game's field by name), one number a piece.
+pub fn column(film: &Value, name: &str) -> Vec<i64> {
+    let code = film[name].as_str().map(str::to_string).or_else(|| {
+        let fields = film["fields"].as_array()?;
+        let field = fields.iter().find(|f| f[0] == name)?;
+        Some(field[1].as_str()?.to_string())
+    });
+    let code = code.unwrap_or_else(|| panic!("the film has no {name}"));
+    let pieces = film["pieces"].as_u64().unwrap() as usize;
+    let mut at = 0i64;
+    let mut out: Vec<i64> = unsigned(film, &code)
+        .into_iter()
+        .map(|z| {
+            at += if z % 2 == 1 {
+                -((z as i64 + 1) / 2)
+            } else {
+                z as i64 / 2
+            };
+            at
+        })
+        .collect();
+    out.resize(pieces, at);
+    out
+}
+
+/// The "Locked at" line the page shows for piece `n` (1-based).
+pub fn locked_at(film: &Value, n: usize) -> String {
+    let mut line = film["locked_at"].as_str().unwrap().to_string();
+    let mut names = vec!["x".to_string(), "y".to_string(), "state".to_string()];
+    for field in film["fields"].as_array().unwrap() {
+        names.push(field[0].as_str().unwrap().to_string());
+    }
+    for name in names {
+        let value = column(film, &name)[n - 1];
+        line = line.replace(&format!("{{{name}}}"), &value.to_string());
+    }
+    line
+}
