@@ -57,8 +57,8 @@ fn refused_before_any_trial(scratch: &Scratch, extra: &[&str], message: &str) {
     );
 }
 
-/// Numbers no trial can use are refused before any trial runs. A NaN or infinite score weight
-/// used to run, be logged as `null`, fail to parse back and so run again on every resume.
+/// Numbers no trial can use are refused before any trial runs: a NaN or infinite score weight
+/// would be logged as `null`, fail to parse back and so run again on every resume.
 #[test]
 fn numbers_no_trial_can_use_are_refused_before_any_trial() {
     let scratch = Scratch::new("tune-numbers");
@@ -136,7 +136,7 @@ fn widths_past_the_shared_limit_or_the_memory_are_refused_unless_forced() {
 }
 
 /// Output files that cannot be written are refused before the search, not after it: a
-/// best-weights path in a missing directory used to fail only once every trial had run.
+/// best-weights path in a missing directory would otherwise fail once every trial had run.
 #[test]
 fn unwritable_output_files_are_refused_before_any_trial() {
     let scratch = Scratch::new("tune-unwritable");
@@ -189,7 +189,7 @@ fn seeds_that_run_into_the_contest_sequence_are_refused() {
 }
 
 /// `--log` appends only to a log `tune` wrote: a weights file or a record given by mistake
-/// is refused before any trial and left as it was (it used to gain a trial line and exit 0),
+/// is refused before any trial and left as it was (not given a trial line),
 /// and `-` is refused, since a log is read back to resume.
 #[test]
 fn a_log_tune_did_not_write_is_refused_and_left_as_it_was() {
