@@ -287,7 +287,10 @@ fn prepare(
         pieces: pieces.map(|p| p as u64),
     };
     let model = options.input_model.unwrap_or(InputModel::DEFAULT);
-    let to_level = until_level.map(|n| lines_to_level(level, n));
+    let target_lines = [options.lines, until_level.map(|n| lines_to_level(level, n))]
+        .into_iter()
+        .flatten()
+        .min();
     Ok(Plan {
         level,
         wait,
@@ -295,8 +298,8 @@ fn prepare(
         model,
         stop,
         search: Seam::new(model, stop, weights),
-        planned: planned_pieces(pieces, options.lines, to_level),
-        target_lines: [options.lines, to_level].into_iter().flatten().min(),
+        planned: planned_pieces(pieces, target_lines),
+        target_lines,
         piece_limit: pieces,
         objective,
     })
@@ -312,17 +315,12 @@ fn nes_weights(path: Option<&Path>) -> Result<Weights, CliError> {
         .map_err(|e| CliError::usage(format!("weights file {}: {e}", path.display())))
 }
 
-/// The pieces a game is expected to take to its first stop (`--pieces`, `--lines`, or the
-/// lines to the level asked for), for the progress and the time budget; `None`: no stop.
-fn planned_pieces(
-    pieces: Option<usize>,
-    lines: Option<u32>,
-    to_level: Option<u32>,
-) -> Option<usize> {
-    // A piece adds 4 cells and a line takes 10: about 2.5 pieces a line, plus the stack a
-    // game building fours holds when it stops.
+/// The pieces a game is expected to take to its first stop (`--pieces`, or the lines it stops
+/// at: `--lines` or the lines to the level asked for), for the progress and the time budget;
+/// `None`: no stop.
+fn planned_pieces(pieces: Option<usize>, target_lines: Option<u32>) -> Option<usize> {
     let for_lines = |l: u32| expected_pieces(0, 0, l) as usize;
-    [pieces, lines.map(for_lines), to_level.map(for_lines)]
+    [pieces, target_lines.map(for_lines)]
         .into_iter()
         .flatten()
         .min()
