@@ -252,7 +252,7 @@ fn a_binary_with_its_own_logic_is_refused() {
     let thin = "//! `solve`.\n\nfn main() -> std::process::ExitCode {\n    \
                 tetris_opt::cli::drivers::solve_main(tetris_opt::games::ALL)\n}\n";
     assert_eq!(binary_faults(thin), Vec::<String>::new());
-    let parser = thin.replace("//! `solve`.\n", "//! `solve`.\nuse clap::Parser;\n");
+    let parser = thin.replace("//! `solve`.\n", "//! `solve`.\nuse std::io::Write;\n");
     assert_eq!(binary_faults(&parser).len(), 1, "{parser}");
     let helper = thin.replace("cli::drivers::solve_main", "cli::registry::only_game");
     assert_eq!(binary_faults(&helper).len(), 1, "{helper}");

@@ -6,7 +6,7 @@
 
 use super::record::{Record, GAME_OVER};
 use super::replay::{replay_observed, Report, Step};
-use super::rules::{rotated_matrix, Kind, Session, HEIGHT, WIDTH};
+use super::rules::{rotated_matrix, Kind, Round, HEIGHT, WIDTH};
 use crate::kit::film::{Film, FilmPiece, GamePage, NEXT_SHOWN};
 use crate::kit::text::plural;
 
@@ -70,7 +70,7 @@ fn piece(step: &Step) -> FilmPiece {
 }
 
 /// The settled cells, top row first, each row's cells as bits (column 0 lowest).
-fn rows(game: &Session) -> [u16; 20] {
+fn rows(game: &Round) -> [u16; 20] {
     const _: () = assert!(
         WIDTH == 10 && HEIGHT == 20,
         "the page draws a 10 x 20 field"

@@ -2,7 +2,7 @@
 //! and each locked piece for an observer (a trace, a test).
 
 use super::record::{Problem, Record, RecordError, Token, GAME_OVER};
-use super::rules::{Kind, Lock, Outcome, Piece, Session};
+use super::rules::{Kind, Lock, Outcome, Piece, Round};
 use crate::kit::piece_lines::{self, source_line, Scored, Turns};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -40,7 +40,7 @@ pub struct Report {
     pub level: u64,
     pub end: End,
     /// The settled cells at the end.
-    pub game: Session,
+    pub game: Round,
 }
 
 impl Report {
@@ -65,7 +65,7 @@ pub struct Step<'a> {
     pub tokens: &'a [Token],
     pub lock: Lock,
     /// The game after the lock (field, points, lines).
-    pub game: &'a Session,
+    pub game: &'a Round,
 }
 
 /// Replays `record` on `sequence`.
@@ -104,7 +104,7 @@ pub fn replay_observed(
 /// it).
 pub struct Replayer<'a> {
     turns: Turns<'a>,
-    game: Session,
+    game: Round,
     clears: [u64; 4],
 }
 
@@ -112,7 +112,7 @@ impl<'a> Replayer<'a> {
     pub fn new(sequence: &'a [Kind]) -> Replayer<'a> {
         Replayer {
             turns: Turns::new(sequence),
-            game: Session::new(),
+            game: Round::new(),
             clears: [0; 4],
         }
     }
@@ -130,7 +130,7 @@ impl<'a> Replayer<'a> {
     }
 
     /// The game as the pieces played left it.
-    pub fn game(&self) -> &Session {
+    pub fn game(&self) -> &Round {
         &self.game
     }
 
@@ -154,7 +154,7 @@ impl<'a> Replayer<'a> {
 }
 
 /// Plays one piece's line: it must end exactly at the piece's lock.
-fn play_line(game: &mut Session, kind: Kind, tokens: &[Token]) -> Result<(Piece, Lock), Problem> {
+fn play_line(game: &mut Round, kind: Kind, tokens: &[Token]) -> Result<(Piece, Lock), Problem> {
     let mut piece = Piece::spawn(kind);
     for (k, token) in tokens.iter().enumerate() {
         for at in 1..=token.count {

@@ -254,16 +254,16 @@ pub enum Outcome {
 
 /// A browser game under way: the field, the points and lines so far, and whether it has ended.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Session {
+pub struct Round {
     pub field: Field,
     pub points: u64,
     pub lines: u64,
     pub over: bool,
 }
 
-impl Session {
-    pub fn new() -> Session {
-        Session::default()
+impl Round {
+    pub fn new() -> Round {
+        Round::default()
     }
 
     /// The level the points give: `points / 100 + 1`.

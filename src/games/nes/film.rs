@@ -4,7 +4,7 @@
 //! record's frame (from 0) of the lock.
 
 use crate::games::nes::replay::{lock_pending, Report};
-use crate::games::nes::rules::{Events, Outcome, Session};
+use crate::games::nes::rules::{Events, Outcome, Round};
 use crate::kit::text::plural;
 
 /// The viewer's film of an NES replay: a frame per locked piece, taken when its lines and
@@ -34,7 +34,7 @@ struct Locked {
 
 impl Locked {
     /// The film's piece, with what the game says of it after the lock.
-    fn piece(self, moves: String, game: &Session, rows: [u16; 20]) -> crate::kit::film::FilmPiece {
+    fn piece(self, moves: String, game: &Round, rows: [u16; 20]) -> crate::kit::film::FilmPiece {
         let (_, state) = viewer_piece(self.orientation);
         crate::kit::film::FilmPiece {
             x: i32::from(self.x),
@@ -60,7 +60,7 @@ impl Locked {
 
 impl Film {
     /// Takes one frame of the replay and the buttons held on it.
-    pub fn observe(&mut self, game: &Session, events: &Events, buttons: u8) {
+    pub fn observe(&mut self, game: &Round, events: &Events, buttons: u8) {
         self.buttons.push(buttons);
         if events.locked {
             self.pending = Some(Locked {
@@ -89,7 +89,7 @@ impl Film {
     /// Ends the film after the last frame: a piece that locked before the record ended but
     /// whose lines were not counted yet (or that the game has not even written into the field)
     /// is shown where it locked, as the report counts it.
-    pub fn finish(&mut self, game: &Session) {
+    pub fn finish(&mut self, game: &Round) {
         let Some(locked) = self.pending.take() else {
             return;
         };

@@ -5,9 +5,9 @@
 //! piece can be in, all at the same row; presses act on the frames the model allows, each
 //! shifting and then turning as the ROM does within a frame; on a gravity frame every pair that
 //! cannot move down locks there. The reachability checks are the plain engine's own
-//! (`Session::fits`), so a placement found here is one the engine plays.
+//! (`Round::fits`), so a placement found here is one the engine plays.
 
-use super::rules::{button, Session};
+use super::rules::{button, Round};
 use super::tables::{frames_per_drop, ROTATE_A, ROTATE_B};
 use smallvec::SmallVec;
 
@@ -65,7 +65,7 @@ struct Node {
 
 impl Node {
     /// The piece as it spawned, nothing pressed.
-    fn spawn(game: &Session) -> Node {
+    fn spawn(game: &Round) -> Node {
         Node {
             piece: game.piece,
             x: game.x,
@@ -81,7 +81,7 @@ impl Node {
 /// earliest presses that reach it, in a fixed order. Presses are counted from the spawn frame
 /// (whose own press the next frame reads); `first_press` is the first frame a press may be
 /// made on: 0, or 1 for the game's first piece, whose spawn frame belongs to the menus.
-pub fn placements(game: &Session, model: InputModel, first_press: u16) -> Vec<Placement> {
+pub fn placements(game: &Round, model: InputModel, first_press: u16) -> Vec<Placement> {
     let tap_every = model.tap_every.max(2) as u32;
     let first_press = first_press as u32;
     // Frame by frame: all the nodes ever held, and the current frame's.
@@ -196,7 +196,7 @@ struct Gravity {
 }
 
 impl Gravity {
-    fn of(game: &Session) -> Gravity {
+    fn of(game: &Round) -> Gravity {
         Gravity {
             y: game.y,
             fall_timer: game.fall_timer,
@@ -225,7 +225,7 @@ impl Gravity {
 
 /// One frame of `shift_tetrimino` and `rotate_tetrimino` for a node, with `direction` and
 /// `turn` pressed on the frame before.
-fn step(game: &Session, y: i8, n: &Node, direction: u8, turn: u8, das: bool) -> Node {
+fn step(game: &Round, y: i8, n: &Node, direction: u8, turn: u8, das: bool) -> Node {
     let mut x = n.x;
     let mut autorepeat_x = n.autorepeat_x;
     let dx = if direction == button::RIGHT { 1 } else { -1 };

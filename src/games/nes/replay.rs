@@ -2,7 +2,7 @@
 //! snapshots the oracle test compares with the ROM's RAM.
 
 use super::record::Record;
-use super::rules::{play_state, Events, Outcome, Session};
+use super::rules::{play_state, Events, Outcome, Round};
 use super::tables::kind_letter;
 use serde::Serialize;
 
@@ -23,7 +23,7 @@ pub struct Snapshot {
 }
 
 impl Snapshot {
-    pub fn of(game: &Session, frame: u64) -> Snapshot {
+    pub fn of(game: &Round, frame: u64) -> Snapshot {
         let board = (0..200)
             .map(|i| {
                 if game.filled(i / 10, i % 10) {
@@ -115,8 +115,8 @@ impl Report {
 }
 
 /// Replays a record, calling `observe` after every frame with the game and that frame's events.
-pub fn replay_observed(record: &Record, mut observe: impl FnMut(&Session, &Events)) -> Report {
-    let mut game = Session::new(&record.start);
+pub fn replay_observed(record: &Record, mut observe: impl FnMut(&Round, &Events)) -> Report {
+    let mut game = Round::new(&record.start);
     let mut transition = None;
     let mut milestones = Vec::new();
     let mut played = 0u64;
@@ -167,7 +167,7 @@ pub fn replay_observed(record: &Record, mut observe: impl FnMut(&Session, &Event
 /// the game has not written it into the field yet: it does so on a later frame, once the screen
 /// has caught up, and a record may end before. Such a piece counts as locked; a piece that
 /// does not fit where it stopped tops the game out instead.
-pub fn lock_pending(game: &Session) -> bool {
+pub fn lock_pending(game: &Round) -> bool {
     game.outcome == Outcome::Playing
         && game.play_state == play_state::LOCK
         && game.fits(game.piece, game.x, game.y)
@@ -190,12 +190,12 @@ pub fn snapshots(record: &Record) -> (Report, Vec<Snapshot>) {
         frame += 1;
     });
     // A record of no frames ends where it starts.
-    shots.push(last.unwrap_or_else(|| Snapshot::of(&Session::new(&record.start), 0)));
+    shots.push(last.unwrap_or_else(|| Snapshot::of(&Round::new(&record.start), 0)));
     (report, shots)
 }
 
 /// A line of `check --game nes --trace`: a piece as it locks.
-pub fn describe_lock(game: &Session, frame: u64) -> String {
+pub fn describe_lock(game: &Round, frame: u64) -> String {
     format!(
         "piece {} {} (orientation {}) locks at x={} y={} on frame {frame}; score {}, lines {}, level {}",
         game.pieces + 1,

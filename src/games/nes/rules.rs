@@ -96,7 +96,7 @@ pub struct Events {
 
 /// The game's state, in the ROM's variables.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Session {
+pub struct Round {
     /// The playfield and the 56 bytes after it, as in RAM $0400..$04FF: cell `row * 10 +
     /// column`, rows above the field wrapping to the end (they read as empty unless a piece
     /// locked there).
@@ -145,7 +145,7 @@ pub struct Session {
 }
 
 // Every field, in the order declared.
-crate::wire_fields!(Session {
+crate::wire_fields!(Round {
     cells,
     piece,
     x,
@@ -177,10 +177,10 @@ crate::wire_fields!(Session {
     outcome
 });
 
-impl Session {
+impl Round {
     /// The game on the first frame of its first piece, as the menu sequence leaves it.
-    pub fn new(start: &Start) -> Session {
-        Session {
+    pub fn new(start: &Start) -> Round {
+        Round {
             cells: [EMPTY_TILE; 256],
             piece: start.piece,
             x: 5,

@@ -12,7 +12,7 @@ use super::ending::Ending;
 use super::eval::{cost, Rows, Weights};
 use super::movegen::{placements, InputModel, Placement, Tap};
 use super::record::Record;
-use super::rules::{play_state, Outcome, Session};
+use super::rules::{play_state, Outcome, Round};
 use super::start::Start;
 use super::tables::ORIENTATIONS;
 use crate::search::{self, DepthStats, Game, Objective, Options, Run, Sink};
@@ -33,7 +33,7 @@ pub use stream::RecordStream;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Stop {
     /// Stop when the level reaches this (29: the transition the community scores to), counted
-    /// on past 255 as [`Session::level_count`] counts it.
+    /// on past 255 as [`Round::level_count`] counts it.
     pub level: Option<u16>,
     /// Stop when this many lines are cleared.
     pub lines: Option<u32>,
@@ -61,7 +61,7 @@ pub struct Seam {
 /// stop (`done`), or a game that ended (`dead`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct State {
-    game: Session,
+    game: Round,
     /// The record frame the piece spawned on (-1: the menus' last frame).
     spawn_frame: i64,
     pub(super) done: bool,
@@ -97,7 +97,7 @@ crate::wire_fields!(State {
 impl State {
     fn root(start: &Start) -> State {
         State {
-            game: Session::new(start),
+            game: Round::new(start),
             spawn_frame: -1,
             done: false,
             dead: false,
@@ -132,7 +132,7 @@ pub struct Found {
 /// the parent's generator and frame counter, and the presses with their lock frame.
 fn child_hash(
     seeds: &ahash::RandomState,
-    parent: &Session,
+    parent: &Round,
     after: &Rows,
     score: u64,
     lines: u32,
@@ -175,7 +175,7 @@ impl Seam {
         }
     }
 
-    fn reached(&self, game: &Session) -> bool {
+    fn reached(&self, game: &Round) -> bool {
         self.stop.level.is_some_and(|l| game.level_count() >= l)
             || self.stop.lines.is_some_and(|l| game.lines() >= l)
             || self.stop.pieces.is_some_and(|p| game.pieces >= p)

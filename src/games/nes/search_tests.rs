@@ -58,7 +58,7 @@ fn states_and_codes_of_a_played_game_round_trip_through_their_encoding() {
         moving.step(buttons);
     }
     assert_ne!(moving.held, moving.held_before);
-    let over = Session {
+    let over = Round {
         outcome: Outcome::ToppedOut,
         play_state: play_state::GAME_OVER,
         ..state.game

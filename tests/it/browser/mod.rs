@@ -9,7 +9,7 @@ mod page;
 mod records;
 mod rules;
 
-use tetris_opt::games::browser::rules::{Field, Kind, Lock, Move, Outcome, Piece, Session, HEIGHT};
+use tetris_opt::games::browser::rules::{Field, Kind, Lock, Move, Outcome, Piece, Round, HEIGHT};
 
 /// A field from rows of text, bottom-aligned: `#` settled, anything else empty.
 fn field(rows: &[&str]) -> Field {
@@ -23,10 +23,10 @@ fn field(rows: &[&str]) -> Field {
     f
 }
 
-fn game_on(f: Field) -> Session {
-    Session {
+fn game_on(f: Field) -> Round {
+    Round {
         field: f,
-        ..Session::new()
+        ..Round::new()
     }
 }
 
@@ -37,7 +37,7 @@ fn sorted_cells(piece: &Piece) -> Vec<(i32, i32)> {
 }
 
 /// Plays `moves` on `game` from the spawn; the piece must lock at the last move exactly.
-fn play_path(game: &mut Session, kind: Kind, moves: &[Move]) -> (Piece, Lock) {
+fn play_path(game: &mut Round, kind: Kind, moves: &[Move]) -> (Piece, Lock) {
     let mut piece = Piece::spawn(kind);
     for (i, &mv) in moves.iter().enumerate() {
         if let Outcome::Locked(lock) = game.play(&mut piece, mv) {

@@ -3,7 +3,7 @@
 
 use super::{field, game_on, sorted_cells};
 use tetris_opt::games::browser::movegen::{board_of, MoveGen};
-use tetris_opt::games::browser::rules::{level, Field, Kind, Lock, Move, Outcome, Piece, Session};
+use tetris_opt::games::browser::rules::{level, Field, Kind, Lock, Move, Outcome, Piece, Round};
 
 #[test]
 fn pieces_spawn_at_the_documented_places() {
@@ -25,7 +25,7 @@ fn pieces_spawn_at_the_documented_places() {
 
 #[test]
 fn rotation_turns_the_matrix_clockwise_in_place() {
-    let game = Session::new();
+    let game = Round::new();
     let mut i = Piece::spawn(Kind::I);
     assert_eq!(game.clone().rotate(&mut i), Outcome::Moved);
     // Column 2 of the 4x4 matrix, rows -1..=2.
@@ -37,7 +37,7 @@ fn rotation_turns_the_matrix_clockwise_in_place() {
 
 #[test]
 fn a_rotation_out_of_the_columns_or_into_the_stack_is_refused() {
-    let mut game = Session::new();
+    let mut game = Round::new();
     // A vertical I against the left wall: turning it would put cells in columns -2 and -1.
     let mut i = Piece::spawn(Kind::I);
     game.rotate(&mut i);

@@ -5,7 +5,7 @@ use crate::cli::{read_text, stdout_failed, CliError};
 use crate::games::nes::film::Film;
 use crate::games::nes::record::Record;
 use crate::games::nes::replay::{describe_lock, replay_observed, End, Report};
-use crate::games::nes::rules::{Events, Session};
+use crate::games::nes::rules::{Events, Round};
 use crate::kit::text::plural;
 use serde::Serialize;
 use std::io::Write;
@@ -35,7 +35,7 @@ struct FrameLine {
 }
 
 impl FrameLine {
-    fn of(g: &Session, frame: u64) -> FrameLine {
+    fn of(g: &Round, frame: u64) -> FrameLine {
         FrameLine {
             frame,
             play_state: g.play_state,
@@ -113,8 +113,8 @@ pub fn check(options: &CheckOptions) -> Result<(), CliError> {
     let mut failed: Option<std::io::Error> = None;
     let mut frame = 0u64;
     let mut film = Film::default();
-    let mut last: Option<Session> = None;
-    let report = replay_observed(&record, |game: &Session, events: &Events| {
+    let mut last: Option<Round> = None;
+    let report = replay_observed(&record, |game: &Round, events: &Events| {
         if options.html.is_some() {
             film.observe(game, events, record.frames[frame as usize]);
             last = Some(*game);
@@ -150,7 +150,7 @@ pub fn check(options: &CheckOptions) -> Result<(), CliError> {
         .map_err(|e| stdout_failed(e, "the report"))
 }
 
-fn write_lock(out: &mut impl Write, game: &Session, frame: u64) -> std::io::Result<()> {
+fn write_lock(out: &mut impl Write, game: &Round, frame: u64) -> std::io::Result<()> {
     writeln!(out, "{}", describe_lock(game, frame))?;
     for row in 0..20 {
         let line: String = (0..10)

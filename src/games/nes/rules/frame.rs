@@ -1,12 +1,12 @@
-//! The ROM's routines that one frame of [`Session::step`] runs, each doing what the ROM's
+//! The ROM's routines that one frame of [`Round::step`] runs, each doing what the ROM's
 //! routine of that name does: shift, rotate and drop while the piece is active, the lock, the
 //! row checks, the lines and points, the next spawn, and the vertical blank that ends every
 //! frame.
 
-use super::{button, crash, next_rng, pick_piece, play_state, Outcome, Session, VRAM_DONE};
+use super::{button, crash, next_rng, pick_piece, play_state, Outcome, Round, VRAM_DONE};
 use crate::games::nes::tables::{frames_per_drop, EMPTY_TILE, ORIENTATIONS, ROTATE_A, ROTATE_B};
 
-impl Session {
+impl Round {
     fn newly_pressed(&self) -> u8 {
         self.held & !self.held_before
     }

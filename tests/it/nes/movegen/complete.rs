@@ -8,7 +8,7 @@ use super::{
 use std::collections::HashSet;
 use tetris_opt::games::nes::movegen::{placements, InputModel};
 use tetris_opt::games::nes::record::Record;
-use tetris_opt::games::nes::rules::{button, Session};
+use tetris_opt::games::nes::rules::{button, Round};
 
 /// The presses a model tries on a frame that allows one (as the movegen does: a shift, a turn,
 /// or both; Down is not part of the model).
@@ -38,10 +38,10 @@ fn assert_movegen_is_the_engines(s: &Spawned, model: InputModel, what: &str) -> 
     found.len()
 }
 
-fn engine_reachable(game: &Session, model: InputModel, first: u16) -> HashSet<(u8, i8, i8, u16)> {
+fn engine_reachable(game: &Round, model: InputModel, first: u16) -> HashSet<(u8, i8, i8, u16)> {
     let every = model.tap_every as u16;
     let allowed = |t: u16| t >= first && (t - first).is_multiple_of(every);
-    let key = |g: &Session| (g.piece, g.x, g.y, g.held, g.held_before, g.autorepeat_x);
+    let key = |g: &Round| (g.piece, g.x, g.y, g.held, g.held_before, g.autorepeat_x);
     let mut seen = HashSet::new();
     let mut frontier = Vec::new();
     let presses: &[u8] = if allowed(0) { &PRESSES } else { &[0] };

@@ -10,13 +10,13 @@ use super::{fixture, level_after, start_19_9};
 use std::collections::HashSet;
 use tetris_opt::games::nes::movegen::{placements, InputModel, Placement};
 use tetris_opt::games::nes::record::Record;
-use tetris_opt::games::nes::rules::{button, Outcome, Session};
+use tetris_opt::games::nes::rules::{button, Outcome, Round};
 use tetris_opt::games::nes::tables::{ORIENTATIONS, SPAWN_TABLE};
 
 /// Plays a placement's taps on a copy of `game` (taps counted from its spawn frame; a tap on
 /// frame 0 is the spawn frame's own press, already read) and returns the frame the piece
 /// locked on and where.
-fn play(game: &Session, p: &Placement) -> (u16, u8, i8, i8) {
+fn play(game: &Round, p: &Placement) -> (u16, u8, i8, i8) {
     let mut game = *game;
     let mut taps = p.taps.iter().peekable();
     if let Some(t) = taps.next_if(|t| t.frame == 0) {
@@ -48,7 +48,7 @@ fn cells(p: &Placement) -> Vec<(i8, i8)> {
 /// spawn frame or the one before), the frame a press may first be made on, and the (piece, x,
 /// y) and lock frame (from the spawn frame) the record then played.
 struct Spawned {
-    game: Session,
+    game: Round,
     first: u16,
     played: (u8, i8, i8),
     lock: u16,
@@ -57,8 +57,8 @@ struct Spawned {
 /// Every spawn of a record whose piece fits where it spawns (one that does not is a top-out).
 fn spawns(record: &Record) -> Vec<Spawned> {
     let mut states = Vec::new();
-    let mut pending: Option<(Session, u16, i64)> = Some((Session::new(&record.start), 1, -1));
-    let mut game = Session::new(&record.start);
+    let mut pending: Option<(Round, u16, i64)> = Some((Round::new(&record.start), 1, -1));
+    let mut game = Round::new(&record.start);
     for (frame, &b) in record.frames.iter().enumerate() {
         let events = game.step(b);
         if events.locked {
@@ -93,7 +93,7 @@ fn fixture_states() -> Vec<Spawned> {
 }
 
 /// Checks every placement of a state on the engine; returns how many there were.
-fn check_placements(game: &Session, model: InputModel, first_press: u16) -> usize {
+fn check_placements(game: &Round, model: InputModel, first_press: u16) -> usize {
     let found = placements(game, model, first_press);
     assert!(!found.is_empty());
     let mut positions = HashSet::new();
@@ -215,7 +215,7 @@ fn every_placement_plays_on_the_engine_at_other_speeds() {
 #[test]
 fn the_first_piece_can_press_from_frame_1_and_may_press_on_frame_0_after_a_spawn() {
     let record = fixture();
-    let game = Session::new(&record.start);
+    let game = Round::new(&record.start);
     let found = placements(&game, InputModel::DEFAULT, 1);
     assert!(found.iter().flat_map(|p| &p.taps).all(|t| t.frame % 2 == 1));
     assert!(found.iter().flat_map(|p| &p.taps).any(|t| t.frame == 1));
@@ -230,7 +230,7 @@ fn the_first_piece_can_press_from_frame_1_and_may_press_on_frame_0_after_a_spawn
 fn an_empty_field_at_level_19_offers_every_column_of_every_orientation() {
     // Each kind on an empty field: every orientation that fits, at every column, on the floor.
     for kind in SPAWN_TABLE {
-        let mut game = Session::new(&start_19_9());
+        let mut game = Round::new(&start_19_9());
         game.piece = kind;
         let found = placements(&game, InputModel::DEFAULT, 0);
         let orientations: HashSet<u8> = found.iter().map(|p| p.piece).collect();
@@ -280,7 +280,7 @@ fn all_fixtures() -> Vec<(String, Record)> {
 #[test]
 fn auto_shift_placements_play_on_the_engine_and_reach_further() {
     let record = fixture();
-    let mut played = Session::new(&record.start);
+    let mut played = Round::new(&record.start);
     let mut spawns = 0;
     let mut gained = 0;
     for &buttons in &record.frames {

@@ -5,7 +5,7 @@ use crate::nes::{fixture, level_after, start_19_9, FILLED, HEADER};
 use tetris_opt::games::nes::crash;
 use tetris_opt::games::nes::record::Record;
 use tetris_opt::games::nes::replay::{replay_observed, snapshots, End};
-use tetris_opt::games::nes::rules::{button, Events, Outcome, Session};
+use tetris_opt::games::nes::rules::{button, Events, Outcome, Round};
 use tetris_opt::games::nes::search::{clear_points, lines_to_level};
 use tetris_opt::games::nes::start::menu_inputs;
 use tetris_opt::games::nes::tables::{frames_per_drop, EMPTY_TILE};
@@ -13,14 +13,14 @@ use tetris_opt::games::nes::tables::{frames_per_drop, EMPTY_TILE};
 /// Fills rows 20-rows..=19 but column 0 and drops a vertical I into column 0 (rows 16..=19):
 /// `rows` rows clear. Plays until the next piece spawns; returns the events of the frame the
 /// lines were counted on.
-fn clear_with_i(game: &mut Session, rows: usize) -> Events {
+fn clear_with_i(game: &mut Round, rows: usize) -> Events {
     let counted = drop_i_to_clear(game, rows);
     assert_eq!(game.outcome, Outcome::Playing);
     counted
 }
 
 /// [`clear_with_i`] without asking that the game goes on.
-fn drop_i_to_clear(game: &mut Session, rows: usize) -> Events {
+fn drop_i_to_clear(game: &mut Round, rows: usize) -> Events {
     game.cells[..200].fill(EMPTY_TILE);
     for row in 20 - rows..20 {
         for column in 1..10 {
@@ -49,7 +49,7 @@ fn drop_i_to_clear(game: &mut Session, rows: usize) -> Events {
 fn clears_at_level_19_score_points_times_20() {
     // 40, 100, 300 and 1200 points at level 0, times level + 1.
     for (rows, points) in [(1, 800), (2, 2_000), (3, 6_000), (4, 24_000)] {
-        let mut game = Session::new(&start_19_9());
+        let mut game = Round::new(&start_19_9());
         let events = clear_with_i(&mut game, rows);
         assert_eq!(events.rows_cleared as usize, rows);
         assert_eq!(game.score.uncapped(), points, "{rows} rows");
@@ -63,7 +63,7 @@ fn clears_at_level_19_score_points_times_20() {
 
 #[test]
 fn four_line_clears_at_level_19_add_24000_each() {
-    let mut game = Session::new(&start_19_9());
+    let mut game = Round::new(&start_19_9());
     for k in 1..=6u64 {
         let events = clear_with_i(&mut game, 4);
         assert_eq!(events.rows_cleared, 4);
@@ -77,7 +77,7 @@ fn four_line_clears_at_level_19_add_24000_each() {
 
 #[test]
 fn the_rom_score_caps_at_999999_while_the_uncapped_score_counts_on() {
-    let mut game = Session::new(&start_19_9());
+    let mut game = Round::new(&start_19_9());
     let mut expected = 0u64;
     let mut lines = 0;
     let mut level = 19;
@@ -170,7 +170,7 @@ fn the_engine_levels_up_as_clear_points_says() {
         (18, [0x16, 1], 116, 18),
         (28, [0x26, 2], 226, 29),
     ] {
-        let mut game = Session::new(&start_19_9());
+        let mut game = Round::new(&start_19_9());
         game.level = level;
         game.lines_bcd = lines_bcd;
         assert_eq!(game.lines(), lines);
@@ -207,8 +207,8 @@ fn past_level_29_the_levels_follow_the_roms_compare_to_the_wrap() {
 
 /// A game on `level` with `lines` cleared (kept as the ROM keeps them: the tens and ones in
 /// BCD, the hundreds in binary).
-fn game_at(level: u8, lines: u32) -> Session {
-    let mut game = Session::new(&start_19_9());
+fn game_at(level: u8, lines: u32) -> Round {
+    let mut game = Round::new(&start_19_9());
     game.level = level;
     let ones = (lines % 100) as u8;
     game.lines_bcd = [((ones / 10) << 4) | (ones % 10), (lines / 100) as u8];
@@ -301,7 +301,7 @@ fn snapshots_hold_every_spawn_and_the_end() {
 
 #[test]
 fn a_game_left_alone_tops_out_and_then_stands_still() {
-    let mut game = Session::new(&start_19_9());
+    let mut game = Round::new(&start_19_9());
     let mut frames = 0;
     while game.outcome == Outcome::Playing {
         game.step(0);

@@ -2,14 +2,14 @@
 //! points, rotation and the moves the wall and the stack refuse.
 
 use crate::nes::{start_19_9, FILLED};
-use tetris_opt::games::nes::rules::{button, play_state, Session};
+use tetris_opt::games::nes::rules::{button, play_state, Round};
 use tetris_opt::games::nes::start::start;
 use tetris_opt::games::nes::tables::EMPTY_TILE;
 
 #[test]
 fn the_first_piece_hangs_96_frames_without_input() {
     for (level, wait) in [(19, 9), (19, 0), (18, 200), (0, 5)] {
-        let mut game = Session::new(&start(level, wait).unwrap());
+        let mut game = Round::new(&start(level, wait).unwrap());
         for frame in 0..95 {
             game.step(0);
             assert_eq!((game.x, game.y), (5, 0), "level {level}, frame {frame}");
@@ -22,7 +22,7 @@ fn the_first_piece_hangs_96_frames_without_input() {
 
 #[test]
 fn down_ends_the_first_pieces_hang() {
-    let mut game = Session::new(&start_19_9());
+    let mut game = Round::new(&start_19_9());
     game.step(button::DOWN);
     assert_eq!(game.y, 0);
     game.step(0);
@@ -31,7 +31,7 @@ fn down_ends_the_first_pieces_hang() {
 
 #[test]
 fn a_tap_moves_the_piece_on_the_next_frame() {
-    let mut game = Session::new(&start_19_9());
+    let mut game = Round::new(&start_19_9());
     game.step(0);
     game.step(button::RIGHT);
     assert_eq!(game.x, 5, "the press is read at the end of its frame");
@@ -47,7 +47,7 @@ fn a_tap_moves_the_piece_on_the_next_frame() {
 
 #[test]
 fn a_held_direction_moves_at_once_then_after_16_frames_then_every_6() {
-    let mut game = Session::new(&start_19_9());
+    let mut game = Round::new(&start_19_9());
     // An O piece: it reaches column 9 from 5 in four moves.
     assert_eq!(game.piece, 10);
     let mut moves = Vec::new();
@@ -64,7 +64,7 @@ fn a_held_direction_moves_at_once_then_after_16_frames_then_every_6() {
 
 #[test]
 fn tapping_every_other_frame_moves_every_other_frame() {
-    let mut game = Session::new(&start_19_9());
+    let mut game = Round::new(&start_19_9());
     let mut moves = Vec::new();
     for frame in 0..12 {
         let x = game.x;
@@ -78,7 +78,7 @@ fn tapping_every_other_frame_moves_every_other_frame() {
 
 #[test]
 fn right_wins_over_left_and_nothing_shifts_while_down_is_held() {
-    let mut game = Session::new(&start_19_9());
+    let mut game = Round::new(&start_19_9());
     game.step(button::LEFT | button::RIGHT);
     game.step(0);
     assert_eq!(game.x, 6);
@@ -89,7 +89,7 @@ fn right_wins_over_left_and_nothing_shifts_while_down_is_held() {
 
 #[test]
 fn a_piece_held_against_the_stack_moves_the_moment_it_can() {
-    let mut game = Session::new(&start_19_9());
+    let mut game = Round::new(&start_19_9());
     // The O covers columns 4 and 5 of rows 0 and 1; a stone at column 6 blocks it.
     game.cells[6] = FILLED;
     for _ in 0..10 {
@@ -134,7 +134,7 @@ fn a_soft_drop_scores_the_rows_dropped_less_one_by_the_roms_arithmetic() {
     // From the top of an empty field: 17 rows at level 19 give 0x10, read as 10, not 16; 19
     // rows at level 0 give 0x12, read as 12.
     for ((level, wait), rows, points) in [((19, 9), 17, 10), ((0, 0), 19, 12)] {
-        let mut game = Session::new(&start(level, wait).unwrap());
+        let mut game = Round::new(&start(level, wait).unwrap());
         game.autorepeat_y = 0;
         let mut counted = 0;
         for _ in 0..200 {
@@ -159,7 +159,7 @@ fn a_soft_drop_scores_the_rows_dropped_less_one_by_the_roms_arithmetic() {
 
 #[test]
 fn a_is_clockwise_and_b_counterclockwise_on_the_next_frame() {
-    let mut game = Session::new(&start_19_9());
+    let mut game = Round::new(&start_19_9());
     game.piece = 2;
     game.step(button::A);
     assert_eq!(game.piece, 2);
@@ -192,7 +192,7 @@ fn a_is_clockwise_and_b_counterclockwise_on_the_next_frame() {
 
 #[test]
 fn a_turn_into_the_wall_is_refused_without_a_kick() {
-    let mut game = Session::new(&start_19_9());
+    let mut game = Round::new(&start_19_9());
     game.piece = 17;
     game.x = 0;
     game.y = 5;
@@ -208,7 +208,7 @@ fn a_turn_into_the_wall_is_refused_without_a_kick() {
     game.step(0);
     assert_eq!((game.piece, game.x), (18, 2));
     // Against the right wall: T left (3) at column 9 cannot turn to T down (2).
-    let mut game = Session::new(&start_19_9());
+    let mut game = Round::new(&start_19_9());
     game.piece = 3;
     game.x = 9;
     game.y = 5;
@@ -219,7 +219,7 @@ fn a_turn_into_the_wall_is_refused_without_a_kick() {
 
 #[test]
 fn a_turn_into_the_stack_is_refused() {
-    let mut game = Session::new(&start_19_9());
+    let mut game = Round::new(&start_19_9());
     game.piece = 17;
     game.x = 4;
     game.y = 5;
@@ -238,7 +238,7 @@ fn a_turn_into_the_stack_is_refused() {
 
 #[test]
 fn a_move_into_the_wall_is_refused() {
-    let mut game = Session::new(&start_19_9());
+    let mut game = Round::new(&start_19_9());
     game.x = 1;
     game.step(button::LEFT);
     game.step(0);
