@@ -4,6 +4,7 @@
 
 pub mod cli;
 pub mod crash;
+pub mod cycles;
 pub mod ending;
 pub mod eval;
 pub mod film;

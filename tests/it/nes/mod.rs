@@ -4,6 +4,7 @@
 //! (`oracles`). The helpers here serve the library-level tests (`record`, `rules`, `movegen`).
 
 mod cli;
+mod crash_model;
 mod movegen;
 mod oracles;
 mod record;

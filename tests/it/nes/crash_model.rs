@@ -1,0 +1,155 @@
+//! The cycle model (`games::nes::cycles`) held to the crash sweeps of the ROM
+//! (`tools/nes-oracle/crash-tables`): for each (level, rows, crossing, stack) a sweep
+//! tried, the model is asked about the same set-up (`crashes.py`'s field, lines, stack and
+//! counter, over every carry, frame phase and the 0-8 cycles it cannot know). A cell the
+//! model calls safe must be one no variant failed on, on any emulator; the cells it calls
+//! unsafe that no variant failed on are counted (the model is cautious there, or the sweep's
+//! variants missed the failing cycles) and printed as the agreement table docs/NES.md shows.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use tetris_opt::games::nes::cycles::{Count, MARGIN};
+use tetris_opt::games::nes::search::{clear_points, lines_to_level};
+
+/// A sweep's table: the failing cells, with the stack they failed among.
+struct Sweep {
+    name: &'static str,
+    levels: std::ops::RangeInclusive<u8>,
+    rows: std::ops::RangeInclusive<u8>,
+    /// (level, rows, crossing, low) -> listed.
+    failing: BTreeMap<(u8, u8, bool, bool), ()>,
+}
+
+fn sweep(
+    name: &'static str,
+    levels: std::ops::RangeInclusive<u8>,
+    rows: std::ops::RangeInclusive<u8>,
+) -> Sweep {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tools/nes-oracle/crash-tables")
+        .join(format!("{name}.txt"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+    let mut failing = BTreeMap::new();
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let key = (
+            f[0].parse().unwrap(),
+            f[1].parse().unwrap(),
+            f[2] == "cross",
+            f[3] == "low",
+        );
+        failing.insert(key, ());
+    }
+    Sweep {
+        name,
+        levels,
+        rows,
+        failing,
+    }
+}
+
+/// The lines a game from level 19 has on first reaching `level`, as `crashes.py` sets them.
+fn first_lines(level: u8) -> u32 {
+    lines_to_level(19, level as u16)
+}
+
+/// The counts the sweep's set-up of (level, rows, crossing) gives with a low or a tall stack,
+/// over the counter's carry and the frame phase.
+fn counts(level: u8, rows: u8, crossing: bool, low: bool) -> Vec<Count> {
+    let lines = first_lines(level) + if crossing { 9 } else { 1 };
+    let (_, after, lines_after) = clear_points(lines, level, rows as usize);
+    // crashes.py's tall stack: rows 1 to 19 - rows, each with a hole at (row * 3) % 9 and
+    // the well; after the clear row 5 holds what was row 5 - rows.
+    let first_block = (!low).then(|| {
+        let row = 5 - rows as usize;
+        let hole = (row * 3) % 9;
+        (0..10u8).find(|&c| c != 9 && c as usize != hole).unwrap()
+    });
+    let mut out = Vec::new();
+    for carry in [false, true] {
+        for eighth in [false, true] {
+            out.push(Count {
+                level: after,
+                rows,
+                deep_rows: rows,
+                tens: lines_after / 10 != lines / 10,
+                hundreds: lines_after / 100 != lines / 100,
+                level_up: after != level,
+                type_carry: carry && rows > 0,
+                eighth_frame: eighth,
+                piece: if rows > 0 { 0x13 } else { 17 },
+                was_allegro: !low,
+                first_block,
+                ..Count::default()
+            });
+        }
+    }
+    out
+}
+
+/// The smallest margin the model gives a variant of the cell (among the low stack's
+/// variants, or all).
+fn least_margin(level: u8, rows: u8, crossing: bool, low_only: bool) -> i32 {
+    let stacks: &[bool] = if low_only { &[true] } else { &[true, false] };
+    stacks
+        .iter()
+        .flat_map(|&low| counts(level, rows, crossing, low))
+        .map(|c| c.margin())
+        .min()
+        .unwrap()
+}
+
+#[test]
+fn every_cell_the_model_calls_safe_was_clean_on_every_emulator() {
+    let sweeps = [
+        sweep("nes-py-clears", 29..=255, 1..=4),
+        sweep("nes-py-locks", 150..=255, 0..=0),
+        sweep("fceux-clears", 150..=255, 1..=4),
+        sweep("fceux-locks", 150..=255, 0..=0),
+        sweep("tetanes-clears", 150..=255, 1..=4),
+        sweep("tetanes-locks", 150..=255, 0..=0),
+    ];
+    let mut wrong = Vec::new();
+    let mut worst = -1;
+    println!("sweep: cells tried, failed on the ROM, model unsafe at margin {MARGIN}, both, model safe but failed");
+    for s in &sweeps {
+        let (mut tried, mut failed, mut unsafe_, mut both) = (0, 0, 0, 0);
+        for level in s.levels.clone() {
+            for rows in s.rows.clone() {
+                for crossing in [false, true] {
+                    if rows == 0 && crossing {
+                        continue;
+                    }
+                    for low_only in [false, true] {
+                        tried += 1;
+                        let listed = s.failing.contains_key(&(level, rows, crossing, low_only));
+                        let least = least_margin(level, rows, crossing, low_only);
+                        let model = least < MARGIN;
+                        if listed {
+                            worst = worst.max(least);
+                        }
+                        failed += usize::from(listed);
+                        unsafe_ += usize::from(model);
+                        both += usize::from(listed && model);
+                        if listed && !model {
+                            wrong.push(format!(
+                                "{} {level} {rows} {crossing} low={low_only}",
+                                s.name
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        println!(
+            "{}: {tried}, {failed}, {unsafe_}, {both}, {}",
+            s.name,
+            failed - both
+        );
+    }
+    println!("the largest margin the model gives a cell that failed: {worst}");
+    assert!(wrong.is_empty(), "the model calls these safe: {wrong:#?}");
+}
