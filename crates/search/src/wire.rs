@@ -49,7 +49,7 @@ macro_rules! wire_int {
         }
     )*};
 }
-wire_int!(u8, i8, u16, u32, u64, i64);
+wire_int!(u8, i8, u16, i16, u32, u64, i64);
 
 impl Wire for bool {
     const BYTES: usize = 1;

@@ -74,6 +74,9 @@ pub const UNKNOWN: u32 = 8;
 /// emulators fail one set-up the model gives a margin of 1 (a four-line clear passing 1,720 at
 /// level 177, at the hang's edge), none at 2 or more.
 pub const MARGIN: i32 = 3;
+/// Below this level no count comes within [`FAR`] cycles of a failing one (a test checks
+/// it), so what only the counts read (the clear types' counters) does not tell games apart.
+pub const QUIET_BELOW: u8 = 140;
 /// Margins are reported up to this (a lock far from every failing count).
 pub const FAR: i32 = 999;
 

@@ -132,3 +132,30 @@ fn each_term_moves_the_count_as_the_model_says() {
     four.eighth_frame = true;
     assert_eq!(four.cycles(), c4 + 5);
 }
+
+#[test]
+fn no_count_below_the_quiet_level_comes_near_a_failing_one() {
+    for level in 0..QUIET_BELOW {
+        for rows in 0..=4 {
+            for push_down in [0, 5] {
+                let loudest = Count {
+                    level,
+                    rows,
+                    deep_rows: rows,
+                    tens: true,
+                    hundreds: true,
+                    level_up: true,
+                    push_down,
+                    type_carry: true,
+                    eighth_frame: true,
+                    piece: 0x13,
+                    was_allegro: false,
+                    first_block: Some(9),
+                    select: true,
+                    next_hidden: false,
+                };
+                assert_eq!(loudest.margin(), FAR, "level {level}, rows {rows}");
+            }
+        }
+    }
+}

@@ -3,7 +3,6 @@
 //! input in [`record`], and the checker's replay in [`replay`].
 
 pub mod cli;
-pub mod crash;
 pub mod cycles;
 pub mod ending;
 pub mod eval;

@@ -8,7 +8,7 @@
 //! generator, counts the frame and reads the controller. The state, its queries and the frame
 //! loop are here; the routines a frame runs are in the `frame` module.
 
-use super::crash;
+use super::cycles;
 use super::start::Start;
 use super::tables::{EMPTY_TILE, ORIENTATIONS, SPAWN_TABLE};
 use crate::search::wire::Wire;
@@ -62,7 +62,8 @@ pub enum Outcome {
     Playing,
     /// A piece locked where it overlaps the stack (it spawned into it): the ROM's game over.
     ToppedOut,
-    /// A clear the ROM crashes (or freezes) on ([`super::crash`]): no piece spawns again.
+    /// A lock whose counting frame the cycle model cannot call safe ([`super::cycles`]): the
+    /// ROM may crash, stall or garble the screen there.
     Crashed,
 }
 
@@ -127,8 +128,16 @@ pub struct Round {
     pub level: u8,
     /// Times the level counter went from 255 back to 0 (the community's "rebirth").
     pub level_wraps: u8,
-    /// Rows 0..=5 were empty when the last piece locked ([`crash::low_stack`]).
-    pub low_at_lock: bool,
+    /// `allegro`: the music is fast (the last count found a block on row 5).
+    pub allegro: bool,
+    /// `displayNextPiece`: Select toggles the next box, which costs the counting frame 394
+    /// cycles while it shows.
+    pub next_hidden: bool,
+    /// Rows the last lock cleared at index 11 or below ([`cycles::Count::deep_rows`]).
+    pub deep_rows: u8,
+    /// The smallest margin of every count so far ([`cycles::margin`]; [`cycles::FAR`] when
+    /// none came near a failing count).
+    pub margin: i16,
     /// `lines` as the ROM keeps them: BCD low byte, binary hundreds.
     pub lines_bcd: [u8; 2],
     pub score: BcdScore,
@@ -166,7 +175,10 @@ crate::wire_fields!(Round {
     row_y,
     level,
     level_wraps,
-    low_at_lock,
+    allegro,
+    next_hidden,
+    deep_rows,
+    margin,
     lines_bcd,
     score,
     held,
@@ -201,7 +213,10 @@ impl Round {
             row_y: 0,
             level: start.level,
             level_wraps: 0,
-            low_at_lock: true,
+            allegro: false,
+            next_hidden: false,
+            deep_rows: 0,
+            margin: cycles::FAR as i16,
             lines_bcd: [0, 0],
             score: BcdScore::default(),
             held: 0,
@@ -273,6 +288,10 @@ impl Round {
             return events;
         }
         self.fall_timer = self.fall_timer.wrapping_add(1);
+        // The routine that counts the fall timer toggles the next box on Select.
+        if self.held & !self.held_before & button::SELECT != 0 {
+            self.next_hidden = !self.next_hidden;
+        }
         match self.play_state {
             play_state::ACTIVE => {
                 self.shift();

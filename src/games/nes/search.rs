@@ -7,24 +7,25 @@
 //! lock frame and the presses), so children with one hash become one game. A child's code is
 //! in the `code` module, and what a lock leaves (field, points, level) in `points`.
 
-use super::crash;
+use super::cycles;
 use super::ending::Ending;
 use super::eval::{cost, Rows, Weights};
 use super::movegen::{placements, InputModel, Placement, Tap};
 use super::record::Record;
 use super::rules::{play_state, Outcome, Round};
 use super::start::Start;
-use super::tables::ORIENTATIONS;
 use crate::search::{self, DepthStats, Game, Objective, Options, Run, Sink};
 use smallvec::SmallVec;
 use std::hash::{BuildHasher, Hash, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 mod code;
+mod knobs;
 mod points;
 mod stream;
 
 pub use code::NesCode;
+use knobs::{count_margin, MARGIN_ENOUGH, MARGIN_PRICE};
 pub use points::{clear_points, lines_to_level};
 use points::{cost_scale, place};
 pub use stream::RecordStream;
@@ -150,6 +151,10 @@ fn child_hash(
         parent.frame_counter,
     )
         .hash(&mut h);
+    if parent.level >= cycles::QUIET_BELOW {
+        // The clear types' counters and the next box count in the count's cycles.
+        (parent.clears.map(|c| c % 10), parent.next_hidden).hash(&mut h);
+    }
     (p.piece, p.x, p.y, p.lock_frame).hash(&mut h);
     for t in &p.taps {
         (t.frame, t.buttons).hash(&mut h);
@@ -209,7 +214,7 @@ impl Seam {
                 _ => 0,
             };
             let events = game.step(buttons);
-            if game.outcome != Outcome::Playing {
+            if game.outcome != Outcome::Playing || (game.margin as i32) < cycles::MARGIN {
                 return dead(game);
             }
             if events.locked
@@ -299,8 +304,7 @@ pub(super) enum Child {
         score: u64,
         code: NesCode,
     },
-    /// Refused: it makes a clear the crash table lists, or leaves no safe clear to pass the
-    /// next ten lines.
+    /// Refused: its counting frame comes within [`cycles::MARGIN`] cycles of a failing count.
     Crashes,
 }
 
@@ -315,32 +319,30 @@ impl Seam {
         let game = &state.game;
         let rows = game.rows();
         let lines_before = game.lines();
-        // The field is low at the lock when it was low before and the piece stays below row 5.
-        let low_before = crash::low_stack(&rows);
         let all = placements(game, self.model, state.first_press());
         for (order, p) in all.iter().enumerate() {
+            let (after, cleared, deep) = place(&rows, p.piece, p.x, p.y);
+            let (points, level, lines) = clear_points(lines_before, game.level, cleared);
+            let lock = |hidden| {
+                let piece = (p.piece, hidden);
+                count_margin(game, piece, &after, (cleared, deep), (level, lines))
+            };
+            let margin = lock(game.next_hidden);
+            if margin < cycles::MARGIN {
+                match self.knobbed(state, score, p, (all.len(), order)) {
+                    Some(child) => each(child),
+                    None => each(Child::Crashes),
+                }
+                continue;
+            }
             let Some(code) = NesCode::of(order, p) else {
                 continue;
             };
-            let (after, cleared) = place(&rows, p.piece, p.x, p.y);
-            let low = || {
-                low_before
-                    && ORIENTATIONS[p.piece as usize]
-                        .iter()
-                        .all(|&(dy, _)| p.y + dy > 5)
-            };
-            if cleared > 0 && crash::crashes(game.level, lines_before, cleared, low()) {
-                each(Child::Crashes);
-                continue;
-            }
-            let (points, level, lines) = clear_points(lines_before, game.level, cleared);
-            if !crash::can_pass(level, lines) {
-                each(Child::Crashes);
-                continue;
-            }
             let score = score + points;
+            // At equal score and field, the larger margin.
+            let near = (MARGIN_ENOUGH - margin).max(0) as f64 * MARGIN_PRICE;
             each(Child::Kept {
-                key: cost(&after, &self.weights) * cost_scale(level) - score as f64,
+                key: cost(&after, &self.weights) * cost_scale(level) - score as f64 + near,
                 hash: child_hash(&self.seeds, game, &after, score, lines, level, p),
                 score,
                 code,

@@ -21,7 +21,7 @@ fn greedy_game(search: &Seam, pieces: u64) -> (State, Vec<NesCode>) {
             .enumerate()
             .filter_map(|(order, p)| {
                 let code = NesCode::of(order, p)?;
-                let (after, cleared) = place(&rows, p.piece, p.x, p.y);
+                let (after, cleared, _) = place(&rows, p.piece, p.x, p.y);
                 let (points, _, _) = clear_points(game.lines(), game.level, cleared);
                 Some((cost(&after, &search.weights) - points as f64, code))
             })

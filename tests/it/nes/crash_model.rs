@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 use tetris_opt::games::nes::cycles::{Count, MARGIN};
-use tetris_opt::games::nes::search::{clear_points, lines_to_level};
+use tetris_opt::games::nes::search::lines_to_level;
 
 /// A sweep's table: the failing cells, with the stack they failed among.
 struct Sweep {
@@ -60,31 +60,10 @@ fn first_lines(level: u8) -> u32 {
 /// over the counter's carry and the frame phase.
 fn counts(level: u8, rows: u8, crossing: bool, low: bool) -> Vec<Count> {
     let lines = first_lines(level) + if crossing { 9 } else { 1 };
-    let (_, after, lines_after) = clear_points(lines, level, rows as usize);
-    // crashes.py's tall stack: rows 1 to 19 - rows, each with a hole at (row * 3) % 9 and
-    // the well; after the clear row 5 holds what was row 5 - rows.
-    let first_block = (!low).then(|| {
-        let row = 5 - rows as usize;
-        let hole = (row * 3) % 9;
-        (0..10u8).find(|&c| c != 9 && c as usize != hole).unwrap()
-    });
     let mut out = Vec::new();
     for carry in [false, true] {
         for eighth in [false, true] {
-            out.push(Count {
-                level: after,
-                rows,
-                deep_rows: rows,
-                tens: lines_after / 10 != lines / 10,
-                hundreds: lines_after / 100 != lines / 100,
-                level_up: after != level,
-                type_carry: carry && rows > 0,
-                eighth_frame: eighth,
-                piece: if rows > 0 { 0x13 } else { 17 },
-                was_allegro: !low,
-                first_block,
-                ..Count::default()
-            });
+            out.push(super::swept(level, lines, rows, low, carry, eighth));
         }
     }
     out

@@ -10,7 +10,9 @@ mod oracles;
 mod record;
 mod rules;
 
+use tetris_opt::games::nes::cycles::Count;
 use tetris_opt::games::nes::record::Record;
+use tetris_opt::games::nes::search::clear_points;
 use tetris_opt::games::nes::start::{start, Start};
 
 const FIXTURE: &str = "tests/fixtures/nes/solver-level19-wait9.txt";
@@ -42,5 +44,33 @@ fn level_after(start_level: u8, lines: u32) -> u8 {
         start_level
     } else {
         (start_level as u32 + 1 + (lines - first) / 10) as u8
+    }
+}
+
+/// The counting frame of a clear as `tools/nes-oracle/crashes.py` sets it up: `rows` full
+/// rows at the bottom, a vertical I in column 9, `lines` before, no push-down; `low`: nothing
+/// else on the field and the music slow, else its tall stack (rows 1 to 19 - rows, each with
+/// a hole at (row * 3) % 9 and the well) and the music fast; `carry`: the clear type's
+/// counter carries; `eighth`: the frame counter is a multiple of 8.
+fn swept(level: u8, lines: u32, rows: u8, low: bool, carry: bool, eighth: bool) -> Count {
+    let (_, after, lines_after) = clear_points(lines, level, rows as usize);
+    // After the clear row 5 holds what was row 5 - rows.
+    let first_block = (!low).then(|| {
+        let hole = ((5 - rows as usize) * 3) % 9;
+        (0..10u8).find(|&c| c != 9 && c as usize != hole).unwrap()
+    });
+    Count {
+        level: after,
+        rows,
+        deep_rows: rows,
+        tens: lines_after / 10 != lines / 10,
+        hundreds: lines_after / 100 != lines / 100,
+        level_up: after != level,
+        type_carry: carry && rows > 0,
+        eighth_frame: eighth,
+        piece: if rows > 0 { 0x13 } else { 17 },
+        was_allegro: !low,
+        first_block,
+        ..Count::default()
     }
 }

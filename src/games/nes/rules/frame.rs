@@ -3,7 +3,7 @@
 //! row checks, the lines and points, the next spawn, and the vertical blank that ends every
 //! frame.
 
-use super::{button, crash, next_rng, pick_piece, play_state, Outcome, Round, VRAM_DONE};
+use super::{button, cycles, next_rng, pick_piece, play_state, Outcome, Round, VRAM_DONE};
 use crate::games::nes::tables::{frames_per_drop, EMPTY_TILE, ORIENTATIONS, ROTATE_A, ROTATE_B};
 
 impl Round {
@@ -132,7 +132,7 @@ impl Round {
             self.cells[i as usize] = 0x7B;
         }
         self.pieces += 1;
-        self.low_at_lock = crash::low_stack(&self.rows());
+        self.deep_rows = 0;
         self.line_index = 0;
         self.update_playfield();
         self.play_state = play_state::CHECK_ROWS;
@@ -152,6 +152,7 @@ impl Round {
                 .all(|&c| c != EMPTY_TILE)
         {
             self.completed_lines += 1;
+            self.deep_rows += u8::from(row >= 11);
             self.cells.copy_within(0..start, 10);
             self.cells[..10].fill(EMPTY_TILE);
             // The ROM hides the piece while the rows go (orientation $13: no piece).
@@ -170,16 +171,19 @@ impl Round {
         };
     }
 
-    /// `playState_updateLinesAndStatistics`: lines one at a time (the level goes up when the
-    /// count's tens, read as BCD, pass the level), soft-drop points, then the clear's points
-    /// times level + 1 at the level just reached. Returns whether the level went up.
+    /// `playState_updateLinesAndStatistics`: the music's tempo check, lines one at a time (the
+    /// level goes up when the count's tens, read as BCD, pass the level), soft-drop points,
+    /// then the clear's points times level + 1 at the level just reached; the frame's cycles
+    /// are counted ([`cycles`]). Returns whether the level went up.
     pub(super) fn update_lines(&mut self) -> bool {
+        let (level_before, lines_before) = (self.level, self.lines_bcd);
+        let first_block = (0..10u8).find(|&c| self.filled(5, c as usize));
+        let was_allegro = std::mem::replace(&mut self.allegro, first_block.is_some());
         let mut level_up = false;
         let rows = self.completed_lines as usize;
         if rows > 0 {
             self.clears[rows - 1] += 1;
         }
-        let crashes = crash::crashes(self.level, self.lines(), rows, self.low_at_lock);
         for _ in 0..rows {
             let [mut lo, mut hi] = self.lines_bcd;
             lo = lo.wrapping_add(1);
@@ -200,6 +204,25 @@ impl Round {
                 }
             }
         }
+        let count = cycles::Count {
+            level: self.level,
+            rows: rows as u8,
+            deep_rows: self.deep_rows,
+            tens: self.lines_bcd[0] >> 4 != lines_before[0] >> 4,
+            hundreds: self.lines_bcd[1] != lines_before[1],
+            level_up: self.level != level_before,
+            push_down: self.hold_down_points,
+            // The counter is BCD: its ones digit wraps on every tenth clear of the type.
+            type_carry: rows > 0 && self.clears[rows - 1].is_multiple_of(10),
+            eighth_frame: self.frame_counter.is_multiple_of(8),
+            piece: self.piece,
+            was_allegro,
+            first_block,
+            select: self.newly_pressed() & button::SELECT != 0,
+            next_hidden: self.next_hidden,
+        };
+        let margin = count.margin();
+        self.margin = self.margin.min(margin as i16);
         self.score.add_soft_drop(self.hold_down_points);
         self.hold_down_points = 0;
         for _ in 0..=self.level {
@@ -207,7 +230,7 @@ impl Round {
         }
         self.completed_lines = 0;
         self.play_state = play_state::GOAL_CHECK;
-        if crashes {
+        if margin < 0 {
             self.outcome = Outcome::Crashed;
         }
         level_up

@@ -5,8 +5,9 @@
 use crate::games::nes::eval::{Rows, FULL};
 use crate::games::nes::tables::{ORIENTATIONS, POINTS};
 
-/// The field after a piece locks there and full rows go; returns the rows cleared.
-pub(super) fn place(rows: &Rows, piece: u8, x: i8, y: i8) -> (Rows, usize) {
+/// The field after a piece locks there and full rows go; returns the rows cleared, and how
+/// many of them were at index 11 or below ([`crate::games::nes::cycles::Count::deep_rows`]).
+pub(super) fn place(rows: &Rows, piece: u8, x: i8, y: i8) -> (Rows, usize, usize) {
     let mut placed = *rows;
     for &(dy, dx) in &ORIENTATIONS[piece as usize] {
         let r = y + dy;
@@ -16,16 +17,17 @@ pub(super) fn place(rows: &Rows, piece: u8, x: i8, y: i8) -> (Rows, usize) {
     }
     let mut out = [0u16; 20];
     let mut k = 20;
-    let mut cleared = 0;
+    let (mut cleared, mut deep) = (0, 0);
     for r in (0..20).rev() {
         if placed[r] == FULL {
             cleared += 1;
+            deep += usize::from(r >= 11);
         } else {
             k -= 1;
             out[k] = placed[r];
         }
     }
-    (out, cleared)
+    (out, cleared, deep)
 }
 
 /// Points and the level after a clear, by the ROM's rules (lines counted one at a time, the
