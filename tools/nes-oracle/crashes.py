@@ -386,7 +386,8 @@ def cmd_sweep(args):
 
 
 # The emulator a table's first line names (crashes.py merge takes the first word, lowercased).
-EMULATOR_NAMES = {"nes-py": "nes-py", "tetanes": "TetaNES tetanes-py 0.1.9", "cynes": "cynes"}
+EMULATOR_NAMES = {"nes-py": "nes-py", "tetanes": "TetaNES tetanes-py 0.1.9", "cynes": "cynes",
+                  "nestopia": "Nestopia libretro-nestopia 1.52.0"}
 
 
 def write_table(out, cells, about, emulator="nes-py", tool="tools/nes-oracle/crashes.py"):
@@ -474,12 +475,12 @@ def main():
     p.add_argument("--phases", default="0-3", help="only these phases (to split a sweep)")
     p.add_argument("--raw", help="also write every variant's result as JSON lines here")
     p.add_argument("--resume", action="store_true", help="skip the variants --raw already holds")
-    p.add_argument("--emulator", choices=("nes-py", "tetanes"), default="nes-py")
+    p.add_argument("--emulator", choices=("nes-py", "tetanes", "nestopia"), default="nes-py")
     p.set_defaults(run=cmd_sweep)
     p = sub.add_parser("table", help="the table from sweeps' --raw logs")
     p.add_argument("raw_files", nargs="+")
     p.add_argument("--about", required=True, help="the header's line on what was swept")
-    p.add_argument("--emulator", choices=("nes-py", "tetanes"), default="nes-py", help="the sweeps' emulator")
+    p.add_argument("--emulator", choices=("nes-py", "tetanes", "nestopia"), default="nes-py", help="the sweeps' emulator")
     p.set_defaults(run=cmd_table)
     p = sub.add_parser("merge", help="the union of tables (emulators, sweeps)")
     p.add_argument("tables", nargs="+")
@@ -494,7 +495,7 @@ def main():
     p.add_argument("--stack", default="low", choices=("low", "tall"))
     p.add_argument("--carry", action="store_true", help="the clear type's statistics counter carries")
     p.add_argument("--score", type=int, default=999999)
-    p.add_argument("--emulator", choices=("nes-py", "tetanes"), default="nes-py")
+    p.add_argument("--emulator", choices=("nes-py", "tetanes", "nestopia"), default="nes-py")
     p.set_defaults(run=cmd_one)
     args = parser.parse_args()
     args.run(args)

@@ -317,7 +317,14 @@ class TetanesNes(Nes):
         self.env.load_state_from_path(saved)
 
 
-EMULATORS = {"nes-py": Nes, "cynes": CynesNes, "tetanes": TetanesNes}
+def nestopia_nes():
+    """Nestopia, the fourth oracle (Debian's libretro core, nestopia.py), loaded only when asked for."""
+    import nestopia  # noqa: E402  (it imports this module)
+
+    return nestopia.NestopiaNes()
+
+
+EMULATORS = {"nes-py": Nes, "cynes": CynesNes, "tetanes": TetanesNes, "nestopia": nestopia_nes}
 
 
 def parse_range(text):
