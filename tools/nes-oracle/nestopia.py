@@ -243,6 +243,32 @@ class Core:
         return words[:, :width] & 0xFFFFFF
 
 
+# The playfield's cell (0, 0) in the picture: nametable column 12, row 6 (found from a frame
+# of a game under way, where only this origin makes the picture's cells the RAM's field).
+FIELD_X, FIELD_Y, CELL = 96, 48, 8
+# The cells of each orientation id as (dy, dx) from the piece's position, as
+# src/games/nes/tables.rs has them: the falling piece is drawn as sprites over the field.
+ORIENTATIONS = (
+    ((0, -1), (0, 0), (0, 1), (-1, 0)), ((-1, 0), (0, 0), (0, 1), (1, 0)),
+    ((0, -1), (0, 0), (0, 1), (1, 0)), ((-1, 0), (0, -1), (0, 0), (1, 0)),
+    ((-1, 0), (0, 0), (1, -1), (1, 0)), ((-1, -1), (0, -1), (0, 0), (0, 1)),
+    ((-1, 0), (-1, 1), (0, 0), (1, 0)), ((0, -1), (0, 0), (0, 1), (1, 1)),
+    ((0, -1), (0, 0), (1, 0), (1, 1)), ((-1, 1), (0, 0), (0, 1), (1, 0)),
+    ((0, -1), (0, 0), (1, -1), (1, 0)), ((0, 0), (0, 1), (1, -1), (1, 0)),
+    ((-1, 0), (0, 0), (0, 1), (1, 1)), ((-1, 0), (0, 0), (1, 0), (1, 1)),
+    ((0, -1), (0, 0), (0, 1), (1, -1)), ((-1, -1), (-1, 0), (0, 0), (1, 0)),
+    ((-1, 1), (0, -1), (0, 0), (0, 1)), ((-2, 0), (-1, 0), (0, 0), (1, 0)),
+    ((0, -2), (0, -1), (0, 0), (0, 1)),
+)
+
+
+def piece_cells(x, y, piece):
+    """The field cells (row, column) a piece at (x, y) covers; none for an id outside the table."""
+    if piece >= len(ORIENTATIONS):
+        return set()
+    return {(y + dy, x + dx) for dy, dx in ORIENTATIONS[piece]}
+
+
 class NestopiaNes(oracle.Nes):
     """The oracle on Nestopia (Debian's libretro core). Its step is retro_run: one whole video
     frame, so a movie of any length stays in step with the controller. Its save state
@@ -256,13 +282,39 @@ class NestopiaNes(oracle.Nes):
     def __init__(self):
         self.core = Core.get()
         self.ram = self.core.power_on()
-        self.size = None
+        self.piece_before = (0, 0, 0xFF)
         for _ in range(self.lead_frames):
             self.step(0)
 
     def step(self, buttons):
+        # The piece as the logic left it: the frame about to be drawn shows its sprites there.
+        self.piece_before = (int(self.ram[0x40]), int(self.ram[0x41]), int(self.ram[0x42]))
         self.core.buttons = buttons
         self.core.lib.retro_run()
+
+    def screen(self):
+        """The screen check: "ok" when the picture's playfield (the last frame the core drew)
+        shows each of its 200 cells empty exactly where the RAM's field is empty, else the
+        first cell that differs. A cell is empty when its 8x8 pixels all have the colour of
+        the empty tile (the backdrop, black). The falling piece is sprites drawn over the
+        field, so the cells it covers, where the logic left it before this frame or after,
+        are not judged."""
+        picture = self.core.picture()
+        if picture is None:
+            return "no picture"
+        cells = picture[FIELD_Y:FIELD_Y + 20 * CELL, FIELD_X:FIELD_X + 10 * CELL]
+        empty = (cells.reshape(20, CELL, 10, CELL) == 0).all(axis=(1, 3))
+        field = self.board()
+        piece = piece_cells(*self.piece_before) | piece_cells(
+            int(self.ram[0x40]), int(self.ram[0x41]), int(self.ram[0x42]))
+        for row in range(20):
+            for column in range(10):
+                ram_empty = field[row * 10 + column] == "."
+                if ram_empty != bool(empty[row, column]) and (row, column) not in piece:
+                    shown = "empty" if empty[row, column] else "filled"
+                    return (f"row {row} column {column}: the picture {shown}, the RAM "
+                            f"{'empty' if ram_empty else 'filled'}")
+        return "ok"
 
     def backup(self):
         """The whole machine, serialized; restore() takes it."""

@@ -451,6 +451,8 @@ def cmd_play(args):
                 s = nes.snapshot()
                 s["frame"] = pending
                 s["board"] = nes.board()
+                if hasattr(nes, "screen"):  # the picture's playfield against the RAM's (Nestopia)
+                    s["screen"] = nes.screen()
                 out.write(json.dumps(s) + "\n")
                 pending = None
             if state == 1 and last_state != 1:
