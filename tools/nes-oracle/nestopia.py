@@ -2,6 +2,8 @@
 the libretro API with ctypes, as `oracle.py play --emulator nestopia` and `crashes.py
 --emulator nestopia` run it.
 
+  python nestopia.py ready     exit 0 when the core and the ROM are found and a frame plays
+
 A libretro core is a shared library with global state: one machine per process. `Core` loads
 the library once and powers the machine on again for each `NestopiaNes`; crashes.py's fresh
 emulator after a failure is such a power cycle.
@@ -86,7 +88,11 @@ class Core:
         return cls.instance
 
     def __init__(self):
-        self.lib = C.CDLL(core_path())
+        path = core_path()
+        try:
+            self.lib = C.CDLL(path)
+        except OSError as e:
+            raise SystemExit(f"the Nestopia core does not load: {e}") from None
         lib = self.lib
         lib.retro_get_memory_data.restype = C.c_void_p
         lib.retro_get_memory_size.restype = C.c_size_t
@@ -322,3 +328,19 @@ class NestopiaNes(oracle.Nes):
 
     def restore(self, saved=None):
         self.core.unserialize(saved)
+
+
+def main():
+    """`nestopia.py ready`: exit 0 when the core, its callbacks and the ROM work (one frame is
+    played), else a line naming what is missing. The tests ask this before playing."""
+    import sys
+
+    if sys.argv[1:] != ["ready"]:
+        raise SystemExit("usage: nestopia.py ready   (play with oracle.py play --emulator nestopia)")
+    nes = NestopiaNes()
+    nes.step(0)
+    print(f"Nestopia ready: {core_path()}, ROM {oracle.ROM}")
+
+
+if __name__ == "__main__":
+    main()

@@ -5,7 +5,7 @@ project's NES engine.
   oracle.py starts --levels 18,19 --waits 0-63   start states reached by the menu sequence
   oracle.py play RECORD [--frames]               per-piece (or per-frame) RAM as JSON lines
                                                  (RECORD may be an FM2 movie: *.fm2)
-  oracle.py play --emulator tetanes RECORD       the same on TetaNES (tetanes-py), the third oracle
+  oracle.py play --emulator tetanes|nestopia R  the same on TetaNES (tetanes-py) or Nestopia (nestopia.py)
   oracle.py play --emulator cynes RECORD         the same on cynes
 
 The menu sequence is the one `src/games/nes/start.rs` documents; the two must stay equal.
@@ -487,8 +487,8 @@ def main():
     p.add_argument("record")
     p.add_argument("--frames", action="store_true")
     p.add_argument("--emulator", choices=sorted(EMULATORS), default="nes-py",
-                   help="nes-py (the default), tetanes (tetanes-py, in requirements.txt) or cynes"
-                   " (pip install cynes in the same virtualenv)")
+                   help="nes-py (the default), tetanes (tetanes-py, in requirements.txt), nestopia (Debian's"
+                   " libretro core, setup-nestopia.sh) or cynes (pip install cynes in the same virtualenv)")
     p.add_argument("--freeze", type=int, default=1200,
                    help="frames without a spawn (the game not over) that end the play as a crash (default 1200)")
     p.set_defaults(run=cmd_play)
