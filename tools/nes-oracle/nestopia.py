@@ -268,6 +268,17 @@ ORIENTATIONS = (
 )
 
 
+# The parts of the game's screen that change in play, as rectangles of 8x8 tiles (first row,
+# last row, first column, last column), found from the pictures at every spawn of the
+# committed records: the field, the lines counter, the score, the statistics (their pieces
+# take the level's colours), the next piece and the level. Everything else (the frame, the
+# bricks, the labels, the top score) stays as on the game's first frame.
+CHANGING_TILES = ((6, 25, 12, 21), (3, 3, 19, 21), (8, 8, 24, 29), (11, 24, 3, 8), (14, 17, 23, 28), (21, 21, 24, 29))
+STILL = numpy.ones((240, 256), bool)
+for _top, _bottom, _left, _right in CHANGING_TILES:
+    STILL[_top * 8:(_bottom + 1) * 8, _left * 8:(_right + 1) * 8] = False
+
+
 def piece_cells(x, y, piece):
     """The field cells (row, column) a piece at (x, y) covers; none for an id outside the table."""
     if piece >= len(ORIENTATIONS):
@@ -289,6 +300,7 @@ class NestopiaNes(oracle.Nes):
         self.core = Core.get()
         self.ram = self.core.power_on()
         self.piece_before = (0, 0, 0xFF)
+        self.first_picture = None
         for _ in range(self.lead_frames):
             self.step(0)
 
@@ -297,6 +309,8 @@ class NestopiaNes(oracle.Nes):
         self.piece_before = (int(self.ram[0x40]), int(self.ram[0x41]), int(self.ram[0x42]))
         self.core.buttons = buttons
         self.core.lib.retro_run()
+        if self.first_picture is None and self.ram[0xC0] == 4 and self.ram[0x48] == 1:
+            self.first_picture = self.core.picture()  # the game's first frame
 
     def screen(self):
         """The screen check: "ok" when the picture's playfield (the last frame the core drew)
@@ -304,7 +318,9 @@ class NestopiaNes(oracle.Nes):
         first cell that differs. A cell is empty when its 8x8 pixels all have the colour of
         the empty tile (the backdrop, black). The falling piece is sprites drawn over the
         field, so the cells it covers, where the logic left it before this frame or after,
-        are not judged."""
+        are not judged. Outside the field the picture must equal the game's first frame but in
+        the parts that change in play (CHANGING_TILES): stray sprites or tiles there are
+        reported as the first pixel that differs."""
         picture = self.core.picture()
         if picture is None:
             return "no picture"
@@ -320,6 +336,11 @@ class NestopiaNes(oracle.Nes):
                     shown = "empty" if empty[row, column] else "filled"
                     return (f"row {row} column {column}: the picture {shown}, the RAM "
                             f"{'empty' if ram_empty else 'filled'}")
+        if self.first_picture is not None:
+            moved = (picture != self.first_picture) & STILL
+            if moved.any():
+                y, x = (int(v[0]) for v in numpy.nonzero(moved))
+                return f"outside the field: pixel ({x}, {y}), tile row {y // 8} column {x // 8}, unlike the game's first frame"
         return "ok"
 
     def backup(self):
