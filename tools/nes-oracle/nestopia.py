@@ -33,8 +33,9 @@ JOYPAD = {0: oracle.B, 2: oracle.SELECT, 3: oracle.START, 4: oracle.UP, 5: oracl
           6: oracle.LEFT, 7: oracle.RIGHT, 8: oracle.A}
 
 # The core's options. The RAM's power-on state is zeros (runs repeat byte for byte, as TetaNES's
-# is made to); no overscan mask, so the picture is the whole 256x240; an NTSC machine; no
-# sprite limit lifted. Options not named here keep the core's default (the first listed).
+# is made to); no overscan mask, so the picture is the whole 256x240; an NTSC machine; the
+# hardware's sprite limit kept. Options not named here keep the core's default (the first
+# listed). The values are module constants, so the pointers the core is handed stay valid.
 OPTIONS = {
     b"nestopia_ram_power_state": b"0x00",
     b"nestopia_favored_system": b"ntsc",
@@ -109,7 +110,6 @@ class Core:
         self.port1 = 0  # the second controller: idle but while its place in memory is looked for
         self.pixel_format = None
         self.video = None  # (pointer, width, height, pitch) of the last frame the core showed
-        self.values = []  # the option strings handed to the core, kept alive
         # The callbacks stay referenced here as long as the core may call them.
         self.callbacks = (ENVIRONMENT(self.environment), VIDEO(self.video_refresh),
                           AUDIO_SAMPLE(lambda left, right: None), AUDIO_BATCH(lambda data, frames: frames),
@@ -227,8 +227,8 @@ class Core:
                 words = numpy.frombuffer(C.string_at(low, high - low), dtype="<u8")
                 for pointer in {int(w) for w in words[words > 0x10000]}:
                     if (found is None or pointer in found) and any(a <= pointer < b - 24 for a, b in heap):
-                        pads = struct.unpack("<6I", C.string_at(pointer, 24))
-                        if pads == (pattern, 0, pads[2], ~pattern & 0xFF, 0, pads[5]) and pads[2] == pads[5] == 0:
+                        # Two pads: the buttons, no microphone, the flag still clear.
+                        if struct.unpack("<6I", C.string_at(pointer, 24)) == (pattern, 0, 0, ~pattern & 0xFF, 0, 0):
                             hits.add(pointer)
             found = hits
         self.buttons, self.port1 = 0, 0
