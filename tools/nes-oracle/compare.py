@@ -176,6 +176,15 @@ def summarize(name, lines, ours):
         }
         if index < len(ours):
             result["first_difference"]["engine_frame"] = ours[index]["frame"]
+    # The screen check (Nestopia's snapshots carry one): the picture's playfield against the
+    # RAM's at each spawn, which spawn timing alone does not see.
+    screens = [(i, t) for i, t in enumerate(spawns) if "screen" in t]
+    if screens:
+        result["screens_checked"] = len(screens)
+        bad = next(((i, t) for i, t in screens if t["screen"] != "ok"), None)
+        if bad is not None:
+            result["screen_mismatch"] = {"spawn": bad[0], "frame": bad[1]["frame"], "level": bad[1]["level"],
+                                         "lines": bad[1]["lines"], "what": bad[1]["screen"]}
     # A freeze: the first spawn much later than the engine's.
     late = next(
         (
@@ -233,6 +242,12 @@ def show(summary):
         else:
             print(f"  first spawn unlike {v['oracle']}'s: {v['spawn']} (frame {v.get('frame')}): "
                   f"{', '.join(v['fields'])}")
+    if summary.get("screen_mismatch"):
+        m = summary["screen_mismatch"]
+        print(f"  screen mismatch at spawn {m['spawn']} (frame {m['frame']}, level {m['level']}, lines "
+              f"{m['lines']}): {m['what']}")
+    elif summary.get("screens_checked"):
+        print(f"  the screen's playfield equals the RAM's at all {summary['screens_checked']} spawns checked")
     if summary.get("late_spawn"):
         s = summary["late_spawn"]
         print(f"  first late spawn: frame {s['frame']} (engine {s['engine_frame']}), level {s['level']}, "
@@ -270,6 +285,8 @@ def main():
             print(json.dumps(s))
         else:
             show(s)
+    if any(s.get("screen_mismatch") for s in summaries):
+        sys.exit(1)  # a picture unlike the RAM is a fault even where every spawn agrees
 
 
 if __name__ == "__main__":

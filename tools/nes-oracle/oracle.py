@@ -5,7 +5,7 @@ project's NES engine.
   oracle.py starts --levels 18,19 --waits 0-63   start states reached by the menu sequence
   oracle.py play RECORD [--frames]               per-piece (or per-frame) RAM as JSON lines
                                                  (RECORD may be an FM2 movie: *.fm2)
-  oracle.py play --emulator tetanes RECORD       the same on TetaNES (tetanes-py), the third oracle
+  oracle.py play --emulator tetanes|nestopia R  the same on TetaNES (tetanes-py) or Nestopia (nestopia.py)
   oracle.py play --emulator cynes RECORD         the same on cynes
 
 The menu sequence is the one `src/games/nes/start.rs` documents; the two must stay equal.
@@ -317,7 +317,14 @@ class TetanesNes(Nes):
         self.env.load_state_from_path(saved)
 
 
-EMULATORS = {"nes-py": Nes, "cynes": CynesNes, "tetanes": TetanesNes}
+def nestopia_nes():
+    """Nestopia, the fourth oracle (Debian's libretro core, nestopia.py), loaded only when asked for."""
+    import nestopia  # noqa: E402  (it imports this module)
+
+    return nestopia.NestopiaNes()
+
+
+EMULATORS = {"nes-py": Nes, "cynes": CynesNes, "tetanes": TetanesNes, "nestopia": nestopia_nes}
 
 
 def parse_range(text):
@@ -444,6 +451,8 @@ def cmd_play(args):
                 s = nes.snapshot()
                 s["frame"] = pending
                 s["board"] = nes.board()
+                if hasattr(nes, "screen"):  # the picture's playfield against the RAM's (Nestopia)
+                    s["screen"] = nes.screen()
                 out.write(json.dumps(s) + "\n")
                 pending = None
             if state == 1 and last_state != 1:
@@ -478,8 +487,8 @@ def main():
     p.add_argument("record")
     p.add_argument("--frames", action="store_true")
     p.add_argument("--emulator", choices=sorted(EMULATORS), default="nes-py",
-                   help="nes-py (the default), tetanes (tetanes-py, in requirements.txt) or cynes"
-                   " (pip install cynes in the same virtualenv)")
+                   help="nes-py (the default), tetanes (tetanes-py, in requirements.txt), nestopia (Debian's"
+                   " libretro core, setup-nestopia.sh) or cynes (pip install cynes in the same virtualenv)")
     p.add_argument("--freeze", type=int, default=1200,
                    help="frames without a spawn (the game not over) that end the play as a crash (default 1200)")
     p.set_defaults(run=cmd_play)

@@ -4,7 +4,7 @@ under Xvfb at the emulator's maximum speed, and prints the JSON lines `oracle.py
 one per spawn, one at the end (with FCEUX's own fields: frames played, whether the game
 crashed).
 
-  fceux.py play RECORD.txt|MOVIE.fm2 [--frames] [--freeze N] [--timeout S]
+  fceux.py play RECORD.txt|MOVIE.fm2 [--frames] [--freeze N] [--timeout S] [--newppu]
   fceux.py clear --level L --rows R --lines N [--next K] [--phase P] [--stack low|tall] [--carry]
                         one clear set up in RAM as crashes.py one sets it up, judged on FCEUX
   fceux.py sweep [--levels 150-255] [--rows 1-4] [--quick] [--raw FILE] > crashes.txt
@@ -252,7 +252,8 @@ def cmd_play(args):
             "FCEUX_ORACLE_FRAMES": "1" if args.frames else "0",
             "FCEUX_ORACLE_FREEZE": str(args.freeze),
         })
-        command = [xvfb_run, "-a", fceux, "--sound", "0", "--loadlua", LUA, rom]
+        ppu = ["--newppu", "1"] if args.newppu else []
+        command = [xvfb_run, "-a", fceux, "--sound", "0", *ppu, "--loadlua", LUA, rom]
         timeout = args.timeout or 60 + frames / 150
         began = time.monotonic()
         log = open(os.path.join(tmp, "fceux.log"), "w")
@@ -292,6 +293,7 @@ def main():
     p.add_argument("--frames", action="store_true", help="a line after every frame, not every spawn")
     p.add_argument("--freeze", type=int, default=1200,
                    help="frames without a spawn (the game not over) that end the play as a crash (default 1200)")
+    p.add_argument("--newppu", action="store_true", help="FCEUX's other PPU core (--newppu 1; the default is the old one)")
     p.add_argument("--timeout", type=float, default=0,
                    help="seconds before FCEUX is stopped (default: 60 + the movie's frames / 150)")
     p.set_defaults(run=cmd_play)

@@ -41,6 +41,22 @@ local function board()
   return table.concat(cells)
 end
 
+-- The screen check: the playfield's nametable (cell (0, 0) at $20CC: column 12, row 6 of
+-- the first nametable) against the RAM's field, tile for tile. The nametable holds no sprites,
+-- so the falling piece is not in it. "ok", or the first cell whose tile differs.
+local function screen()
+  for row = 0, 19 do
+    for column = 0, 9 do
+      local field = rb(0x400 + row * 10 + column)
+      local tile = ppu.readbyte(0x20CC + row * 32 + column)
+      if tile ~= field then
+        return string.format("row %d column %d: the nametable's tile %d, the RAM's %d", row, column, tile, field)
+      end
+    end
+  end
+  return "ok"
+end
+
 -- The fields and their order of oracle.py's snapshot.
 local function snapshot(frame, extra)
   local parts = {
@@ -108,7 +124,7 @@ while played() < last do
     snapshot(frame)
   else
     if pending ~= nil then
-      snapshot(pending, { '"board": "' .. board() .. '"' })
+      snapshot(pending, { '"board": "' .. board() .. '"', '"screen": "' .. screen() .. '"' })
       pending = nil
     end
   end

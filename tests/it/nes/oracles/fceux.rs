@@ -1,15 +1,15 @@
 //! The second NES oracle: FCEUX (Debian's package, headless under Xvfb) plays the FM2 movies
 //! `check --fm2` writes, from power-on, and after every spawn the score, lines, level, pieces,
-//! field and frame read from its RAM must equal the plain engine's. An emulator other than
-//! nes-py, with its own frame timing: it also holds the movie's power-on frames
-//! (`fm2::FCEUX_LEAD_FRAMES`) to what FCEUX does.
+//! field and frame read from its RAM must equal the plain engine's, and the playfield's
+//! nametable the RAM's field. An emulator other than nes-py, with its own frame timing: it
+//! also holds the movie's power-on frames (`fm2::FCEUX_LEAD_FRAMES`) to what FCEUX does.
 //!
 //! It needs `fceux`, `xvfb-run` and the ROM (`bash tools/nes-oracle/setup-fceux.sh` and
 //! `tools/nes-oracle/setup.sh`; `.ci/run` runs both). Without them the test says it is
 //! skipped; with `CI=true` it fails. A few seconds of emulation: a short record whole and the
 //! first 3,000 frames of a solver's game at level 19.
 
-use super::movies::{record, skip, Oracle};
+use super::movies::{record, skip, MovieSnapshot, Oracle};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use tetris_opt::games::nes::record::Record;
@@ -35,6 +35,19 @@ fn fceux_or_skip(test: &str) -> bool {
     false
 }
 
+/// Asserts the screen check of every spawn (`fceux/oracle.lua`: the playfield's nametable
+/// against the RAM's field, tile for tile) says `ok`.
+fn screens_show_the_field(name: &str, snapshots: &[MovieSnapshot]) {
+    for (i, s) in snapshots.iter().filter(|s| !s.end).enumerate() {
+        assert_eq!(
+            s.screen.as_deref(),
+            Some("ok"),
+            "{name}: spawn {i} (frame {}): FCEUX's nametable is not the RAM's field",
+            s.frame
+        );
+    }
+}
+
 /// FCEUX through its driver, playing a movie.
 fn fceux() -> Oracle {
     Oracle {
@@ -56,7 +69,9 @@ fn fceux_plays_committed_records_from_power_on_as_the_engine_does() {
         .iter()
         .map(|&(name, frames)| (name.to_string(), record(name, frames)))
         .collect();
-    fceux().compare(&records);
+    for ((name, _), snapshots) in records.iter().zip(fceux().compare(&records)) {
+        screens_show_the_field(name, &snapshots);
+    }
 }
 
 /// The long games' check: the records `NES_FCEUX_RECORDS` names (separated by `:`), each played
@@ -73,5 +88,7 @@ fn long_records_agree_with_fceux() {
             (p.to_string(), Record::parse(&text).expect("record parses"))
         })
         .collect();
-    fceux().compare(&records);
+    for ((name, _), snapshots) in records.iter().zip(fceux().compare(&records)) {
+        screens_show_the_field(name, &snapshots);
+    }
 }

@@ -1,6 +1,6 @@
-//! What the tests of the oracles that play FM2 movies from power-on (FCEUX, TetaNES) share:
-//! the movie of a committed record, the oracle's snapshot after every spawn, and the
-//! comparison with the plain engine's.
+//! What the tests of the oracles that play FM2 movies from power-on (FCEUX, TetaNES,
+//! Nestopia) share: the movie of a committed record, the oracle's snapshot after every spawn,
+//! and the comparison with the plain engine's.
 
 use serde::Deserialize;
 use std::ffi::OsString;
@@ -25,6 +25,10 @@ pub struct MovieSnapshot {
     pub end: bool,
     #[serde(default)]
     pub crashed: bool,
+    /// The screen check, where the oracle makes one (Nestopia): `ok` when the picture's
+    /// playfield is empty exactly where the RAM's field is, else the first cell that is not.
+    #[serde(default)]
+    pub screen: Option<String>,
 }
 
 /// An oracle that plays a movie: `command` starts it, with the movie's path appended.
@@ -104,14 +108,16 @@ impl Oracle {
     }
 
     /// Plays records on the oracle, all at once, and asserts every spawn's snapshot equals the
-    /// engine's and the game ends where the engine's does, not crashed.
-    pub fn compare(&self, records: &[(String, Record)]) {
+    /// engine's and the game ends where the engine's does, not crashed. Returns each record's
+    /// snapshots, for the checks an oracle of its own makes.
+    pub fn compare(&self, records: &[(String, Record)]) -> Vec<Vec<MovieSnapshot>> {
         let began = std::time::Instant::now();
         let running: Vec<_> = records
             .iter()
             .enumerate()
             .map(|(i, (_, r))| self.play(r, &i.to_string()))
             .collect();
+        let mut played = Vec::new();
         for ((name, record), (child, movie)) in records.iter().zip(running) {
             let rom = self.snapshots(child, &movie);
             let (report, ours) = snapshots(record);
@@ -144,6 +150,8 @@ impl Oracle {
                 self.name,
                 began.elapsed().as_secs_f64()
             );
+            played.push(rom);
         }
+        played
     }
 }
