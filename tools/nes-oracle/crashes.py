@@ -390,7 +390,7 @@ EMULATOR_NAMES = {"nes-py": "nes-py", "tetanes": "TetaNES tetanes-py 0.1.9", "ne
 
 
 def write_table(out, cells, about, emulator="nes-py", tool="tools/nes-oracle/crashes.py"):
-    """The table src/games/nes/crashes.txt holds: per (level, rows, crossing) that failed, a
+    """A table of tools/nes-oracle/crash-tables holds: per (level, rows, crossing) that failed, a
     line for all its variants (`any`) and, where the low-stack variants failed too, a line for
     those (`low`): the engine uses the second when rows 0-5 of the field are empty at the lock,
     which is what the low stack's variants have (the music's tempo check reads row 5)."""
@@ -426,7 +426,7 @@ def cmd_table(args):
 
 
 def cmd_merge(args):
-    """The union of tables in crashes.txt's format (this script's, fceux.py sweep's): a
+    """The union of tables in the crash tables' format (this script's, fceux.py sweep's): a
     (level, rows, crossing, stack) fails where any table says so, a crash where any says
     crash; the last field names each table's count, `emulator:bad/total`, joined by commas.
     Each table's first line names its emulator in parentheses, its second what it swept."""

@@ -65,14 +65,16 @@ const CRASH: [(u32, u32); 2] = [(29_739, 29_744), (29_750, 29_762)];
 const BY_SWITCH: (u32, u32) = (29_763, 29_768);
 /// Past the switches (the count plus 562, plus the next box when it is hidden, since it is
 /// drawn later then): the confetti routine that stalls until frame counter 255 (only while the
-/// next box shows), and the one that hangs until a button.
+/// next box shows), and the one that hangs until a button. The hang begins 13 cycles before
+/// the community's figure (31,327): on Nestopia a triple within a ten at level 180 and a
+/// double at 181 (counts of 30,751 before the switches, 30,751-30,759 with the unknown) hang
+/// in two of the four frame phases, so the hang's first count is at most 30,759 + 562 and
+/// above 30,751 + 562.
 const STALL: (u32, u32) = (30_405, 30_754);
-const HANG: (u32, u32) = (31_327, 31_755);
+const HANG: (u32, u32) = (31_314, 31_755);
 /// The cycles of the interrupt's timing the engine cannot know.
 pub const UNKNOWN: u32 = 8;
-/// The margin the search keeps from every failing count: the sweeps of the ROM on three
-/// emulators fail one set-up the model gives a margin of 1 (a four-line clear passing 1,720 at
-/// level 177, at the hang's edge), none at 2 or more.
+/// The margin the search keeps from every failing count, for what the model may still miss.
 pub const MARGIN: i32 = 3;
 /// Below this level no count comes within [`FAR`] cycles of a failing one (a test checks
 /// it), so what only the counts read (the clear types' counters) does not tell games apart.

@@ -94,8 +94,9 @@ fn the_failing_ranges_are_the_model_s() {
     // Past the switches: the stall only while the next box shows, the hang either way.
     assert_eq!(fate(30_405 - 562, false), Fate::Stall);
     assert_eq!(fate(30_405 - 562, true), Fate::Safe);
-    assert_eq!(fate(31_327 - 562, false), Fate::Hang);
-    assert_eq!(fate(31_327 - 562 - 394, true), Fate::Hang);
+    assert_eq!(fate(31_314 - 562, false), Fate::Hang);
+    assert_eq!(fate(31_313 - 562, false), Fate::Safe);
+    assert_eq!(fate(31_314 - 562 - 394, true), Fate::Hang);
     // Far past them the frame only lags, which the game's timing does not see.
     assert_eq!(fate(40_000, false), Fate::Safe);
     assert_eq!(margin(20_000, false), FAR);

@@ -101,6 +101,9 @@ pub struct Report {
     pub transition: Option<Transition>,
     /// The [`MILESTONES`] the game reached.
     pub milestones: Vec<Milestone>,
+    /// The smallest margin of the game's counts ([`crate::games::nes::cycles::margin`];
+    /// [`crate::games::nes::cycles::FAR`]: none came near a failing count).
+    pub margin: i16,
 }
 
 impl Report {
@@ -160,6 +163,7 @@ pub fn replay_observed(record: &Record, mut observe: impl FnMut(&Round, &Events)
         unplayed_frames: record.frames.len() as u64 - played,
         transition,
         milestones,
+        margin: game.margin,
     }
 }
 
@@ -228,6 +232,7 @@ mod tests {
             unplayed_frames: 0,
             transition: None,
             milestones: Vec::new(),
+            margin: crate::games::nes::cycles::FAR as i16,
         };
         assert_eq!(report.level_text(), "255");
         (report.level, report.level_count) = (0, 256);

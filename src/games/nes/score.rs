@@ -6,9 +6,10 @@ use super::tables::POINTS_BCD;
 /// own carries (which are not always decimal: see `add_soft_drop`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct BcdScore {
-    /// Six digits as in RAM ($0053..$0055) and a seventh and eighth byte the ROM does not
-    /// have, which carry what its cap throws away.
-    bytes: [u8; 4],
+    /// Six digits as in RAM ($0053..$0055).
+    bytes: [u8; 3],
+    /// The millions the ROM does not have: what its cap throws away.
+    millions: u32,
     /// The ROM's cap has been hit: its score stays 999,999.
     capped: bool,
 }
@@ -16,9 +17,12 @@ pub struct BcdScore {
 impl BcdScore {
     /// The value without the cap, as score-extending patches of the ROM count it.
     pub fn uncapped(&self) -> u64 {
-        self.bytes.iter().rev().fold(0, |acc, &b| {
-            acc * 100 + (b >> 4) as u64 * 10 + (b & 15) as u64
-        })
+        self.bytes
+            .iter()
+            .rev()
+            .fold(self.millions as u64, |acc, &b| {
+                acc * 100 + (b >> 4) as u64 * 10 + (b & 15) as u64
+            })
     }
 
     /// The value the ROM shows and keeps in RAM: 999,999 once the cap is hit.
@@ -54,10 +58,7 @@ impl BcdScore {
             // The ROM sets 999,999 here; the uncapped count carries on.
             self.capped = true;
             b[2] = b[2].wrapping_add(0x60);
-            b[3] = b[3].wrapping_add(1);
-            if b[3] & 0x0F >= 0x0A {
-                b[3] = b[3].wrapping_add(0x06);
-            }
+            self.millions += 1;
         }
     }
 
@@ -79,4 +80,27 @@ impl BcdScore {
     }
 }
 
-crate::wire_fields!(BcdScore { bytes, capped });
+crate::wire_fields!(BcdScore {
+    bytes,
+    millions,
+    capped
+});
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_uncapped_score_counts_on_past_any_number_of_digits() {
+        // A game through the level counter's wrap scores past 100,000,000; the millions are
+        // counted in binary, so no digit the ROM lacks can wrap.
+        let mut score = BcdScore::default();
+        for _ in 0..1_000_000 {
+            score.add_points(4);
+        }
+        assert_eq!(score.uncapped(), 1_200_000_000);
+        assert_eq!(score.rom(), 999_999);
+        score.add_points(1);
+        assert_eq!(score.uncapped(), 1_200_000_040);
+    }
+}

@@ -65,6 +65,7 @@ mod tests {
                 pieces,
             }),
             milestones: Vec::new(),
+            margin: crate::games::nes::cycles::FAR as i16,
         }
     }
 

@@ -9,7 +9,7 @@ crashed).
                         one clear set up in RAM as crashes.py one sets it up, judged on FCEUX
   fceux.py sweep [--levels 150-255] [--rows 1-4] [--quick] [--raw FILE] > crashes.txt
                         crashes.py sweep on FCEUX: the failing clears (rows 0: locks without a
-                        clear) in the format of src/games/nes/crashes.txt, many a FCEUX run
+                        clear) in the format of tools/nes-oracle/crash-tables, many a FCEUX run
   fceux.py ready        exit 0 when FCEUX, xvfb-run and the ROM are found, else say what is not
 
 A record is turned into a movie by `check --game nes RECORD --fm2` (the check binary: $CHECK,
@@ -308,7 +308,7 @@ def main():
     p.add_argument("--score", type=int, default=999999)
     p.add_argument("--timeout", type=float, default=0)
     p.set_defaults(run=cmd_clear)
-    p = sub.add_parser("sweep", help="crashes.py sweep on FCEUX: the failing clears as src/games/nes/crashes.txt")
+    p = sub.add_parser("sweep", help="crashes.py sweep on FCEUX: the failing clears as tools/nes-oracle/crash-tables has them")
     p.add_argument("--levels", default="150-255")
     p.add_argument("--quick", action="store_true", help="10 variants per cell instead of 28")
     p.add_argument("--rows", default="1-4", help="these clears; 0: locks that clear nothing")

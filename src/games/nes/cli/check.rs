@@ -219,6 +219,13 @@ fn write_summary(out: &mut impl Write, r: &Report) -> std::io::Result<()> {
             m.at.frame
         )?;
     }
+    if (0..crate::games::nes::cycles::FAR).contains(&(r.margin as i32)) {
+        writeln!(
+            out,
+            "cycle margin: {} (the smallest of the game's counts, see docs/NES.md)",
+            plural(r.margin as u64, "cycle")
+        )?;
+    }
     writeln!(out, "ROM score (capped at 999,999): {}", r.rom_score)?;
     writeln!(out, "Score = {}", r.score)
 }

@@ -40,6 +40,7 @@ fn the_fixture_checks_to_the_same_score_in_text_and_json() {
             "level",
             "level_count",
             "lines",
+            "margin",
             "milestones",
             "pieces",
             "rom_score",

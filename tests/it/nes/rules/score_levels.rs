@@ -359,3 +359,38 @@ fn the_menu_sequence_names_the_level_and_waits_on_the_title() {
     // Nothing a record refuses is needed after the menus: the last frames press nothing.
     assert!(menu_inputs(7, 3).ends_with(&[0; 6]));
 }
+
+#[test]
+fn a_clear_the_model_calls_failing_goes_on_with_the_next_box_hidden() {
+    // The low-stack triple within a ten at level 169 counts 29,376 cycles, in a crash window at
+    // the sixth switch (FCEUX crashes there); Select hides the next box, 394 cycles fewer.
+    let mut shown = game_at(169, 1_631);
+    drop_i_to_clear(&mut shown, 3);
+    assert_eq!(shown.outcome, Outcome::Crashed);
+    assert!(!shown.next_hidden);
+    let mut hidden = game_at(169, 1_631);
+    hidden.step(button::SELECT);
+    let events = clear_with_i(&mut hidden, 3);
+    assert_eq!(events.rows_cleared, 3);
+    assert!(hidden.next_hidden);
+    assert!(hidden.margin >= 3, "{}", hidden.margin);
+    // A second press shows it again.
+    hidden.step(0);
+    hidden.step(button::SELECT);
+    hidden.step(0);
+    assert!(!hidden.next_hidden);
+}
+
+#[test]
+fn the_committed_game_through_the_wrap_keeps_its_margin_and_uses_both_knobs() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("outputs/nes/rebirth-level19-wait0.txt");
+    let text = std::fs::read_to_string(&path).expect("the committed NES game through the wrap");
+    let record = Record::parse(&text).expect("it parses");
+    let report = replay_observed(&record, |_, _| {});
+    assert_eq!(report.end, End::RecordEnded);
+    assert_eq!(report.level_count, 442);
+    assert!(report.margin as i32 >= tetris_opt::games::nes::cycles::MARGIN);
+    let pressed = |b: u8| record.frames.iter().any(|&f| f & b != 0);
+    assert!(pressed(button::SELECT) && pressed(button::DOWN));
+}
