@@ -32,4 +32,17 @@ for f in outputs/*.txt outputs/nes/*.txt; do
     exit 1
   }
 done
+# A committed FCEUX movie is what `check --fm2` writes for the record of its name.
+for movie in outputs/nes/*.fm2.gz; do
+  [ -e "$movie" ] || continue
+  fresh=$(mktemp)
+  "$check" --game nes --fm2 "$fresh" "${movie%.fm2.gz}.txt" > /dev/null
+  gunzip -c "$movie" | cmp -s - "$fresh" || {
+    echo "$movie is not the movie check --fm2 writes for ${movie%.fm2.gz}.txt" >&2
+    rm -f "$fresh"
+    exit 1
+  }
+  rm -f "$fresh"
+  echo "$movie: the movie of ${movie%.fm2.gz}.txt"
+done
 echo "$listed committed record(s) verified"

@@ -9,8 +9,8 @@ pub enum Ending {
     Reached,
     /// Its next piece tops out: it spawns into the stack, or has nowhere to go.
     ToppedOut,
-    /// Its next piece has places to go, but each makes a clear the crash table lists or leaves
-    /// no safe clear to pass the next ten lines.
+    /// Its next piece has places to go, but every lock there counts cycles within the margin
+    /// of a failing count ([`crate::games::nes::cycles`]), with the knobs too.
     OnlyCrashes,
     /// Its next piece had safe places, but the beam kept other lines, which all ended later
     /// with fewer points (or, surviving, no further).
@@ -24,8 +24,7 @@ impl Ending {
             Ending::Reached => "the stop asked for was reached",
             Ending::ToppedOut => "its next piece tops out",
             Ending::OnlyCrashes => {
-                "its next piece has only clears the crash table lists (or none safe to pass the \
-                 next ten lines)"
+                "its next piece has only locks whose cycles come too near the ROM's crash"
             }
             Ending::Outscored => {
                 "the beam kept other lines past it, and they all ended with fewer points"

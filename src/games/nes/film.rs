@@ -52,7 +52,7 @@ impl Locked {
             game_over: match game.outcome {
                 Outcome::Playing => None,
                 Outcome::ToppedOut => Some("a piece spawned into the stack"),
-                Outcome::Crashed => Some("the ROM crashes on this clear"),
+                Outcome::Crashed => Some("this lock's cycles may crash the ROM"),
             },
         }
     }

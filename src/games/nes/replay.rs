@@ -51,7 +51,8 @@ impl Snapshot {
 pub enum End {
     /// A piece spawned into the stack and locked there.
     ToppedOut,
-    /// A clear the ROM crashes on (`crash::crashes`): no piece spawns again.
+    /// A lock whose count the cycle model cannot call safe (`cycles::margin` below 0): the ROM
+    /// may crash, stall or garble the screen there.
     Crashed,
     /// The record's frames ran out with the game still going.
     RecordEnded,

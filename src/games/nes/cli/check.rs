@@ -187,7 +187,7 @@ fn write_summary(out: &mut impl Write, r: &Report) -> std::io::Result<()> {
         End::RecordEnded => writeln!(out, "end: the record ended")?,
         End::Crashed => writeln!(
             out,
-            "end: the last clear crashes the ROM (level {}, see docs/NES.md)",
+            "end: the last lock's cycles may crash the ROM (level {}, see docs/NES.md)",
             r.level
         )?,
     }

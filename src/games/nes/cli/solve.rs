@@ -377,7 +377,7 @@ fn summary(game: &Plan, found: &Found, report: &Report) -> String {
     }
     match report.end {
         End::ToppedOut => say!("the game ended: topped out"),
-        End::Crashed => say!("the game ended: the last clear crashes the ROM"),
+        End::Crashed => say!("the game ended: the last lock's cycles may crash the ROM"),
         End::RecordEnded => {}
     }
     if found.ending != Ending::Reached {
