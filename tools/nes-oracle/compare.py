@@ -4,7 +4,7 @@
   compare.py RECORD NAME=OUTPUT.jsonl [NAME=OUTPUT.jsonl ...] [--check PATH] [--json]
 
 RECORD is the NES record the oracles played; each OUTPUT is the JSON lines an oracle printed
-for it (`oracle.py play`, `fceux/fceux.py play`: one line per spawn, one at the end). The
+for it (`oracle.py play --emulator ...`: one line per spawn, one at the end). The
 engine's game comes from `check --game nes RECORD --frames` (the spawns, found as the oracles
 find them) and `check --game nes RECORD --json` (the uncapped score at the milestones).
 
@@ -25,16 +25,14 @@ import os
 import subprocess
 import sys
 
+from ram import ORIENTATION_KINDS, POINTS, SCORE_CAP
+
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 MILESTONES = (29, 39, 155)
-POINTS = {0: 0, 1: 40, 2: 100, 3: 300, 4: 1200}
-CAP = 999_999
-# The piece kind of each orientation id (T J Z O S L I), as src/games/nes/tables.rs.
-KIND = "TTTTJJJJZZOSSLLLLII"
 
 
 def kind(piece):
-    return KIND[piece] if 0 <= piece < len(KIND) else "?"
+    return ORIENTATION_KINDS[piece] if 0 <= piece < len(ORIENTATION_KINDS) else "?"
 
 
 def spawns_from_frames(lines):
@@ -60,7 +58,7 @@ def with_uncapped(spawns, start_score=0):
     for s in spawns:
         cleared = s["lines"] - previous_lines
         points = POINTS.get(cleared, 0) * (s["level"] + 1)
-        if s["score"] < CAP:
+        if s["score"] < SCORE_CAP:
             uncapped += s["score"] - previous
         else:  # the score's step shows only up to the cap
             uncapped += max(points, s["score"] - previous)

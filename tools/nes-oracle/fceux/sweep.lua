@@ -1,6 +1,7 @@
 -- Many clears (or locks without a clear) set up in RAM as tools/nes-oracle/crashes.py sets
--- them up, judged on FCEUX in one run: `fceux.py sweep` writes the list, this script plays it
--- and writes a JSON line per situation. Settings from the environment:
+-- them up, judged on FCEUX in one run: `crashes.py sweep --emulator fceux` (fceux.py) writes
+-- the list, this script plays it and writes a JSON line per situation. Settings from the
+-- environment:
 --   FCEUX_ORACLE_MOVIE  a movie to a level-19 game's first piece
 --   FCEUX_ORACLE_LIST   the situations, a line each: level rows lines next phase stack carry
 --                       score (next: orientation id; stack: low|tall; carry: 0|1; rows 0: a
@@ -23,6 +24,7 @@
 -- it differs from before the script writes {"untrusted": true} and stops, so fceux.py starts
 -- FCEUX afresh.
 local out = io.open(os.getenv("FCEUX_ORACLE_OUT"), "a")
+-- The RAM addresses are tools/nes-oracle/ram.py's, named as clear.lua names them: keep them equal.
 local X, Y, PIECE, LEVEL, FALL_TIMER, PLAY_STATE, VRAM_ROW = 0x40, 0x41, 0x42, 0x44, 0x45, 0x48, 0x49
 local AUTOREPEAT_Y, LINES, HOLD_DOWN, SCORE, COMPLETED = 0x4E, 0x50, 0x4F, 0x53, 0x56
 local P1 = 0x20

