@@ -9,17 +9,9 @@
 //! skipped; with `CI=true` it fails. A few seconds of emulation: a short record whole and the
 //! first 3,000 frames of a solver's game at level 19.
 
-use super::movies::{record, skip, MovieSnapshot, Oracle};
-use std::path::{Path, PathBuf};
+use super::movies::{screens_show_the_field, script, short_games, skip, Oracle};
 use std::process::Command;
 use tetris_opt::games::nes::record::Record;
-
-/// A script of `tools/nes-oracle`: FCEUX's oracle runs on any python3 (it needs no nes-py).
-fn script(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tools/nes-oracle")
-        .join(name)
-}
 
 /// Whether FCEUX, xvfb-run and the ROM are there; if not, says visibly that the test is
 /// skipped (under `CI=true` it fails instead).
@@ -41,31 +33,9 @@ fn fceux_or_skip(test: &str) -> bool {
     false
 }
 
-/// Asserts the screen check of every spawn (`fceux/oracle.lua`: the playfield's nametable
-/// against the RAM's field, tile for tile) says `ok`.
-fn screens_show_the_field(name: &str, snapshots: &[MovieSnapshot]) {
-    for (i, s) in snapshots.iter().filter(|s| !s.end).enumerate() {
-        assert_eq!(
-            s.screen.as_deref(),
-            Some("ok"),
-            "{name}: spawn {i} (frame {}): FCEUX's nametable is not the RAM's field",
-            s.frame
-        );
-    }
-}
-
 /// FCEUX through `oracle.py play --emulator fceux`, playing a movie.
 fn fceux() -> Oracle {
-    Oracle {
-        name: "FCEUX",
-        command: vec![
-            "python3".into(),
-            script("oracle.py").into(),
-            "play".into(),
-            "--emulator".into(),
-            "fceux".into(),
-        ],
-    }
+    Oracle::of("FCEUX", "python3", "fceux")
 }
 
 #[test]
@@ -73,16 +43,9 @@ fn fceux_plays_committed_records_from_power_on_as_the_engine_does() {
     if !fceux_or_skip("the NES FCEUX oracle test") {
         return;
     }
-    let games = [
-        ("edge-walls-taps-holds-level0.txt", None),
-        ("solver-level19-wait9.txt", Some(3_000)),
-    ];
-    let records: Vec<_> = games
-        .iter()
-        .map(|&(name, frames)| (name.to_string(), record(name, frames)))
-        .collect();
+    let records = short_games();
     for ((name, _), snapshots) in records.iter().zip(fceux().compare(&records)) {
-        screens_show_the_field(name, &snapshots);
+        screens_show_the_field("FCEUX", name, &snapshots);
     }
 }
 
@@ -101,6 +64,6 @@ fn long_records_agree_with_fceux() {
         })
         .collect();
     for ((name, _), snapshots) in records.iter().zip(fceux().compare(&records)) {
-        screens_show_the_field(name, &snapshots);
+        screens_show_the_field("FCEUX", name, &snapshots);
     }
 }

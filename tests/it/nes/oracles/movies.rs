@@ -47,6 +47,60 @@ pub fn skip(test: &str, missing: &str, remedy: &str) {
     eprintln!("{message}");
 }
 
+/// A script of `tools/nes-oracle`.
+pub fn script(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tools/nes-oracle")
+        .join(name)
+}
+
+impl Oracle {
+    /// `oracle.py play --emulator EMULATOR`, run by `python`.
+    pub fn of(name: &'static str, python: impl Into<OsString>, emulator: &str) -> Oracle {
+        Oracle {
+            name,
+            command: vec![
+                python.into(),
+                script("oracle.py").into(),
+                "play".into(),
+                "--emulator".into(),
+                emulator.into(),
+            ],
+        }
+    }
+}
+
+/// The games every oracle's test plays: a short record whole (walls, taps, holds) and the
+/// first 3,000 frames of a solver's game at level 19.
+pub fn short_games() -> Vec<(String, Record)> {
+    [
+        ("edge-walls-taps-holds-level0.txt", None),
+        ("solver-level19-wait9.txt", Some(3_000)),
+    ]
+    .iter()
+    .map(|&(name, frames)| (name.to_string(), record(name, frames)))
+    .collect()
+}
+
+/// Every spawn's screen check says `ok`: the picture's (or nametable's) playfield is the RAM's
+/// field.
+pub fn screens_show_the_field(oracle: &str, name: &str, snapshots: &[MovieSnapshot]) {
+    let spawns: Vec<_> = snapshots.iter().filter(|s| !s.end).collect();
+    assert!(!spawns.is_empty(), "{name}: no spawn");
+    for (i, s) in spawns.iter().enumerate() {
+        assert_eq!(
+            s.screen.as_deref(),
+            Some("ok"),
+            "{name}: spawn {i} (frame {}): {oracle}'s playfield is not the RAM's field",
+            s.frame
+        );
+    }
+    eprintln!(
+        "{name}: {oracle}'s playfield equals the RAM's at {} spawns",
+        spawns.len()
+    );
+}
+
 /// A committed record, cut to its first `frames` frames (all of them with `None`).
 pub fn record(name: &str, frames: Option<usize>) -> Record {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -11,15 +11,9 @@
 //! skipped; with `CI=true` it fails. About two seconds of emulation: a short record whole and
 //! the first 3,000 frames of a solver's game at level 19.
 
-use super::movies::{record, skip, Oracle};
+use super::movies::{screens_show_the_field, script, short_games, skip, Oracle};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-fn script(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tools/nes-oracle")
-        .join(name)
-}
 
 /// The oracle's Python when it has the ROM and Nestopia's core loads and plays a frame;
 /// otherwise `None`, after saying visibly that the test is skipped (under `CI=true` a missing
@@ -56,38 +50,9 @@ fn nestopia_plays_committed_records_from_power_on_as_the_engine_does_and_shows_i
     let Some(python) = python_or_skip("the NES Nestopia oracle test") else {
         return;
     };
-    let games = [
-        ("edge-walls-taps-holds-level0.txt", None),
-        ("solver-level19-wait9.txt", Some(3_000)),
-    ];
-    let records: Vec<_> = games
-        .iter()
-        .map(|&(name, frames)| (name.to_string(), record(name, frames)))
-        .collect();
-    let nestopia = Oracle {
-        name: "Nestopia",
-        command: vec![
-            python.into(),
-            script("oracle.py").into(),
-            "play".into(),
-            "--emulator".into(),
-            "nestopia".into(),
-        ],
-    };
+    let records = short_games();
+    let nestopia = Oracle::of("Nestopia", python, "nestopia");
     for ((name, _), snapshots) in records.iter().zip(nestopia.compare(&records)) {
-        let spawns: Vec<_> = snapshots.iter().filter(|s| !s.end).collect();
-        assert!(!spawns.is_empty(), "{name}: no spawn");
-        for (i, s) in spawns.iter().enumerate() {
-            assert_eq!(
-                s.screen.as_deref(),
-                Some("ok"),
-                "{name}: spawn {i} (frame {}): the screen's playfield is not the RAM's",
-                s.frame
-            );
-        }
-        eprintln!(
-            "{name}: the screen's playfield equals the RAM's at {} spawns",
-            spawns.len()
-        );
+        screens_show_the_field("Nestopia", name, &snapshots);
     }
 }

@@ -8,7 +8,7 @@
 //! Without one the test says it is skipped; with `CI=true` it fails. A few seconds of
 //! emulation: a short record whole and the first 3,000 frames of a solver's game at level 19.
 
-use super::movies::{record, skip, Oracle};
+use super::movies::{short_games, skip, Oracle};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -52,25 +52,7 @@ fn tetanes_plays_committed_records_from_power_on_as_the_engine_does() {
     let Some(python) = python_or_skip("the NES TetaNES oracle test") else {
         return;
     };
-    let games = [
-        ("edge-walls-taps-holds-level0.txt", None),
-        ("solver-level19-wait9.txt", Some(3_000)),
-    ];
-    let records: Vec<_> = games
-        .iter()
-        .map(|&(name, frames)| (name.to_string(), record(name, frames)))
-        .collect();
-    let tetanes = Oracle {
-        name: "TetaNES",
-        command: vec![
-            python.into(),
-            Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("tools/nes-oracle/oracle.py")
-                .into(),
-            "play".into(),
-            "--emulator".into(),
-            "tetanes".into(),
-        ],
-    };
+    let records = short_games();
+    let tetanes = Oracle::of("TetaNES", python, "tetanes");
     tetanes.compare(&records);
 }
