@@ -132,7 +132,7 @@ def clear(level, rows, lines, next_piece, phase=0, stack="low", carry=False, sco
 def sweep(todo, raw_path=None, resume=False):
     """crashes.py sweep on FCEUX: the situations (`todo`, each a tuple level, rows, lines, next,
     phase, stack, carry 0|1, score) go to fceux/sweep.lua as a list, many a run; a run that
-    stops before the list's end (FCEUX killed, or its saves no longer trusted after a crash) is
+    stops before the list's end (FCEUX killed, or its saves untrusted after a crash) is
     followed by a fresh one on the rest. Returns each situation's result and the runs made."""
     fceux, xvfb_run, rom = find_fceux(), find_xvfb_run(), find_rom()
     results = {}

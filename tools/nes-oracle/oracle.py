@@ -379,7 +379,7 @@ def main():
     p.add_argument("--freeze", type=int, default=1200,
                    help="frames without a spawn (the game not over) that end the play as a crash (default 1200)")
     p.add_argument("--newppu", action="store_true",
-                   help="FCEUX's other PPU core (--newppu 1; the default is the old one); FCEUX only")
+                   help="FCEUX's other PPU core (--newppu 1; without it, its first core); FCEUX only")
     p.add_argument("--timeout", type=float, default=0,
                    help="seconds before FCEUX is stopped (default: 60 + the movie's frames / 150); FCEUX only")
     p.set_defaults(run=cmd_play)

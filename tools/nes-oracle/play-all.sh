@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Plays a NES record on every oracle that keeps a long game in step with the controller
 # (Nestopia, FCEUX, TetaNES) and holds each to the engine's game, spawn by spawn and screen by
-# screen, with compare.py. nes-py is left out: from about frame 57,000 its steps no longer read
+# screen, with compare.py. nes-py is left out: from about frame 57,000 its steps stop reading
 # the controller once each (README.md), so a long game parts from it there.
 #   bash tools/nes-oracle/play-all.sh RECORD [OUT_DIR]     (default: target/oracle-runs/NAME)
 # Needs setup.sh, setup-fceux.sh and setup-nestopia.sh, and `check` ($CHECK, or

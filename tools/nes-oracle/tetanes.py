@@ -134,7 +134,7 @@ class TetanesNes(oracle.Nes):
 
     def flush(self, power_on=False, dpad=True):
         """Puts the pending RAM writes into the machine: a save state is written, its RAM
-        found (the 2 KiB read now, once in the state) and changed, and the state loaded. At
+        found (the 2 KiB read at this point, once in the state) and changed, and the state loaded. At
         power-on also the work RAM is zeroed and opposite directions allowed."""
         path = os.path.join(self.scratch, "write.state")
         self.env.save_state_to_path(path)
