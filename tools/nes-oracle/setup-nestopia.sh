@@ -5,11 +5,17 @@
 # oracle's virtualenv (setup.sh).
 #   bash tools/nes-oracle/setup-nestopia.sh
 set -euo pipefail
-have_core() { ls /usr/lib/*/libretro/nestopia_libretro.so /usr/lib/libretro/nestopia_libretro.so >/dev/null 2>&1; }
+# The core's path, on any Debian architecture; empty when it is not installed.
+core() {
+  for f in /usr/lib/*/libretro/nestopia_libretro.so /usr/lib/libretro/nestopia_libretro.so; do
+    [ -e "$f" ] && { echo "$f"; return; }
+  done
+}
+have_core() { [ -n "$(core)" ]; }
 if have_core; then
   exit 0
 fi
 apt-get update -qq
 DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libretro-nestopia >/dev/null
 have_core
-echo "Nestopia oracle ready: $(ls /usr/lib/*/libretro/nestopia_libretro.so /usr/lib/libretro/nestopia_libretro.so 2>/dev/null | head -1)"
+echo "Nestopia oracle ready: $(core)"
