@@ -11,6 +11,7 @@ use clap::{Arg, ArgAction, Args, Command, FromArgMatches};
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::PathBuf;
+use tetris_kit::text::grouped;
 use tetris_search::Comm;
 
 /// `solve`'s `main`: the command line of this process, and under `--distributed` the
@@ -71,7 +72,7 @@ pub fn solve_to(
 pub fn solve_command<'g>(games: &'g [&'g dyn GameCli]) -> GameCommand<'g> {
     let widths: Vec<String> = games
         .iter()
-        .map(|g| format!("{} for {}", thousands(g.default_width()), g.id()))
+        .map(|g| format!("{} for {}", grouped(g.default_width() as u64), g.id()))
         .collect();
     let width_help = format!(
         "States kept at each depth of the beam: by default {}. With --time-budget: the width \
@@ -254,17 +255,4 @@ fn write_page(output: Option<&std::path::Path>, html: String) -> Result<(), CliE
 /// A binary's command, with this package's version.
 fn program(name: &'static str) -> Command {
     Command::new(name).version(env!("CARGO_PKG_VERSION"))
-}
-
-/// `20000` as `20,000`.
-pub fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }

@@ -97,6 +97,19 @@ pub enum Fate {
 }
 
 impl Count {
+    /// The count with the level and line terms of a lock that took the game from `before` to
+    /// `after` (level, lines): the level reached, the tens and hundreds digits that changed and
+    /// the level-up.
+    pub fn between(self, before: (u8, u32), after: (u8, u32)) -> Count {
+        Count {
+            level: after.0,
+            tens: after.1 / 10 != before.1 / 10,
+            hundreds: after.1 / 100 != before.1 / 100,
+            level_up: after.0 != before.0,
+            ..self
+        }
+    }
+
     /// The frame's cycles before the unknown 0 to 8.
     pub fn cycles(&self) -> u32 {
         let rows = self.rows.min(4) as usize;

@@ -7,7 +7,7 @@ use crate::cli::plain::{self, PlainCheck};
 use crate::cli::registry::{only, Check, GameCli, Solve};
 use crate::cli::sequence::GenOptions;
 use crate::cli::solve::{end_lines, LinesOut, Planned, Shared, Solver, Verdict, Writer};
-use crate::cli::{read_weights, CliError, EvalOptions, Pictures};
+use crate::cli::{read_weights, CliError, EvalOptions};
 use crate::games::olympiad::film;
 use crate::games::olympiad::record::{Placement, Record, HEADER};
 use crate::games::olympiad::replay::{
@@ -190,14 +190,10 @@ impl GameCli for Olympiad {
         run.run(self, options)
     }
     fn check_options(&self, options: clap::Command) -> clap::Command {
-        options.args(only(
-            Pictures::augment_args(clap::Command::new("")),
-            &["html"],
-        ))
+        plain::check_options(options)
     }
     fn check(&self, run: &Check, matches: &clap::ArgMatches) -> Result<(), CliError> {
-        let html = Pictures::read(matches).html;
-        plain::check_game::<Self>(run.args, html.as_deref(), self.id())
+        plain::check_parsed::<Self>(run, matches, self.id())
     }
     fn gen_options(&self, options: clap::Command) -> clap::Command {
         GenOptions::augment_args(options)

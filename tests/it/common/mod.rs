@@ -200,18 +200,7 @@ pub fn dump_dom(browser: &Path, page: &Path, fragment: &str) -> String {
         let mut dom = String::new();
         stdout.read_to_string(&mut dom).map(|_| dom)
     });
-    let deadline = Instant::now() + BROWSER_TIMEOUT;
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("chromium took over {BROWSER_TIMEOUT:?} on {url}");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
+    let status = wait_or_kill(&mut child, BROWSER_TIMEOUT, &url);
     let dom = reader.join().unwrap().expect("chromium's output is text");
     let _ = std::fs::remove_dir_all(&profile);
     assert!(
@@ -219,6 +208,26 @@ pub fn dump_dom(browser: &Path, page: &Path, fragment: &str) -> String {
         "chromium failed on {url}: {status}"
     );
     dom
+}
+
+/// Waits for chromium to finish with `url`, killing it and failing the test after `timeout`.
+pub fn wait_or_kill(
+    child: &mut std::process::Child,
+    timeout: Duration,
+    url: &str,
+) -> std::process::ExitStatus {
+    let deadline = Instant::now() + timeout;
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("chromium took over {timeout:?} on {url}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
 }
 
 /// The opening tag of the element with id `id`.

@@ -60,12 +60,8 @@ fn swept(level: u8, lines: u32, rows: u8, low: bool, carry: bool, eighth: bool) 
         (0..10u8).find(|&c| c != 9 && c as usize != hole).unwrap()
     });
     Count {
-        level: after,
         rows,
         deep_rows: rows,
-        tens: lines_after / 10 != lines / 10,
-        hundreds: lines_after / 100 != lines / 100,
-        level_up: after != level,
         type_carry: carry && rows > 0,
         eighth_frame: eighth,
         piece: if rows > 0 { 0x13 } else { 17 },
@@ -73,4 +69,5 @@ fn swept(level: u8, lines: u32, rows: u8, low: bool, carry: bool, eighth: bool) 
         first_block,
         ..Count::default()
     }
+    .between((level, lines), (after, lines_after))
 }

@@ -176,7 +176,7 @@ impl Round {
     /// then the clear's points times level + 1 at the level just reached; the frame's cycles
     /// are counted ([`cycles`]). Returns whether the level went up.
     pub(super) fn update_lines(&mut self) -> bool {
-        let (level_before, lines_before) = (self.level, self.lines_bcd);
+        let before = (self.level, self.lines());
         let first_block = (0..10u8).find(|&c| self.filled(5, c as usize));
         let was_allegro = std::mem::replace(&mut self.allegro, first_block.is_some());
         let mut level_up = false;
@@ -205,12 +205,8 @@ impl Round {
             }
         }
         let count = cycles::Count {
-            level: self.level,
             rows: rows as u8,
             deep_rows: self.deep_rows,
-            tens: self.lines_bcd[0] >> 4 != lines_before[0] >> 4,
-            hundreds: self.lines_bcd[1] != lines_before[1],
-            level_up: self.level != level_before,
             push_down: self.hold_down_points,
             // The counter is BCD: its ones digit wraps on every tenth clear of the type.
             type_carry: rows > 0 && self.clears[rows - 1].is_multiple_of(10),
@@ -220,7 +216,9 @@ impl Round {
             first_block,
             select: self.newly_pressed() & button::SELECT != 0,
             next_hidden: self.next_hidden,
-        };
+            ..cycles::Count::default()
+        }
+        .between(before, (self.level, self.lines()));
         let margin = count.margin();
         self.margin = self.margin.min(margin as i16);
         self.score.add_soft_drop(self.hold_down_points);

@@ -25,14 +25,9 @@ pub(super) fn count_margin(
     (rows, deep_rows): (usize, usize),
     (level, lines): (u8, u32),
 ) -> i32 {
-    let before = game.lines();
     let count = Count {
-        level,
         rows: rows as u8,
         deep_rows: deep_rows as u8,
-        tens: lines / 10 != before / 10,
-        hundreds: lines / 100 != before / 100,
-        level_up: level != game.level,
         push_down: 0,
         type_carry: rows > 0 && (game.clears[rows - 1] + 1).is_multiple_of(10),
         eighth_frame: false,
@@ -41,12 +36,20 @@ pub(super) fn count_margin(
         first_block: (after[5] != 0).then(|| after[5].trailing_zeros() as u8),
         select: false,
         next_hidden,
-    };
-    let phased = Count {
-        eighth_frame: true,
-        ..count
-    };
-    count.margin().min(phased.margin())
+        ..Count::default()
+    }
+    .between((game.level, game.lines()), (level, lines));
+    // The frame counter matters to a four-line clear only.
+    match rows {
+        4 => count.margin().min(
+            Count {
+                eighth_frame: true,
+                ..count
+            }
+            .margin(),
+        ),
+        _ => count.margin(),
+    }
 }
 
 /// The placement with Select pressed on the first frame a press may be made, with the

@@ -11,11 +11,12 @@ use super::{
     agree, clearing_plan, number, play_from_start_screen, play_script, sequence, sequence_file,
     write_page, Played,
 };
-use crate::common::{chromium, element_text, opening_tag, Scratch};
+use crate::common::{chromium, element_text, opening_tag, wait_or_kill, Scratch};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use tetris_opt::kit::text::grouped;
 
 fn visible(dom: &str, id: &str) -> bool {
     !opening_tag(dom, id).contains("hidden")
@@ -63,18 +64,7 @@ fn screenshot(browser: &Path, page: &Path, fragment: &str, name: &str) -> PathBu
         .stderr(Stdio::null())
         .spawn()
         .unwrap_or_else(|e| panic!("cannot start {}: {e}", browser.display()));
-    let deadline = Instant::now() + Duration::from_secs(120);
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("chromium took too long to screenshot {url}");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
+    let status = wait_or_kill(&mut child, Duration::from_secs(120), &url);
     let _ = std::fs::remove_dir_all(&profile);
     assert!(status.success(), "chromium failed on {url}: {status}");
     let bytes = std::fs::read(&png).unwrap_or_else(|e| panic!("no screenshot {png:?}: {e}"));
@@ -251,7 +241,7 @@ fn the_solvers_board_races_beside_the_players_and_the_end_names_the_winner() {
     assert!(visible(&lost.dom, "overlay-verdict"));
     assert_eq!(
         element_text(&lost.dom, "overlay-verdict"),
-        format!("The solver wins by {} points", thousands(final_score))
+        format!("The solver wins by {} points", grouped(final_score))
     );
     // At the end the solver's board is its last.
     assert_eq!(number(&element_text(&lost.dom, "compare")), final_score);
@@ -295,7 +285,7 @@ fn the_solvers_board_races_beside_the_players_and_the_end_names_the_winner() {
     let by = model.points - solver.scores[3];
     assert_eq!(
         element_text(&won.dom, "overlay-verdict"),
-        format!("You win by {} points", thousands(by))
+        format!("You win by {} points", grouped(by))
     );
     assert_eq!(
         element_text(&won.dom, "overlay-solver"),
@@ -316,21 +306,8 @@ fn the_solvers_board_races_beside_the_players_and_the_end_names_the_winner() {
 /// The panel's line on who leads the race.
 fn lead(mine: u64, theirs: u64) -> String {
     match mine.cmp(&theirs) {
-        std::cmp::Ordering::Greater => format!("You lead by {}", thousands(mine - theirs)),
-        std::cmp::Ordering::Less => format!("The solver leads by {}", thousands(theirs - mine)),
+        std::cmp::Ordering::Greater => format!("You lead by {}", grouped(mine - theirs)),
+        std::cmp::Ordering::Less => format!("The solver leads by {}", grouped(theirs - mine)),
         std::cmp::Ordering::Equal => "Even so far".to_string(),
     }
-}
-
-/// `1230` as `1,230`, as the page writes it.
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
