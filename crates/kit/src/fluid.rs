@@ -235,8 +235,6 @@ impl FillPlan {
 pub struct FillCosts {
     weight: f64,
     values: FillValues,
-    model: FluidModel,
-    scoring: usize,
     /// The mean over the pieces of the slope of `V` in the fill (points per cell).
     slope: f64,
 }
@@ -253,34 +251,7 @@ impl FillCosts {
         FillCosts {
             weight: plan.weight,
             values,
-            model,
-            scoring,
             slope,
-        }
-    }
-
-    /// What the model loses by clearing `k` rows with piece `t` of `kind` on a board of `f`
-    /// cells against its best choice there: `V(t, f) - Q(t, f, k)`, in points (0 where the
-    /// model has no play).
-    pub fn regret(&self, t: usize, kind: Kind, f: u32, k: u32) -> f64 {
-        if t >= self.values.len() {
-            return 0.0;
-        }
-        let fullest = self.values.cap().saturating_sub(PIECE_CELLS);
-        let f = f.min(fullest);
-        let locked = f + PIECE_CELLS;
-        let q = |k: u32| {
-            if k * ROW_CELLS > locked || k > max_rows(kind) {
-                return f64::NEG_INFINITY;
-            }
-            let points = contest_points(self.scoring)(t, locked, k);
-            points + self.model.discount * self.values.value(t + 1, locked - k * ROW_CELLS)
-        };
-        let (v, here) = (self.values.value(t, f), q(k));
-        if v.is_finite() && here.is_finite() {
-            v - here
-        } else {
-            0.0
         }
     }
 

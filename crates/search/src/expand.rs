@@ -49,8 +49,6 @@ pub(crate) struct Step<'a, G: Game> {
     pub at: &'a G::Depth,
     /// The guide's board at this depth, for a guided search.
     pub guide_board: Option<u64>,
-    /// The depths after this one that rollouts play ([`super::rollout`]).
-    pub ahead: &'a [G::Depth],
 }
 
 /// The last depth's selection, to be turned into states: `chosen[i]` is child

@@ -43,11 +43,6 @@ pub trait Game: Sync {
 
     /// The state that child `placement` of `state` becomes (`at`: the depth that made it).
     fn apply(&self, at: &Self::Depth, state: &Self::State, code: &Self::Code) -> Self::State;
-
-    /// Whether depth `depth`'s selection is worth rollouts.
-    fn rollout_at(&self, _depth: usize) -> bool {
-        true
-    }
 }
 
 /// A game borrowed is the same game (a caller that keeps the game to itself lends it).
@@ -81,10 +76,6 @@ impl<G: Game> Game for &G {
 
     fn apply(&self, at: &Self::Depth, state: &Self::State, code: &Self::Code) -> Self::State {
         (**self).apply(at, state, code)
-    }
-
-    fn rollout_at(&self, depth: usize) -> bool {
-        (**self).rollout_at(depth)
     }
 }
 

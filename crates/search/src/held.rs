@@ -151,35 +151,12 @@ impl<G: Game> Holder<G> for InProcess<G> {
 
     fn select(&mut self, step: &Step<G>, width: usize, depth: usize) -> Selection {
         let tasks = self.tasks;
-        let rollout = super::rollout::from_env()
-            .filter(|_| step.guide_board.is_none() && !step.ahead.is_empty());
-        let target = width;
-        let width = rollout.map_or(width, |r| r.pool_for(width));
-        let parents = super::rollout::parents_from_env().filter(|_| step.guide_board.is_none());
-        let states = self.tags.len();
-        let filter = |chunks: &mut [_], tags: &[u64]| {
-            if let Some(q) = parents {
-                let keep = ((states as f64 * q).ceil() as usize).max(1);
-                super::rollout::keep_parents(chunks, states, keep, tags);
-            }
-        };
-        filter(&mut self.beam.chunks[..tasks], &self.tags);
         // A selection that needs children the expansion's bound dropped gets them (rarely:
         // when duplicates crowd the shortlist, or the bound was estimated too low).
         while let Err(refill) =
             (self.picker).select(&mut self.beam.chunks[..tasks], width, &self.tags)
         {
             self.beam.expand_again(step, refill.bound);
-            filter(&mut self.beam.chunks[..tasks], &self.tags);
-        }
-        if rollout.is_some() {
-            let parents = if self.last_at.is_some() {
-                &self.beam.frontier
-            } else {
-                &self.beam.parents
-            };
-            let chosen = &mut self.picker.chosen;
-            super::rollout::rerank(step.game, step.at, step.ahead, parents, chosen, target);
         }
         let chosen = &mut self.picker.chosen;
         let on_guide = step.guide_board.and_then(|board| {

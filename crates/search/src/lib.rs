@@ -33,7 +33,6 @@ mod held;
 #[cfg(feature = "mpi")]
 pub mod mpi;
 mod options;
-mod rollout;
 mod select;
 #[cfg(test)]
 mod streaming_tests;
@@ -259,19 +258,10 @@ fn depths<G: Game>(
         let started = Instant::now();
         let (width, share) = held.width(widths.at_depth(depth));
         let at = game.depth(depth);
-        let rollout = rollout::from_env().filter(|_| game.rollout_at(depth));
-        let ahead: Vec<G::Depth> = match rollout {
-            Some(r) => (depth + 1..(depth + 1 + r.horizon).min(depth_count))
-                .map(|d| game.depth(d))
-                .collect(),
-            None => Vec::new(),
-        };
-        let share = rollout.map_or(share, |r| r.pool_for(share));
         let step = Step {
             game,
             at: &at,
             guide_board: guide.and_then(|g| g.boards.get(depth)).copied(),
-            ahead: &ahead,
         };
         let expanded = held.expand(&step, share, &mut trail, &mut best, &mut decided);
         stats.expanded += expanded.states;

@@ -178,8 +178,6 @@ pub struct Seam<'a> {
 /// What one depth places and how it ranks the children.
 pub struct Depth {
     kind: Kind,
-    /// The depth (the piece's index in the searched pieces).
-    depth: usize,
     /// The piece's number in the game (the rules' spawn state and piece limit need it).
     index: usize,
     rules: Rules,
@@ -208,7 +206,6 @@ impl Game for Seam<'_> {
         }
         Depth {
             kind: self.sequence[depth],
-            depth,
             index: self.first + depth,
             rules: p.rules,
             ranking,
@@ -232,12 +229,6 @@ impl Game for Seam<'_> {
         } = buffers;
         placements_with(board, kind, index, at.rules, placements);
         let occupied = board.occupied_rows();
-        let target = clear_target().zip(self.fill.as_ref());
-        let before = if target.is_some() {
-            board.filled_cells()
-        } else {
-            0
-        };
         for p in placements.iter() {
             let mut child = *board;
             let outcome = p.lock_over(&mut child, occupied, kind, index, at.rules);
@@ -245,20 +236,7 @@ impl Game for Seam<'_> {
                 continue;
             }
             let child_score = score + outcome.score as u64;
-            let bonus = match target {
-                Some(((w, all), fill)) if all || outcome.lines > 0 => {
-                    w * at.ranking.score_weight * fill.regret(at.depth, kind, before, outcome.lines)
-                }
-                _ => 0.0,
-            };
-            pending.push_with(
-                &child,
-                p.y as u32,
-                child_score,
-                parent,
-                p.pack(),
-                bonus as f32,
-            );
+            pending.push(&child, p.y as u32, child_score, parent, p.pack());
             if pending.is_full() {
                 pending.flush(&at.ranking, out);
             }
@@ -268,14 +246,6 @@ impl Game for Seam<'_> {
 
     fn flush(&self, at: &Depth, buffers: &mut Buffers, out: &mut Sink<u16>) {
         buffers.pending.flush(&at.ranking, out);
-    }
-
-    fn rollout_at(&self, depth: usize) -> bool {
-        let Ok(gate) = std::env::var("TETRIS_ROLLOUT_GATE") else {
-            return true;
-        };
-        let next = self.sequence.get(depth + 1).map(|k| format!("{k:?}"));
-        next.is_some_and(|k| gate.contains(&k))
     }
 
     #[inline]
@@ -292,18 +262,4 @@ impl Game for Seam<'_> {
 pub struct Buffers {
     placements: Placements,
     pending: Pending,
-}
-
-/// The per-clear target asked for by `TETRIS_CLEAR_TARGET=W` or `W:all` (an experiment's
-/// switch): its weight, and whether every child pays it.
-fn clear_target() -> Option<(f64, bool)> {
-    static TARGET: std::sync::OnceLock<Option<(f64, bool)>> = std::sync::OnceLock::new();
-    *TARGET.get_or_init(|| {
-        let text = std::env::var("TETRIS_CLEAR_TARGET").ok()?;
-        let (w, all) = match text.split_once(':') {
-            Some((w, _)) => (w, true),
-            None => (text.as_str(), false),
-        };
-        Some((w.parse().ok()?, all))
-    })
 }
