@@ -9,7 +9,7 @@
 
 use super::cycles;
 use super::ending::Ending;
-use super::eval::{cost, Rows, Weights};
+use super::eval::{Rows, Weights};
 use super::movegen::{placements, InputModel, Placement, Tap};
 use super::record::Record;
 use super::rules::{play_state, Outcome, Round};
@@ -25,9 +25,9 @@ mod points;
 mod stream;
 
 pub use code::NesCode;
-use knobs::{count_margin, MARGIN_ENOUGH, MARGIN_PRICE};
+use knobs::{count_margin, key};
+use points::place;
 pub use points::{clear_points, lines_to_level};
-use points::{cost_scale, place};
 pub use stream::RecordStream;
 
 /// When the search stops.
@@ -343,10 +343,8 @@ impl Seam {
                 continue;
             };
             let score = score + points;
-            // At equal score and field, the larger margin.
-            let near = (MARGIN_ENOUGH - margin).max(0) as f64 * MARGIN_PRICE;
             each(Child::Kept {
-                key: cost(&after, &self.weights) * cost_scale(level) - score as f64 + near,
+                key: key(&after, &self.weights, level, score, margin),
                 hash: child_hash(&self.seeds, game, &after, score, lines, level, p),
                 score,
                 code,

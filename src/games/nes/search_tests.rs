@@ -1,6 +1,7 @@
 //! The NES search's tests: its states and codes through their encoding.
 
 use super::*;
+use crate::games::nes::eval::cost;
 use crate::games::nes::rules::button;
 use crate::games::nes::start::start;
 use crate::search::wire::round_trip;

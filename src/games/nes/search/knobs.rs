@@ -6,14 +6,21 @@
 use super::points::cost_scale;
 use super::{child_hash, Child, NesCode, Seam, State};
 use crate::games::nes::cycles::{self, Count};
-use crate::games::nes::eval::{cost, Rows};
+use crate::games::nes::eval::{cost, Rows, Weights};
 use crate::games::nes::movegen::{Placement, Tap};
 use crate::games::nes::rules::{button, Round};
 
 /// A margin from which the search prefers no lock to another for it, and what a cycle below
 /// it costs in the key (a tie-break: a point is far less than any clear's worth).
-pub(super) const MARGIN_ENOUGH: i32 = 16;
-pub(super) const MARGIN_PRICE: f64 = 0.01;
+const MARGIN_ENOUGH: i32 = 16;
+const MARGIN_PRICE: f64 = 0.01;
+
+/// A kept child's key: the field's cost at its level, less the points banked, and at equal
+/// score and field the larger margin of its count.
+pub(super) fn key(after: &Rows, weights: &Weights, level: u8, score: u64, margin: i32) -> f64 {
+    let near = (MARGIN_ENOUGH - margin).max(0) as f64 * MARGIN_PRICE;
+    cost(after, weights) * cost_scale(level) - score as f64 + near
+}
 
 /// The margin of the frame that counts a placement's lock, as far as the placement tells it:
 /// the frame counter's phase is known only when the lock is played out, so both phases a
@@ -113,11 +120,11 @@ impl Seam {
             }
             let score = score + child.game.score.uncapped() - state.game.score.uncapped();
             let after = child.game.rows();
-            let near = (MARGIN_ENOUGH - child.game.margin as i32).max(0) as f64 * MARGIN_PRICE;
             let level = child.game.level;
             let lines = child.game.lines();
+            let margin = child.game.margin as i32;
             return Some(Child::Kept {
-                key: cost(&after, &self.weights) * cost_scale(level) - score as f64 + near,
+                key: key(&after, &self.weights, level, score, margin),
                 hash: child_hash(&self.seeds, &state.game, &after, score, lines, level, v),
                 score,
                 code,
