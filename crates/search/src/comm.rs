@@ -40,6 +40,16 @@ pub trait Comm: Sync {
             .map(|i| all.iter().skip(i).step_by(values.len()).sum())
             .collect()
     }
+
+    /// The bitwise or of every process's `words` (of one length on every process), in place
+    /// (MPI's allreduce).
+    fn or_values(&self, words: &mut [u64]) {
+        let all = self.gather_values(words);
+        let len = words.len();
+        for (i, w) in words.iter_mut().enumerate() {
+            *w = all.iter().skip(i).step_by(len).fold(0, |a, b| a | b);
+        }
+    }
 }
 
 /// A part of bytes for (or from) each process, one after the other in order of rank: what an
@@ -126,6 +136,7 @@ impl Comm for Solo {
     fn all_gather(&self, bytes: &[u8]) -> Vec<Vec<u8>> {
         vec![bytes.to_vec()]
     }
+    fn or_values(&self, _words: &mut [u64]) {}
 }
 
 /// What the processes of [`run_local`] share: one mailbox per (sender, receiver).
@@ -258,6 +269,10 @@ impl Comm for Metered<'_> {
         let sent = (8 * values.len() * (self.size() - 1)) as u64;
         self.timed(sent, || self.inner.sum_values(values))
     }
+    fn or_values(&self, words: &mut [u64]) {
+        let sent = (8 * words.len() * (self.size() - 1)) as u64;
+        self.timed(sent, || self.inner.or_values(words))
+    }
 }
 
 #[cfg(test)]
@@ -265,7 +280,7 @@ mod tests {
     use super::*;
 
     /// Each process sends its rank to every other; each receives every rank, in order; the
-    /// sums and the root's values reach every process.
+    /// sums, the bitwise ors and the root's values reach every process.
     #[test]
     fn local_processes_exchange_gather_and_sum() {
         for size in 1..=4 {
@@ -277,13 +292,16 @@ mod tests {
                 let got: Vec<Vec<u8>> = got.parts().map(<[u8]>::to_vec).collect();
                 let total = sum(comm, &[comm.rank() as u64, 1]);
                 let root = from_root(comm, &[7 + comm.rank() as u64]);
-                (got, total, root)
+                let mut bits = [1 << comm.rank(), 0, 1 << 63];
+                comm.or_values(&mut bits);
+                (got, total, root, bits)
             });
-            for (rank, (got, total, root)) in answers.into_iter().enumerate() {
+            for (rank, (got, total, root, bits)) in answers.into_iter().enumerate() {
                 let want: Vec<Vec<u8>> = (0..size).map(|p| vec![p as u8; rank + 1]).collect();
                 assert_eq!(got, want);
                 assert_eq!(total, [(0..size as u64).sum(), size as u64]);
                 assert_eq!(root, [7]);
+                assert_eq!(bits, [(1 << size) - 1, 0, 1 << 63]);
             }
         }
     }

@@ -8,6 +8,7 @@
 //! make: its states are built lazily inside the next expansion and never encoded.
 
 use super::candidates::{Candidate, Order};
+use super::comm::{Comm, Solo};
 use super::expand::{Beam, Last, Node, Step};
 use super::game::Game;
 use super::guided;
@@ -37,8 +38,11 @@ pub(crate) struct Selection {
 
 /// The phases of a depth that depend on where the states are held; called in this order.
 pub(crate) trait Holder<G: Game> {
-    /// Whether this process answers, reports progress and keeps the trail.
+    /// Whether this process answers and reports progress.
     fn root(&self) -> bool;
+
+    /// The processes the trail is spread over ([`Solo`] in one).
+    fn comm(&self) -> &dyn Comm;
 
     /// The width of this depth (`planned` is this process's plan; process 0's counts) and this
     /// process's share of it, for the expansion's estimate of the selection's bound.
@@ -101,6 +105,10 @@ impl<G: Game> Holder<G> for InProcess<G> {
         true
     }
 
+    fn comm(&self) -> &dyn Comm {
+        &Solo
+    }
+
     fn width(&mut self, planned: usize) -> (usize, usize) {
         (planned, planned)
     }
@@ -129,15 +137,15 @@ impl<G: Game> Holder<G> for InProcess<G> {
             .map_or(self.beam.parents.len(), |l| l.chosen.len());
         // The steps of the states the expansion builds (none before the first piece).
         let level = if last.is_some() {
-            trail.open(states)
+            trail.open_part(states, 0, states)
         } else {
             &mut []
         };
         let lazy = last.is_some();
         let expanded = self.beam.expand(last, step, level, share);
-        if lazy && trail.close(&mut self.beam.frontier, |n| &mut n.trail, best) {
+        if lazy && trail.close(&mut self.beam.frontier, |n| &mut n.trail, best, &Solo) {
             if let Some(decided) = decided.as_mut() {
-                trail.take_decided(*best, *decided);
+                trail.take_decided(*best, *decided, &Solo);
             }
         }
         self.tasks = expanded.tasks;

@@ -291,8 +291,7 @@ fn depths<G: Game>(
         held.finish(&mut trail);
     }
     let (placements, score) = match best {
-        Some(b) if held.root() => (trail.line_to(b), b.score),
-        Some(b) => (Vec::new(), b.score),
+        Some(b) => (trail.line_to(b, held.comm()), b.score),
         None => (Vec::new(), run.score),
     };
     Line {

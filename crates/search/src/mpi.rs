@@ -124,4 +124,11 @@ impl Comm for Mpi {
             .all_reduce_into(values, &mut total[..], SystemOperation::sum());
         total
     }
+
+    fn or_values(&self, words: &mut [u64]) {
+        let mut all = vec![0u64; words.len()];
+        self.world
+            .all_reduce_into(&words[..], &mut all[..], SystemOperation::bitwise_or());
+        words.copy_from_slice(&all);
+    }
 }

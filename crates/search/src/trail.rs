@@ -10,6 +10,18 @@
 //! game: every state that may still end the answer descends from them. [`Trail::take_decided`]
 //! hands their placements out and drops them, so that a search of any length holds only the
 //! undecided part of its lines; the trail then counts its levels from `base`.
+//!
+//! Over several processes ([`Comm`]) each keeps the steps of the states it holds: a level is
+//! numbered across the processes (those of process 0 first), each process holds one stretch of
+//! it ([`Part`]), and a step's parent is its index in the level below, wherever that is held.
+//! Compaction marks each level's live entries in one bitmap of the whole level, merged across
+//! the processes (a bitwise or), so that every process knows every level's survivors and each
+//! renumbers its own entries and its parents' indices alone: a survivor's index is the count
+//! of survivors before it. One process is the case of one stretch, and merges nothing.
+
+use super::code::Code;
+use super::comm::{Comm, Parcels};
+use super::wire::{Reader, Wire};
 
 /// Depths between two compactions of the trail: the uncompacted levels are most of its
 /// memory, about this many entries per state of the beam.
@@ -33,6 +45,14 @@ pub(crate) struct Best {
     pub score: u64,
 }
 
+/// This process's stretch of one level: the index of its first entry across the processes,
+/// and the entries of the level over every process.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Part {
+    first: u32,
+    total: u32,
+}
+
 /// The trail's levels, one per depth, one after the other in one buffer (compaction moves
 /// entries down within it, so the buffer is reused instead of reallocated). Depths below `base`
 /// were decided and handed out; the level at `base` has their last step as its parent (0).
@@ -42,20 +62,58 @@ pub(crate) struct Trail<C: Copy = u16> {
     /// Where each level from `base` on starts in `entries`; one more than those levels, for
     /// the end.
     starts: Vec<usize>,
+    /// Each level's stretch held here, from `base` on.
+    parts: Vec<Part>,
     /// Depths dropped by [`Trail::take_decided`].
     base: usize,
     /// The `best` of the last compaction, whose line it kept.
     pinned: Option<Best>,
     /// Levels before this were compacted before.
     last_gc: usize,
-    /// Compaction's marks, one bit per entry from the first level it rewrites.
+    /// Compaction's marks, one bit per entry of each level it walks (over every process),
+    /// each level from a word of its own, at `mark_at`.
     marks: Vec<u64>,
-    /// Compaction's remapping of the level below and of the level it is rewriting.
+    mark_at: Vec<usize>,
+    /// Compaction's survivors before each word of the level below and of the level it is
+    /// rewriting: an entry's index after it.
     below: Vec<u32>,
     current: Vec<u32>,
 }
 
-impl<C: Copy + Default> Trail<C> {
+#[inline]
+fn marked(marks: &[u64], at: usize) -> bool {
+    marks[at / 64] >> (at % 64) & 1 == 1
+}
+
+#[inline]
+fn mark(marks: &mut [u64], at: usize) {
+    marks[at / 64] |= 1 << (at % 64);
+}
+
+/// The survivors before each word of a level's `marks`.
+fn survivors_before(marks: &[u64], out: &mut Vec<u32>) {
+    out.clear();
+    let mut count = 0u32;
+    out.extend(marks.iter().map(|w| {
+        let before = count;
+        count += w.count_ones();
+        before
+    }));
+}
+
+/// An entry's index after compaction: the survivors before it (`before` from
+/// [`survivors_before`]).
+#[inline]
+fn renumbered(marks: &[u64], before: &[u32], at: u32) -> u32 {
+    let (word, bit) = (at as usize / 64, at % 64);
+    match marks.get(word) {
+        Some(w) => before[word] + (w & ((1u64 << bit) - 1)).count_ones(),
+        // Past the level's last entry (a process holding none of it, at its end).
+        None => marks.iter().map(|w| w.count_ones()).sum(),
+    }
+}
+
+impl<C: Code> Trail<C> {
     pub fn new() -> Trail<C> {
         Trail {
             starts: vec![0],
@@ -73,6 +131,10 @@ impl<C: Copy + Default> Trail<C> {
         self.starts[d - self.base]
     }
 
+    fn part(&self, d: usize) -> Part {
+        self.parts[d - self.base]
+    }
+
     fn level(&self, d: usize) -> &[TrailEntry<C>] {
         &self.entries[self.start(d)..self.start(d + 1)]
     }
@@ -84,7 +146,14 @@ impl<C: Copy + Default> Trail<C> {
     }
 
     /// A new level of `count` entries for the caller to fill; [`Trail::close`] it after.
+    #[cfg(test)]
     pub fn open(&mut self, count: usize) -> &mut [TrailEntry<C>] {
+        self.open_part(count, 0, count)
+    }
+
+    /// A new level of `total` entries over every process, of which this one holds `count` from
+    /// index `first`, for the caller to fill; [`Trail::close`] it after.
+    pub fn open_part(&mut self, count: usize, first: usize, total: usize) -> &mut [TrailEntry<C>] {
         let at = self.entries.len();
         let needed = at + count;
         if needed > self.entries.capacity() {
@@ -94,50 +163,68 @@ impl<C: Copy + Default> Trail<C> {
         }
         self.entries.resize(needed, TrailEntry::default());
         self.starts.push(needed);
+        self.parts.push(Part {
+            first: first as u32,
+            total: total as u32,
+        });
         &mut self.entries[at..]
     }
 
     /// Every [`GC_INTERVAL`] levels, drops the entries that neither a live state nor `best`
-    /// descends from. `live` are the states of the last level, whose trail index
+    /// descends from. `live` are the states of the last level held here, whose trail index
     /// (`index_of`) is remapped in place. Whether it compacted: [`Trail::take_decided`] may
-    /// then find new decided depths.
+    /// then find new decided depths. Every process of `comm` calls it at each depth.
     pub fn close<T>(
         &mut self,
         live: &mut [T],
         index_of: fn(&mut T) -> &mut u32,
         best: &mut Option<Best>,
+        comm: &dyn Comm,
     ) -> bool {
         if self.levels() - self.last_gc >= GC_INTERVAL {
-            self.compact(live, index_of, best);
+            self.compact(live, index_of, best, comm);
             self.last_gc = self.levels();
             return true;
         }
         false
     }
 
-    /// Hands the placements of the decided depths to `decided`, in order, and drops them: the
-    /// bottom levels of one entry each, below `best`'s depth (whose level stays, so that its
-    /// line can be rebuilt). Right after a compaction that kept only the lines of the live
-    /// states and of `best`, one entry in a level means every line that may still become the
-    /// answer passes through it. With no `best`, nothing is decided.
-    pub fn take_decided(&mut self, best: Option<Best>, decided: &mut dyn FnMut(&[C])) {
+    /// Hands the placements of the decided depths to `decided` (on process 0), in order, and
+    /// drops them: the bottom levels of one entry each, below `best`'s depth (whose level
+    /// stays, so that its line can be rebuilt). Right after a compaction that kept only the
+    /// lines of the live states and of `best`, one entry in a level means every line that may
+    /// still become the answer passes through it. With no `best`, nothing is decided. Every
+    /// process of `comm` calls it after a compaction.
+    pub fn take_decided(
+        &mut self,
+        best: Option<Best>,
+        decided: &mut dyn FnMut(&[C]),
+        comm: &dyn Comm,
+    ) {
         let Some(best) = best else {
             return;
         };
         let mut top = self.base;
-        while top < best.depth && self.level(top).len() == 1 {
+        while top < best.depth && self.part(top).total == 1 {
             top += 1;
         }
         let count = top - self.base;
         if count == 0 {
             return;
         }
-        // The dropped levels hold one entry each, in depth order.
+        // The dropped levels hold one entry each over the processes, in depth order.
         let cut = self.start(top);
-        let codes: Vec<C> = self.entries[..cut].iter().map(|e| e.placement).collect();
-        decided(&codes);
+        let codes = if comm.size() == 1 {
+            self.entries[..cut].iter().map(|e| e.placement).collect()
+        } else {
+            self.decided_codes(top, comm)
+        };
+        if comm.rank() == 0 {
+            decided(&codes);
+        }
         self.entries.drain(..cut);
         self.starts.drain(..count);
+        self.parts.drain(..count);
         for s in &mut self.starts {
             *s -= cut;
         }
@@ -146,62 +233,123 @@ impl<C: Copy + Default> Trail<C> {
         self.base = top;
     }
 
-    /// Adds the last level without compacting (nothing comes after it).
+    /// The placements of the levels from `base` to `top`, one entry each on one of the
+    /// processes, gathered on process 0 in depth order (elsewhere none).
+    fn decided_codes(&self, top: usize, comm: &dyn Comm) -> Vec<C> {
+        let mut mine = Vec::new();
+        for d in self.base..top {
+            if let [e] = self.level(d) {
+                ((d - self.base) as u32).put(&mut mine);
+                { e.placement }.put(&mut mine);
+            }
+        }
+        let mut to = Parcels::empty(comm.size());
+        to.lens[0] = mine.len();
+        to.bytes = mine;
+        let got = comm.all_to_all(to);
+        let mut codes = vec![C::default(); if comm.rank() == 0 { top - self.base } else { 0 }];
+        let mut r = Reader::new(&got.bytes);
+        while !r.is_empty() {
+            let at: u32 = r.read();
+            codes[at as usize] = r.read();
+        }
+        codes
+    }
+
+    /// Adds the last level without compacting (nothing comes after it); one process.
     pub fn push_last(&mut self, level: impl Iterator<Item = TrailEntry<C>>) {
         self.entries.extend(level);
+        let total = self.entries.len() - self.starts[self.starts.len() - 1];
         self.starts.push(self.entries.len());
+        self.parts.push(Part {
+            first: 0,
+            total: total as u32,
+        });
     }
 
     /// The placements from the first depth not yet decided (see [`Trail::take_decided`]) to
-    /// `best`'s state.
-    pub fn line_to(&self, best: Best) -> Vec<C> {
+    /// `best`'s state, on process 0 (elsewhere none). Every process of `comm` calls it.
+    pub fn line_to(&self, best: Best, comm: &dyn Comm) -> Vec<C> {
         let mut placements = Vec::with_capacity(best.depth + 1 - self.base);
         let mut i = best.index;
         for d in (self.base..=best.depth).rev() {
-            let e = self.level(d)[i as usize];
+            let e = self.entry(d, i, comm);
             placements.push(e.placement);
             i = e.parent;
+        }
+        if comm.rank() != 0 {
+            return Vec::new();
         }
         placements.reverse();
         placements
     }
 
-    /// Drops trail entries no live state descends from, moving the rest down and remapping
-    /// indices. Levels before `last_gc` were compacted before: once such a level is found
-    /// fully alive, so is everything under it, and the rewrite starts above it.
+    /// The entry of index `i` of depth `d`'s level, from the process that holds it.
+    fn entry(&self, d: usize, i: u32, comm: &dyn Comm) -> TrailEntry<C> {
+        let part = self.part(d);
+        let here = self
+            .level(d)
+            .get(i.wrapping_sub(part.first) as usize)
+            .copied();
+        if comm.size() == 1 {
+            return here.expect("the index of an entry of the level");
+        }
+        let mut mine = Vec::new();
+        if let Some(e) = here {
+            { e.parent }.put(&mut mine);
+            { e.placement }.put(&mut mine);
+        }
+        let all = comm.all_gather(&mine);
+        let held =
+            (all.iter().find(|b| !b.is_empty())).expect("one process holds each entry of a level");
+        let mut r = Reader::new(held);
+        TrailEntry {
+            parent: r.read(),
+            placement: r.read(),
+        }
+    }
+
+    /// Drops trail entries no live state descends from, moving the rest down and renumbering
+    /// them. Levels before `last_gc` were compacted before: once such a level is found fully
+    /// alive, so is everything under it, and the rewrite starts above it.
     fn compact<T>(
         &mut self,
         live: &mut [T],
         index_of: fn(&mut T) -> &mut u32,
         best: &mut Option<Best>,
+        comm: &dyn Comm,
     ) {
         let Some(last) = self.levels().checked_sub(1) else {
             return;
         };
-        let rewrite_from = self.mark_alive(last, live, index_of, *best);
+        let rewrite_from = self.mark_alive(last, live, index_of, *best, comm);
         self.rewrite(rewrite_from, last, live, index_of, best);
     }
 
-    /// Marks the entries the live states and `best` descend from, from the last level down;
-    /// returns the first level to rewrite (those under it are alive as they are).
+    /// Marks the entries the live states and `best` descend from, from the last level down,
+    /// each level's marks merged across the processes before the walk goes under it; returns
+    /// the first level to rewrite (those under it are alive as they are).
     fn mark_alive<T>(
         &mut self,
         last: usize,
         live: &mut [T],
         index_of: fn(&mut T) -> &mut u32,
         best: Option<Best>,
+        comm: &dyn Comm,
     ) -> usize {
-        // One bit per entry: alive or not.
-        self.marks.clear();
-        self.marks.resize(self.entries.len().div_ceil(64), 0);
-        let marks = &mut self.marks;
-        let mark = |marks: &mut Vec<u64>, at: usize| marks[at / 64] |= 1 << (at % 64);
-        let marked = |marks: &[u64], at: usize| marks[at / 64] >> (at % 64) & 1 == 1;
         let base = self.base;
-        let start_of = |d: usize| self.starts[d - base];
-        let last_start = start_of(last);
+        self.mark_at.clear();
+        let mut words = 0;
+        for p in &self.parts {
+            self.mark_at.push(words);
+            words += (p.total as usize).div_ceil(64);
+        }
+        self.mark_at.push(words);
+        self.marks.clear();
+        self.marks.resize(words, 0);
+        let top = self.mark_at[last - base];
         for n in live.iter_mut() {
-            mark(marks, last_start + *index_of(n) as usize);
+            mark(&mut self.marks[top..], *index_of(n) as usize);
         }
         // A state pinned at the last compaction and released since kept its line alive then:
         // up to its depth, a level found fully alive no longer says that the levels under it
@@ -213,22 +361,26 @@ impl<C: Copy + Default> Trail<C> {
             .map(|p| p.depth);
         let mut rewrite_from = base;
         for d in (base..=last).rev() {
-            let (start, end) = (start_of(d), start_of(d + 1));
-            if let Some(b) = best {
-                if b.depth == d {
-                    mark(marks, start + b.index as usize);
-                }
+            let (from, to) = (self.mark_at[d - base], self.mark_at[d - base + 1]);
+            if let Some(b) = best.filter(|b| b.depth == d) {
+                mark(&mut self.marks[from..to], b.index as usize);
             }
-            let alive = (start..end).filter(|&i| marked(marks, i)).count();
-            if alive == end - start && d < self.last_gc && released.is_none_or(|r| d <= r) {
+            if comm.size() > 1 {
+                comm.or_values(&mut self.marks[from..to]);
+            }
+            let alive: u32 = self.marks[from..to].iter().map(|w| w.count_ones()).sum();
+            let part = self.part(d);
+            if alive == part.total && d < self.last_gc && released.is_none_or(|r| d <= r) {
                 rewrite_from = d + 1;
                 break;
             }
             if d > base {
-                let below = start_of(d - 1);
-                for i in start..end {
-                    if marked(marks, i) {
-                        mark(marks, below + self.entries[i].parent as usize);
+                let (start, end) = (self.start(d), self.start(d + 1));
+                let below = self.mark_at[d - 1 - base];
+                let (under, level) = self.marks.split_at_mut(from);
+                for (k, e) in self.entries[start..end].iter().enumerate() {
+                    if marked(level, part.first as usize + k) {
+                        mark(&mut under[below..], e.parent as usize);
                     }
                 }
             }
@@ -237,7 +389,7 @@ impl<C: Copy + Default> Trail<C> {
     }
 
     /// Moves the marked entries of each level from `rewrite_from` to `last` down, in order,
-    /// and remaps the indices of the live states and of `best`.
+    /// and renumbers them, their parents, the live states and `best`.
     fn rewrite<T>(
         &mut self,
         rewrite_from: usize,
@@ -247,31 +399,33 @@ impl<C: Copy + Default> Trail<C> {
         best: &mut Option<Best>,
     ) {
         let base = self.base;
-        let marked = |marks: &[u64], at: usize| marks[at / 64] >> (at % 64) & 1 == 1;
-        // `below` maps the level under the one being rewritten from old to new indices (when
-        // it moved).
         let mut to = self.start(rewrite_from);
         let mut below_moved = false;
         for d in rewrite_from..=last {
             let (start, end) = (self.start(d), self.start(d + 1));
-            self.starts[d - base] = to;
-            self.current.clear();
-            self.current.resize(end - start, u32::MAX);
-            for i in start..end {
-                if marked(&self.marks, i) {
-                    let mut e = self.entries[i];
-                    if below_moved {
-                        e.parent = self.below[e.parent as usize];
+            let i = d - base;
+            let marks = &self.marks[self.mark_at[i]..self.mark_at[i + 1]];
+            survivors_before(marks, &mut self.current);
+            let part = self.parts[i];
+            self.starts[i] = to;
+            let below_marks =
+                (below_moved).then(|| &self.marks[self.mark_at[i - 1]..self.mark_at[i]]);
+            for k in start..end {
+                if marked(marks, part.first as usize + (k - start)) {
+                    let mut e = self.entries[k];
+                    if let Some(under) = below_marks {
+                        e.parent = renumbered(under, &self.below, e.parent);
                     }
-                    self.current[i - start] = (to - self.starts[d - base]) as u32;
                     self.entries[to] = e;
                     to += 1;
                 }
             }
-            if let Some(b) = best.as_mut() {
-                if b.depth == d {
-                    b.index = self.current[b.index as usize];
-                }
+            self.parts[i] = Part {
+                first: renumbered(marks, &self.current, part.first),
+                total: marks.iter().map(|w| w.count_ones()).sum(),
+            };
+            if let Some(b) = best.as_mut().filter(|b| b.depth == d) {
+                b.index = renumbered(marks, &self.current, b.index);
             }
             std::mem::swap(&mut self.below, &mut self.current);
             below_moved = true;
@@ -280,9 +434,11 @@ impl<C: Copy + Default> Trail<C> {
         self.entries.truncate(to);
         self.pinned = *best;
         if below_moved {
+            let i = last - base;
+            let marks = &self.marks[self.mark_at[i]..self.mark_at[i + 1]];
             for n in live.iter_mut() {
                 let i = index_of(n);
-                *i = self.below[*i as usize];
+                *i = renumbered(marks, &self.below, *i);
             }
         }
     }

@@ -2,6 +2,7 @@
 //! answer's placements come out as they are decided.
 
 use super::*;
+use crate::comm::Solo;
 
 fn step(parent: u32, placement: u16) -> TrailEntry {
     TrailEntry { parent, placement }
@@ -25,7 +26,7 @@ fn compaction_keeps_the_live_lines_and_the_best() {
         index: 0,
         score: 5,
     });
-    trail.compact(&mut live, |i| i, &mut best);
+    trail.compact(&mut live, |i| i, &mut best, &Solo);
     // Level 2 keeps its state 1 only (now index 0); level 1 its states 0 (best) and 2 (the
     // live line's parent); level 0 its states 0 and 2.
     assert_eq!(trail.level(2).len(), 1);
@@ -33,13 +34,14 @@ fn compaction_keeps_the_live_lines_and_the_best() {
     assert_eq!(trail.level(1).len(), 2);
     assert_eq!(trail.level(0).len(), 2);
     assert_eq!(trail.entries.len(), 5);
-    let line = trail.line_to(Best {
+    let at = Best {
         depth: 2,
         index: live[0],
         score: 0,
-    });
+    };
+    let line = trail.line_to(at, &Solo);
     assert_eq!(line, [10, 22, 31]);
-    assert_eq!(trail.line_to(best.unwrap()), [12, 20]);
+    assert_eq!(trail.line_to(best.unwrap(), &Solo), [12, 20]);
 }
 
 /// The line to `b` in levels kept whole, each entry's parent an index of the level before.
@@ -102,13 +104,13 @@ fn compaction_in_place_keeps_every_line_of_an_uncompacted_trail() {
                 plain_best = best;
             }
             let mut indices: Vec<u32> = live.iter().map(|l| l.0).collect();
-            trail.close(&mut indices, |i| i, &mut best);
+            trail.close(&mut indices, |i| i, &mut best, &Solo);
             for (l, i) in live.iter_mut().zip(indices) {
                 l.0 = i;
             }
         }
         let plain_line = |b: Best| line_in_levels(&plain, b);
-        let line = |b: Best| trail.line_to(b);
+        let line = |b: Best| trail.line_to(b, &Solo);
         for &(index, plain_index) in &live {
             let at = |index| Best {
                 depth: 39,
@@ -175,8 +177,8 @@ fn taking_the_decided_depths_keeps_the_trail_small_and_the_line_whole() {
             kept_best = best;
         }
         let mut indices: Vec<u32> = live.iter().map(|l| l.0).collect();
-        if trail.close(&mut indices, |i| i, &mut best) {
-            trail.take_decided(best, &mut |codes| decided.extend_from_slice(codes));
+        if trail.close(&mut indices, |i| i, &mut best, &Solo) {
+            trail.take_decided(best, &mut |codes| decided.extend_from_slice(codes), &Solo);
         }
         for (l, i) in live.iter_mut().zip(indices) {
             l.0 = i;
@@ -186,15 +188,18 @@ fn taking_the_decided_depths_keeps_the_trail_small_and_the_line_whole() {
     assert_eq!(kept.len(), width * depths);
     assert!(most < 1_000, "the trail held {most} entries");
     assert!(decided.len() > depths - 1_000);
-    let whole_line = |b: Best| -> Vec<u16> { [decided.clone(), trail.line_to(b)].concat() };
-    assert_eq!(whole_line(best.unwrap()), kept.line_to(kept_best.unwrap()));
+    let whole_line = |b: Best| -> Vec<u16> { [decided.clone(), trail.line_to(b, &Solo)].concat() };
+    assert_eq!(
+        whole_line(best.unwrap()),
+        kept.line_to(kept_best.unwrap(), &Solo)
+    );
     for &(index, kept_index) in &live {
         let at = |index| Best {
             depth: depths - 1,
             index,
             score: 0,
         };
-        assert_eq!(whole_line(at(index)), kept.line_to(at(kept_index)));
+        assert_eq!(whole_line(at(index)), kept.line_to(at(kept_index), &Solo));
     }
 }
 
@@ -206,15 +211,118 @@ fn nothing_is_decided_without_a_best_below_it() {
         trail.open(1)[0] = step(0, placement);
     }
     let mut taken = Vec::new();
-    trail.take_decided(None, &mut |codes| taken.extend_from_slice(codes));
+    trail.take_decided(None, &mut |codes| taken.extend_from_slice(codes), &Solo);
     let at = |depth| Best {
         depth,
         index: 0,
         score: 0,
     };
-    trail.take_decided(Some(at(0)), &mut |codes| taken.extend_from_slice(codes));
+    trail.take_decided(
+        Some(at(0)),
+        &mut |codes| taken.extend_from_slice(codes),
+        &Solo,
+    );
     assert!(taken.is_empty());
-    trail.take_decided(Some(at(2)), &mut |codes| taken.extend_from_slice(codes));
+    trail.take_decided(
+        Some(at(2)),
+        &mut |codes| taken.extend_from_slice(codes),
+        &Solo,
+    );
     assert_eq!(taken, [0, 1]);
-    assert_eq!(trail.line_to(at(3)), [2, 3]);
+    assert_eq!(trail.line_to(at(3), &Solo), [2, 3]);
+}
+
+/// A trail spread over 1 to 4 processes, each holding a stretch of every level (of random
+/// lengths, some empty) and the live states of its stretch, compacts, renumbers, decides and
+/// rebuilds the lines exactly as one trail that holds every level.
+#[test]
+fn a_trail_spread_over_processes_gives_the_one_trails_lines() {
+    use crate::comm::run_local;
+    use crate::test_rng::SplitMix64;
+    let (width, depths) = (12usize, 600);
+    for processes in 1..=4 {
+        let answers = run_local(processes, |comm| {
+            let mut rng = SplitMix64::new(5);
+            let (mut trail, mut whole) = (Trail::new(), Trail::new());
+            let (mut decided, mut whole_decided) = (Vec::new(), Vec::new());
+            let (mut best, mut whole_best) = (None, None);
+            // The live states' indices in the last level, and whether this process holds each.
+            let mut live: Vec<(u32, bool)> = Vec::new();
+            for depth in 0..depths {
+                let level: Vec<(u32, u16)> = (0..width)
+                    .map(|_| {
+                        let parent = rng.below(live.len().clamp(1, 3) as u64) as usize;
+                        let parent = live.get(parent).map_or(0, |l| l.0);
+                        (parent, rng.below(1 << 12) as u16)
+                    })
+                    .collect();
+                let mut cuts: Vec<usize> = (1..processes)
+                    .map(|_| rng.below(width as u64 + 1) as usize)
+                    .collect();
+                cuts.sort_unstable();
+                cuts.insert(0, 0);
+                cuts.push(width);
+                let (from, to) = (cuts[comm.rank()], cuts[comm.rank() + 1]);
+                let slot = trail.open_part(to - from, from, width);
+                for (e, &(parent, placement)) in slot.iter_mut().zip(&level[from..to]) {
+                    *e = step(parent, placement);
+                }
+                let slot = whole.open(width);
+                for (e, &(parent, placement)) in slot.iter_mut().zip(&level) {
+                    *e = step(parent, placement);
+                }
+                live = (0..width as u32)
+                    .filter(|_| rng.below(2) == 0)
+                    .map(|i| (i, (from..to).contains(&(i as usize))))
+                    .collect();
+                if live.is_empty() {
+                    live.push((0, from == 0 && to > 0));
+                }
+                if depth % 50 == 7 {
+                    best = Some(Best {
+                        depth,
+                        index: rng.below(width as u64) as u32,
+                        score: depth as u64,
+                    });
+                    whole_best = best;
+                }
+                let mut mine: Vec<u32> = live.iter().filter(|l| l.1).map(|l| l.0).collect();
+                if trail.close(&mut mine, |i| i, &mut best, comm) {
+                    let mut take = |codes: &[u16]| decided.extend_from_slice(codes);
+                    trail.take_decided(best, &mut take, comm);
+                }
+                let mut all: Vec<u32> = live.iter().map(|l| l.0).collect();
+                if whole.close(&mut all, |i| i, &mut whole_best, &Solo) {
+                    let mut take = |codes: &[u16]| whole_decided.extend_from_slice(codes);
+                    whole.take_decided(whole_best, &mut take, &Solo);
+                }
+                assert_eq!(best, whole_best, "depth {depth}");
+                for (l, i) in live.iter_mut().zip(all) {
+                    l.0 = i;
+                }
+                let held: Vec<u32> = live.iter().filter(|l| l.1).map(|l| l.0).collect();
+                assert_eq!(mine, held, "depth {depth}: the live states renumbered");
+                assert!(trail.len() <= whole.len());
+            }
+            let lines: Vec<(Vec<u16>, Vec<u16>)> = (live.iter().map(|l| l.0))
+                .map(|index| Best {
+                    depth: depths - 1,
+                    index,
+                    score: 0,
+                })
+                .chain(best)
+                .map(|b| (trail.line_to(b, comm), whole.line_to(b, &Solo)))
+                .collect();
+            (decided, whole_decided, lines)
+        });
+        let (decided, whole_decided, lines) = &answers[0];
+        assert!(decided.len() > depths / 2, "{processes} processes");
+        assert_eq!(decided, whole_decided, "{processes} processes");
+        for (line, whole_line) in lines {
+            assert_eq!(line, whole_line, "{processes} processes");
+        }
+        for (decided, _, lines) in &answers[1..] {
+            assert!(decided.is_empty() && lines.iter().all(|l| l.0.is_empty()));
+        }
+    }
 }

@@ -11,9 +11,11 @@
 //!    dropped there;
 //! 4. the `width`-th best board is found across the processes as the threshold was, and each
 //!    owner keeps its boards up to it: they are its states at the next depth;
-//! 5. process 0 keeps the trail: each process sends it the (parent, placement) step of each of
-//!    its new states, in the order of the processes; there the trail is compacted and its
-//!    decided depths handed out as in the one-process search.
+//! 5. each process keeps the trail of its own states: the (parent, placement) step of each,
+//!    numbered across the processes in their order; every few depths the processes compact
+//!    their trails together (see [`super::trail`]) and process 0 hands out the decided depths,
+//!    as the one-process search does; at the end the line is rebuilt by walking back across
+//!    the processes.
 //!
 //! Whatever the number of processes, the candidates, the threshold, the boards and the cutoff
 //! are the same, and every tie is broken by the search's one order ([`super::Order`]): ties of
@@ -26,13 +28,12 @@ mod exchange;
 mod rank;
 
 use super::candidates::{shortlist_rank, Order};
-use super::comm::{gather_u64, sum, Comm, Metered, Parcels};
+use super::comm::{gather_u64, sum, Comm, Metered};
 use super::expand::{Beam, Node, Step};
 use super::game::Game;
 use super::held::{Expansion, Holder, Selection};
 use super::options::Decided;
 use super::trail::{Best, Trail, TrailEntry};
-use super::wire::{Reader, Wire};
 use super::{depths, start, Line, Options, Run};
 use exchange::{arrival, distinct, outbox, Arrived, Distinct};
 use rank::{cutoff, kth};
@@ -75,6 +76,15 @@ pub(super) fn search<G: Game>(
     line
 }
 
+/// Beam states per process from which an exchange goes in several rounds.
+const ROUND_STATES: usize = 1 << 16;
+
+/// The rounds of each exchange: one per [`ROUND_STATES`] states a process holds, up to 8; the
+/// same on every process.
+fn rounds(width: usize, processes: usize) -> usize {
+    (width / processes / ROUND_STATES).clamp(1, 8)
+}
+
 /// The beam spread over the processes of a [`Comm`], each holding the boards that hash to it.
 pub(crate) struct Spread<'a, G: Game> {
     comm: &'a Metered<'a>,
@@ -90,10 +100,9 @@ pub(crate) struct Spread<'a, G: Game> {
     /// chosen among them.
     arrivals: Vec<u8>,
     chosen: Vec<Distinct>,
-    /// States chosen on the processes before this one.
+    /// States chosen on the processes before this one, and on all.
     first: u64,
-    /// Kept from depth to depth: allocated afresh, its pages would fault in again.
-    order: Vec<(u64, u32)>,
+    states: usize,
 }
 
 impl<'a, G: Game> Spread<'a, G> {
@@ -119,7 +128,7 @@ impl<'a, G: Game> Spread<'a, G> {
             arrivals: Vec::new(),
             chosen: Vec::new(),
             first: 0,
-            order: Vec::new(),
+            states: 0,
         }
     }
 
@@ -140,7 +149,8 @@ impl<'a, G: Game> Spread<'a, G> {
         let mut rank = shortlist_rank(width);
         let mut threshold = self.threshold(rank);
         let mut sent_under: Option<u64> = None;
-        self.arrivals.clear();
+        // The arrivals sorted by board, kept over the passes that widen the shortlist.
+        let mut order = Vec::new();
         loop {
             let bound = (self.beam.chunks[..tasks].iter())
                 .map(|c| c.bound)
@@ -150,27 +160,38 @@ impl<'a, G: Game> Spread<'a, G> {
             if threshold > bound || sent_under.is_some() {
                 self.beam.expand_again(step, threshold);
             }
-            let outbox = outbox(
-                step,
-                &self.beam.parents,
-                &self.tags,
-                &self.beam.chunks[..tasks],
-                (sent_under, threshold),
-                comm.size(),
-            );
-            // The children are on their way: the memory they held goes before the exchange's.
-            for chunk in &mut self.beam.chunks[..tasks] {
-                chunk.release();
+            // In rounds of a share of the tasks each: a round's children leave before the
+            // next round's are written, so the children are held about once, as candidates,
+            // on the wire or as arrivals, rather than twice or three times over.
+            let rounds = rounds(width, comm.size());
+            let per_round = tasks.div_ceil(rounds).max(1);
+            for round in 0..rounds {
+                let from = (round * per_round).min(tasks);
+                let to = ((round + 1) * per_round).min(tasks);
+                let outbox = outbox(
+                    step,
+                    &self.beam.parents,
+                    &self.tags,
+                    &self.beam.chunks[from..to],
+                    (sent_under, threshold),
+                    comm.size(),
+                );
+                // The children are on their way: the memory they held goes before the
+                // exchange's.
+                for chunk in &mut self.beam.chunks[from..to] {
+                    chunk.release();
+                }
+                self.traffic.children +=
+                    outbox.bytes.len() as u64 / Arrived::<G::State, G::Code>::BYTES as u64;
+                let received = comm.all_to_all(outbox);
+                if self.arrivals.is_empty() {
+                    self.arrivals = received.bytes;
+                } else {
+                    self.arrivals.reserve_exact(received.bytes.len());
+                    self.arrivals.extend_from_slice(&received.bytes);
+                }
             }
-            self.traffic.children +=
-                outbox.bytes.len() as u64 / Arrived::<G::State, G::Code>::BYTES as u64;
-            let received = comm.all_to_all(outbox);
-            if self.arrivals.is_empty() {
-                self.arrivals = received.bytes;
-            } else {
-                self.arrivals.extend_from_slice(&received.bytes);
-            }
-            let boards = distinct::<G::State, G::Code>(&self.arrivals, &mut self.order);
+            let boards = distinct::<G::State, G::Code>(&self.arrivals, &mut order);
             let count = sum(comm, &[boards.len() as u64])[0];
             if count >= width as u64 || threshold == u64::MAX {
                 return (boards, count);
@@ -186,6 +207,10 @@ impl<'a, G: Game> Spread<'a, G> {
 impl<G: Game> Holder<G> for Spread<'_, G> {
     fn root(&self) -> bool {
         self.comm.rank() == 0
+    }
+
+    fn comm(&self) -> &dyn Comm {
+        self.comm
     }
 
     fn width(&mut self, planned: usize) -> (usize, usize) {
@@ -260,13 +285,14 @@ impl<G: Game> Holder<G> for Spread<'_, G> {
         );
         let before = |owner: usize| known[..owner].iter().map(|k| k[5]).sum::<u64>();
         self.first = before(comm.rank());
+        self.states = known.iter().map(|k| k[5]).sum::<u64>() as usize;
         // The best new state of all processes, numbered across them.
         let (owner, top) = (known.iter().enumerate())
             .filter(|(_, t)| t[0] == 1)
             .min_by_key(|(_, t)| Order::best(t[1], t[2], t[3]))
             .expect("a depth with children chooses a state");
         Selection {
-            size: known.iter().map(|k| k[5]).sum::<u64>() as usize,
+            size: self.states,
             top: Best {
                 depth,
                 index: (before(owner) + top[4]) as u32,
@@ -285,7 +311,9 @@ impl<G: Game> Holder<G> for Spread<'_, G> {
     ) {
         let (arrivals, first) = (&self.arrivals, self.first);
         let made = |b: &Distinct| arrival::<G::State, G::Code>(arrivals, b.child);
+        // Exactly as many as chosen: a beam that grows would otherwise double its room.
         self.beam.parents.clear();
+        self.beam.parents.reserve_exact(self.chosen.len());
         (self.beam.parents).par_extend((self.chosen.par_iter().enumerate()).map(|(i, b)| {
             let a = made(b);
             Node {
@@ -295,38 +323,27 @@ impl<G: Game> Holder<G> for Spread<'_, G> {
             }
         }));
         self.tags.clear();
+        self.tags.reserve_exact(self.chosen.len());
         self.tags.par_extend(self.chosen.par_iter().map(|b| b.hash));
-        // Process 0 keeps the trail: every process sends it the steps of its new states, in
-        // the order of the processes.
-        let step_bytes = 4 + G::Code::BYTES;
-        let mut steps = vec![0u8; self.chosen.len() * step_bytes];
-        (steps.par_chunks_mut(step_bytes).zip(&self.chosen)).for_each(|(out, b)| {
-            let mut one = Vec::with_capacity(step_bytes);
+        // Each process keeps the steps of its own states, numbered across the processes.
+        let level = trail.open_part(self.chosen.len(), first as usize, self.states);
+        (level.par_iter_mut().zip(&self.chosen)).for_each(|(e, b)| {
             let a = made(b);
-            a.parent.put(&mut one);
-            a.code.put(&mut one);
-            out.copy_from_slice(&one);
+            *e = TrailEntry {
+                parent: a.parent,
+                placement: a.code,
+            };
         });
-        let mut to = Parcels::empty(self.comm.size());
-        to.lens[0] = steps.len();
-        to.bytes = steps;
-        let received = self.comm.all_to_all(to);
-        if self.comm.rank() == 0 {
-            let count = received.bytes.len() / step_bytes;
-            let level = trail.open(count);
-            let mut r = Reader::new(&received.bytes);
-            for e in level.iter_mut() {
-                *e = TrailEntry {
-                    parent: r.read(),
-                    placement: r.read(),
-                };
-            }
-            let mut live: Vec<u32> = (0..count as u32).collect();
-            if trail.close(&mut live, |i| i, best) {
-                if let Some(decided) = decided.as_mut() {
-                    trail.take_decided(*best, *decided);
-                }
-            }
+        // What the states were made from goes before the next depth's children come.
+        self.arrivals = Vec::new();
+        self.chosen = Vec::new();
+        let comm: &dyn Comm = self.comm;
+        if trail.close(&mut self.beam.parents, |n| &mut n.trail, best, comm) {
+            let mut none = |_: &[G::Code]| {};
+            let decided = decided
+                .as_mut()
+                .map_or(&mut none as Decided<G::Code>, |d| *d);
+            trail.take_decided(*best, decided, comm);
         }
     }
 
