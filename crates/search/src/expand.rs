@@ -121,7 +121,10 @@ impl<S: Copy + Default + Send + Sync, C: Code> Beam<S, C> {
             self.chunks.resize_with(tasks, Chunk::default);
         }
         if last.is_some() {
-            // Only grows (or shrinks) while the beam fills: no per-depth writes once full.
+            // Only grows (or shrinks) while the beam fills: no per-depth writes once full; and
+            // to exactly the states, where doubling would leave room for up to twice as many.
+            self.frontier
+                .reserve_exact(count.saturating_sub(self.frontier.len()));
             self.frontier.resize(count, Node::default());
         }
         self.expanded_frontier = last.is_some();

@@ -167,28 +167,51 @@ pub(super) fn distinct<S: Wire + Copy + Send + Sync, C: Code>(
         cuts.push(at);
     }
     cuts.push(order.len());
-    let groups: Vec<Vec<Distinct>> = (cuts.par_windows(2))
+    // Each piece's boards counted first and then written in place, into one buffer of their
+    // exact size: pieces grown by doubling and then concatenated would hold them three times.
+    let counts: Vec<usize> = (cuts.par_windows(2))
         .map(|cut| {
-            let mut boards: Vec<Distinct> = Vec::new();
-            for &(hash, i) in &order[cut[0]..cut[1]] {
-                let a = arrival::<S, C>(arrivals, i);
-                match boards.last_mut() {
-                    Some(b) if b.hash == hash => {
-                        b.key = b.key.min(a.key);
-                        let kept = arrival::<S, C>(arrivals, b.child);
-                        if a.keep_order() < kept.keep_order() {
-                            b.child = i;
-                        }
+            let run = &order[cut[0]..cut[1]];
+            run.windows(2).filter(|w| w[0].0 != w[1].0).count() + usize::from(!run.is_empty())
+        })
+        .collect();
+    let mut boards = vec![
+        Distinct {
+            key: 0,
+            hash: 0,
+            child: 0
+        };
+        counts.iter().sum()
+    ];
+    let mut slices = Vec::with_capacity(counts.len());
+    let mut rest = &mut boards[..];
+    for &count in &counts {
+        let (slice, tail) = std::mem::take(&mut rest).split_at_mut(count);
+        slices.push(slice);
+        rest = tail;
+    }
+    (cuts.par_windows(2).zip(slices)).for_each(|(cut, out)| {
+        let mut at = 0usize;
+        for &(hash, i) in &order[cut[0]..cut[1]] {
+            let a = arrival::<S, C>(arrivals, i);
+            match at.checked_sub(1).map(|last| &mut out[last]) {
+                Some(b) if b.hash == hash => {
+                    b.key = b.key.min(a.key);
+                    let kept = arrival::<S, C>(arrivals, b.child);
+                    if a.keep_order() < kept.keep_order() {
+                        b.child = i;
                     }
-                    _ => boards.push(Distinct {
+                }
+                _ => {
+                    out[at] = Distinct {
                         key: a.key,
                         hash,
                         child: i,
-                    }),
+                    };
+                    at += 1;
                 }
             }
-            boards
-        })
-        .collect();
-    groups.concat()
+        }
+    });
+    boards
 }
