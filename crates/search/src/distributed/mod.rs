@@ -90,7 +90,7 @@ fn give_back_freed_memory() {
 }
 
 /// Beam states per process from which an exchange goes in several rounds.
-const ROUND_STATES: usize = 1 << 16;
+const ROUND_STATES: usize = 1 << 15;
 
 /// The rounds of each exchange: one per [`ROUND_STATES`] states a process holds, up to 8; the
 /// same on every process.
