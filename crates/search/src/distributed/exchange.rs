@@ -11,9 +11,17 @@ use super::super::game::Game;
 use super::super::wire::{Reader, Wire};
 use rayon::prelude::*;
 
-/// A child as it reaches its board's owner.
+/// A child as it reaches its board's owner: what ranks it ([`Head`]) and its state.
 #[derive(Clone, Copy)]
 pub(super) struct Arrived<S, C> {
+    pub(super) head: Head<C>,
+    pub(super) state: S,
+}
+
+/// What ranks a child and where it comes from: all of it but its state, which is read only
+/// for the children that go on.
+#[derive(Clone, Copy)]
+pub(super) struct Head<C> {
     pub(super) key: u64,
     pub(super) hash: u64,
     pub(super) score: u64,
@@ -22,11 +30,10 @@ pub(super) struct Arrived<S, C> {
     /// The parent's board hash: ties between parents are broken by it.
     pub(super) tag: u64,
     pub(super) code: C,
-    pub(super) state: S,
 }
 
-impl<S: Wire, C: Code> Arrived<S, C> {
-    pub(super) const BYTES: usize = 8 + 8 + 8 + 4 + 8 + C::BYTES + S::BYTES;
+impl<C: Code> Head<C> {
+    const BYTES: usize = 8 + 8 + 8 + 4 + 8 + C::BYTES;
 
     fn put(&self, out: &mut Vec<u8>) {
         for v in [self.key, self.hash, self.score] {
@@ -35,18 +42,16 @@ impl<S: Wire, C: Code> Arrived<S, C> {
         self.parent.put(out);
         self.tag.put(out);
         self.code.put(out);
-        self.state.put(out);
     }
 
     fn take(r: &mut Reader) -> Self {
-        Arrived {
+        Head {
             key: r.read(),
             hash: r.read(),
             score: r.read(),
             parent: r.read(),
             tag: r.read(),
             code: r.read(),
-            state: r.read(),
         }
     }
 
@@ -55,6 +60,15 @@ impl<S: Wire, C: Code> Arrived<S, C> {
     #[inline]
     pub(super) fn keep_order(&self) -> KeepOrder {
         Order::keep(self.score, self.key, self.code.order(), self.tag)
+    }
+}
+
+impl<S: Wire, C: Code> Arrived<S, C> {
+    pub(super) const BYTES: usize = Head::<C>::BYTES + S::BYTES;
+
+    fn put(&self, out: &mut Vec<u8>) {
+        self.head.put(out);
+        self.state.put(out);
     }
 }
 
@@ -116,12 +130,14 @@ pub(super) fn outbox<G: Game>(
             let parent = &parents[c.parent as usize];
             let parent_state = parent.state;
             let child = Arrived {
-                key: c.key,
-                hash: c.hash,
-                score: c.score,
-                parent: parent.trail,
-                tag: tags[c.parent as usize],
-                code: c.placement,
+                head: Head {
+                    key: c.key,
+                    hash: c.hash,
+                    score: c.score,
+                    parent: parent.trail,
+                    tag: tags[c.parent as usize],
+                    code: c.placement,
+                },
                 state: step.game.apply(step.at, &parent_state, &c.placement),
             };
             one.clear();
@@ -139,8 +155,18 @@ pub(super) fn outbox<G: Game>(
 #[inline]
 pub(super) fn arrival<S: Wire, C: Code>(arrivals: &[u8], i: u32) -> Arrived<S, C> {
     let each = Arrived::<S, C>::BYTES;
-    let at = i as usize * each;
-    Arrived::take(&mut Reader::new(&arrivals[at..at + each]))
+    let mut r = Reader::new(&arrivals[i as usize * each..(i as usize + 1) * each]);
+    Arrived {
+        head: Head::take(&mut r),
+        state: r.read(),
+    }
+}
+
+/// What ranks child `i` of the arrivals (see [`arrival`]), its state left unread.
+#[inline]
+pub(super) fn head<S: Wire, C: Code>(arrivals: &[u8], i: u32) -> Head<C> {
+    let at = i as usize * Arrived::<S, C>::BYTES;
+    Head::take(&mut Reader::new(&arrivals[at..at + Head::<C>::BYTES]))
 }
 
 /// The distinct boards of `arrivals` (see [`arrival`]), in order of hash, each with its best
@@ -193,11 +219,11 @@ pub(super) fn distinct<S: Wire + Copy + Send + Sync, C: Code>(
     (cuts.par_windows(2).zip(slices)).for_each(|(cut, out)| {
         let mut at = 0usize;
         for &(hash, i) in &order[cut[0]..cut[1]] {
-            let a = arrival::<S, C>(arrivals, i);
+            let a = head::<S, C>(arrivals, i);
             match at.checked_sub(1).map(|last| &mut out[last]) {
                 Some(b) if b.hash == hash => {
                     b.key = b.key.min(a.key);
-                    let kept = arrival::<S, C>(arrivals, b.child);
+                    let kept = head::<S, C>(arrivals, b.child);
                     if a.keep_order() < kept.keep_order() {
                         b.child = i;
                     }

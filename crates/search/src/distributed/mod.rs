@@ -35,7 +35,7 @@ use super::held::{Expansion, Holder, Selection};
 use super::options::Decided;
 use super::trail::{Best, Trail, TrailEntry};
 use super::{depths, start, Line, Options, Run};
-use exchange::{arrival, distinct, outbox, Arrived, Distinct};
+use exchange::{arrival, distinct, head, outbox, Arrived, Distinct};
 use rank::{cutoff, kth};
 use rayon::prelude::*;
 
@@ -279,7 +279,7 @@ impl<G: Game> Holder<G> for Spread<'_, G> {
         // then hash): [has one, score, key, hash, index here].
         let arrivals = &self.arrivals;
         let top = (self.chosen.iter().enumerate())
-            .map(|(i, b)| (i, b, arrival::<G::State, G::Code>(arrivals, b.child)))
+            .map(|(i, b)| (i, b, head::<G::State, G::Code>(arrivals, b.child)))
             .min_by_key(|(_, b, a)| Order::best(a.score, a.key, b.hash))
             .map(|(i, b, a)| [1, a.score, a.key, b.hash, i as u64])
             .unwrap_or([0; 5]);
@@ -323,15 +323,14 @@ impl<G: Game> Holder<G> for Spread<'_, G> {
         decided: &mut Option<Decided<G::Code>>,
     ) {
         let (arrivals, first) = (&self.arrivals, self.first);
-        let made = |b: &Distinct| arrival::<G::State, G::Code>(arrivals, b.child);
         // Exactly as many as chosen: a beam that grows would otherwise double its room.
         self.beam.parents.clear();
         self.beam.parents.reserve_exact(self.chosen.len());
         (self.beam.parents).par_extend((self.chosen.par_iter().enumerate()).map(|(i, b)| {
-            let a = made(b);
+            let a = arrival::<G::State, G::Code>(arrivals, b.child);
             Node {
                 state: a.state,
-                score: a.score,
+                score: a.head.score,
                 trail: (first + i as u64) as u32,
             }
         }));
@@ -341,7 +340,7 @@ impl<G: Game> Holder<G> for Spread<'_, G> {
         // Each process keeps the steps of its own states, numbered across the processes.
         let level = trail.open_part(self.chosen.len(), first as usize, self.states);
         (level.par_iter_mut().zip(&self.chosen)).for_each(|(e, b)| {
-            let a = made(b);
+            let a = head::<G::State, G::Code>(arrivals, b.child);
             *e = TrailEntry {
                 parent: a.parent,
                 placement: a.code,
