@@ -5,9 +5,10 @@
 #   solo     one process, --distributed without MPI (2 threads)
 #   mpi-P-T  P MPI processes of T threads each (by default 1x2, 2x1, 4x1; P x T over 2 cores
 #            is oversubscribed above 2)
-# and prints per run: wall and CPU seconds, the peak memory of the largest process, the bytes
-# sent per state kept and per depth, the seconds spent in exchanges against those of the
-# search (process 0's), and the score. Every --distributed record must be byte-identical
+# and prints per run: wall and CPU seconds, the peak memory of the largest process (and of
+# each, by rank), the bytes sent per state kept and per depth, the seconds spent in exchanges
+# against those of the search (process 0's), and the score. Over 2 cores, 4 or 8 processes are
+# oversubscribed: their time is not a figure, their memory per process is. Every --distributed record must be byte-identical
 # (checked with cmp); the plain search's may differ where ties fall.
 # Usage: bench/distributed.sh [P:T ...]   (WIDTH=100000, PIECES=300 by default)
 # Builds the MPI binary with --features mpi into target/mpi (needs openmpi-bin libopenmpi-dev
@@ -40,9 +41,11 @@ run() {
   python3 - "$work" "$name" "$start" "$end" "$width" "$pieces" <<'PY'
 import glob, json, sys
 work, name, start, end, width, pieces = sys.argv[1:]
-times = [list(map(float, open(f).read().split())) for f in glob.glob(f"{work}/{name}.time.*")]
+files = sorted(glob.glob(f"{work}/{name}.time.*"), key=lambda f: int(f.rsplit(".", 1)[1]))
+times = [list(map(float, open(f).read().split())) for f in files]
 cpu = sum(t[1] + t[2] for t in times)
 peak = max(t[3] for t in times) / 1024
+peaks = "/".join(f"{t[3] / 1024:.0f}" for t in times)
 j = json.load(open(f"{work}/{name}.json"))
 d = j.get("distributed")
 states = j["expanded"]
@@ -55,13 +58,13 @@ if d:
 else:
     exchange, traffic = f"{'-':>9}", f"{'-':>11} {'-':>11}"
 print(f"{name:<9} {float(end) - float(start):8.1f} {cpu:8.1f} {peak:9.0f} {traffic} "
-      f"{exchange} {j['search_seconds']:9.1f} {j['score']:9}")
+      f"{exchange} {j['search_seconds']:9.1f} {j['score']:9}  {peaks}")
 PY
 }
 
 echo "width $width, pieces $pieces, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-9s %8s %8s %9s %11s %11s %9s %9s %9s\n' \
-  run wall_s cpu_s peak_mib bytes/state MiB/depth xchg_s search_s score
+printf '%-9s %8s %8s %9s %11s %11s %9s %9s %9s  %s\n' \
+  run wall_s cpu_s peak_mib bytes/state MiB/depth xchg_s search_s score peaks_by_rank
 run plain /usr/bin/time -f '%e %U %S %M' -o "$work/plain.time.0" \
   "$plain" "${args[@]}" --threads 2 --json "$work/plain.json"
 run solo /usr/bin/time -f '%e %U %S %M' -o "$work/solo.time.0" \
