@@ -204,6 +204,8 @@ impl<'a, G: Game> Spread<'a, G> {
                     self.arrivals.extend_from_slice(&received.bytes);
                 }
             }
+            // The candidates' memory, all freed now, goes before the boards are sorted.
+            give_back_freed_memory();
             let boards = distinct::<G::State, G::Code>(&self.arrivals, &mut order);
             let count = sum(comm, &[boards.len() as u64])[0];
             if count >= width as u64 || threshold == u64::MAX {
