@@ -1,0 +1,74 @@
+//! The selection of a beam of a few tasks' states (the olympiad's width of 50 makes about
+//! 1,700 children a depth): the parallel selection's choice, in its order, made in one serial
+//! pass over the children as the expansion made them. Its buckets, bins and tasks cost more
+//! than they save at that size, and the expansion then leaves the children ungrouped
+//! ([`super::few_tasks`]).
+
+use super::{threshold, Seen, Shortlist};
+use crate::candidates::{bucket_of, Candidate, Chunk, BUCKETS};
+use crate::code::Code;
+
+/// The narrow selection's buffers, kept from depth to depth.
+#[derive(Default)]
+pub(super) struct Narrow<C> {
+    seen: Seen,
+    /// (rank, candidate) per distinct board under the threshold, in the order first seen.
+    boards: Vec<(u128, Candidate<C>)>,
+    ranks: Vec<u128>,
+    sample: Vec<u64>,
+}
+
+impl<C: Code> Narrow<C> {
+    /// What [`super::Buckets::select`] makes of `chunks` (grouped or not), the same boards
+    /// carrying the same children in the same order: the threshold from the same sample, a
+    /// board's child the one order's best of its candidates under it, and the best `width`
+    /// boards by bucket, each bucket's in the order first seen.
+    pub fn select(
+        &mut self,
+        chunks: &[Chunk<C>],
+        width: usize,
+        bound: u64,
+        tags: &[u64],
+        chosen: &mut Vec<Candidate<C>>,
+    ) -> Shortlist {
+        let Some((_, threshold, _)) = threshold(&mut self.sample, chunks, width) else {
+            return Shortlist::TooFewBoards;
+        };
+        if threshold > bound {
+            return Shortlist::BoundTooLow(threshold);
+        }
+        let kept: usize = chunks.iter().map(|c| c.candidates.len()).sum();
+        self.seen.reset(kept);
+        self.boards.clear();
+        // Grouping keeps the order of a bucket's candidates: the boards of one bucket are
+        // first seen in the same order either way.
+        let all = chunks.iter().flat_map(|c| &c.candidates);
+        for c in all.filter(|c| c.key <= threshold) {
+            self.seen.add(c, &mut self.boards, tags);
+        }
+        if self.boards.len() < width {
+            return Shortlist::TooFewBoards;
+        }
+        // Ranks are distinct (each board has its own hash): exactly `width` are at or under
+        // the `width`-th.
+        self.ranks.clear();
+        self.ranks.extend(self.boards.iter().map(|e| e.0));
+        let cutoff = *self.ranks.select_nth_unstable(width - 1).1;
+        let mut starts = [0usize; BUCKETS];
+        for e in self.boards.iter().filter(|e| e.0 <= cutoff) {
+            starts[bucket_of(e.1.hash)] += 1;
+        }
+        let mut at = 0;
+        for start in &mut starts {
+            (*start, at) = (at, at + *start);
+        }
+        chosen.clear();
+        chosen.resize(width, Candidate::default());
+        for e in self.boards.iter().filter(|e| e.0 <= cutoff) {
+            let start = &mut starts[bucket_of(e.1.hash)];
+            chosen[*start] = e.1;
+            *start += 1;
+        }
+        Shortlist::Chosen
+    }
+}
