@@ -16,6 +16,8 @@ pub(super) struct Narrow<C> {
     boards: Vec<(u128, Candidate<C>)>,
     ranks: Vec<u128>,
     sample: Vec<u64>,
+    /// One chunk's candidates under the threshold, by index.
+    under: Vec<u32>,
 }
 
 impl<C: Code> Narrow<C> {
@@ -40,11 +42,24 @@ impl<C: Code> Narrow<C> {
         let kept: usize = chunks.iter().map(|c| c.candidates.len()).sum();
         self.seen.reset(kept);
         self.boards.clear();
-        // Grouping keeps the order of a bucket's candidates: the boards of one bucket are
-        // first seen in the same order either way.
-        let all = chunks.iter().flat_map(|c| &c.candidates);
-        for c in all.filter(|c| c.key <= threshold) {
-            self.seen.add(c, &mut self.boards, tags);
+        for chunk in chunks {
+            let candidates = &chunk.candidates;
+            // The candidates under the threshold, by index, gathered without a branch per
+            // candidate: which of them pass is as good as random, and a mispredicted branch
+            // for each costs more than the rest of the selection.
+            if self.under.len() < candidates.len() {
+                self.under.resize(candidates.len(), 0);
+            }
+            let mut n = 0;
+            for (i, c) in candidates.iter().enumerate() {
+                self.under[n] = i as u32;
+                n += usize::from(c.key <= threshold);
+            }
+            // Grouping keeps the order of a bucket's candidates: the boards of one bucket
+            // are first seen in the same order either way.
+            for &i in &self.under[..n] {
+                (self.seen).add(&candidates[i as usize], &mut self.boards, tags);
+            }
         }
         if self.boards.len() < width {
             return Shortlist::TooFewBoards;
