@@ -136,7 +136,8 @@ impl<S: Copy + Default + Send + Sync, C: Code> Beam<S, C> {
         self.count = count;
         let few = few_tasks(tasks);
         let probe = |i: usize| few || i.is_multiple_of(PROBE_STRIDE);
-        let mut placements = self.pass(last, step, level, probe, u64::MAX, !few);
+        // The probes' children are grouped once, after the bound: most of them go then.
+        let mut placements = self.pass(last, step, level, probe, u64::MAX, false);
         let bound = if few {
             u64::MAX
         } else {
@@ -144,8 +145,6 @@ impl<S: Copy + Default + Send + Sync, C: Code> Beam<S, C> {
         };
         if !few {
             placements += self.pass(last, step, level, |i| !probe(i), bound, true);
-        }
-        if bound != u64::MAX {
             self.chunks[..tasks]
                 .par_iter_mut()
                 .step_by(PROBE_STRIDE)
