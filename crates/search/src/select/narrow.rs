@@ -69,9 +69,20 @@ impl<C: Code> Narrow<C> {
         self.ranks.clear();
         self.ranks.extend(self.boards.iter().map(|e| e.0));
         let cutoff = *self.ranks.select_nth_unstable(width - 1).1;
+        // The boards at or under it, by index (without a branch each, as above), then
+        // written bucket by bucket.
+        if self.under.len() < self.boards.len() {
+            self.under.resize(self.boards.len(), 0);
+        }
+        let mut n = 0;
+        for (i, e) in self.boards.iter().enumerate() {
+            self.under[n] = i as u32;
+            n += usize::from(e.0 <= cutoff);
+        }
+        let kept = &self.under[..n];
         let mut starts = [0usize; BUCKETS];
-        for e in self.boards.iter().filter(|e| e.0 <= cutoff) {
-            starts[bucket_of(e.1.hash)] += 1;
+        for &i in kept {
+            starts[bucket_of(self.boards[i as usize].1.hash)] += 1;
         }
         let mut at = 0;
         for start in &mut starts {
@@ -79,9 +90,10 @@ impl<C: Code> Narrow<C> {
         }
         chosen.clear();
         chosen.resize(width, Candidate::default());
-        for e in self.boards.iter().filter(|e| e.0 <= cutoff) {
-            let start = &mut starts[bucket_of(e.1.hash)];
-            chosen[*start] = e.1;
+        for &i in kept {
+            let c = self.boards[i as usize].1;
+            let start = &mut starts[bucket_of(c.hash)];
+            chosen[*start] = c;
             *start += 1;
         }
         Shortlist::Chosen
