@@ -109,11 +109,15 @@ impl Order {
 /// children that the parallel selection sets its threshold from.
 #[derive(Clone)]
 pub(crate) struct Chunk<C = u16> {
-    /// The children whose key is at most `bound`, grouped by the selection's bucket of their
-    /// board ([`Chunk::bucket`]), in the order they were made within a bucket.
+    /// The children whose key is at most `bound`, in the order they were made, or (once
+    /// [`Chunk::group`]ed) grouped by the selection's bucket of their board
+    /// ([`Chunk::bucket`]), in the order they were made within a bucket.
     pub candidates: Vec<Candidate<C>>,
-    /// Where each bucket's candidates end.
+    /// Where each bucket's candidates end, once grouped ([`Chunk::group`]).
     ends: [u32; BUCKETS],
+    /// Whether the candidates are grouped by bucket: the expansion of a beam of a few tasks
+    /// leaves them in the order they were made, which is all the narrow selection reads.
+    grouped: bool,
     /// `key` of every child whose board is [`sampled`], kept or not.
     pub sample: Vec<u64>,
     /// Candidates held when the chunk last gave back their memory ([`Chunk::release`]).
@@ -131,6 +135,7 @@ impl<C> Default for Chunk<C> {
         Chunk {
             candidates: Vec::new(),
             ends: [0; BUCKETS],
+            grouped: false,
             sample: Vec::new(),
             released: 0,
             guided: Vec::new(),
@@ -145,6 +150,7 @@ impl<C: Code> Chunk<C> {
     pub(crate) fn reset(&mut self, bound: u64) {
         self.candidates.reserve(std::mem::take(&mut self.released));
         self.candidates.clear();
+        self.grouped = false;
         // The room of a depth with many more children (a low board) is not kept.
         if self.sample.capacity() > 2 * self.sample.len() + 16 {
             self.sample = Vec::new();
@@ -177,8 +183,12 @@ impl<C: Code> Chunk<C> {
         }
     }
 
-    /// The candidates of board bucket `bucket`.
+    /// The candidates of board bucket `bucket` (the chunk is grouped).
     pub fn bucket(&self, bucket: usize) -> &[Candidate<C>] {
+        debug_assert!(
+            self.grouped,
+            "a chunk's buckets are read once it is grouped"
+        );
         let start = if bucket == 0 {
             0
         } else {
@@ -208,6 +218,7 @@ impl<C: Code> Chunk<C> {
             *start += 1;
         }
         self.candidates = grouped;
+        self.grouped = true;
     }
 
     /// Drops the candidates above `bound`, and the memory they held.
@@ -219,12 +230,19 @@ impl<C: Code> Chunk<C> {
 
     #[cfg(test)]
     pub fn of(candidates: &[Candidate<C>]) -> Chunk<C> {
+        let mut chunk = Chunk::made(candidates);
+        chunk.group();
+        chunk
+    }
+
+    /// The chunk of `candidates` as the expansion made them, not grouped.
+    #[cfg(test)]
+    pub fn made(candidates: &[Candidate<C>]) -> Chunk<C> {
         let mut chunk = Chunk::default();
         chunk.reset(u64::MAX);
         for &c in candidates {
             chunk.push(c, None);
         }
-        chunk.group();
         chunk
     }
 }

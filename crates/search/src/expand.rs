@@ -27,6 +27,14 @@ pub(crate) const CHUNK: usize = 32;
 /// An expansion runs every this many tasks first to estimate the bound.
 const PROBE_STRIDE: usize = 8;
 
+/// Whether an expansion of `tasks` tasks is of a beam of a few tasks: it keeps every child
+/// (the probes' bound would save little, and restricting the probes' children after it costs
+/// more than it saves) and leaves the children in the order they were made, for the narrow
+/// selection ([`super::select`]), which needs them in no other order.
+pub(crate) fn few_tasks(tasks: usize) -> bool {
+    tasks < 2 * PROBE_STRIDE
+}
+
 /// The margin of the bound over its estimate: the probes' rank is this many times the share
 /// of the shortlist's rank that falls to them, plus [`PROBE_SLACK`] keys.
 const PROBE_MARGIN: f64 = 1.25;
@@ -129,20 +137,17 @@ impl<S: Copy + Default + Send + Sync, C: Code> Beam<S, C> {
         }
         self.expanded_frontier = last.is_some();
         self.count = count;
-        // A beam of a few tasks keeps every child: the probes' bound would save little, and
-        // restricting the probes' children after it costs more than it saves.
-        let few = tasks < 2 * PROBE_STRIDE;
+        let few = few_tasks(tasks);
         let probe = |i: usize| few || i.is_multiple_of(PROBE_STRIDE);
-        let mut placements = self.pass(last, step, level, probe, u64::MAX);
+        // The probes' children are grouped once, after the bound: most of them go then.
+        let mut placements = self.pass(last, step, level, probe, u64::MAX, false);
         let bound = if few {
             u64::MAX
         } else {
             probe_bound(&self.chunks[..tasks], count, width)
         };
         if !few {
-            placements += self.pass(last, step, level, |i| !probe(i), bound);
-        }
-        if bound != u64::MAX {
+            placements += self.pass(last, step, level, |i| !probe(i), bound, true);
             self.chunks[..tasks]
                 .par_iter_mut()
                 .step_by(PROBE_STRIDE)
@@ -168,12 +173,12 @@ impl<S: Copy + Default + Send + Sync, C: Code> Beam<S, C> {
             .zip(self.chunks.par_iter_mut())
             .enumerate()
             .for_each(|(chunk_index, (nodes, out))| {
-                expand_chunk(chunk_index, nodes, step, bound, out);
+                expand_chunk(chunk_index, nodes, step, bound, out, true);
             });
     }
 
-    /// Expands the tasks `take` accepts, keeping the children under `bound`; returns the
-    /// placements generated.
+    /// Expands the tasks `take` accepts, keeping the children under `bound` (grouped by bucket
+    /// where `group`); returns the placements generated.
     fn pass<G: Game<State = S, Code = C>>(
         &mut self,
         last: Option<Last<G>>,
@@ -181,6 +186,7 @@ impl<S: Copy + Default + Send + Sync, C: Code> Beam<S, C> {
         level: &mut [TrailEntry<C>],
         take: impl Fn(usize) -> bool + Sync + Send,
         bound: u64,
+        group: bool,
     ) -> u64 {
         let parents = &self.parents;
         match last {
@@ -190,7 +196,7 @@ impl<S: Copy + Default + Send + Sync, C: Code> Beam<S, C> {
                 .enumerate()
                 .filter(|(chunk_index, _)| take(*chunk_index))
                 .map(|(chunk_index, (nodes, out))| {
-                    expand_chunk(chunk_index, nodes, step, bound, out)
+                    expand_chunk(chunk_index, nodes, step, bound, out, group)
                 })
                 .sum(),
             Some(last) => last
@@ -219,7 +225,7 @@ impl<S: Copy + Default + Send + Sync, C: Code> Beam<S, C> {
                             placement: c.placement,
                         };
                     }
-                    expand_chunk(chunk_index, nodes, step, bound, out)
+                    expand_chunk(chunk_index, nodes, step, bound, out, group)
                 })
                 .sum(),
         }
@@ -227,13 +233,14 @@ impl<S: Copy + Default + Send + Sync, C: Code> Beam<S, C> {
 }
 
 /// Every child of `nodes` (the task `chunk_index`'s states) into `out`, keeping those under
-/// `bound`; returns the placements generated.
+/// `bound`, grouped by bucket where `group`; returns the placements generated.
 fn expand_chunk<G: Game>(
     chunk_index: usize,
     nodes: &[Node<G::State>],
     step: &Step<G>,
     bound: u64,
     out: &mut Chunk<G::Code>,
+    group: bool,
 ) -> u64 {
     out.reset(bound);
     let mut scratch = G::Scratch::default();
@@ -250,7 +257,9 @@ fn expand_chunk<G: Game>(
             .expand(step.at, &state, node.score, parent, &mut scratch, &mut sink);
     }
     step.game.flush(step.at, &mut scratch, &mut sink);
-    out.group();
+    if group {
+        out.group();
+    }
     generated
 }
 

@@ -4,7 +4,8 @@
 //! one with the highest score goes on (the search's one order,
 //! [`super::candidates::Order`]), so the choice never depends on the order the tasks finished
 //! in nor on where a state sits in the beam. The selection runs in parallel over buckets of
-//! board hashes ([`Buckets`]); when duplicates crowd its shortlist it falls back to a serial
+//! board hashes ([`Buckets`]), or for a beam of a few tasks in one serial pass that makes the
+//! same choice ([`narrow`]); when duplicates crowd its shortlist it falls back to a serial
 //! fill in rounds of key order, which gives the same boards.
 //!
 //! The chunks hold only the candidates under their expansion's bound. Where the shortlist's
@@ -14,7 +15,9 @@
 
 use super::candidates::{shortlist_rank, Candidate, Chunk, BUCKETS, SAMPLE_STEP};
 use super::code::Code;
+use super::expand::few_tasks;
 use ahash::AHashMap;
+use narrow::Narrow;
 use rayon::prelude::*;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -24,6 +27,7 @@ use std::collections::BinaryHeap;
 pub(crate) struct Picker<C = u16> {
     pub chosen: Vec<Candidate<C>>,
     buckets: Buckets<C>,
+    narrow: Narrow<C>,
 }
 
 /// The selection needs children that the expansion's bound dropped: expand again keeping
@@ -39,6 +43,7 @@ impl<C: Code> Picker<C> {
         Picker {
             chosen: Vec::with_capacity(width),
             buckets: Buckets::default(),
+            narrow: Narrow::default(),
         }
     }
 
@@ -56,10 +61,14 @@ impl<C: Code> Picker<C> {
         let total: usize = chunks.iter().map(|c| c.generated).sum();
         let bound = chunks.iter().map(|c| c.bound).min().unwrap_or(u64::MAX);
         if total > 4 * width {
-            match self
-                .buckets
-                .select(chunks, width, bound, tags, &mut self.chosen)
-            {
+            // A beam of a few tasks: its children are not grouped by bucket, and too few for
+            // the parallel selection's machinery to pay.
+            let shortlist = if few_tasks(chunks.len()) {
+                (self.narrow).select(chunks, width, bound, tags, &mut self.chosen)
+            } else {
+                (self.buckets).select(chunks, width, bound, tags, &mut self.chosen)
+            };
+            match shortlist {
                 Shortlist::Chosen => return Ok(()),
                 Shortlist::BoundTooLow(threshold) => return Err(Refill { bound: threshold }),
                 Shortlist::TooFewBoards => {}
@@ -169,6 +178,24 @@ struct Buckets<C> {
     sample: Vec<u64>,
 }
 
+/// The shortlist's threshold from the chunks' samples (gathered into `sample`): the lowest
+/// sampled key, the threshold and its rank in the sample; None when nothing was sampled.
+fn threshold<C>(
+    sample: &mut Vec<u64>,
+    chunks: &[Chunk<C>],
+    width: usize,
+) -> Option<(u64, u64, usize)> {
+    sample.clear();
+    sample.extend(chunks.iter().flat_map(|c| &c.sample).copied());
+    if sample.is_empty() {
+        return None;
+    }
+    let rank = shortlist_rank(width).min(sample.len() - 1);
+    let (lower, &mut threshold, _) = sample.select_nth_unstable(rank);
+    let start = lower.iter().copied().min().unwrap_or(threshold);
+    Some((start, threshold, rank))
+}
+
 /// Board hash -> index in a bucket's boards: open addressing over the hash's low bits (the
 /// bucket is its high bits), 4 bytes a slot, sized for every candidate the bucket may see so
 /// that it is at most half full.
@@ -200,6 +227,30 @@ impl Seen {
                 Self::EMPTY => return Err(slot),
                 i if boards[i as usize].1.hash == hash => return Ok(i as usize),
                 _ => slot = (slot + 1) & mask,
+            }
+        }
+    }
+
+    /// Takes candidate `c` into `boards`: a board ranks by its best key and carries the child
+    /// that goes on (`tags`: each parent's board hash, by index).
+    #[inline]
+    fn add<C: Code>(
+        &mut self,
+        c: &Candidate<C>,
+        boards: &mut Vec<(u128, Candidate<C>)>,
+        tags: &[u64],
+    ) {
+        match self.find(c.hash, boards) {
+            Ok(i) => {
+                let entry = &mut boards[i];
+                entry.0 = entry.0.min(c.rank());
+                if c.replaces(&entry.1, tags) {
+                    entry.1 = *c;
+                }
+            }
+            Err(slot) => {
+                self.slots[slot] = boards.len() as u32;
+                boards.push((c.rank(), *c));
             }
         }
     }
@@ -259,20 +310,14 @@ impl<C: Code> Buckets<C> {
             self.bins = vec![Vec::new(); BUCKETS];
             self.counts = vec![[0; BINS]; BUCKETS];
         }
-        self.sample.clear();
-        self.sample
-            .extend(chunks.iter().flat_map(|c| &c.sample).copied());
-        if self.sample.is_empty() {
+        let Some((start, threshold, rank)) = threshold(&mut self.sample, chunks, width) else {
             return Shortlist::TooFewBoards;
-        }
-        let rank = shortlist_rank(width).min(self.sample.len() - 1);
-        let (lower, &mut threshold, _) = self.sample.select_nth_unstable(rank);
+        };
         if threshold > bound {
             return Shortlist::BoundTooLow(threshold);
         }
         // The bins span the sampled keys under the threshold (keys under the lowest sampled
         // one go in the first bin).
-        let start = lower.iter().copied().min().unwrap_or(threshold);
         let bins = Bins {
             start,
             scale: BINS as f64 / ((threshold - start) as f64 + 1.0),
@@ -317,20 +362,7 @@ impl<C: Code> Buckets<C> {
                 }
                 let shortlist = chunks.iter().flat_map(|chunk| chunk.bucket(bucket));
                 for c in shortlist.filter(|c| c.key <= threshold) {
-                    let key = c.rank();
-                    match seen.find(c.hash, boards) {
-                        Ok(i) => {
-                            let entry: &mut (u128, Candidate<C>) = &mut boards[i];
-                            entry.0 = entry.0.min(key);
-                            if c.replaces(&entry.1, tags) {
-                                entry.1 = *c;
-                            }
-                        }
-                        Err(slot) => {
-                            seen.slots[slot] = boards.len() as u32;
-                            boards.push((key, *c));
-                        }
-                    }
+                    seen.add(c, boards, tags);
                 }
                 // Taken here, in the task's cache, for the serial cutoff below.
                 *counts = [0; BINS];
@@ -409,6 +441,8 @@ impl<C: Code> Buckets<C> {
             });
     }
 }
+
+mod narrow;
 
 #[cfg(test)]
 #[path = "select_tests.rs"]

@@ -309,3 +309,58 @@ fn ties_are_broken_by_the_one_order_not_by_position() {
         }
     }
 }
+
+/// The fields that make a chosen state, to compare two selections' `chosen` in order.
+fn fields(chosen: &[Candidate]) -> Vec<(u64, u64, u64, u32, u16)> {
+    let f = |c: &Candidate| (c.key, c.hash, c.score, c.parent, c.placement);
+    chosen.iter().map(f).collect()
+}
+
+/// The narrow selection chooses what the parallel one chooses, the same children in the same
+/// order, from the children as they were made or grouped, with tied keys and scores, and says
+/// the same where the shortlist falls short.
+#[test]
+fn narrow_selection_matches_the_parallel_one_in_order() {
+    let mut buckets = Buckets::default();
+    let mut narrow = narrow::Narrow::default();
+    let mut outcomes = HashMap::new();
+    for seed in 0..300u64 {
+        let mut rng = SplitMix64::new(seed);
+        let count = 200 + rng.below(3_000) as usize;
+        let boards = 1 + rng.below(2 * count as u64);
+        let width = 1 + rng.below(400) as usize;
+        let mut all = candidates(seed, count, boards);
+        let keys = [1 << 40, 300, 5][seed as usize % 3];
+        for c in &mut all {
+            c.key = rng.below(keys);
+            c.score = rng.below(3);
+        }
+        let tags = tags(count);
+        let size = 1 + rng.below(700) as usize;
+        let grouped: Vec<Chunk> = all.chunks(size).map(Chunk::of).collect();
+        let made: Vec<Chunk> = all.chunks(size).map(Chunk::made).collect();
+        let mut want = Vec::new();
+        let shortlist = buckets.select(&grouped, width, u64::MAX, &tags, &mut want);
+        *outcomes.entry(format!("{shortlist:?}")).or_insert(0) += 1;
+        for chunks in [&grouped, &made] {
+            let mut chosen = vec![Candidate::default(); 3];
+            let got = narrow.select(chunks, width, u64::MAX, &tags, &mut chosen);
+            assert_eq!(got, shortlist, "seed {seed}");
+            if got == Shortlist::Chosen {
+                assert_eq!(fields(&chosen), fields(&want), "seed {seed}");
+            }
+        }
+        let bound = rng.below(keys);
+        let low = buckets.select(&grouped, width, bound, &tags, &mut want);
+        if let Shortlist::BoundTooLow(_) = low {
+            assert_eq!(
+                narrow.select(&made, width, bound, &tags, &mut Vec::new()),
+                low
+            );
+            *outcomes.entry("BoundTooLow".into()).or_insert(0) += 1;
+        }
+    }
+    for outcome in ["Chosen", "TooFewBoards", "BoundTooLow"] {
+        assert!(outcomes.get(outcome) > Some(&20), "{outcomes:?}");
+    }
+}
