@@ -76,19 +76,6 @@ pub(super) fn search<G: Game>(
     line
 }
 
-/// Gives the memory freed so far back to the system. The children of a depth are made in many
-/// small buffers, which glibc keeps for the process once they are freed: beside the next
-/// depth's arrivals, held in fresh mappings, they would count twice in the process's peak
-/// (about a tenth of it at 500,000 states a process, for about 4% more CPU).
-fn give_back_freed_memory() {
-    // SAFETY: malloc_trim only returns free pages of the allocator's own arenas to the system;
-    // it touches no memory in use.
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    unsafe {
-        libc::malloc_trim(0);
-    }
-}
-
 /// Beam states per process from which an exchange goes in several rounds.
 const ROUND_STATES: usize = 1 << 15;
 
@@ -204,8 +191,6 @@ impl<'a, G: Game> Spread<'a, G> {
                     self.arrivals.extend_from_slice(&received.bytes);
                 }
             }
-            // The candidates' memory, all freed now, goes before the boards are sorted.
-            give_back_freed_memory();
             let boards = distinct::<G::State, G::Code>(&self.arrivals, &mut order);
             let count = sum(comm, &[boards.len() as u64])[0];
             if count >= width as u64 || threshold == u64::MAX {
@@ -351,7 +336,6 @@ impl<G: Game> Holder<G> for Spread<'_, G> {
         // What the states were made from goes before the next depth's children come.
         self.arrivals = Vec::new();
         self.chosen = Vec::new();
-        give_back_freed_memory();
         let comm: &dyn Comm = self.comm;
         if trail.close(&mut self.beam.parents, |n| &mut n.trail, best, comm) {
             let mut none = |_: &[G::Code]| {};
