@@ -170,16 +170,18 @@ pub(super) fn head<S: Wire, C: Code>(arrivals: &[u8], i: u32) -> Head<C> {
 }
 
 /// The distinct boards of `arrivals` (see [`arrival`]), in order of hash, each with its best
-/// key and the child that goes on.
+/// key and the child that goes on. `order` holds each child's hash, key and index: sorted, it
+/// gives every board's best key without a look at the arrivals, which are read (at random
+/// places) only for the boards that came more than once.
 pub(super) fn distinct<S: Wire + Copy + Send + Sync, C: Code>(
     arrivals: &[u8],
-    order: &mut Vec<(u64, u32)>,
+    order: &mut Vec<(u64, u64, u32)>,
 ) -> Vec<Distinct> {
     let each = Arrived::<S, C>::BYTES;
     order.clear();
     order.par_extend(
         (arrivals.par_chunks_exact(each).enumerate())
-            .map(|(i, bytes)| (u64::take(&bytes[8..16]), i as u32)),
+            .map(|(i, bytes)| (u64::take(&bytes[8..16]), u64::take(&bytes[..8]), i as u32)),
     );
     order.par_sort_unstable();
     // Runs of one hash, cut into pieces at the start of a run, grouped in parallel.
@@ -218,19 +220,18 @@ pub(super) fn distinct<S: Wire + Copy + Send + Sync, C: Code>(
     }
     (cuts.par_windows(2).zip(slices)).for_each(|(cut, out)| {
         let mut at = 0usize;
-        for &(hash, i) in &order[cut[0]..cut[1]] {
-            let a = head::<S, C>(arrivals, i);
+        for &(hash, key, i) in &order[cut[0]..cut[1]] {
             match at.checked_sub(1).map(|last| &mut out[last]) {
+                // A run starts with its lowest key.
                 Some(b) if b.hash == hash => {
-                    b.key = b.key.min(a.key);
-                    let kept = head::<S, C>(arrivals, b.child);
+                    let (a, kept) = (head::<S, C>(arrivals, i), head::<S, C>(arrivals, b.child));
                     if a.keep_order() < kept.keep_order() {
                         b.child = i;
                     }
                 }
                 _ => {
                     out[at] = Distinct {
-                        key: a.key,
+                        key,
                         hash,
                         child: i,
                     };

@@ -311,26 +311,27 @@ impl<G: Game> Holder<G> for Spread<'_, G> {
     ) {
         let (arrivals, first) = (&self.arrivals, self.first);
         // Exactly as many as chosen: a beam that grows would otherwise double its room.
+        let count = self.chosen.len();
         self.beam.parents.clear();
-        self.beam.parents.reserve_exact(self.chosen.len());
-        (self.beam.parents).par_extend((self.chosen.par_iter().enumerate()).map(|(i, b)| {
+        self.beam.parents.reserve_exact(count);
+        self.beam.parents.resize(count, Node::default());
+        self.tags.clear();
+        self.tags.reserve_exact(count);
+        self.tags.par_extend(self.chosen.par_iter().map(|b| b.hash));
+        // Each process keeps the steps of its own states, numbered across the processes; a
+        // chosen child is read once, for its state and its step.
+        let level = trail.open_part(count, first as usize, self.states);
+        let made = (self.beam.parents.par_iter_mut()).zip(level.par_iter_mut());
+        (made.zip(self.chosen.par_iter()).enumerate()).for_each(|(i, ((node, e), b))| {
             let a = arrival::<G::State, G::Code>(arrivals, b.child);
-            Node {
+            *node = Node {
                 state: a.state,
                 score: a.head.score,
                 trail: (first + i as u64) as u32,
-            }
-        }));
-        self.tags.clear();
-        self.tags.reserve_exact(self.chosen.len());
-        self.tags.par_extend(self.chosen.par_iter().map(|b| b.hash));
-        // Each process keeps the steps of its own states, numbered across the processes.
-        let level = trail.open_part(self.chosen.len(), first as usize, self.states);
-        (level.par_iter_mut().zip(&self.chosen)).for_each(|(e, b)| {
-            let a = head::<G::State, G::Code>(arrivals, b.child);
+            };
             *e = TrailEntry {
-                parent: a.parent,
-                placement: a.code,
+                parent: a.head.parent,
+                placement: a.head.code,
             };
         });
         // What the states were made from goes before the next depth's children come.
