@@ -76,6 +76,25 @@ pub(super) fn search<G: Game>(
     line
 }
 
+/// States a process holds from which it gives the candidates' memory back to the system after
+/// each exchange ([`give_back_freed_memory`]): a trim costs about 15 ms whatever the width,
+/// about a twentieth of a depth at 262,144 states a process, and more at narrower beams, where
+/// the memory matters less.
+const TRIM_STATES: usize = 1 << 18;
+
+/// Gives the memory freed so far back to the system. The children of a depth are made in many
+/// small buffers, which glibc keeps for the process once they are freed; beside the arrivals
+/// and the boards sorted from them, in fresh mappings, they would count twice in the process's
+/// peak (at width 1,000,000 on 2 processes, about a sixth of it).
+fn give_back_freed_memory() {
+    // SAFETY: malloc_trim only returns free pages of the allocator's own arenas to the system;
+    // it touches no memory in use.
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
 /// Beam states per process from which an exchange goes in several rounds.
 const ROUND_STATES: usize = 1 << 15;
 
@@ -190,6 +209,9 @@ impl<'a, G: Game> Spread<'a, G> {
                     self.arrivals.reserve_exact(received.bytes.len());
                     self.arrivals.extend_from_slice(&received.bytes);
                 }
+            }
+            if self.beam.parents.len() >= TRIM_STATES {
+                give_back_freed_memory();
             }
             let boards = distinct::<G::State, G::Code>(&self.arrivals, &mut order);
             let count = sum(comm, &[boards.len() as u64])[0];
