@@ -2,7 +2,7 @@
 //! answer's placements come out as they are decided.
 
 use super::*;
-use crate::comm::Solo;
+use crate::comm::{Comm, Solo};
 
 fn step(parent: u32, placement: u16) -> TrailEntry {
     TrailEntry { parent, placement }
@@ -232,89 +232,107 @@ fn nothing_is_decided_without_a_best_below_it() {
     assert_eq!(trail.line_to(at(3), &Solo), [2, 3]);
 }
 
+/// One depth's random level of `width` steps, each a parent among the first live states and a
+/// placement, and the stretch of it (from, to) that process `rank` of `processes` holds.
+fn random_level(
+    rng: &mut crate::test_rng::SplitMix64,
+    live: &[(u32, bool)],
+    width: usize,
+    (processes, rank): (usize, usize),
+) -> (Vec<(u32, u16)>, usize, usize) {
+    let level: Vec<(u32, u16)> = (0..width)
+        .map(|_| {
+            let parent = rng.below(live.len().clamp(1, 3) as u64) as usize;
+            let parent = live.get(parent).map_or(0, |l| l.0);
+            (parent, rng.below(1 << 12) as u16)
+        })
+        .collect();
+    let mut cuts: Vec<usize> = (1..processes)
+        .map(|_| rng.below(width as u64 + 1) as usize)
+        .collect();
+    cuts.sort_unstable();
+    cuts.insert(0, 0);
+    cuts.push(width);
+    (level, cuts[rank], cuts[rank + 1])
+}
+
+/// Decided codes and (spread, whole) lines of one process's run of
+/// [`a_trail_spread_over_processes_gives_the_one_trails_lines`].
+type SpreadRun = (Vec<u16>, Vec<u16>, Vec<(Vec<u16>, Vec<u16>)>);
+
+/// One process of a trail spread over `comm`, beside a trail that holds every level: both fed
+/// the same random levels, compacted and decided at each depth; the codes each decided and the
+/// lines to the last live states and the best, by each.
+fn spread_run(comm: &dyn Comm, width: usize, depths: usize) -> SpreadRun {
+    let mut rng = crate::test_rng::SplitMix64::new(5);
+    let (mut trail, mut whole) = (Trail::new(), Trail::new());
+    let (mut decided, mut whole_decided) = (Vec::new(), Vec::new());
+    let (mut best, mut whole_best) = (None, None);
+    // The live states' indices in the last level, and whether this process holds each.
+    let mut live: Vec<(u32, bool)> = Vec::new();
+    for depth in 0..depths {
+        let (level, from, to) = random_level(&mut rng, &live, width, (comm.size(), comm.rank()));
+        let slot = trail.open_part(to - from, from, width);
+        for (e, &(parent, placement)) in slot.iter_mut().zip(&level[from..to]) {
+            *e = step(parent, placement);
+        }
+        for (e, &(parent, placement)) in whole.open(width).iter_mut().zip(&level) {
+            *e = step(parent, placement);
+        }
+        live = (0..width as u32)
+            .filter(|_| rng.below(2) == 0)
+            .map(|i| (i, (from..to).contains(&(i as usize))))
+            .collect();
+        if live.is_empty() {
+            live.push((0, from == 0 && to > 0));
+        }
+        if depth % 50 == 7 {
+            let index = rng.below(width as u64) as u32;
+            best = Some(Best {
+                depth,
+                index,
+                score: depth as u64,
+            });
+            whole_best = best;
+        }
+        let mut mine: Vec<u32> = live.iter().filter(|l| l.1).map(|l| l.0).collect();
+        if trail.close(&mut mine, |i| i, &mut best, comm) {
+            let mut take = |codes: &[u16]| decided.extend_from_slice(codes);
+            trail.take_decided(best, &mut take, comm);
+        }
+        let mut all: Vec<u32> = live.iter().map(|l| l.0).collect();
+        if whole.close(&mut all, |i| i, &mut whole_best, &Solo) {
+            let mut take = |codes: &[u16]| whole_decided.extend_from_slice(codes);
+            whole.take_decided(whole_best, &mut take, &Solo);
+        }
+        assert_eq!(best, whole_best, "depth {depth}");
+        for (l, i) in live.iter_mut().zip(all) {
+            l.0 = i;
+        }
+        let held: Vec<u32> = live.iter().filter(|l| l.1).map(|l| l.0).collect();
+        assert_eq!(mine, held, "depth {depth}: the live states renumbered");
+        assert!(trail.len() <= whole.len());
+    }
+    let at = |index| Best {
+        depth: depths - 1,
+        index,
+        score: 0,
+    };
+    let ends = live.iter().map(|l| at(l.0)).chain(best);
+    let lines = ends
+        .map(|b| (trail.line_to(b, comm), whole.line_to(b, &Solo)))
+        .collect();
+    (decided, whole_decided, lines)
+}
+
 /// A trail spread over 1 to 4 processes, each holding a stretch of every level (of random
 /// lengths, some empty) and the live states of its stretch, compacts, renumbers, decides and
 /// rebuilds the lines exactly as one trail that holds every level.
 #[test]
 fn a_trail_spread_over_processes_gives_the_one_trails_lines() {
-    use crate::comm::run_local;
-    use crate::test_rng::SplitMix64;
     let (width, depths) = (12usize, 600);
     for processes in 1..=4 {
-        let answers = run_local(processes, |comm| {
-            let mut rng = SplitMix64::new(5);
-            let (mut trail, mut whole) = (Trail::new(), Trail::new());
-            let (mut decided, mut whole_decided) = (Vec::new(), Vec::new());
-            let (mut best, mut whole_best) = (None, None);
-            // The live states' indices in the last level, and whether this process holds each.
-            let mut live: Vec<(u32, bool)> = Vec::new();
-            for depth in 0..depths {
-                let level: Vec<(u32, u16)> = (0..width)
-                    .map(|_| {
-                        let parent = rng.below(live.len().clamp(1, 3) as u64) as usize;
-                        let parent = live.get(parent).map_or(0, |l| l.0);
-                        (parent, rng.below(1 << 12) as u16)
-                    })
-                    .collect();
-                let mut cuts: Vec<usize> = (1..processes)
-                    .map(|_| rng.below(width as u64 + 1) as usize)
-                    .collect();
-                cuts.sort_unstable();
-                cuts.insert(0, 0);
-                cuts.push(width);
-                let (from, to) = (cuts[comm.rank()], cuts[comm.rank() + 1]);
-                let slot = trail.open_part(to - from, from, width);
-                for (e, &(parent, placement)) in slot.iter_mut().zip(&level[from..to]) {
-                    *e = step(parent, placement);
-                }
-                let slot = whole.open(width);
-                for (e, &(parent, placement)) in slot.iter_mut().zip(&level) {
-                    *e = step(parent, placement);
-                }
-                live = (0..width as u32)
-                    .filter(|_| rng.below(2) == 0)
-                    .map(|i| (i, (from..to).contains(&(i as usize))))
-                    .collect();
-                if live.is_empty() {
-                    live.push((0, from == 0 && to > 0));
-                }
-                if depth % 50 == 7 {
-                    best = Some(Best {
-                        depth,
-                        index: rng.below(width as u64) as u32,
-                        score: depth as u64,
-                    });
-                    whole_best = best;
-                }
-                let mut mine: Vec<u32> = live.iter().filter(|l| l.1).map(|l| l.0).collect();
-                if trail.close(&mut mine, |i| i, &mut best, comm) {
-                    let mut take = |codes: &[u16]| decided.extend_from_slice(codes);
-                    trail.take_decided(best, &mut take, comm);
-                }
-                let mut all: Vec<u32> = live.iter().map(|l| l.0).collect();
-                if whole.close(&mut all, |i| i, &mut whole_best, &Solo) {
-                    let mut take = |codes: &[u16]| whole_decided.extend_from_slice(codes);
-                    whole.take_decided(whole_best, &mut take, &Solo);
-                }
-                assert_eq!(best, whole_best, "depth {depth}");
-                for (l, i) in live.iter_mut().zip(all) {
-                    l.0 = i;
-                }
-                let held: Vec<u32> = live.iter().filter(|l| l.1).map(|l| l.0).collect();
-                assert_eq!(mine, held, "depth {depth}: the live states renumbered");
-                assert!(trail.len() <= whole.len());
-            }
-            let lines: Vec<(Vec<u16>, Vec<u16>)> = (live.iter().map(|l| l.0))
-                .map(|index| Best {
-                    depth: depths - 1,
-                    index,
-                    score: 0,
-                })
-                .chain(best)
-                .map(|b| (trail.line_to(b, comm), whole.line_to(b, &Solo)))
-                .collect();
-            (decided, whole_decided, lines)
-        });
+        let answers = crate::comm::run_local(processes, |comm| spread_run(comm, width, depths));
         let (decided, whole_decided, lines) = &answers[0];
         assert!(decided.len() > depths / 2, "{processes} processes");
         assert_eq!(decided, whole_decided, "{processes} processes");
