@@ -38,10 +38,8 @@ pub(crate) struct Selection {
 
 /// The phases of a depth that depend on where the states are held; called in this order.
 pub(crate) trait Holder<G: Game> {
-    /// Whether this process answers and reports progress.
-    fn root(&self) -> bool;
-
-    /// The processes the trail is spread over ([`Solo`] in one).
+    /// The processes the states and the trail are spread over ([`Solo`] in one); process 0
+    /// answers and reports progress.
     fn comm(&self) -> &dyn Comm;
 
     /// The width of this depth (`planned` is this process's plan; process 0's counts) and this
@@ -101,10 +99,6 @@ impl<G: Game> InProcess<G> {
 }
 
 impl<G: Game> Holder<G> for InProcess<G> {
-    fn root(&self) -> bool {
-        true
-    }
-
     fn comm(&self) -> &dyn Comm {
         &Solo
     }

@@ -281,7 +281,7 @@ fn depths<G: Game>(
         stats.best_score = best.map_or(0, |b| b.score);
         stats.beam_size = chosen.size;
         stats.seconds.add([started, expand_done, selected]);
-        if let Some(progress) = progress.as_mut().filter(|_| held.root()) {
+        if let Some(progress) = progress.as_mut().filter(|_| held.comm().rank() == 0) {
             progress(&stats);
         }
         let now = clock.seconds(stats.expanded);

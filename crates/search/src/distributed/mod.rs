@@ -227,10 +227,6 @@ impl<'a, G: Game> Spread<'a, G> {
 }
 
 impl<G: Game> Holder<G> for Spread<'_, G> {
-    fn root(&self) -> bool {
-        self.comm.rank() == 0
-    }
-
     fn comm(&self) -> &dyn Comm {
         self.comm
     }
