@@ -72,6 +72,12 @@ pub(crate) trait Holder<G: Game> {
 
     /// After the last depth's selection (when the beam got there): the trail's last level.
     fn finish(&mut self, trail: &mut Trail<G::Code>);
+
+    /// After [`Holder::advance`], what a snapshot holds of the beam: the states the depth
+    /// expanded and the candidates its selection chose (None: this holder takes none).
+    fn snapshot(&self) -> Option<(&[Node<G::State>], &[Candidate<G::Code>])> {
+        None
+    }
 }
 
 /// The beam held in this process, on its threads.
@@ -95,6 +101,22 @@ impl<G: Game> InProcess<G> {
             last_at: None,
             tasks: 0,
         }
+    }
+}
+
+impl<G: Game> InProcess<G> {
+    /// The beam a snapshot held after depth `done - 1` ([`Holder::snapshot`]), made at `at`.
+    pub fn resumed(
+        parents: Vec<Node<G::State>>,
+        chosen: Vec<Candidate<G::Code>>,
+        at: G::Depth,
+        width: usize,
+    ) -> Self {
+        let mut held = InProcess::new(Node::default(), width);
+        held.beam.parents = parents;
+        held.picker.chosen = chosen;
+        held.last_at = Some(at);
+        held
     }
 }
 
@@ -198,6 +220,10 @@ impl<G: Game> Holder<G> for InProcess<G> {
             placement: c.placement,
         });
         trail.push_last(level);
+    }
+
+    fn snapshot(&self) -> Option<(&[Node<G::State>], &[Candidate<G::Code>])> {
+        Some((&self.beam.parents, &self.picker.chosen))
     }
 }
 

@@ -23,6 +23,9 @@
 //! same line for any number of processes, one included.
 
 mod candidates;
+pub mod checkpoint;
+#[cfg(test)]
+mod checkpoint_tests;
 mod code;
 pub mod comm;
 pub mod distributed;
@@ -43,6 +46,7 @@ pub mod width;
 pub mod wire;
 
 pub use candidates::Order;
+pub use checkpoint::Checkpoints;
 pub use code::Code;
 pub use comm::Comm;
 pub use distributed::Traffic;
@@ -51,7 +55,8 @@ pub use guided::Guide;
 pub use options::{Decided, Options, Processes};
 pub use wire::Wire;
 
-use crate::width::{Schedule, TimeBudget, WallClock, WidthPlan};
+use crate::width::{Clock, Schedule, TimeBudget, WallClock, WidthPlan};
+use checkpoint::{Snapshot, View};
 use expand::{Node, Step};
 use held::{Holder, InProcess, Selection};
 use serde::Serialize;
@@ -205,11 +210,31 @@ pub fn beam_search<G: Game>(
 fn on<G: Game>(game: &G, run: &Run<G::State>, options: Options<'_, G::Code>) -> Line<G::Code> {
     match options.processes {
         Processes::One => {
-            let mut held = InProcess::new(start(run), options.width.beam_width);
-            depths(game, run, options, &mut held)
+            let width = options.width.beam_width;
+            let Some(bytes) = options.resume else {
+                let mut held = InProcess::new(start(run), width);
+                return depths(game, run, options, &mut held, None);
+            };
+            let snapshot = Snapshot::decode(bytes, run.depths)
+                .expect("a snapshot checked before the search (checkpoint::summary)");
+            let at = game.depth(snapshot.done - 1);
+            let mut held = InProcess::resumed(snapshot.parents, snapshot.chosen, at, width);
+            let resumed = Resumed {
+                done: snapshot.done,
+                best: snapshot.best,
+                stats: snapshot.stats,
+                plan: snapshot.plan,
+                seconds: snapshot.seconds,
+                trail: snapshot.trail,
+            };
+            depths(game, run, options, &mut held, Some(resumed))
         }
         Processes::Many(comm) => {
             assert!(options.guide.is_none(), "a distributed search has no guide");
+            assert!(
+                options.checkpoints.is_none() && options.resume.is_none(),
+                "a distributed search takes no snapshot"
+            );
             distributed::search(game, run, comm, options)
         }
     }
@@ -224,6 +249,28 @@ fn start<S: Copy>(run: &Run<S>) -> Node<S> {
     }
 }
 
+/// The depth loop's own state where a snapshot left it (the holder's is in the holder).
+struct Resumed<C: Code> {
+    done: usize,
+    best: Option<Best>,
+    stats: DepthStats,
+    plan: checkpoint::PlanState,
+    seconds: f64,
+    trail: Trail<C>,
+}
+
+/// A clock that goes on from where a resumed search's clock stood.
+struct Since<'a> {
+    clock: &'a dyn Clock,
+    offset: f64,
+}
+
+impl Clock for Since<'_> {
+    fn seconds(&self, expanded: u64) -> f64 {
+        self.clock.seconds(expanded) + self.offset
+    }
+}
+
 /// The one depth loop, wherever `held` holds the states: each depth expands them, selects the
 /// next ones, chooses the answer's state and reports; the line is rebuilt from the trail at
 /// the end (on process 0: elsewhere its placements are empty). With no `options.decided`, the
@@ -233,9 +280,11 @@ fn depths<G: Game>(
     run: &Run<G::State>,
     options: Options<'_, G::Code>,
     held: &mut impl Holder<G>,
+    resumed: Option<Resumed<G::Code>>,
 ) -> Line<G::Code> {
     let (width, guide) = (options.width, options.guide);
     let mut progress = options.progress;
+    let mut checkpoints = options.checkpoints;
     let wall = WallClock::start();
     let clock = options.clock.unwrap_or(&wall);
     assert!(
@@ -253,8 +302,20 @@ fn depths<G: Game>(
     let mut best: Option<Best> = None;
     let mut stats = DepthStats::default();
     let mut finished = true;
+    let schedule = &width.width_changes;
+    let mut first = 0;
+    let mut since = Since { clock, offset: 0.0 };
+    if let Some(r) = resumed {
+        first = r.done;
+        best = r.best;
+        stats = r.stats;
+        trail = r.trail;
+        widths.resume(r.plan);
+        since.offset = r.seconds - clock.seconds(stats.expanded);
+    }
+    let clock = &since;
 
-    for depth in 0..depth_count {
+    for depth in first..depth_count {
         let started = Instant::now();
         let (width, share) = held.width(widths.at_depth(depth));
         let at = game.depth(depth);
@@ -286,6 +347,23 @@ fn depths<G: Game>(
         }
         let now = clock.seconds(stats.expanded);
         widths.after_depth(depth + 1, run.planned, stats.expanded, now);
+        let done = depth + 1;
+        if let Some(checkpoints) = checkpoints.as_mut().filter(|_| done < depth_count) {
+            if let Some((parents, chosen)) = held.snapshot().filter(|_| checkpoints.due(done)) {
+                let view = View {
+                    done,
+                    depths: depth_count,
+                    best,
+                    stats: &stats,
+                    plan: widths.state(schedule),
+                    seconds: now,
+                    trail: &trail,
+                    parents,
+                    chosen,
+                };
+                checkpoints.take(done, view.encode());
+            }
+        }
     }
     if finished && depth_count > 0 {
         held.finish(&mut trail);

@@ -2,6 +2,7 @@
 //! search, with a default for everything but the width, so that a simple caller writes
 //! `beam_search(&game, &run, Options::new(&width))`.
 
+use super::checkpoint::Checkpoints;
 use super::comm::Comm;
 use super::guided::Guide;
 use super::width::Clock;
@@ -31,6 +32,14 @@ pub struct Options<'a, C> {
     /// Where the answer could still become no line at all (guided, surviving: a depth that
     /// loses the guide's board forgets the answer), nothing is decided before the end.
     pub decided: Option<Decided<'a, C>>,
+    /// Asked after each depth whether to take a snapshot of the search, and given it
+    /// ([`super::checkpoint`]). One process only.
+    pub checkpoints: Option<&'a mut dyn Checkpoints>,
+    /// A snapshot to go on from instead of the run's start: the search then answers with the
+    /// line the search it was taken from would have, less the placements that search had
+    /// decided by then (which its caller kept). Checked first with
+    /// [`super::checkpoint::summary`]. One process only.
+    pub resume: Option<&'a [u8]>,
 }
 
 /// What takes the answer's codes as they are decided ([`Options::decided`]).
@@ -56,6 +65,8 @@ impl<'a, C> Options<'a, C> {
             processes: Processes::One,
             progress: None,
             decided: None,
+            checkpoints: None,
+            resume: None,
         }
     }
 
@@ -88,6 +99,22 @@ impl<'a, C> Options<'a, C> {
         }
     }
 
+    /// Offers `checkpoints` a snapshot after each depth (see the field).
+    pub fn checkpoints(self, checkpoints: &'a mut dyn Checkpoints) -> Self {
+        Options {
+            checkpoints: Some(checkpoints),
+            ..self
+        }
+    }
+
+    /// Goes on from `snapshot` (see the field).
+    pub fn resume(self, snapshot: &'a [u8]) -> Self {
+        Options {
+            resume: Some(snapshot),
+            ..self
+        }
+    }
+
     /// Hands the answer's codes to `decided` as they are decided (see the field).
     pub fn decided(self, decided: &'a mut dyn FnMut(&[C])) -> Self {
         Options {
@@ -107,6 +134,10 @@ impl<'a, C> Options<'a, C> {
             Some(progress) => Some(progress),
             None => None,
         };
+        let checkpoints: Option<&'b mut dyn Checkpoints> = match self.checkpoints {
+            Some(checkpoints) => Some(checkpoints),
+            None => None,
+        };
         let options = Options {
             width: self.width,
             guide: self.guide,
@@ -114,6 +145,8 @@ impl<'a, C> Options<'a, C> {
             processes: self.processes,
             progress,
             decided: None,
+            checkpoints,
+            resume: self.resume,
         };
         (options, self.decided)
     }

@@ -8,10 +8,10 @@ use super::*;
 /// regardless of their score, and the best score is often dropped); a child gains 100 points
 /// one time in ten, and from depth `deaths_from` on, `death_rate` per mille of the children end
 /// the game.
-struct Toy {
-    children: u16,
-    deaths_from: usize,
-    death_rate: u64,
+pub(crate) struct Toy {
+    pub children: u16,
+    pub deaths_from: usize,
+    pub death_rate: u64,
 }
 
 fn mix(mut z: u64) -> u64 {
@@ -91,7 +91,7 @@ fn streamed(game: &Toy, run: &Run<u64>, width: &Width, guide: Option<&Guide>) ->
 /// The search that keeps its whole trail.
 fn whole(game: &Toy, run: &Run<u64>, width: &Width, guide: Option<&Guide>) -> Line<u16> {
     let mut held = InProcess::new(start(run), width.beam_width);
-    depths(game, run, Options::new(width).guide(guide), &mut held)
+    depths(game, run, Options::new(width).guide(guide), &mut held, None)
 }
 
 /// Over beams that live, die, and die with their best state at an earlier depth: the decided

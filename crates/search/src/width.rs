@@ -7,6 +7,7 @@
 //! on the clock), but the widths it chose are reported as a schedule, and the same schedule
 //! given back without the budget replays the same record exactly.
 
+use crate::checkpoint::PlanState;
 use std::fmt;
 use std::str::FromStr;
 use std::time::Instant;
@@ -225,6 +226,29 @@ impl<'a> WidthPlan<'a> {
             self.changes.push((done, next));
         }
         self.segment = (seconds, expanded);
+    }
+
+    /// Where the plan stands, for a snapshot ([`crate::checkpoint`]).
+    pub(crate) fn state(&self, schedule: &Schedule) -> PlanState {
+        PlanState {
+            width: self.width,
+            scheduled: schedule.0.len() - self.scheduled.as_slice().len(),
+            changes: self.changes.clone(),
+            segment: self.segment,
+        }
+    }
+
+    /// The plan where a snapshot left it; false where `state` is not of this plan's schedule.
+    pub(crate) fn resume(&mut self, state: PlanState) -> bool {
+        let schedule = self.scheduled.as_slice();
+        if state.scheduled > schedule.len() || state.width == 0 {
+            return false;
+        }
+        self.scheduled = schedule[state.scheduled..].iter();
+        self.width = state.width;
+        self.changes = state.changes;
+        self.segment = state.segment;
+        true
     }
 
     /// The changes made: with the same first width and no budget they give the same widths.

@@ -67,7 +67,7 @@ pub(super) fn search<G: Game>(
 ) -> Line<G::Code> {
     let comm = Metered::new(comm);
     let mut held = Spread::new(&comm, start(run));
-    let mut line = depths(game, run, options, &mut held);
+    let mut line = depths(game, run, options, &mut held, None);
     line.traffic = Some(Traffic {
         seconds: comm.seconds(),
         bytes: comm.sent(),

@@ -1,0 +1,150 @@
+//! Tests of the snapshots: a search resumed from a snapshot taken after any depth answers with
+//! the line of the search it was taken from, and a damaged snapshot is refused, never trusted.
+use super::streaming_tests::Toy;
+use super::*;
+use std::cell::RefCell;
+
+/// Takes a snapshot after each depth in `at`, with the decided codes so far.
+struct Taker<'a> {
+    at: Vec<usize>,
+    decided: &'a RefCell<Vec<u16>>,
+    taken: Vec<(usize, Vec<u8>, Vec<u16>)>,
+}
+
+impl Checkpoints for Taker<'_> {
+    fn due(&mut self, done: usize) -> bool {
+        self.at.contains(&done)
+    }
+    fn take(&mut self, done: usize, snapshot: Vec<u8>) {
+        self.taken
+            .push((done, snapshot, self.decided.borrow().clone()));
+    }
+}
+
+/// The decided codes and the answer of a search from `resume` (or the start), taking the
+/// snapshots `at` asks for.
+fn search(
+    game: &Toy,
+    run: &Run<u64>,
+    width: &Width,
+    at: Vec<usize>,
+    resume: Option<&[u8]>,
+) -> (Vec<u16>, Line<u16>, Vec<(usize, Vec<u8>, Vec<u16>)>) {
+    let decided = RefCell::new(Vec::new());
+    let mut take = |codes: &[u16]| decided.borrow_mut().extend_from_slice(codes);
+    let mut taker = Taker {
+        at,
+        decided: &decided,
+        taken: Vec::new(),
+    };
+    let mut options = Options::new(width)
+        .decided(&mut take)
+        .checkpoints(&mut taker);
+    if let Some(bytes) = resume {
+        options = options.resume(bytes);
+    }
+    let line = beam_search(game, run, options);
+    let taken = std::mem::take(&mut taker.taken);
+    (decided.into_inner(), line, taken)
+}
+
+fn toy_run(seed: u64, depths: usize, objective: Objective) -> Run<u64> {
+    Run {
+        state: seed,
+        score: 0,
+        depths,
+        planned: depths,
+        objective,
+    }
+}
+
+/// Over narrow and wide beams (the wide ones take the expansion's bound), beams that die,
+/// both objectives and a width schedule: the codes decided before a snapshot, then those of
+/// the search resumed from it, then its answer, are the uninterrupted search's line, score
+/// and statistics.
+#[test]
+fn a_search_resumed_from_any_depth_answers_with_the_uninterrupted_line() {
+    let (mut resumed, mut ended_before) = (0, 0);
+    for seed in 0..6u64 {
+        for (beam_width, changes) in [(1, vec![]), (8, vec![(30, 3), (90, 20)]), (900, vec![])] {
+            for (deaths_from, death_rate) in [(usize::MAX, 0), (60, 500), (40, 600)] {
+                for objective in [Objective::Score, Objective::Survive] {
+                    let game = Toy {
+                        children: 3,
+                        deaths_from,
+                        death_rate,
+                    };
+                    let depths = 140;
+                    let run = toy_run(seed, depths, objective);
+                    let width = Width {
+                        beam_width,
+                        width_changes: width::Schedule(changes.clone()),
+                        time_budget: None,
+                    };
+                    let at: Vec<usize> = vec![1, 2, 7, 8, 9, 30, 31, 64, 91, 139, 140];
+                    let (decided, line, taken) = search(&game, &run, &width, at, None);
+                    let whole = [decided, line.placements.clone()].concat();
+                    for (done, snapshot, before) in &taken {
+                        let case = format!(
+                            "seed {seed} width {beam_width} deaths {deaths_from} {objective:?} \
+                             resumed after {done}"
+                        );
+                        let summary = checkpoint::summary::<Toy>(snapshot, depths);
+                        assert_eq!(summary.map(|s| s.done), Ok(*done), "{case}");
+                        let (after, again, _) = search(&game, &run, &width, vec![], Some(snapshot));
+                        let joined = [before.clone(), after, again.placements].concat();
+                        assert_eq!(joined, whole, "{case}");
+                        assert_eq!(again.score, line.score, "{case}");
+                        assert_eq!(again.width_changes.0, line.width_changes.0, "{case}");
+                        assert_eq!(again.stats.expanded, line.stats.expanded, "{case}");
+                        assert_eq!(again.stats.pieces, line.stats.pieces, "{case}");
+                        resumed += 1;
+                        // The answer ends at a state the snapshot carried as the best so far.
+                        ended_before += usize::from(whole.len() < *done);
+                    }
+                }
+            }
+        }
+    }
+    assert!(resumed > 100, "{resumed} resumed");
+    assert!(
+        ended_before >= 3,
+        "{ended_before} ended before their snapshot"
+    );
+}
+
+/// A snapshot cut anywhere, or with a count or a field changed, or of another search, is
+/// refused with an error, without a panic.
+#[test]
+fn a_damaged_snapshot_is_refused() {
+    let game = Toy {
+        children: 3,
+        deaths_from: usize::MAX,
+        death_rate: 0,
+    };
+    let run = toy_run(5, 60, Objective::Score);
+    let width = Width::fixed(40);
+    let (_, _, taken) = search(&game, &run, &width, vec![20], None);
+    let snapshot = &taken[0].1;
+    assert!(checkpoint::summary::<Toy>(snapshot, 60).is_ok());
+    for cut in 0..snapshot.len() {
+        assert!(
+            checkpoint::summary::<Toy>(&snapshot[..cut], 60).is_err(),
+            "cut at {cut}"
+        );
+    }
+    // Each count and number of the header and the trail's made huge.
+    for at in (8..snapshot.len().min(400)).step_by(8) {
+        let mut bad = snapshot.clone();
+        bad[at..at + 8].copy_from_slice(&u64::MAX.to_le_bytes());
+        let _ = checkpoint::summary::<Toy>(&bad, 60);
+    }
+    assert!(matches!(
+        checkpoint::summary::<Toy>(snapshot, 61),
+        Err(checkpoint::SnapshotError::Depths { .. })
+    ));
+    assert_eq!(
+        checkpoint::summary::<Toy>(b"not a snapshot at all", 60),
+        Err(checkpoint::SnapshotError::Magic)
+    );
+}
