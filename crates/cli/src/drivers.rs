@@ -18,6 +18,12 @@ use tetris_search::Comm;
 /// processes of an MPI job (every process reads the same arguments; process 0 alone prints
 /// their errors).
 pub fn solve_main(games: &[&dyn GameCli]) -> std::process::ExitCode {
+    // From the first moment: a signal while the inputs are read is reported, never silent.
+    if let Err(e) = super::interrupt::watch_signals() {
+        return exit_code(Err(CliError::internal(format!(
+            "cannot watch for Ctrl-C: {e}"
+        ))));
+    }
     if std::env::args_os().any(|a| a == "--distributed") {
         return super::distributed::main(|comm| {
             let root = comm.rank() == 0;

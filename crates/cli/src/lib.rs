@@ -12,6 +12,7 @@
 //! that knows a command line (clap); the search, the kit and the games' engines return values
 //! and errors and never print or exit.
 
+pub mod checkpoint;
 pub mod distributed;
 pub mod drivers;
 pub mod errors;

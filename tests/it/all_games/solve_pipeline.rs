@@ -107,47 +107,104 @@ fn an_interrupt_writes_whole_checked_pieces_in_every_game() {
     }
 }
 
-/// The resume command, as printed, goes on from the pieces written, in every game that
-/// starts a search from a record: it names the file the record went to and every option of
-/// the run, and its record begins with the pieces kept.
+/// The command an interrupt prints goes on from the checkpoint it wrote beside the record to
+/// the record the uninterrupted run writes, byte for byte, in every game, wherever the run
+/// was stopped; the interrupted record holds the whole pieces written by then.
 #[test]
-fn the_printed_command_resumes_an_interrupted_run() {
+fn the_printed_command_resumes_an_interrupted_run_to_the_same_record() {
     let scratch = Scratch::new("pipeline-resume");
-    for (game, args) in games(&scratch).into_iter().filter(|(g, _)| *g != "nes") {
-        let out = scratch.dir.join(format!("{game}-cut.txt"));
-        let (code, stderr) = interrupted(&args, &out, 50);
-        assert_eq!(code, Some(143), "{game}: {stderr}");
-        let command = stderr
-            .split('`')
-            .nth(1)
-            .unwrap_or_else(|| panic!("{game}: a command: {stderr}"));
-        let words: Vec<&str> = command.split_whitespace().collect();
-        assert_eq!(words[0], "solve", "{command}");
-        let at = |w: &str| words.iter().position(|x| *x == w);
-        let from = at("--from-record").expect("--from-record");
-        assert_eq!(words[from + 1], out.display().to_string(), "{command}");
-        assert_eq!(words[at("--from-piece").expect("--from-piece") + 1], "50");
-        let width = args
-            .iter()
-            .position(|a| a == "--beam-width")
-            .expect("a width");
-        assert_eq!(
-            words[at("--beam-width").expect("the width kept") + 1],
-            args[width + 1]
-        );
-        // The words before `>` are the run's.
-        let end = at(">").expect("an output redirect");
-        let resumed = exe(SOLVE, &words[1..end]);
-        assert_eq!(resumed.code, Some(0), "{game}: {resumed:#?}");
-        let kept = std::fs::read_to_string(&out).expect("the record written");
-        assert!(
-            resumed.stdout.starts_with(kept.trim_end()),
-            "{game}: the kept pieces first"
-        );
-        let path = scratch.file(&format!("{game}-resumed.txt"), &resumed.stdout);
-        let checked = check(game, &args, &path);
-        assert_eq!(checked.code, Some(0), "{game}: {checked:#?}");
+    let stops = |game: &str| match game {
+        "olympiad" => [7, 500, 2000],
+        "nes" => [7, 30, 60],
+        _ => [7, 50, 200],
+    };
+    for (game, args) in games(&scratch) {
+        let words: Vec<&str> = args.iter().map(String::as_str).collect();
+        let whole = exe(SOLVE, &[&words[..], &["--quiet"]].concat());
+        assert_eq!(whole.code, Some(0), "{game}: {whole:#?}");
+        for after in stops(game) {
+            let case = format!("{game} stopped after {after} pieces");
+            let out = scratch.dir.join(format!("{game}-{after}-cut.txt"));
+            let (code, stderr) = interrupted(&args, &out, after);
+            assert_eq!(code, Some(143), "{case}: {stderr}");
+            let cut = std::fs::read_to_string(&out).expect("the record written");
+            assert!(whole.stdout.starts_with(cut.trim_end()), "{case}");
+            let command = stderr
+                .split('`')
+                .nth(1)
+                .unwrap_or_else(|| panic!("{case}: a command: {stderr}"));
+            let words: Vec<&str> = command.split_whitespace().collect();
+            assert_eq!(words[0], SOLVE, "{command}");
+            let checkpoint = format!("{}.checkpoint", out.display());
+            assert_eq!(words[1..3], ["--resume", checkpoint.as_str()], "{command}");
+            // The words before `>` are the run's.
+            let end = words.iter().position(|w| *w == ">").expect("a redirect");
+            let resumed = exe(SOLVE, &words[1..end]);
+            assert_eq!(resumed.code, Some(0), "{case}: {resumed:#?}");
+            assert!(resumed.stdout == whole.stdout, "{case}: the record differs");
+            let score = |s: &str| s.lines().last().map(str::to_string);
+            assert_eq!(score(&resumed.stderr), score(&whole.stderr), "{case}");
+        }
     }
+}
+
+/// A checkpoint is refused by a run with other options or another input, naming what differs,
+/// and when it is damaged; nothing is written then.
+#[test]
+fn a_checkpoint_of_another_run_is_refused() {
+    let scratch = Scratch::new("pipeline-refused");
+    let (game, args) = games(&scratch).swap_remove(0);
+    let out = scratch.dir.join("cut.txt");
+    let (code, stderr) = interrupted(&args, &out, 20);
+    assert_eq!(code, Some(143), "{game}: {stderr}");
+    let checkpoint = format!("{}.checkpoint", out.display());
+    let words: Vec<&str> = args.iter().map(String::as_str).collect();
+    let resume = |extra: &[&str], words: &[&str]| {
+        exe(
+            SOLVE,
+            &[&["--resume", checkpoint.as_str()], words, extra].concat(),
+        )
+    };
+    let wider = resume(&["--beam-width", "101"], &words[..1]);
+    assert_eq!(wider.code, Some(2), "{wider:#?}");
+    assert!(wider.stdout.is_empty());
+    assert!(
+        wider
+            .stderr
+            .contains("it was made with --beam-width \"100\", this run has \"101\""),
+        "{wider:#?}"
+    );
+    let other = scratch.file(
+        "other.txt",
+        exe(GEN, &["--seed", "4", "--count", "400"]).stdout,
+    );
+    let other_input = resume(&["--beam-width", "100"], &[other.to_str().unwrap()]);
+    assert_eq!(other_input.code, Some(2), "{other_input:#?}");
+    assert!(
+        other_input
+            .stderr
+            .contains("its sequence file had other contents"),
+        "{other_input:#?}"
+    );
+    let mut bytes = std::fs::read(&checkpoint).expect("the checkpoint");
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(&checkpoint, &bytes).expect("a damaged checkpoint");
+    let damaged = resume(&[], &words);
+    assert_eq!(damaged.code, Some(2), "{damaged:#?}");
+    assert!(damaged.stderr.contains("damaged"), "{damaged:#?}");
+    bytes.truncate(bytes.len() / 2);
+    std::fs::write(&checkpoint, &bytes).expect("a cut checkpoint");
+    let cut = resume(&[], &words);
+    assert_eq!(cut.code, Some(2), "{cut:#?}");
+    let record = resume(&[], &words);
+    assert!(record.stdout.is_empty(), "{record:#?}");
+    let not_one = exe(
+        SOLVE,
+        &[&["--resume", out.to_str().unwrap()], &words[..]].concat(),
+    );
+    assert_eq!(not_one.code, Some(2), "{not_one:#?}");
+    assert!(not_one.stderr.contains("not a checkpoint"), "{not_one:#?}");
 }
 
 /// `--distributed` without an MPI job is a job of one process: the same record as without it,
