@@ -4,11 +4,18 @@ use super::streaming_tests::Toy;
 use super::*;
 use std::cell::RefCell;
 
+/// A snapshot taken after `done` depths, with the codes decided by then.
+struct Taken {
+    done: usize,
+    snapshot: Vec<u8>,
+    decided: Vec<u16>,
+}
+
 /// Takes a snapshot after each depth in `at`, with the decided codes so far.
 struct Taker<'a> {
     at: Vec<usize>,
     decided: &'a RefCell<Vec<u16>>,
-    taken: Vec<(usize, Vec<u8>, Vec<u16>)>,
+    taken: Vec<Taken>,
 }
 
 impl Checkpoints for Taker<'_> {
@@ -16,8 +23,12 @@ impl Checkpoints for Taker<'_> {
         self.at.contains(&done)
     }
     fn take(&mut self, done: usize, snapshot: Vec<u8>) {
-        self.taken
-            .push((done, snapshot, self.decided.borrow().clone()));
+        let decided = self.decided.borrow().clone();
+        self.taken.push(Taken {
+            done,
+            snapshot,
+            decided,
+        });
     }
 }
 
@@ -29,7 +40,7 @@ fn search(
     width: &Width,
     at: Vec<usize>,
     resume: Option<&[u8]>,
-) -> (Vec<u16>, Line<u16>, Vec<(usize, Vec<u8>, Vec<u16>)>) {
+) -> (Vec<u16>, Line<u16>, Vec<Taken>) {
     let decided = RefCell::new(Vec::new());
     let mut take = |codes: &[u16]| decided.borrow_mut().extend_from_slice(codes);
     let mut taker = Taker {
@@ -84,7 +95,12 @@ fn a_search_resumed_from_any_depth_answers_with_the_uninterrupted_line() {
                     let at: Vec<usize> = vec![1, 2, 7, 8, 9, 30, 31, 64, 91, 139, 140];
                     let (decided, line, taken) = search(&game, &run, &width, at, None);
                     let whole = [decided, line.placements.clone()].concat();
-                    for (done, snapshot, before) in &taken {
+                    for Taken {
+                        done,
+                        snapshot,
+                        decided: before,
+                    } in &taken
+                    {
                         let case = format!(
                             "seed {seed} width {beam_width} deaths {deaths_from} {objective:?} \
                              resumed after {done}"
@@ -125,7 +141,7 @@ fn a_damaged_snapshot_is_refused() {
     let run = toy_run(5, 60, Objective::Score);
     let width = Width::fixed(40);
     let (_, _, taken) = search(&game, &run, &width, vec![20], None);
-    let snapshot = &taken[0].1;
+    let snapshot = &taken[0].snapshot;
     assert!(checkpoint::summary::<Toy>(snapshot, 60).is_ok());
     for cut in 0..snapshot.len() {
         assert!(

@@ -36,6 +36,13 @@ pub(crate) struct Selection {
     pub on_guide: Option<Best>,
 }
 
+/// What a snapshot holds of a beam: the states a depth expanded and the candidates its
+/// selection chose among their children.
+pub(crate) type Beamed<'a, G> = (
+    &'a [Node<<G as Game>::State>],
+    &'a [Candidate<<G as Game>::Code>],
+);
+
 /// The phases of a depth that depend on where the states are held; called in this order.
 pub(crate) trait Holder<G: Game> {
     /// The processes the states and the trail are spread over ([`Solo`] in one); process 0
@@ -75,7 +82,7 @@ pub(crate) trait Holder<G: Game> {
 
     /// After [`Holder::advance`], what a snapshot holds of the beam: the states the depth
     /// expanded and the candidates its selection chose (None: this holder takes none).
-    fn snapshot(&self) -> Option<(&[Node<G::State>], &[Candidate<G::Code>])> {
+    fn snapshot(&self) -> Option<Beamed<'_, G>> {
         None
     }
 }
@@ -222,7 +229,7 @@ impl<G: Game> Holder<G> for InProcess<G> {
         trail.push_last(level);
     }
 
-    fn snapshot(&self) -> Option<(&[Node<G::State>], &[Candidate<G::Code>])> {
+    fn snapshot(&self) -> Option<Beamed<'_, G>> {
         Some((&self.beam.parents, &self.picker.chosen))
     }
 }

@@ -134,10 +134,6 @@ impl<'a, C> Options<'a, C> {
             Some(progress) => Some(progress),
             None => None,
         };
-        let checkpoints: Option<&'b mut dyn Checkpoints> = match self.checkpoints {
-            Some(checkpoints) => Some(checkpoints),
-            None => None,
-        };
         let options = Options {
             width: self.width,
             guide: self.guide,
@@ -145,7 +141,8 @@ impl<'a, C> Options<'a, C> {
             processes: self.processes,
             progress,
             decided: None,
-            checkpoints,
+            // Shortened from 'a to 'b, as `progress` is.
+            checkpoints: (self.checkpoints).map(|c| -> &'b mut dyn Checkpoints { c }),
             resume: self.resume,
         };
         (options, self.decided)
