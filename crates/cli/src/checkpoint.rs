@@ -203,7 +203,10 @@ fn write(path: &Path, header: &Header, payload: &[&[u8]]) -> std::io::Result<()>
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    let mut file = tempfile::NamedTempFile::new_in(folder)?;
+    // Named for what it is: a kill leaves it behind.
+    let mut file = (tempfile::Builder::new())
+        .prefix(".solve-checkpoint-")
+        .tempfile_in(folder)?;
     {
         let mut out = std::io::BufWriter::new(file.as_file_mut());
         out.write_all(FIRST_LINE.as_bytes())?;
@@ -272,6 +275,7 @@ impl<C: Wire + Copy> Checkpoints for Writer<'_, C> {
             payload_sha256: hex(&hasher.finalize()),
         };
         drop(decided);
+        let started = Instant::now();
         let written = write(&path, &header, &[&codes, &snapshot]);
         self.last = Instant::now();
         let mut stderr = std::io::stderr().lock();
@@ -286,9 +290,11 @@ impl<C: Wire + Copy> Checkpoints for Writer<'_, C> {
             (Ok(()), None) if !self.quiet => {
                 let _ = writeln!(
                     stderr,
-                    "\ncheckpoint after {}: {}",
+                    "\ncheckpoint after {}: {} ({:.1} MB in {:.1} s)",
                     plural(self.kept + done, "piece"),
-                    path.display()
+                    path.display(),
+                    header.payload_bytes as f64 / 1e6,
+                    started.elapsed().as_secs_f64()
                 );
             }
             _ => {}

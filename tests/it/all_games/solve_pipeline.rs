@@ -207,6 +207,62 @@ fn a_checkpoint_of_another_run_is_refused() {
     assert!(not_one.stderr.contains("not a checkpoint"), "{not_one:#?}");
 }
 
+/// A run killed at any moment (SIGKILL: nothing of it runs after) while it writes a
+/// checkpoint after every depth leaves its last whole checkpoint, from which `--resume` goes
+/// on to the uninterrupted record.
+#[test]
+fn a_kill_during_a_checkpoint_leaves_the_last_one_resumable() {
+    let scratch = Scratch::new("pipeline-kill");
+    let (_, mut args) = games(&scratch).swap_remove(0);
+    let width = args.iter().position(|a| a == "--beam-width").expect("a width");
+    args[width + 1] = "2000".to_string();
+    let words: Vec<&str> = args.iter().map(String::as_str).collect();
+    let whole = exe(SOLVE, &[&words[..], &["--quiet"]].concat());
+    assert_eq!(whole.code, Some(0), "{whole:#?}");
+    for kill in 0..3u64 {
+        let checkpoint = scratch.dir.join(format!("killed-{kill}.checkpoint"));
+        let saving = [
+            "--checkpoint",
+            checkpoint.to_str().expect("UTF-8"),
+            "--checkpoint-every",
+            "0.001",
+            "--quiet",
+        ];
+        let mut child = Command::new(SOLVE)
+            .args(&words)
+            .args(saving)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("solve starts");
+        // Killed once its first checkpoint is there, a little later each time (if it ended
+        // first, its last checkpoint is there all the same).
+        for _ in 0..3000 {
+            if checkpoint.exists() || child.try_wait().expect("the child").is_some() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(kill * 40));
+        let _ = child.kill();
+        let _ = child.wait();
+        let resumed = exe(
+            SOLVE,
+            &[
+                &["--resume", checkpoint.to_str().expect("UTF-8")],
+                &words[..],
+                &["--quiet"],
+            ]
+            .concat(),
+        );
+        assert_eq!(resumed.code, Some(0), "kill {kill}: {resumed:#?}");
+        assert!(
+            resumed.stdout == whole.stdout,
+            "kill {kill}: the record differs"
+        );
+    }
+}
+
 /// `--distributed` without an MPI job is a job of one process: the same record as without it,
 /// in every game.
 #[test]
