@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Instant;
 use tetris_kit::text::plural;
-use tetris_search::checkpoint::{self as snapshots, Checkpoints};
+use tetris_search::checkpoint::{self as snapshots, Checkpoints, Snapshotter};
 use tetris_search::wire::Reader;
 use tetris_search::{Game, Wire};
 
@@ -127,9 +127,10 @@ struct Header {
     searched: usize,
     /// Placements the search had decided by then, in the payload first.
     decided: usize,
-    payload_bytes: u64,
-    payload_sha256: String,
 }
+
+/// Bytes of the SHA-256 that ends a checkpoint file: the digest of the payload before it.
+const DIGEST_BYTES: usize = 32;
 
 /// A checkpoint read back and checked against the run that resumes it.
 pub struct Resume<C> {
@@ -161,6 +162,10 @@ pub fn read<G: Game>(
     let header: Header = serde_json::from_slice(&rest[..end])
         .map_err(|e| refuse(format!("its header is damaged ({e})")))?;
     let payload = &rest[end + 1..];
+    let Some(cut) = payload.len().checked_sub(DIGEST_BYTES) else {
+        return Err(refuse("cut short (no digest at its end)".to_string()));
+    };
+    let (payload, digest) = payload.split_at(cut);
     if header.version != env!("CARGO_PKG_VERSION") {
         return Err(refuse(format!(
             "written by version {} of solve, this is {}",
@@ -171,9 +176,7 @@ pub fn read<G: Game>(
     if let Some(why) = header.identity.differs(identity) {
         return Err(refuse(format!("a checkpoint of another run: {why}")));
     }
-    if payload.len() as u64 != header.payload_bytes
-        || hex(&Sha256::digest(payload)) != header.payload_sha256
-    {
+    if Sha256::digest(payload).as_slice() != digest {
         return Err(refuse(
             "cut short or damaged (its contents do not match their digest)".to_string(),
         ));
@@ -196,9 +199,13 @@ pub fn read<G: Game>(
     })
 }
 
-/// Writes `payload` as a checkpoint at `path`: to a temporary file in its folder, synced, then
-/// renamed over it.
-fn write(path: &Path, header: &Header, payload: &[&[u8]]) -> std::io::Result<()> {
+/// Writes a checkpoint at `path`: the header, then `payload`'s bytes and their SHA-256, to a
+/// temporary file in its folder, synced, then renamed over it. Returns the payload's bytes.
+fn write(
+    path: &Path,
+    header: &Header,
+    payload: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<u64> {
     let folder = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
@@ -207,19 +214,44 @@ fn write(path: &Path, header: &Header, payload: &[&[u8]]) -> std::io::Result<()>
     let mut file = (tempfile::Builder::new())
         .prefix(".solve-checkpoint-")
         .tempfile_in(folder)?;
-    {
+    let bytes = {
         let mut out = std::io::BufWriter::new(file.as_file_mut());
         out.write_all(FIRST_LINE.as_bytes())?;
         serde_json::to_writer(&mut out, header)?;
         out.write_all(b"\n")?;
-        for part in payload {
-            out.write_all(part)?;
-        }
+        let mut hashed = Hashed {
+            out: &mut out,
+            hasher: Sha256::new(),
+            bytes: 0,
+        };
+        payload(&mut hashed)?;
+        let (digest, bytes) = (hashed.hasher.finalize(), hashed.bytes);
+        out.write_all(&digest)?;
         out.flush()?;
-    }
+        bytes
+    };
     file.as_file().sync_all()?;
     file.persist(path).map_err(|e| e.error)?;
-    Ok(())
+    Ok(bytes)
+}
+
+/// A writer that hashes what goes through it.
+struct Hashed<'a, W: Write> {
+    out: &'a mut W,
+    hasher: Sha256,
+    bytes: u64,
+}
+
+impl<W: Write> Write for Hashed<'_, W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.out.write(buf)?;
+        self.hasher.update(&buf[..n]);
+        self.bytes += n as u64;
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
 }
 
 /// Where a run's checkpoints go: the search's [`Checkpoints`], which writes one every
@@ -249,7 +281,7 @@ impl<C: Wire + Copy> Checkpoints for Writer<'_, C> {
         every.is_some_and(|s| self.last.elapsed().as_secs_f64() >= s)
     }
 
-    fn take(&mut self, done: usize, snapshot: Vec<u8>) {
+    fn take(&mut self, done: usize, snapshot: Snapshotter<'_>) {
         let signal = interrupt::interrupted();
         let Some(path) = self.path.clone() else {
             if let Some(signal) = signal {
@@ -259,24 +291,22 @@ impl<C: Wire + Copy> Checkpoints for Writer<'_, C> {
             return;
         };
         let decided = self.decided.lock().unwrap_or_else(|p| p.into_inner());
-        let mut codes = Vec::with_capacity(decided.len() * C::BYTES);
-        for c in decided.iter() {
-            c.put(&mut codes);
-        }
-        let mut hasher = Sha256::new();
-        hasher.update(&codes);
-        hasher.update(&snapshot);
         let header = Header {
             version: env!("CARGO_PKG_VERSION").to_string(),
             identity: self.identity.clone(),
             searched: done,
             decided: decided.len(),
-            payload_bytes: (codes.len() + snapshot.len()) as u64,
-            payload_sha256: hex(&hasher.finalize()),
         };
-        drop(decided);
         let started = Instant::now();
-        let written = write(&path, &header, &[&codes, &snapshot]);
+        let written = write(&path, &header, |out| {
+            let mut codes = Vec::with_capacity(decided.len() * C::BYTES);
+            for c in decided.iter() {
+                c.put(&mut codes);
+            }
+            out.write_all(&codes)?;
+            snapshot.write_to(out)
+        });
+        drop(decided);
         self.last = Instant::now();
         let mut stderr = std::io::stderr().lock();
         match (&written, signal) {
@@ -287,13 +317,13 @@ impl<C: Wire + Copy> Checkpoints for Writer<'_, C> {
                     path.display()
                 );
             }
-            (Ok(()), None) if !self.quiet => {
+            (Ok(bytes), None) if !self.quiet => {
                 let _ = writeln!(
                     stderr,
                     "\ncheckpoint after {}: {} ({:.1} MB in {:.1} s)",
                     plural(self.kept + done, "piece"),
                     path.display(),
-                    header.payload_bytes as f64 / 1e6,
+                    *bytes as f64 / 1e6,
                     started.elapsed().as_secs_f64()
                 );
             }

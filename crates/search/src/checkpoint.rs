@@ -20,13 +20,35 @@ use super::expand::Node;
 use super::trail::{Best, Trail};
 use super::wire::Wire;
 use super::DepthStats;
+use std::io::Write;
 
 /// Where a search's snapshots go: asked after each depth, except the last, whether one is due.
 pub trait Checkpoints {
     /// Whether to take a snapshot after the first `done` depths of the search.
     fn due(&mut self, done: usize) -> bool;
-    /// The snapshot taken after `done` depths ([`super::Options::resume`] goes on from it).
-    fn take(&mut self, done: usize, snapshot: Vec<u8>);
+    /// Takes the snapshot after `done` depths ([`super::Options::resume`] goes on from it):
+    /// `snapshot` writes its bytes to the writer it is given.
+    fn take(&mut self, done: usize, snapshot: Snapshotter<'_>);
+}
+
+/// A snapshot about to be written ([`Checkpoints::take`]).
+pub struct Snapshotter<'a> {
+    pub(crate) write: &'a dyn Fn(&mut dyn Write) -> std::io::Result<()>,
+}
+
+impl Snapshotter<'_> {
+    /// Writes the snapshot's bytes to `out`.
+    pub fn write_to(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        (self.write)(out)
+    }
+
+    /// The snapshot's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        self.write_to(&mut bytes)
+            .expect("writing to memory does not fail");
+        bytes
+    }
 }
 
 /// The first bytes of every snapshot, and its layout's number: a layout that changes gets a
@@ -92,12 +114,47 @@ pub(crate) struct Snapshot<S: Copy, C: Code> {
     pub chosen: Vec<Candidate<C>>,
 }
 
-/// Writes values one after the other.
-pub(crate) struct Out(pub Vec<u8>);
+/// Writes values one after the other to a writer, through a buffer of its own (a snapshot
+/// is never held whole in memory: at a wide beam it is a tenth of the search's); the first
+/// error is kept and the rest is not written.
+pub(crate) struct Out<'a> {
+    buf: Vec<u8>,
+    sink: &'a mut dyn Write,
+    error: Option<std::io::Error>,
+}
 
-impl Out {
+/// Bytes [`Out`] gathers before it writes them on.
+const OUT_BUFFER: usize = 1 << 16;
+
+impl<'a> Out<'a> {
+    pub fn new(sink: &'a mut dyn Write) -> Out<'a> {
+        Out {
+            buf: Vec::with_capacity(OUT_BUFFER + 64),
+            sink,
+            error: None,
+        }
+    }
     pub fn put<T: Wire>(&mut self, value: T) {
-        value.put(&mut self.0);
+        value.put(&mut self.buf);
+        if self.buf.len() >= OUT_BUFFER {
+            self.drain();
+        }
+    }
+    fn drain(&mut self) {
+        if self.error.is_none() {
+            if let Err(e) = self.sink.write_all(&self.buf) {
+                self.error = Some(e);
+            }
+        }
+        self.buf.clear();
+    }
+    /// Writes what is left; the first error met, if any.
+    pub fn finish(mut self) -> std::io::Result<()> {
+        self.drain();
+        match self.error {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
     }
     pub fn len(&mut self, n: usize) {
         self.put(n as u64);
@@ -180,13 +237,9 @@ pub(crate) struct View<'a, S: Copy, C: Code> {
 }
 
 impl<S: Copy + Wire, C: Code> View<'_, S, C> {
-    pub fn encode(&self) -> Vec<u8> {
-        let mut out = Out(Vec::with_capacity(
-            64 + self.parents.len() * (S::BYTES + 12)
-                + self.chosen.len() * (28 + C::BYTES)
-                + self.trail.bytes(),
-        ));
-        out.0.extend_from_slice(MAGIC);
+    pub fn encode(&self, sink: &mut dyn Write) -> std::io::Result<()> {
+        sink.write_all(MAGIC)?;
+        let mut out = Out::new(sink);
         out.len(S::BYTES);
         out.len(C::BYTES);
         out.len(self.done);
@@ -229,7 +282,7 @@ impl<S: Copy + Wire, C: Code> View<'_, S, C> {
             out.put(c.parent);
             out.put(c.placement);
         }
-        out.0
+        out.finish()
     }
 }
 

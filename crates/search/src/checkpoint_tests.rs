@@ -22,7 +22,8 @@ impl Checkpoints for Taker<'_> {
     fn due(&mut self, done: usize) -> bool {
         self.at.contains(&done)
     }
-    fn take(&mut self, done: usize, snapshot: Vec<u8>) {
+    fn take(&mut self, done: usize, snapshot: checkpoint::Snapshotter<'_>) {
+        let snapshot = snapshot.to_bytes();
         let decided = self.decided.borrow().clone();
         self.taken.push(Taken {
             done,

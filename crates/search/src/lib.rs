@@ -361,7 +361,8 @@ fn depths<G: Game>(
                     parents,
                     chosen,
                 };
-                checkpoints.take(done, view.encode());
+                let write = |out: &mut dyn std::io::Write| view.encode(out);
+                checkpoints.take(done, checkpoint::Snapshotter { write: &write });
             }
         }
     }

@@ -448,11 +448,6 @@ impl<C: Code> Trail<C> {
 /// The trail in a snapshot ([`super::checkpoint`]): its levels and what compaction keeps
 /// from one call to the next; its buffers are scratch.
 impl<C: Code> Trail<C> {
-    /// Bytes [`Trail::save`] writes, about.
-    pub fn bytes(&self) -> usize {
-        64 + self.entries.len() * (4 + C::BYTES) + self.starts.len() * 16
-    }
-
     /// Entries of the last level (0 before the first).
     pub fn last_level_len(&self) -> usize {
         match self.starts.as_slice() {
@@ -461,7 +456,7 @@ impl<C: Code> Trail<C> {
         }
     }
 
-    pub fn save(&self, out: &mut Out) {
+    pub fn save(&self, out: &mut Out<'_>) {
         out.len(self.base);
         out.len(self.last_gc);
         out.best(self.pinned);

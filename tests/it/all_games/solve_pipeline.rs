@@ -214,7 +214,10 @@ fn a_checkpoint_of_another_run_is_refused() {
 fn a_kill_during_a_checkpoint_leaves_the_last_one_resumable() {
     let scratch = Scratch::new("pipeline-kill");
     let (_, mut args) = games(&scratch).swap_remove(0);
-    let width = args.iter().position(|a| a == "--beam-width").expect("a width");
+    let width = args
+        .iter()
+        .position(|a| a == "--beam-width")
+        .expect("a width");
     args[width + 1] = "2000".to_string();
     let words: Vec<&str> = args.iter().map(String::as_str).collect();
     let whole = exe(SOLVE, &[&words[..], &["--quiet"]].concat());
