@@ -309,8 +309,9 @@ pub fn resume_advice(
         };
         format!(
             "interrupted: the record's first {} written, each checked by the rules engine; go \
-             on from them with `{words} > ANOTHER_FILE`{note}",
-            are(pieces)
+             on from them with `{words} > ANOTHER_FILE`{note}{}",
+            are(pieces),
+            piped(&command_line)
         )
     }
 }
@@ -329,9 +330,18 @@ pub fn checkpoint_advice(command_line: &[OsString], pieces: usize, checkpoint: &
     };
     format!(
         "interrupted: {written}, and the search's checkpoint is in {}; go on to the record the \
-         whole run writes with `{words} > ANOTHER_FILE`",
-        quoted(checkpoint.as_os_str())
+         whole run writes with `{words} > ANOTHER_FILE`{}",
+        quoted(checkpoint.as_os_str()),
+        piped(command_line)
     )
+}
+
+/// What a run that read its sequence from standard input (`-`) must be given again.
+fn piped(command_line: &[OsString]) -> &'static str {
+    match command_line.iter().skip(1).any(|w| w == "-") {
+        true => ", with the same sequence piped to it again",
+        false => "",
+    }
 }
 
 /// `1 piece is`, `7 pieces are`.
@@ -453,6 +463,23 @@ mod tests {
         // After `--` a word is a file, even one named like an option.
         let line = self::line(&["solve", "--", "--resume"]);
         assert_eq!(command_with(&line, &["--resume"], &[]), "solve -- --resume");
+    }
+
+    #[test]
+    fn a_run_that_read_standard_input_says_to_pipe_it_again() {
+        let piped = line(&["solve", "-", "--beam-width", "5"]);
+        let advice = checkpoint_advice(&piped, 3, Path::new("r.checkpoint"));
+        assert!(
+            advice.ends_with("`solve --resume r.checkpoint - --beam-width 5 > ANOTHER_FILE`, with the same sequence piped to it again"),
+            "{advice}"
+        );
+        let read = line(&["solve", "s.txt"]);
+        let advice = checkpoint_advice(&read, 1, Path::new("r.checkpoint"));
+        assert!(advice.ends_with("> ANOTHER_FILE`"), "{advice}");
+        assert!(
+            advice.contains("the record's first piece is written"),
+            "{advice}"
+        );
     }
 
     #[test]

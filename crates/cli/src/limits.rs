@@ -60,7 +60,7 @@ pub enum LimitError {
     },
     #[error(
         "{MEMORY_VARIABLE}={value:?} is not an amount of memory: give bytes, or a whole number \
-         with K, M or G (e.g. 16G), under 16 EiB"
+         with K, M or G (e.g. 16G), from 1M up to under 16 EiB"
     )]
     BadMemoryVariable { value: String },
 }
@@ -171,7 +171,8 @@ pub fn describe_estimate_with(
     });
     let input = input_part(input);
     format!(
-        "expected peak memory: about {mib:.0} MiB for a beam of {widest} states{input}{machine}"
+        "expected peak memory: about {mib:.0} MiB for a beam of {}{input}{machine}",
+        tetris_kit::text::plural(widest, "state")
     )
 }
 
@@ -219,9 +220,10 @@ pub fn machine_memory() -> Result<Option<u64>, LimitError> {
     match std::env::var_os(MEMORY_VARIABLE) {
         Some(value) => {
             let value = value.to_string_lossy();
+            // Less than a MiB is a unit left out (`100` for 100 GiB), not a machine.
             match parse_bytes(&value) {
-                Some(bytes) => Ok(Some(bytes)),
-                None => Err(LimitError::BadMemoryVariable {
+                Some(bytes) if bytes >= 1 << 20 => Ok(Some(bytes)),
+                _ => Err(LimitError::BadMemoryVariable {
                     value: value.into_owned(),
                 }),
             }

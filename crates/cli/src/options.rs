@@ -28,6 +28,10 @@ impl From<ObjectiveArg> for Objective {
 /// Beams narrower than this run on one thread unless `--threads` says otherwise.
 pub const NARROW_BEAM: usize = 256;
 
+/// The largest `--score-weight`: a million times the default and more already ranks by points
+/// alone.
+pub const MAX_SCORE_WEIGHT: f64 = 1e6;
+
 /// The ranking options of the games whose key is an evaluation of the board (the contest's,
 /// the browser game's; the olympiad's takes `--weights` only): each game that takes them adds
 /// them to its options, and the driver reads them whichever did ([`EvalOptions::read`]).
@@ -93,6 +97,13 @@ impl EvalOptions {
     pub fn check(&self) -> Result<(), CliError> {
         if let Some(score_weight) = self.score_weight {
             limits::check_finite("--score-weight", score_weight)?;
+            // A negative weight ranks points as a loss; past the bound, points alone rank and
+            // the evaluation drowns in the key's rounding.
+            if !(0.0..=MAX_SCORE_WEIGHT).contains(&score_weight) {
+                return Err(CliError::usage(format!(
+                    "--score-weight must be from 0 to {MAX_SCORE_WEIGHT:e}, not {score_weight}"
+                )));
+            }
         }
         Ok(())
     }

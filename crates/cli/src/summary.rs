@@ -7,6 +7,7 @@ use super::writer::Verdict;
 use super::{write_file, CliError};
 use crate::say;
 use std::path::Path;
+use tetris_kit::text::plural;
 use tetris_search::width::Schedule;
 use tetris_search::{DepthStats, Traffic};
 
@@ -82,8 +83,12 @@ impl Finished<'_> {
             }
         }
         let stats = self.stats;
+        let each = match stats.expanded {
+            0 => String::new(),
+            n => format!(" ({:.2} us each)", self.search_seconds * 1e6 / n as f64),
+        };
         say!(
-            "beam width {}{}: {:.1} s, {} states expanded ({:.2} us each), {} placements",
+            "beam width {}{}: {:.1} s, {} expanded{each}, {}",
             self.beam_width,
             if self.changes.0.is_empty() {
                 ""
@@ -91,9 +96,8 @@ impl Finished<'_> {
                 " at first"
             },
             self.search_seconds,
-            stats.expanded,
-            self.search_seconds * 1e6 / stats.expanded.max(1) as f64,
-            stats.placements
+            plural(stats.expanded, "state"),
+            plural(stats.placements, "placement")
         );
         let phases = stats.seconds;
         say!(

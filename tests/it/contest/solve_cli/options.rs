@@ -9,7 +9,7 @@ use std::ffi::OsStr;
 #[test]
 fn bad_width_options_are_refused() {
     let input = tencent_input();
-    let cases: [(&[&str], &str); 14] = [
+    let cases: [(&[&str], &str); 16] = [
         (&["--width-changes", ""], "no width change given"),
         (
             &["--pieces", "100", "--width-changes", "50:10,120:20"],
@@ -41,6 +41,14 @@ fn bad_width_options_are_refused() {
         (
             &["--score-weight", "NaN"],
             "--score-weight must be a finite number",
+        ),
+        (
+            &["--score-weight=-0.5"],
+            "--score-weight must be from 0 to 1e6, not -0.5",
+        ),
+        (
+            &["--score-weight", "1e39"],
+            "--score-weight must be from 0 to 1e6",
         ),
     ];
     for (extra, needle) in cases {
@@ -216,6 +224,11 @@ fn a_memory_variable_that_is_no_amount_is_refused() {
     for (value, refused) in [
         ("abc", true),
         ("99999999999999999999T", true),
+        // No unit: bytes, too few for any machine (a unit left out).
+        ("100", true),
+        ("0", true),
+        ("1K", true),
+        ("", true),
         ("16G", false),
         (" 512M ", false),
     ] {
