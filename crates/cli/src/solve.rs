@@ -120,12 +120,12 @@ impl Shared<'_> {
         Ok(sequence)
     }
 
-    /// Refuses a `--from-record` of fewer than the `--from-piece` pieces to keep (`have`).
+    /// Refuses a `--from-record` of fewer than the `--from-piece` pieces to keep (`have`): it
+    /// does not replay that far, an invalid record as any other that does not (exit 1).
     pub fn check_kept(&self, have: usize) -> Result<(), CliError> {
         match self.from {
-            Some((path, wanted)) if have < wanted => Err(CliError::usage(format!(
-                "--from-record {}: the record has only {}, fewer than the {wanted} to keep",
-                path.display(),
+            Some((_, wanted)) if have < wanted => Err(self.from_record_invalid(format!(
+                "the record has only {}, fewer than the {wanted} to keep",
                 plural(have, "piece")
             ))),
             _ => Ok(()),
