@@ -27,7 +27,8 @@ pub fn solve_main(games: &[&dyn GameCli]) -> std::process::ExitCode {
             }
         });
     }
-    exit_code(solve(games, std::env::args_os(), None, true))
+    let refused = super::distributed::refuse_undistributed_job();
+    exit_code(refused.and_then(|()| solve(games, std::env::args_os(), None, true)))
 }
 
 /// `solve` with the command line `args` (the program's name first), over `comm`'s processes

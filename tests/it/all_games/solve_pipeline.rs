@@ -1,7 +1,8 @@
 //! What `solve`'s one pipeline gives every game alike, held through the binary on each: an
 //! interrupt (injected at a known piece, not by the clock) writes whole, checked pieces and
 //! says how to go on; `--distributed` gives the plain record; a record that cannot be
-//! written ends the run at once; an MPI launch of a binary without MPI is refused.
+//! written ends the run at once; an MPI launch of a binary without MPI, or without
+//! `--distributed`, is refused.
 
 use crate::common::{exe, manifest_dir, Scratch};
 use std::process::{Command, Stdio};
@@ -217,6 +218,43 @@ fn an_mpi_launch_of_a_binary_without_mpi_is_refused() {
     assert_eq!(run.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("one of 2 of an MPI job"), "{stderr}");
     assert!(run.stdout.is_empty());
+}
+
+/// `mpirun -np 2 solve ...` without `--distributed` would run the whole search in each process,
+/// their records into one output: refused, by process 0 alone (the others end with the same
+/// code and no message), whether or not the binary was built with MPI.
+#[test]
+fn an_mpi_launch_without_distributed_is_refused() {
+    let input = manifest_dir().join("inputs/tencent.txt");
+    for (variable, rank) in [("OMPI_COMM_WORLD_RANK", "0"), ("PMI_RANK", "1")] {
+        let run = Command::new(SOLVE)
+            .arg(&input)
+            .args(["--beam-width", "10", "--pieces", "20"])
+            .env("OMPI_COMM_WORLD_SIZE", "2")
+            .env(variable, rank)
+            .output()
+            .expect("solve starts");
+        let stderr = String::from_utf8(run.stderr).expect("UTF-8");
+        assert_eq!(run.status.code(), Some(2), "{stderr}");
+        assert!(run.stdout.is_empty());
+        if rank == "0" {
+            assert!(
+                stderr.contains("one of 2 of an MPI job, but --distributed was not given"),
+                "{stderr}"
+            );
+            assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        } else {
+            assert_eq!(stderr, "", "process {rank} says nothing");
+        }
+    }
+    // A job of one process is no job to refuse.
+    let run = Command::new(SOLVE)
+        .arg(&input)
+        .args(["--beam-width", "10", "--pieces", "20", "--quiet"])
+        .env("OMPI_COMM_WORLD_SIZE", "1")
+        .output()
+        .expect("solve starts");
+    assert_eq!(run.status.code(), Some(0), "{run:#?}");
 }
 
 /// Standard input can be read once: `solve` refuses it named as two of its inputs before
