@@ -6,16 +6,25 @@ use super::limits;
 use super::registry::GameCli;
 use std::path::Path;
 
-/// Reads a whole text file (`-` is standard input); unreadable or non-UTF-8 files are usage
-/// errors naming the path.
+/// The most any binary reads of one file: 256 MiB. The largest inputs made here are far below
+/// it (`gen`'s largest sequence, 100 million pieces, is 101 MB; a contest record of a million
+/// pieces about 12 MB), and a file past it (`/dev/zero`, a disk image named by mistake) is
+/// refused instead of filling the memory.
+pub const MAX_INPUT_BYTES: u64 = 256 << 20;
+
+/// Reads a whole text file (`-` is standard input); unreadable, non-UTF-8 or larger than
+/// [`MAX_INPUT_BYTES`], it is a usage error naming the path.
 pub fn read_text(path: &Path, what: &str) -> Result<String, CliError> {
-    let bytes = if path == Path::new("-") {
-        let mut buf = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut buf).map(|_| buf)
-    } else {
-        std::fs::read(path)
+    let bytes = read_capped(path)
+        .map_err(|e| CliError::usage(format!("cannot read {what} {}: {e}", path.display())))?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(CliError::usage(format!(
+            "{what} {} is larger than {} MiB, the most a file read here may be (is it the file \
+             meant?)",
+            file_name(path),
+            MAX_INPUT_BYTES >> 20
+        )));
     }
-    .map_err(|e| CliError::usage(format!("cannot read {what} {}: {e}", path.display())))?;
     String::from_utf8(bytes).map_err(|e| {
         CliError::usage(format!(
             "{what} {} is not text (invalid UTF-8 at byte {})",
@@ -23,6 +32,27 @@ pub fn read_text(path: &Path, what: &str) -> Result<String, CliError> {
             e.utf8_error().valid_up_to()
         ))
     })
+}
+
+/// The bytes of `path` (`-`: standard input), one more than [`MAX_INPUT_BYTES`] at most: a
+/// stream that never ends stops there.
+fn read_capped(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let limit = MAX_INPUT_BYTES + 1;
+    let mut bytes = Vec::new();
+    if path == Path::new("-") {
+        std::io::stdin()
+            .lock()
+            .take(limit)
+            .read_to_end(&mut bytes)?;
+    } else {
+        let file = std::fs::File::open(path)?;
+        // A regular file's length spares the buffer's regrowth; a device says 0.
+        let length = file.metadata().map_or(0, |m| m.len()).min(limit);
+        bytes.reserve_exact(usize::try_from(length).unwrap_or(0));
+        file.take(limit).read_to_end(&mut bytes)?;
+    }
+    Ok(bytes)
 }
 
 /// Reads and parses a sequence file.

@@ -75,7 +75,7 @@ fn game_named_by(path: &Path) -> Option<String> {
     if path == Path::new("-") {
         return None;
     }
-    let text = std::fs::read_to_string(path).ok()?;
+    let text = read_text(path, "record file").ok()?;
     let header = crate::kit::text::game_header(&text)?;
     Some(header.game.to_ascii_lowercase())
 }
