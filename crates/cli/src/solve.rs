@@ -252,8 +252,13 @@ fn setup<P>(
     }
     // Each process of a distributed search holds its share of the beam.
     let share = widest.div_ceil(processes);
-    (shared.args.search).check_memory_with(share, planned.bytes_per_state, planned.input_bytes)?;
-    Ok((width, share, shared.args.search.pool(widest)?))
+    let args = shared.args;
+    // Under a time budget the widest beam is the budget's cap, which the refusal names.
+    let cap =
+        (args.time_budget.is_some() && widest == args.max_beam_width).then_some("--max-beam-width");
+    let (per_state, input) = (planned.bytes_per_state, planned.input_bytes);
+    (args.search).check_memory_capped(cap, share, per_state, input)?;
+    Ok((width, share, args.search.pool(widest)?))
 }
 
 /// Where the record goes, guarded: Ctrl-C or SIGTERM ends it after a whole piece, with the
