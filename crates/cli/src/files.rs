@@ -229,9 +229,29 @@ pub fn check_writable(option: &str, path: &Path) -> Result<(), CliError> {
     Ok(())
 }
 
+/// Removes what an earlier run left at the path of an output written at a run's end, once the
+/// run is sure to start: a run that then fails or is interrupted leaves no file that looks like
+/// its own. Only a regular file is removed (one a link names is emptied instead, the link
+/// kept); a device or a pipe is left as it is.
+pub fn remove_earlier_output(option: &str, path: &Path) -> Result<(), CliError> {
+    let removed = match std::fs::symlink_metadata(path) {
+        Ok(m) if m.is_file() => std::fs::remove_file(path),
+        Ok(m) if m.is_symlink() && path.is_file() => std::fs::File::create(path).map(drop),
+        _ => Ok(()),
+    };
+    match removed {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(CliError::usage(format!(
+            "{option} {}: cannot remove the earlier run's file: {e}",
+            path.display()
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// Refuses an output path that names one of the files the run reads (`inputs`: what each is,
-/// and its path; `-`, standard input, is no file), before any work: writing it would destroy
-/// that input. The same file under another name (a link, `./`, an absolute path) counts.
+/// and its path; `-`, standard input, is no file), or the file standard output goes to, before
+/// any work: writing it would destroy that input or the program's own output. The same file
+/// under another name (a link, `./`, an absolute path, `/dev/stdout`) counts.
 pub fn refuse_overwriting(
     option: &str,
     output: Option<&Path>,

@@ -52,7 +52,9 @@ pub struct SolveArgs {
     /// Solve only the first N pieces.
     #[arg(long)]
     pub pieces: Option<usize>,
-    /// Also write a JSON summary (score, lines, timings, parameters) to FILE.
+    /// Also write a JSON summary (score, lines, timings, parameters) to FILE, once the record
+    /// is written and checked. A file already there is removed when the search starts (its
+    /// options and inputs checked), so a run that fails or is interrupted leaves none.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
     /// No progress bar and no summary.

@@ -235,7 +235,8 @@ pub fn pipeline<S: Solver>(
 }
 
 /// The beam's widths, the share of its widest this process holds, and the worker pool, once
-/// `--json` is checked against the run's inputs and the share's memory against this machine's.
+/// `--json` is checked against the run's inputs and the share's memory against this machine's;
+/// last, an earlier run's `--json` file is removed, as the run is sure to start.
 fn setup<P>(
     shared: &Shared,
     planned: &Planned<P>,
@@ -258,7 +259,11 @@ fn setup<P>(
         (args.time_budget.is_some() && widest == args.max_beam_width).then_some("--max-beam-width");
     let (per_state, input) = (planned.bytes_per_state, planned.input_bytes);
     (args.search).check_memory_capped(cap, share, per_state, input)?;
-    Ok((width, share, args.search.pool(widest)?))
+    let pool = args.search.pool(widest)?;
+    if let Some(path) = &args.json {
+        super::remove_earlier_output("--json", path)?;
+    }
+    Ok((width, share, pool))
 }
 
 /// Where the record goes, guarded: Ctrl-C or SIGTERM ends it after a whole piece, with the

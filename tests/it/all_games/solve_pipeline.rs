@@ -81,13 +81,18 @@ fn check(game: &str, args: &[String], record: &std::path::Path) -> crate::common
     exe(CHECK, &words)
 }
 
+/// An interrupted run leaves no `--json` file: an earlier run's, left in place, would look like
+/// this one's.
 #[test]
 fn an_interrupt_writes_whole_checked_pieces_in_every_game() {
     let scratch = Scratch::new("pipeline-interrupt");
-    for (game, args) in games(&scratch) {
+    for (game, mut args) in games(&scratch) {
         let out = scratch.dir.join(format!("{game}-cut.txt"));
+        let json = scratch.file(&format!("{game}.json"), "{\"score\": 1}\n");
+        args.extend(["--json".to_string(), json.display().to_string()]);
         let (code, stderr) = interrupted(&args, &out, 7);
         assert_eq!(code, Some(128 + 15), "{game}: {stderr}");
+        assert!(!json.exists(), "{game}: the earlier run's --json is left");
         let last = stderr.lines().last().unwrap_or_default();
         assert!(
             last.starts_with("interrupted: the record's first 7 pieces are written"),
