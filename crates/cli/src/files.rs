@@ -260,6 +260,7 @@ pub fn refuse_overwriting(
     let Some(output) = output else {
         return Ok(());
     };
+    refuse_standard_output_file(option, output)?;
     let named = inputs.iter().find_map(|&(what, input)| {
         let input = input.filter(|p| *p != Path::new("-"))?;
         ::same_file::is_same_file(output, input)
@@ -274,6 +275,36 @@ pub fn refuse_overwriting(
         ))),
         None => Ok(()),
     }
+}
+
+/// Refuses an output path that is the file standard output already goes to (`solve ... --json
+/// r.out > r.out`, `--json /dev/stdout`): the one would replace or interleave the other. A
+/// character device (a terminal, `/dev/null`) is no file anything is lost in, and is let be;
+/// `-` is standard output by name, which each option takes or refuses itself.
+fn refuse_standard_output_file(option: &str, output: &Path) -> Result<(), CliError> {
+    if is_stdout(output) {
+        return Ok(());
+    }
+    let (Ok(stdout), Ok(file)) = (
+        ::same_file::Handle::stdout(),
+        ::same_file::Handle::from_path(output),
+    ) else {
+        return Ok(());
+    };
+    let device = std::fs::metadata(output).is_ok_and(|m| {
+        use std::os::unix::fs::FileTypeExt;
+        m.file_type().is_char_device()
+    });
+    if device || stdout != file {
+        return Ok(());
+    }
+    let program = super::errors::program_name();
+    Err(CliError::usage(format!(
+        "{option} {}: that is the file standard output goes to, which carries {program}'s own \
+         output; writing both there would destroy one of them (choose another path, or \
+         redirect standard output elsewhere)",
+        output.display()
+    )))
 }
 
 /// [`refuse_stdout`], [`refuse_overwriting`], then [`check_writable`]: the path of an output
