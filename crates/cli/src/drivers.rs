@@ -106,7 +106,8 @@ games' records are text files of lines, and their errors name the file and the l
 `error: `, is the `error` field.
 
 Exit code 0 for a valid record, 1 for an invalid one, 2 for unusable arguments or files. \
-Output its reader stops reading (`check ... | head`) ends the program quietly with 0.";
+Output its reader stops reading (`check ... | head`) ends the program quietly, with the same \
+exit code: 1 for an invalid record, however little of its report was read.";
 
 /// `check` with the command line `args` (the program's name first).
 pub fn check(

@@ -58,12 +58,32 @@ pub fn program_name() -> String {
 
 /// The error for a failed write of `what` to standard output. A closed pipe (`check ... |
 /// head`) means the reader has all it wanted: the program ends there, quietly and with exit 0,
-/// as common command-line tools do, instead of reporting an error nobody caused.
+/// as common command-line tools do, instead of reporting an error nobody caused (`check`'s
+/// verdict on an invalid record still stands: [`verdict`]).
 pub fn stdout_failed(e: std::io::Error, what: &str) -> CliError {
     if e.kind() == std::io::ErrorKind::BrokenPipe {
         return CliError::reported(0);
     }
     CliError::usage(format!("cannot write {what}: {e}"))
+}
+
+/// The outcome of `check` once its report is written (`printed`): exit 0 for a `valid` record,
+/// 1 for an invalid one. The verdict wins over the write: a reader that stops early (`check
+/// ... | head -1`) ends the program quietly, but an invalid record still exits 1, so that a
+/// closed pipe never turns "invalid" into "valid".
+pub fn verdict(printed: std::io::Result<()>, valid: bool) -> Result<(), CliError> {
+    let code = if valid { 0 } else { EXIT_INVALID };
+    match printed {
+        Ok(()) if valid => Ok(()),
+        Ok(()) => Err(CliError::reported(code)),
+        Err(e) => {
+            let mut error = stdout_failed(e, "the report");
+            if !valid {
+                error.code = code;
+            }
+            Err(error)
+        }
+    }
 }
 
 /// Writes one line to standard error. A closed or failing standard error (`solve 2>&1

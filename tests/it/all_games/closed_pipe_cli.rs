@@ -1,7 +1,8 @@
 //! Output read only in part (`check ... | head`): when the reader closes the pipe, a binary
-//! stops quietly with exit 0, as common command-line tools do: no error line, no panic.
+//! stops quietly with exit 0, as common command-line tools do: no error line, no panic; `check`
+//! of an invalid record still exits 1.
 
-use crate::common::{manifest_dir, public_record_path, tencent_input, Scratch};
+use crate::common::{manifest_dir, public_record, public_record_path, tencent_input, Scratch};
 use std::ffi::OsStr;
 use std::io::Read;
 use std::process::{Command, Stdio};
@@ -50,11 +51,35 @@ fn check_stops_quietly_when_its_trace_is_no_longer_read() {
     assert_quiet(check, run_into_closed_pipe(check, &args, 1_000));
     // Read nothing at all: the first write already fails.
     assert_quiet(check, run_into_closed_pipe(check, &args, 0));
-    // An invalid record's report too.
+}
+
+/// `check --trace s.txt bad.rec | head -1`: the reader stops early, but the verdict stands. An
+/// invalid record exits 1 quietly however much of its report was read, never 0.
+#[test]
+fn a_closed_pipe_never_turns_an_invalid_record_into_a_valid_one() {
     let scratch = Scratch::new("closed-pipe-check");
-    let bad = scratch.file("bad.txt", "N,C1,L1,D17");
     let input = tencent_input();
-    assert_quiet(check, run_into_closed_pipe(check, &[&input, &bad], 0));
+    let check = env!("CARGO_BIN_EXE_check");
+    let early = scratch.file("bad.txt", "N,C1,L1,D17");
+    // The public record with a piece hung in mid-air after its last: megabytes of trace first.
+    let late = scratch.file("late.txt", format!("{},N,D1", public_record().trim()));
+    let olympiad = scratch.file("o.txt", "SOJLTSOJLT\n");
+    let olympiad_bad = scratch.file("o-bad.txt", "game olympiad\n0 0\n9 9\n");
+    let olympiad_args: [&dyn AsRef<OsStr>; 4] = [&"--game", &"olympiad", &olympiad, &olympiad_bad];
+    let cases: Vec<(Vec<&dyn AsRef<OsStr>>, usize)> = vec![
+        (vec![&input, &early], 0),
+        (vec![&"--trace", &input, &early], 0),
+        (vec![&"--trace", &input, &late], 0),
+        (vec![&"--trace", &input, &late], 1_000),
+        (vec![&"--json", &input, &late], 0),
+        (olympiad_args.to_vec(), 0),
+    ];
+    for (args, read) in cases {
+        let (code, stderr) = run_into_closed_pipe(check, &args, read);
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        assert_eq!(stderr, "", "read {read}: said something");
+        assert_eq!(code, Some(1), "read {read}: {stderr}");
+    }
 }
 
 /// solve, merge and polish print their record through one function; gen prints a sequence.

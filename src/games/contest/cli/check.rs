@@ -4,9 +4,9 @@
 use super::options::{other_games_record, RulesOptions};
 use crate::cli::plain::invalid_record;
 use crate::cli::registry::CheckArgs;
-use crate::cli::{read_sequence, read_text, stdout_failed, write_file};
+use crate::cli::{read_sequence, read_text, verdict, write_file};
 use crate::cli::{refuse_overwriting, refuse_stdin_twice, refuse_stdout};
-use crate::cli::{CliError, Pictures, EXIT_INVALID};
+use crate::cli::{CliError, Pictures};
 use crate::games::contest;
 use crate::games::contest::record::Record;
 use crate::games::contest::replay::{replay_observed, End, ReplayError, Report, Step};
@@ -121,19 +121,15 @@ fn run(args: &Args) -> Result<(), CliError> {
     // The breakdown of an invalid record would describe pieces the judge never scores.
     let stats = (args.contest.stats && report.valid()).then_some(stats);
     let printed = write_report(&mut out, args.json, &report, stats);
-    trace_failed
-        .map_or(Ok(()), Err)
+    let printed = (trace_failed.map_or(Ok(()), Err))
         .and(printed)
-        .and_then(|()| out.flush())
-        .map_err(|e| stdout_failed(e, "the report"))?;
-    if let Some(n) = args.contest.at.filter(|&n| n > report.pieces_locked) {
-        say!("note: --at {n}: {}", locked_only(report.pieces_locked));
+        .and_then(|()| out.flush());
+    if printed.is_ok() {
+        if let Some(n) = args.contest.at.filter(|&n| n > report.pieces_locked) {
+            say!("note: --at {n}: {}", locked_only(report.pieces_locked));
+        }
     }
-    if report.valid() {
-        Ok(())
-    } else {
-        Err(CliError::reported(EXIT_INVALID))
-    }
+    verdict(printed, report.valid())
 }
 
 /// The record file, which the contest's check needs besides the sequence: where it is
