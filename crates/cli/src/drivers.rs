@@ -18,6 +18,9 @@ use tetris_search::Comm;
 /// processes of an MPI job (every process reads the same arguments; process 0 alone prints
 /// their errors).
 pub fn solve_main(games: &[&dyn GameCli]) -> std::process::ExitCode {
+    if let Err(e) = super::errors::refuse_closed_stdout("the record") {
+        return exit_code(Err(e));
+    }
     if std::env::args_os().any(|a| a == "--distributed") {
         return super::distributed::main(|comm| {
             let root = comm.rank() == 0;
@@ -128,7 +131,8 @@ pub fn check(
 
 /// `gen`'s `main`.
 pub fn gen_main(games: &[&dyn GameCli]) -> std::process::ExitCode {
-    exit_code(gen(games, std::env::args_os()))
+    let refused = super::errors::refuse_closed_stdout("the sequence");
+    exit_code(refused.and_then(|()| gen(games, std::env::args_os())))
 }
 
 /// `gen` with the command line `args` (the program's name first).

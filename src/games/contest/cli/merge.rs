@@ -40,6 +40,9 @@ const JUDGE_HELP: &str = "Merge by the contest web replay's rules: a piece locks
 
 /// `merge`'s `main`: the contest's game alone of `games`, the only one it plays.
 pub fn merge_main(games: &[&dyn GameCli]) -> std::process::ExitCode {
+    if let Err(e) = crate::cli::refuse_closed_stdout("the record") {
+        return exit_code(Err(e));
+    }
     let matches = Args::command()
         .mut_arg("judge", |a| a.help(JUDGE_HELP).long_help(None::<&str>))
         .get_matches();
