@@ -9,7 +9,9 @@ use crate::cli::{refuse_overwriting, refuse_stdin_twice, refuse_stdout};
 use crate::cli::{CliError, Pictures};
 use crate::games::contest;
 use crate::games::contest::record::Record;
-use crate::games::contest::replay::{replay_observed, End, ReplayError, Report, Step};
+use crate::games::contest::replay::{
+    replay_observed, End, ReplayError, Report, Step, FIRST_PIECES,
+};
 use crate::games::contest::report::JsonReport;
 use crate::games::contest::stats::Stats;
 use crate::kit::film::Film;
@@ -64,9 +66,6 @@ pub fn check(args: &CheckArgs, matches: &clap::ArgMatches) -> Result<(), CliErro
     };
     run(&args)
 }
-
-/// A record that fails by the rules within this many pieces is likely of another sequence.
-const FIRST_PIECES: usize = 3;
 
 /// The game a file names on its first line that is not a comment (`game nes`, `game
 /// browser`), in lower case, if it is readable and does (standard input is left unread: it is
