@@ -189,6 +189,9 @@ pub fn play(
         ("sequence file", Some(sequence.as_path())),
         ("record file (--compare)", compare.as_deref()),
     ];
+    if output.as_deref().is_none_or(super::files::is_stdout) {
+        super::errors::refuse_closed_stdout("the page")?;
+    }
     refuse_overwriting("-o", output.as_deref(), &inputs)?;
     super::files::refuse_stdin_twice(&inputs)?;
     let html = game.page(&Play {

@@ -103,8 +103,9 @@ fn run_without_stdout(exe: &str, args: &[&dyn AsRef<OsStr>], redirect: &str) -> 
 }
 
 /// `solve ... >&-`: with no standard output the record would be lost (Rust's runtime puts
-/// `/dev/null` in its place), so every game's solve, and merge, polish and gen, refuse at once
-/// with one line and exit 2; as with a standard output open only for reading.
+/// `/dev/null` in its place), so every game's solve, and merge, polish, gen and play (without
+/// `-o`), refuse at once with one line and exit 2; as with a standard output open only for
+/// reading.
 #[test]
 fn a_closed_standard_output_is_refused_before_any_work() {
     let scratch = Scratch::new("closed-stdout");
@@ -147,6 +148,7 @@ fn a_closed_standard_output_is_refused_before_any_work() {
         (env!("CARGO_BIN_EXE_merge"), vec![&input, &record]),
         (env!("CARGO_BIN_EXE_polish"), vec![&input, &record]),
         (env!("CARGO_BIN_EXE_gen"), vec![]),
+        (env!("CARGO_BIN_EXE_play"), vec![&browser]),
     ];
     for (exe, args) in &cases {
         for redirect in [">&-", "1</dev/null"] {
