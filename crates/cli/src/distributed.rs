@@ -92,6 +92,33 @@ pub fn launched_as_many() -> Option<usize> {
     .find(|&size| size > 1)
 }
 
+/// This process's rank in the MPI job it was started in, as its launcher says (0 where none
+/// does).
+pub fn launched_rank() -> usize {
+    ["OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"]
+        .iter()
+        .find_map(|name| std::env::var(name).ok()?.trim().parse::<usize>().ok())
+        .unwrap_or(0)
+}
+
+/// Refuses a run started as one of several processes of an MPI job without `--distributed`:
+/// each process would run the whole search and print a record of its own into one output. The
+/// error is process 0's alone; the others end with its exit code and no message.
+pub fn refuse_undistributed_job() -> Result<(), CliError> {
+    let Some(size) = launched_as_many() else {
+        return Ok(());
+    };
+    if launched_rank() != 0 {
+        return Err(CliError::reported(crate::EXIT_USAGE));
+    }
+    Err(CliError::usage(format!(
+        "this process is one of {size} of an MPI job, but --distributed was not given: each \
+         process would run the whole search and write its own record into one output (add \
+         --distributed, with a binary built with `--features mpi`, or run one process; see \
+         docs/SCALING.md)"
+    )))
+}
+
 /// Whether every process got this far: its own error where it failed, and where another
 /// did, that process's exit code with no message. The message is the lowest failing
 /// process's, printed by it alone: a bad input is reported once, as process 0's.

@@ -18,6 +18,9 @@ use tetris_search::Comm;
 /// processes of an MPI job (every process reads the same arguments; process 0 alone prints
 /// their errors).
 pub fn solve_main(games: &[&dyn GameCli]) -> std::process::ExitCode {
+    if let Err(e) = super::errors::refuse_closed_stdout("the record") {
+        return exit_code(Err(e));
+    }
     // From the first moment: a signal while the inputs are read is reported, never silent.
     if let Err(e) = super::interrupt::watch_signals() {
         return exit_code(Err(CliError::internal(format!(
@@ -33,7 +36,8 @@ pub fn solve_main(games: &[&dyn GameCli]) -> std::process::ExitCode {
             }
         });
     }
-    exit_code(solve(games, std::env::args_os(), None, true))
+    let refused = super::distributed::refuse_undistributed_job();
+    exit_code(refused.and_then(|()| solve(games, std::env::args_os(), None, true)))
 }
 
 /// `solve` with the command line `args` (the program's name first), over `comm`'s processes
@@ -111,7 +115,8 @@ games' records are text files of lines, and their errors name the file and the l
 `error: `, is the `error` field.
 
 Exit code 0 for a valid record, 1 for an invalid one, 2 for unusable arguments or files. \
-Output its reader stops reading (`check ... | head`) ends the program quietly with 0.";
+Output its reader stops reading (`check ... | head`) ends the program quietly, with the same \
+exit code: 1 for an invalid record, however little of its report was read.";
 
 /// `check` with the command line `args` (the program's name first).
 pub fn check(
@@ -132,7 +137,8 @@ pub fn check(
 
 /// `gen`'s `main`.
 pub fn gen_main(games: &[&dyn GameCli]) -> std::process::ExitCode {
-    exit_code(gen(games, std::env::args_os()))
+    let refused = super::errors::refuse_closed_stdout("the sequence");
+    exit_code(refused.and_then(|()| gen(games, std::env::args_os())))
 }
 
 /// `gen` with the command line `args` (the program's name first).
@@ -189,6 +195,9 @@ pub fn play(
         ("sequence file", Some(sequence.as_path())),
         ("record file (--compare)", compare.as_deref()),
     ];
+    if output.as_deref().is_none_or(super::files::is_stdout) {
+        super::errors::refuse_closed_stdout("the page")?;
+    }
     refuse_overwriting("-o", output.as_deref(), &inputs)?;
     super::files::refuse_stdin_twice(&inputs)?;
     let html = game.page(&Play {

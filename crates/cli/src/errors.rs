@@ -58,12 +58,69 @@ pub fn program_name() -> String {
 
 /// The error for a failed write of `what` to standard output. A closed pipe (`check ... |
 /// head`) means the reader has all it wanted: the program ends there, quietly and with exit 0,
-/// as common command-line tools do, instead of reporting an error nobody caused.
+/// as common command-line tools do, instead of reporting an error nobody caused (`check`'s
+/// verdict on an invalid record still stands: [`verdict`]).
 pub fn stdout_failed(e: std::io::Error, what: &str) -> CliError {
     if e.kind() == std::io::ErrorKind::BrokenPipe {
         return CliError::reported(0);
     }
     CliError::usage(format!("cannot write {what}: {e}"))
+}
+
+/// The outcome of `check` once its report is written (`printed`): exit 0 for a `valid` record,
+/// 1 for an invalid one. The verdict wins over the write: a reader that stops early (`check
+/// ... | head -1`) ends the program quietly, but an invalid record still exits 1, so that a
+/// closed pipe never turns "invalid" into "valid".
+pub fn verdict(printed: std::io::Result<()>, valid: bool) -> Result<(), CliError> {
+    let code = if valid { 0 } else { EXIT_INVALID };
+    match printed {
+        Ok(()) if valid => Ok(()),
+        Ok(()) => Err(CliError::reported(code)),
+        Err(e) => {
+            let mut error = stdout_failed(e, "the report");
+            if !valid {
+                error.code = code;
+            }
+            Err(error)
+        }
+    }
+}
+
+/// Refuses to start with no standard output to write `what` to (`solve ... >&-`, or one opened
+/// only for reading), where it is the program's one product: the output would be lost with
+/// exit 0. Called first in `main`.
+pub fn refuse_closed_stdout(what: &str) -> Result<(), CliError> {
+    use std::io::Write;
+    use std::os::fd::AsFd;
+    // A write of no bytes reaches no reader and fills no disk, but is refused as any write
+    // where the descriptor is not open for writing.
+    let open = std::io::stdout().as_fd().try_clone_to_owned();
+    let mut writable = open.and_then(|fd| std::fs::File::from(fd).write(&[]).map(drop));
+    if writable.is_ok() && stdout_was_closed() {
+        // EBADF, what a write to the closed descriptor would have said.
+        writable = Err(std::io::Error::from_raw_os_error(9));
+    }
+    writable.map_err(|e| {
+        CliError::usage(format!(
+            "cannot write {what}: standard output is closed or not open for writing ({e}); \
+             send it to a file (`> FILE`), a pipe, or `> /dev/null` to discard it"
+        ))
+    })
+}
+
+/// Whether standard output was closed when the program started (`>&-`). Rust's runtime opens
+/// `/dev/null` for reading and writing in place of a closed standard descriptor, before
+/// `main`, so writes to it vanish without an error; a shell's `> /dev/null` opens it for
+/// writing only. Linux tells the two apart in /proc; elsewhere nothing is refused.
+fn stdout_was_closed() -> bool {
+    let null = std::fs::read_link("/proc/self/fd/1").is_ok_and(|p| p == Path::new("/dev/null"));
+    let info = std::fs::read_to_string("/proc/self/fdinfo/1").unwrap_or_default();
+    let flags = info
+        .lines()
+        .find_map(|l| l.strip_prefix("flags:"))
+        .and_then(|f| u32::from_str_radix(f.trim(), 8).ok());
+    // O_ACCMODE and O_RDWR.
+    null && flags.is_some_and(|f| f & 0o3 == 0o2)
 }
 
 /// Writes one line to standard error. A closed or failing standard error (`solve 2>&1

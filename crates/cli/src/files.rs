@@ -6,16 +6,25 @@ use super::limits;
 use super::registry::GameCli;
 use std::path::Path;
 
-/// Reads a whole text file (`-` is standard input); unreadable or non-UTF-8 files are usage
-/// errors naming the path.
+/// The most any binary reads of one file: 256 MiB. The largest inputs made here are far below
+/// it (`gen`'s largest sequence, 100 million pieces, is 101 MB; a contest record of a million
+/// pieces about 12 MB), and a file past it (`/dev/zero`, a disk image named by mistake) is
+/// refused instead of filling the memory.
+pub const MAX_INPUT_BYTES: u64 = 256 << 20;
+
+/// Reads a whole text file (`-` is standard input); unreadable, non-UTF-8 or larger than
+/// [`MAX_INPUT_BYTES`], it is a usage error naming the path.
 pub fn read_text(path: &Path, what: &str) -> Result<String, CliError> {
-    let bytes = if path == Path::new("-") {
-        let mut buf = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut buf).map(|_| buf)
-    } else {
-        std::fs::read(path)
+    let bytes = read_capped(path)
+        .map_err(|e| CliError::usage(format!("cannot read {what} {}: {e}", path.display())))?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(CliError::usage(format!(
+            "{what} {} is larger than {} MiB, the most a file read here may be (is it the file \
+             meant?)",
+            file_name(path),
+            MAX_INPUT_BYTES >> 20
+        )));
     }
-    .map_err(|e| CliError::usage(format!("cannot read {what} {}: {e}", path.display())))?;
     String::from_utf8(bytes).map_err(|e| {
         CliError::usage(format!(
             "{what} {} is not text (invalid UTF-8 at byte {})",
@@ -23,6 +32,27 @@ pub fn read_text(path: &Path, what: &str) -> Result<String, CliError> {
             e.utf8_error().valid_up_to()
         ))
     })
+}
+
+/// The bytes of `path` (`-`: standard input), one more than [`MAX_INPUT_BYTES`] at most: a
+/// stream that never ends stops there.
+fn read_capped(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let limit = MAX_INPUT_BYTES + 1;
+    let mut bytes = Vec::new();
+    if path == Path::new("-") {
+        std::io::stdin()
+            .lock()
+            .take(limit)
+            .read_to_end(&mut bytes)?;
+    } else {
+        let file = std::fs::File::open(path)?;
+        // A regular file's length spares the buffer's regrowth; a device says 0.
+        let length = file.metadata().map_or(0, |m| m.len()).min(limit);
+        bytes.reserve_exact(usize::try_from(length).unwrap_or(0));
+        file.take(limit).read_to_end(&mut bytes)?;
+    }
+    Ok(bytes)
 }
 
 /// Reads and parses a sequence file.
@@ -199,9 +229,29 @@ pub fn check_writable(option: &str, path: &Path) -> Result<(), CliError> {
     Ok(())
 }
 
+/// Removes what an earlier run left at the path of an output written at a run's end, once the
+/// run is sure to start: a run that then fails or is interrupted leaves no file that looks like
+/// its own. Only a regular file is removed (one a link names is emptied instead, the link
+/// kept); a device or a pipe is left as it is.
+pub fn remove_earlier_output(option: &str, path: &Path) -> Result<(), CliError> {
+    let removed = match std::fs::symlink_metadata(path) {
+        Ok(m) if m.is_file() => std::fs::remove_file(path),
+        Ok(m) if m.is_symlink() && path.is_file() => std::fs::File::create(path).map(drop),
+        _ => Ok(()),
+    };
+    match removed {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(CliError::usage(format!(
+            "{option} {}: cannot remove the earlier run's file: {e}",
+            path.display()
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// Refuses an output path that names one of the files the run reads (`inputs`: what each is,
-/// and its path; `-`, standard input, is no file), before any work: writing it would destroy
-/// that input. The same file under another name (a link, `./`, an absolute path) counts.
+/// and its path; `-`, standard input, is no file), or the file standard output goes to, before
+/// any work: writing it would destroy that input or the program's own output. The same file
+/// under another name (a link, `./`, an absolute path, `/dev/stdout`) counts.
 pub fn refuse_overwriting(
     option: &str,
     output: Option<&Path>,
@@ -210,6 +260,7 @@ pub fn refuse_overwriting(
     let Some(output) = output else {
         return Ok(());
     };
+    refuse_standard_output_file(option, output)?;
     let named = inputs.iter().find_map(|&(what, input)| {
         let input = input.filter(|p| *p != Path::new("-"))?;
         ::same_file::is_same_file(output, input)
@@ -224,6 +275,36 @@ pub fn refuse_overwriting(
         ))),
         None => Ok(()),
     }
+}
+
+/// Refuses an output path that is the file standard output already goes to (`solve ... --json
+/// r.out > r.out`, `--json /dev/stdout`): the one would replace or interleave the other. A
+/// character device (a terminal, `/dev/null`) is no file anything is lost in, and is let be;
+/// `-` is standard output by name, which each option takes or refuses itself.
+fn refuse_standard_output_file(option: &str, output: &Path) -> Result<(), CliError> {
+    if is_stdout(output) {
+        return Ok(());
+    }
+    let (Ok(stdout), Ok(file)) = (
+        ::same_file::Handle::stdout(),
+        ::same_file::Handle::from_path(output),
+    ) else {
+        return Ok(());
+    };
+    let device = std::fs::metadata(output).is_ok_and(|m| {
+        use std::os::unix::fs::FileTypeExt;
+        m.file_type().is_char_device()
+    });
+    if device || stdout != file {
+        return Ok(());
+    }
+    let program = super::errors::program_name();
+    Err(CliError::usage(format!(
+        "{option} {}: that is the file standard output goes to, which carries {program}'s own \
+         output; writing both there would destroy one of them (choose another path, or \
+         redirect standard output elsewhere)",
+        output.display()
+    )))
 }
 
 /// [`refuse_stdout`], [`refuse_overwriting`], then [`check_writable`]: the path of an output

@@ -10,6 +10,9 @@ use thiserror::Error;
 /// the buffers' sizes before the memory check could say so.
 pub const MAX_BEAM_WIDTH: usize = 100_000_000;
 
+/// The widest beam a time budget may choose unless `--max-beam-width` says otherwise.
+pub const DEFAULT_MAX_BEAM_WIDTH: usize = 1_000_000;
+
 /// Worker threads per core beyond which more threads only cost time (they share the cores and
 /// each takes its stack and buffers).
 pub const MAX_THREADS_PER_CORE: usize = 4;
@@ -44,11 +47,13 @@ pub enum LimitError {
     #[error("{option} must be a finite number, not {value}")]
     NotFinite { option: String, value: f64 },
     #[error(
-        "a beam of {width} states needs about {} of memory{}, more than this machine's {} \
-         (use a narrower beam{}, or --force to try anyway)",
+        "{}a beam of {width} states needs about {} of memory{}, more than this machine's {} \
+         (use {}{}, or --force to try anyway)",
+        capped_by(.cap),
         memory_amount(*.needed),
         input_part(*.input),
         memory_amount(*.available),
+        narrower(.cap),
         if *.input >= 1 << 19 { " or fewer pieces" } else { "" }
     )]
     OutOfMemory {
@@ -57,12 +62,33 @@ pub enum LimitError {
         /// The part of `needed` the run holds whatever its width ([`estimated_bytes_with`]).
         input: u64,
         available: u64,
+        /// The option whose value is the widest beam, where it is not the width asked for
+        /// (`--max-beam-width`, the cap of a time budget).
+        cap: Option<String>,
     },
     #[error(
         "{MEMORY_VARIABLE}={value:?} is not an amount of memory: give bytes, or a whole number \
          with K, M or G (e.g. 16G), from 1M up to under 16 EiB"
     )]
     BadMemoryVariable { value: String },
+}
+
+/// What set the widest beam where it is a cap (`--max-beam-width`), before the refusal.
+fn capped_by(cap: &Option<String>) -> String {
+    cap.as_ref().map_or(String::new(), |option| {
+        format!(
+            "{option} (the widest beam --time-budget may choose; {} unless given): ",
+            tetris_kit::text::grouped(DEFAULT_MAX_BEAM_WIDTH as u64)
+        )
+    })
+}
+
+/// What to narrow: the beam asked for, or the cap that made it.
+fn narrower(cap: &Option<String>) -> String {
+    cap.as_ref()
+        .map_or("a narrower beam".to_string(), |option| {
+            format!("a smaller {option}")
+        })
 }
 
 /// An amount of memory in the unit that fits it: GiB from 1 GiB up, MiB below (a machine
@@ -200,6 +226,7 @@ pub fn check_memory_with(
             needed,
             input,
             available,
+            cap: None,
         }),
         _ => Ok(()),
     }

@@ -132,14 +132,31 @@ impl SearchOptions {
         per_state: u64,
         input: u64,
     ) -> Result<(), CliError> {
+        self.check_memory_capped(None, widest, per_state, input)
+    }
+
+    /// [`SearchOptions::check_memory_with`] where `cap` names the option whose value is the
+    /// widest beam (`--max-beam-width` under a time budget), for the refusal to name it
+    /// rather than the width asked for.
+    pub fn check_memory_capped(
+        &self,
+        cap: Option<&str>,
+        widest: usize,
+        per_state: u64,
+        input: u64,
+    ) -> Result<(), CliError> {
         // A memory variable that is no amount is refused even with --force: it is a typo.
         let available = limits::machine_memory()?;
         if self.force {
             return Ok(());
         }
-        Ok(limits::check_memory_with(
-            widest, per_state, input, available,
-        )?)
+        let checked = limits::check_memory_with(widest, per_state, input, available);
+        Ok(checked.map_err(|mut e| {
+            if let limits::LimitError::OutOfMemory { cap: named, .. } = &mut e {
+                *named = cap.map(str::to_string);
+            }
+            e
+        })?)
     }
 
     /// Prints the peak memory a search of at most `widest` states is expected to take.

@@ -5,9 +5,9 @@
 
 use super::registry::CheckArgs;
 use super::solve::{Planned, Shared};
-use super::{read_sequence, read_text, stdout_failed, write_file};
+use super::CliError;
+use super::{read_sequence, read_text, verdict, write_file};
 use super::{refuse_overwriting, refuse_stdin_twice, refuse_stdout};
-use super::{CliError, EXIT_INVALID};
 use serde::Serialize;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -39,9 +39,9 @@ pub trait PlainCheck {
     }
 }
 
-/// Replays a record and prints its report. Returns whether the record is valid (the caller
-/// picks the exit code); an invalid record's report is its error and `Score = 0`.
-pub fn check<G: PlainCheck>(options: &CheckOptions) -> Result<bool, CliError> {
+/// Replays a record and prints its report: exit code 0 for a valid record, 1 for an invalid
+/// one, whose report is its error and `Score = 0` ([`verdict`]).
+pub fn check<G: PlainCheck>(options: &CheckOptions) -> Result<(), CliError> {
     let sequence = read_sequence(options.sequence)?;
     // A record that cannot be read still gets the last line scripts read, with a zero.
     let text = read_text(options.record, "record file").inspect_err(|e| {
@@ -76,10 +76,7 @@ pub fn check<G: PlainCheck>(options: &CheckOptions) -> Result<bool, CliError> {
                 .and_then(|json| writeln!(out, "{json}"))
         }
     };
-    printed
-        .and_then(|()| out.flush())
-        .map_err(|e| stdout_failed(e, "the report"))?;
-    Ok(result.is_ok())
+    verdict(printed.and_then(|()| out.flush()), result.is_ok())
 }
 
 /// `check`'s own options for a game checked on a sequence file alone: `--html`.
@@ -121,16 +118,12 @@ pub fn check_game<G: PlainCheck>(
     refuse_stdin_twice(&inputs)?;
     refuse_stdout("--html", html, "the report")?;
     refuse_overwriting("--html", html, &inputs)?;
-    let valid = check::<G>(&CheckOptions {
+    check::<G>(&CheckOptions {
         sequence: &args.input,
         record,
         json: args.json,
         html,
-    })?;
-    if !valid {
-        return Err(CliError::reported(EXIT_INVALID));
-    }
-    Ok(())
+    })
 }
 
 /// Reports a record that cannot be read as invalid, as an invalid record's replay is reported
@@ -143,11 +136,7 @@ pub fn invalid_record(json: bool, message: String) -> Result<(), CliError> {
     } else {
         writeln!(out, "error: {message}").and_then(|()| writeln!(out, "Score = 0"))
     };
-    printed.map_err(|e| stdout_failed(e, "the report"))?;
-    Err(CliError {
-        message: String::new(),
-        code: EXIT_INVALID,
-    })
+    verdict(printed.and_then(|()| out.flush()), false)
 }
 
 /// The first `pieces` pieces of the record at `path` that `solve --from-record` keeps: the

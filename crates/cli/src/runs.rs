@@ -26,7 +26,7 @@ pub struct SolveArgs {
     pub time_budget: Option<f64>,
     /// The widest beam --time-budget may choose (the memory this takes is printed before the
     /// search).
-    #[arg(long, default_value_t = 1_000_000, requires = "time_budget")]
+    #[arg(long, default_value_t = super::limits::DEFAULT_MAX_BEAM_WIDTH, requires = "time_budget")]
     pub max_beam_width: usize,
     /// Change the width at given depths: DEPTH:WIDTH,... (from depth DEPTH, 0-based, on; e.g.
     /// 50:180000,300:175000). Replays a --time-budget run's record exactly.
@@ -67,7 +67,9 @@ pub struct SolveArgs {
     /// Solve only the first N pieces.
     #[arg(long)]
     pub pieces: Option<usize>,
-    /// Also write a JSON summary (score, lines, timings, parameters) to FILE.
+    /// Also write a JSON summary (score, lines, timings, parameters) to FILE, once the record
+    /// is written and checked. A file already there is removed when the search starts (its
+    /// options and inputs checked), so a run that fails or is interrupted leaves none.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
     /// No progress bar and no summary.

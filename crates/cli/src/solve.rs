@@ -121,12 +121,12 @@ impl Shared<'_> {
         Ok(sequence)
     }
 
-    /// Refuses a `--from-record` of fewer than the `--from-piece` pieces to keep (`have`).
+    /// Refuses a `--from-record` of fewer than the `--from-piece` pieces to keep (`have`): it
+    /// does not replay that far, an invalid record as any other that does not (exit 1).
     pub fn check_kept(&self, have: usize) -> Result<(), CliError> {
         match self.from {
-            Some((path, wanted)) if have < wanted => Err(CliError::usage(format!(
-                "--from-record {}: the record has only {}, fewer than the {wanted} to keep",
-                path.display(),
+            Some((_, wanted)) if have < wanted => Err(self.from_record_invalid(format!(
+                "the record has only {}, fewer than the {wanted} to keep",
                 plural(have, "piece")
             ))),
             _ => Ok(()),
@@ -318,7 +318,8 @@ fn read_checkpoint<G: Game>(
 }
 
 /// The beam's widths, the share of its widest this process holds, and the worker pool, once
-/// `--json` is checked against the run's inputs and the share's memory against this machine's.
+/// `--json` is checked against the run's inputs and the share's memory against this machine's;
+/// last, an earlier run's `--json` file is removed, as the run is sure to start.
 fn setup<P>(
     shared: &Shared,
     planned: &Planned<P>,
@@ -335,8 +336,17 @@ fn setup<P>(
     }
     // Each process of a distributed search holds its share of the beam.
     let share = widest.div_ceil(processes);
-    (shared.args.search).check_memory_with(share, planned.bytes_per_state, planned.input_bytes)?;
-    Ok((width, share, shared.args.search.pool(widest)?))
+    let args = shared.args;
+    // Under a time budget the widest beam is the budget's cap, which the refusal names.
+    let cap =
+        (args.time_budget.is_some() && widest == args.max_beam_width).then_some("--max-beam-width");
+    let (per_state, input) = (planned.bytes_per_state, planned.input_bytes);
+    (args.search).check_memory_capped(cap, share, per_state, input)?;
+    let pool = args.search.pool(widest)?;
+    if let Some(path) = &args.json {
+        super::remove_earlier_output("--json", path)?;
+    }
+    Ok((width, share, pool))
 }
 
 /// Where the record goes, guarded: Ctrl-C or SIGTERM ends it after a whole piece, with the

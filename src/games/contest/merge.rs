@@ -8,7 +8,7 @@
 
 use crate::games::contest::bitboard::{Board, ContestBoard};
 use crate::games::contest::record::Record;
-use crate::games::contest::replay::replay_observed;
+use crate::games::contest::replay::{replay_observed, FIRST_PIECES};
 use crate::games::contest::rules::{Kind, LockMode, Rules};
 use ahash::AHashMap;
 use thiserror::Error;
@@ -20,6 +20,13 @@ pub enum MergeError {
     Empty,
     #[error("record {number} does not replay: {detail}")]
     Invalid { number: usize, detail: String },
+    /// A record with a mid-air lock, which strict rules refuse, among its first pieces: its
+    /// moves were made for other pieces.
+    #[error(
+        "record {number}: piece {piece} locks in mid-air, among its first pieces: it is likely \
+         a record of another sequence"
+    )]
+    OtherSequence { number: usize, piece: usize },
     /// Every record's first piece locks in mid-air, which strict rules refuse: no strict game
     /// can be made of them.
     #[error("no record's first piece locks at rest, so no strict game can be made of them (merge them with --judge)")]
@@ -37,6 +44,8 @@ pub struct Merged {
     /// rules refuse as a whole (a strict merge takes the resting pieces of a record with
     /// mid-air locks).
     pub input_scores: Vec<Option<u64>>,
+    /// Each record's first piece (1-based) that locks in mid-air, in the order given.
+    pub mid_air: Vec<Option<usize>>,
 }
 
 impl Merged {
@@ -72,6 +81,8 @@ struct Line {
     usable: Vec<bool>,
     /// Per piece: its tokens (from its `N` to the next piece's).
     tokens: Vec<std::ops::Range<usize>>,
+    /// The first piece (0-based) that locks in mid-air.
+    mid_air: Option<usize>,
 }
 
 /// `record` replayed by the web replay's rules, which accept every strict record and play it
@@ -81,10 +92,14 @@ struct Line {
 fn line_of(sequence: &[Kind], record: &Record, rules: Rules) -> Result<Line, String> {
     let mut states = Vec::new();
     let mut usable = Vec::new();
+    let mut mid_air = None;
     let judge = rules.with_lock(LockMode::Judge);
     let report = replay_observed(sequence, record, judge, &mut |step| {
         states.push((Board::from_field(step.board).hash64(), step.score));
         usable.push(step.resting || rules.locks_in_mid_air());
+        if !step.resting {
+            mid_air = mid_air.or(Some(step.index));
+        }
     });
     if let Some(e) = report.error {
         return Err(e.to_string());
@@ -93,14 +108,15 @@ fn line_of(sequence: &[Kind], record: &Record, rules: Rules) -> Result<Line, Str
         states,
         usable,
         tokens: record.piece_tokens(),
+        mid_air,
     })
 }
 
 /// The highest-scoring record that plays each piece as one of `records` does from the same
 /// board, all replayed by `rules`. A strict merge also takes records that only
-/// the web replay's rules accept, and uses their pieces that lock at rest. On equal scores the
-/// earlier record is preferred, so one record merged with itself or with worse ones comes back
-/// unchanged.
+/// the web replay's rules accept, and uses their pieces that lock at rest, but refuses a
+/// record with a mid-air lock among its first pieces as one of another sequence. On equal scores the longer record is preferred, then the earlier one, so one
+/// record merged with itself or with worse ones comes back unchanged.
 pub fn merge(sequence: &[Kind], records: &[Record], rules: Rules) -> Result<Merged, MergeError> {
     if records.is_empty() {
         return Err(MergeError::Empty);
@@ -113,6 +129,17 @@ pub fn merge(sequence: &[Kind], records: &[Record], rules: Rules) -> Result<Merg
             })
         })
         .collect::<Result<Vec<_>, _>>()?;
+    let other = lines.iter().enumerate().find_map(|(i, l)| {
+        let strict = !rules.locks_in_mid_air();
+        let piece = l.mid_air.filter(|&p| strict && p < FIRST_PIECES)?;
+        Some(MergeError::OtherSequence {
+            number: i + 1,
+            piece: piece + 1,
+        })
+    });
+    if let Some(error) = other {
+        return Err(error);
+    }
     let best = best_by_board(&lines);
     let end = best_end(&best).ok_or(MergeError::NoStrictStart)?;
     let from = trace_back(&best, &lines, &end);
@@ -140,6 +167,7 @@ pub fn merge(sequence: &[Kind], records: &[Record], rules: Rules) -> Result<Merg
         score: end.score,
         parts,
         input_scores,
+        mid_air: lines.iter().map(|l| l.mid_air.map(|p| p + 1)).collect(),
     })
 }
 
@@ -198,15 +226,16 @@ struct End {
     record: usize,
 }
 
-/// The best end: the highest score after any piece (a record may stop anywhere), the earlier
-/// record on equal scores; `None` when no piece was reached.
+/// The best end: the highest score after any piece (a record may stop anywhere); on equal
+/// scores the later piece, so that the pieces placed after the last points are kept, then the
+/// earlier record; `None` when no piece was reached.
 fn best_end(best: &[Reached]) -> Option<End> {
     let mut end: Option<End> = None;
     for (i, level) in best.iter().enumerate() {
         for (&board, &(score, r)) in level {
-            let better = end
-                .as_ref()
-                .is_none_or(|e| score > e.score || score == e.score && r < e.record);
+            let better = end.as_ref().is_none_or(|e| {
+                (score, i, std::cmp::Reverse(r)) > (e.score, e.last, std::cmp::Reverse(e.record))
+            });
             if better {
                 end = Some(End {
                     last: i,
@@ -292,6 +321,20 @@ mod tests {
         assert_eq!(merged.parts, parts(&[(0, 0, 10)]));
     }
 
+    /// The pieces after a record's last points are pieces placed too: a record merged alone
+    /// comes back whole, not cut after its last clear.
+    #[test]
+    fn a_record_merged_alone_keeps_its_pieces_after_its_last_points() {
+        let sequence = vec![Kind::O; 10];
+        let options = Rules::default();
+        let first_five = "N,L4,D19,N,L2,D19,N,D19,N,R2,D19,N,R4,D19";
+        let record = parse(&format!("{first_five},N,L4,D19,N,L2,D19"));
+        assert_eq!(replay(&sequence, &record, options).score, 60);
+        let merged = merge(&sequence, std::slice::from_ref(&record), options).unwrap();
+        assert_eq!(merged.record, record);
+        assert_eq!(merged.parts, parts(&[(0, 0, 7)]));
+    }
+
     #[test]
     fn a_strict_merge_uses_the_pieces_of_a_judge_record_that_lock_at_rest() {
         let sequence = vec![Kind::O; 10];
@@ -329,19 +372,19 @@ mod tests {
                 "{error}"
             );
         }
-        // The web replay's rules take a mid-air lock (one that clears nothing is still a lock);
-        // strict rules have no game to make of records that all start with one.
+        // A mid-air lock among the first pieces, which strict rules refuse, is a record made
+        // for other pieces; the web replay's rules take it (one that clears nothing is still
+        // a lock), and the merge says where it is.
         let mid_air = parse("N,L4,D5");
         assert_eq!(
-            merge(&sequence, std::slice::from_ref(&mid_air), judge)
-                .unwrap()
-                .score,
-            0
+            merge(&sequence, &[parse(A), mid_air.clone()], strict).unwrap_err(),
+            MergeError::OtherSequence {
+                number: 2,
+                piece: 1
+            }
         );
-        assert_eq!(
-            merge(&sequence, &[mid_air.clone(), mid_air], strict).unwrap_err(),
-            MergeError::NoStrictStart
-        );
+        let merged = merge(&sequence, std::slice::from_ref(&mid_air), judge).unwrap();
+        assert_eq!((merged.score, merged.mid_air), (0, vec![Some(1)]));
         assert_eq!(
             merge(&sequence, &[], strict).unwrap_err(),
             MergeError::Empty

@@ -1,7 +1,9 @@
 //! Output read only in part (`check ... | head`): when the reader closes the pipe, a binary
-//! stops quietly with exit 0, as common command-line tools do: no error line, no panic.
+//! stops quietly with exit 0, as common command-line tools do: no error line, no panic; `check`
+//! of an invalid record still exits 1. A standard output that is closed from the start
+//! (`solve ... >&-`) is refused before any work: the record would be lost.
 
-use crate::common::{manifest_dir, public_record_path, tencent_input, Scratch};
+use crate::common::{manifest_dir, public_record, public_record_path, tencent_input, Run, Scratch};
 use std::ffi::OsStr;
 use std::io::Read;
 use std::process::{Command, Stdio};
@@ -50,11 +52,117 @@ fn check_stops_quietly_when_its_trace_is_no_longer_read() {
     assert_quiet(check, run_into_closed_pipe(check, &args, 1_000));
     // Read nothing at all: the first write already fails.
     assert_quiet(check, run_into_closed_pipe(check, &args, 0));
-    // An invalid record's report too.
+}
+
+/// `check --trace s.txt bad.rec | head -1`: the reader stops early, but the verdict stands. An
+/// invalid record exits 1 quietly however much of its report was read, never 0.
+#[test]
+fn a_closed_pipe_never_turns_an_invalid_record_into_a_valid_one() {
     let scratch = Scratch::new("closed-pipe-check");
-    let bad = scratch.file("bad.txt", "N,C1,L1,D17");
     let input = tencent_input();
-    assert_quiet(check, run_into_closed_pipe(check, &[&input, &bad], 0));
+    let check = env!("CARGO_BIN_EXE_check");
+    let early = scratch.file("bad.txt", "N,C1,L1,D17");
+    // The public record with a piece hung in mid-air after its last: megabytes of trace first.
+    let late = scratch.file("late.txt", format!("{},N,D1", public_record().trim()));
+    let olympiad = scratch.file("o.txt", "SOJLTSOJLT\n");
+    let olympiad_bad = scratch.file("o-bad.txt", "game olympiad\n0 0\n9 9\n");
+    let olympiad_args: [&dyn AsRef<OsStr>; 4] = [&"--game", &"olympiad", &olympiad, &olympiad_bad];
+    let cases: Vec<(Vec<&dyn AsRef<OsStr>>, usize)> = vec![
+        (vec![&input, &early], 0),
+        (vec![&"--trace", &input, &early], 0),
+        (vec![&"--trace", &input, &late], 0),
+        (vec![&"--trace", &input, &late], 1_000),
+        (vec![&"--json", &input, &late], 0),
+        (olympiad_args.to_vec(), 0),
+    ];
+    for (args, read) in cases {
+        let (code, stderr) = run_into_closed_pipe(check, &args, read);
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        assert_eq!(stderr, "", "read {read}: said something");
+        assert_eq!(code, Some(1), "read {read}: {stderr}");
+    }
+}
+
+/// Runs `exe` with `args` and standard output closed (`>&-`), or open only for reading
+/// (`1<FILE`); returns the exit code and stderr.
+fn run_without_stdout(exe: &str, args: &[&dyn AsRef<OsStr>], redirect: &str) -> Run {
+    let output = Command::new("sh")
+        .arg("-c")
+        .arg(format!("exec \"$0\" \"$@\" {redirect}"))
+        .arg(exe)
+        .args(args.iter().map(|a| a.as_ref()))
+        .current_dir(manifest_dir())
+        .stdin(Stdio::null())
+        .output()
+        .expect("sh runs");
+    Run {
+        code: output.status.code(),
+        stdout: String::new(),
+        stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
+    }
+}
+
+/// `solve ... >&-`: with no standard output the record would be lost (Rust's runtime puts
+/// `/dev/null` in its place), so every game's solve, and merge, polish, gen and play (without
+/// `-o`), refuse at once with one line and exit 2; as with a standard output open only for
+/// reading.
+#[test]
+fn a_closed_standard_output_is_refused_before_any_work() {
+    let scratch = Scratch::new("closed-stdout");
+    let input = tencent_input();
+    let olympiad = scratch.file("o.txt", "SOJLTSOJLT\n");
+    let browser = scratch.file("b.txt", "JZOILJZOIL\n");
+    let record = scratch.file("record.txt", "N,D19,N,D19");
+    let solve = env!("CARGO_BIN_EXE_solve");
+    let small = |mut args: Vec<&'static dyn AsRef<OsStr>>| {
+        args.extend([
+            &"--pieces" as &dyn AsRef<OsStr>,
+            &"5",
+            &"--beam-width",
+            &"2",
+        ]);
+        args
+    };
+    let cases: Vec<(&str, Vec<&dyn AsRef<OsStr>>)> = vec![
+        (
+            solve,
+            [vec![&input as &dyn AsRef<OsStr>], small(vec![])].concat(),
+        ),
+        (
+            solve,
+            [
+                vec![&"--game" as &dyn AsRef<OsStr>, &"olympiad", &olympiad],
+                small(vec![]),
+            ]
+            .concat(),
+        ),
+        (
+            solve,
+            [
+                vec![&"--game" as &dyn AsRef<OsStr>, &"browser", &browser],
+                small(vec![]),
+            ]
+            .concat(),
+        ),
+        (solve, small(vec![&"--game", &"nes"])),
+        (env!("CARGO_BIN_EXE_merge"), vec![&input, &record]),
+        (env!("CARGO_BIN_EXE_polish"), vec![&input, &record]),
+        (env!("CARGO_BIN_EXE_gen"), vec![]),
+        (env!("CARGO_BIN_EXE_play"), vec![&browser]),
+    ];
+    for (exe, args) in &cases {
+        for redirect in [">&-", "1</dev/null"] {
+            let r = run_without_stdout(exe, args, redirect);
+            r.assert_no_panic();
+            assert_eq!(r.code, Some(2), "{exe} {redirect}: {r:#?}");
+            assert!(
+                r.stderr
+                    .contains("standard output is closed or not open for writing"),
+                "{exe} {redirect}: {r:#?}"
+            );
+            assert_eq!(r.stderr.lines().count(), 1, "{exe} {redirect}: {r:#?}");
+        }
+    }
 }
 
 /// solve, merge and polish print their record through one function; gen prints a sequence.

@@ -199,3 +199,84 @@ fn no_binary_writes_over_one_of_its_inputs() {
         );
     }
 }
+
+/// Runs `exe` with `args` and its standard output sent to the file `stdout` (emptied first, as a
+/// shell's `>` does).
+fn run_into_file(exe: &str, args: &[String], stdout: &Path) -> crate::common::Run {
+    let file = std::fs::File::create(stdout).expect("create the output file");
+    let output = std::process::Command::new(exe)
+        .args(args)
+        .current_dir(crate::common::manifest_dir())
+        .stdin(std::process::Stdio::null())
+        .stdout(file)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot start {exe}: {e}"));
+    crate::common::Run {
+        code: output.status.code(),
+        stdout: String::new(),
+        stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
+    }
+}
+
+/// `solve ... --json r.out > r.out` (or `--json /dev/stdout`): the output file is the file
+/// standard output goes to, and the one would destroy the other. It is refused before any work,
+/// in one line naming the option, for every output option; the file stays as the shell left
+/// it.
+#[test]
+fn no_binary_writes_a_file_over_its_own_standard_output() {
+    let inputs = Inputs::new();
+    let out = inputs.scratch.dir.join("r.out");
+    let s = |p: &Path| p.display().to_string();
+    let (contest, olympiad, browser, record) = (
+        s(&inputs.contest),
+        s(&inputs.olympiad),
+        s(&inputs.browser),
+        s(&inputs.record),
+    );
+    let small = ["--pieces", "5", "--beam-width", "2"].map(String::from);
+    for target in [s(&out), "/dev/stdout".to_string()] {
+        let mut solve = vec![contest.clone(), "--json".into(), target.clone()];
+        solve.extend(small.clone());
+        let mut olympiad_solve = vec!["--game".into(), "olympiad".into(), olympiad.clone()];
+        olympiad_solve.extend(["--json".into(), target.clone()]);
+        let cases: Vec<(&str, Vec<String>, &str)> = vec![
+            ("solve", solve, "--json"),
+            ("solve", olympiad_solve, "--json"),
+            (
+                "check",
+                vec![
+                    contest.clone(),
+                    record.clone(),
+                    "--html".into(),
+                    target.clone(),
+                ],
+                "--html",
+            ),
+            (
+                "play",
+                vec![browser.clone(), "-o".into(), target.clone()],
+                "-o",
+            ),
+        ];
+        for (binary, args, option) in cases {
+            let r = run_into_file(exe(binary), &args, &out);
+            let case = format!("{binary} {option} {target}");
+            r.assert_no_panic();
+            assert_eq!(r.code, Some(2), "{case}: {r:#?}");
+            let message = format!("{option} {target}: that is the file standard output goes to");
+            assert!(r.stderr.contains(&message), "{case}: {r:#?}");
+            assert_eq!(r.stderr.lines().count(), 1, "{case}: one line: {r:#?}");
+            assert_eq!(std::fs::read(&out).unwrap(), b"", "{case}: wrote");
+        }
+    }
+    // Another file beside the output goes through.
+    let json = s(&inputs.scratch.dir.join("r.json"));
+    let mut args = vec![contest, "--json".into(), json.clone()];
+    args.extend(small);
+    let r = run_into_file(exe("solve"), &args, &out);
+    assert_eq!(r.code, Some(0), "{r:#?}");
+    assert!(std::fs::read_to_string(&out).unwrap().starts_with('N'));
+    assert!(std::fs::read_to_string(&json)
+        .unwrap()
+        .contains("\"score\""));
+}

@@ -84,6 +84,37 @@ fn a_record_file_that_cannot_be_read_is_unusable_everywhere() {
     }
 }
 
+/// A file that never ends (`/dev/zero`) or is far larger than any input made here is refused
+/// once its first 256 MiB are read, naming it, by every reader: records, sequences, weights.
+#[test]
+fn a_file_past_the_size_limit_is_refused_by_every_reader() {
+    let endless = std::path::Path::new("/dev/zero");
+    let message = |what: &str| format!("{what} /dev/zero is larger than 256 MiB");
+    for exe in [CHECK, MERGE, POLISH, SOLVE] {
+        let r = run_with_record(exe, &endless);
+        assert_eq!(r.code, Some(2), "{exe}: {r:#?}");
+        assert!(r.stderr.contains(&message("record file")), "{exe}: {r:#?}");
+    }
+    let input = tencent_input();
+    let cases: Vec<(&str, Vec<&dyn AsRef<OsStr>>, &str)> = vec![
+        (SOLVE, vec![&endless], "sequence file"),
+        (SOLVE, vec![&input, &"--weights", &endless], "weights file"),
+        (SOLVE, vec![&input, &"--policy", &endless], "policy file"),
+        (
+            CHECK,
+            vec![&"--game", &"olympiad", &input, &endless],
+            "record file",
+        ),
+        (CHECK, vec![&endless, &"-"], "sequence file"),
+    ];
+    for (exe, args, what) in cases {
+        let r = run(exe, &args);
+        r.assert_no_panic();
+        assert_eq!(r.code, Some(2), "{exe} {what}: {r:#?}");
+        assert!(r.stderr.contains(&message(what)), "{exe} {what}: {r:#?}");
+    }
+}
+
 /// Garbage can be long (a 100,000-digit count, a file of another kind on one line): every
 /// reader's message quotes it cut to 40 characters and `...`, on one short line.
 #[test]

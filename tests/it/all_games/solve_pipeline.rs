@@ -1,7 +1,8 @@
 //! What `solve`'s one pipeline gives every game alike, held through the binary on each: an
 //! interrupt (injected at a known piece, not by the clock) writes whole, checked pieces and
 //! says how to go on; `--distributed` gives the plain record; a record that cannot be
-//! written ends the run at once; an MPI launch of a binary without MPI is refused.
+//! written ends the run at once; an MPI launch of a binary without MPI, or without
+//! `--distributed`, is refused.
 
 use crate::common::{exe, manifest_dir, Scratch};
 use std::process::{Command, Stdio};
@@ -80,13 +81,18 @@ fn check(game: &str, args: &[String], record: &std::path::Path) -> crate::common
     exe(CHECK, &words)
 }
 
+/// An interrupted run leaves no `--json` file: an earlier run's, left in place, would look like
+/// this one's.
 #[test]
 fn an_interrupt_writes_whole_checked_pieces_in_every_game() {
     let scratch = Scratch::new("pipeline-interrupt");
-    for (game, args) in games(&scratch) {
+    for (game, mut args) in games(&scratch) {
         let out = scratch.dir.join(format!("{game}-cut.txt"));
+        let json = scratch.file(&format!("{game}.json"), "{\"score\": 1}\n");
+        args.extend(["--json".to_string(), json.display().to_string()]);
         let (code, stderr) = interrupted(&args, &out, 7);
         assert_eq!(code, Some(128 + 15), "{game}: {stderr}");
+        assert!(!json.exists(), "{game}: the earlier run's --json is left");
         let last = stderr.lines().last().unwrap_or_default();
         assert!(
             last.starts_with("interrupted: the record's first 7 pieces are written"),
@@ -333,6 +339,43 @@ fn an_mpi_launch_of_a_binary_without_mpi_is_refused() {
     assert_eq!(run.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("one of 2 of an MPI job"), "{stderr}");
     assert!(run.stdout.is_empty());
+}
+
+/// `mpirun -np 2 solve ...` without `--distributed` would run the whole search in each process,
+/// their records into one output: refused, by process 0 alone (the others end with the same
+/// code and no message), whether or not the binary was built with MPI.
+#[test]
+fn an_mpi_launch_without_distributed_is_refused() {
+    let input = manifest_dir().join("inputs/tencent.txt");
+    for (variable, rank) in [("OMPI_COMM_WORLD_RANK", "0"), ("PMI_RANK", "1")] {
+        let run = Command::new(SOLVE)
+            .arg(&input)
+            .args(["--beam-width", "10", "--pieces", "20"])
+            .env("OMPI_COMM_WORLD_SIZE", "2")
+            .env(variable, rank)
+            .output()
+            .expect("solve starts");
+        let stderr = String::from_utf8(run.stderr).expect("UTF-8");
+        assert_eq!(run.status.code(), Some(2), "{stderr}");
+        assert!(run.stdout.is_empty());
+        if rank == "0" {
+            assert!(
+                stderr.contains("one of 2 of an MPI job, but --distributed was not given"),
+                "{stderr}"
+            );
+            assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        } else {
+            assert_eq!(stderr, "", "process {rank} says nothing");
+        }
+    }
+    // A job of one process is no job to refuse.
+    let run = Command::new(SOLVE)
+        .arg(&input)
+        .args(["--beam-width", "10", "--pieces", "20", "--quiet"])
+        .env("OMPI_COMM_WORLD_SIZE", "1")
+        .output()
+        .expect("solve starts");
+    assert_eq!(run.status.code(), Some(0), "{run:#?}");
 }
 
 /// Standard input can be read once: `solve` refuses it named as two of its inputs before

@@ -79,7 +79,7 @@ fn records_that_cannot_be_merged_get_a_one_line_error() {
         (
             vec![&input, &first_mid_air, &first_mid_air],
             1,
-            "no record's first piece locks at rest",
+            "first-mid-air.txt: piece 1 locks in mid-air, among its first pieces",
         ),
         (
             vec![&input, &good, &"--piece-limit", &"1"],
@@ -96,9 +96,15 @@ fn records_that_cannot_be_merged_get_a_one_line_error() {
         assert!(r.stderr.contains(needle), "{needle}: {r:#?}");
         assert!(r.stdout.is_empty(), "{r:#?}");
     }
-    // A mid-air lock is fine by the web replay's rules; a strict merge uses the pieces before it.
+    // A mid-air lock is fine by the web replay's rules, but among a record's first pieces it
+    // is worth a warning; a strict merge uses the pieces before it, and says so.
     let r = merge(&[&input, &good, &mid_air, &"--judge"]);
     assert_eq!(r.code, Some(0), "{r:#?}");
+    assert!(
+        r.stderr
+            .contains("mid-air.txt: piece 2 locks in mid-air, among its first pieces: is it"),
+        "{r:#?}"
+    );
     let solved = run(SOLVE, &[&input, &"--pieces", &"60", &"--beam-width", &"8"]);
     assert_eq!(solved.code, Some(0), "{solved:#?}");
     assert!(solved.solve_score() > 0, "{solved:#?}");
@@ -106,12 +112,59 @@ fn records_that_cannot_be_merged_get_a_one_line_error() {
     let then_mid_air = scratch.file("then-mid-air.txt", format!("{before},N,D1"));
     let r = merge(&[&input, &then_mid_air]);
     assert_eq!(r.code, Some(0), "{r:#?}");
-    assert!(before.starts_with(r.stdout.trim()), "{r:#?}");
+    assert_eq!(r.stdout.trim(), before, "{r:#?}");
     assert_eq!(r.solve_score(), solved.solve_score(), "{r:#?}");
-    // Records of another sequence: nothing of them scores here, and merge says so.
+    let hung = before.split(',').filter(|t| *t == "N").count() + 1;
+    let note = format!("then-mid-air.txt: piece {hung} locks in mid-air, which strict rules");
+    assert!(r.stderr.contains(&note), "{note}: {r:#?}");
+    // A record whose first pieces lock in mid-air is of another sequence: refused, named.
     let other = scratch.file("other.txt", "N,D19,N,D3");
-    let r = merge(&[&input, &other, &mid_air]);
+    let r = merge(&[&input, &good, &other]);
     assert_eq!(r.code, Some(1), "{r:#?}");
     assert!(r.stdout.is_empty(), "{r:#?}");
-    assert!(r.stderr.contains("are they records of"), "{r:#?}");
+    assert!(
+        r.stderr
+            .contains("other.txt: piece 2 locks in mid-air, among its first pieces: is")
+            && r.stderr.contains("the sequence it was made for?"),
+        "{r:#?}"
+    );
+}
+
+/// A record merged alone comes back whole, its pieces after its last points included; one
+/// solved on another sequence is refused, named, instead of being left out without a word.
+#[test]
+fn a_lone_record_comes_back_whole_and_one_of_another_sequence_is_refused() {
+    let scratch = Scratch::new("merge-whole");
+    let input = tencent_input();
+    let solve = |sequence: &dyn AsRef<OsStr>| {
+        let r = run(
+            SOLVE,
+            &[sequence, &"--pieces", &"300", &"--beam-width", &"20"],
+        );
+        assert_eq!(r.code, Some(0), "{r:#?}");
+        r.stdout
+    };
+    let record = solve(&input);
+    let path = scratch.file("tencent-300.txt", &record);
+    let r = merge(&[&input, &path]);
+    assert_eq!(r.code, Some(0), "{r:#?}");
+    assert_eq!(r.stdout, record, "the record whole");
+    assert!(
+        r.stderr.lines().any(|l| l.starts_with("pieces 1-300: ")),
+        "{r:#?}"
+    );
+    let generated = run(
+        env!("CARGO_BIN_EXE_gen"),
+        &[&"--seed", &"7", &"--count", &"300"],
+    );
+    let seven = scratch.file("seed-7.txt", &generated.stdout);
+    let other = scratch.file("seed-7-record.txt", solve(&seven));
+    let r = merge(&[&input, &path, &other]);
+    assert_eq!(r.code, Some(1), "{r:#?}");
+    assert!(r.stdout.is_empty(), "{r:#?}");
+    assert!(
+        r.stderr.contains("seed-7-record.txt: piece ")
+            && r.stderr.contains("the sequence it was made for?"),
+        "{r:#?}"
+    );
 }

@@ -4,12 +4,14 @@
 use super::options::{other_games_record, RulesOptions};
 use crate::cli::plain::invalid_record;
 use crate::cli::registry::CheckArgs;
-use crate::cli::{read_sequence, read_text, stdout_failed, write_file};
+use crate::cli::{read_sequence, read_text, verdict, write_file};
 use crate::cli::{refuse_overwriting, refuse_stdin_twice, refuse_stdout};
-use crate::cli::{CliError, Pictures, EXIT_INVALID};
+use crate::cli::{CliError, Pictures};
 use crate::games::contest;
 use crate::games::contest::record::Record;
-use crate::games::contest::replay::{replay_observed, End, ReplayError, Report, Step};
+use crate::games::contest::replay::{
+    replay_observed, End, ReplayError, Report, Step, FIRST_PIECES,
+};
 use crate::games::contest::report::JsonReport;
 use crate::games::contest::stats::Stats;
 use crate::kit::film::Film;
@@ -65,9 +67,6 @@ pub fn check(args: &CheckArgs, matches: &clap::ArgMatches) -> Result<(), CliErro
     run(&args)
 }
 
-/// A record that fails by the rules within this many pieces is likely of another sequence.
-const FIRST_PIECES: usize = 3;
-
 /// The game a file names on its first line that is not a comment (`game nes`, `game
 /// browser`), in lower case, if it is readable and does (standard input is left unread: it is
 /// the record's, if anything's).
@@ -75,7 +74,7 @@ fn game_named_by(path: &Path) -> Option<String> {
     if path == Path::new("-") {
         return None;
     }
-    let text = std::fs::read_to_string(path).ok()?;
+    let text = read_text(path, "record file").ok()?;
     let header = crate::kit::text::game_header(&text)?;
     Some(header.game.to_ascii_lowercase())
 }
@@ -121,19 +120,15 @@ fn run(args: &Args) -> Result<(), CliError> {
     // The breakdown of an invalid record would describe pieces the judge never scores.
     let stats = (args.contest.stats && report.valid()).then_some(stats);
     let printed = write_report(&mut out, args.json, &report, stats);
-    trace_failed
-        .map_or(Ok(()), Err)
+    let printed = (trace_failed.map_or(Ok(()), Err))
         .and(printed)
-        .and_then(|()| out.flush())
-        .map_err(|e| stdout_failed(e, "the report"))?;
-    if let Some(n) = args.contest.at.filter(|&n| n > report.pieces_locked) {
-        say!("note: --at {n}: {}", locked_only(report.pieces_locked));
+        .and_then(|()| out.flush());
+    if printed.is_ok() {
+        if let Some(n) = args.contest.at.filter(|&n| n > report.pieces_locked) {
+            say!("note: --at {n}: {}", locked_only(report.pieces_locked));
+        }
     }
-    if report.valid() {
-        Ok(())
-    } else {
-        Err(CliError::reported(EXIT_INVALID))
-    }
+    verdict(printed, report.valid())
 }
 
 /// The record file, which the contest's check needs besides the sequence: where it is

@@ -5,6 +5,7 @@ use super::options::{print_record, read_record, GameArg, RulesOptions};
 use crate::cli::registry::{only_game, GameCli};
 use crate::cli::{exit_code, read_sequence, refuse_stdin_twice, CliError, EXIT_INVALID};
 use crate::games::contest::merge::{merge, MergeError, Merged};
+use crate::games::contest::replay::FIRST_PIECES;
 use crate::games::contest::solve::verify;
 use crate::say;
 use clap::{CommandFactory, FromArgMatches, Parser};
@@ -40,6 +41,9 @@ const JUDGE_HELP: &str = "Merge by the contest web replay's rules: a piece locks
 
 /// `merge`'s `main`: the contest's game alone of `games`, the only one it plays.
 pub fn merge_main(games: &[&dyn GameCli]) -> std::process::ExitCode {
+    if let Err(e) = crate::cli::refuse_closed_stdout("the record") {
+        return exit_code(Err(e));
+    }
     let matches = Args::command()
         .mut_arg("judge", |a| a.help(JUDGE_HELP).long_help(None::<&str>))
         .get_matches();
@@ -61,20 +65,7 @@ fn run(args: &Args) -> Result<(), CliError> {
     for path in &args.records {
         records.push(read_record(path)?);
     }
-    let merged = merge(&sequence, &records, rules).map_err(|e| match e {
-        MergeError::Invalid { number, detail } => CliError {
-            message: format!(
-                "record file {}: it does not replay: {detail}",
-                args.records[number - 1].display(),
-            ),
-            code: EXIT_INVALID,
-        },
-        MergeError::NoStrictStart => CliError {
-            message: e.to_string(),
-            code: EXIT_INVALID,
-        },
-        MergeError::Empty => CliError::usage(e.to_string()),
-    })?;
+    let merged = merge(&sequence, &records, rules).map_err(|e| merge_error(e, args))?;
     if merged.best_input().is_none() && merged.score == 0 {
         // Nothing of any record scored: the records are likely of another sequence.
         return Err(CliError {
@@ -92,6 +83,7 @@ fn run(args: &Args) -> Result<(), CliError> {
         verify(&sequence, &merged.record, merged.score, rules).map_err(CliError::internal)?;
     print_record(&merged.record)?;
     if !args.quiet {
+        say_mid_air(&merged, args, rules);
         for part in &merged.parts {
             say!(
                 "pieces {}-{}: {}",
@@ -109,6 +101,56 @@ fn run(args: &Args) -> Result<(), CliError> {
         say!("Score = {}", report.score);
     }
     Ok(())
+}
+
+/// The error of a merge refused, naming the record file where it is one record's fault.
+fn merge_error(e: MergeError, args: &Args) -> CliError {
+    match e {
+        MergeError::Invalid { number, detail } => CliError {
+            message: format!(
+                "record file {}: it does not replay: {detail}",
+                args.records[number - 1].display(),
+            ),
+            code: EXIT_INVALID,
+        },
+        MergeError::OtherSequence { number, piece } => CliError {
+            message: format!(
+                "record file {}: piece {piece} locks in mid-air, among its first pieces: is {} \
+                 the sequence it was made for? (`check {} RECORD` says where a record fails)",
+                args.records[number - 1].display(),
+                args.input.display(),
+                args.input.display()
+            ),
+            code: EXIT_INVALID,
+        },
+        MergeError::NoStrictStart => CliError {
+            message: e.to_string(),
+            code: EXIT_INVALID,
+        },
+        MergeError::Empty => CliError::usage(e.to_string()),
+    }
+}
+
+/// The records with mid-air locks, each named with its first: a strict merge takes them only in
+/// part, and one whose first pieces lock in mid-air (which a judge merge takes) is likely of
+/// another sequence. No record's pieces are left out without a word.
+fn say_mid_air(merged: &Merged, args: &Args, rules: crate::games::contest::rules::Rules) {
+    let judge = rules.locks_in_mid_air();
+    for (path, piece) in args.records.iter().zip(&merged.mid_air) {
+        let (path, sequence) = (path.display(), args.input.display());
+        match piece {
+            Some(piece) if !judge => say!(
+                "note: {path}: piece {piece} locks in mid-air, which strict rules refuse: only \
+                 its pieces that lock at rest are used (merge with --judge to take them all)"
+            ),
+            Some(piece) if *piece <= FIRST_PIECES => say!(
+                "warning: {path}: piece {piece} locks in mid-air, among its first pieces: is it \
+                 a record of {sequence}? (`check {sequence} {path}` says whether it replays by \
+                 strict rules)"
+            ),
+            _ => {}
+        }
+    }
 }
 
 /// Whether the merge beat its best input: `best input: N (file); merged: M, +D`.

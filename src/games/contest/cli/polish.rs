@@ -79,6 +79,9 @@ const CONTEST_HELP: &[(&str, &str)] = &[
 
 /// `polish`'s `main`: the contest's game alone of `games`, the only one it plays.
 pub fn polish_main(games: &[&dyn GameCli]) -> std::process::ExitCode {
+    if let Err(e) = crate::cli::refuse_closed_stdout("the record") {
+        return exit_code(Err(e));
+    }
     let command = CONTEST_HELP.iter().fold(Args::command(), |c, &(id, help)| {
         c.mut_arg(id, |a| a.help(help).long_help(None::<&str>))
     });

@@ -11,7 +11,7 @@ use crate::games::contest::movegen::Placement;
 use crate::games::contest::record::Record;
 use crate::games::contest::rules::Kind;
 use crate::games::contest::search::{input_bytes, Params, Seam, UnderWay, BYTES_PER_STATE};
-use crate::games::contest::solve::{start_from, RecordWriter, SolveError, UnderWayError};
+use crate::games::contest::solve::{start_from, RecordWriter, SolveError};
 use crate::search::{Line, Objective, Run, Width};
 use clap::FromArgMatches;
 
@@ -48,13 +48,9 @@ impl Solver for Contest {
         let (start, kept) = match run.from {
             Some((path, pieces)) => {
                 let record = read_record(path)?;
-                start_from(&sequence, &record, pieces, rules).map_err(|e| match e {
-                    // Asking for more pieces than the record has is the command line's fault.
-                    UnderWayError::TooShort { .. } => {
-                        CliError::usage(format!("--from-record {}: {e}", path.display()))
-                    }
-                    UnderWayError::Invalid { .. } => run.from_record_invalid(e),
-                })?
+                // A record too short for the pieces to keep does not replay that far either.
+                start_from(&sequence, &record, pieces, rules)
+                    .map_err(|e| run.from_record_invalid(e))?
             }
             None => (UnderWay::default(), Record::default()),
         };

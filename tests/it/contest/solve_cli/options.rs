@@ -95,6 +95,41 @@ fn a_beam_that_cannot_fit_in_memory_is_refused_before_the_search() {
     assert!(!stdout.is_empty());
 }
 
+/// Under `--time-budget` the widest beam is `--max-beam-width` (1,000,000 unless given), not
+/// the width asked for: the refusal names the option to lower.
+#[test]
+fn a_time_budget_whose_cap_cannot_fit_in_memory_names_the_cap() {
+    let with_memory = |extra: &[&str]| {
+        let output = std::process::Command::new(SOLVE)
+            .arg(tencent_input())
+            .args([
+                "--pieces",
+                "2",
+                "--beam-width",
+                "100",
+                "--time-budget",
+                "10m",
+            ])
+            .args(["--quiet"])
+            .args(extra)
+            .env("TETRIS_OPT_MEMORY", "512M")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        (output.status.code(), stderr)
+    };
+    let (code, stderr) = with_memory(&[]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.starts_with("error: --max-beam-width (the widest beam --time-budget may choose")
+            && stderr.contains("a beam of 1000000 states needs about 962 MiB")
+            && stderr.contains("use a smaller --max-beam-width, or --force"),
+        "{stderr}"
+    );
+    let (code, stderr) = with_memory(&["--max-beam-width", "10000"]);
+    assert_eq!(code, Some(0), "{stderr}");
+}
+
 /// The fill plan's table (4 bytes per piece and cell count) counts in the memory check: the
 /// 2,000,000 pieces of a file with no piece limit need some 1.3 GiB for it whatever the width,
 /// and are refused on a machine of 1 GiB, where the same file under the contest's limit (a

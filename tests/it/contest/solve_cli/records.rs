@@ -343,9 +343,10 @@ fn a_record_continued_from_a_piece_keeps_its_start_and_checks_whole() {
     let short = scratch.file("short.txt", "N,D18,N,D18");
     let too_many = (have + 1).to_string();
     let only = format!("only {have} pieces");
-    // Too many pieces asked for is a usage error; a record that does not replay is invalid.
+    // A record asked for more pieces than it has does not replay that far: invalid, as one
+    // that does not replay.
     let cases: Vec<([&dyn AsRef<OsStr>; 2], &str, i32)> = vec![
-        ([&record, &too_many], &only, 2),
+        ([&record, &too_many], &only, 1),
         ([&short, &"2"], "does not replay up to piece 2", 1),
         ([&judged, &"200"], "mid-air", 1),
     ];
@@ -365,6 +366,21 @@ fn a_record_continued_from_a_piece_keeps_its_start_and_checks_whole() {
         assert_eq!(lines.len(), 1, "one line: {r:#?}");
         assert!(lines[0].contains(needle), "{needle}: {r:#?}");
     }
+    // Past the pieces solved, as past the record's end: the record does not replay that far.
+    let past = solve(&[
+        &input,
+        &"--pieces",
+        &"50",
+        &"--from-record",
+        &record,
+        &"--from-piece",
+        &"100",
+    ]);
+    assert_eq!(past.code, Some(1), "{past:#?}");
+    assert!(
+        past.stderr.contains("does not replay up to piece 100"),
+        "{past:#?}"
+    );
     let alone = solve(&[&input, &"--from-piece", &"10"]);
     assert_eq!(
         alone.code,
