@@ -73,7 +73,8 @@ pub struct TimeBudget {
 
 /// Depths the first width (the probe) runs before the budget first re-chooses it, and then
 /// depths between re-choices: often enough to follow a host whose speed drifts, rarely enough
-/// that each measurement spans seconds.
+/// that each measurement spans seconds. A segment that runs late is cut short sooner
+/// ([`LATE_SHARE`]).
 pub const PROBE_DEPTHS: usize = 50;
 pub const SEGMENT_DEPTHS: usize = 250;
 
@@ -81,8 +82,12 @@ pub const SEGMENT_DEPTHS: usize = 250;
 /// yet into buffers that are still growing, and cost more per state than the rest.
 pub const WARMUP_DEPTHS: usize = 10;
 
-/// Narrowest width a budget chooses, even when it runs late.
-pub const MIN_BUDGET_WIDTH: usize = 100;
+/// Narrowest width a budget chooses: one state, when nothing wider ends in time.
+pub const MIN_BUDGET_WIDTH: usize = 1;
+
+/// Shortest budget a search takes: under it the search cannot measure its own speed before
+/// the deadline, let alone choose a width from it.
+pub const MIN_BUDGET_SECONDS: f64 = 1.0;
 
 /// How the time per expanded state grows with the width (more boards, fewer cache hits):
 /// about `width^0.15`, from whole solves at widths 20,000 and 200,000 (bench/RESULTS.md). The
@@ -93,12 +98,42 @@ const COST_GROWTH: f64 = 0.15;
 /// width, is the least sure of the cost at a wide one.
 const MAX_GROWTH: f64 = 8.0;
 
+/// A segment is re-chosen before its last depth once, at its measured speed, the search would
+/// end this share of the search's seconds past them: a probe far too wide for the budget, or a
+/// width that proved dearer than the model said, does not run on for hundreds of depths.
+const LATE_SHARE: f64 = 0.03;
+
+/// Least share of the search's seconds a segment runs before its speed is trusted, whether
+/// its last depth has come or it runs late: a narrow beam's 250 depths take a millisecond,
+/// and one preemption by another process would otherwise make it look several times slower.
+const MEASURE_SHARE: f64 = 0.02;
+
+/// The first estimate that found the deadline out of reach even for a beam of one state.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Late {
+    /// Depths searched when it was found.
+    pub depth: usize,
+    /// Seconds the search would take in all at width 1, as estimated then.
+    pub seconds: f64,
+    /// The seconds the search had ([`TimeBudget::search_seconds`]).
+    pub search_seconds: f64,
+}
+
+/// A width chosen for the rest of a search, and whether it ends in time.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Choice {
+    pub width: usize,
+    /// Seconds the remaining depths would take at width 1, by the same estimate: more than
+    /// the time left means the deadline is out of reach.
+    pub width_one_seconds: f64,
+}
+
 impl TimeBudget {
     /// The seconds the search itself may take: the budget less a reserve for building the
     /// record and replaying it (under 0.1 s for 10,000 pieces) and, mostly, for the last
-    /// segment's misestimate.
+    /// segment's misestimate. Short budgets keep a tenth of themselves.
     pub fn search_seconds(&self) -> f64 {
-        (self.seconds * 0.98 - 1.0).max(0.0)
+        (self.seconds * 0.98 - (self.seconds * 0.1).min(1.0)).max(0.0)
     }
 
     /// The width for the rest of a search: `depths` more depths in `remaining` seconds, given
@@ -110,18 +145,43 @@ impl TimeBudget {
         seconds_per_state: f64,
         width: usize,
     ) -> usize {
+        self.choose(remaining, depths, seconds_per_state, width)
+            .width
+    }
+
+    /// [`TimeBudget::next_width`], with what width 1 would take.
+    pub fn choose(
+        &self,
+        remaining: f64,
+        depths: usize,
+        seconds_per_state: f64,
+        width: usize,
+    ) -> Choice {
         let narrowest = MIN_BUDGET_WIDTH.min(self.max_width);
-        if depths == 0 || remaining <= 0.0 || !seconds_per_state.is_finite() {
-            return narrowest;
+        let per_state = if seconds_per_state.is_finite() {
+            seconds_per_state.max(1e-12)
+        } else {
+            f64::INFINITY
+        };
+        // cost(w) = cost(width) * (w / width)^COST_GROWTH
+        let growth = (width as f64).powf(COST_GROWTH);
+        let width_one_seconds = depths as f64 * per_state / growth;
+        if depths == 0 || remaining <= 0.0 || !per_state.is_finite() {
+            let width = narrowest;
+            return Choice {
+                width,
+                width_one_seconds,
+            };
         }
-        // Solve depths * w * cost(w) = remaining with
-        // cost(w) = cost(width) * (w / width)^COST_GROWTH.
-        let per_state = seconds_per_state.max(1e-12);
-        let target = remaining / (depths as f64 * per_state) * (width as f64).powf(COST_GROWTH);
+        // Solve depths * w * cost(w) = remaining.
+        let target = remaining / (depths as f64 * per_state) * growth;
         let chosen = target
             .powf(1.0 / (1.0 + COST_GROWTH))
             .min(width as f64 * MAX_GROWTH);
-        (chosen as usize).clamp(narrowest, self.max_width)
+        Choice {
+            width: (chosen as usize).clamp(narrowest, self.max_width),
+            width_one_seconds,
+        }
     }
 }
 
@@ -168,6 +228,19 @@ pub struct WidthPlan<'a> {
     budget: Option<TimeBudget>,
     /// Where the budget's current measurement began: (seconds, states expanded by then).
     segment: (f64, u64),
+    /// The budget's course beside its measurement.
+    pace: Pace,
+}
+
+/// Where a budgeted search stands between its re-choices.
+#[derive(Clone, Copy, Debug, Default)]
+struct Pace {
+    /// The depth the next re-choice is due at, whatever the time.
+    due: usize,
+    /// The first depth of the current measurement.
+    since: usize,
+    /// The first estimate that found even width 1 too slow, once one did.
+    late: Option<Late>,
 }
 
 impl<'a> WidthPlan<'a> {
@@ -184,6 +257,10 @@ impl<'a> WidthPlan<'a> {
             changes: Vec::new(),
             budget,
             segment: (0.0, 0),
+            pace: Pace {
+                due: PROBE_DEPTHS,
+                ..Pace::default()
+            },
         }
     }
 
@@ -201,30 +278,73 @@ impl<'a> WidthPlan<'a> {
     }
 
     /// After `done` of `depth_count` depths, with `expanded` states expanded by `seconds` into
-    /// the search: a budget measures the last segment's speed and re-chooses the width for the
-    /// rest.
+    /// the search: a budget measures the current segment's speed and re-chooses the width for
+    /// the rest at the segment's last depth, or sooner where the segment runs late. Every
+    /// choice comes from `seconds` and `expanded` alone, so that a given clock makes the same
+    /// choices.
     pub fn after_depth(&mut self, done: usize, depth_count: usize, expanded: u64, seconds: f64) {
-        let Some(budget) = &self.budget else {
+        let Some(budget) = self.budget else {
             return;
         };
-        if done == WARMUP_DEPTHS {
+        if done == WARMUP_DEPTHS && self.pace.since < WARMUP_DEPTHS {
             self.segment = (seconds, expanded);
-        }
-        let due = done == PROBE_DEPTHS
-            || (done > PROBE_DEPTHS && (done - PROBE_DEPTHS).is_multiple_of(SEGMENT_DEPTHS));
-        if !due || done >= depth_count {
+            self.pace.since = done;
             return;
         }
+        if done >= depth_count || done <= self.pace.since {
+            return;
+        }
+        let search_seconds = budget.search_seconds();
         let states = (expanded - self.segment.1).max(1);
-        let per_state = (seconds - self.segment.0) / states as f64;
-        let remaining = budget.search_seconds() - seconds;
-        let next = budget.next_width(remaining, depth_count - done, per_state, self.width);
+        let measured = seconds - self.segment.0;
+        let per_state = measured / states as f64;
+        let left = depth_count - done;
+        // The end at this width and speed (the beam full from here on).
+        let ends = seconds + per_state * (self.width * left) as f64;
+        // A short measurement may widen the beam (another process's preemption only ever
+        // makes a search look slower) but not narrow it.
+        let trusted = measured >= search_seconds * MEASURE_SHARE;
+        let late = trusted && ends > search_seconds * (1.0 + LATE_SHARE);
+        if done < self.pace.due && !late {
+            return;
+        }
+        let remaining = search_seconds - seconds;
+        let choice = budget.choose(remaining, left, per_state, self.width);
+        if !trusted && choice.width < self.width {
+            return;
+        }
+        let mut next = choice.width;
+        if late && self.width > 1 {
+            // Every width at least as wide as this one ends late by this very measurement,
+            // whatever the model says: narrow in proportion to the time short.
+            let fits = self.width as f64 * remaining.max(0.0) / (ends - seconds);
+            next = next.min(fits as usize).clamp(1, self.width - 1);
+        }
+        if trusted
+            && self.pace.late.is_none()
+            && seconds + choice.width_one_seconds > budget.seconds
+        {
+            self.pace.late = Some(Late {
+                depth: done,
+                seconds: seconds + choice.width_one_seconds,
+                search_seconds,
+            });
+        }
         // Changes under 2% are measurement noise; leaving them out keeps the schedule short.
-        if next.abs_diff(self.width) * 50 > self.width {
+        // A late segment's narrowing is never noise.
+        if next.abs_diff(self.width) * 50 > self.width || (late && next < self.width) {
             self.width = next;
             self.changes.push((done, next));
         }
         self.segment = (seconds, expanded);
+        self.pace.since = done;
+        self.pace.due = done + SEGMENT_DEPTHS;
+    }
+
+    /// The first estimate that found the budget's deadline out of reach even at width 1 (None:
+    /// no estimate did, or no budget).
+    pub fn late(&self) -> Option<Late> {
+        self.pace.late
     }
 
     /// The changes made: with the same first width and no budget they give the same widths.
@@ -275,8 +395,8 @@ mod tests {
         // Growth is capped; so is the width; late or finished searches get the narrowest beam.
         assert_eq!(budget.next_width(1e9, 1_000, 0.5e-6, 20_000), 160_000);
         assert_eq!(budget.next_width(1e9, 1_000, 0.5e-6, 500_000), 1_000_000);
-        assert_eq!(budget.next_width(-5.0, 1_000, 0.5e-6, 20_000), 100);
-        assert_eq!(budget.next_width(5.0, 0, 0.5e-6, 20_000), 100);
+        assert_eq!(budget.next_width(-5.0, 1_000, 0.5e-6, 20_000), 1);
+        assert_eq!(budget.next_width(5.0, 0, 0.5e-6, 20_000), 1);
         // The same width when the time left is what it costs; narrower when the time ran short.
         assert_eq!(budget.next_width(10.0, 1_000, 0.5e-6, 20_000), 20_000);
         assert!(budget.next_width(5.0, 1_000, 0.5e-6, 20_000) < 20_000);
@@ -289,6 +409,111 @@ mod tests {
             max_width: 10,
         };
         assert_eq!(b(900.0).search_seconds(), 881.0);
-        assert_eq!(b(0.5).search_seconds(), 0.0);
+        assert!((b(5.0).search_seconds() - 4.4).abs() < 1e-9);
+        assert_eq!(b(0.0).search_seconds(), 0.0);
+    }
+
+    /// A budgeted search of `depths` depths from `width` on a machine that spends
+    /// `seconds_per_state` on each state, every depth's beam full: the widths it chose, the
+    /// seconds it took and its warning.
+    fn simulate(
+        width: usize,
+        seconds: f64,
+        depths: usize,
+        seconds_per_state: f64,
+    ) -> (Schedule, f64, Option<Late>) {
+        let budget = TimeBudget {
+            seconds,
+            max_width: 1_000_000,
+        };
+        let clock = SpeedModel { seconds_per_state };
+        let none = Schedule::default();
+        let mut plan = WidthPlan::new(width, &none, Some(budget));
+        let mut expanded = 0;
+        for depth in 0..depths {
+            expanded += plan.at_depth(depth) as u64;
+            plan.after_depth(depth + 1, depths, expanded, clock.seconds(expanded));
+        }
+        let late = plan.late();
+        (plan.changes(), clock.seconds(expanded), late)
+    }
+
+    /// The widths of a schedule, depth by depth, from `width`.
+    fn widths(width: usize, schedule: &Schedule, depths: usize) -> Vec<usize> {
+        let mut plan = WidthPlan::new(width, schedule, None);
+        (0..depths).map(|d| plan.at_depth(d)).collect()
+    }
+
+    #[test]
+    fn a_budget_narrows_below_a_hundred_when_it_must() {
+        // 100,000 depths at 1 us a state in 10 s: about 90 states a depth, narrower than
+        // the first width, and than a hundred.
+        let (changes, seconds, late) = simulate(1_000, 10.0, 100_000, 1e-6);
+        let last = changes.0.last().expect("the width changed").1;
+        assert!(last < 100, "ends at width {last}: {changes}");
+        assert!(seconds <= 10.0, "took {seconds} s: {changes}");
+        assert_eq!(late, None);
+        // A first width of 5 with a budget that holds only 2 states a depth.
+        let (changes, seconds, late) = simulate(5, 10.0, 1_000_000, 4e-6);
+        let narrowest = changes.0.iter().map(|&(_, w)| w).min();
+        assert!(narrowest <= Some(2), "{changes}");
+        assert!(seconds <= 10.0, "took {seconds} s: {changes}");
+        assert_eq!(late, None);
+    }
+
+    #[test]
+    fn a_budget_warns_at_its_first_estimate_when_width_one_is_too_slow() {
+        // 10,000 depths of one state at 1 ms take 10 s: a 5 s budget cannot be met.
+        let (changes, seconds, late) = simulate(5, 5.0, 10_000, 1e-3);
+        let late = late.expect("the deadline is out of reach");
+        assert!(late.depth <= PROBE_DEPTHS, "found at depth {}", late.depth);
+        assert!(late.seconds > 5.0, "{late:?}");
+        // It still goes as fast as it can: width 1 from the first estimate on.
+        assert_eq!(changes.0.first().map(|&(_, w)| w), Some(1), "{changes}");
+        assert!(seconds < 10.2, "took {seconds} s");
+        // A deadline width 1 meets is not warned about.
+        assert_eq!(simulate(5, 30.0, 10_000, 1e-3).2, None);
+    }
+
+    #[test]
+    fn a_budgeted_search_ends_within_its_budget() {
+        let cases = [
+            // (first width, budget seconds, depths, seconds per state)
+            (5, 5.0, 10_000, 1e-6),
+            (100, 5.0, 10_000, 1e-6),
+            (20_000, 30.0, 10_000, 0.5e-6),
+            // A probe far too wide: its 50 depths alone would take 50 s.
+            (1_000_000, 5.0, 10_000, 1e-6),
+            (5, 120.0, 1_000_000, 2e-6),
+            (1, 2.0, 1_000_000, 1e-6),
+        ];
+        for (width, budget, depths, per_state) in cases {
+            let (changes, seconds, late) = simulate(width, budget, depths, per_state);
+            let case = format!("width {width}, {budget} s, {depths} depths: {seconds} s {changes}");
+            assert!(seconds <= budget * 1.05, "{case}");
+            // The time is used, not thrown away on a needlessly narrow beam.
+            assert!(seconds >= budget * 0.5, "{case}");
+            assert_eq!(late, None, "{case}");
+        }
+    }
+
+    #[test]
+    fn a_budgets_widths_replay_from_its_schedule() {
+        let clock = SpeedModel {
+            seconds_per_state: 1e-6,
+        };
+        let budget = TimeBudget {
+            seconds: 5.0,
+            max_width: 1_000_000,
+        };
+        let none = Schedule::default();
+        let mut plan = WidthPlan::new(1_000_000, &none, Some(budget));
+        let (mut chosen, mut expanded) = (Vec::new(), 0);
+        for depth in 0..10_000 {
+            chosen.push(plan.at_depth(depth));
+            expanded += chosen[depth] as u64;
+            plan.after_depth(depth + 1, 10_000, expanded, clock.seconds(expanded));
+        }
+        assert_eq!(widths(1_000_000, &plan.changes(), 10_000), chosen);
     }
 }
