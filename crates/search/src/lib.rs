@@ -34,6 +34,7 @@ mod held;
 pub mod mpi;
 mod options;
 mod select;
+pub mod sizes;
 #[cfg(test)]
 mod streaming_tests;
 #[cfg(test)]

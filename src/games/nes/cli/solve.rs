@@ -14,6 +14,7 @@ use crate::games::nes::search::{lines_to_level, Found, RecordStream, Seam, State
 use crate::games::nes::search::{NesCode, MAX_PIECES};
 use crate::games::nes::start;
 use crate::kit::text::plural;
+use crate::search::sizes::PerState;
 use crate::search::{Line, Objective, Run};
 use clap::FromArgMatches;
 use std::path::{Path, PathBuf};
@@ -108,11 +109,11 @@ fn parse_until_level(text: &str) -> Result<UntilLevel, String> {
 /// The highest `--until-level`: the counter's second wrap is far past any game.
 const MAX_LEVEL: u16 = 511;
 
-/// The peak bytes per state of an NES beam: the contest's measured figure (1,000 bytes with
-/// its 52-byte node; `bench/memory.sh`), plus its two arrays of states' larger games.
+/// The peak bytes per state of an NES beam: the measured figure of the search scaled by its
+/// structures' sizes for NES's state and code (a 360-byte state and a 78-byte code, where
+/// the contest has 40 and 2: the trail's entries and the candidates take most of it).
 pub fn bytes_per_state() -> u64 {
-    let (contest_state, contest_node) = (1_000, 52);
-    contest_state + 2 * (std::mem::size_of::<State>() as u64 + 12 - contest_node)
+    PerState::of::<Seam>().estimate()
 }
 
 /// A game checked and ready to search: every option refused before any work where it does
@@ -391,4 +392,30 @@ fn summary(game: &Plan, found: &Found, report: &Report) -> String {
     say!("ROM score: {}", report.rom_score);
     say!("Score = {}", report.score);
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The most bytes per state an NES solve was measured to take beyond the base (peak RSS
+    /// less 8 MiB over the width, `--pieces 25` at widths 1,000 to 50,000; bench/RESULTS.md,
+    /// "Memory per state").
+    const MEASURED: u64 = 3_302;
+
+    #[test]
+    fn the_memory_estimate_covers_what_a_state_takes() {
+        let sizes = PerState::of::<Seam>();
+        assert!(
+            sizes.node >= std::mem::size_of::<State>() as u64 + 12,
+            "{sizes:?}"
+        );
+        assert!(
+            sizes.trail_entry >= std::mem::size_of::<NesCode>() as u64,
+            "{sizes:?}"
+        );
+        let estimate = bytes_per_state();
+        assert!(estimate >= sizes.held(), "{estimate} < {sizes:?}");
+        assert!(estimate >= MEASURED, "{estimate} bytes a state");
+    }
 }
