@@ -68,11 +68,20 @@ fn simulate(
     depths: usize,
     seconds_per_state: f64,
 ) -> (Schedule, f64, Option<Late>) {
+    simulate_on(&SpeedModel { seconds_per_state }, width, seconds, depths)
+}
+
+/// [`simulate`] on any clock.
+fn simulate_on(
+    clock: &dyn Clock,
+    width: usize,
+    seconds: f64,
+    depths: usize,
+) -> (Schedule, f64, Option<Late>) {
     let budget = TimeBudget {
         seconds,
         max_width: 1_000_000,
     };
-    let clock = SpeedModel { seconds_per_state };
     let none = Schedule::default();
     let mut plan = WidthPlan::new(width, &none, Some(budget));
     let mut expanded = 0;
@@ -82,6 +91,21 @@ fn simulate(
     }
     let late = plan.late();
     (plan.changes(), clock.seconds(expanded), late)
+}
+
+/// A [`SpeedModel`] that stalls once, for `stall` seconds, after `at` states: another
+/// process's preemption.
+struct Stalled {
+    speed: SpeedModel,
+    at: u64,
+    stall: f64,
+}
+
+impl Clock for Stalled {
+    fn seconds(&self, expanded: u64) -> f64 {
+        let stalled = if expanded >= self.at { self.stall } else { 0.0 };
+        self.speed.seconds(expanded) + stalled
+    }
 }
 
 /// The widths of a schedule, depth by depth, from `width`.
@@ -161,4 +185,21 @@ fn a_budgets_widths_replay_from_its_schedule() {
         plan.after_depth(depth + 1, 10_000, expanded, clock.seconds(expanded));
     }
     assert_eq!(widths(1_000_000, &plan.changes(), 10_000), chosen);
+}
+
+#[test]
+fn a_stall_in_a_short_segment_does_not_narrow_the_beam() {
+    // A million depths of 2 states at 1 us fit in 3 s; a 5 ms stall inside a segment of 250
+    // depths (0.5 ms) makes that segment look 10 times slower than the machine is.
+    let clock = Stalled {
+        speed: SpeedModel {
+            seconds_per_state: 1e-6,
+        },
+        at: 30_000,
+        stall: 0.005,
+    };
+    let (changes, seconds, late) = simulate_on(&clock, 2, 3.0, 1_000_000);
+    assert!(changes.0.iter().all(|&(_, w)| w >= 2), "{changes}");
+    assert!(seconds <= 3.0, "took {seconds} s: {changes}");
+    assert_eq!(late, None);
 }
