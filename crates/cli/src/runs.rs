@@ -19,9 +19,10 @@ pub struct SolveArgs {
     /// With --time-budget: the width of the first 50 pieces.
     #[arg(long, value_name = "N")]
     pub beam_width: Option<usize>,
-    /// Finish within this wall-clock time (seconds, or with a unit: 90s, 15m, 1.5h): the width
-    /// is re-chosen every 250 pieces from the measured speed. The widths chosen are printed
-    /// (and written to --json) as a schedule for --width-changes.
+    /// Finish within this wall-clock time (seconds, or with a unit: 90s, 15m, 1.5h; at least
+    /// 1s): the width is re-chosen every 250 pieces from the measured speed, sooner when the
+    /// search runs late, down to 1. A warning says when even width 1 cannot end in time. The
+    /// widths chosen are printed (and written to --json) as a schedule for --width-changes.
     #[arg(long, value_name = "TIME", value_parser = super::values::parse_duration)]
     pub time_budget: Option<f64>,
     /// The widest beam --time-budget may choose (the memory this takes is printed before the

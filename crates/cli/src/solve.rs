@@ -23,7 +23,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use tetris_kit::text::plural;
-use tetris_search::width::{TimeBudget, WallClock};
+use tetris_search::width::{Late, TimeBudget, WallClock, MIN_BUDGET_SECONDS};
 use tetris_search::{beam_search, Comm, DepthStats, Game, Options, Processes, Run, Width};
 
 /// A game's side of `solve`.
@@ -393,6 +393,8 @@ struct Pieces {
     /// The pieces the run is expected to end with.
     total: u64,
     quiet: bool,
+    /// The time budget's deadline was found out of reach, and the user told.
+    warned: bool,
 }
 
 impl Pieces {
@@ -407,6 +409,7 @@ impl Pieces {
             kept: planned.kept,
             total,
             quiet: args.quiet,
+            warned: false,
         }
     }
 
@@ -415,6 +418,10 @@ impl Pieces {
     /// counted).
     fn depth(&mut self, s: &DepthStats, expected: Option<u64>) {
         let piece = (self.kept + s.pieces) as u64;
+        if let Some(late) = s.late.filter(|_| !self.warned) {
+            self.warned = true;
+            self.progress.note(&late_warning(&late, self.kept));
+        }
         if let Some(expected) = expected {
             self.total = self.kept as u64 + expected;
             self.progress.estimate(self.total);
@@ -443,6 +450,16 @@ impl Pieces {
     }
 }
 
+/// The warning of a time budget whose deadline even a beam of one state cannot meet.
+fn late_warning(late: &Late, kept: usize) -> String {
+    format!(
+        "warning: --time-budget cannot be met: at piece {}, even a beam of width 1 would take \
+         about {:.1} s in all, past the deadline; the search goes on at width 1",
+        kept + late.depth,
+        late.seconds
+    )
+}
+
 /// Whether every process got this far ([`distributed::agree`]); this process's own result
 /// where it runs alone.
 fn agree<T>(comm: Option<&dyn Comm>, result: Result<T, CliError>) -> Result<T, CliError> {
@@ -464,8 +481,15 @@ fn check_shared(shared: &Shared) -> Result<(), CliError> {
     if let Some(width) = args.beam_width {
         check_width("--beam-width", width)?;
     }
-    if args.time_budget.is_some() {
+    if let Some(seconds) = args.time_budget {
         check_width("--max-beam-width", args.max_beam_width)?;
+        if seconds < MIN_BUDGET_SECONDS {
+            return Err(CliError::usage(format!(
+                "--time-budget {seconds}s is too short: the search needs at least \
+                 {MIN_BUDGET_SECONDS} s to measure its own speed and choose a width from it \
+                 (without a budget, --beam-width 1 is the fastest search)"
+            )));
+        }
     }
     for &(_, width) in args.width_changes.iter().flat_map(|s| &s.0) {
         check_width("--width-changes", width)?;

@@ -64,7 +64,44 @@ impl Finished<'_> {
             "peak_memory_mib": peak_memory_mib(),
             "expected_peak_memory_mib": self.expected_bytes as f64 / MIB,
             "distributed": self.traffic,
+            "deadline": self.deadline(),
         })
+    }
+
+    /// How a `--time-budget` went: the budget, the seconds the search and the whole run took,
+    /// whether the run ended within the budget, and the estimate that found it out of reach
+    /// even at width 1, where one did (null without a budget).
+    fn deadline(&self) -> serde_json::Value {
+        let Some(budget) = self.args.time_budget else {
+            return serde_json::Value::Null;
+        };
+        serde_json::json!({
+            "budget_seconds": budget,
+            "search_seconds": self.search_seconds,
+            "wall_seconds": self.wall_seconds,
+            "met": self.wall_seconds <= budget,
+            "width_one_too_slow": self.stats.late.map(|late| serde_json::json!({
+                "piece": self.kept + late.depth,
+                "estimated_seconds": late.seconds,
+            })),
+        })
+    }
+
+    /// The summary's line on a `--time-budget`'s deadline.
+    fn print_deadline(&self) {
+        let Some(budget) = self.args.time_budget else {
+            return;
+        };
+        let (wall, search) = (self.wall_seconds, self.search_seconds);
+        let outcome = match self.stats.late {
+            _ if wall <= budget => format!("met, {:.1} s to spare", budget - wall),
+            Some(_) => format!(
+                "missed by {:.1} s (too short even for a beam of width 1)",
+                wall - budget
+            ),
+            None => format!("missed by {:.1} s", wall - budget),
+        };
+        say!("time budget {budget:.1} s: {outcome}; search {search:.1} s, {wall:.1} s in all");
     }
 
     /// The summary's lines every game prints.
@@ -99,6 +136,7 @@ impl Finished<'_> {
             plural(stats.expanded, "state"),
             plural(stats.placements, "placement")
         );
+        self.print_deadline();
         let phases = stats.seconds;
         say!(
             "search phases: expand {:.2} s, select {:.2} s, advance {:.2} s",

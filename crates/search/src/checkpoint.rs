@@ -96,6 +96,11 @@ pub(crate) struct PlanState {
     pub scheduled: usize,
     pub changes: Vec<(usize, usize)>,
     pub segment: (f64, u64),
+    /// The budget's next re-choice, its measurement's first depth, and the first estimate
+    /// that found width 1 too slow (depth, seconds at width 1, the search's seconds).
+    pub due: usize,
+    pub since: usize,
+    pub late: Option<(usize, f64, f64)>,
 }
 
 /// A search as a snapshot holds it: the depth loop's state and the holder's.
@@ -265,6 +270,13 @@ impl<S: Copy + Wire, C: Code> View<'_, S, C> {
         }
         out.f64(p.segment.0);
         out.put(p.segment.1);
+        out.len(p.due);
+        out.len(p.since);
+        let late = p.late.unwrap_or_default();
+        out.put(p.late.is_some());
+        out.len(late.0);
+        out.f64(late.1);
+        out.f64(late.2);
         out.f64(self.seconds);
         self.trail.save(&mut out);
         out.len(self.parents.len());
@@ -323,17 +335,25 @@ impl<S: Copy + Wire, C: Code> Snapshot<S, C> {
                 select: r.f64()?,
                 advance: r.f64()?,
             },
+            ..DepthStats::default()
         };
         let width = r.usize()?;
         let scheduled = r.usize()?;
         let changes = (0..r.len(16)?)
             .map(|_| Ok((r.usize()?, r.usize()?)))
             .collect::<Result<_, SnapshotError>>()?;
+        let segment = (r.f64()?, r.get()?);
+        let (due, since) = (r.usize()?, r.usize()?);
+        let some: bool = r.get()?;
+        let late = (r.usize()?, r.f64()?, r.f64()?);
         let plan = PlanState {
             width,
             scheduled,
             changes,
-            segment: (r.f64()?, r.get()?),
+            segment,
+            due,
+            since,
+            late: some.then_some(late),
         };
         let seconds = r.f64()?;
         let trail = Trail::restore(&mut r, done)?;

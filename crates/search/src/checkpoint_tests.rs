@@ -42,6 +42,10 @@ fn search(
     at: Vec<usize>,
     resume: Option<&[u8]>,
 ) -> (Vec<u16>, Line<u16>, Vec<Taken>) {
+    // A budget reads a clock that counts states, so that its widths are the same every time.
+    let clock = width::SpeedModel {
+        seconds_per_state: 1e-4,
+    };
     let decided = RefCell::new(Vec::new());
     let mut take = |codes: &[u16]| decided.borrow_mut().extend_from_slice(codes);
     let mut taker = Taker {
@@ -49,7 +53,7 @@ fn search(
         decided: &decided,
         taken: Vec::new(),
     };
-    let mut options = Options::new(width)
+    let mut options = (Options::new(width).clock(&clock))
         .decided(&mut take)
         .checkpoints(&mut taker);
     if let Some(bytes) = resume {
@@ -128,6 +132,42 @@ fn a_search_resumed_from_any_depth_answers_with_the_uninterrupted_line() {
         ended_before >= 3,
         "{ended_before} ended before their snapshot"
     );
+}
+
+/// A search under a time budget, whose widths the budget re-chooses as it goes (on a clock
+/// that counts states), resumes to the same widths and line.
+#[test]
+fn a_budgeted_search_resumes_to_the_same_widths() {
+    let game = Toy {
+        children: 3,
+        deaths_from: usize::MAX,
+        death_rate: 0,
+    };
+    let depths = 900;
+    let run = toy_run(9, depths, Objective::Score);
+    let width = Width {
+        beam_width: 30,
+        width_changes: width::Schedule::default(),
+        time_budget: Some(width::TimeBudget {
+            seconds: 8.0,
+            max_width: 400,
+        }),
+    };
+    let at = vec![5, 10, 49, 50, 51, 120, 299, 300, 301, 650];
+    let (decided, line, taken) = search(&game, &run, &width, at, None);
+    assert!(line.width_changes.0.len() >= 2, "{:?}", line.width_changes);
+    let whole = [decided, line.placements.clone()].concat();
+    for Taken {
+        done,
+        snapshot,
+        decided: before,
+    } in &taken
+    {
+        let (after, again, _) = search(&game, &run, &width, vec![], Some(snapshot));
+        let joined = [before.clone(), after, again.placements].concat();
+        assert_eq!(joined, whole, "resumed after {done}");
+        assert_eq!(again.width_changes.0, line.width_changes.0, "after {done}");
+    }
 }
 
 /// A snapshot cut anywhere, or with a count or a field changed, or of another search, is

@@ -37,6 +37,7 @@ mod held;
 pub mod mpi;
 mod options;
 mod select;
+pub mod sizes;
 #[cfg(test)]
 mod streaming_tests;
 #[cfg(test)]
@@ -139,6 +140,9 @@ pub struct DepthStats {
     pub placements: u64,
     /// States expanded so far.
     pub expanded: u64,
+    /// The first estimate of a time budget that found its deadline out of reach even for a
+    /// beam of one state (None: none did, or no budget).
+    pub late: Option<width::Late>,
     /// Wall time so far in each phase of a depth: generating and evaluating the children
     /// (including building the last selection's boards, which the expansion tasks do),
     /// selecting the next beam, and the bookkeeping around it (trail, its compaction, best
@@ -342,11 +346,12 @@ fn depths<G: Game>(
         stats.best_score = best.map_or(0, |b| b.score);
         stats.beam_size = chosen.size;
         stats.seconds.add([started, expand_done, selected]);
+        let now = clock.seconds(stats.expanded);
+        widths.after_depth(depth + 1, run.planned, stats.expanded, now);
+        stats.late = widths.late();
         if let Some(progress) = progress.as_mut().filter(|_| held.comm().rank() == 0) {
             progress(&stats);
         }
-        let now = clock.seconds(stats.expanded);
-        widths.after_depth(depth + 1, run.planned, stats.expanded, now);
         let done = depth + 1;
         if let Some(checkpoints) = checkpoints.as_mut().filter(|_| done < depth_count) {
             if let Some((parents, chosen)) = held.snapshot().filter(|_| checkpoints.due(done)) {

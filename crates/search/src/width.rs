@@ -74,7 +74,8 @@ pub struct TimeBudget {
 
 /// Depths the first width (the probe) runs before the budget first re-chooses it, and then
 /// depths between re-choices: often enough to follow a host whose speed drifts, rarely enough
-/// that each measurement spans seconds.
+/// that each measurement spans seconds. A segment that runs late is cut short sooner
+/// ([`LATE_SHARE`]).
 pub const PROBE_DEPTHS: usize = 50;
 pub const SEGMENT_DEPTHS: usize = 250;
 
@@ -82,8 +83,12 @@ pub const SEGMENT_DEPTHS: usize = 250;
 /// yet into buffers that are still growing, and cost more per state than the rest.
 pub const WARMUP_DEPTHS: usize = 10;
 
-/// Narrowest width a budget chooses, even when it runs late.
-pub const MIN_BUDGET_WIDTH: usize = 100;
+/// Narrowest width a budget chooses: one state, when nothing wider ends in time.
+pub const MIN_BUDGET_WIDTH: usize = 1;
+
+/// Shortest budget a search takes: under it the search cannot measure its own speed before
+/// the deadline, let alone choose a width from it.
+pub const MIN_BUDGET_SECONDS: f64 = 1.0;
 
 /// How the time per expanded state grows with the width (more boards, fewer cache hits):
 /// about `width^0.15`, from whole solves at widths 20,000 and 200,000 (bench/RESULTS.md). The
@@ -94,12 +99,42 @@ const COST_GROWTH: f64 = 0.15;
 /// width, is the least sure of the cost at a wide one.
 const MAX_GROWTH: f64 = 8.0;
 
+/// A segment is re-chosen before its last depth once, at its measured speed, the search would
+/// end this share of the search's seconds past them: a probe far too wide for the budget, or a
+/// width that proved dearer than the model said, does not run on for hundreds of depths.
+const LATE_SHARE: f64 = 0.03;
+
+/// Least share of the search's seconds a segment runs before its speed is trusted, whether
+/// its last depth has come or it runs late: a narrow beam's 250 depths take a millisecond,
+/// and one preemption by another process would otherwise make it look several times slower.
+const MEASURE_SHARE: f64 = 0.02;
+
+/// The first estimate that found the deadline out of reach even for a beam of one state.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Late {
+    /// Depths searched when it was found.
+    pub depth: usize,
+    /// Seconds the search would take in all at width 1, as estimated then.
+    pub seconds: f64,
+    /// The seconds the search had ([`TimeBudget::search_seconds`]).
+    pub search_seconds: f64,
+}
+
+/// A width chosen for the rest of a search, and whether it ends in time.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Choice {
+    pub width: usize,
+    /// Seconds the remaining depths would take at width 1, by the same estimate: more than
+    /// the time left means the deadline is out of reach.
+    pub width_one_seconds: f64,
+}
+
 impl TimeBudget {
     /// The seconds the search itself may take: the budget less a reserve for building the
     /// record and replaying it (under 0.1 s for 10,000 pieces) and, mostly, for the last
-    /// segment's misestimate.
+    /// segment's misestimate. Short budgets keep a tenth of themselves.
     pub fn search_seconds(&self) -> f64 {
-        (self.seconds * 0.98 - 1.0).max(0.0)
+        (self.seconds * 0.98 - (self.seconds * 0.1).min(1.0)).max(0.0)
     }
 
     /// The width for the rest of a search: `depths` more depths in `remaining` seconds, given
@@ -111,18 +146,43 @@ impl TimeBudget {
         seconds_per_state: f64,
         width: usize,
     ) -> usize {
+        self.choose(remaining, depths, seconds_per_state, width)
+            .width
+    }
+
+    /// [`TimeBudget::next_width`], with what width 1 would take.
+    pub fn choose(
+        &self,
+        remaining: f64,
+        depths: usize,
+        seconds_per_state: f64,
+        width: usize,
+    ) -> Choice {
         let narrowest = MIN_BUDGET_WIDTH.min(self.max_width);
-        if depths == 0 || remaining <= 0.0 || !seconds_per_state.is_finite() {
-            return narrowest;
+        let per_state = if seconds_per_state.is_finite() {
+            seconds_per_state.max(1e-12)
+        } else {
+            f64::INFINITY
+        };
+        // cost(w) = cost(width) * (w / width)^COST_GROWTH
+        let growth = (width as f64).powf(COST_GROWTH);
+        let width_one_seconds = depths as f64 * per_state / growth;
+        if depths == 0 || remaining <= 0.0 || !per_state.is_finite() {
+            let width = narrowest;
+            return Choice {
+                width,
+                width_one_seconds,
+            };
         }
-        // Solve depths * w * cost(w) = remaining with
-        // cost(w) = cost(width) * (w / width)^COST_GROWTH.
-        let per_state = seconds_per_state.max(1e-12);
-        let target = remaining / (depths as f64 * per_state) * (width as f64).powf(COST_GROWTH);
+        // Solve depths * w * cost(w) = remaining.
+        let target = remaining / (depths as f64 * per_state) * growth;
         let chosen = target
             .powf(1.0 / (1.0 + COST_GROWTH))
             .min(width as f64 * MAX_GROWTH);
-        (chosen as usize).clamp(narrowest, self.max_width)
+        Choice {
+            width: (chosen as usize).clamp(narrowest, self.max_width),
+            width_one_seconds,
+        }
     }
 }
 
@@ -169,6 +229,19 @@ pub struct WidthPlan<'a> {
     budget: Option<TimeBudget>,
     /// Where the budget's current measurement began: (seconds, states expanded by then).
     segment: (f64, u64),
+    /// The budget's course beside its measurement.
+    pace: Pace,
+}
+
+/// Where a budgeted search stands between its re-choices.
+#[derive(Clone, Copy, Debug, Default)]
+struct Pace {
+    /// The depth the next re-choice is due at, whatever the time.
+    due: usize,
+    /// The first depth of the current measurement.
+    since: usize,
+    /// The first estimate that found even width 1 too slow, once one did.
+    late: Option<Late>,
 }
 
 impl<'a> WidthPlan<'a> {
@@ -185,6 +258,10 @@ impl<'a> WidthPlan<'a> {
             changes: Vec::new(),
             budget,
             segment: (0.0, 0),
+            pace: Pace {
+                due: PROBE_DEPTHS,
+                ..Pace::default()
+            },
         }
     }
 
@@ -202,30 +279,73 @@ impl<'a> WidthPlan<'a> {
     }
 
     /// After `done` of `depth_count` depths, with `expanded` states expanded by `seconds` into
-    /// the search: a budget measures the last segment's speed and re-chooses the width for the
-    /// rest.
+    /// the search: a budget measures the current segment's speed and re-chooses the width for
+    /// the rest at the segment's last depth, or sooner where the segment runs late. Every
+    /// choice comes from `seconds` and `expanded` alone, so that a given clock makes the same
+    /// choices.
     pub fn after_depth(&mut self, done: usize, depth_count: usize, expanded: u64, seconds: f64) {
-        let Some(budget) = &self.budget else {
+        let Some(budget) = self.budget else {
             return;
         };
-        if done == WARMUP_DEPTHS {
+        if done == WARMUP_DEPTHS && self.pace.since < WARMUP_DEPTHS {
             self.segment = (seconds, expanded);
-        }
-        let due = done == PROBE_DEPTHS
-            || (done > PROBE_DEPTHS && (done - PROBE_DEPTHS).is_multiple_of(SEGMENT_DEPTHS));
-        if !due || done >= depth_count {
+            self.pace.since = done;
             return;
         }
+        if done >= depth_count || done <= self.pace.since {
+            return;
+        }
+        let search_seconds = budget.search_seconds();
         let states = (expanded - self.segment.1).max(1);
-        let per_state = (seconds - self.segment.0) / states as f64;
-        let remaining = budget.search_seconds() - seconds;
-        let next = budget.next_width(remaining, depth_count - done, per_state, self.width);
+        let measured = seconds - self.segment.0;
+        let per_state = measured / states as f64;
+        let left = depth_count - done;
+        // The end at this width and speed (the beam full from here on).
+        let ends = seconds + per_state * (self.width * left) as f64;
+        // A short measurement may widen the beam (another process's preemption only ever
+        // makes a search look slower) but not narrow it.
+        let trusted = measured >= search_seconds * MEASURE_SHARE;
+        let late = trusted && ends > search_seconds * (1.0 + LATE_SHARE);
+        if done < self.pace.due && !late {
+            return;
+        }
+        let remaining = search_seconds - seconds;
+        let choice = budget.choose(remaining, left, per_state, self.width);
+        if !trusted && choice.width < self.width {
+            return;
+        }
+        let mut next = choice.width;
+        if late && self.width > 1 {
+            // Every width at least as wide as this one ends late by this very measurement,
+            // whatever the model says: narrow in proportion to the time short.
+            let fits = self.width as f64 * remaining.max(0.0) / (ends - seconds);
+            next = next.min(fits as usize).clamp(1, self.width - 1);
+        }
+        if trusted
+            && self.pace.late.is_none()
+            && seconds + choice.width_one_seconds > budget.seconds
+        {
+            self.pace.late = Some(Late {
+                depth: done,
+                seconds: seconds + choice.width_one_seconds,
+                search_seconds,
+            });
+        }
         // Changes under 2% are measurement noise; leaving them out keeps the schedule short.
-        if next.abs_diff(self.width) * 50 > self.width {
+        // A late segment's narrowing is never noise.
+        if next.abs_diff(self.width) * 50 > self.width || (late && next < self.width) {
             self.width = next;
             self.changes.push((done, next));
         }
         self.segment = (seconds, expanded);
+        self.pace.since = done;
+        self.pace.due = done + SEGMENT_DEPTHS;
+    }
+
+    /// The first estimate that found the budget's deadline out of reach even at width 1 (None:
+    /// no estimate did, or no budget).
+    pub fn late(&self) -> Option<Late> {
+        self.pace.late
     }
 
     /// Where the plan stands, for a snapshot ([`crate::checkpoint`]).
@@ -235,6 +355,9 @@ impl<'a> WidthPlan<'a> {
             scheduled: schedule.0.len() - self.scheduled.as_slice().len(),
             changes: self.changes.clone(),
             segment: self.segment,
+            due: self.pace.due,
+            since: self.pace.since,
+            late: (self.pace.late).map(|l| (l.depth, l.seconds, l.search_seconds)),
         }
     }
 
@@ -248,6 +371,15 @@ impl<'a> WidthPlan<'a> {
         self.width = state.width;
         self.changes = state.changes;
         self.segment = state.segment;
+        self.pace = Pace {
+            due: state.due,
+            since: state.since,
+            late: (state.late).map(|(depth, seconds, search_seconds)| Late {
+                depth,
+                seconds,
+                search_seconds,
+            }),
+        };
         true
     }
 
@@ -258,61 +390,5 @@ impl<'a> WidthPlan<'a> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn schedule_text_round_trips() {
-        let s: Schedule = "50:180000, 300:175000,550:90".parse().unwrap();
-        assert_eq!(s.0, vec![(50, 180_000), (300, 175_000), (550, 90)]);
-        assert_eq!(s.to_string(), "50:180000,300:175000,550:90");
-        assert_eq!(s.to_string().parse::<Schedule>().unwrap(), s);
-        assert_eq!("".parse::<Schedule>().unwrap(), Schedule::default());
-    }
-
-    #[test]
-    fn schedule_text_errors_name_the_change() {
-        let cases = [
-            ("50:10,x", ScheduleError::Syntax("x".into())),
-            ("50", ScheduleError::Syntax("50".into())),
-            ("-1:10", ScheduleError::Syntax("-1:10".into())),
-            ("50:0", ScheduleError::ZeroWidth("50:0".into())),
-            ("50:10,50:20", ScheduleError::Order("50:20".into())),
-        ];
-        for (text, error) in cases {
-            assert_eq!(text.parse::<Schedule>(), Err(error), "{text}");
-        }
-    }
-
-    #[test]
-    fn the_budget_spends_the_remaining_time() {
-        let budget = TimeBudget {
-            seconds: 900.0,
-            max_width: 1_000_000,
-        };
-        // At the same width the cost model is exact: 1,000 depths of 20,000 states at 0.5 us
-        // take 10 s, so 100 s hold a wider beam, paying for its dearer states.
-        let w = budget.next_width(100.0, 1_000, 0.5e-6, 20_000);
-        let cost = 0.5e-6 * (w as f64 / 20_000.0).powf(COST_GROWTH);
-        let spent = 1_000.0 * w as f64 * cost;
-        assert!((spent - 100.0).abs() < 0.1, "width {w} spends {spent} s");
-        // Growth is capped; so is the width; late or finished searches get the narrowest beam.
-        assert_eq!(budget.next_width(1e9, 1_000, 0.5e-6, 20_000), 160_000);
-        assert_eq!(budget.next_width(1e9, 1_000, 0.5e-6, 500_000), 1_000_000);
-        assert_eq!(budget.next_width(-5.0, 1_000, 0.5e-6, 20_000), 100);
-        assert_eq!(budget.next_width(5.0, 0, 0.5e-6, 20_000), 100);
-        // The same width when the time left is what it costs; narrower when the time ran short.
-        assert_eq!(budget.next_width(10.0, 1_000, 0.5e-6, 20_000), 20_000);
-        assert!(budget.next_width(5.0, 1_000, 0.5e-6, 20_000) < 20_000);
-    }
-
-    #[test]
-    fn the_reserve_leaves_time_for_the_record() {
-        let b = |seconds| TimeBudget {
-            seconds,
-            max_width: 10,
-        };
-        assert_eq!(b(900.0).search_seconds(), 881.0);
-        assert_eq!(b(0.5).search_seconds(), 0.0);
-    }
-}
+#[path = "width_tests.rs"]
+mod tests;

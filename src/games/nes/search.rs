@@ -22,12 +22,14 @@ use std::sync::atomic::{AtomicU64, Ordering};
 mod code;
 mod knobs;
 mod points;
+mod resume;
 mod stream;
 
 pub use code::NesCode;
 use knobs::{count_margin, key};
 use points::place;
 pub use points::{clear_points, lines_to_level};
+pub use resume::{Kept, KeptError};
 pub use stream::RecordStream;
 
 /// When the search stops.

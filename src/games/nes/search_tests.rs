@@ -108,3 +108,60 @@ fn states_and_codes_of_a_played_game_round_trip_through_their_encoding() {
         assert_eq!(back.runs, c.runs);
     }
 }
+
+/// A record's first pieces played on the plain engine give the very state the search's own
+/// play-out of them reached, from the whole record and from one cut after those pieces' lines
+/// (an interrupted solve's).
+#[test]
+fn a_records_kept_pieces_rebuild_the_searchs_state() {
+    let stop = Stop {
+        level: None,
+        lines: None,
+        pieces: None,
+    };
+    let search = Seam::new(InputModel::DEFAULT, stop, Weights::default());
+    let (_, played) = greedy_game(&search, 12);
+    let begin = start(18, 0).expect("level 18 has a start");
+    let found = search.record(&begin, &played);
+    let mut state = State::root(&begin);
+    for kept in 0..=played.len() {
+        let whole = search
+            .kept(&found.record, kept)
+            .expect("the pieces are there");
+        assert_eq!(whole.state, state, "{kept} pieces kept");
+        assert_eq!(whole.pieces(), kept);
+        assert_eq!(whole.piece_starts, found.piece_starts[..kept]);
+        if let Some(&end) = found.piece_starts.get(kept).filter(|_| kept > 0) {
+            let cut = Record {
+                start: begin,
+                frames: found.record.frames[..end].to_vec(),
+            };
+            let from_cut = search.kept(&cut, kept).expect("the cut record's pieces");
+            assert_eq!(
+                from_cut.state, state,
+                "{kept} pieces kept of the cut record"
+            );
+            assert_eq!(from_cut.frames, whole.frames);
+        }
+        if let Some(code) = played.get(kept) {
+            state = search.play_out(&state, code);
+        }
+    }
+    let more = search.kept(&found.record, played.len() + 1);
+    assert!(
+        matches!(more, Err(KeptError::TooShort { have, .. }) if have == played.len() as u64),
+        "{more:?}"
+    );
+    let stopping = Seam::new(
+        InputModel::DEFAULT,
+        Stop {
+            pieces: Some(5),
+            ..stop
+        },
+        Weights::default(),
+    );
+    assert_eq!(
+        stopping.kept(&found.record, 5).map(|k| k.pieces()),
+        Err(KeptError::Stopped(5))
+    );
+}

@@ -310,8 +310,9 @@ fn width_changes_are_followed_and_replay_a_budgeted_search() {
     // The budget's choices are tested on a model of the machine's speed, not on the clock. A
     // fast machine (1 us per state) has far more than 2 s for 400 pieces at width 400, so the
     // budget widens the beam at its first re-choice (after the 50-piece probe) to the cap and
-    // keeps it; a slow one (1 ms per state) narrows a beam of 300. Either schedule replays
-    // its record from the same first width.
+    // keeps it; a slow one (1 ms per state) narrows a beam of 300 before the probe's end,
+    // since at 0.3 s a depth the probe runs late long before its 50 depths. Either schedule
+    // replays its record from the same first width.
     let budgeted = |first: usize, seconds_per_state: f64, seconds: f64| {
         let mut params = params(first, 10_000);
         params.width.time_budget = Some(TimeBudget {
@@ -329,7 +330,7 @@ fn width_changes_are_followed_and_replay_a_budgeted_search() {
     assert_eq!(fast.width_changes.0, vec![(50, 400)]);
     let slow = budgeted(300, 1e-3, 60.0);
     let (depth, width) = slow.width_changes.0[0];
-    assert_eq!(depth, 50);
+    assert!(depth < 50, "{:?}", slow.width_changes);
     assert!((100..300).contains(&width), "{:?}", slow.width_changes);
     assert!(
         slow.stats.expanded as f64 * 1e-3 <= 60.0,

@@ -3,17 +3,18 @@
 
 use super::Nes;
 use crate::cli::interrupt::RecordOut;
-use crate::cli::registry::GameCli;
 use crate::cli::solve::{end_lines, Planned, Shared, Solver, Verdict, Writer};
 use crate::cli::{read_text, stdout_failed, CliError};
 use crate::games::nes::ending::Ending;
 use crate::games::nes::eval::Weights;
 use crate::games::nes::movegen::InputModel;
+use crate::games::nes::record::Record;
 use crate::games::nes::replay::{replay_observed, End, Report};
 use crate::games::nes::search::{lines_to_level, Found, RecordStream, Seam, State, Stop};
-use crate::games::nes::search::{NesCode, MAX_PIECES};
+use crate::games::nes::search::{Kept, NesCode, MAX_PIECES};
 use crate::games::nes::start;
 use crate::kit::text::plural;
+use crate::search::sizes::PerState;
 use crate::search::{Line, Objective, Run};
 use clap::FromArgMatches;
 use std::path::{Path, PathBuf};
@@ -108,11 +109,11 @@ fn parse_until_level(text: &str) -> Result<UntilLevel, String> {
 /// The highest `--until-level`: the counter's second wrap is far past any game.
 const MAX_LEVEL: u16 = 511;
 
-/// The peak bytes per state of an NES beam: the contest's measured figure (1,000 bytes with
-/// its 52-byte node; `bench/memory.sh`), plus its two arrays of states' larger games.
+/// The peak bytes per state of an NES beam: the measured figure of the search scaled by its
+/// structures' sizes for NES's state and code (a 360-byte state and a 78-byte code, where
+/// the contest has 40 and 2: the trail's entries and the candidates take most of it).
 pub fn bytes_per_state() -> u64 {
-    let (contest_state, contest_node) = (1_000, 52);
-    contest_state + 2 * (std::mem::size_of::<State>() as u64 + 12 - contest_node)
+    PerState::of::<Seam>().estimate()
 }
 
 /// A game checked and ready to search: every option refused before any work where it does
@@ -131,6 +132,8 @@ pub struct Plan {
     target_lines: Option<u32>,
     piece_limit: Option<usize>,
     objective: Objective,
+    /// The pieces kept from `--from-record`, which the search goes on from.
+    kept: Option<Kept>,
 }
 
 impl Solver for Nes {
@@ -145,45 +148,60 @@ impl Solver for Nes {
                 "an NES game takes no piece sequence file: its start is named by --start-level and --title-wait",
             ));
         }
-        if run.from.is_some() {
-            return Err(CliError::usage(format!(
-                "--from-record: {} cannot start a search from a record",
-                self.name()
-            )));
-        }
-        let options =
+        let mut options =
             Options::from_arg_matches(matches).map_err(|e| CliError::usage(e.to_string()))?;
-        let plan = prepare(
+        let record = match run.from {
+            Some((path, _)) => Some(from_record(run, path, &mut options)?),
+            None => None,
+        };
+        let mut plan = prepare(
             &options,
             args.pieces,
             args.search.objective_or(Objective::Score),
         )?;
-        let inputs = (options.nes_weights.clone())
+        let mut inputs: Vec<_> = (options.nes_weights.clone())
             .map(|p| ("weights file", p))
             .into_iter()
             .collect();
+        if let (Some(record), Some((path, pieces))) = (&record, run.from) {
+            let kept = (plan.search.kept(record, pieces))
+                .map_err(|e| CliError::usage(format!("--from-record {}: {e}", path.display())))?;
+            plan.kept = Some(kept);
+            inputs.push(("record file", path.to_path_buf()));
+        }
+        let kept = plan.kept.as_ref().map_or(0, Kept::pieces);
+        // The kept frames, twice: the record read and the copy the new record starts from.
+        let input_bytes = record.map_or(0, |r| 2 * r.frames.len() as u64);
         Ok(Planned {
             about: plan.planned != args.pieces,
             plan,
             bytes_per_state: bytes_per_state(),
-            input_bytes: 0,
+            input_bytes,
             closing: "",
-            kept: 0,
-            resumable: false,
+            kept,
+            resumable: true,
             inputs,
         })
     }
 
     fn search<'p>(&'p self, plan: &'p Plan) -> (&'p Seam, Run<State>) {
         let planned = plan.planned.unwrap_or(MAX_PIECES);
-        let run = plan.search.run_from(&plan.start, planned, plan.objective);
+        let run = match &plan.kept {
+            Some(kept) => plan.search.run_after(kept, planned, plan.objective),
+            None => plan.search.run_from(&plan.start, planned, plan.objective),
+        };
         (&plan.search, run)
     }
 
     fn writer<'p>(&'p self, plan: &'p Plan) -> SolveWriter<'p> {
+        let (stream, kept_lines) = match &plan.kept {
+            Some(kept) => RecordStream::resumed(&plan.search, &plan.start, kept),
+            None => (RecordStream::new(&plan.search, &plan.start), Vec::new()),
+        };
         SolveWriter {
             plan,
-            stream: RecordStream::new(&plan.search, &plan.start),
+            stream,
+            kept_lines,
         }
     }
 }
@@ -193,6 +211,8 @@ impl Solver for Nes {
 pub struct SolveWriter<'p> {
     plan: &'p Plan,
     stream: RecordStream<'p>,
+    /// The lines of the pieces kept from `--from-record`, written after the header.
+    kept_lines: Vec<String>,
 }
 
 impl Writer for SolveWriter<'_> {
@@ -200,7 +220,12 @@ impl Writer for SolveWriter<'_> {
 
     fn start(&mut self, out: &RecordOut) -> Result<(), CliError> {
         out.header(&self.stream.header())
-            .map_err(|e| stdout_failed(e, "the record"))
+            .map_err(|e| stdout_failed(e, "the record"))?;
+        for line in std::mem::take(&mut self.kept_lines) {
+            out.piece(format_args!("{line}\n"))
+                .map_err(|e| stdout_failed(e, "the record"))?;
+        }
+        Ok(())
     }
 
     fn pieces(&mut self, codes: &[NesCode], out: &RecordOut) -> Result<(), CliError> {
@@ -251,7 +276,7 @@ impl Writer for SolveWriter<'_> {
             "title_wait": plan.wait,
             "input_model": format!("tap:{}{}", model.tap_every, if model.das { ",das" } else { "" }),
             "ending": found.ending,
-            "beam_ended_at_piece": (found.ending != Ending::Reached).then_some(found.stats.pieces),
+            "beam_ended_at_piece": (found.ending != Ending::Reached).then_some(plan.kept_pieces() + found.stats.pieces),
             "report": report,
         });
         Ok(Verdict::new(summary(plan, &found, &report), json))
@@ -302,7 +327,43 @@ fn prepare(
         target_lines,
         piece_limit: pieces,
         objective,
+        kept: None,
     })
+}
+
+impl Plan {
+    /// Pieces kept from `--from-record` (0 without it).
+    fn kept_pieces(&self) -> usize {
+        self.kept.as_ref().map_or(0, Kept::pieces)
+    }
+}
+
+/// `--from-record`'s record, read and parsed, its start taken for `--start-level` and
+/// `--title-wait` (which, where given, must name the same start).
+fn from_record(run: &Shared, path: &Path, options: &mut Options) -> Result<Record, CliError> {
+    let text = read_text(path, "record file")?;
+    let record = Record::parse(&text).map_err(|e| run.from_record_invalid(e))?;
+    let (level, wait) = (record.start.level, record.start.title_wait);
+    let differs = |option: &str, given: String, recorded: String| {
+        CliError::usage(format!(
+            "{option} {given}: the record {} starts with {option} {recorded} (leave the \
+             option out to take the record's)",
+            path.display()
+        ))
+    };
+    if let Some(given) = options.start_level.filter(|&l| l != level) {
+        return Err(differs(
+            "--start-level",
+            given.to_string(),
+            level.to_string(),
+        ));
+    }
+    if let Some(given) = options.title_wait.filter(|&w| w != wait) {
+        return Err(differs("--title-wait", given.to_string(), wait.to_string()));
+    }
+    options.start_level = Some(level);
+    options.title_wait = Some(wait);
+    Ok(record)
 }
 
 /// `--nes-weights`, or the shipped weights.
@@ -384,11 +445,37 @@ fn summary(game: &Plan, found: &Found, report: &Report) -> String {
         say!(
             "the search stopped before the stop asked for: every line of the beam had ended \
              by piece {}; this record ends where {}",
-            found.stats.pieces,
+            game.kept_pieces() + found.stats.pieces,
             found.ending.describe()
         );
     }
     say!("ROM score: {}", report.rom_score);
     say!("Score = {}", report.score);
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The most bytes per state an NES solve was measured to take beyond the base (peak RSS
+    /// less 8 MiB over the width, `--pieces 25` at widths 1,000 to 50,000; bench/RESULTS.md,
+    /// "Memory per state").
+    const MEASURED: u64 = 3_302;
+
+    #[test]
+    fn the_memory_estimate_covers_what_a_state_takes() {
+        let sizes = PerState::of::<Seam>();
+        assert!(
+            sizes.node >= std::mem::size_of::<State>() as u64 + 12,
+            "{sizes:?}"
+        );
+        assert!(
+            sizes.trail_entry >= std::mem::size_of::<NesCode>() as u64,
+            "{sizes:?}"
+        );
+        let estimate = bytes_per_state();
+        assert!(estimate >= sizes.held(), "{estimate} < {sizes:?}");
+        assert!(estimate >= MEASURED, "{estimate} bytes a state");
+    }
 }

@@ -1,7 +1,7 @@
 //! The record a line of the NES search makes, piece by piece as the search decides it, and why
 //! it ends where it does ([`Ending`]).
 
-use super::{Child, Found, NesCode, Seam, State};
+use super::{Child, Found, Kept, NesCode, Seam, State};
 use crate::games::nes::ending::Ending;
 use crate::games::nes::record::{runs_text, Record};
 use crate::games::nes::start::Start;
@@ -31,6 +31,29 @@ impl<'a> RecordStream<'a> {
             piece_starts: Vec::new(),
             given: 0,
         }
+    }
+
+    /// A record that starts with `kept`'s pieces, and the lines of those of them already whole
+    /// (all but the last, whose line is given with the next piece, as any other).
+    pub fn resumed(
+        search: &'a Seam,
+        start: &Start,
+        kept: &Kept,
+    ) -> (RecordStream<'a>, Vec<String>) {
+        let mut stream = RecordStream {
+            search,
+            start: *start,
+            state: kept.state,
+            frames: kept.frames.clone(),
+            piece_starts: kept.piece_starts.clone(),
+            given: 0,
+        };
+        let whole = kept.piece_starts.len().saturating_sub(1);
+        let lines = (0..whole)
+            .map(|i| stream.line(kept.piece_starts[i], kept.piece_starts[i + 1]))
+            .collect();
+        stream.given = whole;
+        (stream, lines)
     }
 
     /// Pieces played so far, and the lines they cleared.

@@ -195,6 +195,13 @@ fn a_time_budget_run_replays_from_its_printed_width_changes() {
         .as_str()
         .expect("changes in the summary");
     assert_eq!(summary["time_budget_seconds"], 3.0);
+    // How the deadline went, whichever way it went on this machine.
+    let deadline = &summary["deadline"];
+    assert_eq!(deadline["budget_seconds"], 3.0);
+    assert!(deadline["search_seconds"].is_f64(), "{deadline}");
+    assert!(deadline["wall_seconds"].is_f64(), "{deadline}");
+    assert!(deadline["met"].is_boolean(), "{deadline}");
+    assert!(r.stderr.contains("time budget 3.0 s: "), "{r:#?}");
     // Which widths the budget chose depends on the machine's speed; that they replay does not.
     let replay: Vec<&dyn AsRef<OsStr>> = if changes.is_empty() {
         vec![&"--quiet"]
@@ -208,6 +215,22 @@ fn a_time_budget_run_replays_from_its_printed_width_changes() {
     assert_eq!(again.stdout, r.stdout);
     let record = scratch.file("moves.txt", &r.stdout);
     assert_eq!(check_score(&input, &record, &[]), r.solve_score());
+}
+
+/// A budget too short to measure the search's speed in is refused before any work, with the
+/// way to the fastest search instead.
+#[test]
+fn an_absurdly_short_time_budget_is_refused() {
+    let input = tencent_input();
+    let r = solve(&[&input, &"--time-budget", &"0.0001", &"--beam-width", &"5"]);
+    r.assert_no_panic();
+    assert_eq!(r.code, Some(2), "{r:#?}");
+    assert!(r.stdout.is_empty(), "{r:#?}");
+    assert!(
+        r.stderr.contains("--time-budget 0.0001s is too short")
+            && r.stderr.contains("--beam-width 1"),
+        "{r:#?}"
+    );
 }
 
 /// With stderr in a pipe (a log, not a terminal) the progress bar does not draw; `solve` prints

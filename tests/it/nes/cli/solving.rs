@@ -2,7 +2,7 @@
 //! thread count, start or stop, auto shift included, its progress, its summary and why its
 //! search stopped.
 
-use super::{check, json_of, score_of, solve, HEADER};
+use super::{assert_usage_error, check, json_of, score_of, solve, HEADER};
 use crate::common::Scratch;
 use serde_json::Value;
 
@@ -329,4 +329,83 @@ fn solve_with_auto_shift_places_every_piece_asked_whatever_the_thread_count() {
     assert_eq!(r.code, Some(0), "{r:#?}");
     assert!(r.stdout.contains("pieces locked: 60"), "{}", r.stdout);
     assert_eq!(score_of(r.last_line()), one.solve_score());
+}
+
+/// `--from-record R --from-piece K` goes on from the first K pieces of R: its record starts
+/// with R's header and those pieces' lines, and checks to the score it claims. Kept to the last
+/// piece of a record that ended at its stop, the search goes on past it.
+#[test]
+fn a_search_goes_on_from_a_records_first_pieces() {
+    let base = [
+        "--start-level",
+        "19",
+        "--title-wait",
+        "9",
+        "--beam-width",
+        "50",
+    ];
+    let first = solve(&[&base[..], &["--pieces", "40"]].concat());
+    assert_eq!(first.code, Some(0), "{first:#?}");
+    let scratch = Scratch::new("nes-from-record");
+    let path = scratch.file("first.txt", &first.stdout);
+    let path = path.display().to_string();
+    for (kept, pieces) in [(0, "40"), (1, "40"), (25, "40"), (39, "40"), (40, "60")] {
+        let from = kept.to_string();
+        let again = [
+            "--pieces",
+            pieces,
+            "--from-record",
+            &path,
+            "--from-piece",
+            &from,
+        ];
+        let resumed = solve(&[&base[..], &again[..]].concat());
+        assert_eq!(resumed.code, Some(0), "{kept}: {resumed:#?}");
+        // The header's 4 lines and a line per kept piece; the last of those runs to the next
+        // piece's spawn where the record stopped before it.
+        let whole = 4 + kept.min(39);
+        let lines = |text: &str| text.lines().take(whole).collect::<Vec<_>>().join("\n");
+        assert_eq!(lines(&resumed.stdout), lines(&first.stdout), "{kept}");
+        if kept == 0 {
+            assert_eq!(
+                resumed.stdout, first.stdout,
+                "nothing kept: the same search"
+            );
+        }
+        let record = scratch.file(&format!("from-{kept}.txt"), &resumed.stdout);
+        let checked = json_of(&check(&[&"--json", &record]));
+        assert_eq!(
+            checked["report"]["score"].as_u64(),
+            Some(resumed.solve_score())
+        );
+        assert_eq!(checked["report"]["pieces"], pieces.parse::<u64>().unwrap());
+    }
+}
+
+/// A start that differs from the record's, more pieces than the record holds and a stop within
+/// the kept pieces are the command line's errors, each said before any search.
+#[test]
+fn a_from_record_that_cannot_be_kept_is_refused() {
+    let first = solve(&["--title-wait", "9", "--pieces", "10", "--beam-width", "20"]);
+    assert_eq!(first.code, Some(0), "{first:#?}");
+    let scratch = Scratch::new("nes-from-record-refused");
+    let path = scratch.file("first.txt", &first.stdout);
+    let path = path.display().to_string();
+    let with = |extra: &[&str], from: &str| {
+        let base = [
+            "--beam-width",
+            "20",
+            "--from-record",
+            &path,
+            "--from-piece",
+            from,
+        ];
+        solve(&[&base[..], extra].concat())
+    };
+    let r = with(&["--start-level", "18", "--pieces", "20"], "5");
+    assert_usage_error(&r, &["--start-level 18", "--start-level 19"]);
+    let r = with(&["--pieces", "30"], "11");
+    assert_usage_error(&r, &["holds only 10 whole pieces", "11"]);
+    let r = with(&["--pieces", "8"], "9");
+    assert_usage_error(&r, &["reaches its stop within the first 9 pieces"]);
 }
