@@ -10,7 +10,9 @@
 //! the last checkpoint whole.
 
 use super::errors::CliError;
+use super::files::check_output;
 use super::interrupt::{self, checkpoint_advice, RecordOut};
+use super::runs::SolveArgs;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::ffi::OsString;
@@ -21,7 +23,7 @@ use std::time::Instant;
 use tetris_kit::text::plural;
 use tetris_search::checkpoint::{self as snapshots, Checkpoints, Snapshotter};
 use tetris_search::wire::Reader;
-use tetris_search::{Game, Wire};
+use tetris_search::{Game, Options, Wire};
 
 /// The first line of every checkpoint file.
 const FIRST_LINE: &str = "tetris-opt solve checkpoint, format 1\n";
@@ -254,22 +256,140 @@ impl<W: Write> Write for Hashed<'_, W> {
     }
 }
 
-/// Where a run's checkpoints go: the search's [`Checkpoints`], which writes one every
-/// `--checkpoint-every` and, after an interrupt, one more and ends the run.
+/// What a run is, for [`Saving::plan`]: its game, its options, the files it reads and whether
+/// it runs over an MPI job's processes.
+pub type RunIs<'a> = (
+    &'a str,
+    &'a clap::ArgMatches,
+    &'a [(&'static str, PathBuf)],
+    bool,
+);
+
+/// Where a run's checkpoints go, what run they are of, the checkpoint it resumes, and the
+/// placements decided so far (which a checkpoint holds).
+pub struct Saving<C> {
+    /// `--checkpoint`, else beside the record where it goes to a file (None: nowhere, and an
+    /// interrupt ends the run at once, as without checkpoints).
+    path: Option<PathBuf>,
+    every: Option<f64>,
+    identity: Identity,
+    /// The search's snapshot `--resume` goes on from.
+    snapshot: Option<Vec<u8>>,
+    /// The placements decided so far (from the checkpoint resumed first), kept only where a
+    /// checkpoint can be written.
+    decided: Mutex<Vec<C>>,
+}
+
+impl<C: Wire + Copy> Saving<C> {
+    /// The checkpoints of a run of `game` with `options` reading `inputs` (over the processes
+    /// of an MPI job where `distributed`), whose search is of `G` over `depths` depths: where
+    /// they go (none under `--distributed`), and the checkpoint `--resume` names, read and
+    /// checked against the run.
+    pub fn plan<G: Game<Code = C>>(
+        (game, options, inputs, distributed): RunIs,
+        args: &SolveArgs,
+        _search: &G,
+        depths: usize,
+    ) -> Result<Saving<C>, CliError> {
+        let path = match &args.checkpoint {
+            Some(path) => Some(path.clone()),
+            None if distributed => None,
+            None => beside_the_record(),
+        };
+        let needed = path.is_some() || args.resume.is_some();
+        let identity = Identity::of(game, options, if needed { inputs } else { &[] })?;
+        if let Some(out) = &args.checkpoint {
+            let read: Vec<(&str, Option<&Path>)> = (inputs.iter())
+                .map(|(what, path)| (*what, Some(path.as_path())))
+                .collect();
+            check_output("--checkpoint", out, &read)?;
+        }
+        let (snapshot, decided) = match &args.resume {
+            Some(file) => {
+                let resume = read::<G>(file, &identity, depths)?;
+                (Some(resume.snapshot), resume.decided)
+            }
+            None => (None, Vec::new()),
+        };
+        Ok(Saving {
+            path,
+            every: args.checkpoint_every,
+            identity,
+            snapshot,
+            decided: Mutex::new(decided),
+        })
+    }
+
+    /// Whether an interrupt writes a checkpoint.
+    pub fn writes(&self) -> bool {
+        self.path.is_some()
+    }
+
+    /// The placements the resumed checkpoint had decided, which the record starts with.
+    pub fn decided_before(&self) -> Option<Vec<C>> {
+        let decided = lock(&self.decided);
+        (!decided.is_empty()).then(|| decided.clone())
+    }
+
+    /// Keeps the placements the search decided, where a checkpoint may need them.
+    pub fn log(&self, codes: &[C]) {
+        if self.writes() {
+            lock(&self.decided).extend_from_slice(codes);
+        }
+    }
+
+    /// The search's checkpoints, written by `writer`, and the snapshot it resumes.
+    pub fn options<'a>(
+        &'a self,
+        options: Options<'a, C>,
+        writer: &'a mut Writer<'_, C>,
+    ) -> Options<'a, C> {
+        let options = match self.writes() {
+            true => options.checkpoints(writer),
+            false => options,
+        };
+        match &self.snapshot {
+            Some(snapshot) => options.resume(snapshot),
+            None => options,
+        }
+    }
+
+    /// What writes the checkpoints of a run whose record goes to `record`.
+    pub fn writer<'a>(
+        &'a self,
+        record: &'a RecordOut,
+        command_line: &'a [OsString],
+        kept: usize,
+        quiet: bool,
+    ) -> Writer<'a, C> {
+        Writer {
+            saving: self,
+            record,
+            command_line,
+            kept,
+            last: Instant::now(),
+            quiet,
+        }
+    }
+}
+
+/// The placements decided so far, even where a thread panicked while it held them.
+fn lock<T>(decided: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    decided
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// The search's [`Checkpoints`]: one every `--checkpoint-every` and, after an interrupt, one
+/// more, which ends the run.
 pub struct Writer<'a, C> {
-    /// The file (None: an interrupt writes none, and ends the run as without checkpoints).
-    pub path: Option<PathBuf>,
-    /// Seconds between two checkpoints (None: only on an interrupt).
-    pub every: Option<f64>,
-    pub identity: Identity,
-    /// The placements the search has decided so far (the run's writer adds them as they come).
-    pub decided: &'a Mutex<Vec<C>>,
-    pub record: &'a RecordOut,
-    pub command_line: &'a [OsString],
+    saving: &'a Saving<C>,
+    record: &'a RecordOut,
+    command_line: &'a [OsString],
     /// Pieces kept from --from-record, before the searched ones.
-    pub kept: usize,
-    pub last: Instant,
-    pub quiet: bool,
+    kept: usize,
+    last: Instant,
+    quiet: bool,
 }
 
 impl<C: Wire + Copy> Checkpoints for Writer<'_, C> {
@@ -277,23 +397,23 @@ impl<C: Wire + Copy> Checkpoints for Writer<'_, C> {
         if interrupt::interrupted().is_some() {
             return true;
         }
-        let every = self.every.filter(|_| self.path.is_some());
+        let every = self.saving.every.filter(|_| self.saving.writes());
         every.is_some_and(|s| self.last.elapsed().as_secs_f64() >= s)
     }
 
     fn take(&mut self, done: usize, snapshot: Snapshotter<'_>) {
         let signal = interrupt::interrupted();
-        let Some(path) = self.path.clone() else {
+        let Some(path) = self.saving.path.clone() else {
             if let Some(signal) = signal {
                 interrupt::polled(false);
                 interrupt::stop_now(signal);
             }
             return;
         };
-        let decided = self.decided.lock().unwrap_or_else(|p| p.into_inner());
+        let decided = lock(&self.saving.decided);
         let header = Header {
             version: env!("CARGO_PKG_VERSION").to_string(),
-            identity: self.identity.clone(),
+            identity: self.saving.identity.clone(),
             searched: done,
             decided: decided.len(),
         };

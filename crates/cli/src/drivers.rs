@@ -216,6 +216,7 @@ fn play_command<'g>(games: &'g [&'g dyn GameCli], default: &'static str) -> Game
         )
         .arg(
             Arg::new("sequence")
+                .value_name("INPUT")
                 .required(true)
                 .value_parser(clap::value_parser!(PathBuf))
                 .help("Piece sequence file (letters IJLOSTZ; whitespace and commas ignored; `#` comments)."),

@@ -34,8 +34,9 @@ pub struct SolveArgs {
     #[arg(long, value_name = "SCHEDULE", conflicts_with = "time_budget", value_parser = super::values::parse_schedule)]
     pub width_changes: Option<tetris_search::width::Schedule>,
     /// Keep the first --from-piece pieces of this record (replayed by the rules) and search
-    /// only the rest of the game: the way on from an interrupted run, or other settings tried
-    /// on the end of a long run without repeating its start.
+    /// only the rest of the game, in every game: the way on from a run interrupted where no
+    /// checkpoint could be written, or other settings tried on the end of a long run without
+    /// repeating its start.
     #[arg(long, value_name = "RECORD", requires = "from_piece")]
     pub from_record: Option<PathBuf>,
     /// How many pieces of --from-record to keep (the search places the next one on; its width

@@ -184,13 +184,8 @@ pub fn pipeline<S: Solver>(
     let processes = comm.map_or(Processes::One, Processes::Many);
     let clock = WallClock::start();
     if comm.is_some_and(|c| c.rank() != 0) {
-        pool.install(|| {
-            beam_search(
-                &search,
-                &run,
-                Options::new(&width).clock(&clock).processes(processes),
-            )
-        });
+        let options = || Options::new(&width).clock(&clock).processes(processes);
+        pool.install(|| beam_search(&search, &run, options()));
         return Ok(());
     }
     let args = shared.args;
@@ -198,48 +193,25 @@ pub fn pipeline<S: Solver>(
         (args.search).print_estimate_with(share, planned.bytes_per_state, planned.input_bytes);
     }
     let began = Instant::now();
-    let saved = Saved::plan(game, shared, options, &planned, comm.is_some())?;
-    let resume = match &args.resume {
-        Some(path) => Some(read_checkpoint(&search, path, &saved.identity, run.depths)?),
-        None => None,
-    };
+    let inputs = planned.inputs.as_slice();
+    let run_is = (game.id(), options, inputs, comm.is_some());
+    let saving = checkpoint::Saving::plan(run_is, args, &search, run.depths)?;
     let out = record_out(output, shared, &planned)?;
-    let mut writer = game.writer(&planned.plan);
-    writer.start(&out).and_then(|()| flushed(&out))?;
-    let decided_before = resume.as_ref().map_or(Vec::new(), |r| r.decided.clone());
-    if !decided_before.is_empty() {
-        writer.pieces(&decided_before, &out)?;
-    }
-    let log = std::sync::Mutex::new(decided_before);
-    let mut checkpoints = checkpoint::Writer {
-        path: saved.path.clone(),
-        every: args.checkpoint_every,
-        identity: saved.identity,
-        decided: &log,
-        record: &out,
-        command_line: shared.command_line,
-        kept: planned.kept,
-        last: Instant::now(),
-        quiet: args.quiet,
-    };
+    let mut writer = started(game, &planned, &out, saving.decided_before())?;
+    let mut checkpoints = saving.writer(&out, shared.command_line, planned.kept, args.quiet);
     let mut progress = Pieces::new(args, &planned, run.planned);
-    interrupt::polled(saved.path.is_some());
+    interrupt::polled(saving.writes());
     let (line, traffic) = pool.install(|| {
         // The writer's estimate of the run's end, as of the pieces decided, for the progress.
         let expected = std::cell::Cell::new(None);
         let report = &mut |s: &DepthStats| progress.depth(s, expected.get());
         let mut stream = streamed(&mut writer, &out, &expected);
         let decided = &mut |codes: &[_]| {
-            lock(&log).extend_from_slice(codes);
+            saving.log(codes);
             stream(codes);
         };
-        let mut options = Options::new(&width).clock(&clock).processes(processes);
-        if saved.path.is_some() {
-            options = options.checkpoints(&mut checkpoints);
-        }
-        if let Some(r) = &resume {
-            options = options.resume(&r.snapshot);
-        }
+        let options = Options::new(&width).clock(&clock).processes(processes);
+        let options = saving.options(options, &mut checkpoints);
         let line = beam_search(&search, &run, options.progress(report).decided(decided));
         let traffic = line.traffic;
         (line, traffic)
@@ -248,6 +220,8 @@ pub fn pipeline<S: Solver>(
     progress.finish(&line.stats);
     let search_seconds = began.elapsed().as_secs_f64();
     let verdict = writer.finish(&line, &out)?;
+    let expected =
+        limits::estimated_bytes_with(share, planned.bytes_per_state, planned.input_bytes);
     let finished = Finished {
         game: game.id(),
         args,
@@ -259,62 +233,25 @@ pub fn pipeline<S: Solver>(
         kept: planned.kept,
         search_seconds,
         wall_seconds: began.elapsed().as_secs_f64(),
-        expected_bytes: limits::estimated_bytes_with(
-            share,
-            planned.bytes_per_state,
-            planned.input_bytes,
-        ),
+        expected_bytes: expected,
     };
     finished.report(verdict)
 }
 
-/// Where a run's checkpoints go and what run they are of.
-struct Saved {
-    /// `--checkpoint`, else beside the record where it goes to a file (None: nowhere, and an
-    /// interrupt ends the run at once, as without checkpoints).
-    path: Option<PathBuf>,
-    identity: checkpoint::Identity,
-}
-
-impl Saved {
-    fn plan<S: Solver, P>(
-        game: &S,
-        shared: &Shared,
-        options: &clap::ArgMatches,
-        planned: &Planned<P>,
-        distributed: bool,
-    ) -> Result<Saved, CliError> {
-        let args = shared.args;
-        let path = match &args.checkpoint {
-            Some(path) => Some(path.clone()),
-            None if distributed => None,
-            None => checkpoint::beside_the_record(),
-        };
-        let needed = path.is_some() || args.resume.is_some();
-        let identity = match needed {
-            true => checkpoint::Identity::of(game.id(), options, &planned.inputs)?,
-            false => checkpoint::Identity::of(game.id(), options, &[])?,
-        };
-        if let Some(path) = &args.checkpoint {
-            let inputs: Vec<(&str, Option<&Path>)> = (planned.inputs.iter())
-                .map(|(what, path)| (*what, Some(path.as_path())))
-                .chain([("checkpoint (--resume)", args.resume.as_deref())])
-                .filter(|(what, _)| !what.starts_with("checkpoint"))
-                .collect();
-            check_output("--checkpoint", path, &inputs)?;
-        }
-        Ok(Saved { path, identity })
+/// The record's writer, its start written (the header, the pieces kept from --from-record),
+/// then the pieces `decided` by the run a checkpoint resumes.
+fn started<'p, S: Solver>(
+    game: &'p S,
+    planned: &'p Planned<S::Plan>,
+    out: &RecordOut,
+    decided: Option<Vec<<S::Search<'p> as Game>::Code>>,
+) -> Result<S::Writer<'p>, CliError> {
+    let mut writer = game.writer(&planned.plan);
+    writer.start(out).and_then(|()| flushed(out))?;
+    if let Some(decided) = decided {
+        writer.pieces(&decided, out)?;
     }
-}
-
-/// The checkpoint at `path`, checked against this run (`search` names the game's types).
-fn read_checkpoint<G: Game>(
-    _search: &G,
-    path: &Path,
-    identity: &checkpoint::Identity,
-    depths: usize,
-) -> Result<checkpoint::Resume<G::Code>, CliError> {
-    checkpoint::read::<G>(path, identity, depths)
+    Ok(writer)
 }
 
 /// The beam's widths, the share of its widest this process holds, and the worker pool, once
@@ -539,9 +476,4 @@ fn beam(shared: &Shared, default: usize, depths: usize) -> Result<(Width, usize)
         }),
     };
     Ok((width, widest))
-}
-
-/// The placements decided so far, even where a thread panicked while it held them.
-fn lock<T>(log: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    log.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }

@@ -218,6 +218,41 @@ impl In<'_> {
         };
         Ok(some.then_some(b))
     }
+    pub fn stats(&mut self) -> Result<DepthStats, SnapshotError> {
+        Ok(DepthStats {
+            pieces: self.usize()?,
+            beam_size: self.usize()?,
+            best_score: self.get()?,
+            placements: self.get()?,
+            expanded: self.get()?,
+            seconds: super::PhaseSeconds {
+                expand: self.f64()?,
+                select: self.f64()?,
+                advance: self.f64()?,
+            },
+            ..DepthStats::default()
+        })
+    }
+    pub fn plan(&mut self) -> Result<PlanState, SnapshotError> {
+        let width = self.usize()?;
+        let scheduled = self.usize()?;
+        let changes = (0..self.len(16)?)
+            .map(|_| Ok((self.usize()?, self.usize()?)))
+            .collect::<Result<_, SnapshotError>>()?;
+        let segment = (self.f64()?, self.get()?);
+        let (due, since) = (self.usize()?, self.usize()?);
+        let some: bool = self.get()?;
+        let late = (self.usize()?, self.f64()?, self.f64()?);
+        Ok(PlanState {
+            width,
+            scheduled,
+            changes,
+            segment,
+            due,
+            since,
+            late: some.then_some(late),
+        })
+    }
     /// A check that holds in every snapshot this search writes.
     pub fn ensure(holds: bool, what: &'static str) -> Result<(), SnapshotError> {
         if holds {
@@ -237,8 +272,8 @@ pub(crate) struct View<'a, S: Copy, C: Code> {
     pub plan: PlanState,
     pub seconds: f64,
     pub trail: &'a Trail<C>,
-    pub parents: &'a [Node<S>],
-    pub chosen: &'a [Candidate<C>],
+    /// The states the last depth expanded, and the candidates its selection chose.
+    pub beam: (&'a [Node<S>], &'a [Candidate<C>]),
 }
 
 impl<S: Copy + Wire, C: Code> View<'_, S, C> {
@@ -279,15 +314,16 @@ impl<S: Copy + Wire, C: Code> View<'_, S, C> {
         out.f64(late.2);
         out.f64(self.seconds);
         self.trail.save(&mut out);
-        out.len(self.parents.len());
-        for n in self.parents {
+        let (parents, chosen) = self.beam;
+        out.len(parents.len());
+        for n in parents {
             let (state, score, trail) = (n.state, n.score, n.trail);
             out.put(state);
             out.put(score);
             out.put(trail);
         }
-        out.len(self.chosen.len());
-        for c in self.chosen {
+        out.len(chosen.len());
+        for c in chosen {
             out.put(c.key);
             out.put(c.hash);
             out.put(c.score);
@@ -300,8 +336,8 @@ impl<S: Copy + Wire, C: Code> View<'_, S, C> {
 
 impl<S: Copy + Wire, C: Code> Snapshot<S, C> {
     /// The snapshot `bytes` hold, for a search of `depths` depths.
-    pub fn decode(bytes: &[u8], depths: usize) -> Result<Self, SnapshotError> {
-        let mut r = In(bytes);
+    /// The magic, the game's sizes and the depths, checked: the depths done.
+    fn header(r: &mut In, depths: usize) -> Result<usize, SnapshotError> {
         if r.0.len() < MAGIC.len() || &r.0[..MAGIC.len()] != MAGIC {
             return Err(SnapshotError::Magic);
         }
@@ -323,38 +359,15 @@ impl<S: Copy + Wire, C: Code> Snapshot<S, C> {
                 expected: depths,
             });
         }
+        Ok(done)
+    }
+
+    pub fn decode(bytes: &[u8], depths: usize) -> Result<Self, SnapshotError> {
+        let mut r = In(bytes);
+        let done = Self::header(&mut r, depths)?;
         let best = r.best()?;
-        let stats = DepthStats {
-            pieces: r.usize()?,
-            beam_size: r.usize()?,
-            best_score: r.get()?,
-            placements: r.get()?,
-            expanded: r.get()?,
-            seconds: super::PhaseSeconds {
-                expand: r.f64()?,
-                select: r.f64()?,
-                advance: r.f64()?,
-            },
-            ..DepthStats::default()
-        };
-        let width = r.usize()?;
-        let scheduled = r.usize()?;
-        let changes = (0..r.len(16)?)
-            .map(|_| Ok((r.usize()?, r.usize()?)))
-            .collect::<Result<_, SnapshotError>>()?;
-        let segment = (r.f64()?, r.get()?);
-        let (due, since) = (r.usize()?, r.usize()?);
-        let some: bool = r.get()?;
-        let late = (r.usize()?, r.f64()?, r.f64()?);
-        let plan = PlanState {
-            width,
-            scheduled,
-            changes,
-            segment,
-            due,
-            since,
-            late: some.then_some(late),
-        };
+        let stats = r.stats()?;
+        let plan = r.plan()?;
         let seconds = r.f64()?;
         let trail = Trail::restore(&mut r, done)?;
         let parents = (0..r.len(S::BYTES + 12)?)

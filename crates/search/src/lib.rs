@@ -224,12 +224,14 @@ fn on<G: Game>(game: &G, run: &Run<G::State>, options: Options<'_, G::Code>) -> 
             let at = game.depth(snapshot.done - 1);
             let mut held = InProcess::resumed(snapshot.parents, snapshot.chosen, at, width);
             let resumed = Resumed {
-                done: snapshot.done,
-                best: snapshot.best,
-                stats: snapshot.stats,
+                course: Course {
+                    done: snapshot.done,
+                    best: snapshot.best,
+                    stats: snapshot.stats,
+                    trail: snapshot.trail,
+                },
                 plan: snapshot.plan,
                 seconds: snapshot.seconds,
-                trail: snapshot.trail,
             };
             depths(game, run, options, &mut held, Some(resumed))
         }
@@ -253,14 +255,21 @@ fn start<S: Copy>(run: &Run<S>) -> Node<S> {
     }
 }
 
-/// The depth loop's own state where a snapshot left it (the holder's is in the holder).
-struct Resumed<C: Code> {
+/// Where the depth loop stands between two depths: the depths done, the state the answer
+/// ends on so far (None before any piece), the statistics and the trail.
+struct Course<C: Code> {
     done: usize,
     best: Option<Best>,
     stats: DepthStats,
+    trail: Trail<C>,
+}
+
+/// The loop's course where a snapshot left it, with the width plan's position and the time
+/// its clock read (the holder's states are in the holder).
+struct Resumed<C: Code> {
+    course: Course<C>,
     plan: checkpoint::PlanState,
     seconds: f64,
-    trail: Trail<C>,
 }
 
 /// A clock that goes on from where a resumed search's clock stood.
@@ -287,37 +296,23 @@ fn depths<G: Game>(
     resumed: Option<Resumed<G::Code>>,
 ) -> Line<G::Code> {
     let (width, guide) = (options.width, options.guide);
-    let mut progress = options.progress;
-    let mut checkpoints = options.checkpoints;
+    let (mut progress, mut checkpoints) = (options.progress, options.checkpoints);
     let wall = WallClock::start();
     let clock = options.clock.unwrap_or(&wall);
-    assert!(
-        width.beam_width > 0 && width.width_changes.0.iter().all(|&(_, w)| w > 0),
-        "beam width must be positive"
-    );
-    let mut widths = WidthPlan::new(width.beam_width, &width.width_changes, width.time_budget);
+    let (schedule, mut widths) = (&width.width_changes, width.plan());
     let depth_count = run.depths;
-    let mut trail = Trail::new();
     // Where the answer may become no line at all (guided, surviving: a depth that loses the
     // guide's board forgets it), nothing is decided before the end.
     let surviving_guide = guide.is_some() && run.objective == Objective::Survive;
     let mut decided = options.decided.filter(|_| !surviving_guide);
-    // The state the answer ends on so far; None before any piece.
-    let mut best: Option<Best> = None;
-    let mut stats = DepthStats::default();
+    let (course, clock) = Course::start(resumed, &mut widths, clock);
+    let Course {
+        done: first,
+        mut best,
+        mut stats,
+        mut trail,
+    } = course;
     let mut finished = true;
-    let schedule = &width.width_changes;
-    let mut first = 0;
-    let mut since = Since { clock, offset: 0.0 };
-    if let Some(r) = resumed {
-        first = r.done;
-        best = r.best;
-        stats = r.stats;
-        trail = r.trail;
-        widths.resume(r.plan);
-        since.offset = r.seconds - clock.seconds(stats.expanded);
-    }
-    let clock = &since;
 
     for depth in first..depth_count {
         let started = Instant::now();
@@ -342,10 +337,7 @@ fn depths<G: Game>(
         let last = depth + 1 == depth_count;
         best = next_best(best, &chosen, run.objective, guide, last);
         held.advance(at, &mut trail, &mut best, &mut decided);
-        stats.pieces = depth + 1;
-        stats.best_score = best.map_or(0, |b| b.score);
-        stats.beam_size = chosen.size;
-        stats.seconds.add([started, expand_done, selected]);
+        stats.after_depth(depth, best, chosen.size, [started, expand_done, selected]);
         let now = clock.seconds(stats.expanded);
         widths.after_depth(depth + 1, run.planned, stats.expanded, now);
         stats.late = widths.late();
@@ -353,37 +345,113 @@ fn depths<G: Game>(
             progress(&stats);
         }
         let done = depth + 1;
-        if let Some(checkpoints) = checkpoints.as_mut().filter(|_| done < depth_count) {
-            if let Some((parents, chosen)) = held.snapshot().filter(|_| checkpoints.due(done)) {
-                let view = View {
-                    done,
-                    depths: depth_count,
-                    best,
-                    stats: &stats,
-                    plan: widths.state(schedule),
-                    seconds: now,
-                    trail: &trail,
-                    parents,
-                    chosen,
-                };
-                let write = |out: &mut dyn std::io::Write| view.encode(out);
-                checkpoints.take(done, checkpoint::Snapshotter { write: &write });
-            }
+        if let Some(checkpoints) = checkpoints.as_deref_mut().filter(|_| !last) {
+            offer(checkpoints, held, done, |beam| View {
+                done,
+                depths: depth_count,
+                best,
+                stats: &stats,
+                plan: widths.state(schedule),
+                seconds: now,
+                trail: &trail,
+                beam,
+            });
         }
     }
-    if finished && depth_count > 0 {
-        held.finish(&mut trail);
-    }
-    let (placements, score) = match best {
-        Some(b) => (trail.line_to(b, held.comm()), b.score),
-        None => (Vec::new(), run.score),
-    };
+    let whole = finished && depth_count > 0;
+    let (placements, score) = answer(held, &mut trail, best, run.score, whole);
     Line {
         placements,
         score,
         stats,
         width_changes: widths.changes(),
         traffic: None,
+    }
+}
+
+/// The answer's codes, from the first depth not yet decided, and its score: the line to
+/// `best` (None: no piece placed, and the run's own score), once the trail holds the last
+/// depth's steps where the search got there (`whole`).
+fn answer<G: Game>(
+    held: &mut impl Holder<G>,
+    trail: &mut Trail<G::Code>,
+    best: Option<Best>,
+    score: u64,
+    whole: bool,
+) -> (Vec<G::Code>, u64) {
+    if whole {
+        held.finish(trail);
+    }
+    match best {
+        Some(b) => (trail.line_to(b, held.comm()), b.score),
+        None => (Vec::new(), score),
+    }
+}
+
+impl Width {
+    /// The plan of this width's depths, checked.
+    fn plan(&self) -> WidthPlan<'_> {
+        assert!(
+            self.beam_width > 0 && self.width_changes.0.iter().all(|&(_, w)| w > 0),
+            "beam width must be positive"
+        );
+        WidthPlan::new(self.beam_width, &self.width_changes, self.time_budget)
+    }
+}
+
+impl DepthStats {
+    /// After depth `depth`, whose selection kept `size` states and whose answer so far ends
+    /// at `best`, timed at its start, after its expansion and after its selection.
+    fn after_depth(&mut self, depth: usize, best: Option<Best>, size: usize, at: [Instant; 3]) {
+        self.pieces = depth + 1;
+        self.best_score = best.map_or(0, |b| b.score);
+        self.beam_size = size;
+        self.seconds.add(at);
+    }
+}
+
+impl<C: Code> Course<C> {
+    /// Where a search begins: before its first depth, or where a snapshot left it (the width
+    /// plan put back where it was then, and the clock going on from its reading then).
+    fn start<'a>(
+        resumed: Option<Resumed<C>>,
+        widths: &mut WidthPlan,
+        clock: &'a dyn Clock,
+    ) -> (Course<C>, Since<'a>) {
+        let Some(r) = resumed else {
+            return (Course::new(), Since { clock, offset: 0.0 });
+        };
+        widths.resume(r.plan);
+        let offset = r.seconds - clock.seconds(r.course.stats.expanded);
+        (r.course, Since { clock, offset })
+    }
+
+    /// A search's course before its first depth.
+    fn new() -> Course<C> {
+        Course {
+            done: 0,
+            best: None,
+            stats: DepthStats::default(),
+            trail: Trail::new(),
+        }
+    }
+}
+
+/// Offers `checkpoints` a snapshot after `done` depths: where it wants one and the holder takes
+/// them, the snapshot `view` makes of the holder's beam.
+fn offer<'a, G: Game, H: Holder<G>>(
+    checkpoints: &mut dyn Checkpoints,
+    held: &'a H,
+    done: usize,
+    view: impl FnOnce(held::Beamed<'a, G>) -> View<'a, G::State, G::Code>,
+) where
+    G::State: 'a,
+    G::Code: 'a,
+{
+    if let Some(beam) = held.snapshot().filter(|_| checkpoints.due(done)) {
+        let view = view(beam);
+        let write = |out: &mut dyn std::io::Write| view.encode(out);
+        checkpoints.take(done, checkpoint::Snapshotter { write: &write });
     }
 }
 

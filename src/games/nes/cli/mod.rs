@@ -37,7 +37,7 @@ struct OwnCheckArgs {
 struct OwnGenArgs {
     /// NES: games are not sequences but starts; `gen --game nes` lists the distinct starts
     /// known for this level (the title-waits that lead to different games).
-    #[arg(long, value_name = "LEVEL", default_value_t = 19)]
+    #[arg(long, value_name = "LEVEL", default_value_t = 19, value_parser = clap::value_parser!(u8).range(0..=19))]
     start_level: u8,
 }
 

@@ -26,7 +26,7 @@ pub const DEFAULT_WIDTH: usize = 2_000;
 #[derive(clap::Args, Debug)]
 pub struct Options {
     /// NES: the level the game starts on (the menu's, 0..=19).
-    #[arg(long, value_name = "LEVEL")]
+    #[arg(long, value_name = "LEVEL", value_parser = clap::value_parser!(u8).range(0..=19))]
     pub start_level: Option<u8>,
     /// NES: frames idle on the title screen, which choose the piece sequence (see
     /// docs/NES.md for the values known for each level).

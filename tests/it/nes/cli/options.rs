@@ -12,8 +12,11 @@ fn an_unknown_start_is_refused_naming_the_level_and_the_range() {
     assert_usage_error(&r, &["level 19", "title-wait 99999", "0..=255"]);
     let r = solve(&["--start-level", "5", "--title-wait", "32"]);
     assert_usage_error(&r, &["level 5", "0..=31"]);
-    let r = solve(&["--start-level", "20", "--title-wait", "0"]);
-    assert_usage_error(&r, &["level 20", "0..=19"]);
+    // The menu's levels, as the option's help says, whatever the number's type could hold.
+    for level in ["20", "255", "256"] {
+        let r = solve(&["--start-level", level, "--title-wait", "0"]);
+        assert_usage_error(&r, &["--start-level", &format!("{level} is not in 0..=19")]);
+    }
 }
 
 #[test]

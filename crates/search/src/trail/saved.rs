@@ -1,0 +1,91 @@
+//! The trail in a snapshot ([`crate::checkpoint`]): its levels and what compaction keeps from
+//! one call to the next; its buffers are scratch, made anew.
+
+use super::{Part, Trail, TrailEntry};
+use crate::checkpoint::{In, Out, SnapshotError};
+use crate::code::Code;
+
+impl<C: Code> Trail<C> {
+    /// Entries of the last level (0 before the first).
+    pub fn last_level_len(&self) -> usize {
+        match self.starts.as_slice() {
+            [.., a, b] => b - a,
+            _ => 0,
+        }
+    }
+
+    pub fn save(&self, out: &mut Out<'_>) {
+        out.len(self.base);
+        out.len(self.last_gc);
+        out.best(self.pinned);
+        out.len(self.parts.len());
+        for (p, s) in self.parts.iter().zip(&self.starts) {
+            out.put(p.first);
+            out.put(p.total);
+            out.len(*s);
+        }
+        out.len(self.entries.len());
+        for e in &self.entries {
+            out.put(e.parent);
+            out.put(e.placement);
+        }
+    }
+
+    /// The trail [`Trail::save`] wrote, of a search `done` depths in (its levels end at
+    /// `done - 1`: the last depth's chosen states have no step yet).
+    pub fn restore(r: &mut In, done: usize) -> Result<Trail<C>, SnapshotError> {
+        let base = r.usize()?;
+        let last_gc = r.usize()?;
+        let pinned = r.best()?;
+        let levels = r.len(16)?;
+        let mut parts = Vec::with_capacity(levels);
+        let mut starts = Vec::with_capacity(levels + 1);
+        for _ in 0..levels {
+            parts.push(Part {
+                first: r.get()?,
+                total: r.get()?,
+            });
+            starts.push(r.usize()?);
+        }
+        let count = r.len(4 + C::BYTES)?;
+        let mut entries = Vec::with_capacity(count);
+        for _ in 0..count {
+            entries.push(TrailEntry {
+                parent: r.get()?,
+                placement: r.get()?,
+            });
+        }
+        starts.push(entries.len());
+        In::ensure(
+            base + levels + 1 == done.max(1) && last_gc <= base + levels,
+            "the trail's depths",
+        )?;
+        In::ensure(
+            starts.first() == Some(&0) && starts.windows(2).all(|w| w[0] <= w[1]),
+            "the trail's levels",
+        )?;
+        // Every parent is an index into the level below (the bottom level's are all 0).
+        for (i, w) in starts.windows(2).enumerate().skip(1) {
+            let below = starts[i] - starts[i - 1];
+            In::ensure(
+                entries[w[0]..w[1]]
+                    .iter()
+                    .all(|e| ({ e.parent } as usize) < below),
+                "a step's parent past its level",
+            )?;
+        }
+        In::ensure(
+            pinned.is_none_or(|p| p.depth >= base && p.depth < base + levels),
+            "the trail's pinned state",
+        )?;
+        Ok(Trail {
+            entries,
+            starts,
+            parts,
+            base,
+            pinned,
+            last_gc,
+            ..Trail::default()
+        })
+    }
+}
