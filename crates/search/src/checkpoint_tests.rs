@@ -1,6 +1,6 @@
 //! Tests of the snapshots: a search resumed from a snapshot taken after any depth answers with
 //! the line of the search it was taken from, and a damaged snapshot is refused, never trusted.
-use super::streaming_tests::Toy;
+use super::streaming_tests::{run as toy_run, Toy};
 use super::*;
 use std::cell::RefCell;
 
@@ -64,14 +64,12 @@ fn search(
     (decided.into_inner(), line, taken)
 }
 
-fn toy_run(seed: u64, depths: usize, objective: Objective) -> Run<u64> {
-    Run {
-        state: seed,
-        score: 0,
-        depths,
-        planned: depths,
-        objective,
-    }
+/// The whole line of the search resumed from `taken` (the codes decided before it, those
+/// decided after, then its answer's), and its answer.
+fn resumed_from(game: &Toy, run: &Run<u64>, width: &Width, taken: &Taken) -> (Vec<u16>, Line<u16>) {
+    let (after, again, _) = search(game, run, width, vec![], Some(&taken.snapshot));
+    let joined = [taken.decided.clone(), after, again.placements.clone()].concat();
+    (joined, again)
 }
 
 /// Over narrow and wide beams (the wide ones take the expansion's bound), beams that die,
@@ -100,20 +98,15 @@ fn a_search_resumed_from_any_depth_answers_with_the_uninterrupted_line() {
                     let at: Vec<usize> = vec![1, 2, 7, 8, 9, 30, 31, 64, 91, 139, 140];
                     let (decided, line, taken) = search(&game, &run, &width, at, None);
                     let whole = [decided, line.placements.clone()].concat();
-                    for Taken {
-                        done,
-                        snapshot,
-                        decided: before,
-                    } in &taken
-                    {
+                    for taken in &taken {
+                        let done = taken.done;
                         let case = format!(
                             "seed {seed} width {beam_width} deaths {deaths_from} {objective:?} \
                              resumed after {done}"
                         );
-                        let summary = checkpoint::summary::<Toy>(snapshot, depths);
-                        assert_eq!(summary.map(|s| s.done), Ok(*done), "{case}");
-                        let (after, again, _) = search(&game, &run, &width, vec![], Some(snapshot));
-                        let joined = [before.clone(), after, again.placements].concat();
+                        let summary = checkpoint::summary::<Toy>(&taken.snapshot, depths);
+                        assert_eq!(summary.map(|s| s.done), Ok(done), "{case}");
+                        let (joined, again) = resumed_from(&game, &run, &width, taken);
                         assert_eq!(joined, whole, "{case}");
                         assert_eq!(again.score, line.score, "{case}");
                         assert_eq!(again.width_changes.0, line.width_changes.0, "{case}");
@@ -121,7 +114,7 @@ fn a_search_resumed_from_any_depth_answers_with_the_uninterrupted_line() {
                         assert_eq!(again.stats.pieces, line.stats.pieces, "{case}");
                         resumed += 1;
                         // The answer ends at a state the snapshot carried as the best so far.
-                        ended_before += usize::from(whole.len() < *done);
+                        ended_before += usize::from(whole.len() < done);
                     }
                 }
             }
@@ -157,16 +150,10 @@ fn a_budgeted_search_resumes_to_the_same_widths() {
     let (decided, line, taken) = search(&game, &run, &width, at, None);
     assert!(line.width_changes.0.len() >= 2, "{:?}", line.width_changes);
     let whole = [decided, line.placements.clone()].concat();
-    for Taken {
-        done,
-        snapshot,
-        decided: before,
-    } in &taken
-    {
-        let (after, again, _) = search(&game, &run, &width, vec![], Some(snapshot));
-        let joined = [before.clone(), after, again.placements].concat();
-        assert_eq!(joined, whole, "resumed after {done}");
-        assert_eq!(again.width_changes.0, line.width_changes.0, "after {done}");
+    for taken in &taken {
+        let (joined, again) = resumed_from(&game, &run, &width, taken);
+        assert_eq!(joined, whole, "resumed after {}", taken.done);
+        assert_eq!(again.width_changes.0, line.width_changes.0);
     }
 }
 

@@ -66,7 +66,8 @@ struct Streamed {
     line: Line<u16>,
 }
 
-fn run(seed: u64, depths: usize, objective: Objective) -> Run<u64> {
+/// A whole game of `depths` pieces of the toy game from `seed`.
+pub(crate) fn run(seed: u64, depths: usize, objective: Objective) -> Run<u64> {
     Run {
         state: seed,
         score: 0,
