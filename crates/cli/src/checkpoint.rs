@@ -140,8 +140,6 @@ pub struct Resume<C> {
     pub decided: Vec<C>,
     /// The search's snapshot, checked ([`snapshots::summary`]).
     pub snapshot: Vec<u8>,
-    /// Pieces searched when it was written.
-    pub searched: usize,
 }
 
 /// Reads the checkpoint `path` for a run of identity `identity`, whose search is of `G` over
@@ -192,13 +190,9 @@ pub fn read<G: Game>(
     let mut r = Reader::new(&payload[..codes]);
     let decided = (0..header.decided).map(|_| r.read()).collect();
     let snapshot = payload[codes..].to_vec();
-    let summary = snapshots::summary::<G>(&snapshot, depths)
+    snapshots::summary::<G>(&snapshot, depths)
         .map_err(|e| refuse(format!("its search's snapshot {e}")))?;
-    Ok(Resume {
-        decided,
-        snapshot,
-        searched: summary.done,
-    })
+    Ok(Resume { decided, snapshot })
 }
 
 /// Writes a checkpoint at `path`: the header, then `payload`'s bytes and their SHA-256, to a

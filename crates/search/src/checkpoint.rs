@@ -84,8 +84,6 @@ pub struct Summary {
     pub done: usize,
     /// Depths the search had in all.
     pub depths: usize,
-    /// States the beam held.
-    pub states: usize,
 }
 
 /// The width plan's position ([`super::width::WidthPlan`]), as a snapshot holds it.
@@ -422,6 +420,5 @@ pub fn summary<G: super::Game>(bytes: &[u8], depths: usize) -> Result<Summary, S
     Ok(Summary {
         done: snapshot.done,
         depths: snapshot.depths,
-        states: snapshot.chosen.len(),
     })
 }
