@@ -4,29 +4,34 @@
 //! the record the whole run writes, and refuses a checkpoint of another run, naming what
 //! differs.
 //!
-//! The file is a line naming the format, a line of JSON (the run, the counts, the payload's
-//! SHA-256), then the payload: the decided codes and the snapshot. It is written to a
+//! The file is a line naming the format, a line of JSON (the run, the counts, the process),
+//! then the payload (the decided codes and the snapshot) and its SHA-256. It is written to a
 //! temporary file beside its place and renamed over it, so that a kill at any moment leaves
 //! the last checkpoint whole.
+//!
+//! A distributed search (`--distributed`) writes one file per process: process 0's at the
+//! checkpoint's path, with the decided codes, and each other process's beside it, named for
+//! its number and the pieces searched ([`share_path`]). The others' files are written first;
+//! process 0's file, renamed into place once every one of them is whole, makes them the
+//! checkpoint, and only then are the others' earlier files removed: a kill at any moment
+//! leaves process 0's file naming files that are all there.
+
+mod saving;
+
+pub use saving::{beside_the_record, RunIs, Saving, Writer};
 
 use super::errors::CliError;
-use super::files::check_output;
-use super::interrupt::{self, checkpoint_advice, RecordOut};
-use super::runs::SolveArgs;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use std::ffi::OsString;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
-use std::time::Instant;
-use tetris_kit::text::plural;
-use tetris_search::checkpoint::{self as snapshots, Checkpoints, Snapshotter};
+use tetris_search::checkpoint::{self as snapshots, Place};
 use tetris_search::wire::Reader;
-use tetris_search::{Game, Options, Wire};
+use tetris_search::{Game, Wire};
 
-/// The first line of every checkpoint file.
-const FIRST_LINE: &str = "tetris-opt solve checkpoint, format 1\n";
+/// The first line of every checkpoint file, and its start, which names the format.
+const FIRST_LINE: &str = "tetris-opt solve checkpoint, format 2\n";
+const FORMAT: &str = "tetris-opt solve checkpoint, format ";
 
 /// The options that change nothing of the record, left out of a run's identity.
 const NOT_THE_RUN: &[&str] = &[
@@ -129,6 +134,17 @@ struct Header {
     searched: usize,
     /// Placements the search had decided by then, in the payload first.
     decided: usize,
+    /// The process that wrote it, and the processes of its search (0 and 1: one process).
+    process: usize,
+    processes: usize,
+}
+
+/// The file where process `process` of a distributed search keeps its share of the checkpoint
+/// `path` taken after `searched` pieces.
+pub fn share_path(path: &Path, process: usize, searched: usize) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(format!(".process{process}.after{searched}"));
+    PathBuf::from(name)
 }
 
 /// Bytes of the SHA-256 that ends a checkpoint file: the digest of the payload before it.
@@ -140,22 +156,29 @@ pub struct Resume<C> {
     pub decided: Vec<C>,
     /// The search's snapshot, checked ([`snapshots::summary`]).
     pub snapshot: Vec<u8>,
+    /// Pieces searched when it was written.
+    pub searched: usize,
 }
 
 /// Reads the checkpoint `path` for a run of identity `identity`, whose search is of `G` over
-/// `depths` depths: refused, naming what differs, where it is of another run, and where it
-/// is damaged.
+/// `depths` depths held at `place`: refused, naming what differs, where it is of another run
+/// or another job's size, and where it is damaged.
 pub fn read<G: Game>(
     path: &Path,
     identity: &Identity,
     depths: usize,
+    place: Place,
 ) -> Result<Resume<G::Code>, CliError> {
     let refuse = |why: String| CliError::usage(format!("--resume {}: {why}", path.display()));
     let mut bytes = Vec::new();
     (std::fs::File::open(path).and_then(|mut f| f.read_to_end(&mut bytes)))
         .map_err(|e| refuse(format!("cannot read it: {e}")))?;
     let Some(rest) = bytes.strip_prefix(FIRST_LINE.as_bytes()) else {
-        return Err(refuse("not a checkpoint of solve".to_string()));
+        let why = match bytes.starts_with(FORMAT.as_bytes()) {
+            true => "a checkpoint in another format, of another version of solve",
+            false => "not a checkpoint of solve",
+        };
+        return Err(refuse(why.to_string()));
     };
     let end = (rest.iter().position(|&b| b == b'\n'))
         .ok_or_else(|| refuse("its header is cut short".to_string()))?;
@@ -176,6 +199,20 @@ pub fn read<G: Game>(
     if let Some(why) = header.identity.differs(identity) {
         return Err(refuse(format!("a checkpoint of another run: {why}")));
     }
+    if header.processes != place.processes {
+        let processes = |n: usize| match n {
+            1 => "one process".to_string(),
+            n => format!("{n} processes"),
+        };
+        return Err(refuse(format!(
+            "written by a search over {}, and this one runs over {}: resume it as {} \
+             (mpirun -np {} ... --distributed)",
+            processes(header.processes),
+            processes(place.processes),
+            processes(header.processes),
+            header.processes
+        )));
+    }
     if Sha256::digest(payload).as_slice() != digest {
         return Err(refuse(
             "cut short or damaged (its contents do not match their digest)".to_string(),
@@ -190,18 +227,23 @@ pub fn read<G: Game>(
     let mut r = Reader::new(&payload[..codes]);
     let decided = (0..header.decided).map(|_| r.read()).collect();
     let snapshot = payload[codes..].to_vec();
-    snapshots::summary::<G>(&snapshot, depths)
+    snapshots::summary::<G>(&snapshot, depths, place)
         .map_err(|e| refuse(format!("its search's snapshot {e}")))?;
-    Ok(Resume { decided, snapshot })
+    Ok(Resume {
+        decided,
+        snapshot,
+        searched: header.searched,
+    })
 }
 
-/// Writes a checkpoint at `path`: the header, then `payload`'s bytes and their SHA-256, to a
-/// temporary file in its folder, synced, then renamed over it. Returns the payload's bytes.
+/// Writes a checkpoint for `path`: the header, then `payload`'s bytes and their SHA-256, to a
+/// temporary file in its folder, synced, for the caller to rename over `path`
+/// ([`tempfile::NamedTempFile::persist`]). With the payload's bytes.
 fn write(
     path: &Path,
     header: &Header,
     payload: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
-) -> std::io::Result<u64> {
+) -> std::io::Result<(tempfile::NamedTempFile, u64)> {
     let folder = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
@@ -227,8 +269,7 @@ fn write(
         bytes
     };
     file.as_file().sync_all()?;
-    file.persist(path).map_err(|e| e.error)?;
-    Ok(bytes)
+    Ok((file, bytes))
 }
 
 /// A writer that hashes what goes through it.
@@ -248,227 +289,4 @@ impl<W: Write> Write for Hashed<'_, W> {
     fn flush(&mut self) -> std::io::Result<()> {
         self.out.flush()
     }
-}
-
-/// What a run is, for [`Saving::plan`]: its game, its options, the files it reads and whether
-/// it runs over an MPI job's processes.
-pub type RunIs<'a> = (
-    &'a str,
-    &'a clap::ArgMatches,
-    &'a [(&'static str, PathBuf)],
-    bool,
-);
-
-/// Where a run's checkpoints go, what run they are of, the checkpoint it resumes, and the
-/// placements decided so far (which a checkpoint holds).
-pub struct Saving<C> {
-    /// `--checkpoint`, else beside the record where it goes to a file (None: nowhere, and an
-    /// interrupt ends the run at once, as without checkpoints).
-    path: Option<PathBuf>,
-    every: Option<f64>,
-    identity: Identity,
-    /// The search's snapshot `--resume` goes on from.
-    snapshot: Option<Vec<u8>>,
-    /// The placements decided so far (from the checkpoint resumed first), kept only where a
-    /// checkpoint can be written.
-    decided: Mutex<Vec<C>>,
-}
-
-impl<C: Wire + Copy> Saving<C> {
-    /// The checkpoints of a run of `game` with `options` reading `inputs` (over the processes
-    /// of an MPI job where `distributed`), whose search is of `G` over `depths` depths: where
-    /// they go (none under `--distributed`), and the checkpoint `--resume` names, read and
-    /// checked against the run.
-    pub fn plan<G: Game<Code = C>>(
-        (game, options, inputs, distributed): RunIs,
-        args: &SolveArgs,
-        _search: &G,
-        depths: usize,
-    ) -> Result<Saving<C>, CliError> {
-        let path = match &args.checkpoint {
-            Some(path) => Some(path.clone()),
-            None if distributed => None,
-            None => beside_the_record(),
-        };
-        let needed = path.is_some() || args.resume.is_some();
-        let identity = Identity::of(game, options, if needed { inputs } else { &[] })?;
-        if let Some(out) = &args.checkpoint {
-            let read: Vec<(&str, Option<&Path>)> = (inputs.iter())
-                .map(|(what, path)| (*what, Some(path.as_path())))
-                .collect();
-            check_output("--checkpoint", out, &read)?;
-        }
-        let (snapshot, decided) = match &args.resume {
-            Some(file) => {
-                let resume = read::<G>(file, &identity, depths)?;
-                (Some(resume.snapshot), resume.decided)
-            }
-            None => (None, Vec::new()),
-        };
-        Ok(Saving {
-            path,
-            every: args.checkpoint_every,
-            identity,
-            snapshot,
-            decided: Mutex::new(decided),
-        })
-    }
-
-    /// Whether an interrupt writes a checkpoint.
-    pub fn writes(&self) -> bool {
-        self.path.is_some()
-    }
-
-    /// The placements the resumed checkpoint had decided, which the record starts with.
-    pub fn decided_before(&self) -> Option<Vec<C>> {
-        let decided = lock(&self.decided);
-        (!decided.is_empty()).then(|| decided.clone())
-    }
-
-    /// Keeps the placements the search decided, where a checkpoint may need them.
-    pub fn log(&self, codes: &[C]) {
-        if self.writes() {
-            lock(&self.decided).extend_from_slice(codes);
-        }
-    }
-
-    /// The search's checkpoints, written by `writer`, and the snapshot it resumes.
-    pub fn options<'a>(
-        &'a self,
-        options: Options<'a, C>,
-        writer: &'a mut Writer<'_, C>,
-    ) -> Options<'a, C> {
-        let options = match self.writes() {
-            true => options.checkpoints(writer),
-            false => options,
-        };
-        match &self.snapshot {
-            Some(snapshot) => options.resume(snapshot),
-            None => options,
-        }
-    }
-
-    /// What writes the checkpoints of a run whose record goes to `record`.
-    pub fn writer<'a>(
-        &'a self,
-        record: &'a RecordOut,
-        command_line: &'a [OsString],
-        kept: usize,
-        quiet: bool,
-    ) -> Writer<'a, C> {
-        Writer {
-            saving: self,
-            record,
-            command_line,
-            kept,
-            last: Instant::now(),
-            quiet,
-        }
-    }
-}
-
-/// The placements decided so far, even where a thread panicked while it held them.
-fn lock<T>(decided: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    decided
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-/// The search's [`Checkpoints`]: one every `--checkpoint-every` and, after an interrupt, one
-/// more, which ends the run.
-pub struct Writer<'a, C> {
-    saving: &'a Saving<C>,
-    record: &'a RecordOut,
-    command_line: &'a [OsString],
-    /// Pieces kept from --from-record, before the searched ones.
-    kept: usize,
-    last: Instant,
-    quiet: bool,
-}
-
-impl<C: Wire + Copy> Checkpoints for Writer<'_, C> {
-    fn due(&mut self, _done: usize) -> bool {
-        if interrupt::interrupted().is_some() {
-            return true;
-        }
-        let every = self.saving.every.filter(|_| self.saving.writes());
-        every.is_some_and(|s| self.last.elapsed().as_secs_f64() >= s)
-    }
-
-    fn take(&mut self, done: usize, snapshot: Snapshotter<'_>) {
-        let signal = interrupt::interrupted();
-        let Some(path) = self.saving.path.clone() else {
-            if let Some(signal) = signal {
-                interrupt::polled(false);
-                interrupt::stop_now(signal);
-            }
-            return;
-        };
-        let decided = lock(&self.saving.decided);
-        let header = Header {
-            version: env!("CARGO_PKG_VERSION").to_string(),
-            identity: self.saving.identity.clone(),
-            searched: done,
-            decided: decided.len(),
-        };
-        let started = Instant::now();
-        let written = write(&path, &header, |out| {
-            let mut codes = Vec::with_capacity(decided.len() * C::BYTES);
-            for c in decided.iter() {
-                c.put(&mut codes);
-            }
-            out.write_all(&codes)?;
-            snapshot.write_to(out)
-        });
-        drop(decided);
-        self.last = Instant::now();
-        let mut stderr = std::io::stderr().lock();
-        match (&written, signal) {
-            (Err(e), _) => {
-                let _ = writeln!(
-                    stderr,
-                    "\nwarning: cannot write the checkpoint {}: {e}",
-                    path.display()
-                );
-            }
-            (Ok(bytes), None) if !self.quiet => {
-                let _ = writeln!(
-                    stderr,
-                    "\ncheckpoint after {}: {} ({:.1} MB in {:.1} s)",
-                    plural(self.kept + done, "piece"),
-                    path.display(),
-                    *bytes as f64 / 1e6,
-                    started.elapsed().as_secs_f64()
-                );
-            }
-            _ => {}
-        }
-        let Some(signal) = signal else {
-            return;
-        };
-        if written.is_err() {
-            drop(stderr);
-            interrupt::polled(false);
-            interrupt::stop_now(signal);
-        }
-        let pieces = self.record.close_cut();
-        let _ = writeln!(
-            stderr,
-            "\n{}",
-            checkpoint_advice(self.command_line, pieces, &path)
-        );
-        std::process::exit(128 + signal);
-    }
-}
-
-/// Where an interrupt writes its checkpoint without `--checkpoint`: beside the record, where
-/// standard output is a regular file.
-pub fn beside_the_record() -> Option<PathBuf> {
-    let path = std::fs::read_link("/proc/self/fd/1").ok()?;
-    if !path.is_file() {
-        return None;
-    }
-    let mut name = path.into_os_string();
-    name.push(".checkpoint");
-    Some(PathBuf::from(name))
 }

@@ -2,10 +2,14 @@
 //! bar with an ETA on a terminal; elsewhere (a log file, nohup, CI), where a bar does not
 //! draw, a plain line at most every `every` seconds (0: at every step).
 
+use crate::runs::SolveArgs;
 use crate::say;
+use crate::solve::Planned;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::time::Instant;
+use tetris_search::width::Late;
+use tetris_search::DepthStats;
 
 /// A run's progress, counted in steps (pieces, trials) of a known or unknown total.
 pub struct Progress {
@@ -114,4 +118,78 @@ impl Progress {
     pub fn finish(&self) {
         self.bar.finish_and_clear();
     }
+}
+
+/// The run's progress in pieces, the kept ones counted.
+pub struct Pieces {
+    progress: Progress,
+    kept: usize,
+    /// The pieces the run is expected to end with.
+    total: u64,
+    quiet: bool,
+    /// The time budget's deadline was found out of reach, and the user told.
+    warned: bool,
+}
+
+impl Pieces {
+    pub fn new<P>(args: &SolveArgs, planned: &Planned<P>, searched: usize) -> Pieces {
+        let total = (planned.kept + searched) as u64;
+        let mut progress = Progress::new("piece", Some(total), args.quiet, args.progress_every);
+        if planned.about {
+            progress = progress.about();
+        }
+        Pieces {
+            progress,
+            kept: planned.kept,
+            total,
+            quiet: args.quiet,
+            warned: false,
+        }
+    }
+
+    /// A depth searched: its piece, with the best score, the beam and the speed; `expected`,
+    /// the pieces the game expects to end with as of the pieces decided (the kept ones not
+    /// counted).
+    pub fn depth(&mut self, s: &DepthStats, expected: Option<u64>) {
+        let piece = (self.kept + s.pieces) as u64;
+        if let Some(late) = s.late.filter(|_| !self.warned) {
+            self.warned = true;
+            self.progress.note(&late_warning(&late, self.kept));
+        }
+        if let Some(expected) = expected {
+            self.total = self.kept as u64 + expected;
+            self.progress.estimate(self.total);
+        }
+        // A narrow beam's depths take microseconds: a message nobody sees is not made.
+        if !self.quiet && (piece.is_multiple_of(16) || piece == self.total) {
+            let message = format!(
+                "best {} beam {} {:.1}M placements/s",
+                s.best_score,
+                s.beam_size,
+                s.placements as f64 / self.progress.elapsed().max(1e-9) / 1e6
+            );
+            self.progress.update(piece, &message);
+        }
+    }
+
+    /// The search's end (`stats`, its last depth's): the last piece, where the progress
+    /// stopped short of it (a game that ended past its estimate, or between two updates).
+    pub fn finish(mut self, stats: &DepthStats) {
+        let last = (self.kept + stats.pieces) as u64;
+        if !(self.quiet || last.is_multiple_of(16) || last == self.total) {
+            let message = format!("best {} beam {}", stats.best_score, stats.beam_size);
+            self.progress.update(last, &message);
+        }
+        self.progress.finish();
+    }
+}
+
+/// The warning of a time budget whose deadline even a beam of one state cannot meet.
+fn late_warning(late: &Late, kept: usize) -> String {
+    format!(
+        "warning: --time-budget cannot be met: at piece {}, even a beam of width 1 would take \
+         about {:.1} s in all, past the deadline; the search goes on at width 1",
+        kept + late.depth,
+        late.seconds
+    )
 }

@@ -46,8 +46,9 @@ pub struct SolveArgs {
     /// Write a checkpoint of the search to FILE: on Ctrl-C or SIGTERM (the run then ends), and
     /// every --checkpoint-every. `--resume FILE` goes on from it to the record the whole run
     /// writes, byte for byte. Without it an interrupt writes its checkpoint beside the record
-    /// (RECORD.checkpoint), where the record goes to a file.
-    #[arg(long, value_name = "FILE", conflicts_with = "distributed")]
+    /// (RECORD.checkpoint), where the record goes to a file. Under --distributed each other
+    /// process writes its share beside FILE (FILE.processN.afterK).
+    #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
     /// How often to write the checkpoint (seconds, or 90s, 15m, 1.5h), after the depth that
     /// ends past it.
@@ -56,7 +57,7 @@ pub struct SolveArgs {
     /// Go on from a checkpoint (--checkpoint) to the record the run that wrote it would have
     /// written, given the same input and options as that run (what differs is refused). The
     /// whole record is written, its first pieces from the checkpoint.
-    #[arg(long, value_name = "FILE", conflicts_with = "distributed")]
+    #[arg(long, value_name = "FILE")]
     pub resume: Option<PathBuf>,
     /// Spread the search over the processes of an MPI job (`mpirun -np 4 solve --distributed
     /// ...`, with a binary built with `--features mpi`; see docs/SCALING.md); without MPI, one

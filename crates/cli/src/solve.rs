@@ -11,7 +11,7 @@ use super::checkpoint;
 use super::distributed;
 use super::interrupt::{self, resume_advice, RecordOut};
 use super::limits;
-use super::progress::Progress;
+use super::progress::Pieces;
 use super::registry::GameCli;
 use super::runs::{Output, Solve, SolveArgs};
 use super::summary::Finished;
@@ -23,7 +23,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use tetris_kit::text::plural;
-use tetris_search::width::{Late, TimeBudget, WallClock, MIN_BUDGET_SECONDS};
+use tetris_search::width::{TimeBudget, WallClock, MIN_BUDGET_SECONDS};
 use tetris_search::{beam_search, Comm, DepthStats, Game, Options, Processes, Run, Width};
 
 /// A game's side of `solve`.
@@ -181,24 +181,23 @@ pub fn pipeline<S: Solver>(
         processes,
     );
     let (width, share, pool) = agree(comm, setup)?;
+    let args = shared.args;
+    let inputs = planned.inputs.as_slice();
+    let run_is = (game.id(), options, inputs, comm);
+    let saving = checkpoint::Saving::plan(run_is, args, &search, run.depths)?;
+    if let Some(comm) = comm.filter(|c| c.rank() != 0) {
+        return other_process(&search, &run, (&width, &pool), comm, &saving);
+    }
     let processes = comm.map_or(Processes::One, Processes::Many);
     let clock = WallClock::start();
-    if comm.is_some_and(|c| c.rank() != 0) {
-        let options = || Options::new(&width).clock(&clock).processes(processes);
-        pool.install(|| beam_search(&search, &run, options()));
-        return Ok(());
-    }
-    let args = shared.args;
     if !args.quiet {
         (args.search).print_estimate_with(share, planned.bytes_per_state, planned.input_bytes);
     }
     let began = Instant::now();
-    let inputs = planned.inputs.as_slice();
-    let run_is = (game.id(), options, inputs, comm.is_some());
-    let saving = checkpoint::Saving::plan(run_is, args, &search, run.depths)?;
-    let out = record_out(output, shared, &planned)?;
-    let mut writer = started(game, &planned, &out, saving.decided_before())?;
-    let mut checkpoints = saving.writer(&out, shared.command_line, planned.kept, args.quiet);
+    let out = record_out(output, shared, &planned)
+        .and_then(|out| Ok((started(game, &planned, &out, saving.decided_before())?, out)));
+    let (mut writer, out) = agree(comm, out)?;
+    let mut checkpoints = saving.writer(Some(&out), shared.command_line, planned.kept, args.quiet);
     let mut progress = Pieces::new(args, &planned, run.planned);
     interrupt::polled(saving.writes());
     let (line, traffic) = pool.install(|| {
@@ -217,6 +216,7 @@ pub fn pipeline<S: Solver>(
         (line, traffic)
     });
     interrupt::polled(false);
+    ended(line.stopped)?;
     progress.finish(&line.stats);
     let search_seconds = began.elapsed().as_secs_f64();
     let verdict = writer.finish(&line, &out)?;
@@ -236,6 +236,29 @@ pub fn pipeline<S: Solver>(
         expected_bytes: expected,
     };
     finished.report(verdict)
+}
+
+/// Process `comm.rank()` (not 0) of a distributed run: its share of the search of `run`, as
+/// `width` says, on `pool`'s threads, with its files of `saving`'s checkpoints; it prints
+/// nothing.
+fn other_process<G: Game>(
+    search: &G,
+    run: &Run<G::State>,
+    (width, pool): (&Width, &rayon::ThreadPool),
+    comm: &dyn Comm,
+    saving: &checkpoint::Saving<G::Code>,
+) -> Result<(), CliError> {
+    // Process 0's record started.
+    distributed::agree(comm, Ok(()))?;
+    let mut checkpoints = saving.writer(None, &[], 0, true);
+    interrupt::polled(saving.writes());
+    let clock = WallClock::start();
+    let line = pool.install(|| {
+        let options = Options::new(width).clock(&clock);
+        let options = options.processes(Processes::Many(comm));
+        beam_search(search, run, saving.options(options, &mut checkpoints))
+    });
+    ended(line.stopped)
 }
 
 /// The record's writer, its start written (the header, the pieces kept from --from-record),
@@ -323,78 +346,15 @@ fn streamed<'a, W: Writer>(
     }
 }
 
-/// The run's progress in pieces, the kept ones counted.
-struct Pieces {
-    progress: Progress,
-    kept: usize,
-    /// The pieces the run is expected to end with.
-    total: u64,
-    quiet: bool,
-    /// The time budget's deadline was found out of reach, and the user told.
-    warned: bool,
-}
-
-impl Pieces {
-    fn new<P>(args: &SolveArgs, planned: &Planned<P>, searched: usize) -> Pieces {
-        let total = (planned.kept + searched) as u64;
-        let mut progress = Progress::new("piece", Some(total), args.quiet, args.progress_every);
-        if planned.about {
-            progress = progress.about();
-        }
-        Pieces {
-            progress,
-            kept: planned.kept,
-            total,
-            quiet: args.quiet,
-            warned: false,
-        }
+/// The end of a search that stopped after the checkpoint an interrupt asked for (`stopped`):
+/// the exit code of the signal, all said already.
+fn ended(stopped: bool) -> Result<(), CliError> {
+    match stopped {
+        true => Err(CliError::reported(
+            128 + interrupt::interrupted().unwrap_or(signal_hook::consts::SIGTERM),
+        )),
+        false => Ok(()),
     }
-
-    /// A depth searched: its piece, with the best score, the beam and the speed; `expected`,
-    /// the pieces the game expects to end with as of the pieces decided (the kept ones not
-    /// counted).
-    fn depth(&mut self, s: &DepthStats, expected: Option<u64>) {
-        let piece = (self.kept + s.pieces) as u64;
-        if let Some(late) = s.late.filter(|_| !self.warned) {
-            self.warned = true;
-            self.progress.note(&late_warning(&late, self.kept));
-        }
-        if let Some(expected) = expected {
-            self.total = self.kept as u64 + expected;
-            self.progress.estimate(self.total);
-        }
-        // A narrow beam's depths take microseconds: a message nobody sees is not made.
-        if !self.quiet && (piece.is_multiple_of(16) || piece == self.total) {
-            let message = format!(
-                "best {} beam {} {:.1}M placements/s",
-                s.best_score,
-                s.beam_size,
-                s.placements as f64 / self.progress.elapsed().max(1e-9) / 1e6
-            );
-            self.progress.update(piece, &message);
-        }
-    }
-
-    /// The search's end (`stats`, its last depth's): the last piece, where the progress
-    /// stopped short of it (a game that ended past its estimate, or between two updates).
-    fn finish(mut self, stats: &DepthStats) {
-        let last = (self.kept + stats.pieces) as u64;
-        if !(self.quiet || last.is_multiple_of(16) || last == self.total) {
-            let message = format!("best {} beam {}", stats.best_score, stats.beam_size);
-            self.progress.update(last, &message);
-        }
-        self.progress.finish();
-    }
-}
-
-/// The warning of a time budget whose deadline even a beam of one state cannot meet.
-fn late_warning(late: &Late, kept: usize) -> String {
-    format!(
-        "warning: --time-budget cannot be met: at piece {}, even a beam of width 1 would take \
-         about {:.1} s in all, past the deadline; the search goes on at width 1",
-        kept + late.depth,
-        late.seconds
-    )
 }
 
 /// Whether every process got this far ([`distributed::agree`]); this process's own result

@@ -13,30 +13,59 @@
 //! A snapshot carries no checksum of its own: the caller's file does ([`Checkpoints::take`]
 //! hands it the bytes to wrap). Decoding checks every length and index, so a snapshot of
 //! another game, another binary or cut short is refused, never trusted.
+//!
+//! Over several processes ([`super::distributed`]) each process takes a snapshot of its own
+//! share at once: its states (built, with their board hashes) and its stretch of the trail.
+//! It names the process it was taken on, and resumes on that process of a job of as many.
 
 use super::candidates::Candidate;
 use super::code::Code;
+use super::comm::{gather_u64, Comm};
 use super::expand::Node;
+use super::held::Beamed;
 use super::trail::{Best, Trail};
 use super::wire::Wire;
 use super::DepthStats;
 use std::io::Write;
 
+mod bytes;
+pub(crate) use bytes::{In, Out};
+
 /// Where a search's snapshots go: asked after each depth, except the last, whether one is due.
+///
+/// Over several processes every process has its own, and each call is made on all of them at
+/// once; process 0's answers count for all of them.
 pub trait Checkpoints {
     /// Whether to take a snapshot after the first `done` depths of the search.
     fn due(&mut self, done: usize) -> bool;
     /// Takes the snapshot after `done` depths ([`super::Options::resume`] goes on from it):
-    /// `snapshot` writes its bytes to the writer it is given.
-    fn take(&mut self, done: usize, snapshot: Snapshotter<'_>);
+    /// `snapshot` writes its bytes to the writer it is given. Whether the search stops here
+    /// (its answer then has no placement and says it stopped: [`super::Line::stopped`]).
+    fn take(&mut self, done: usize, snapshot: Snapshotter<'_>) -> bool;
 }
 
 /// A snapshot about to be written ([`Checkpoints::take`]).
 pub struct Snapshotter<'a> {
     pub(crate) write: &'a dyn Fn(&mut dyn Write) -> std::io::Result<()>,
+    pub(crate) comm: &'a dyn Comm,
 }
 
 impl Snapshotter<'_> {
+    /// This process's number and the processes of the search: a snapshot resumes on the
+    /// process of that number in a job of as many.
+    pub fn process(&self) -> (usize, usize) {
+        (self.comm.rank(), self.comm.size())
+    }
+
+    /// Whether `ok` holds on every process (each process calls it at once): what a caller
+    /// that writes each process's snapshot apart waits on before it makes them the
+    /// checkpoint.
+    pub fn on_all(&self, ok: bool) -> bool {
+        gather_u64(self.comm, &[u64::from(ok)])
+            .iter()
+            .all(|v| v[0] == 1)
+    }
+
     /// Writes the snapshot's bytes to `out`.
     pub fn write_to(&self, out: &mut dyn Write) -> std::io::Result<()> {
         (self.write)(out)
@@ -53,7 +82,7 @@ impl Snapshotter<'_> {
 
 /// The first bytes of every snapshot, and its layout's number: a layout that changes gets a
 /// new number, and an older snapshot is refused.
-const MAGIC: &[u8; 8] = b"beamsnp1";
+const MAGIC: &[u8; 8] = b"beamsnp2";
 
 /// Why a snapshot cannot be resumed.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -75,6 +104,20 @@ pub enum SnapshotError {
         depths: usize,
         expected: usize,
     },
+    #[error("taken on {}, not on {}", on(*.found), on(*.expected))]
+    Process {
+        /// (spread over processes, this process, processes)
+        found: (bool, usize, usize),
+        expected: (bool, usize, usize),
+    },
+}
+
+/// Where a snapshot was taken, as a person reads it.
+fn on((spread, rank, size): (bool, usize, usize)) -> String {
+    match spread {
+        false => "a search in one process".to_string(),
+        true => format!("process {rank} of a distributed search of {size}"),
+    }
 }
 
 /// What a snapshot says of the search it was taken from, before it is resumed.
@@ -84,6 +127,28 @@ pub struct Summary {
     pub done: usize,
     /// Depths the search had in all.
     pub depths: usize,
+}
+
+/// Where a search's states are held, as a snapshot names it: in one process, or spread over
+/// processes (this one's number, and their count).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Place {
+    pub spread: bool,
+    pub process: usize,
+    pub processes: usize,
+}
+
+impl Place {
+    /// A search in one process, not spread.
+    pub const ONE: Place = Place {
+        spread: false,
+        process: 0,
+        processes: 1,
+    };
+
+    fn parts(self) -> (bool, usize, usize) {
+        (self.spread, self.process, self.processes)
+    }
 }
 
 /// The width plan's position ([`super::width::WidthPlan`]), as a snapshot holds it.
@@ -111,154 +176,17 @@ pub(crate) struct Snapshot<S: Copy, C: Code> {
     /// The seconds the search's clock read when it was taken.
     pub seconds: f64,
     pub trail: Trail<C>,
-    /// The states the last depth expanded, and the candidates its selection chose among their
-    /// children.
+    pub beam: HeldBeam<S, C>,
+}
+
+/// The holder's part of a snapshot ([`Beamed`], owned).
+pub(crate) struct HeldBeam<S: Copy, C: Code> {
+    /// In one process, the states the last depth expanded, and the candidates its selection
+    /// chose among their children; spread, the states the last depth chose, and their board
+    /// hashes.
     pub parents: Vec<Node<S>>,
     pub chosen: Vec<Candidate<C>>,
-}
-
-/// Writes values one after the other to a writer, through a buffer of its own (a snapshot
-/// is never held whole in memory: at a wide beam it is a tenth of the search's); the first
-/// error is kept and the rest is not written.
-pub(crate) struct Out<'a> {
-    buf: Vec<u8>,
-    sink: &'a mut dyn Write,
-    error: Option<std::io::Error>,
-}
-
-/// Bytes [`Out`] gathers before it writes them on.
-const OUT_BUFFER: usize = 1 << 16;
-
-impl<'a> Out<'a> {
-    pub fn new(sink: &'a mut dyn Write) -> Out<'a> {
-        Out {
-            buf: Vec::with_capacity(OUT_BUFFER + 64),
-            sink,
-            error: None,
-        }
-    }
-    pub fn put<T: Wire>(&mut self, value: T) {
-        value.put(&mut self.buf);
-        if self.buf.len() >= OUT_BUFFER {
-            self.drain();
-        }
-    }
-    fn drain(&mut self) {
-        if self.error.is_none() {
-            if let Err(e) = self.sink.write_all(&self.buf) {
-                self.error = Some(e);
-            }
-        }
-        self.buf.clear();
-    }
-    /// Writes what is left; the first error met, if any.
-    pub fn finish(mut self) -> std::io::Result<()> {
-        self.drain();
-        match self.error {
-            Some(e) => Err(e),
-            None => Ok(()),
-        }
-    }
-    pub fn len(&mut self, n: usize) {
-        self.put(n as u64);
-    }
-    pub fn f64(&mut self, x: f64) {
-        self.put(x.to_bits());
-    }
-    pub fn best(&mut self, best: Option<Best>) {
-        self.put(best.is_some());
-        let b = best.unwrap_or(Best {
-            depth: 0,
-            index: 0,
-            score: 0,
-        });
-        self.len(b.depth);
-        self.put(b.index);
-        self.put(b.score);
-    }
-}
-
-/// Reads what [`Out`] wrote, refusing to read past the end.
-pub(crate) struct In<'a>(pub &'a [u8]);
-
-impl In<'_> {
-    pub fn get<T: Wire>(&mut self) -> Result<T, SnapshotError> {
-        if self.0.len() < T::BYTES {
-            return Err(SnapshotError::Damaged("it ends early"));
-        }
-        let (value, rest) = self.0.split_at(T::BYTES);
-        self.0 = rest;
-        Ok(T::take(value))
-    }
-    /// A count of things of `bytes` bytes each that follow: refused where the rest of the
-    /// snapshot cannot hold them (so that a damaged count allocates nothing).
-    pub fn len(&mut self, bytes: usize) -> Result<usize, SnapshotError> {
-        let n: u64 = self.get()?;
-        if n > (self.0.len() / bytes.max(1)) as u64 {
-            return Err(SnapshotError::Damaged("a count past its end"));
-        }
-        Ok(n as usize)
-    }
-    /// A number that is no count of stored things (a depth, a width).
-    pub fn usize(&mut self) -> Result<usize, SnapshotError> {
-        let n: u64 = self.get()?;
-        usize::try_from(n).map_err(|_| SnapshotError::Damaged("a number too large"))
-    }
-    pub fn f64(&mut self) -> Result<f64, SnapshotError> {
-        Ok(f64::from_bits(self.get()?))
-    }
-    pub fn best(&mut self) -> Result<Option<Best>, SnapshotError> {
-        let some: bool = self.get()?;
-        let b = Best {
-            depth: self.usize()?,
-            index: self.get()?,
-            score: self.get()?,
-        };
-        Ok(some.then_some(b))
-    }
-    pub fn stats(&mut self) -> Result<DepthStats, SnapshotError> {
-        Ok(DepthStats {
-            pieces: self.usize()?,
-            beam_size: self.usize()?,
-            best_score: self.get()?,
-            placements: self.get()?,
-            expanded: self.get()?,
-            seconds: super::PhaseSeconds {
-                expand: self.f64()?,
-                select: self.f64()?,
-                advance: self.f64()?,
-            },
-            ..DepthStats::default()
-        })
-    }
-    pub fn plan(&mut self) -> Result<PlanState, SnapshotError> {
-        let width = self.usize()?;
-        let scheduled = self.usize()?;
-        let changes = (0..self.len(16)?)
-            .map(|_| Ok((self.usize()?, self.usize()?)))
-            .collect::<Result<_, SnapshotError>>()?;
-        let segment = (self.f64()?, self.get()?);
-        let (due, since) = (self.usize()?, self.usize()?);
-        let some: bool = self.get()?;
-        let late = (self.usize()?, self.f64()?, self.f64()?);
-        Ok(PlanState {
-            width,
-            scheduled,
-            changes,
-            segment,
-            due,
-            since,
-            late: some.then_some(late),
-        })
-    }
-    /// A check that holds in every snapshot this search writes.
-    pub fn ensure(holds: bool, what: &'static str) -> Result<(), SnapshotError> {
-        if holds {
-            Ok(())
-        } else {
-            Err(SnapshotError::Damaged(what))
-        }
-    }
+    pub tags: Vec<u64>,
 }
 
 /// A search as a snapshot is taken of it, borrowed from the depth loop and its holder.
@@ -270,8 +198,7 @@ pub(crate) struct View<'a, S: Copy, C: Code> {
     pub plan: PlanState,
     pub seconds: f64,
     pub trail: &'a Trail<C>,
-    /// The states the last depth expanded, and the candidates its selection chose.
-    pub beam: (&'a [Node<S>], &'a [Candidate<C>]),
+    pub beam: Beamed<'a, S, C>,
 }
 
 impl<S: Copy + Wire, C: Code> View<'_, S, C> {
@@ -280,6 +207,10 @@ impl<S: Copy + Wire, C: Code> View<'_, S, C> {
         let mut out = Out::new(sink);
         out.len(S::BYTES);
         out.len(C::BYTES);
+        let place = self.beam.place;
+        out.put(place.spread);
+        out.len(place.process);
+        out.len(place.processes);
         out.len(self.done);
         out.len(self.depths);
         out.best(self.best);
@@ -312,13 +243,22 @@ impl<S: Copy + Wire, C: Code> View<'_, S, C> {
         out.f64(late.2);
         out.f64(self.seconds);
         self.trail.save(&mut out);
-        let (parents, chosen) = self.beam;
+        let Beamed {
+            parents,
+            chosen,
+            tags,
+            ..
+        } = self.beam;
         out.len(parents.len());
         for n in parents {
             let (state, score, trail) = (n.state, n.score, n.trail);
             out.put(state);
             out.put(score);
             out.put(trail);
+        }
+        out.len(tags.len());
+        for &t in tags {
+            out.put(t);
         }
         out.len(chosen.len());
         for c in chosen {
@@ -333,9 +273,8 @@ impl<S: Copy + Wire, C: Code> View<'_, S, C> {
 }
 
 impl<S: Copy + Wire, C: Code> Snapshot<S, C> {
-    /// The snapshot `bytes` hold, for a search of `depths` depths.
-    /// The magic, the game's sizes and the depths, checked: the depths done.
-    fn header(r: &mut In, depths: usize) -> Result<usize, SnapshotError> {
+    /// The magic, the game's sizes, the place and the depths, checked: the depths done.
+    fn header(r: &mut In, depths: usize, place: Place) -> Result<usize, SnapshotError> {
         if r.0.len() < MAGIC.len() || &r.0[..MAGIC.len()] != MAGIC {
             return Err(SnapshotError::Magic);
         }
@@ -349,6 +288,13 @@ impl<S: Copy + Wire, C: Code> Snapshot<S, C> {
                 expected_code: C::BYTES,
             });
         }
+        let found = (r.get()?, r.usize()?, r.usize()?);
+        if found != place.parts() {
+            return Err(SnapshotError::Process {
+                found,
+                expected: place.parts(),
+            });
+        }
         let (done, total) = (r.usize()?, r.usize()?);
         if total != depths || done == 0 || done >= depths {
             return Err(SnapshotError::Depths {
@@ -360,14 +306,18 @@ impl<S: Copy + Wire, C: Code> Snapshot<S, C> {
         Ok(done)
     }
 
-    pub fn decode(bytes: &[u8], depths: usize) -> Result<Self, SnapshotError> {
+    /// The snapshot `bytes` hold, for a search of `depths` depths held at `place`.
+    pub fn decode(bytes: &[u8], depths: usize, place: Place) -> Result<Self, SnapshotError> {
         let mut r = In(bytes);
-        let done = Self::header(&mut r, depths)?;
+        let done = Self::header(&mut r, depths, place)?;
         let best = r.best()?;
         let stats = r.stats()?;
         let plan = r.plan()?;
         let seconds = r.f64()?;
-        let trail = Trail::restore(&mut r, done)?;
+        // One process builds the chosen states in the next expansion, so their steps are not
+        // in the trail yet; spread, they are.
+        let levels = if place.spread { done } else { done - 1 };
+        let trail = Trail::restore(&mut r, levels)?;
         let parents = (0..r.len(S::BYTES + 12)?)
             .map(|_| {
                 Ok(Node {
@@ -377,6 +327,9 @@ impl<S: Copy + Wire, C: Code> Snapshot<S, C> {
                 })
             })
             .collect::<Result<Vec<_>, SnapshotError>>()?;
+        let tags = (0..r.len(8)?)
+            .map(|_| r.get())
+            .collect::<Result<Vec<u64>, SnapshotError>>()?;
         let chosen = (0..r.len(28 + C::BYTES)?)
             .map(|_| {
                 Ok(Candidate {
@@ -389,14 +342,19 @@ impl<S: Copy + Wire, C: Code> Snapshot<S, C> {
             })
             .collect::<Result<Vec<_>, SnapshotError>>()?;
         In::ensure(r.0.is_empty(), "bytes after its end")?;
-        In::ensure(!chosen.is_empty(), "no state chosen")?;
+        match place.spread {
+            true => In::ensure(
+                chosen.is_empty() && tags.len() == parents.len(),
+                "a state without its board's hash",
+            )?,
+            false => In::ensure(!chosen.is_empty() && tags.is_empty(), "no state chosen")?,
+        }
         In::ensure(
             chosen.iter().all(|c| (c.parent as usize) < parents.len()),
             "a chosen state's parent past the beam",
         )?;
-        let last = trail.last_level_len();
         In::ensure(
-            done == 1 || parents.iter().all(|n| ({ n.trail } as usize) < last),
+            levels == 0 || parents.iter().all(|n| trail.holds_last(n.trail)),
             "a state's step past its level",
         )?;
         Ok(Snapshot {
@@ -407,16 +365,23 @@ impl<S: Copy + Wire, C: Code> Snapshot<S, C> {
             plan,
             seconds,
             trail,
-            parents,
-            chosen,
+            beam: HeldBeam {
+                parents,
+                chosen,
+                tags,
+            },
         })
     }
 }
 
 /// What a snapshot says of its search, without resuming it: `bytes` checked as a snapshot of a
-/// search of `G` over `depths` depths.
-pub fn summary<G: super::Game>(bytes: &[u8], depths: usize) -> Result<Summary, SnapshotError> {
-    let snapshot = Snapshot::<G::State, G::Code>::decode(bytes, depths)?;
+/// search of `G` over `depths` depths, held at `place`.
+pub fn summary<G: super::Game>(
+    bytes: &[u8],
+    depths: usize,
+    place: Place,
+) -> Result<Summary, SnapshotError> {
+    let snapshot = Snapshot::<G::State, G::Code>::decode(bytes, depths, place)?;
     Ok(Summary {
         done: snapshot.done,
         depths: snapshot.depths,

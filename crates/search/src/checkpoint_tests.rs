@@ -11,9 +11,11 @@ struct Taken {
     decided: Vec<u16>,
 }
 
-/// Takes a snapshot after each depth in `at`, with the decided codes so far.
+/// Takes a snapshot after each depth in `at`, with the decided codes so far, and stops the
+/// search after the last one where `stop` says so.
 struct Taker<'a> {
     at: Vec<usize>,
+    stop: bool,
     decided: &'a RefCell<Vec<u16>>,
     taken: Vec<Taken>,
 }
@@ -22,7 +24,7 @@ impl Checkpoints for Taker<'_> {
     fn due(&mut self, done: usize) -> bool {
         self.at.contains(&done)
     }
-    fn take(&mut self, done: usize, snapshot: checkpoint::Snapshotter<'_>) {
+    fn take(&mut self, done: usize, snapshot: checkpoint::Snapshotter<'_>) -> bool {
         let snapshot = snapshot.to_bytes();
         let decided = self.decided.borrow().clone();
         self.taken.push(Taken {
@@ -30,8 +32,22 @@ impl Checkpoints for Taker<'_> {
             snapshot,
             decided,
         });
+        self.stop && self.at.last() == Some(&done)
     }
 }
+
+/// Where [`search_on`] searches, and when it stops.
+#[derive(Clone, Copy)]
+struct On<'a> {
+    processes: Processes<'a>,
+    /// Stop after the last snapshot asked for.
+    stop: bool,
+}
+
+const ONE: On<'static> = On {
+    processes: Processes::One,
+    stop: false,
+};
 
 /// The decided codes and the answer of a search from `resume` (or the start), taking the
 /// snapshots `at` asks for.
@@ -42,6 +58,17 @@ fn search(
     at: Vec<usize>,
     resume: Option<&[u8]>,
 ) -> (Vec<u16>, Line<u16>, Vec<Taken>) {
+    search_on(game, run, width, (at, resume), ONE)
+}
+
+/// [`search`] as `on` says: over processes, or stopping after its last snapshot.
+fn search_on(
+    game: &Toy,
+    run: &Run<u64>,
+    width: &Width,
+    (at, resume): (Vec<usize>, Option<&[u8]>),
+    on: On<'_>,
+) -> (Vec<u16>, Line<u16>, Vec<Taken>) {
     // A budget reads a clock that counts states, so that its widths are the same every time.
     let clock = width::SpeedModel {
         seconds_per_state: 1e-4,
@@ -50,10 +77,12 @@ fn search(
     let mut take = |codes: &[u16]| decided.borrow_mut().extend_from_slice(codes);
     let mut taker = Taker {
         at,
+        stop: on.stop,
         decided: &decided,
         taken: Vec::new(),
     };
     let mut options = (Options::new(width).clock(&clock))
+        .processes(on.processes)
         .decided(&mut take)
         .checkpoints(&mut taker);
     if let Some(bytes) = resume {
@@ -104,7 +133,11 @@ fn a_search_resumed_from_any_depth_answers_with_the_uninterrupted_line() {
                             "seed {seed} width {beam_width} deaths {deaths_from} {objective:?} \
                              resumed after {done}"
                         );
-                        let summary = checkpoint::summary::<Toy>(&taken.snapshot, depths);
+                        let summary = checkpoint::summary::<Toy>(
+                            &taken.snapshot,
+                            depths,
+                            checkpoint::Place::ONE,
+                        );
                         assert_eq!(summary.map(|s| s.done), Ok(done), "{case}");
                         let (joined, again) = resumed_from(&game, &run, &width, taken);
                         assert_eq!(joined, whole, "{case}");
@@ -170,10 +203,10 @@ fn a_damaged_snapshot_is_refused() {
     let width = Width::fixed(40);
     let (_, _, taken) = search(&game, &run, &width, vec![20], None);
     let snapshot = &taken[0].snapshot;
-    assert!(checkpoint::summary::<Toy>(snapshot, 60).is_ok());
+    assert!(checkpoint::summary::<Toy>(snapshot, 60, checkpoint::Place::ONE).is_ok());
     for cut in 0..snapshot.len() {
         assert!(
-            checkpoint::summary::<Toy>(&snapshot[..cut], 60).is_err(),
+            checkpoint::summary::<Toy>(&snapshot[..cut], 60, checkpoint::Place::ONE).is_err(),
             "cut at {cut}"
         );
     }
@@ -181,14 +214,115 @@ fn a_damaged_snapshot_is_refused() {
     for at in (8..snapshot.len().min(400)).step_by(8) {
         let mut bad = snapshot.clone();
         bad[at..at + 8].copy_from_slice(&u64::MAX.to_le_bytes());
-        let _ = checkpoint::summary::<Toy>(&bad, 60);
+        let _ = checkpoint::summary::<Toy>(&bad, 60, checkpoint::Place::ONE);
     }
     assert!(matches!(
-        checkpoint::summary::<Toy>(snapshot, 61),
+        checkpoint::summary::<Toy>(snapshot, 61, checkpoint::Place::ONE),
         Err(checkpoint::SnapshotError::Depths { .. })
     ));
     assert_eq!(
-        checkpoint::summary::<Toy>(b"not a snapshot at all", 60),
+        checkpoint::summary::<Toy>(b"not a snapshot at all", 60, checkpoint::Place::ONE),
         Err(checkpoint::SnapshotError::Magic)
     );
+}
+
+/// Spread over 1, 2 and 3 processes (threads of this one), each process's snapshot taken
+/// after any depth resumes, on that process of a job of as many, to the one-process search's
+/// line; a search asked to stop after a snapshot stops there on every process, and its
+/// snapshots go on to the same line.
+#[test]
+fn a_distributed_search_resumes_from_its_processes_snapshots() {
+    let game = Toy {
+        children: 3,
+        deaths_from: 70,
+        death_rate: 300,
+    };
+    let depths = 120;
+    let run = toy_run(4, depths, Objective::Score);
+    let width = Width {
+        beam_width: 40,
+        width_changes: width::Schedule(vec![(50, 90)]),
+        time_budget: None,
+    };
+    let (decided, line, _) = search(&game, &run, &width, vec![], None);
+    let (whole, score) = ([decided, line.placements].concat(), line.score);
+    let at = vec![1, 2, 8, 9, 17, 50, 51, 100];
+    for processes in 1..=3 {
+        for stop in [false, true] {
+            let answers = comm::run_local(processes, |comm| {
+                let on = On {
+                    processes: Processes::Many(comm),
+                    stop,
+                };
+                search_on(&game, &run, &width, (at.clone(), None), on)
+            });
+            let (decided, line, taken) = &answers[0];
+            assert_eq!(line.stopped, stop, "{processes} processes");
+            assert_eq!(taken.len(), at.len(), "{processes} processes");
+            if !stop {
+                assert_eq!([&decided[..], &line.placements].concat(), whole);
+            }
+            for k in 0..answers[0].2.len() {
+                let resumed = comm::run_local(processes, |comm| {
+                    let taken = &answers[comm.rank()].2[k];
+                    let on = On {
+                        processes: Processes::Many(comm),
+                        stop: false,
+                    };
+                    search_on(&game, &run, &width, (vec![], Some(&taken.snapshot)), on)
+                });
+                let (after, again, _) = &resumed[0];
+                let taken = &answers[0].2[k];
+                let joined = [&taken.decided[..], after, &again.placements].concat();
+                let case = format!("{processes} processes, resumed after {}", taken.done);
+                assert_eq!(joined, whole, "{case}");
+                assert_eq!(again.score, score, "{case}");
+            }
+        }
+    }
+}
+
+/// A snapshot resumes only where it was taken: a process's on another process, or in a job
+/// of another size, and one process's in a distributed search, are refused, naming both.
+#[test]
+fn a_snapshot_is_refused_on_another_process() {
+    let game = Toy {
+        children: 3,
+        deaths_from: usize::MAX,
+        death_rate: 0,
+    };
+    let run = toy_run(6, 40, Objective::Score);
+    let width = Width::fixed(20);
+    let answers = comm::run_local(2, |comm| {
+        let on = On {
+            processes: Processes::Many(comm),
+            stop: false,
+        };
+        search_on(&game, &run, &width, (vec![10], None), on)
+    });
+    let of_process_1 = &answers[1].2[0].snapshot;
+    let spread = |process, processes| checkpoint::Place {
+        spread: true,
+        process,
+        processes,
+    };
+    assert!(checkpoint::summary::<Toy>(of_process_1, 40, spread(1, 2)).is_ok());
+    for place in [spread(0, 2), spread(1, 3), checkpoint::Place::ONE] {
+        let refused = checkpoint::summary::<Toy>(of_process_1, 40, place);
+        assert_eq!(
+            refused.map_err(|e| e.to_string()),
+            Err(match place.spread {
+                true => format!(
+                    "taken on process 1 of a distributed search of 2, not on process {} of a \
+                     distributed search of {}",
+                    place.process, place.processes
+                ),
+                false => "taken on process 1 of a distributed search of 2, not on a search \
+                          in one process"
+                    .to_string(),
+            })
+        );
+    }
+    let (_, _, taken) = search(&game, &run, &width, vec![10], None);
+    assert!(checkpoint::summary::<Toy>(&taken[0].snapshot, 40, spread(0, 1)).is_err());
 }

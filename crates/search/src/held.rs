@@ -8,6 +8,7 @@
 //! make: its states are built lazily inside the next expansion and never encoded.
 
 use super::candidates::{Candidate, Order};
+use super::checkpoint::Place;
 use super::comm::{Comm, Solo};
 use super::expand::{Beam, Last, Node, Step};
 use super::game::Game;
@@ -36,12 +37,16 @@ pub(crate) struct Selection {
     pub on_guide: Option<Best>,
 }
 
-/// What a snapshot holds of a beam: the states a depth expanded and the candidates its
-/// selection chose among their children.
-pub(crate) type Beamed<'a, G> = (
-    &'a [Node<<G as Game>::State>],
-    &'a [Candidate<<G as Game>::Code>],
-);
+/// What a snapshot holds of a beam, and where it is held.
+pub(crate) struct Beamed<'a, S: Copy, C> {
+    pub place: Place,
+    /// In one process, the states the last depth expanded; spread, the states it chose.
+    pub parents: &'a [Node<S>],
+    /// In one process, the candidates the last selection chose among the parents' children.
+    pub chosen: &'a [Candidate<C>],
+    /// Spread, the chosen states' board hashes.
+    pub tags: &'a [u64],
+}
 
 /// The phases of a depth that depend on where the states are held; called in this order.
 pub(crate) trait Holder<G: Game> {
@@ -82,7 +87,7 @@ pub(crate) trait Holder<G: Game> {
 
     /// After [`Holder::advance`], what a snapshot holds of the beam: the states the depth
     /// expanded and the candidates its selection chose (None: this holder takes none).
-    fn snapshot(&self) -> Option<Beamed<'_, G>> {
+    fn snapshot(&self) -> Option<Beamed<'_, G::State, G::Code>> {
         None
     }
 }
@@ -229,8 +234,13 @@ impl<G: Game> Holder<G> for InProcess<G> {
         trail.push_last(level);
     }
 
-    fn snapshot(&self) -> Option<Beamed<'_, G>> {
-        Some((&self.beam.parents, &self.picker.chosen))
+    fn snapshot(&self) -> Option<Beamed<'_, G::State, G::Code>> {
+        Some(Beamed {
+            place: Place::ONE,
+            parents: &self.beam.parents,
+            chosen: &self.picker.chosen,
+            tags: &[],
+        })
     }
 }
 

@@ -28,6 +28,7 @@ pub mod checkpoint;
 mod checkpoint_tests;
 mod code;
 pub mod comm;
+mod depth_loop;
 pub mod distributed;
 mod expand;
 mod game;
@@ -56,13 +57,12 @@ pub use guided::Guide;
 pub use options::{Decided, Options, Processes};
 pub use wire::Wire;
 
-use crate::width::{Clock, Schedule, TimeBudget, WallClock, WidthPlan};
-use checkpoint::{Snapshot, View};
-use expand::{Node, Step};
-use held::{Holder, InProcess, Selection};
+use crate::width::{Schedule, TimeBudget};
+use checkpoint::Snapshot;
+use depth_loop::{depths, start};
+use held::InProcess;
 use serde::Serialize;
 use std::time::Instant;
-use trail::{Best, Trail};
 
 /// How wide the beam is and how long it runs: what the search needs beyond the game.
 #[derive(Clone, Debug)]
@@ -182,6 +182,9 @@ pub struct Line<C> {
     /// What crossed between the processes, where the search ran over several (this process's
     /// share).
     pub traffic: Option<Traffic>,
+    /// The search stopped after a snapshot, as its [`Checkpoints`] asked: the line has no
+    /// placement and no score of its own (the snapshot goes on from there).
+    pub stopped: bool,
 }
 
 /// Runs the beam over `run.depths` pieces of `game` from `run`'s state, as `options` say. The
@@ -219,272 +222,16 @@ fn on<G: Game>(game: &G, run: &Run<G::State>, options: Options<'_, G::Code>) -> 
                 let mut held = InProcess::new(start(run), width);
                 return depths(game, run, options, &mut held, None);
             };
-            let snapshot = Snapshot::decode(bytes, run.depths)
+            let snapshot = Snapshot::decode(bytes, run.depths, checkpoint::Place::ONE)
                 .expect("a snapshot checked before the search (checkpoint::summary)");
             let at = game.depth(snapshot.done - 1);
-            let mut held = InProcess::resumed(snapshot.parents, snapshot.chosen, at, width);
-            let resumed = Resumed {
-                course: Course {
-                    done: snapshot.done,
-                    best: snapshot.best,
-                    stats: snapshot.stats,
-                    trail: snapshot.trail,
-                },
-                plan: snapshot.plan,
-                seconds: snapshot.seconds,
-            };
+            let (resumed, beam) = snapshot.resumed();
+            let mut held = InProcess::resumed(beam.parents, beam.chosen, at, width);
             depths(game, run, options, &mut held, Some(resumed))
         }
         Processes::Many(comm) => {
             assert!(options.guide.is_none(), "a distributed search has no guide");
-            assert!(
-                options.checkpoints.is_none() && options.resume.is_none(),
-                "a distributed search takes no snapshot"
-            );
             distributed::search(game, run, comm, options)
         }
     }
-}
-
-/// The state a search begins from.
-fn start<S: Copy>(run: &Run<S>) -> Node<S> {
-    Node {
-        state: run.state,
-        score: run.score,
-        trail: 0,
-    }
-}
-
-/// Where the depth loop stands between two depths: the depths done, the state the answer
-/// ends on so far (None before any piece), the statistics and the trail.
-struct Course<C: Code> {
-    done: usize,
-    best: Option<Best>,
-    stats: DepthStats,
-    trail: Trail<C>,
-}
-
-/// The loop's course where a snapshot left it, with the width plan's position and the time
-/// its clock read (the holder's states are in the holder).
-struct Resumed<C: Code> {
-    course: Course<C>,
-    plan: checkpoint::PlanState,
-    seconds: f64,
-}
-
-/// A clock that goes on from where a resumed search's clock stood.
-struct Since<'a> {
-    clock: &'a dyn Clock,
-    offset: f64,
-}
-
-impl Clock for Since<'_> {
-    fn seconds(&self, expanded: u64) -> f64 {
-        self.clock.seconds(expanded) + self.offset
-    }
-}
-
-/// The one depth loop, wherever `held` holds the states: each depth expands them, selects the
-/// next ones, chooses the answer's state and reports; the line is rebuilt from the trail at
-/// the end (on process 0: elsewhere its placements are empty). With no `options.decided`, the
-/// trail keeps the whole answer to the end (what the tests hold the streaming search against).
-fn depths<G: Game>(
-    game: &G,
-    run: &Run<G::State>,
-    options: Options<'_, G::Code>,
-    held: &mut impl Holder<G>,
-    resumed: Option<Resumed<G::Code>>,
-) -> Line<G::Code> {
-    let (width, guide) = (options.width, options.guide);
-    let (mut progress, mut checkpoints) = (options.progress, options.checkpoints);
-    let wall = WallClock::start();
-    let clock = options.clock.unwrap_or(&wall);
-    let (schedule, mut widths) = (&width.width_changes, width.plan());
-    let depth_count = run.depths;
-    // Where the answer may become no line at all (guided, surviving: a depth that loses the
-    // guide's board forgets it), nothing is decided before the end.
-    let surviving_guide = guide.is_some() && run.objective == Objective::Survive;
-    let mut decided = options.decided.filter(|_| !surviving_guide);
-    let (course, clock) = Course::start(resumed, &mut widths, clock);
-    let Course {
-        done: first,
-        mut best,
-        mut stats,
-        mut trail,
-    } = course;
-    let mut finished = true;
-
-    for depth in first..depth_count {
-        let started = Instant::now();
-        let (width, share) = held.width(widths.at_depth(depth));
-        let at = game.depth(depth);
-        let step = Step {
-            game,
-            at: &at,
-            guide_board: guide.and_then(|g| g.boards.get(depth)).copied(),
-        };
-        let expanded = held.expand(&step, share, &mut trail, &mut best, &mut decided);
-        stats.expanded += expanded.states;
-        stats.placements += expanded.placements;
-        let expand_done = Instant::now();
-        if expanded.children == 0 {
-            // Every child of this depth ends the game: the best line ended before it.
-            finished = false;
-            break;
-        }
-        let chosen = held.select(&step, width, depth);
-        let selected = Instant::now();
-        let last = depth + 1 == depth_count;
-        best = next_best(best, &chosen, run.objective, guide, last);
-        held.advance(at, &mut trail, &mut best, &mut decided);
-        stats.after_depth(depth, best, chosen.size, [started, expand_done, selected]);
-        let now = clock.seconds(stats.expanded);
-        widths.after_depth(depth + 1, run.planned, stats.expanded, now);
-        stats.late = widths.late();
-        if let Some(progress) = progress.as_mut().filter(|_| held.comm().rank() == 0) {
-            progress(&stats);
-        }
-        let done = depth + 1;
-        if let Some(checkpoints) = checkpoints.as_deref_mut().filter(|_| !last) {
-            offer(checkpoints, held, done, |beam| View {
-                done,
-                depths: depth_count,
-                best,
-                stats: &stats,
-                plan: widths.state(schedule),
-                seconds: now,
-                trail: &trail,
-                beam,
-            });
-        }
-    }
-    let whole = finished && depth_count > 0;
-    let (placements, score) = answer(held, &mut trail, best, run.score, whole);
-    Line {
-        placements,
-        score,
-        stats,
-        width_changes: widths.changes(),
-        traffic: None,
-    }
-}
-
-/// The answer's codes, from the first depth not yet decided, and its score: the line to
-/// `best` (None: no piece placed, and the run's own score), once the trail holds the last
-/// depth's steps where the search got there (`whole`).
-fn answer<G: Game>(
-    held: &mut impl Holder<G>,
-    trail: &mut Trail<G::Code>,
-    best: Option<Best>,
-    score: u64,
-    whole: bool,
-) -> (Vec<G::Code>, u64) {
-    if whole {
-        held.finish(trail);
-    }
-    match best {
-        Some(b) => (trail.line_to(b, held.comm()), b.score),
-        None => (Vec::new(), score),
-    }
-}
-
-impl Width {
-    /// The plan of this width's depths, checked.
-    fn plan(&self) -> WidthPlan<'_> {
-        assert!(
-            self.beam_width > 0 && self.width_changes.0.iter().all(|&(_, w)| w > 0),
-            "beam width must be positive"
-        );
-        WidthPlan::new(self.beam_width, &self.width_changes, self.time_budget)
-    }
-}
-
-impl DepthStats {
-    /// After depth `depth`, whose selection kept `size` states and whose answer so far ends
-    /// at `best`, timed at its start, after its expansion and after its selection.
-    fn after_depth(&mut self, depth: usize, best: Option<Best>, size: usize, at: [Instant; 3]) {
-        self.pieces = depth + 1;
-        self.best_score = best.map_or(0, |b| b.score);
-        self.beam_size = size;
-        self.seconds.add(at);
-    }
-}
-
-impl<C: Code> Course<C> {
-    /// Where a search begins: before its first depth, or where a snapshot left it (the width
-    /// plan put back where it was then, and the clock going on from its reading then).
-    fn start<'a>(
-        resumed: Option<Resumed<C>>,
-        widths: &mut WidthPlan,
-        clock: &'a dyn Clock,
-    ) -> (Course<C>, Since<'a>) {
-        let Some(r) = resumed else {
-            return (Course::new(), Since { clock, offset: 0.0 });
-        };
-        widths.resume(r.plan);
-        let offset = r.seconds - clock.seconds(r.course.stats.expanded);
-        (r.course, Since { clock, offset })
-    }
-
-    /// A search's course before its first depth.
-    fn new() -> Course<C> {
-        Course {
-            done: 0,
-            best: None,
-            stats: DepthStats::default(),
-            trail: Trail::new(),
-        }
-    }
-}
-
-/// Offers `checkpoints` a snapshot after `done` depths: where it wants one and the holder takes
-/// them, the snapshot `view` makes of the holder's beam.
-fn offer<'a, G: Game, H: Holder<G>>(
-    checkpoints: &mut dyn Checkpoints,
-    held: &'a H,
-    done: usize,
-    view: impl FnOnce(held::Beamed<'a, G>) -> View<'a, G::State, G::Code>,
-) where
-    G::State: 'a,
-    G::Code: 'a,
-{
-    if let Some(beam) = held.snapshot().filter(|_| checkpoints.due(done)) {
-        let view = view(beam);
-        let write = |out: &mut dyn std::io::Write| view.encode(out);
-        checkpoints.take(done, checkpoint::Snapshotter { write: &write });
-    }
-}
-
-/// The state the answer ends on after a depth chose `chosen`, `best` before it: the guide's
-/// state where one was kept, and, where the answer may end anywhere, the highest score of any
-/// depth (on equal scores the later depth, then the one order's best: [`Order`]); surviving,
-/// a line that goes deeper beats every line that ended before it. A search that reaches its
-/// last depth unguided answers with the best state of that depth: asked for N pieces, a user
-/// gets N, not a shorter line that banked more.
-fn next_best(
-    best: Option<Best>,
-    chosen: &Selection,
-    objective: Objective,
-    guide: Option<&Guide>,
-    last: bool,
-) -> Option<Best> {
-    if last && guide.is_none() {
-        return Some(chosen.top);
-    }
-    let kept = match objective {
-        Objective::Survive if chosen.on_guide.is_none() => None,
-        _ => best,
-    };
-    let may_end_anywhere = guide.is_none_or(|g| g.free_end && last);
-    let best = chosen.on_guide.or(kept);
-    let top = chosen.top;
-    // The guide's own state keeps its place against an equal score.
-    let beats = |b: Best| match chosen.on_guide {
-        Some(_) => top.score > b.score,
-        None => top.score >= b.score,
-    };
-    if may_end_anywhere && best.is_none_or(beats) {
-        return Some(top);
-    }
-    best
 }

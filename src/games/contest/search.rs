@@ -95,6 +95,7 @@ pub fn beam_search(
         stats: line.stats,
         width_changes: line.width_changes,
         traffic: line.traffic,
+        stopped: line.stopped,
     }
 }
 

@@ -94,11 +94,25 @@ impl Mpi {
     /// Runs `program args` as `np` processes under `mpirun` and waits for the job, failing the
     /// test if it takes over `MPIRUN_TIMEOUT`.
     fn run(&self, np: usize, program: &dyn AsRef<OsStr>, args: &[&dyn AsRef<OsStr>]) -> Run {
+        self.run_with(np, &[], program, args)
+    }
+
+    /// [`Mpi::run`] with the variables `env` set in every process.
+    fn run_with(
+        &self,
+        np: usize,
+        env: &[(&str, &str)],
+        program: &dyn AsRef<OsStr>,
+        args: &[&dyn AsRef<OsStr>],
+    ) -> Run {
         let mut command = Command::new("mpirun");
         // The machine may have fewer cores than processes.
         command.arg("--oversubscribe");
         if self.as_root {
             command.arg("--allow-run-as-root");
+        }
+        for (name, value) in env {
+            command.arg("-x").arg(format!("{name}={value}"));
         }
         command
             .arg("-np")
@@ -321,6 +335,75 @@ fn a_process_that_dies_ends_the_job() {
                 .iter()
                 .any(|s| r.stderr.contains(s)),
             "mpirun does not report the failure (process 1 killed {when}): {r:#?}"
+        );
+    }
+}
+
+/// Under `mpirun -np 2`, a run interrupted (as SIGTERM would) after 7, 50 and 200 pieces writes
+/// its checkpoint, one file per process, and the command it prints, run as 2 processes again,
+/// goes on to the uninterrupted record byte for byte; as 3 processes it is refused, naming
+/// the job it needs.
+#[test]
+fn an_interrupted_distributed_run_resumes_to_the_same_record() {
+    let Some(mpi) = mpi("an_interrupted_distributed_run_resumes_to_the_same_record") else {
+        return;
+    };
+    let scratch = Scratch::new("mpi-resume");
+    let input = tencent_input();
+    let checkpoint = scratch.dir.join("run.checkpoint");
+    let search: [&dyn AsRef<OsStr>; 7] = [
+        &"--distributed",
+        &input,
+        &"--pieces",
+        &"400",
+        &"--beam-width",
+        &"100",
+        &"--quiet",
+    ];
+    let whole = run(SOLVE, &search);
+    assert_eq!(whole.code, Some(0), "{whole:#?}");
+    let saving: [&dyn AsRef<OsStr>; 2] = [&"--checkpoint", &checkpoint];
+    for after in ["7", "50", "200"] {
+        let env = [("TETRIS_OPT_INTERRUPT_AFTER", after)];
+        let cut = mpi.run_with(2, &env, &mpi.solve, &[&search[..], &saving].concat());
+        cut.assert_no_panic();
+        assert_eq!(cut.code, Some(143), "after {after}: {cut:#?}");
+        assert!(
+            whole.stdout.starts_with(cut.stdout.trim_end()),
+            "after {after}"
+        );
+        assert!(
+            cut.stderr
+                .contains("run as 2 processes again (mpirun -np 2)"),
+            "after {after}: {cut:#?}"
+        );
+        // Process 0's file, and process 1's of the same pieces, alone.
+        let names: Vec<String> = std::fs::read_dir(&scratch.dir)
+            .expect("the scratch folder")
+            .map(|e| {
+                e.expect("an entry")
+                    .file_name()
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .filter(|n| n.starts_with("run.checkpoint"))
+            .collect();
+        assert_eq!(names.len(), 2, "after {after}: {names:?}");
+        let resume: [&dyn AsRef<OsStr>; 2] = [&"--resume", &checkpoint];
+        let resumed = mpi.run(2, &mpi.solve, &[&resume[..], &search, &saving].concat());
+        resumed.assert_no_panic();
+        assert_eq!(resumed.code, Some(0), "after {after}: {resumed:#?}");
+        assert!(
+            resumed.stdout == whole.stdout,
+            "after {after}: the record differs"
+        );
+        let three = mpi.run(3, &mpi.solve, &[&resume[..], &search].concat());
+        assert_eq!(three.code, Some(EXIT_USAGE), "{three:#?}");
+        assert!(
+            three
+                .stderr
+                .contains("written by a search over 2 processes"),
+            "{three:#?}"
         );
     }
 }

@@ -28,13 +28,15 @@ mod exchange;
 mod rank;
 
 use super::candidates::{shortlist_rank, Order};
+use super::checkpoint::{Place, Snapshot};
 use super::comm::{gather_u64, sum, Comm, Metered};
+use super::depth_loop::{depths, start};
 use super::expand::{Beam, Node, Step};
 use super::game::Game;
-use super::held::{Expansion, Holder, Selection};
+use super::held::{Beamed, Expansion, Holder, Selection};
 use super::options::Decided;
 use super::trail::{Best, Trail, TrailEntry};
-use super::{depths, start, Line, Options, Run};
+use super::{Line, Options, Run};
 use exchange::{arrival, distinct, head, outbox, Arrived, Distinct};
 use rank::{cutoff, kth};
 use rayon::prelude::*;
@@ -58,7 +60,7 @@ pub struct Traffic {
 /// Runs the beam as the one-process search does, over the processes of `comm` (every one
 /// calls it with the same options). Process 0 hands out the decided placements and answers
 /// with the line (elsewhere its placements are empty); the progress is called there only. No
-/// guide.
+/// guide. Each process takes the snapshots of its own share, and resumes from its own.
 pub(super) fn search<G: Game>(
     game: &G,
     run: &Run<G::State>,
@@ -67,7 +69,16 @@ pub(super) fn search<G: Game>(
 ) -> Line<G::Code> {
     let comm = Metered::new(comm);
     let mut held = Spread::new(&comm, start(run));
-    let mut line = depths(game, run, options, &mut held, None);
+    let resumed = options.resume.map(|bytes| {
+        let place = held.place();
+        let snapshot = Snapshot::decode(bytes, run.depths, place)
+            .expect("a snapshot checked before the search (checkpoint::summary)");
+        let (resumed, beam) = snapshot.resumed();
+        held.beam.parents = beam.parents;
+        held.tags = beam.tags;
+        resumed
+    });
+    let mut line = depths(game, run, options, &mut held, resumed);
     line.traffic = Some(Traffic {
         seconds: comm.seconds(),
         bytes: comm.sent(),
@@ -148,6 +159,15 @@ impl<'a, G: Game> Spread<'a, G> {
             chosen: Vec::new(),
             first: 0,
             states: 0,
+        }
+    }
+
+    /// Where the states are held, as a snapshot names it.
+    fn place(&self) -> Place {
+        Place {
+            spread: true,
+            process: self.comm.rank(),
+            processes: self.comm.size(),
         }
     }
 
@@ -367,4 +387,14 @@ impl<G: Game> Holder<G> for Spread<'_, G> {
 
     /// Every level went into the trail as it was chosen.
     fn finish(&mut self, _trail: &mut Trail<G::Code>) {}
+
+    /// The states the last depth chose, built, with their board hashes.
+    fn snapshot(&self) -> Option<Beamed<'_, G::State, G::Code>> {
+        Some(Beamed {
+            place: self.place(),
+            parents: &self.beam.parents,
+            chosen: &[],
+            tags: &self.tags,
+        })
+    }
 }

@@ -6,11 +6,12 @@ use crate::checkpoint::{In, Out, SnapshotError};
 use crate::code::Code;
 
 impl<C: Code> Trail<C> {
-    /// Entries of the last level (0 before the first).
-    pub fn last_level_len(&self) -> usize {
-        match self.starts.as_slice() {
-            [.., a, b] => b - a,
-            _ => 0,
+    /// Whether `index` (numbered across the processes) is an entry of the last level held
+    /// here: where a live state's step is.
+    pub fn holds_last(&self, index: u32) -> bool {
+        match (self.starts.as_slice(), self.parts.last()) {
+            ([.., a, b], Some(part)) => index.wrapping_sub(part.first) < (b - a) as u32,
+            _ => false,
         }
     }
 
@@ -31,9 +32,9 @@ impl<C: Code> Trail<C> {
         }
     }
 
-    /// The trail [`Trail::save`] wrote, of a search `done` depths in (its levels end at
-    /// `done - 1`: the last depth's chosen states have no step yet).
-    pub fn restore(r: &mut In, done: usize) -> Result<Trail<C>, SnapshotError> {
+    /// The trail [`Trail::save`] wrote, whose levels (the decided ones counted) are the first
+    /// `depths` depths'.
+    pub fn restore(r: &mut In, depths: usize) -> Result<Trail<C>, SnapshotError> {
         let base = r.usize()?;
         let last_gc = r.usize()?;
         let pinned = r.best()?;
@@ -57,16 +58,22 @@ impl<C: Code> Trail<C> {
         }
         starts.push(entries.len());
         In::ensure(
-            base + levels + 1 == done.max(1) && last_gc <= base + levels,
+            base + levels == depths && last_gc <= depths,
             "the trail's depths",
+        )?;
+        In::ensure(
+            (parts.iter().zip(starts.windows(2)))
+                .all(|(p, w)| p.first as usize + (w[1] - w[0]) <= p.total as usize),
+            "a level's stretch past its end",
         )?;
         In::ensure(
             starts.first() == Some(&0) && starts.windows(2).all(|w| w[0] <= w[1]),
             "the trail's levels",
         )?;
-        // Every parent is an index into the level below (the bottom level's are all 0).
+        // Every parent is an index into the level below, over every process (the bottom
+        // level's are all 0).
         for (i, w) in starts.windows(2).enumerate().skip(1) {
-            let below = starts[i] - starts[i - 1];
+            let below = parts[i - 1].total as usize;
             In::ensure(
                 entries[w[0]..w[1]]
                     .iter()
