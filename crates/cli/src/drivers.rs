@@ -114,7 +114,8 @@ games' records are text files of lines, and their errors name the file and the l
 `error: moves.txt:2: piece 1 (I), token 1 'x': ...`. With `--json` the same text, without \
 `error: `, is the `error` field.
 
-Exit code 0 for a valid record, 1 for an invalid one, 2 for unusable arguments or files. \
+Exit code 0 for a valid record, 1 for an invalid one, 2 for unusable arguments or files (a \
+record file that cannot be read gets its error on stderr and no score: no record was judged). \
 Output its reader stops reading (`check ... | head`) ends the program quietly, with the same \
 exit code: 1 for an invalid record, however little of its report was read.";
 

@@ -40,19 +40,11 @@ pub trait PlainCheck {
 }
 
 /// Replays a record and prints its report: exit code 0 for a valid record, 1 for an invalid
-/// one, whose report is its error and `Score = 0` ([`verdict`]).
+/// one, whose report is its error and `Score = 0` ([`verdict`]). A record file that cannot be
+/// read is no record judged: its error alone, exit code 2.
 pub fn check<G: PlainCheck>(options: &CheckOptions) -> Result<(), CliError> {
     let sequence = read_sequence(options.sequence)?;
-    // A record that cannot be read still gets the last line scripts read, with a zero.
-    let text = read_text(options.record, "record file").inspect_err(|e| {
-        let mut out = std::io::stdout().lock();
-        let _ = if options.json {
-            let json = serde_json::to_string(&G::invalid(e.message.clone()));
-            writeln!(out, "{}", json.unwrap_or_default())
-        } else {
-            writeln!(out, "Score = 0")
-        };
-    })?;
+    let text = read_text(options.record, "record file")?;
     let file = super::file_name(options.record);
     let result = G::check(&sequence, &text, &file);
     if let Some(path) = options.html {

@@ -1,8 +1,8 @@
 //! A record file as every binary that reads one meets it: one that does not parse is an invalid
 //! record (exit 1, the error naming the file, the piece and the token), as in `check`; one that
-//! cannot be read at all is unusable (exit 2).
+//! cannot be read at all is unusable (exit 2), and `check` gives it no score.
 
-use crate::common::{run, tencent_input, Run, Scratch};
+use crate::common::{exe, run, tencent_input, Run, Scratch};
 use std::ffi::OsStr;
 
 const CHECK: &str = env!("CARGO_BIN_EXE_check");
@@ -80,6 +80,33 @@ fn a_record_file_that_cannot_be_read_is_unusable_everywhere() {
             let r = run_with_record(exe, path);
             assert_eq!(r.code, Some(2), "{exe}: {r:#?}");
             assert!(r.stderr.contains(needle), "{exe}: {r:#?}");
+        }
+    }
+}
+
+/// A record file that cannot be read (missing, a directory) is no record judged, in every
+/// game's `check`: its error on stderr and exit 2, with no score and no report on stdout,
+/// `--json` or not (a record that was read and is invalid ends in `Score = 0`).
+#[test]
+fn a_record_file_that_cannot_be_read_gets_no_score_in_any_game() {
+    let scratch = Scratch::new("record-unreadable-score");
+    let sequence = scratch.file("seq.txt", "TJOSZLI\n");
+    let missing = scratch.dir.join("missing.txt");
+    for game in ["contest", "nes", "browser", "olympiad"] {
+        for record in [&missing, &scratch.dir] {
+            for json in [None, Some("--json")] {
+                let mut args = vec!["--game", game];
+                if game != "nes" {
+                    args.push(sequence.to_str().unwrap());
+                }
+                args.push(record.to_str().unwrap());
+                args.extend(json);
+                let r = exe(CHECK, &args);
+                assert_eq!(r.code, Some(2), "{args:?}: {r:#?}");
+                assert_eq!(r.stdout, "", "{args:?}: {r:#?}");
+                let error = format!("error: cannot read record file {}: ", record.display());
+                assert!(r.stderr.starts_with(&error), "{args:?}: {r:#?}");
+            }
         }
     }
 }

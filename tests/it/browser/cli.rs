@@ -177,7 +177,7 @@ fn check_browser_exit_codes() {
     assert_eq!(value["valid"], false);
     assert!(value["error"].as_str().unwrap().ends_with("found 'X'"));
     assert_eq!(value["score"], 0);
-    // A missing record file: a usage error, and still the scorer's last line.
+    // A missing record file: a usage error, with no score: no record was judged.
     let missing = dir.dir.join("missing.txt");
     let out = exe(
         CHECK,
@@ -189,7 +189,7 @@ fn check_browser_exit_codes() {
         ],
     );
     assert_eq!(out.code, Some(2));
-    assert_eq!(out.last_line(), "Score = 0");
+    assert_eq!(out.stdout, "");
     assert!(out.stderr.contains("cannot read record file"));
     // Options of the other games, and a missing record argument.
     let out = exe(

@@ -95,7 +95,7 @@ fn run(args: &Args) -> Result<(), CliError> {
         ));
     }
     let sequence = read_sequence(&args.input)?;
-    let text = read_record_text(args, record_path)?;
+    let text = read_text(record_path, "record file")?;
     if let Some(message) = other_games_record(record_path, &text) {
         // A record of another game is an invalid record of this one, as every game's check
         // says (exit 1), naming the game.
@@ -147,30 +147,6 @@ fn record_path<'a>(args: &'a Args) -> Result<&'a std::path::PathBuf, CliError> {
         }));
     };
     Ok(record_path)
-}
-
-/// The record's text. A record that cannot be read still gets the scorer's last line, so
-/// scripts that read `Score = N` see a zero rather than nothing.
-fn read_record_text(args: &Args, path: &Path) -> Result<String, CliError> {
-    read_text(path, "record file").inspect_err(|e| {
-        if args.json {
-            let report = JsonReport {
-                score: 0,
-                pieces_locked: 0,
-                lines: 0,
-                clears: [0; 4],
-                end: End::Invalid.to_string(),
-                valid: false,
-                error: Some(e.message.clone()),
-                stats: None,
-            };
-            let json = serde_json::to_string(&report).expect("report serializes");
-            // Best effort: the error that follows is the message that matters.
-            let _ = writeln!(std::io::stdout(), "{json}");
-        } else {
-            let _ = writeln!(std::io::stdout(), "Score = 0");
-        }
-    })
 }
 
 /// What the replay of a record gives: its report, the page's film, the statistics, and the

@@ -75,19 +75,7 @@ pub struct CheckOptions<'a> {
 
 /// Replays an NES record and prints its report (last line `Score = N`, the uncapped score).
 pub fn check(options: &CheckOptions) -> Result<(), CliError> {
-    // A record that cannot be read still gets the last line scripts read, with a zero.
-    let text = read_text(options.record, "record file").inspect_err(|e| {
-        let mut out = std::io::stdout().lock();
-        let _ = if options.json {
-            writeln!(
-                out,
-                "{}",
-                serde_json::json!({"valid": false, "error": e.message, "score": 0})
-            )
-        } else {
-            writeln!(out, "Score = 0")
-        };
-    })?;
+    let text = read_text(options.record, "record file")?;
     let record = match Record::parse(&text) {
         Ok(r) => r,
         Err(e) => {

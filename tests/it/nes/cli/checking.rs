@@ -223,14 +223,6 @@ fn an_unreadable_record_exits_2() {
 }
 
 #[test]
-fn an_unreadable_record_still_ends_with_score_0() {
-    let scratch = Scratch::new("nes-unreadable-score");
-    let r = check(&[&scratch.dir.join("missing.txt")]);
-    assert_eq!(r.code, Some(2), "{r:#?}");
-    assert_eq!(r.last_line(), "Score = 0", "{r:#?}");
-}
-
-#[test]
 fn check_takes_one_file_and_no_contest_options() {
     let path = fixture();
     let r = check(&[&path, &path]);
