@@ -2,8 +2,9 @@
 //! page.
 
 use super::options::{other_games_record, RulesOptions};
-use crate::cli::plain::invalid_record;
-use crate::cli::registry::CheckArgs;
+use super::GAME;
+use crate::cli::registry::{CheckArgs, GameCli};
+use crate::cli::report::{print_check, write_check, Checked};
 use crate::cli::{read_sequence, read_text, verdict, write_file};
 use crate::cli::{refuse_overwriting, refuse_stdin_twice, refuse_stdout};
 use crate::cli::{CliError, Pictures};
@@ -12,7 +13,7 @@ use crate::games::contest::record::Record;
 use crate::games::contest::replay::{
     replay_observed, End, ReplayError, Report, Step, FIRST_PIECES,
 };
-use crate::games::contest::report::JsonReport;
+use crate::games::contest::rules::Rules;
 use crate::games::contest::stats::Stats;
 use crate::kit::film::Film;
 use crate::kit::text::plural;
@@ -99,7 +100,7 @@ fn run(args: &Args) -> Result<(), CliError> {
     if let Some(message) = other_games_record(record_path, &text) {
         // A record of another game is an invalid record of this one, as every game's check
         // says (exit 1), naming the game.
-        return invalid_record(args.json, message);
+        return print_check(GAME.id(), args.json, Err(&message));
     }
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
@@ -119,7 +120,10 @@ fn run(args: &Args) -> Result<(), CliError> {
     }
     // The breakdown of an invalid record would describe pieces the judge never scores.
     let stats = (args.contest.stats && report.valid()).then_some(stats);
-    let printed = write_report(&mut out, args.json, &report, stats);
+    let checked = checked(&report, stats.as_ref(), sequence.len(), rules);
+    let error = report.error.as_ref().map(ReplayError::to_string);
+    let judged = error.as_deref().map_or(Ok(&checked), Err);
+    let printed = write_check(&mut out, GAME.id(), args.json, judged);
     let printed = (trace_failed.map_or(Ok(()), Err))
         .and(printed)
         .and_then(|()| out.flush());
@@ -164,7 +168,7 @@ fn replay(
     args: &Args,
     sequence: &[crate::kit::piece::Kind],
     parsed: &Result<Record, crate::games::contest::record::RecordError>,
-    rules: crate::games::contest::rules::Rules,
+    rules: Rules,
     out: &mut impl Write,
 ) -> Replayed {
     let mut film = Film::new();
@@ -221,25 +225,25 @@ fn replay(
     }
 }
 
-/// The report: one JSON object, or the breakdown (with `--stats`) and the summary.
-fn write_report(
-    out: &mut impl Write,
-    json: bool,
-    report: &Report,
-    stats: Option<Stats>,
-) -> std::io::Result<()> {
-    if json {
-        let json = JsonReport {
-            stats,
-            ..report.to_json()
-        };
-        let json = serde_json::to_string(&json).map_err(std::io::Error::other)?;
-        return writeln!(out, "{json}");
+/// The report of a valid record (`report`, replayed by `rules` on a sequence of `pieces`
+/// pieces) in the one form: with `--stats`, the breakdown first in the summary.
+fn checked(report: &Report, stats: Option<&Stats>, pieces: usize, rules: Rules) -> Checked {
+    let scorecard = report.scorecard(pieces, rules);
+    let [c1, c2, c3, c4] = report.clears;
+    let summary = format!(
+        "{}pieces locked: {}\nlines: {} (clears of 1: {c1}, 2: {c2}, 3: {c3}, 4: {c4})\n\
+         end: {}\nScore = {}\n",
+        stats.map(Stats::to_string).unwrap_or_default(),
+        report.pieces_locked,
+        report.lines,
+        scorecard.end.text,
+        scorecard.score
+    );
+    Checked {
+        own: report.own(stats),
+        scorecard,
+        summary,
     }
-    if let Some(s) = &stats {
-        write!(out, "{s}")?;
-    }
-    write_summary(out, report)
 }
 
 /// Why `--at` showed nothing: the record locked fewer pieces.
@@ -248,22 +252,6 @@ fn locked_only(locked: usize) -> String {
         0 => "the record locked no piece".to_string(),
         n => format!("the record locked only {}", plural(n, "piece")),
     }
-}
-
-fn write_summary(out: &mut impl Write, report: &Report) -> std::io::Result<()> {
-    if let Some(e) = &report.error {
-        writeln!(out, "error: {e}")?;
-        return writeln!(out, "Score = 0");
-    }
-    let [c1, c2, c3, c4] = report.clears;
-    writeln!(out, "pieces locked: {}", report.pieces_locked)?;
-    writeln!(
-        out,
-        "lines: {} (clears of 1: {c1}, 2: {c2}, 3: {c3}, 4: {c4})",
-        report.lines
-    )?;
-    writeln!(out, "end: {}", report.end)?;
-    writeln!(out, "Score = {}", report.score)
 }
 
 fn write_trace(out: &mut impl Write, step: &Step) -> std::io::Result<()> {
