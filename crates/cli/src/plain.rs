@@ -4,7 +4,7 @@
 //! its `--from-record` keeps.
 
 use super::registry::CheckArgs;
-use super::report::{print_check, Checked};
+use super::report::{misfit_hint, print_check, Checked};
 use super::solve::{Planned, Shared};
 use super::CliError;
 use super::{read_sequence, read_text, write_file};
@@ -27,8 +27,8 @@ pub struct CheckOptions<'a> {
 /// How one game checks a record's text and reports it.
 pub trait PlainCheck {
     type Report;
-    /// Replays the text on the sequence; the error is the message naming `file`.
-    fn check(sequence: &[Kind], text: &str, file: &str) -> Result<Self::Report, String>;
+    /// Replays the text on the sequence; the error names `file`.
+    fn check(sequence: &[Kind], text: &str, file: &str) -> Result<Self::Report, Invalid>;
     /// The report in the one form ([`Checked`]): the shared terms, the game's own fields and
     /// its summary.
     fn checked(report: &Self::Report) -> Checked;
@@ -39,6 +39,34 @@ pub trait PlainCheck {
     }
 }
 
+/// Why a record is invalid, as a game's check found it.
+pub struct Invalid {
+    pub message: String,
+    /// The piece (from 1) the replay failed at, for a record that parsed: where it is one of
+    /// the first pieces, or past the sequence's last, the record may be of another sequence
+    /// ([`misfit_hint`]).
+    pub replayed: Option<usize>,
+}
+
+impl Invalid {
+    /// A record that does not parse.
+    pub fn unparsed(message: String) -> Invalid {
+        Invalid {
+            message,
+            replayed: None,
+        }
+    }
+
+    /// A record that parsed and does not replay: its error at `piece` (from 1), where it
+    /// names one.
+    pub fn unplayed(message: String, piece: Option<usize>) -> Invalid {
+        Invalid {
+            message,
+            replayed: piece,
+        }
+    }
+}
+
 /// Replays a record and prints its report: exit code 0 for a valid record, 1 for an invalid
 /// one, whose report is its error and `Score = 0` ([`print_check`]). A record file that
 /// cannot be read is no record judged: its error alone, exit code 2.
@@ -46,7 +74,10 @@ pub fn check<G: PlainCheck>(options: &CheckOptions) -> Result<(), CliError> {
     let sequence = read_sequence(options.sequence)?;
     let text = read_text(options.record, "record file")?;
     let file = super::file_name(options.record);
-    let result = G::check(&sequence, &text, &file);
+    let result = G::check(&sequence, &text, &file).map_err(|e| {
+        let hint = (e.replayed).and_then(|p| misfit_hint(p, options.sequence, sequence.len()));
+        e.message + &hint.unwrap_or_default()
+    });
     if let Some(path) = options.html {
         if let Some(page) = G::page(&sequence, &text, &file) {
             write_file("--html", path, page)?;

@@ -1,13 +1,16 @@
 //! A record's report in the one form every game gives it (docs/JSON.md): `check --json`'s
 //! object, whose fields `solve --json`'s object starts with, and `check`'s report on standard
-//! output. A game gives what its replay found in the terms every game shares ([`Scorecard`])
-//! and its own fields, which go under its name and nowhere else.
+//! output, with the question a record that does not fit its sequence raises. A game gives
+//! what its replay found in the terms every game shares ([`Scorecard`]) and its own fields,
+//! which go under its name and nowhere else.
 
 use super::{verdict, CliError};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Map, Value};
 use std::io::Write;
+use std::path::Path;
 use tetris_kit::scorecard::Scorecard;
+use tetris_kit::text::FIRST_PIECES;
 
 /// The version of the form, `format` in every object: a field that changes its meaning or
 /// goes away raises it.
@@ -105,4 +108,21 @@ pub fn print_check(
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let printed = write_check(&mut out, game, json, checked).and_then(|()| out.flush());
     verdict(printed, checked.is_ok())
+}
+
+/// What a replay's error at piece `piece` (from 1) of a record adds where the record does
+/// not fit `sequence`, of `pieces` pieces: it fails at its first pieces, or goes on past the
+/// sequence's last (which the error says already). Only for a record that parsed: one that
+/// does not is wrong whatever the sequence.
+pub fn misfit_hint(piece: usize, sequence: &Path, pieces: usize) -> Option<String> {
+    let question = format!("is {} the sequence it was made for?", sequence.display());
+    if piece <= FIRST_PIECES {
+        Some(format!(
+            " (the record fails at its first pieces: {question})"
+        ))
+    } else if piece > pieces {
+        Some(format!(" ({question})"))
+    } else {
+        None
+    }
 }

@@ -2,7 +2,7 @@
 //! plain engine and printed, and the summary), `check`, `gen` and `play`'s page.
 
 use crate::cli::interrupt::RecordOut;
-use crate::cli::plain::{self, PlainCheck};
+use crate::cli::plain::{self, Invalid, PlainCheck};
 use crate::cli::registry::{only, Check, GameCli, Play, Solve};
 use crate::cli::report::{joined, Checked};
 use crate::cli::sequence::GenOptions;
@@ -10,7 +10,7 @@ use crate::cli::solve::{end_lines, LinesOut, Planned, Shared, Solver, Verdict, W
 use crate::cli::EXIT_INVALID;
 use crate::cli::{read_policy, read_sequence, read_text, read_weights, CliError, EvalOptions};
 use crate::games::browser::record::{Record, Token, HEADER};
-use crate::games::browser::replay::{check_text, Replayer, Report};
+use crate::games::browser::replay::{check_text, replay, Replayer, Report};
 use crate::games::browser::rules::Kind;
 use crate::games::browser::search::DEFAULT_WIDTH;
 use crate::games::browser::search::{self, default_policy, default_weights, Moves, Params};
@@ -251,8 +251,10 @@ impl GameCli for Browser {
 impl PlainCheck for Browser {
     type Report = Report;
 
-    fn check(sequence: &[Kind], text: &str, file: &str) -> Result<Report, String> {
-        check_text(sequence, text).map_err(|e| e.located(file))
+    fn check(sequence: &[Kind], text: &str, file: &str) -> Result<Report, Invalid> {
+        let record = Record::parse(text)
+            .map_err(|e| Invalid::unparsed(e.naming_kind(sequence).located(file)))?;
+        replay(sequence, &record).map_err(|e| Invalid::unplayed(e.located(file), e.piece))
     }
     fn checked(report: &Report) -> Checked {
         Checked {

@@ -3,7 +3,7 @@
 //! viewer page, and `gen`.
 
 use crate::cli::interrupt::RecordOut;
-use crate::cli::plain::{self, PlainCheck};
+use crate::cli::plain::{self, Invalid, PlainCheck};
 use crate::cli::registry::{only, Check, GameCli, Solve};
 use crate::cli::report::Checked;
 use crate::cli::sequence::GenOptions;
@@ -11,7 +11,7 @@ use crate::cli::solve::{end_lines, LinesOut, Planned, Shared, Solver, Verdict, W
 use crate::cli::{read_weights, CliError, EvalOptions};
 use crate::games::olympiad::film;
 use crate::games::olympiad::record::{Placement, Record, HEADER};
-use crate::games::olympiad::replay::{check_text, parse_for, Replay, Report};
+use crate::games::olympiad::replay::{parse_for, replay, Replay, Report};
 use crate::games::olympiad::rules::{Kind, Outcome};
 use crate::games::olympiad::search::{self, default_weights, unpack, Params, DEFAULT_WIDTH};
 use crate::kit::board::Board;
@@ -205,8 +205,9 @@ impl GameCli for Olympiad {
 impl PlainCheck for Olympiad {
     type Report = Report;
 
-    fn check(sequence: &[Kind], text: &str, file: &str) -> Result<Report, String> {
-        check_text(sequence, text).map_err(|e| e.located(file))
+    fn check(sequence: &[Kind], text: &str, file: &str) -> Result<Report, Invalid> {
+        let record = parse_for(sequence, text).map_err(|e| Invalid::unparsed(e.located(file)))?;
+        replay(sequence, &record).map_err(|e| Invalid::unplayed(e.located(file), e.piece))
     }
     fn checked(report: &Report) -> Checked {
         Checked {

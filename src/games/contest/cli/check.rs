@@ -4,15 +4,13 @@
 use super::options::{other_games_record, RulesOptions};
 use super::GAME;
 use crate::cli::registry::{CheckArgs, GameCli};
-use crate::cli::report::{print_check, write_check, Checked};
+use crate::cli::report::{misfit_hint, print_check, write_check, Checked};
 use crate::cli::{read_sequence, read_text, verdict, write_file};
 use crate::cli::{refuse_overwriting, refuse_stdin_twice, refuse_stdout};
 use crate::cli::{CliError, Pictures};
 use crate::games::contest;
 use crate::games::contest::record::Record;
-use crate::games::contest::replay::{
-    replay_observed, End, ReplayError, Report, Step, FIRST_PIECES,
-};
+use crate::games::contest::replay::{replay_observed, End, ReplayError, Report, Step};
 use crate::games::contest::rules::Rules;
 use crate::games::contest::stats::Stats;
 use crate::kit::film::Film;
@@ -209,13 +207,9 @@ fn replay(
         },
     };
     if let (Ok(_), Some(error)) = (parsed, &mut report.error) {
-        if error.piece <= FIRST_PIECES {
-            // A record of another sequence fails at once: say so, rather than only where.
-            error.message.push_str(&format!(
-                " (the record fails at its first pieces: is {} the sequence it was made for?)",
-                args.input.display()
-            ));
-        }
+        // A record of another sequence fails at once: say so, rather than only where.
+        let hint = misfit_hint(error.piece, &args.input, sequence.len());
+        error.message.push_str(&hint.unwrap_or_default());
     }
     Replayed {
         report,
