@@ -79,7 +79,7 @@ for line in open(jobs):
     j = json.load(open(f"{out}/{name}.{input_}.{width}.json"))
     rows.setdefault((name, int(width)), []).append((input_, j))
 def fill(js):
-    clears = [c for j in js for c in j["stats"]["clears"]]
+    clears = [c for j in js for c in j["contest"]["stats"]["clears"]]
     return f"{sum(c['filled_total'] for c in clears) / max(sum(c['count'] for c in clears), 1):.1f}"
 print(f"{'design':<16} {'width':>6} {'mean':>10} {'min':>10} {'max':>10} {'4-line %':>8} {'fill':>6} {'us/state':>8} {'contest':>10} {'4-line %':>8} {'fill':>6}")
 for (name, width), runs in rows.items():
@@ -89,7 +89,7 @@ for (name, width), runs in rows.items():
     if seeds:
         scores = [j["score"] for j in seeds]
         lines = sum(j["lines"] for j in seeds)
-        tetris = sum(4 * j["clears"][3] for j in seeds)
+        tetris = sum(4 * j["contest"]["clears"][3] for j in seeds)
         cpu = sum(j["cpu_seconds"] for j in seeds) / sum(j["expanded"] for j in seeds)
         mean, low, high = f"{statistics.mean(scores):.0f}", min(scores), max(scores)
         share, us = f"{100 * tetris / max(lines, 1):.1f}", f"{cpu * 1e6:.2f}"
@@ -99,7 +99,7 @@ for (name, width), runs in rows.items():
     c, c_share, c_fill = "-", "-", "-"
     if contest:
         c = contest[0]["score"]
-        c_share = f"{400 * contest[0]['clears'][3] / max(contest[0]['lines'], 1):.1f}"
+        c_share = f"{400 * contest[0]['contest']['clears'][3] / max(contest[0]['lines'], 1):.1f}"
         c_fill = fill(contest)
     print(f"{name:<16} {width:>6} {mean:>10} {low!s:>10} {high!s:>10} {share:>8} {seeds_fill:>6} {us:>8} {c!s:>10} {c_share:>8} {c_fill:>6}")
 PY

@@ -36,7 +36,8 @@ rows = []
 for s in starts:
     level, wait = s.split(":")
     name = f"{out}/level{level}-wait{wait}-w{width}"
-    r = json.load(open(name + ".json"))["report"]
+    j = json.load(open(name + ".json"))
+    r = {**j["nes"], "score": j["score"], "lines": j["lines"], "end": j["end"]["reason"]}
     m = {x["level"]: x for x in r["milestones"]}
     c = r["clears"]
     cleared = c[0] + 2 * c[1] + 3 * c[2] + 4 * c[3]

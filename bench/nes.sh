@@ -19,7 +19,7 @@ for w in "${waits[@]}"; do
   json=$(target/release/check --game nes --json "$out/$w.txt")
   echo "$json" | python3 -c '
 import json, sys
-r = json.load(sys.stdin)["report"]
+r = json.load(sys.stdin)["nes"]
 t = r["transition"]
 c = r["clears"]
 cleared = c[0] + 2 * c[1] + 3 * c[2] + 4 * c[3]

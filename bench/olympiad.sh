@@ -27,7 +27,7 @@ solve() {
   python3 - "$work/time" "$work/solve.json" "$work/check.json" <<'PY'
 import json, sys
 seconds, kib = open(sys.argv[1]).read().split()
-solved = json.load(open(sys.argv[2]))["report"]["score"]
+solved = json.load(open(sys.argv[2]))["score"]
 checked = json.load(open(sys.argv[3]))
 agreed = "yes" if checked["valid"] and checked["score"] == solved else "NO"
 print(checked["score"], float(seconds), f"{int(kib) / 1024:.1f}", agreed)

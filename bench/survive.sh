@@ -30,7 +30,7 @@ for seed in "${seeds[@]}"; do
 import json, sys
 seed, seconds, kib = sys.argv[1], float(sys.argv[2]), int(sys.argv[3])
 solve, check = (json.load(open(p)) for p in sys.argv[4:6])
-same = check["valid"] and (check["score"], check["pieces_locked"]) == (solve["score"], solve["pieces_locked"])
-print(f"{seed:<5} {check['pieces_locked']:<8} {check['score']:<10} {seconds:<8.1f} {kib/1024:<8.0f} {'yes' if same else 'NO'}")
+same = check["valid"] and (check["score"], check["pieces_placed"]) == (solve["score"], solve["pieces_placed"])
+print(f"{seed:<5} {check['pieces_placed']:<8} {check['score']:<10} {seconds:<8.1f} {kib/1024:<8.0f} {'yes' if same else 'NO'}")
 PY
 done

@@ -6,6 +6,7 @@ use tetris_opt::cli::interrupt::RecordOut;
 use tetris_opt::cli::registry::{Check, GameCli, Solve};
 use tetris_opt::cli::solve::{Planned, Shared, Solver, Verdict, Writer};
 use tetris_opt::cli::{read_text, CliError, EXIT_INVALID};
+use tetris_opt::kit::scorecard::{End, Reason, Scorecard};
 use tetris_opt::search::{Game, Line, Objective, Run, Sink};
 
 /// The games the drivers are given: the product's, and this one.
@@ -283,8 +284,10 @@ impl Solver for Dominoes {
     fn writer<'p>(&'p self, plan: &'p Plan) -> DominoWriter {
         DominoWriter {
             rows: plan.rows,
+            count: plan.count as u64,
             board: 0,
             lines: 0,
+            placed: 0,
         }
     }
 }
@@ -292,8 +295,11 @@ impl Solver for Dominoes {
 /// The record, a line a domino, each replayed by the rules before it is written.
 pub(crate) struct DominoWriter {
     rows: u32,
+    /// The dominoes that come.
+    count: u64,
     board: u32,
     lines: u64,
+    placed: u64,
 }
 
 impl Writer for DominoWriter {
@@ -309,6 +315,7 @@ impl Writer for DominoWriter {
             let (board, lines) = drop(self.board, self.rows, p)
                 .ok_or_else(|| CliError::internal(format!("{p} does not place a domino")))?;
             (self.board, self.lines) = (board, self.lines + lines);
+            self.placed += 1;
             out.piece(format_args!("{p}\n"))
                 .map_err(|e| CliError::usage(e.to_string()))?;
         }
@@ -323,11 +330,20 @@ impl Writer for DominoWriter {
                 "the record scores other than the search",
             ));
         }
-        let mut json = serde_json::Map::new();
-        json.insert("score".to_string(), self.lines.into());
+        let end = if self.placed == self.count {
+            End::ran_out(Reason::SequenceEnded, "every domino placed")
+        } else {
+            End::ran_out(Reason::RecordEnded, "the record ended before the dominoes")
+        };
         Ok(Verdict {
             summary: format!("Score = {}\n", self.lines),
-            json,
+            scorecard: Scorecard {
+                score: self.lines,
+                pieces_placed: self.placed,
+                lines: self.lines,
+                end,
+            },
+            own: serde_json::json!({ "rows": self.rows }),
         })
     }
 }

@@ -104,6 +104,8 @@ fn the_test_game_takes_every_shared_option() {
             .expect("JSON");
     assert_eq!(summary["game"], "dominoes");
     assert_eq!(summary["score"], 20);
+    assert_eq!(summary["end"]["reason"], "sequence_ended");
+    assert_eq!(summary["dominoes"]["rows"], 6);
     assert_eq!(summary["beam_width"], 16);
 
     assert_eq!(with(&["--distributed"]).expect("--distributed"), whole);

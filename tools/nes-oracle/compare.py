@@ -82,9 +82,12 @@ def engine(record, check):
     if frames.returncode != 0:
         sys.exit(f"compare.py: check failed on {record}: {frames.stderr.strip()}")
     per_frame = [json.loads(l) for l in frames.stdout.splitlines() if l.startswith("{")]
-    report = json.loads(
+    checked = json.loads(
         subprocess.run([check, "--game", "nes", record, "--json"], capture_output=True, text=True).stdout
-    )["report"]
+    )
+    # NES's own fields, with the score, lines and end every game's report has (docs/JSON.md).
+    report = {**checked["nes"], "score": checked["score"], "lines": checked["lines"],
+              "end": checked["end"]["reason"]}
     spawns = with_uncapped(spawns_from_frames(per_frame))
     return spawns, per_frame, report
 

@@ -111,10 +111,12 @@ message` (N counts from 1 and is the piece the token belongs to; T is the token'
 the record), e.g. `error: piece 2 (token 5 'X3'): expected N, L, R, D or C, found 'X'`; an \
 empty record, with no token to name, gets `error: piece 1: the record is empty`. The other \
 games' records are text files of lines, and their errors name the file and the line first: \
-`error: moves.txt:2: piece 1 (I), token 1 'x': ...`. With `--json` the same text, without \
-`error: `, is the `error` field.
+`error: moves.txt:2: piece 1 (I), token 1 'x': ...`. `--json` prints one JSON object \
+instead, of the form every game shares (docs/JSON.md): the same text, without `error: `, is \
+its `error` field.
 
-Exit code 0 for a valid record, 1 for an invalid one, 2 for unusable arguments or files. \
+Exit code 0 for a valid record, 1 for an invalid one, 2 for unusable arguments or files (a \
+record file that cannot be read gets its error on stderr and no score: no record was judged). \
 Output its reader stops reading (`check ... | head`) ends the program quietly, with the same \
 exit code: 1 for an invalid record, however little of its report was read.";
 

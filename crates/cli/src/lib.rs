@@ -2,8 +2,9 @@
 //! for the binaries ([`registry::GameCli`]) and the drivers of `solve`, `check`, `gen` and
 //! `play` over a list of games ([`drivers`]); errors with their exit codes, files read and
 //! written with errors that name them, the limits every option is checked against
-//! ([`limits`]), the search options every game reads alike, the progress reporter, and what the
-//! games searched over a sequence file share ([`sequence`], [`plain`]).
+//! ([`limits`]), the search options every game reads alike, the progress reporter, a record's
+//! report in the one form of every game (`--json`'s, [`report`]), and what the games searched
+//! over a sequence file share ([`sequence`], [`plain`]).
 //!
 //! It is built on the search (`tetris-search`) and the kit (`tetris-kit`) and knows no game:
 //! the drivers play the games through the registry a binary hands them, never one by name, so
@@ -23,6 +24,7 @@ pub mod options;
 pub mod plain;
 pub mod progress;
 pub mod registry;
+pub mod report;
 pub mod runs;
 pub mod sequence;
 pub mod solve;

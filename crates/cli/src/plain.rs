@@ -4,18 +4,19 @@
 //! its `--from-record` keeps.
 
 use super::registry::CheckArgs;
+use super::report::{misfit_hint, print_check, Checked};
 use super::solve::{Planned, Shared};
 use super::CliError;
-use super::{read_sequence, read_text, verdict, write_file};
+use super::{read_sequence, read_text, write_file};
 use super::{refuse_overwriting, refuse_stdin_twice, refuse_stdout};
-use serde::Serialize;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use tetris_kit::piece::Kind;
 use tetris_kit::text::{Problem, RecordError};
 
 /// What `check --game G` is asked for.
 pub struct CheckOptions<'a> {
+    /// `--game`'s value.
+    pub game: &'a str,
     pub sequence: &'a Path,
     pub record: &'a Path,
     pub json: bool,
@@ -26,12 +27,11 @@ pub struct CheckOptions<'a> {
 /// How one game checks a record's text and reports it.
 pub trait PlainCheck {
     type Report;
-    type Json: Serialize;
-    /// Replays the text on the sequence; the error is the message naming `file`.
-    fn check(sequence: &[Kind], text: &str, file: &str) -> Result<Self::Report, String>;
-    fn summary(report: &Self::Report) -> String;
-    fn json(report: &Self::Report) -> Self::Json;
-    fn invalid(message: String) -> Self::Json;
+    /// Replays the text on the sequence; the error names `file`.
+    fn check(sequence: &[Kind], text: &str, file: &str) -> Result<Self::Report, Invalid>;
+    /// The report in the one form ([`Checked`]): the shared terms, the game's own fields and
+    /// its summary.
+    fn checked(report: &Self::Report) -> Checked;
     /// The viewer's page of the record's text, named `file`, showing its error where it has
     /// one (None: the game has no page).
     fn page(_sequence: &[Kind], _text: &str, _file: &str) -> Option<String> {
@@ -39,44 +39,56 @@ pub trait PlainCheck {
     }
 }
 
+/// Why a record is invalid, as a game's check found it.
+pub struct Invalid {
+    pub message: String,
+    /// The piece (from 1) the replay failed at, for a record that parsed: where it is one of
+    /// the first pieces, or past the sequence's last, the record may be of another sequence
+    /// ([`misfit_hint`]).
+    pub replayed: Option<usize>,
+}
+
+impl Invalid {
+    /// A record that does not parse.
+    pub fn unparsed(message: String) -> Invalid {
+        Invalid {
+            message,
+            replayed: None,
+        }
+    }
+
+    /// A record that parsed and does not replay: its error at `piece` (from 1), where it
+    /// names one.
+    pub fn unplayed(message: String, piece: Option<usize>) -> Invalid {
+        Invalid {
+            message,
+            replayed: piece,
+        }
+    }
+}
+
 /// Replays a record and prints its report: exit code 0 for a valid record, 1 for an invalid
-/// one, whose report is its error and `Score = 0` ([`verdict`]).
+/// one, whose report is its error and `Score = 0` ([`print_check`]). A record file that
+/// cannot be read is no record judged: its error alone, exit code 2.
 pub fn check<G: PlainCheck>(options: &CheckOptions) -> Result<(), CliError> {
     let sequence = read_sequence(options.sequence)?;
-    // A record that cannot be read still gets the last line scripts read, with a zero.
-    let text = read_text(options.record, "record file").inspect_err(|e| {
-        let mut out = std::io::stdout().lock();
-        let _ = if options.json {
-            let json = serde_json::to_string(&G::invalid(e.message.clone()));
-            writeln!(out, "{}", json.unwrap_or_default())
-        } else {
-            writeln!(out, "Score = 0")
-        };
-    })?;
+    let text = read_text(options.record, "record file")?;
     let file = super::file_name(options.record);
-    let result = G::check(&sequence, &text, &file);
+    let result = G::check(&sequence, &text, &file).map_err(|e| {
+        let hint = (e.replayed).and_then(|p| misfit_hint(p, options.sequence, sequence.len()));
+        e.message + &hint.unwrap_or_default()
+    });
     if let Some(path) = options.html {
         if let Some(page) = G::page(&sequence, &text, &file) {
             write_file("--html", path, page)?;
         }
     }
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    let printed = match (&result, options.json) {
-        (Ok(report), false) => write!(out, "{}", G::summary(report)),
-        (Err(message), false) => {
-            writeln!(out, "error: {message}").and_then(|()| writeln!(out, "Score = 0"))
-        }
-        (_, true) => {
-            let json = match &result {
-                Ok(report) => G::json(report),
-                Err(message) => G::invalid(message.clone()),
-            };
-            serde_json::to_string(&json)
-                .map_err(std::io::Error::other)
-                .and_then(|json| writeln!(out, "{json}"))
-        }
-    };
-    verdict(printed.and_then(|()| out.flush()), result.is_ok())
+    let checked = result.as_ref().map(G::checked);
+    print_check(
+        options.game,
+        options.json,
+        checked.as_ref().map_err(|e| e.as_str()),
+    )
 }
 
 /// `check`'s own options for a game checked on a sequence file alone: `--html`.
@@ -119,24 +131,12 @@ pub fn check_game<G: PlainCheck>(
     refuse_stdout("--html", html, "the report")?;
     refuse_overwriting("--html", html, &inputs)?;
     check::<G>(&CheckOptions {
+        game,
         sequence: &args.input,
         record,
         json: args.json,
         html,
     })
-}
-
-/// Reports a record that cannot be read as invalid, as an invalid record's replay is reported
-/// (`error: ...` and `Score = 0` on stdout, or the JSON), with exit code 1.
-pub fn invalid_record(json: bool, message: String) -> Result<(), CliError> {
-    let mut out = std::io::stdout().lock();
-    let printed = if json {
-        let json = serde_json::json!({"valid": false, "error": message, "score": 0});
-        writeln!(out, "{json}")
-    } else {
-        writeln!(out, "error: {message}").and_then(|()| writeln!(out, "Score = 0"))
-    };
-    verdict(printed.and_then(|()| out.flush()), false)
 }
 
 /// The first `pieces` pieces of the record at `path` that `solve --from-record` keeps: the

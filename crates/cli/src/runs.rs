@@ -70,9 +70,10 @@ pub struct SolveArgs {
     /// Solve only the first N pieces.
     #[arg(long)]
     pub pieces: Option<usize>,
-    /// Also write a JSON summary (score, lines, timings, parameters) to FILE, once the record
-    /// is written and checked. A file already there is removed when the search starts (its
-    /// options and inputs checked), so a run that fails or is interrupted leaves none.
+    /// Also write a JSON summary (score, lines, how the game ended, timings, parameters; its
+    /// fields: docs/JSON.md) to FILE, once the record is written and checked. A file already
+    /// there is removed when the search starts (its options and inputs checked), so a run that
+    /// fails or is interrupted leaves none.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
     /// No progress bar and no summary.
@@ -107,7 +108,7 @@ pub struct CheckArgs {
     /// Move record file; `-` reads it from standard input, e.g. `solve input.txt | check
     /// input.txt -`.
     pub record: Option<PathBuf>,
-    /// Print one JSON object instead of the human summary.
+    /// Print one JSON object instead of the human summary (its fields: docs/JSON.md).
     #[arg(long)]
     pub json: bool,
 }

@@ -227,6 +227,7 @@ pub fn pipeline<S: Solver>(
         args,
         from: shared.from,
         beam_width: width.beam_width,
+        objective: run.objective,
         stats: &line.stats,
         changes: &line.width_changes,
         traffic,

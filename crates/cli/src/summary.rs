@@ -1,7 +1,9 @@
 //! The end of a `solve` run as every game reports it, before the game's own lines and fields:
-//! `--json`'s object and the summary on standard error.
+//! `--json`'s object (the record's report in the one form, [`super::report`], with the run's
+//! fields) and the summary on standard error.
 
 use super::distributed;
+use super::report::Report;
 use super::runs::SolveArgs;
 use super::writer::Verdict;
 use super::{write_file, CliError};
@@ -9,7 +11,7 @@ use crate::say;
 use std::path::Path;
 use tetris_kit::text::plural;
 use tetris_search::width::Schedule;
-use tetris_search::{DepthStats, Traffic};
+use tetris_search::{DepthStats, Objective, Traffic};
 
 /// A run's end as every game reports it, before the game's own lines and fields.
 pub struct Finished<'a> {
@@ -18,6 +20,8 @@ pub struct Finished<'a> {
     /// `--from-record`'s file and `--from-piece`'s count.
     pub from: Option<(&'a Path, usize)>,
     pub beam_width: usize,
+    /// What the search was for: its answer where every line ends early.
+    pub objective: Objective,
     pub stats: &'a DepthStats,
     /// The width changes the search made, which replay it without its time budget.
     pub changes: &'a Schedule,
@@ -32,11 +36,15 @@ impl Finished<'_> {
     /// `--json` written and the summary printed, each with the game's own part (`verdict`).
     pub fn report(&self, verdict: Verdict) -> Result<(), CliError> {
         if let Some(path) = &self.args.json {
-            let mut summary = self.json();
-            if let Some(object) = summary.as_object_mut() {
-                object.extend(verdict.json);
-            }
-            write_file("--json", path, format!("{summary:#}\n"))?;
+            let run = self.json();
+            let report = Report {
+                game: self.game,
+                result: Ok(&verdict.scorecard),
+                own: &verdict.own,
+                run: Some(&run),
+            };
+            let text = serde_json::to_string_pretty(&report).map_err(CliError::internal)?;
+            write_file("--json", path, format!("{text}\n"))?;
         }
         if !self.args.quiet {
             self.print();
@@ -45,19 +53,18 @@ impl Finished<'_> {
         Ok(())
     }
 
-    /// `--json`'s fields every game writes.
-    fn json(&self) -> serde_json::Value {
+    /// `--json`'s fields of the run, which every game writes.
+    fn json(&self) -> serde_json::Map<String, serde_json::Value> {
         let (args, from) = (self.args, self.from);
-        serde_json::json!({
-            "game": self.game,
+        let run = serde_json::json!({
             "beam_width": self.beam_width,
+            "objective": self.objective,
             "width_changes": self.changes.to_string(),
             "time_budget_seconds": args.time_budget,
             "from_record": from.map(|(p, _)| p),
             "from_piece": from.map(|(_, n)| n),
             "search_seconds": self.search_seconds,
             "wall_seconds": self.wall_seconds,
-            "seconds": self.wall_seconds,
             "expanded": self.stats.expanded,
             "placements": self.stats.placements,
             "phase_seconds": self.stats.seconds,
@@ -65,7 +72,11 @@ impl Finished<'_> {
             "expected_peak_memory_mib": self.expected_bytes as f64 / MIB,
             "distributed": self.traffic,
             "deadline": self.deadline(),
-        })
+        });
+        match run {
+            serde_json::Value::Object(fields) => fields,
+            _ => serde_json::Map::new(),
+        }
     }
 
     /// How a `--time-budget` went: the budget, the seconds the search and the whole run took,

@@ -4,6 +4,7 @@
 
 use super::interrupt::RecordOut;
 use super::{stdout_failed, CliError};
+use tetris_kit::scorecard::Scorecard;
 use tetris_search::Line;
 
 /// A game's record as the search decides it: each piece replayed on the plain engine before
@@ -29,19 +30,10 @@ pub trait Writer {
 pub struct Verdict {
     /// The game's lines of the summary, the last `Score = N`.
     pub summary: String,
-    /// The game's fields of `--json`'s object.
-    pub json: serde_json::Map<String, serde_json::Value>,
-}
-
-impl Verdict {
-    /// The summary's lines and `json`'s fields (an object; anything else adds none).
-    pub fn new(summary: String, json: serde_json::Value) -> Verdict {
-        let json = match json {
-            serde_json::Value::Object(fields) => fields,
-            _ => serde_json::Map::new(),
-        };
-        Verdict { summary, json }
-    }
+    /// What the replay found, in the terms every game shares.
+    pub scorecard: Scorecard,
+    /// The game's own fields of `--json`, written under its name (an object).
+    pub own: serde_json::Value,
 }
 
 /// Ends a record whose pieces each end their own line (every game's but the contest's).

@@ -1,13 +1,12 @@
 //! Records that hold one line per piece of a sequence given apart (the browser game's, the
 //! olympiad's): a `game NAME` header, then each piece's line in the sequence's order. What such
 //! games share is kept here: reading and writing the lines, where a piece stands in the text,
-//! the messages of the problems every such record can have, the count of pieces a replay has
-//! played against its sequence, and the fields of `check --json` that scripts read in every
-//! one of them. How a line is read, how a piece plays and what a game scores stay the game's.
+//! the messages of the problems every such record can have, and the count of pieces a replay
+//! has played against its sequence. How a line is read, how a piece plays and what a game scores
+//! stay the game's.
 
 use super::piece::Kind;
 use super::text::{describe_char, lines_after_header, other_game_hint, Problem, RecordError};
-use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// The 1-based line of the text that piece `index` (0-based) stands on in a record written
@@ -179,65 +178,5 @@ impl<'a> Turns<'a> {
     /// Whether every piece of the sequence has been played.
     pub fn sequence_ended(&self) -> bool {
         self.played >= self.sequence.len()
-    }
-}
-
-/// The report of `check --game G --json`: the fields every such game has, around the fields of
-/// its own scoring (`game`, written among them).
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
-pub struct JsonReport<S> {
-    pub valid: bool,
-    pub error: Option<String>,
-    pub pieces_placed: usize,
-    pub lines: u64,
-    #[serde(flatten)]
-    pub game: S,
-    pub game_over: bool,
-    /// The piece (1-based) that ended the game, if one did.
-    pub game_over_piece: Option<usize>,
-    pub end: String,
-    /// The score again, as `Score = N` reports it (0 for an invalid record).
-    pub score: u64,
-}
-
-/// What a valid record's report holds besides its game's own fields.
-pub struct Scored {
-    pub pieces_placed: usize,
-    pub lines: u64,
-    pub game_over_piece: Option<usize>,
-    /// How the replay ended, in the game's words.
-    pub end: String,
-    pub score: u64,
-}
-
-impl<S> JsonReport<S> {
-    /// The report of a valid record.
-    pub fn scored(scored: Scored, game: S) -> JsonReport<S> {
-        JsonReport {
-            valid: true,
-            error: None,
-            pieces_placed: scored.pieces_placed,
-            lines: scored.lines,
-            game,
-            game_over: scored.game_over_piece.is_some(),
-            game_over_piece: scored.game_over_piece,
-            end: scored.end,
-            score: scored.score,
-        }
-    }
-
-    /// The report of an invalid record: nothing scored, `game` the game's fields of nothing.
-    pub fn refused(error: String, game: S) -> JsonReport<S> {
-        JsonReport {
-            valid: false,
-            error: Some(error),
-            pieces_placed: 0,
-            lines: 0,
-            game,
-            game_over: false,
-            game_over_piece: None,
-            end: "invalid record".to_string(),
-            score: 0,
-        }
     }
 }

@@ -1,6 +1,11 @@
 //! What every game's readers share about the text a user hands them: the byte-order mark some
 //! editors write, how an error message quotes a token (short, and with what shows nothing
-//! spelled out), how it names a character, and JSON loading that names the field at fault.
+//! spelled out), how it names a character, JSON loading that names the field at fault, and
+//! how early a record that fails is suspected of being another sequence's.
+
+/// A record that fails by the rules within this many pieces (a piece that does not fit, or
+/// locks in mid-air) is likely of another sequence: the moves were made for other pieces.
+pub const FIRST_PIECES: usize = 3;
 
 /// The byte-order mark some editors put at the start of a UTF-8 file; it is not part of the
 /// text.

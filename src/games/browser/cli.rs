@@ -2,16 +2,15 @@
 //! plain engine and printed, and the summary), `check`, `gen` and `play`'s page.
 
 use crate::cli::interrupt::RecordOut;
-use crate::cli::plain::{self, PlainCheck};
+use crate::cli::plain::{self, Invalid, PlainCheck};
 use crate::cli::registry::{only, Check, GameCli, Play, Solve};
+use crate::cli::report::{joined, Checked};
 use crate::cli::sequence::GenOptions;
 use crate::cli::solve::{end_lines, LinesOut, Planned, Shared, Solver, Verdict, Writer};
 use crate::cli::EXIT_INVALID;
 use crate::cli::{read_policy, read_sequence, read_text, read_weights, CliError, EvalOptions};
 use crate::games::browser::record::{Record, Token, HEADER};
-use crate::games::browser::replay::{
-    check_text, json_invalid, json_of, JsonReport, Replayer, Report,
-};
+use crate::games::browser::replay::{check_text, replay, Replayer, Report};
 use crate::games::browser::rules::Kind;
 use crate::games::browser::search::DEFAULT_WIDTH;
 use crate::games::browser::search::{self, default_policy, default_weights, Moves, Params};
@@ -146,18 +145,17 @@ impl Writer for SolveWriter<'_> {
                 report.points, report.pieces_placed, line.score, placed
             )));
         }
-        let json = serde_json::json!({
-            "score_weight": self.plan.params.score_weight,
-            "report": json_of(&report),
-        });
-        Ok(Verdict::new(
-            format!(
-                "score weight {}\nchecked by the rules engine: record valid, same score\n{}",
-                self.plan.params.score_weight,
+        let score_weight = self.plan.params.score_weight;
+        let solved = serde_json::json!({ "score_weight": score_weight });
+        let own = joined(serde_json::json!(report.own()), solved);
+        Ok(Verdict {
+            summary: format!(
+                "score weight {score_weight}\nchecked by the rules engine: record valid, same score\n{}",
                 report.summary()
             ),
-            json,
-        ))
+            scorecard: report.scorecard(),
+            own,
+        })
     }
 }
 
@@ -252,19 +250,18 @@ impl GameCli for Browser {
 /// `check --game browser`: the record replayed on the plain engine, its summary or JSON.
 impl PlainCheck for Browser {
     type Report = Report;
-    type Json = JsonReport;
 
-    fn check(sequence: &[Kind], text: &str, file: &str) -> Result<Report, String> {
-        check_text(sequence, text).map_err(|e| e.located(file))
+    fn check(sequence: &[Kind], text: &str, file: &str) -> Result<Report, Invalid> {
+        let record = Record::parse(text)
+            .map_err(|e| Invalid::unparsed(e.naming_kind(sequence).located(file)))?;
+        replay(sequence, &record).map_err(|e| Invalid::unplayed(e.located(file), e.piece))
     }
-    fn summary(report: &Report) -> String {
-        report.summary()
-    }
-    fn json(report: &Report) -> JsonReport {
-        json_of(report)
-    }
-    fn invalid(message: String) -> JsonReport {
-        json_invalid(message)
+    fn checked(report: &Report) -> Checked {
+        Checked {
+            scorecard: report.scorecard(),
+            own: serde_json::json!(report.own()),
+            summary: report.summary(),
+        }
     }
     fn page(sequence: &[Kind], text: &str, file: &str) -> Option<String> {
         Some(crate::games::browser::film::page(sequence, text, file))

@@ -3,7 +3,8 @@
 
 use super::record::{Problem, Record, RecordError, Token, GAME_OVER};
 use super::rules::{Kind, Lock, Outcome, Piece, Round};
-use crate::kit::piece_lines::{self, source_line, Scored, Turns};
+use crate::kit::piece_lines::{source_line, Turns};
+use crate::kit::scorecard::{self, Reason, Scorecard};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -20,10 +21,25 @@ pub enum End {
 
 impl fmt::Display for End {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.shared().text)
+    }
+}
+
+impl End {
+    /// The end in the terms every game shares, in the browser game's words.
+    pub fn shared(self) -> scorecard::End {
         match self {
-            End::SequenceEnded => write!(f, "every piece of the sequence locked"),
-            End::RecordEnded => write!(f, "the record ended before the sequence"),
-            End::GameOver { piece } => write!(f, "game over: piece {piece} {GAME_OVER}"),
+            End::SequenceEnded => {
+                scorecard::End::ran_out(Reason::SequenceEnded, "every piece of the sequence locked")
+            }
+            End::RecordEnded => {
+                scorecard::End::ran_out(Reason::RecordEnded, "the record ended before the sequence")
+            }
+            End::GameOver { piece } => scorecard::End::game_over(
+                Reason::ToppedOut,
+                piece as u64,
+                &format!("it {GAME_OVER}"),
+            ),
         }
     }
 }
@@ -180,45 +196,30 @@ fn play_line(game: &mut Round, kind: Kind, tokens: &[Token]) -> Result<(Piece, L
     })
 }
 
-/// The machine-readable report of `check --game browser --json`: the kit's type, which the game
-/// builds with functions of its own ([`json_of`], [`json_invalid`]).
-pub type JsonReport = piece_lines::JsonReport<JsonScore>;
+impl Report {
+    /// What the replay found, in the terms every game shares: the score is the points.
+    pub fn scorecard(&self) -> Scorecard {
+        Scorecard {
+            score: self.points,
+            pieces_placed: self.pieces_placed as u64,
+            lines: self.lines,
+            end: self.end.shared(),
+        }
+    }
 
-/// The browser game's own fields of its JSON report: how it scored.
+    /// The browser game's own fields of `--json`: its clears and level.
+    pub fn own(&self) -> Own {
+        Own {
+            clears: self.clears,
+            level: self.level,
+        }
+    }
+}
+
+/// The browser game's own fields of its `--json` report.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
-pub struct JsonScore {
+pub struct Own {
+    /// Locks that cleared 1, 2, 3 and 4 lines.
     pub clears: [u64; 4],
-    pub points: u64,
     pub level: u64,
-}
-
-/// The report of a record that replayed: what it scored.
-pub fn json_of(report: &Report) -> JsonReport {
-    let game_over_piece = match report.end {
-        End::GameOver { piece } => Some(piece),
-        _ => None,
-    };
-    let scored = Scored {
-        pieces_placed: report.pieces_placed,
-        lines: report.lines,
-        game_over_piece,
-        end: report.end.to_string(),
-        score: report.points,
-    };
-    let score = JsonScore {
-        clears: report.clears,
-        points: report.points,
-        level: report.level,
-    };
-    JsonReport::scored(scored, score)
-}
-
-/// The report of an invalid record: nothing scored.
-pub fn json_invalid(error: String) -> JsonReport {
-    let score = JsonScore {
-        clears: [0; 4],
-        points: 0,
-        level: 1,
-    };
-    JsonReport::refused(error, score)
 }

@@ -56,7 +56,7 @@ pub fn page(
     film.page(GamePage {
         name,
         window_title: window_title(name, report),
-        summary: summary(report, rules),
+        summary: summary(report, rules, sequence.len()),
         kinds: sequence[..shown].iter().map(|k| k.letter()).collect(),
         offsets: OFFSETS,
         locked_at: "x={x} y={y} state {state}",
@@ -148,7 +148,7 @@ fn tokens_text(tokens: &[Token]) -> String {
 }
 
 /// The one line the page shows under its title, in the checker's words.
-fn summary(report: &Report, rules: Rules) -> String {
+fn summary(report: &Report, rules: Rules, pieces: usize) -> String {
     let mode = format!("{} mode", rules.mode_name());
     match &report.error {
         Some(e) => format!("invalid record ({mode}): {e}. Score = 0"),
@@ -156,7 +156,7 @@ fn summary(report: &Report, rules: Rules) -> String {
             "{} locked, {}, {} ({mode}). Score = {}",
             plural(report.pieces_locked, "piece"),
             plural(report.lines, "line"),
-            report.end,
+            report.scorecard(pieces, rules).end.text,
             report.score
         ),
     }

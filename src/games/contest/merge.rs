@@ -8,8 +8,9 @@
 
 use crate::games::contest::bitboard::{Board, ContestBoard};
 use crate::games::contest::record::Record;
-use crate::games::contest::replay::{replay_observed, FIRST_PIECES};
+use crate::games::contest::replay::replay_observed;
 use crate::games::contest::rules::{Kind, LockMode, Rules};
+use crate::kit::text::FIRST_PIECES;
 use ahash::AHashMap;
 use thiserror::Error;
 

@@ -103,10 +103,6 @@ impl Report {
     }
 }
 
-/// A record that fails by the rules within this many pieces (a piece that does not fit, or
-/// locks in mid-air) is likely of another sequence: the moves were made for other pieces.
-pub const FIRST_PIECES: usize = 3;
-
 /// One locked piece, as shown to an observer of the replay.
 pub struct Step<'a> {
     /// 0-based piece number.

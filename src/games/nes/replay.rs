@@ -4,6 +4,7 @@
 use super::record::Record;
 use super::rules::{play_state, Events, Outcome, Round};
 use super::tables::kind_letter;
+use crate::kit::scorecard::{self, Reason, Scorecard};
 use serde::Serialize;
 
 /// The state after a piece spawns (or at the end), in the fields the oracle reads from RAM.
@@ -80,22 +81,27 @@ pub struct Milestone {
     pub at: Transition,
 }
 
-/// What a record scores.
+/// What a record scores. Serialized, NES's own fields of `--json`: the score, the lines, the
+/// pieces and the end are the fields every game has ([`Report::scorecard`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Report {
     /// The score without the ROM's cap (the targets' measure).
+    #[serde(skip)]
     pub score: u64,
     /// The score the ROM shows: capped at 999,999.
     pub rom_score: u64,
+    #[serde(skip)]
     pub lines: u32,
     pub level: u8,
     /// The level counted on past 255 (256: the counter's first wrap to 0).
     pub level_count: u16,
+    #[serde(skip)]
     pub pieces: u64,
     /// Clears of 1, 2, 3 and 4 rows.
     pub clears: [u64; 4],
     /// Frames played (the game's, which stop at a top-out).
     pub frames: u64,
+    #[serde(skip)]
     pub end: End,
     /// Frames of the record after the game ended, which nothing reads.
     pub unplayed_frames: u64,
@@ -108,6 +114,40 @@ pub struct Report {
 }
 
 impl Report {
+    /// What the record scored, in the terms every game shares: the score uncapped.
+    pub fn scorecard(&self) -> Scorecard {
+        Scorecard {
+            score: self.score,
+            pieces_placed: self.pieces,
+            lines: u64::from(self.lines),
+            end: self.shared_end(),
+        }
+    }
+
+    /// How the game ended, in the terms every game shares: a top-out by the piece after the
+    /// last placed, a crash by the last placed.
+    fn shared_end(&self) -> scorecard::End {
+        match self.end {
+            End::RecordEnded => scorecard::End::ran_out(
+                Reason::RecordEnded,
+                "the record ended with the game still going",
+            ),
+            End::ToppedOut => scorecard::End::game_over(
+                Reason::ToppedOut,
+                self.pieces + 1,
+                "topped out (it spawned into the stack)",
+            ),
+            End::Crashed => scorecard::End::game_over(
+                Reason::Crashed,
+                self.pieces,
+                &format!(
+                    "its lock's cycles may crash the ROM (level {}, see docs/NES.md)",
+                    self.level
+                ),
+            ),
+        }
+    }
+
     /// The level as every summary words it: the ROM's, and past the counter's wrap the count
     /// too (`0 (256 counted past 255)`).
     pub fn level_text(&self) -> String {

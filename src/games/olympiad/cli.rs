@@ -3,16 +3,15 @@
 //! viewer page, and `gen`.
 
 use crate::cli::interrupt::RecordOut;
-use crate::cli::plain::{self, PlainCheck};
+use crate::cli::plain::{self, Invalid, PlainCheck};
 use crate::cli::registry::{only, Check, GameCli, Solve};
+use crate::cli::report::Checked;
 use crate::cli::sequence::GenOptions;
 use crate::cli::solve::{end_lines, LinesOut, Planned, Shared, Solver, Verdict, Writer};
 use crate::cli::{read_weights, CliError, EvalOptions};
 use crate::games::olympiad::film;
 use crate::games::olympiad::record::{Placement, Record, HEADER};
-use crate::games::olympiad::replay::{
-    check_text, json_invalid, json_of, parse_for, JsonReport, Replay, Report,
-};
+use crate::games::olympiad::replay::{parse_for, replay, Replay, Report};
 use crate::games::olympiad::rules::{Kind, Outcome};
 use crate::games::olympiad::search::{self, default_weights, unpack, Params, DEFAULT_WIDTH};
 use crate::kit::board::Board;
@@ -130,19 +129,14 @@ impl Writer for SolveWriter<'_> {
                 report.pieces_placed, line.score
             )));
         }
-        let json = serde_json::json!({
-            "objective": self.plan.params.objective,
-            "search_phases": line.stats.seconds,
-            "states_expanded": line.stats.expanded,
-            "report": json_of(&report),
-        });
-        Ok(Verdict::new(
-            format!(
+        Ok(Verdict {
+            summary: format!(
                 "checked by the rules engine: record valid, same score\n{}",
                 report.summary()
             ),
-            json,
-        ))
+            scorecard: report.scorecard(),
+            own: serde_json::json!(report.own()),
+        })
     }
 }
 
@@ -210,19 +204,17 @@ impl GameCli for Olympiad {
 /// the viewer's page `--html` writes (up to the error of an invalid record).
 impl PlainCheck for Olympiad {
     type Report = Report;
-    type Json = JsonReport;
 
-    fn check(sequence: &[Kind], text: &str, file: &str) -> Result<Report, String> {
-        check_text(sequence, text).map_err(|e| e.located(file))
+    fn check(sequence: &[Kind], text: &str, file: &str) -> Result<Report, Invalid> {
+        let record = parse_for(sequence, text).map_err(|e| Invalid::unparsed(e.located(file)))?;
+        replay(sequence, &record).map_err(|e| Invalid::unplayed(e.located(file), e.piece))
     }
-    fn summary(report: &Report) -> String {
-        report.summary()
-    }
-    fn json(report: &Report) -> JsonReport {
-        json_of(report)
-    }
-    fn invalid(message: String) -> JsonReport {
-        json_invalid(message)
+    fn checked(report: &Report) -> Checked {
+        Checked {
+            scorecard: report.scorecard(),
+            own: serde_json::json!(report.own()),
+            summary: report.summary(),
+        }
     }
     fn page(sequence: &[Kind], text: &str, file: &str) -> Option<String> {
         let record = parse_for(sequence, text);

@@ -4,7 +4,8 @@
 
 use super::record::{Placement, Problem, Record, RecordError, GAME_OVER};
 use super::rules::{BadPlacement, Field, Kind, Outcome};
-use crate::kit::piece_lines::{self, source_line, Scored, Turns};
+use crate::kit::piece_lines::{source_line, Turns};
+use crate::kit::scorecard::{self, Reason, Scorecard};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -21,10 +22,25 @@ pub enum End {
 
 impl fmt::Display for End {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.shared().text)
+    }
+}
+
+impl End {
+    /// The end in the terms every game shares, in the olympiad's words.
+    pub fn shared(self) -> scorecard::End {
         match self {
-            End::SequenceEnded => write!(f, "every piece of the sequence placed"),
-            End::RecordEnded => write!(f, "the record ended before the sequence"),
-            End::GameOver { piece } => write!(f, "game over: piece {piece} {GAME_OVER}"),
+            End::SequenceEnded => {
+                scorecard::End::ran_out(Reason::SequenceEnded, "every piece of the sequence placed")
+            }
+            End::RecordEnded => {
+                scorecard::End::ran_out(Reason::RecordEnded, "the record ended before the sequence")
+            }
+            End::GameOver { piece } => scorecard::End::game_over(
+                Reason::ToppedOut,
+                piece as u64,
+                &format!("it {GAME_OVER}"),
+            ),
         }
     }
 }
@@ -161,40 +177,33 @@ pub fn parse_for(sequence: &[Kind], text: &str) -> Result<Record, RecordError> {
     Record::parse(text).map_err(|e| e.naming_kind(sequence))
 }
 
-/// The machine-readable report of `check --game olympiad --json`: the kit's type, which the game
-/// builds with functions of its own ([`json_of`], [`json_invalid`]).
-pub type JsonReport = piece_lines::JsonReport<JsonChains>;
+impl Report {
+    /// What the replay found, in the terms every game shares: the score is the pieces placed.
+    pub fn scorecard(&self) -> Scorecard {
+        Scorecard {
+            score: self.pieces_placed as u64,
+            pieces_placed: self.pieces_placed as u64,
+            lines: self.lines,
+            end: self.end.shared(),
+        }
+    }
 
-/// The olympiad's own fields of its JSON report: the chains its clears made.
+    /// The olympiad's own fields of `--json`: the chains its clears made.
+    pub fn own(&self) -> Own {
+        Own {
+            chains: self.chains,
+            chain_placements: self.chain_placements,
+        }
+    }
+}
+
+/// The olympiad's own fields of its `--json` report.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
-pub struct JsonChains {
+pub struct Own {
+    /// Rounds of removal after a placement's first: rows completed by falling cells.
     pub chains: u64,
+    /// Placements that made a chain.
     pub chain_placements: u64,
-}
-
-/// The report of a record that replayed: what it scored.
-pub fn json_of(report: &Report) -> JsonReport {
-    let game_over_piece = match report.end {
-        End::GameOver { piece } => Some(piece),
-        _ => None,
-    };
-    let scored = Scored {
-        pieces_placed: report.pieces_placed,
-        lines: report.lines,
-        game_over_piece,
-        end: report.end.to_string(),
-        score: report.pieces_placed as u64,
-    };
-    let chains = JsonChains {
-        chains: report.chains,
-        chain_placements: report.chain_placements,
-    };
-    JsonReport::scored(scored, chains)
-}
-
-/// The report of an invalid record: nothing scored.
-pub fn json_invalid(error: String) -> JsonReport {
-    JsonReport::refused(error, JsonChains::default())
 }
 
 #[cfg(test)]

@@ -1,14 +1,17 @@
 //! A record file as every binary that reads one meets it: one that does not parse is an invalid
 //! record (exit 1, the error naming the file, the piece and the token), as in `check`; one that
-//! cannot be read at all is unusable (exit 2).
+//! cannot be read at all is unusable (exit 2), and `check` gives it no score; one that does
+//! not fit its sequence makes every game's `check` ask whether it is the record's.
 
-use crate::common::{run, tencent_input, Run, Scratch};
+use super::json_cli::{check, solved};
+use crate::common::{exe, run, tencent_input, Run, Scratch};
 use std::ffi::OsStr;
 
 const CHECK: &str = env!("CARGO_BIN_EXE_check");
 const MERGE: &str = env!("CARGO_BIN_EXE_merge");
 const POLISH: &str = env!("CARGO_BIN_EXE_polish");
 const SOLVE: &str = env!("CARGO_BIN_EXE_solve");
+const GEN: &str = env!("CARGO_BIN_EXE_gen");
 
 /// The options after the record's path that make each binary read it; cheap where it goes on.
 fn run_with_record(exe: &str, record: &dyn AsRef<OsStr>) -> Run {
@@ -80,6 +83,33 @@ fn a_record_file_that_cannot_be_read_is_unusable_everywhere() {
             let r = run_with_record(exe, path);
             assert_eq!(r.code, Some(2), "{exe}: {r:#?}");
             assert!(r.stderr.contains(needle), "{exe}: {r:#?}");
+        }
+    }
+}
+
+/// A record file that cannot be read (missing, a directory) is no record judged, in every
+/// game's `check`: its error on stderr and exit 2, with no score and no report on stdout,
+/// `--json` or not (a record that was read and is invalid ends in `Score = 0`).
+#[test]
+fn a_record_file_that_cannot_be_read_gets_no_score_in_any_game() {
+    let scratch = Scratch::new("record-unreadable-score");
+    let sequence = scratch.file("seq.txt", "TJOSZLI\n");
+    let missing = scratch.dir.join("missing.txt");
+    for game in ["contest", "nes", "browser", "olympiad"] {
+        for record in [&missing, &scratch.dir] {
+            for json in [None, Some("--json")] {
+                let mut args = vec!["--game", game];
+                if game != "nes" {
+                    args.push(sequence.to_str().unwrap());
+                }
+                args.push(record.to_str().unwrap());
+                args.extend(json);
+                let r = exe(CHECK, &args);
+                assert_eq!(r.code, Some(2), "{args:?}: {r:#?}");
+                assert_eq!(r.stdout, "", "{args:?}: {r:#?}");
+                let error = format!("error: cannot read record file {}: ", record.display());
+                assert!(r.stderr.starts_with(&error), "{args:?}: {r:#?}");
+            }
         }
     }
 }
@@ -300,5 +330,50 @@ fn every_games_record_may_end_in_blank_lines() {
         r.assert_no_panic();
         assert_eq!(r.code, Some(0), "{game}: {r:#?}");
         assert!(r.last_line().starts_with("Score = "), "{game}: {r:#?}");
+    }
+}
+
+/// A record checked on another sequence than its own fails at its first pieces, and one longer
+/// than the sequence runs past its end: every game played on a sequence file asks whether the
+/// file is the record's, in the text and in the JSON (NES's records name their own start).
+#[test]
+fn every_game_asks_whether_a_record_that_does_not_fit_is_of_another_sequence() {
+    let scratch = Scratch::new("record-misfit");
+    for game in ["contest", "browser", "olympiad"] {
+        let (_, record, _, _) = solved(&scratch, game);
+        let other = exe(GEN, &["--game", game, "--seed", "4", "--count", "30"]).stdout;
+        let short = exe(GEN, &["--game", game, "--seed", "3", "--count", "10"]).stdout;
+        let other = scratch.file(&format!("{game}-other.txt"), other);
+        let short = scratch.file(&format!("{game}-short.txt"), short);
+        let first = "(the record fails at its first pieces: ";
+        let mut cases = vec![(record.clone(), short, "(")];
+        if game == "olympiad" {
+            // Most of the olympiad's placements fit any piece (orientation 0 at the left): an
+            // upright I has no orientation 1 as an O.
+            let upright = scratch.file("upright.txt", "game olympiad\n1 0\n1 2\n1 4\n");
+            cases.push((upright, scratch.file("o.txt", "OOO\n"), first));
+        } else {
+            cases.push((record, other, first));
+        }
+        for (record, sequence, why) in cases {
+            let question = format!(
+                "{why}is {} the sequence it was made for?)",
+                sequence.display()
+            );
+            let human = check(game, Some(&sequence), &record, &[]);
+            assert_eq!(human.code, Some(1), "{game}: {human:#?}");
+            let error = human.stdout.lines().next().unwrap();
+            assert!(
+                error.ends_with(&question),
+                "{game}: {error:?} ends with {question:?}"
+            );
+            let json = check(game, Some(&sequence), &record, &["--json"]);
+            let report: serde_json::Value =
+                serde_json::from_str(&json.stdout).expect("check's JSON");
+            assert!(
+                report["error"].as_str().unwrap().ends_with(&question),
+                "{game}: {report}"
+            );
+        }
     }
 }

@@ -86,8 +86,8 @@ fn check_browser_prints_the_summary_and_score() {
     let value: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
     assert_eq!(value["valid"], true);
     assert_eq!(value["pieces_placed"], 2);
-    assert_eq!(value["level"], 1);
-    assert_eq!(value["game_over"], false);
+    assert_eq!(value["browser"]["level"], 1);
+    assert_eq!(value["end"]["reason"], "record_ended");
     assert_eq!(value["score"], 0);
 }
 
@@ -136,7 +136,7 @@ fn check_browser_scores_a_clear_and_a_game_over() {
     assert!(out.stdout.contains("pieces placed: 10\n"), "{}", out.stdout);
     assert!(out
         .stdout
-        .contains("end: game over: piece 11 locked in a hidden row\n"));
+        .contains("end: game over at piece 11: it locked in a hidden row\n"));
     assert_eq!(out.last_line(), "Score = 0");
 }
 
@@ -177,7 +177,7 @@ fn check_browser_exit_codes() {
     assert_eq!(value["valid"], false);
     assert!(value["error"].as_str().unwrap().ends_with("found 'X'"));
     assert_eq!(value["score"], 0);
-    // A missing record file: a usage error, and still the scorer's last line.
+    // A missing record file: a usage error, with no score: no record was judged.
     let missing = dir.dir.join("missing.txt");
     let out = exe(
         CHECK,
@@ -189,7 +189,7 @@ fn check_browser_exit_codes() {
         ],
     );
     assert_eq!(out.code, Some(2));
-    assert_eq!(out.last_line(), "Score = 0");
+    assert_eq!(out.stdout, "");
     assert!(out.stderr.contains("cannot read record file"));
     // Options of the other games, and a missing record argument.
     let out = exe(

@@ -2,17 +2,16 @@
 //! page.
 
 use super::options::{other_games_record, RulesOptions};
-use crate::cli::plain::invalid_record;
-use crate::cli::registry::CheckArgs;
+use super::GAME;
+use crate::cli::registry::{CheckArgs, GameCli};
+use crate::cli::report::{misfit_hint, print_check, write_check, Checked};
 use crate::cli::{read_sequence, read_text, verdict, write_file};
 use crate::cli::{refuse_overwriting, refuse_stdin_twice, refuse_stdout};
 use crate::cli::{CliError, Pictures};
 use crate::games::contest;
 use crate::games::contest::record::Record;
-use crate::games::contest::replay::{
-    replay_observed, End, ReplayError, Report, Step, FIRST_PIECES,
-};
-use crate::games::contest::report::JsonReport;
+use crate::games::contest::replay::{replay_observed, End, ReplayError, Report, Step};
+use crate::games::contest::rules::Rules;
 use crate::games::contest::stats::Stats;
 use crate::kit::film::Film;
 use crate::kit::text::plural;
@@ -95,11 +94,11 @@ fn run(args: &Args) -> Result<(), CliError> {
         ));
     }
     let sequence = read_sequence(&args.input)?;
-    let text = read_record_text(args, record_path)?;
+    let text = read_text(record_path, "record file")?;
     if let Some(message) = other_games_record(record_path, &text) {
         // A record of another game is an invalid record of this one, as every game's check
         // says (exit 1), naming the game.
-        return invalid_record(args.json, message);
+        return print_check(GAME.id(), args.json, Err(&message));
     }
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
@@ -119,7 +118,10 @@ fn run(args: &Args) -> Result<(), CliError> {
     }
     // The breakdown of an invalid record would describe pieces the judge never scores.
     let stats = (args.contest.stats && report.valid()).then_some(stats);
-    let printed = write_report(&mut out, args.json, &report, stats);
+    let checked = checked(&report, stats.as_ref(), sequence.len(), rules);
+    let error = report.error.as_ref().map(ReplayError::to_string);
+    let judged = error.as_deref().map_or(Ok(&checked), Err);
+    let printed = write_check(&mut out, GAME.id(), args.json, judged);
     let printed = (trace_failed.map_or(Ok(()), Err))
         .and(printed)
         .and_then(|()| out.flush());
@@ -149,30 +151,6 @@ fn record_path<'a>(args: &'a Args) -> Result<&'a std::path::PathBuf, CliError> {
     Ok(record_path)
 }
 
-/// The record's text. A record that cannot be read still gets the scorer's last line, so
-/// scripts that read `Score = N` see a zero rather than nothing.
-fn read_record_text(args: &Args, path: &Path) -> Result<String, CliError> {
-    read_text(path, "record file").inspect_err(|e| {
-        if args.json {
-            let report = JsonReport {
-                score: 0,
-                pieces_locked: 0,
-                lines: 0,
-                clears: [0; 4],
-                end: End::Invalid.to_string(),
-                valid: false,
-                error: Some(e.message.clone()),
-                stats: None,
-            };
-            let json = serde_json::to_string(&report).expect("report serializes");
-            // Best effort: the error that follows is the message that matters.
-            let _ = writeln!(std::io::stdout(), "{json}");
-        } else {
-            let _ = writeln!(std::io::stdout(), "Score = 0");
-        }
-    })
-}
-
 /// What the replay of a record gives: its report, the page's film, the statistics, and the
 /// first failed write of the trace (e.g. a closed pipe: the trace stops there, the replay goes
 /// on for the report and the page, and the failure is handled with the report's).
@@ -188,7 +166,7 @@ fn replay(
     args: &Args,
     sequence: &[crate::kit::piece::Kind],
     parsed: &Result<Record, crate::games::contest::record::RecordError>,
-    rules: crate::games::contest::rules::Rules,
+    rules: Rules,
     out: &mut impl Write,
 ) -> Replayed {
     let mut film = Film::new();
@@ -229,13 +207,9 @@ fn replay(
         },
     };
     if let (Ok(_), Some(error)) = (parsed, &mut report.error) {
-        if error.piece <= FIRST_PIECES {
-            // A record of another sequence fails at once: say so, rather than only where.
-            error.message.push_str(&format!(
-                " (the record fails at its first pieces: is {} the sequence it was made for?)",
-                args.input.display()
-            ));
-        }
+        // A record of another sequence fails at once: say so, rather than only where.
+        let hint = misfit_hint(error.piece, &args.input, sequence.len());
+        error.message.push_str(&hint.unwrap_or_default());
     }
     Replayed {
         report,
@@ -245,25 +219,25 @@ fn replay(
     }
 }
 
-/// The report: one JSON object, or the breakdown (with `--stats`) and the summary.
-fn write_report(
-    out: &mut impl Write,
-    json: bool,
-    report: &Report,
-    stats: Option<Stats>,
-) -> std::io::Result<()> {
-    if json {
-        let json = JsonReport {
-            stats,
-            ..report.to_json()
-        };
-        let json = serde_json::to_string(&json).map_err(std::io::Error::other)?;
-        return writeln!(out, "{json}");
+/// The report of a valid record (`report`, replayed by `rules` on a sequence of `pieces`
+/// pieces) in the one form: with `--stats`, the breakdown first in the summary.
+fn checked(report: &Report, stats: Option<&Stats>, pieces: usize, rules: Rules) -> Checked {
+    let scorecard = report.scorecard(pieces, rules);
+    let [c1, c2, c3, c4] = report.clears;
+    let summary = format!(
+        "{}pieces locked: {}\nlines: {} (clears of 1: {c1}, 2: {c2}, 3: {c3}, 4: {c4})\n\
+         end: {}\nScore = {}\n",
+        stats.map(Stats::to_string).unwrap_or_default(),
+        report.pieces_locked,
+        report.lines,
+        scorecard.end.text,
+        scorecard.score
+    );
+    Checked {
+        own: report.own(stats),
+        scorecard,
+        summary,
     }
-    if let Some(s) = &stats {
-        write!(out, "{s}")?;
-    }
-    write_summary(out, report)
 }
 
 /// Why `--at` showed nothing: the record locked fewer pieces.
@@ -272,22 +246,6 @@ fn locked_only(locked: usize) -> String {
         0 => "the record locked no piece".to_string(),
         n => format!("the record locked only {}", plural(n, "piece")),
     }
-}
-
-fn write_summary(out: &mut impl Write, report: &Report) -> std::io::Result<()> {
-    if let Some(e) = &report.error {
-        writeln!(out, "error: {e}")?;
-        return writeln!(out, "Score = 0");
-    }
-    let [c1, c2, c3, c4] = report.clears;
-    writeln!(out, "pieces locked: {}", report.pieces_locked)?;
-    writeln!(
-        out,
-        "lines: {} (clears of 1: {c1}, 2: {c2}, 3: {c3}, 4: {c4})",
-        report.lines
-    )?;
-    writeln!(out, "end: {}", report.end)?;
-    writeln!(out, "Score = {}", report.score)
 }
 
 fn write_trace(out: &mut impl Write, step: &Step) -> std::io::Result<()> {

@@ -5,6 +5,7 @@
 use super::options::{ranking, read_record, RulesOptions};
 use super::Contest;
 use crate::cli::interrupt::RecordOut;
+use crate::cli::report::joined;
 use crate::cli::solve::{Planned, Shared, Solver, Verdict, Writer};
 use crate::cli::{stdout_failed, CliError, EvalOptions};
 use crate::games::contest::movegen::Placement;
@@ -128,32 +129,34 @@ impl Writer for SolveWriter<'_> {
         let (report, stats) = writer.finish(line.score).map_err(record_failed)?;
         let p = &self.plan.params;
         let rules = p.rules;
+        let scorecard = report.scorecard(self.plan.sequence.len(), rules);
         let [c1, c2, c3, c4] = report.clears;
         let summary = format!(
             "pieces locked: {}, lines: {} (clears of 1: {c1}, 2: {c2}, 3: {c3}, 4: {c4})\n\
              score weight {}\n\
              checked by the rules engine ({}): record valid, same score\n\
+             end: {}\n\
              Score = {}\n",
             report.pieces_locked,
             report.lines,
             p.score_weight,
             rules.mode_name(),
+            scorecard.end.text,
             report.score
         );
-        let json = serde_json::json!({
-            "score": report.score,
-            "pieces_locked": report.pieces_locked,
-            "lines": report.lines,
-            "clears": report.clears,
-            "stats": stats,
+        let solved = serde_json::json!({
             "score_weight": p.score_weight,
-            "objective": p.objective,
             "judge": rules.locks_in_mid_air(),
             "piece_limit": rules.piece_limit,
             "weights": p.weights,
             "policy": p.policy,
         });
-        Ok(Verdict::new(summary, json))
+        let own = joined(report.own(Some(&stats)), solved);
+        Ok(Verdict {
+            summary,
+            scorecard,
+            own,
+        })
     }
 }
 

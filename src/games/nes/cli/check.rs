@@ -1,10 +1,12 @@
 //! What `check --game nes` prints.
 
-use crate::cli::write_file;
-use crate::cli::{read_text, stdout_failed, CliError};
+use super::GAME;
+use crate::cli::registry::GameCli;
+use crate::cli::report::{print_check, write_check, Checked};
+use crate::cli::{read_text, verdict, write_file, CliError};
 use crate::games::nes::film::Film;
 use crate::games::nes::record::Record;
-use crate::games::nes::replay::{describe_lock, replay_observed, End, Report};
+use crate::games::nes::replay::{describe_lock, replay_observed, Report};
 use crate::games::nes::rules::{Events, Round};
 use crate::kit::text::plural;
 use serde::Serialize;
@@ -75,19 +77,7 @@ pub struct CheckOptions<'a> {
 
 /// Replays an NES record and prints its report (last line `Score = N`, the uncapped score).
 pub fn check(options: &CheckOptions) -> Result<(), CliError> {
-    // A record that cannot be read still gets the last line scripts read, with a zero.
-    let text = read_text(options.record, "record file").inspect_err(|e| {
-        let mut out = std::io::stdout().lock();
-        let _ = if options.json {
-            writeln!(
-                out,
-                "{}",
-                serde_json::json!({"valid": false, "error": e.message, "score": 0})
-            )
-        } else {
-            writeln!(out, "Score = 0")
-        };
-    })?;
+    let text = read_text(options.record, "record file")?;
     let record = match Record::parse(&text) {
         Ok(r) => r,
         Err(e) => {
@@ -102,7 +92,7 @@ pub fn check(options: &CheckOptions) -> Result<(), CliError> {
                 }
             }
             let message = e.located(&crate::cli::file_name(options.record));
-            return crate::cli::plain::invalid_record(options.json, message);
+            return print_check(GAME.id(), options.json, Err(&message));
         }
     };
     if let Some(path) = options.fm2 {
@@ -137,17 +127,14 @@ pub fn check(options: &CheckOptions) -> Result<(), CliError> {
         let name = options.record.display().to_string();
         write_file("--html", path, film.page(&name, &report))?;
     }
-    let printed = if options.json {
-        let json = serde_json::json!({"valid": true, "report": report});
-        writeln!(out, "{json}")
-    } else {
-        write_summary(&mut out, &report)
+    let checked = Checked {
+        scorecard: report.scorecard(),
+        own: serde_json::json!(report),
+        summary: summary(&report),
     };
-    failed
-        .map_or(Ok(()), Err)
-        .and(printed)
-        .and_then(|()| out.flush())
-        .map_err(|e| stdout_failed(e, "the report"))
+    let printed = write_check(&mut out, GAME.id(), options.json, Ok(&checked));
+    let printed = failed.map_or(Ok(()), Err).and(printed);
+    verdict(printed.and_then(|()| out.flush()), true)
 }
 
 fn write_lock(out: &mut impl Write, game: &Round, frame: u64) -> std::io::Result<()> {
@@ -172,7 +159,16 @@ fn write_lock(out: &mut impl Write, game: &Round, frame: u64) -> std::io::Result
     writeln!(out)
 }
 
-fn write_summary(out: &mut impl Write, r: &Report) -> std::io::Result<()> {
+/// The summary of a record's report, its last line `Score = N` (uncapped).
+fn summary(r: &Report) -> String {
+    let mut out = String::new();
+    // Writing to a String cannot fail.
+    let _ = write_summary(&mut out, r);
+    out
+}
+
+fn write_summary(out: &mut String, r: &Report) -> std::fmt::Result {
+    use std::fmt::Write as _;
     let [c1, c2, c3, c4] = r.clears;
     writeln!(out, "pieces locked: {}", r.pieces)?;
     writeln!(
@@ -182,15 +178,7 @@ fn write_summary(out: &mut impl Write, r: &Report) -> std::io::Result<()> {
         r.level_text()
     )?;
     writeln!(out, "frames: {}", r.frames)?;
-    match r.end {
-        End::ToppedOut => writeln!(out, "end: topped out")?,
-        End::RecordEnded => writeln!(out, "end: the record ended")?,
-        End::Crashed => writeln!(
-            out,
-            "end: the last lock's cycles may crash the ROM (level {}, see docs/NES.md)",
-            r.level
-        )?,
-    }
+    writeln!(out, "end: {}", r.scorecard().end.text)?;
     if r.unplayed_frames > 0 {
         writeln!(
             out,

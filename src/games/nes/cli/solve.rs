@@ -3,13 +3,14 @@
 
 use super::Nes;
 use crate::cli::interrupt::RecordOut;
+use crate::cli::report::joined;
 use crate::cli::solve::{end_lines, Planned, Shared, Solver, Verdict, Writer};
 use crate::cli::{read_text, stdout_failed, CliError};
 use crate::games::nes::ending::Ending;
 use crate::games::nes::eval::Weights;
 use crate::games::nes::movegen::InputModel;
 use crate::games::nes::record::Record;
-use crate::games::nes::replay::{replay_observed, End, Report};
+use crate::games::nes::replay::{replay_observed, Report};
 use crate::games::nes::search::{lines_to_level, Found, RecordStream, Seam, State, Stop};
 use crate::games::nes::search::{Kept, NesCode, MAX_PIECES};
 use crate::games::nes::start;
@@ -271,15 +272,21 @@ impl Writer for SolveWriter<'_> {
         end_lines(out)?;
         let plan = self.plan;
         let model = plan.model;
-        let json = serde_json::json!({
+        let ended =
+            (found.ending != Ending::Reached).then_some(plan.kept_pieces() + found.stats.pieces);
+        let solved = serde_json::json!({
             "start_level": plan.level,
             "title_wait": plan.wait,
             "input_model": format!("tap:{}{}", model.tap_every, if model.das { ",das" } else { "" }),
             "ending": found.ending,
-            "beam_ended_at_piece": (found.ending != Ending::Reached).then_some(plan.kept_pieces() + found.stats.pieces),
-            "report": report,
+            "beam_ended_at_piece": ended,
         });
-        Ok(Verdict::new(summary(plan, &found, &report), json))
+        let own = joined(serde_json::json!(report), solved);
+        Ok(Verdict {
+            summary: summary(plan, &found, &report),
+            scorecard: report.scorecard(),
+            own,
+        })
     }
 }
 
@@ -436,11 +443,7 @@ fn summary(game: &Plan, found: &Found, report: &Report) -> String {
     if let Some(line) = game.stop.missed_level(report) {
         say!("{line}");
     }
-    match report.end {
-        End::ToppedOut => say!("the game ended: topped out"),
-        End::Crashed => say!("the game ended: the last lock's cycles may crash the ROM"),
-        End::RecordEnded => {}
-    }
+    say!("end: {}", report.scorecard().end.text);
     if found.ending != Ending::Reached {
         say!(
             "the search stopped before the stop asked for: every line of the beam had ended \

@@ -9,6 +9,7 @@ use tetris_opt::games::contest::replay::{replay_observed, End, ReplayError};
 use tetris_opt::games::contest::rules::{Kind, LockMode, Rules};
 use tetris_opt::games::contest::stats::Stats;
 use tetris_opt::kit::film::Film;
+use tetris_opt::kit::scorecard::Reason;
 use tetris_opt::kit::sequence::{parse_sequence, SequenceError};
 use tetris_opt::kit::text::quote_at_most;
 
@@ -225,9 +226,10 @@ fn contest_case(sequence: &[Kind], text: &str, views: bool) -> Result<bool, Find
                 }
             }
         }
-        let json = report.to_json();
-        if json.valid != report.valid() || json.score != report.final_score() {
-            return wrong("the JSON report disagrees with the report");
+        let card = report.scorecard(sequence.len(), rules);
+        let refused = card.end.reason == Reason::Invalid;
+        if refused == report.valid() || card.score != report.final_score() {
+            return wrong("the scorecard disagrees with the report");
         }
     }
     Ok(valid)

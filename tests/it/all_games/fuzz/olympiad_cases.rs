@@ -8,6 +8,7 @@ use super::mutate::{mutate, Grammar, Rng};
 use super::starts::olympiad_starts;
 use tetris_opt::games::contest::bitboard::{Board, ROWS};
 use tetris_opt::games::olympiad;
+use tetris_opt::kit::scorecard::Reason;
 use tetris_opt::kit::sequence::parse_sequence;
 
 pub(super) const OLYMPIAD: Grammar = Grammar {
@@ -191,16 +192,12 @@ fn check_olympiad_report(
             report.end
         ));
     }
-    let json = olympiad::replay::json_of(report);
-    if !json.valid
-        || json.error.is_some()
-        || json.score != placed as u64
-        || json.pieces_placed != placed
-        || json.game_over != matches!(report.end, End::GameOver { .. })
+    let card = report.scorecard();
+    if card.score != placed as u64
+        || card.pieces_placed != placed as u64
+        || (card.end.reason == Reason::ToppedOut) != matches!(report.end, End::GameOver { .. })
     {
-        return wrong(format!(
-            "the JSON report disagrees with the report: {json:?}"
-        ));
+        return wrong(format!("the scorecard disagrees with the report: {card:?}"));
     }
     if !report.summary().ends_with(&format!("\nScore = {placed}\n")) {
         return wrong(format!("the summary does not end in `Score = {placed}`"));

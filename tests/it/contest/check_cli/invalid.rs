@@ -110,11 +110,14 @@ fn a_record_file_that_is_not_text_is_unusable() {
     assert_one_error_line(&run, 2, &["record file", "is not text"]);
 }
 
+/// A file that is not text is read as no record: no score is given, as none was judged.
 #[test]
-fn a_record_file_that_is_not_text_scores_0() {
-    let run = check(BINARY, &[]);
-    assert_eq!(run.code, Some(2));
-    assert_eq!(run.last_line(), "Score = 0", "{run:#?}");
+fn a_record_file_that_is_not_text_gets_no_score() {
+    for args in [&[][..], &["--json"]] {
+        let run = check(BINARY, args);
+        assert_eq!(run.code, Some(2));
+        assert_eq!(run.stdout, "", "{run:#?}");
+    }
 }
 
 #[test]

@@ -102,7 +102,7 @@ fn assert_invalid(record: impl AsRef<[u8]> + Copy, args: &[&str], parts: &[&str]
     let report = json_report(&json);
     assert_eq!(report["valid"], false);
     assert_eq!(report["score"], 0);
-    assert_eq!(report["end"], "invalid record");
+    assert_eq!(report["end"]["reason"], "invalid");
     let error = report["error"].as_str().expect("an error message");
     assert_error_form(error);
     for part in parts {
@@ -111,23 +111,45 @@ fn assert_invalid(record: impl AsRef<[u8]> + Copy, args: &[&str], parts: &[&str]
 }
 
 /// The one JSON object `check --json` printed, checked to have exactly the documented fields
-/// (and `stats`, only with `--stats`, with its own).
+/// (docs/JSON.md): every game's, and the contest's own under `contest` (`stats` among them
+/// only with `--stats`, with its own).
 fn json_report(run: &Run) -> Value {
     assert_eq!(run.stdout.lines().count(), 1, "one line of JSON: {run:#?}");
     let report: Value = serde_json::from_str(&run.stdout).expect("stdout is JSON");
-    let object = report.as_object().expect("a JSON object");
-    let mut keys: Vec<&str> = object.keys().map(String::as_str).collect();
-    keys.sort();
-    if let Some(stats) = object.get("stats") {
-        let mut stat_keys: Vec<&str> = stats
-            .as_object()
-            .unwrap()
-            .keys()
-            .map(String::as_str)
-            .collect();
-        stat_keys.sort();
+    let keys = |v: &Value| -> Vec<String> {
+        let mut keys: Vec<String> = v.as_object().expect("an object").keys().cloned().collect();
+        keys.sort();
+        keys
+    };
+    assert_eq!(
+        keys(&report),
+        [
+            "contest",
+            "end",
+            "error",
+            "format",
+            "game",
+            "lines",
+            "pieces_placed",
+            "score",
+            "valid"
+        ]
+    );
+    assert_eq!(report["format"], 1);
+    assert_eq!(report["game"], "contest");
+    assert!(report["score"].is_u64() && report["pieces_placed"].is_u64());
+    assert!(report["lines"].is_u64() && report["end"]["text"].is_string());
+    assert!(report["valid"].is_boolean());
+    assert!(report["error"].is_null() || report["error"].is_string());
+    let own = &report["contest"];
+    if report["valid"] == false {
+        assert_eq!(own, &serde_json::json!({}), "{report}");
+        return report;
+    }
+    let mut own_keys = keys(own);
+    if let Some(stats) = own.get("stats") {
         assert_eq!(
-            stat_keys,
+            keys(stats),
             [
                 "clears",
                 "fluid_bound",
@@ -139,27 +161,12 @@ fn json_report(run: &Run) -> Value {
                 "points_per_segment"
             ]
         );
-        keys.retain(|&k| k != "stats");
+        own_keys.retain(|k| k != "stats");
     }
-    assert_eq!(
-        keys,
-        [
-            "clears",
-            "end",
-            "error",
-            "lines",
-            "pieces_locked",
-            "score",
-            "valid"
-        ]
-    );
-    assert!(report["score"].is_u64() && report["pieces_locked"].is_u64());
-    assert!(report["lines"].is_u64() && report["end"].is_string());
-    assert!(report["valid"].is_boolean());
-    let clears = report["clears"].as_array().expect("clears is an array");
+    assert_eq!(own_keys, ["clears"]);
+    let clears = own["clears"].as_array().expect("clears is an array");
     assert_eq!(clears.len(), 4);
     assert!(clears.iter().all(Value::is_u64));
-    assert!(report["error"].is_null() || report["error"].is_string());
     report
 }
 
@@ -171,12 +178,19 @@ fn the_public_record_scores_1395326() {
     assert_eq!(json.code, Some(0), "{json:#?}");
     let report = json_report(&json);
     assert_eq!(report["score"], 1_395_326);
-    assert_eq!(report["pieces_locked"], 9_999);
+    assert_eq!(report["pieces_placed"], 9_999);
     assert_eq!(report["lines"], 3_988);
     assert_eq!(report["valid"], true);
     assert_eq!(report["error"], Value::Null);
-    assert_eq!(report["end"], "record ended");
-    let clears: Vec<u64> = report["clears"]
+    assert_eq!(
+        report["end"],
+        serde_json::json!({
+            "reason": "record_ended",
+            "piece": null,
+            "text": "the record ended before the piece limit's last piece, which would score nothing",
+        })
+    );
+    let clears: Vec<u64> = report["contest"]["clears"]
         .as_array()
         .unwrap()
         .iter()
@@ -198,8 +212,13 @@ fn a_short_valid_record_reports_every_json_field() {
     let json = check(OPENING, &["--json"]);
     assert_eq!(json.code, Some(0), "{json:#?}");
     let expected: Value = serde_json::json!({
-        "score": 0, "pieces_locked": 3, "lines": 0, "clears": [0, 0, 0, 0],
-        "end": "record ended", "valid": true, "error": null,
+        "format": 1, "game": "contest", "valid": true, "error": null,
+        "score": 0, "pieces_placed": 3, "lines": 0,
+        "end": {
+            "reason": "record_ended", "piece": null,
+            "text": "the record ended before the sequence",
+        },
+        "contest": {"clears": [0, 0, 0, 0]},
     });
     assert_eq!(json_report(&json), expected);
     let human = check(OPENING, &[]);

@@ -19,7 +19,7 @@ fn stats_of_the_public_record_match_an_independent_count_and_add_up() {
     );
     assert_eq!(json.code, Some(0), "{json:#?}");
     let report: Value = serde_json::from_str(json.stdout.trim()).unwrap();
-    let stats = &report["stats"];
+    let stats = &report["contest"]["stats"];
     let clears = stats["clears"].as_array().unwrap();
     let counts: Vec<u64> = clears
         .iter()
@@ -82,15 +82,15 @@ fn stats_count_mid_air_locks_and_are_left_out_for_an_invalid_record() {
     let judged = check("N,C1,L1,D17,N,D18", &["--judge", "--stats", "--json"]);
     assert_eq!(judged.code, Some(0), "{judged:#?}");
     let report = json_report(&judged);
-    assert_eq!(report["stats"]["mid_air_locks"], 1);
+    assert_eq!(report["contest"]["stats"]["mid_air_locks"], 1);
     assert_eq!(
-        report["stats"]["points_per_segment"],
+        report["contest"]["stats"]["points_per_segment"],
         serde_json::json!([0])
     );
 
     let strict = check("N,C1,L1,D17", &["--stats", "--json"]);
     assert_eq!(strict.code, Some(1), "{strict:#?}");
-    assert!(json_report(&strict).get("stats").is_none());
+    assert!(json_report(&strict)["contest"].get("stats").is_none());
     assert_invalid("N,C1,L1,D17", &["--stats"], &["piece 1", "mid-air"]);
 }
 
@@ -191,8 +191,8 @@ fn stats_of_a_partial_record_bound_only_its_pieces() {
     );
     assert_eq!(json.code, Some(0), "{json:#?}");
     let report = json_report(&json);
-    let stats = &report["stats"];
-    assert_eq!(report["pieces_locked"], 369);
+    let stats = &report["contest"]["stats"];
+    assert_eq!(report["pieces_placed"], 369);
     assert_eq!(stats["fluid_bound_pieces"], 369);
     let sequence = std::fs::read_to_string(tencent_input()).unwrap();
     let sequence = tetris_opt::kit::sequence::parse_sequence(&sequence).unwrap();

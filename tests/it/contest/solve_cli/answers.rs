@@ -29,7 +29,7 @@ fn pieces_n_places_n_pieces() {
 fn pieces_locked(json: &std::path::Path) -> u64 {
     let text = std::fs::read_to_string(json).expect("solve wrote its summary");
     let summary: serde_json::Value = serde_json::from_str(&text).expect("the summary is JSON");
-    summary["pieces_locked"]
+    summary["pieces_placed"]
         .as_u64()
         .expect("the summary counts the pieces")
 }
@@ -104,17 +104,18 @@ fn survive_defaults_to_the_survival_ranking() {
     let summary: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     assert_eq!(summary["objective"], "survive");
-    assert_eq!(summary["score_weight"], 0.0);
+    let own = &summary["contest"];
+    assert_eq!(own["score_weight"], 0.0);
     assert_eq!(
-        summary["policy"]["endgame_score_weight"],
+        own["policy"]["endgame_score_weight"],
         serde_json::Value::Null
     );
     let weights = |text: &str| tetris_opt::kit::eval::Weights::from_json(text).unwrap();
     assert_eq!(
-        weights(&summary["weights"].to_string()),
+        weights(&own["weights"].to_string()),
         weights(include_str!("../../../../weights/contest-survive.json"))
     );
-    assert_eq!(summary["pieces_locked"], 300);
+    assert_eq!(summary["pieces_placed"], 300);
     let record = scratch.file("moves.txt", &r.stdout);
     assert_eq!(
         check_score(&input, &record, &["--piece-limit", "0"]),
@@ -137,7 +138,7 @@ fn survive_defaults_to_the_survival_ranking() {
     let summary: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&score_weight).unwrap()).unwrap();
     assert_eq!(
-        summary["score_weight"], 0.5,
+        summary["contest"]["score_weight"], 0.5,
         "an explicit score weight stands"
     );
 

@@ -151,7 +151,7 @@ fn a_record_ending_on_a_lock_frame_counts_that_piece_everywhere() {
     let plain = check(&[&path]);
     assert!(plain.stdout.contains("pieces locked: 2\n"), "{plain:#?}");
     let json = check(&[&"--json", &path]);
-    assert_eq!(json_of(&json)["report"]["pieces"], 2, "{json:#?}");
+    assert_eq!(json_of(&json)["pieces_placed"], 2, "{json:#?}");
     let page_of = |record: &Path| {
         let page = scratch.dir.join("r.html");
         let html = check(&[&"--html", &page, &record]);

@@ -29,11 +29,11 @@ fn a_solved_record_checks_to_the_solvers_score() {
     assert_eq!(checked.code, Some(0), "{checked:#?}");
     assert_eq!(score_of(checked.last_line()), score);
     let json = json_of(&check(&[&"--json", &path]));
-    assert_eq!(json["report"]["pieces"], 40);
-    assert_eq!(json["report"]["score"].as_u64(), Some(score));
-    assert_eq!(json["report"]["end"], "record_ended");
+    assert_eq!(json["pieces_placed"], 40);
+    assert_eq!(json["score"].as_u64(), Some(score));
+    assert_eq!(json["end"]["reason"], "record_ended");
     // The solver's own summary agrees.
-    let rom = format!("ROM score: {}", json["report"]["rom_score"]);
+    let rom = format!("ROM score: {}", json["nes"]["rom_score"]);
     assert!(r.stderr.lines().any(|l| l == rom), "{r:#?}");
     // A line of frames for each piece after the header.
     assert!(r.stdout.lines().count() >= 4 + 40, "{}", r.stdout);
@@ -102,11 +102,11 @@ fn other_starts_and_stops_give_records_that_check() {
         assert!(r.stdout.lines().any(|l| l == level_line), "{}", r.stdout);
         let path = scratch.file("r.txt", &r.stdout);
         let json = json_of(&check(&[&"--json", &path]));
-        assert_eq!(json["report"]["score"].as_u64(), Some(r.solve_score()));
+        assert_eq!(json["score"].as_u64(), Some(r.solve_score()));
         if args.contains(&"--lines") {
-            assert!(json["report"]["lines"].as_u64().unwrap() >= 8, "{json}");
+            assert!(json["lines"].as_u64().unwrap() >= 8, "{json}");
         } else {
-            assert_eq!(json["report"]["pieces"], 25);
+            assert_eq!(json["pieces_placed"], 25);
         }
     }
 }
@@ -118,14 +118,14 @@ fn solve_stops_at_the_level_29_transition_by_default() {
     let score = r.solve_score();
     let scratch = Scratch::new("nes-transition");
     let path = scratch.file("r.txt", &r.stdout);
-    let report = json_of(&check(&[&"--json", &path]))["report"].clone();
+    let report = json_of(&check(&[&"--json", &path]));
     assert_eq!(report["score"].as_u64(), Some(score));
-    assert_eq!(report["level"], 29);
+    assert_eq!(report["nes"]["level"], 29);
     // The record ends on the frame the level reaches 29.
-    let transition = &report["transition"];
+    let transition = &report["nes"]["transition"];
     assert_eq!(
         transition["frame"].as_u64(),
-        Some(report["frames"].as_u64().unwrap() - 1)
+        Some(report["nes"]["frames"].as_u64().unwrap() - 1)
     );
     assert_eq!(transition["score"].as_u64(), Some(score));
     let line = format!(
@@ -134,7 +134,7 @@ fn solve_stops_at_the_level_29_transition_by_default() {
     );
     assert!(r.stderr.lines().any(|l| l == line), "{line:?} in {r:#?}");
     if score > 999_999 {
-        assert_eq!(report["rom_score"], 999_999);
+        assert_eq!(report["nes"]["rom_score"], 999_999);
         assert!(r.stderr.lines().any(|l| l == "ROM score: 999999"));
     }
 }
@@ -155,8 +155,11 @@ fn the_last_pieces_clear_counts_with_pieces() {
         // Idle frames after the record: too few for the next piece to lock, enough for the last
         // one's rows to be counted.
         let path = scratch.file("r.txt", format!("{}.*30\n", r.stdout));
-        let report = json_of(&check(&[&"--json", &path]))["report"].clone();
-        assert_eq!(report["pieces"].as_u64().unwrap().to_string(), pieces);
+        let report = json_of(&check(&[&"--json", &path]));
+        assert_eq!(
+            report["pieces_placed"].as_u64().unwrap().to_string(),
+            pieces
+        );
         assert_eq!(
             report["score"].as_u64(),
             Some(r.solve_score()),
@@ -171,11 +174,25 @@ fn idle_frames_top_out_and_the_frames_after_are_noted() {
     let path = scratch.file("idle.txt", format!("{HEADER}.*3000\n"));
     let human = check(&[&path]);
     assert_eq!(human.code, Some(0), "{human:#?}");
-    assert!(human.stdout.lines().any(|l| l == "end: topped out"));
-    let report = json_of(&check(&[&"--json", &path]))["report"].clone();
-    assert_eq!(report["end"], "topped_out");
-    let unplayed = report["unplayed_frames"].as_u64().unwrap();
-    assert_eq!(unplayed + report["frames"].as_u64().unwrap(), 3000);
+    let end = human.stdout.lines().find(|l| l.starts_with("end: "));
+    let end = end.expect("an end line");
+    assert!(
+        end.starts_with("end: game over at piece ")
+            && end.ends_with(": topped out (it spawned into the stack)"),
+        "{human:#?}"
+    );
+    let report = json_of(&check(&[&"--json", &path]));
+    assert_eq!(report["end"]["reason"], "topped_out");
+    let piece = report["end"]["piece"]
+        .as_u64()
+        .expect("the piece that topped out");
+    assert_eq!(piece, report["pieces_placed"].as_u64().unwrap() + 1);
+    assert_eq!(
+        end,
+        format!("end: {}", report["end"]["text"].as_str().unwrap())
+    );
+    let unplayed = report["nes"]["unplayed_frames"].as_u64().unwrap();
+    assert_eq!(unplayed + report["nes"]["frames"].as_u64().unwrap(), 3000);
     let note = format!("note: the last {unplayed} frames of the record come after the game ended");
     assert!(human.stdout.lines().any(|l| l == note), "{human:#?}");
     assert_eq!(human.last_line(), "Score = 0");
@@ -280,8 +297,10 @@ fn solve_game_nes_says_why_the_search_stopped() {
     ]);
     assert_eq!(r.code, Some(0), "{r:#?}");
     let json: Value = serde_json::from_str(&std::fs::read_to_string(&summary).unwrap()).unwrap();
-    assert_eq!(json["ending"], "topped_out", "{json}");
-    let ended_at = json["beam_ended_at_piece"].as_u64().expect("a piece");
+    assert_eq!(json["nes"]["ending"], "topped_out", "{json}");
+    let ended_at = json["nes"]["beam_ended_at_piece"]
+        .as_u64()
+        .expect("a piece");
     assert!(ended_at > 10 && ended_at < 1_000, "{json}");
     let line = format!(
         "the search stopped before the stop asked for: every line of the beam had ended by \
@@ -291,8 +310,8 @@ fn solve_game_nes_says_why_the_search_stopped() {
     let r = solve(&["--pieces", "5", "--beam-width", "5", "--json", &summary_arg]);
     assert_eq!(r.code, Some(0), "{r:#?}");
     let json: Value = serde_json::from_str(&std::fs::read_to_string(&summary).unwrap()).unwrap();
-    assert_eq!(json["ending"], "reached", "{json}");
-    assert!(json["beam_ended_at_piece"].is_null(), "{json}");
+    assert_eq!(json["nes"]["ending"], "reached", "{json}");
+    assert!(json["nes"]["beam_ended_at_piece"].is_null(), "{json}");
     assert!(!r.stderr.contains("the search stopped"), "{r:#?}");
 }
 
@@ -374,11 +393,8 @@ fn a_search_goes_on_from_a_records_first_pieces() {
         }
         let record = scratch.file(&format!("from-{kept}.txt"), &resumed.stdout);
         let checked = json_of(&check(&[&"--json", &record]));
-        assert_eq!(
-            checked["report"]["score"].as_u64(),
-            Some(resumed.solve_score())
-        );
-        assert_eq!(checked["report"]["pieces"], pieces.parse::<u64>().unwrap());
+        assert_eq!(checked["score"].as_u64(), Some(resumed.solve_score()));
+        assert_eq!(checked["pieces_placed"], pieces.parse::<u64>().unwrap());
     }
 }
 
