@@ -21,7 +21,8 @@
 //! contest's `Board::picture` draws it, and the board canvas's `data-cells` attribute the same
 //! board read back from the canvas pixels, its `data-kinds` the colours read back: a settled
 //! cell's kind letter, the current piece's in lower case, `*` for a row being cleared, `.` for
-//! an empty cell.
+//! an empty cell. The next pieces' canvas has in `data-shapes` each piece as read back from its
+//! pixels, in the state it spawns in (`#../###`: rows top first, `#` a cell).
 
 use serde::Serialize;
 use std::collections::HashMap;
@@ -145,7 +146,11 @@ impl Film {
         let (moves_table, moves) = moves_code(&self.moves);
         let data = FilmData {
             title: game.name,
-            next_shown: NEXT_SHOWN,
+            next_shown: game.next_shown,
+            spawn_states: match game.spawn {
+                Spawn::ByIndex => None,
+                Spawn::ByKind(states) => Some(states),
+            },
             summary: game.summary,
             offsets: &game.offsets,
             alphabet: std::str::from_utf8(ALPHABET).expect("the alphabet is ASCII"),
@@ -269,6 +274,11 @@ pub struct GamePage<'a> {
     pub kinds: String,
     /// Each kind's cells (`(dx, dy)`) by state, in the page's kind order `ILJTOSZ`.
     pub offsets: [[[(i32, i32); 4]; 4]; 7],
+    /// How many of the coming pieces the page lists and draws, as the game shows them.
+    pub next_shown: usize,
+    /// The state the coming pieces are drawn in: the one each spawns in.
+    pub spawn: Spawn,
+
     /// The "Locked at" line in the game's words: `{x}`, `{y}`, `{state}` and `{name}` of each
     /// of [`FilmPiece::fields`] stand for the piece's figures (`?` where the frame has none).
     pub locked_at: &'static str,
@@ -299,8 +309,17 @@ fn render(data: &FilmData, window_title: &str) -> String {
     page
 }
 
-/// How many of the coming pieces the page lists.
+/// How many of the coming pieces the page lists where the game shows several.
 pub const NEXT_SHOWN: usize = 5;
+
+/// The state (an index into [`GamePage::offsets`]) a piece spawns in.
+#[derive(Clone, Copy, Debug)]
+pub enum Spawn {
+    /// Piece `n` (0-based) spawns in state `n % 4`, whatever its kind (the contest's game).
+    ByIndex,
+    /// Each kind spawns in one state, by kind in the page's order `ILJTOSZ`.
+    ByKind([u8; 7]),
+}
 
 /// What the page is fed: the codes of [`Film`], a string each.
 #[derive(Serialize)]
@@ -309,6 +328,9 @@ struct FilmData<'a> {
     title: &'a str,
     /// How many coming pieces to list.
     next_shown: usize,
+    /// Each kind's spawn state in the order `ILJTOSZ`; none where piece `n` spawns in state
+    /// `n % 4`.
+    spawn_states: Option<[u8; 7]>,
     summary: String,
     /// Kinds of the pieces shown, as letters: piece `n` (1-based) is letter `n - 1`.
     kinds: String,

@@ -7,7 +7,7 @@
 use super::record::{Record, GAME_OVER};
 use super::replay::{replay_observed, Report, Step};
 use super::rules::{rotated_matrix, Kind, Round, HEIGHT, WIDTH};
-use crate::kit::film::{Film, FilmPiece, GamePage, NEXT_SHOWN};
+use crate::kit::film::{Film, FilmPiece, GamePage, Spawn, NEXT_SHOWN};
 use crate::kit::text::plural;
 
 /// The page for the record's `text` on `sequence`; `name` is the record's path as the user
@@ -36,6 +36,9 @@ pub fn page(sequence: &[Kind], text: &str, name: &str) -> String {
         summary,
         kinds: sequence[..shown].iter().map(|k| k.letter()).collect(),
         offsets: offsets(),
+        next_shown: NEXT_SHOWN,
+        // Every piece spawns unturned, its matrix as the game's SHAPES draw it.
+        spawn: Spawn::ByKind([0; 7]),
         locked_at: "row {y}, column {x}, {state} quarter turns",
         error: None,
     })

@@ -5,7 +5,7 @@ use crate::games::contest::record::{Record, Token};
 use crate::games::contest::replay::{replay_observed, Report, Step};
 use crate::games::contest::rules::{Field, Kind, LockMode, Piece, Rules, HEIGHT, OFFSETS, WIDTH};
 use crate::kit::film::{
-    decode_rows, encode_rows, Film, FilmError, FilmPiece, GamePage, NEXT_SHOWN,
+    decode_rows, encode_rows, Film, FilmError, FilmPiece, GamePage, Spawn, NEXT_SHOWN,
 };
 use crate::kit::text::{grouped, plural};
 
@@ -59,6 +59,8 @@ pub fn page(
         summary: summary(report, rules),
         kinds: sequence[..shown].iter().map(|k| k.letter()).collect(),
         offsets: OFFSETS,
+        next_shown: NEXT_SHOWN,
+        spawn: Spawn::ByIndex,
         locked_at: "x={x} y={y} state {state}",
         error,
     })

@@ -5,6 +5,7 @@
 
 use crate::games::nes::replay::{lock_pending, Report};
 use crate::games::nes::rules::{Events, Outcome, Round};
+use crate::kit::film::Spawn;
 use crate::kit::text::plural;
 
 /// The viewer's film of an NES replay: a frame per locked piece, taken when its lines and
@@ -135,6 +136,8 @@ impl Film {
             ),
             kinds,
             offsets: viewer_offsets(),
+            next_shown: crate::kit::film::NEXT_SHOWN,
+            spawn: Spawn::ByKind(spawn_states()),
             locked_at: "orientation {orientation} at x={x} y={y} on frame {frame}",
             error: None,
         })
@@ -156,6 +159,20 @@ fn viewer_piece(orientation: u8) -> (char, u8) {
         crate::games::nes::tables::kind_letter(orientation),
         orientation.saturating_sub(first).min(3),
     )
+}
+
+/// The state each kind spawns in, in the viewer's kind order `ILJTOSZ`: the ROM's spawn
+/// orientation of the kind ([`crate::games::nes::tables::SPAWN_TABLE`]).
+fn spawn_states() -> [u8; 7] {
+    let table = crate::games::nes::tables::SPAWN_TABLE;
+    let letters = "ILJTOSZ".as_bytes();
+    std::array::from_fn(|k| {
+        let spawn = table
+            .iter()
+            .find(|&&o| crate::games::nes::tables::kind_letter(o) as u8 == letters[k])
+            .expect("every kind spawns in one orientation");
+        viewer_piece(*spawn).1
+    })
 }
 
 /// The orientations' cells as the viewer takes them: by kind in its order `ILJTOSZ`, then by

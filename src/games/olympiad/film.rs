@@ -7,7 +7,7 @@
 use super::record::{Placement, Record, RecordError};
 use super::replay::Replay;
 use super::rules::{cells, orientations, Kind, Outcome, HEIGHT, WIDTH};
-use crate::kit::film::{Film, FilmPiece, GamePage};
+use crate::kit::film::{Film, FilmPiece, GamePage, Spawn, NEXT_SHOWN};
 use crate::kit::piece_lines::source_line;
 use crate::kit::text::plural;
 
@@ -82,6 +82,10 @@ pub fn page(sequence: &[Kind], record: Result<&Record, &RecordError>, name: &str
         summary,
         kinds,
         offsets: offsets(),
+        next_shown: NEXT_SHOWN,
+        // A piece has no spawn: the player picks its orientation; the coming ones are drawn
+        // in their first.
+        spawn: Spawn::ByKind([0; 7]),
         locked_at: "orientation {state}, column {x}",
         error: None,
     })

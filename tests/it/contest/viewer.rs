@@ -7,7 +7,7 @@
 //! Without Chromium the browser tests say so and pass, except under CI (`CI=true`), where a
 //! missing browser is a failure. `CHROMIUM=/path/to/chromium` picks the browser.
 
-use crate::common::{chromium, element_text, manifest_dir, opening_tag, unescape};
+use crate::common::{attribute, chromium, element_text, manifest_dir, opening_tag, unescape};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use tetris_opt::games::contest::record::Record;
@@ -208,16 +208,6 @@ fn window_title(dom: &str) -> String {
     let start = dom.find("<title>").expect("a <title>") + "<title>".len();
     let end = start + dom[start..].find("</title>").unwrap();
     unescape(&dom[start..end])
-}
-
-fn attribute(tag: &str, name: &str) -> String {
-    let key = format!("{name}=\"");
-    let start = tag
-        .find(&key)
-        .unwrap_or_else(|| panic!("no {name} in {tag}"))
-        + key.len();
-    let end = start + tag[start..].find('"').unwrap();
-    unescape(&tag[start..end])
 }
 
 /// A `Field::picture` drawing in the canvas read-back's form: rows joined by '/', no walls.
