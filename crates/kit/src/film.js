@@ -187,6 +187,9 @@
     }
     fr.rows = rows;
     if (f > locked) fr.filled = count(rows);
+    // The game's own figures after the piece shown (the last locked one past the end).
+    const shownPiece = Math.min(f, locked) - 1;
+    fr.panel = film.panel.map((row) => (shownPiece < 0 ? row.start : FIELDS[row.field][shownPiece]));
     return fr;
   }
 
@@ -411,6 +414,7 @@
       : "+" + format(fr.turnScore) + " (" + fr.turnLines + " line" + (fr.turnLines === 1 ? "" : "s") + ")";
     $("lines").textContent = format(fr.lines);
     $("filled").textContent = String(fr.filled);
+    film.panel.forEach((row, k) => { $("field-" + row.field).textContent = format(fr.panel[k]); });
     $("next").textContent = fr.next.length ? fr.next.join(" ") : "\u2014";
     $("moves").textContent = fr.moves || "\u2014";
     $("position").textContent = fr.position || "\u2014";
@@ -471,6 +475,15 @@
   $("title").textContent = film.title;
   $("summary").textContent = film.summary;
   $("piece-count").textContent = String(last);
+  // The game's own rows of the panel, after "Lines".
+  let after = $("lines");
+  for (const row of film.panel) {
+    const dt = document.createElement("dt"), dd = document.createElement("dd");
+    dt.textContent = row.label;
+    dd.id = "field-" + row.field;
+    after.after(dt, dd);
+    after = dd;
+  }
   $("slider").max = String(last);
   $("jump").max = String(last);
   $("first").onclick = () => go(0);

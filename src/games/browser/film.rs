@@ -39,6 +39,7 @@ pub fn page(sequence: &[Kind], text: &str, name: &str) -> String {
         next_shown: NEXT_SHOWN,
         // Every piece spawns unturned, its matrix as the game's SHAPES draw it.
         spawn: Spawn::ByKind([0; 7]),
+        panel: Vec::new(),
         locked_at: "row {y}, column {x}, {state} quarter turns",
         error: None,
     })

@@ -61,6 +61,7 @@ pub fn page(
         offsets: OFFSETS,
         next_shown: NEXT_SHOWN,
         spawn: Spawn::ByIndex,
+        panel: Vec::new(),
         locked_at: "x={x} y={y} state {state}",
         error,
     })

@@ -5,7 +5,7 @@
 
 use crate::games::nes::replay::{lock_pending, Report};
 use crate::games::nes::rules::{Events, Outcome, Round};
-use crate::kit::film::Spawn;
+use crate::kit::film::{PanelRow, Spawn};
 use crate::kit::text::plural;
 
 /// The viewer's film of an NES replay: a frame per locked piece, taken when its lines and
@@ -20,6 +20,8 @@ pub struct Film {
     /// The buttons since the last spawn.
     buttons: Vec<u8>,
     next: u8,
+    /// The level the game started at (counted on past 255), once a frame is observed.
+    start_level: Option<u16>,
     /// The frames observed so far: the number of the next one.
     frames: u64,
 }
@@ -44,6 +46,7 @@ impl Locked {
             fields: vec![
                 ("orientation", i64::from(self.orientation)),
                 ("frame", self.frame as i64),
+                ("level", i64::from(game.level_count())),
             ],
             moves,
             score: game.score.uncapped(),
@@ -62,6 +65,7 @@ impl Locked {
 impl Film {
     /// Takes one frame of the replay and the buttons held on it.
     pub fn observe(&mut self, game: &Round, events: &Events, buttons: u8) {
+        self.start_level.get_or_insert(game.level_count());
         self.buttons.push(buttons);
         if events.locked {
             self.pending = Some(Locked {
@@ -136,8 +140,15 @@ impl Film {
             ),
             kinds,
             offsets: viewer_offsets(),
-            next_shown: crate::kit::film::NEXT_SHOWN,
+            // The ROM's next box shows the one piece after the current one.
+            next_shown: 1,
             spawn: Spawn::ByKind(spawn_states()),
+            // The level after each piece's lines are counted, as the ROM shows it beside them.
+            panel: vec![PanelRow {
+                label: "Level",
+                field: "level",
+                start: i64::from(self.start_level.unwrap_or(u16::from(report.level))),
+            }],
             locked_at: "orientation {orientation} at x={x} y={y} on frame {frame}",
             error: None,
         })

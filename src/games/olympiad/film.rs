@@ -86,6 +86,7 @@ pub fn page(sequence: &[Kind], record: Result<&Record, &RecordError>, name: &str
         // A piece has no spawn: the player picks its orientation; the coming ones are drawn
         // in their first.
         spawn: Spawn::ByKind([0; 7]),
+        panel: Vec::new(),
         locked_at: "orientation {state}, column {x}",
         error: None,
     })
