@@ -407,13 +407,13 @@
   function show(f) {
     current = Math.max(0, Math.min(last, f | 0));
     const fr = frame(current);
-    $("piece-number").textContent = String(fr.number);
+    $("piece-number").textContent = format(fr.number);
     $("kind").textContent = fr.piece ? fr.piece.kind : "";
     $("score").textContent = format(fr.score);
     $("turn").textContent = fr.f === 0 || fr.failed ? "\u2014"
       : "+" + format(fr.turnScore) + " (" + fr.turnLines + " line" + (fr.turnLines === 1 ? "" : "s") + ")";
     $("lines").textContent = format(fr.lines);
-    $("filled").textContent = String(fr.filled);
+    $("filled").textContent = format(fr.filled);
     film.panel.forEach((row, k) => { $("field-" + row.field).textContent = format(fr.panel[k]); });
     $("next").textContent = fr.next.length ? fr.next.join(" ") : "\u2014";
     $("moves").textContent = fr.moves || "\u2014";
@@ -474,7 +474,7 @@
 
   $("title").textContent = film.title;
   $("summary").textContent = film.summary;
-  $("piece-count").textContent = String(last);
+  $("piece-count").textContent = format(last);
   // The game's own rows of the panel, after "Lines".
   let after = $("lines");
   for (const row of film.panel) {

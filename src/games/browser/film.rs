@@ -8,7 +8,7 @@ use super::record::{Record, GAME_OVER};
 use super::replay::{replay_observed, Report, Step};
 use super::rules::{rotated_matrix, Kind, Round, HEIGHT, WIDTH};
 use crate::kit::film::{Film, FilmPiece, GamePage, Spawn, NEXT_SHOWN};
-use crate::kit::text::plural;
+use crate::kit::text::{grouped, grouped_plural};
 
 /// The page for the record's `text` on `sequence`; `name` is the record's path as the user
 /// gave it.
@@ -31,7 +31,7 @@ pub fn page(sequence: &[Kind], text: &str, name: &str) -> String {
         name,
         window_title: format!(
             "{file} \u{2014} {} \u{2014} tetris-opt browser",
-            crate::kit::text::grouped(points)
+            grouped(points)
         ),
         summary,
         kinds: sequence[..shown].iter().map(|k| k.letter()).collect(),
@@ -49,10 +49,10 @@ pub fn page(sequence: &[Kind], text: &str, name: &str) -> String {
 fn summary(report: &Report) -> String {
     format!(
         "The browser game: {} placed, {}, level {}, {} points; {}",
-        plural(report.pieces_placed, "piece"),
-        plural(report.lines, "line"),
-        report.level,
-        report.points,
+        grouped_plural(report.pieces_placed as u64, "piece"),
+        grouped_plural(report.lines, "line"),
+        grouped(report.level),
+        grouped(report.points),
         report.end
     )
 }

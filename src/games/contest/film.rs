@@ -7,7 +7,7 @@ use crate::games::contest::rules::{Field, Kind, LockMode, Piece, Rules, HEIGHT, 
 use crate::kit::film::{
     decode_rows, encode_rows, Film, FilmError, FilmPiece, GamePage, Spawn, NEXT_SHOWN,
 };
-use crate::kit::text::{grouped, plural};
+use crate::kit::text::{grouped, grouped_plural};
 
 /// One step of the checker's replay as the film keeps it; pass it every step, in order.
 pub fn piece(step: &Step) -> FilmPiece {
@@ -157,10 +157,10 @@ fn summary(report: &Report, rules: Rules) -> String {
         Some(e) => format!("invalid record ({mode}): {e}. Score = 0"),
         None => format!(
             "{} locked, {}, {} ({mode}). Score = {}",
-            plural(report.pieces_locked, "piece"),
-            plural(report.lines, "line"),
+            grouped_plural(report.pieces_locked as u64, "piece"),
+            grouped_plural(report.lines, "line"),
             report.end,
-            report.score
+            grouped(report.score)
         ),
     }
 }

@@ -6,7 +6,6 @@
 use crate::games::nes::replay::{lock_pending, Report};
 use crate::games::nes::rules::{Events, Outcome, Round};
 use crate::kit::film::{PanelRow, Spawn};
-use crate::kit::text::plural;
 
 /// The viewer's film of an NES replay: a frame per locked piece, taken when its lines and
 /// points are counted (the rows it cleared are gone by then).
@@ -120,7 +119,7 @@ impl Film {
             .file_name()
             .map_or(name.to_string(), |f| f.to_string_lossy().into_owned());
         // Numbers as the contest's page writes them, with thousands separators.
-        let grouped = crate::kit::text::grouped;
+        use crate::kit::text::{grouped, grouped_plural};
         let transition = report.transition.map_or(String::new(), |t| {
             format!(", level 29 transition {}", grouped(t.score))
         });
@@ -132,8 +131,8 @@ impl Film {
             ),
             summary: format!(
                 "NES Tetris: {}, {}, level {}, score {} (ROM {}){transition}",
-                plural(report.pieces, "piece"),
-                plural(report.lines, "line"),
+                grouped_plural(report.pieces, "piece"),
+                grouped_plural(u64::from(report.lines), "line"),
                 report.level,
                 grouped(report.score),
                 grouped(report.rom_score)

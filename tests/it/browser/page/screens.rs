@@ -1,6 +1,7 @@
 //! The page's screens as a player meets them: the start screen that waits for a key, the one
 //! pause overlay, the one game-over overlay, and the race with `--compare` (the solver's board
-//! beside the player's, piece for piece, and a final screen that names the winner).
+//! beside the player's, piece for piece, and a final screen that names the winner), its counts
+//! grouped by thousands.
 //!
 //! Every state is reached by a `#test=` script on the page's own clock, never by waiting. The
 //! start screen, the race under way and the final screen are saved as screenshots under
@@ -11,7 +12,7 @@ use super::{
     agree, clearing_plan, number, play_from_start_screen, play_script, sequence, sequence_file,
     write_page, Played,
 };
-use crate::common::{chromium, element_text, opening_tag, wait_or_kill, Scratch};
+use crate::common::{chromium, element_text, opening_tag, run, wait_or_kill, Scratch};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -310,4 +311,64 @@ fn lead(mine: u64, theirs: u64) -> String {
         std::cmp::Ordering::Less => format!("The solver leads by {}", grouped(theirs - mine)),
         std::cmp::Ordering::Equal => "Even so far".to_string(),
     }
+}
+
+/// A race of 1,200 pieces: a long sequence and a solver's record of it, written by `gen` and
+/// `solve`, with the page, and the presses that top the player out at once.
+fn long_race(scratch: &Scratch) -> (PathBuf, usize, usize) {
+    let text = run(
+        env!("CARGO_BIN_EXE_gen"),
+        &[&"--game", &"browser", &"--seed", &"3", &"--count", &"1200"],
+    );
+    assert_eq!(text.code, Some(0), "{text:#?}");
+    let sequence_path = scratch.file("long.txt", &text.stdout);
+    let solved = run(
+        env!("CARGO_BIN_EXE_solve"),
+        &[
+            &"--game",
+            &"browser",
+            &sequence_path,
+            &"--beam-width",
+            &"20",
+        ],
+    );
+    assert_eq!(solved.code, Some(0), "{solved:#?}");
+    let pieces = solved.stdout.lines().skip(1).count();
+    assert!(pieces >= 1_000, "the solver placed {pieces} pieces");
+    let record = scratch.file("long-solver.txt", &solved.stdout);
+    let page = write_page(&sequence_path, Some(&record), "race-long");
+    let letters: Vec<char> = (text.stdout.lines())
+        .filter(|l| !l.starts_with('#'))
+        .flat_map(str::chars)
+        .collect();
+    let mut quick = Model::new(&letters);
+    let mut presses = 0;
+    while !quick.over {
+        quick.play('D');
+        presses += 1;
+    }
+    (page, pieces, presses)
+}
+
+/// Every count the race page shows a person has its thousands grouped, as its scores do.
+#[test]
+fn the_race_page_groups_thousands() {
+    let scratch = Scratch::new("browser-race-long");
+    let (page, pieces, presses) = long_race(&scratch);
+    let Some(browser) = chromium("browser page test") else {
+        return;
+    };
+    let start = play_from_start_screen(&browser, &page, "");
+    assert_eq!(element_text(&start.dom, "piece-total"), "1,200");
+    let name = element_text(&start.dom, "sequence-name");
+    assert!(name.ends_with(" 1,200 pieces"), "{name}");
+    assert_eq!(
+        element_text(&start.dom, "solver-status"),
+        format!("piece 0 / {}", grouped(pieces as u64))
+    );
+    let lost = play_script(&browser, &page, &format!("Down*{presses}"));
+    assert_eq!(element_text(&lost.dom, "screen"), "over");
+    let solver = element_text(&lost.dom, "overlay-solver");
+    let end = format!(" lines in its {} pieces", grouped(pieces as u64));
+    assert!(solver.ends_with(&end), "{solver}");
 }
