@@ -4,7 +4,8 @@ use super::errors::CliError;
 use super::limits;
 use crate::say;
 use std::path::{Path, PathBuf};
-use tetris_search::Objective;
+use tetris_search::width::{Schedule, TimeBudget, MIN_BUDGET_SECONDS};
+use tetris_search::{Objective, Width};
 
 /// `--objective` as the binaries read it (the library's [`Objective`], which knows no command
 /// line).
@@ -67,6 +68,88 @@ pub struct SearchOptions {
     /// Search even where the beam's estimated memory exceeds this machine's.
     #[arg(long)]
     pub force: bool,
+}
+
+/// The beam's width past its start (`--beam-width`), as `solve` and `polish` take it: a
+/// wall-clock budget that re-chooses it, the budget's cap, or the changes that replay a
+/// budgeted run without its clock.
+#[derive(clap::Args, Debug)]
+pub struct WidthOptions {
+    /// Finish within this wall-clock time (seconds, or with a unit: 90s, 15m, 1.5h; at least
+    /// 1s): the width is re-chosen every 250 pieces from the measured speed, sooner when the
+    /// search runs late, down to 1. A warning says when even width 1 cannot end in time. The
+    /// widths chosen are printed (and written to --json) as a schedule for --width-changes.
+    #[arg(long, value_name = "TIME", value_parser = super::values::parse_duration)]
+    pub time_budget: Option<f64>,
+    /// The widest beam --time-budget may choose (the memory this takes is printed before the
+    /// search).
+    #[arg(long, default_value_t = super::limits::DEFAULT_MAX_BEAM_WIDTH, requires = "time_budget")]
+    pub max_beam_width: usize,
+    /// Change the width at given depths: DEPTH:WIDTH,... (from depth DEPTH, 0-based, on; e.g.
+    /// 50:180000,300:175000). Replays a --time-budget run's record exactly.
+    #[arg(long, value_name = "SCHEDULE", conflicts_with = "time_budget", value_parser = super::values::parse_schedule)]
+    pub width_changes: Option<Schedule>,
+}
+
+impl WidthOptions {
+    /// Refuses values no search can use (before any file is read).
+    pub fn check(&self) -> Result<(), CliError> {
+        if let Some(seconds) = self.time_budget {
+            super::check_width("--max-beam-width", self.max_beam_width)?;
+            if seconds < MIN_BUDGET_SECONDS {
+                return Err(CliError::usage(format!(
+                    "--time-budget {seconds}s is too short: the search needs at least \
+                     {MIN_BUDGET_SECONDS} s to measure its own speed and choose a width from it \
+                     (without a budget, --beam-width 1 is the fastest search)"
+                )));
+            }
+        }
+        for &(_, width) in self.width_changes.iter().flat_map(|s| &s.0) {
+            super::check_width("--width-changes", width)?;
+        }
+        Ok(())
+    }
+
+    /// The widths of a search of `depths` depths that starts at `beam_width`, and the widest
+    /// it may hold (the budget's cap, else the widest scheduled).
+    pub fn width(&self, beam_width: usize, depths: usize) -> Result<(Width, usize), CliError> {
+        super::check_width("--beam-width", beam_width)?;
+        let changes = self.width_changes.clone().unwrap_or_default();
+        // A change past the last depth would never happen: the schedule was meant for another
+        // game or stretch.
+        if let Some(&(depth, width)) = changes.0.iter().find(|&&(d, _)| d >= depths) {
+            return Err(CliError::usage(format!(
+                "--width-changes {depth}:{width}: depth {depth} is past the last of the {depths} \
+                 depths this search has (depths count from 0 at the first piece searched)"
+            )));
+        }
+        let widest = self.widest(beam_width);
+        let width = Width {
+            beam_width,
+            width_changes: changes,
+            time_budget: self.time_budget.map(|seconds| TimeBudget {
+                seconds,
+                max_width: self.max_beam_width,
+            }),
+        };
+        Ok((width, widest))
+    }
+
+    /// The widest beam a search that starts at `beam_width` may hold: the budget's cap, else
+    /// the widest scheduled.
+    pub fn widest(&self, beam_width: usize) -> usize {
+        let scheduled = self.width_changes.iter().flat_map(|s| &s.0);
+        match self.time_budget {
+            Some(_) => self.max_beam_width.max(beam_width),
+            None => scheduled.map(|&(_, w)| w).fold(beam_width, usize::max),
+        }
+    }
+
+    /// The option a refusal of `widest` states for want of memory names: under a time budget
+    /// whose cap is the widest beam, `--max-beam-width`, not the width asked for.
+    pub fn cap(&self, widest: usize) -> Option<&'static str> {
+        (self.time_budget.is_some() && widest == self.max_beam_width).then_some("--max-beam-width")
+    }
 }
 
 impl EvalOptions {

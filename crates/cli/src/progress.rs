@@ -185,7 +185,7 @@ impl Pieces {
 }
 
 /// The warning of a time budget whose deadline even a beam of one state cannot meet.
-fn late_warning(late: &Late, kept: usize) -> String {
+pub fn late_warning(late: &Late, kept: usize) -> String {
     format!(
         "warning: --time-budget cannot be met: at piece {}, even a beam of width 1 would take \
          about {:.1} s in all, past the deadline; the search goes on at width 1",

@@ -1,7 +1,7 @@
 //! What each binary hands a game: the options `solve` and `check` ask of every game, and each
 //! run as the game's side of the registry ([`super::registry::GameCli`]) receives it.
 
-use super::options::{EvalOptions, SearchOptions};
+use super::options::{EvalOptions, SearchOptions, WidthOptions};
 use std::ffi::OsString;
 use std::path::PathBuf;
 use tetris_search::Comm;
@@ -19,20 +19,8 @@ pub struct SolveArgs {
     /// With --time-budget: the width of the first 50 pieces.
     #[arg(long, value_name = "N")]
     pub beam_width: Option<usize>,
-    /// Finish within this wall-clock time (seconds, or with a unit: 90s, 15m, 1.5h; at least
-    /// 1s): the width is re-chosen every 250 pieces from the measured speed, sooner when the
-    /// search runs late, down to 1. A warning says when even width 1 cannot end in time. The
-    /// widths chosen are printed (and written to --json) as a schedule for --width-changes.
-    #[arg(long, value_name = "TIME", value_parser = super::values::parse_duration)]
-    pub time_budget: Option<f64>,
-    /// The widest beam --time-budget may choose (the memory this takes is printed before the
-    /// search).
-    #[arg(long, default_value_t = super::limits::DEFAULT_MAX_BEAM_WIDTH, requires = "time_budget")]
-    pub max_beam_width: usize,
-    /// Change the width at given depths: DEPTH:WIDTH,... (from depth DEPTH, 0-based, on; e.g.
-    /// 50:180000,300:175000). Replays a --time-budget run's record exactly.
-    #[arg(long, value_name = "SCHEDULE", conflicts_with = "time_budget", value_parser = super::values::parse_schedule)]
-    pub width_changes: Option<tetris_search::width::Schedule>,
+    #[command(flatten)]
+    pub width: WidthOptions,
     /// Keep the first --from-piece pieces of this record (replayed by the rules) and search
     /// only the rest of the game, in every game: the way on from a run interrupted where no
     /// checkpoint could be written, or other settings tried on the end of a long run without

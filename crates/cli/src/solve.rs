@@ -23,7 +23,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use tetris_kit::text::plural;
-use tetris_search::width::{TimeBudget, WallClock, MIN_BUDGET_SECONDS};
+use tetris_search::width::WallClock;
 use tetris_search::{beam_search, Comm, DepthStats, Game, Options, Processes, Run, Width};
 
 /// A game's side of `solve`.
@@ -299,8 +299,7 @@ fn setup<P>(
     let share = widest.div_ceil(processes);
     let args = shared.args;
     // Under a time budget the widest beam is the budget's cap, which the refusal names.
-    let cap =
-        (args.time_budget.is_some() && widest == args.max_beam_width).then_some("--max-beam-width");
+    let cap = args.width.cap(widest);
     let (per_state, input) = (planned.bytes_per_state, planned.input_bytes);
     (args.search).check_memory_capped(cap, share, per_state, input)?;
     let pool = args.search.pool(widest)?;
@@ -379,19 +378,7 @@ fn check_shared(shared: &Shared) -> Result<(), CliError> {
     if let Some(width) = args.beam_width {
         check_width("--beam-width", width)?;
     }
-    if let Some(seconds) = args.time_budget {
-        check_width("--max-beam-width", args.max_beam_width)?;
-        if seconds < MIN_BUDGET_SECONDS {
-            return Err(CliError::usage(format!(
-                "--time-budget {seconds}s is too short: the search needs at least \
-                 {MIN_BUDGET_SECONDS} s to measure its own speed and choose a width from it \
-                 (without a budget, --beam-width 1 is the fastest search)"
-            )));
-        }
-    }
-    for &(_, width) in args.width_changes.iter().flat_map(|s| &s.0) {
-        check_width("--width-changes", width)?;
-    }
+    args.width.check()?;
     args.search.check()?;
     shared.eval.check()?;
     let [weights, policy] = shared.eval.inputs();
@@ -407,34 +394,8 @@ fn check_shared(shared: &Shared) -> Result<(), CliError> {
     Ok(())
 }
 
-/// The beam's widths over a search of `depths` depths, and the widest it may hold (the
-/// budget's cap, else the widest scheduled).
+/// The beam's widths over a search of `depths` depths, and the widest it may hold.
 fn beam(shared: &Shared, default: usize, depths: usize) -> Result<(Width, usize), CliError> {
     let args = shared.args;
-    let beam_width = args.beam_width.unwrap_or(default);
-    check_width("--beam-width", beam_width)?;
-    let changes = args.width_changes.clone().unwrap_or_default();
-    // A change past the last depth would never happen: the schedule was meant for another game.
-    if let Some(&(depth, width)) = changes.0.iter().find(|&&(d, _)| d >= depths) {
-        return Err(CliError::usage(format!(
-            "--width-changes {depth}:{width}: depth {depth} is past the last of the {depths} \
-             depths this search has (depths count from 0 at the first piece searched)"
-        )));
-    }
-    let widest = match args.time_budget {
-        Some(_) => args.max_beam_width.max(beam_width),
-        None => (changes.0.iter().map(|&(_, w)| w))
-            .chain([beam_width])
-            .max()
-            .unwrap_or(beam_width),
-    };
-    let width = Width {
-        beam_width,
-        width_changes: changes,
-        time_budget: args.time_budget.map(|seconds| TimeBudget {
-            seconds,
-            max_width: args.max_beam_width,
-        }),
-    };
-    Ok((width, widest))
+    args.width.width(args.beam_width.unwrap_or(default), depths)
 }

@@ -10,7 +10,7 @@ use super::{write_file, CliError};
 use crate::say;
 use std::path::Path;
 use tetris_kit::text::plural;
-use tetris_search::width::Schedule;
+use tetris_search::width::{Late, Schedule};
 use tetris_search::{DepthStats, Objective, Traffic};
 
 /// A run's end as every game reports it, before the game's own lines and fields.
@@ -60,7 +60,7 @@ impl Finished<'_> {
             "beam_width": self.beam_width,
             "objective": self.objective,
             "width_changes": self.changes.to_string(),
-            "time_budget_seconds": args.time_budget,
+            "time_budget_seconds": args.width.time_budget,
             "from_record": from.map(|(p, _)| p),
             "from_piece": from.map(|(_, n)| n),
             "search_seconds": self.search_seconds,
@@ -79,56 +79,24 @@ impl Finished<'_> {
         }
     }
 
-    /// How a `--time-budget` went: the budget, the seconds the search and the whole run took,
-    /// whether the run ended within the budget, and the estimate that found it out of reach
-    /// even at width 1, where one did (null without a budget).
+    /// How a `--time-budget` went ([`deadline_json`]).
     fn deadline(&self) -> serde_json::Value {
-        let Some(budget) = self.args.time_budget else {
-            return serde_json::Value::Null;
-        };
-        serde_json::json!({
-            "budget_seconds": budget,
-            "search_seconds": self.search_seconds,
-            "wall_seconds": self.wall_seconds,
-            "met": self.wall_seconds <= budget,
-            "width_one_too_slow": self.stats.late.map(|late| serde_json::json!({
-                "piece": self.kept + late.depth,
-                "estimated_seconds": late.seconds,
-            })),
-        })
+        let (search, wall) = (self.search_seconds, self.wall_seconds);
+        deadline_json(
+            self.args.width.time_budget,
+            search,
+            wall,
+            self.stats.late,
+            self.kept,
+        )
     }
-
-    /// The summary's line on a `--time-budget`'s deadline.
-    fn print_deadline(&self) {
-        let Some(budget) = self.args.time_budget else {
-            return;
-        };
-        let (wall, search) = (self.wall_seconds, self.search_seconds);
-        let outcome = match self.stats.late {
-            _ if wall <= budget => format!("met, {:.1} s to spare", budget - wall),
-            Some(_) => format!(
-                "missed by {:.1} s (too short even for a beam of width 1)",
-                wall - budget
-            ),
-            None => format!("missed by {:.1} s", wall - budget),
-        };
-        say!("time budget {budget:.1} s: {outcome}; search {search:.1} s, {wall:.1} s in all");
-    }
-
     /// The summary's lines every game prints.
     fn print(&self) {
         if let Some(traffic) = &self.traffic {
             say!("{}", distributed::describe(traffic));
         }
-        if !self.changes.0.is_empty() {
-            say!(
-                "width changes (replay with --beam-width {} --width-changes {}):",
-                self.beam_width,
-                self.changes
-            );
-            for (depth, width) in &self.changes.0 {
-                say!("  from piece {}: {width}", self.kept + depth + 1);
-            }
+        for line in width_changes_lines(self.beam_width, self.changes, self.kept) {
+            say!("{line}");
         }
         let stats = self.stats;
         let each = match stats.expanded {
@@ -147,7 +115,12 @@ impl Finished<'_> {
             plural(stats.expanded, "state"),
             plural(stats.placements, "placement")
         );
-        self.print_deadline();
+        let (search, wall) = (self.search_seconds, self.wall_seconds);
+        if let Some(line) =
+            deadline_line(self.args.width.time_budget, search, wall, self.stats.late)
+        {
+            say!("{line}");
+        }
         let phases = stats.seconds;
         say!(
             "search phases: expand {:.2} s, select {:.2} s, advance {:.2} s",
@@ -159,6 +132,68 @@ impl Finished<'_> {
             say!("peak memory: {mib:.0} MiB");
         }
     }
+}
+
+/// How a search under a time budget of `budget` seconds went, for `--json`: the budget, the
+/// seconds the search and the whole run took, whether the run ended within the budget, and the
+/// estimate that found it out of reach even at width 1, where one did (its piece counted after
+/// the `kept` pieces the search started from); null without a budget.
+pub fn deadline_json(
+    budget: Option<f64>,
+    search_seconds: f64,
+    wall_seconds: f64,
+    late: Option<Late>,
+    kept: usize,
+) -> serde_json::Value {
+    let Some(budget) = budget else {
+        return serde_json::Value::Null;
+    };
+    serde_json::json!({
+        "budget_seconds": budget,
+        "search_seconds": search_seconds,
+        "wall_seconds": wall_seconds,
+        "met": wall_seconds <= budget,
+        "width_one_too_slow": late.map(|late| serde_json::json!({
+            "piece": kept + late.depth,
+            "estimated_seconds": late.seconds,
+        })),
+    })
+}
+
+/// The summary's line on a time budget's deadline (none without a budget).
+pub fn deadline_line(
+    budget: Option<f64>,
+    search: f64,
+    wall: f64,
+    late: Option<Late>,
+) -> Option<String> {
+    let budget = budget?;
+    let outcome = match late {
+        _ if wall <= budget => format!("met, {:.1} s to spare", budget - wall),
+        Some(_) => format!(
+            "missed by {:.1} s (too short even for a beam of width 1)",
+            wall - budget
+        ),
+        None => format!("missed by {:.1} s", wall - budget),
+    };
+    Some(format!(
+        "time budget {budget:.1} s: {outcome}; search {search:.1} s, {wall:.1} s in all"
+    ))
+}
+
+/// The summary's lines on the width changes a search made (none for a search at one width),
+/// with the options that replay them; pieces count after the `kept` the search started from.
+pub fn width_changes_lines(beam_width: usize, changes: &Schedule, kept: usize) -> Vec<String> {
+    if changes.0.is_empty() {
+        return Vec::new();
+    }
+    let head =
+        format!("width changes (replay with --beam-width {beam_width} --width-changes {changes}):");
+    let each = changes
+        .0
+        .iter()
+        .map(|(depth, width)| format!("  from piece {}: {width}", kept + depth + 1));
+    std::iter::once(head).chain(each).collect()
 }
 
 /// Writes `text` to standard error, losing it rather than the run where stderr is closed.

@@ -187,6 +187,9 @@
     }
     fr.rows = rows;
     if (f > locked) fr.filled = count(rows);
+    // The game's own figures after the piece shown (the last locked one past the end).
+    const shownPiece = Math.min(f, locked) - 1;
+    fr.panel = film.panel.map((row) => (shownPiece < 0 ? row.start : FIELDS[row.field][shownPiece]));
     return fr;
   }
 
@@ -286,12 +289,15 @@
     return [cellRows.join("/"), kindRows.join("/")];
   }
 
-  // The coming pieces, each as it will spawn (piece index n spawns in state n % 4), the first
-  // being piece index `index`.
+  // The coming pieces, each in the state it will spawn in (the game's state for its kind, or
+  // piece index n in state n % 4), the first being piece index `index`.
+  function spawnState(kindLetter, n) {
+    return film.spawn_states ? film.spawn_states[KINDS.indexOf(kindLetter)] : n % 4;
+  }
   function drawNext(kinds, index) {
     next.clearRect(0, 0, film.next_shown * SLOT, 4 * NEXT_CELL);
     kinds.forEach((kindLetter, j) => {
-      const piece = { kind: kindLetter, x: 0, y: 0, state: (index + j) % 4 };
+      const piece = { kind: kindLetter, x: 0, y: 0, state: spawnState(kindLetter, index + j) };
       const cs = cells(piece);
       const xs = cs.map((c) => c[0]), ys = cs.map((c) => c[1]);
       const ox = (4 - (Math.max(...xs) - Math.min(...xs) + 1)) / 2 - Math.min(...xs);
@@ -301,6 +307,42 @@
         next.fillRect(j * SLOT + (x + ox) * NEXT_CELL + 1, (y + oy) * NEXT_CELL + 1, NEXT_CELL - 1, NEXT_CELL - 1);
       }
     });
+    nextCanvas.dataset.shapes = readNext(kinds.length);
+  }
+
+  // The coming pieces as the canvas shows them, read from its pixels: in each piece's slot the
+  // box of painted pixels, and in it a cell's centre painted ('#') or not ('.'), rows joined
+  // by '/', pieces by ' '. What a test compares with the game's spawn orientations.
+  function readNext(count) {
+    const w = nextCanvas.width, h = nextCanvas.height;
+    const ratio = w / (film.next_shown * SLOT);
+    const image = next.getImageData(0, 0, w, h).data;
+    const painted = (px, py) => image[(py * w + px) * 4 + 3] > 0;
+    const shapes = [];
+    for (let j = 0; j < count; j++) {
+      let left = Infinity, top = Infinity, right = -1, bottom = -1;
+      const from = Math.floor(j * SLOT * ratio), to = Math.min(w, Math.floor((j + 1) * SLOT * ratio));
+      for (let py = 0; py < h; py++) {
+        for (let px = from; px < to; px++) {
+          if (!painted(px, py)) continue;
+          left = Math.min(left, px); right = Math.max(right, px);
+          top = Math.min(top, py); bottom = Math.max(bottom, py);
+        }
+      }
+      if (right < 0) { shapes.push(""); continue; }
+      const step = NEXT_CELL * ratio;
+      const columns = Math.round((right - left + 1) / step), rows = Math.round((bottom - top + 1) / step);
+      const picture = [];
+      for (let r = 0; r < rows; r++) {
+        let row = "";
+        for (let c = 0; c < columns; c++) {
+          row += painted(Math.floor(left + (c + 0.45) * step), Math.floor(top + (r + 0.45) * step)) ? "#" : ".";
+        }
+        picture.push(row);
+      }
+      shapes.push(picture.join("/"));
+    }
+    return shapes.join(" ");
   }
 
   // The score chart: drawn once off-screen, then copied with a cursor for each frame.
@@ -365,13 +407,14 @@
   function show(f) {
     current = Math.max(0, Math.min(last, f | 0));
     const fr = frame(current);
-    $("piece-number").textContent = String(fr.number);
+    $("piece-number").textContent = format(fr.number);
     $("kind").textContent = fr.piece ? fr.piece.kind : "";
     $("score").textContent = format(fr.score);
     $("turn").textContent = fr.f === 0 || fr.failed ? "\u2014"
       : "+" + format(fr.turnScore) + " (" + fr.turnLines + " line" + (fr.turnLines === 1 ? "" : "s") + ")";
     $("lines").textContent = format(fr.lines);
-    $("filled").textContent = String(fr.filled);
+    $("filled").textContent = format(fr.filled);
+    film.panel.forEach((row, k) => { $("field-" + row.field).textContent = format(fr.panel[k]); });
     $("next").textContent = fr.next.length ? fr.next.join(" ") : "\u2014";
     $("moves").textContent = fr.moves || "\u2014";
     $("position").textContent = fr.position || "\u2014";
@@ -431,7 +474,16 @@
 
   $("title").textContent = film.title;
   $("summary").textContent = film.summary;
-  $("piece-count").textContent = String(last);
+  $("piece-count").textContent = format(last);
+  // The game's own rows of the panel, after "Lines".
+  let after = $("lines");
+  for (const row of film.panel) {
+    const dt = document.createElement("dt"), dd = document.createElement("dd");
+    dt.textContent = row.label;
+    dd.id = "field-" + row.field;
+    after.after(dt, dd);
+    after = dd;
+  }
   $("slider").max = String(last);
   $("jump").max = String(last);
   $("first").onclick = () => go(0);

@@ -17,11 +17,13 @@
 //!
 //! The page exposes what it shows for tests and scripts: `#piece=N` in the URL opens piece `N`,
 //! `#score`, `#lines`, `#filled` and `#piece-number` hold the figures, `#position` the game's
-//! "Locked at" line, `#next` the coming pieces' letters, `#board-text` the board drawn as the
+//! "Locked at" line, `#next` the coming pieces' letters (as many as the game shows), `#field-NAME`
+//! a game's own figure in the panel (the NES's level), `#board-text` the board drawn as the
 //! contest's `Board::picture` draws it, and the board canvas's `data-cells` attribute the same
 //! board read back from the canvas pixels, its `data-kinds` the colours read back: a settled
 //! cell's kind letter, the current piece's in lower case, `*` for a row being cleared, `.` for
-//! an empty cell.
+//! an empty cell. The next pieces' canvas has in `data-shapes` each piece as read back from its
+//! pixels, in the state it spawns in (`#../###`: rows top first, `#` a cell).
 
 use serde::Serialize;
 use std::collections::HashMap;
@@ -145,7 +147,12 @@ impl Film {
         let (moves_table, moves) = moves_code(&self.moves);
         let data = FilmData {
             title: game.name,
-            next_shown: NEXT_SHOWN,
+            next_shown: game.next_shown,
+            spawn_states: match game.spawn {
+                Spawn::ByIndex => None,
+                Spawn::ByKind(states) => Some(states),
+            },
+            panel: game.panel,
             summary: game.summary,
             offsets: &game.offsets,
             alphabet: std::str::from_utf8(ALPHABET).expect("the alphabet is ASCII"),
@@ -269,6 +276,12 @@ pub struct GamePage<'a> {
     pub kinds: String,
     /// Each kind's cells (`(dx, dy)`) by state, in the page's kind order `ILJTOSZ`.
     pub offsets: [[[(i32, i32); 4]; 4]; 7],
+    /// How many of the coming pieces the page lists and draws, as the game shows them.
+    pub next_shown: usize,
+    /// The state the coming pieces are drawn in: the one each spawns in.
+    pub spawn: Spawn,
+    /// The game's own figures the panel shows after "Lines", one row each.
+    pub panel: Vec<PanelRow>,
     /// The "Locked at" line in the game's words: `{x}`, `{y}`, `{state}` and `{name}` of each
     /// of [`FilmPiece::fields`] stand for the piece's figures (`?` where the frame has none).
     pub locked_at: &'static str,
@@ -299,8 +312,29 @@ fn render(data: &FilmData, window_title: &str) -> String {
     page
 }
 
-/// How many of the coming pieces the page lists.
+/// How many of the coming pieces the page lists where the game shows several.
 pub const NEXT_SHOWN: usize = 5;
+
+/// The state (an index into [`GamePage::offsets`]) a piece spawns in.
+#[derive(Clone, Copy, Debug)]
+pub enum Spawn {
+    /// Piece `n` (0-based) spawns in state `n % 4`, whatever its kind (the contest's game).
+    ByIndex,
+    /// Each kind spawns in one state, by kind in the page's order `ILJTOSZ`.
+    ByKind([u8; 7]),
+}
+
+/// A row of the page's panel that shows one of a game's own figures
+/// ([`FilmPiece::fields`]).
+#[derive(Clone, Debug, Serialize)]
+pub struct PanelRow {
+    /// What the panel calls it ("Level").
+    pub label: &'static str,
+    /// The field's name among the pieces' fields; the row's value cell has the id `field-NAME`.
+    pub field: &'static str,
+    /// Its value at the start, before the first piece.
+    pub start: i64,
+}
 
 /// What the page is fed: the codes of [`Film`], a string each.
 #[derive(Serialize)]
@@ -309,6 +343,10 @@ struct FilmData<'a> {
     title: &'a str,
     /// How many coming pieces to list.
     next_shown: usize,
+    /// Each kind's spawn state in the order `ILJTOSZ`; none where piece `n` spawns in state
+    /// `n % 4`.
+    spawn_states: Option<[u8; 7]>,
+    panel: Vec<PanelRow>,
     summary: String,
     /// Kinds of the pieces shown, as letters: piece `n` (1-based) is letter `n - 1`.
     kinds: String,

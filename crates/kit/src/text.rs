@@ -368,6 +368,13 @@ pub fn grouped(n: u64) -> String {
     out
 }
 
+/// [`plural`] with the count's thousands grouped, for the pages a person reads: `10,000
+/// pieces`, `1 line`.
+pub fn grouped_plural(n: u64, noun: &str) -> String {
+    let s = if n == 1 { "" } else { "s" };
+    format!("{} {noun}{s}", grouped(n))
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -376,6 +383,8 @@ mod tests {
         assert_eq!(super::grouped(999), "999");
         assert_eq!(super::grouped(1_000), "1,000");
         assert_eq!(super::grouped(1_395_326), "1,395,326");
+        assert_eq!(super::grouped_plural(100_000, "piece"), "100,000 pieces");
+        assert_eq!(super::grouped_plural(1, "line"), "1 line");
     }
 
     use super::*;

@@ -7,8 +7,8 @@
 use super::record::{Record, GAME_OVER};
 use super::replay::{replay_observed, Report, Step};
 use super::rules::{rotated_matrix, Kind, Round, HEIGHT, WIDTH};
-use crate::kit::film::{Film, FilmPiece, GamePage, NEXT_SHOWN};
-use crate::kit::text::plural;
+use crate::kit::film::{Film, FilmPiece, GamePage, Spawn, NEXT_SHOWN};
+use crate::kit::text::{grouped, grouped_plural};
 
 /// The page for the record's `text` on `sequence`; `name` is the record's path as the user
 /// gave it.
@@ -31,11 +31,15 @@ pub fn page(sequence: &[Kind], text: &str, name: &str) -> String {
         name,
         window_title: format!(
             "{file} \u{2014} {} \u{2014} tetris-opt browser",
-            crate::kit::text::grouped(points)
+            grouped(points)
         ),
         summary,
         kinds: sequence[..shown].iter().map(|k| k.letter()).collect(),
         offsets: offsets(),
+        next_shown: NEXT_SHOWN,
+        // Every piece spawns unturned, its matrix as the game's SHAPES draw it.
+        spawn: Spawn::ByKind([0; 7]),
+        panel: Vec::new(),
         locked_at: "row {y}, column {x}, {state} quarter turns",
         error: None,
     })
@@ -45,10 +49,10 @@ pub fn page(sequence: &[Kind], text: &str, name: &str) -> String {
 fn summary(report: &Report) -> String {
     format!(
         "The browser game: {} placed, {}, level {}, {} points; {}",
-        plural(report.pieces_placed, "piece"),
-        plural(report.lines, "line"),
-        report.level,
-        report.points,
+        grouped_plural(report.pieces_placed as u64, "piece"),
+        grouped_plural(report.lines, "line"),
+        grouped(report.level),
+        grouped(report.points),
         report.end
     )
 }

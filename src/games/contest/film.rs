@@ -5,9 +5,9 @@ use crate::games::contest::record::{Record, Token};
 use crate::games::contest::replay::{replay_observed, Report, Step};
 use crate::games::contest::rules::{Field, Kind, LockMode, Piece, Rules, HEIGHT, OFFSETS, WIDTH};
 use crate::kit::film::{
-    decode_rows, encode_rows, Film, FilmError, FilmPiece, GamePage, NEXT_SHOWN,
+    decode_rows, encode_rows, Film, FilmError, FilmPiece, GamePage, Spawn, NEXT_SHOWN,
 };
-use crate::kit::text::{grouped, plural};
+use crate::kit::text::{grouped, grouped_plural};
 
 /// One step of the checker's replay as the film keeps it; pass it every step, in order.
 pub fn piece(step: &Step) -> FilmPiece {
@@ -59,6 +59,9 @@ pub fn page(
         summary: summary(report, rules, sequence.len()),
         kinds: sequence[..shown].iter().map(|k| k.letter()).collect(),
         offsets: OFFSETS,
+        next_shown: NEXT_SHOWN,
+        spawn: Spawn::ByIndex,
+        panel: Vec::new(),
         locked_at: "x={x} y={y} state {state}",
         error,
     })
@@ -154,10 +157,10 @@ fn summary(report: &Report, rules: Rules, pieces: usize) -> String {
         Some(e) => format!("invalid record ({mode}): {e}. Score = 0"),
         None => format!(
             "{} locked, {}, {} ({mode}). Score = {}",
-            plural(report.pieces_locked, "piece"),
-            plural(report.lines, "line"),
+            grouped_plural(report.pieces_locked as u64, "piece"),
+            grouped_plural(report.lines, "line"),
             report.scorecard(pieces, rules).end.text,
-            report.score
+            grouped(report.score)
         ),
     }
 }

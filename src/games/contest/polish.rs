@@ -15,6 +15,7 @@ use crate::games::contest::replay::replay_observed;
 use crate::games::contest::rules::Kind;
 use crate::games::contest::search::{beam_search, Params, UnderWay};
 use crate::games::contest::solve::{record_from, verify, SolveError};
+use crate::search::width::Schedule;
 use crate::search::{DepthStats, Guide, Options};
 use thiserror::Error;
 
@@ -57,6 +58,10 @@ pub struct Polished {
     pub gain: u64,
     /// The last piece (0-based) of the replaced stretch; the record's own from the next on.
     pub last: usize,
+    /// The search's figures, `late` where a time budget found even width 1 too slow.
+    pub stats: DepthStats,
+    /// The width changes the search made (a time budget's), which replay it without a clock.
+    pub width_changes: Schedule,
 }
 
 /// Searches pieces `from..to` (0-based, `to` exclusive; `None`: to the record's end) of
@@ -131,6 +136,8 @@ pub fn polish(
         score,
         gain,
         last,
+        stats: solution.stats,
+        width_changes: solution.width_changes,
     })
 }
 

@@ -5,7 +5,7 @@
 
 use crate::games::nes::replay::{lock_pending, Report};
 use crate::games::nes::rules::{Events, Outcome, Round};
-use crate::kit::text::plural;
+use crate::kit::film::{PanelRow, Spawn};
 
 /// The viewer's film of an NES replay: a frame per locked piece, taken when its lines and
 /// points are counted (the rows it cleared are gone by then).
@@ -19,6 +19,8 @@ pub struct Film {
     /// The buttons since the last spawn.
     buttons: Vec<u8>,
     next: u8,
+    /// The level the game started at (counted on past 255), once a frame is observed.
+    start_level: Option<u16>,
     /// The frames observed so far: the number of the next one.
     frames: u64,
 }
@@ -43,6 +45,7 @@ impl Locked {
             fields: vec![
                 ("orientation", i64::from(self.orientation)),
                 ("frame", self.frame as i64),
+                ("level", i64::from(game.level_count())),
             ],
             moves,
             score: game.score.uncapped(),
@@ -61,6 +64,7 @@ impl Locked {
 impl Film {
     /// Takes one frame of the replay and the buttons held on it.
     pub fn observe(&mut self, game: &Round, events: &Events, buttons: u8) {
+        self.start_level.get_or_insert(game.level_count());
         self.buttons.push(buttons);
         if events.locked {
             self.pending = Some(Locked {
@@ -115,7 +119,7 @@ impl Film {
             .file_name()
             .map_or(name.to_string(), |f| f.to_string_lossy().into_owned());
         // Numbers as the contest's page writes them, with thousands separators.
-        let grouped = crate::kit::text::grouped;
+        use crate::kit::text::{grouped, grouped_plural};
         let transition = report.transition.map_or(String::new(), |t| {
             format!(", level 29 transition {}", grouped(t.score))
         });
@@ -127,14 +131,23 @@ impl Film {
             ),
             summary: format!(
                 "NES Tetris: {}, {}, level {}, score {} (ROM {}){transition}",
-                plural(report.pieces, "piece"),
-                plural(report.lines, "line"),
+                grouped_plural(report.pieces, "piece"),
+                grouped_plural(u64::from(report.lines), "line"),
                 report.level,
                 grouped(report.score),
                 grouped(report.rom_score)
             ),
             kinds,
             offsets: viewer_offsets(),
+            // The ROM's next box shows the one piece after the current one.
+            next_shown: 1,
+            spawn: Spawn::ByKind(spawn_states()),
+            // The level after each piece's lines are counted, as the ROM shows it beside them.
+            panel: vec![PanelRow {
+                label: "Level",
+                field: "level",
+                start: i64::from(self.start_level.unwrap_or(u16::from(report.level))),
+            }],
             locked_at: "orientation {orientation} at x={x} y={y} on frame {frame}",
             error: None,
         })
@@ -156,6 +169,20 @@ fn viewer_piece(orientation: u8) -> (char, u8) {
         crate::games::nes::tables::kind_letter(orientation),
         orientation.saturating_sub(first).min(3),
     )
+}
+
+/// The state each kind spawns in, in the viewer's kind order `ILJTOSZ`: the ROM's spawn
+/// orientation of the kind ([`crate::games::nes::tables::SPAWN_TABLE`]).
+fn spawn_states() -> [u8; 7] {
+    let table = crate::games::nes::tables::SPAWN_TABLE;
+    let letters = "ILJTOSZ".as_bytes();
+    std::array::from_fn(|k| {
+        let spawn = table
+            .iter()
+            .find(|&&o| crate::games::nes::tables::kind_letter(o) as u8 == letters[k])
+            .expect("every kind spawns in one orientation");
+        viewer_piece(*spawn).1
+    })
 }
 
 /// The orientations' cells as the viewer takes them: by kind in its order `ILJTOSZ`, then by

@@ -7,9 +7,9 @@
 use super::record::{Placement, Record, RecordError};
 use super::replay::Replay;
 use super::rules::{cells, orientations, Kind, Outcome, HEIGHT, WIDTH};
-use crate::kit::film::{Film, FilmPiece, GamePage};
+use crate::kit::film::{Film, FilmPiece, GamePage, Spawn, NEXT_SHOWN};
 use crate::kit::piece_lines::source_line;
-use crate::kit::text::plural;
+use crate::kit::text::grouped_plural;
 
 /// The page for `record` on `sequence`, or for the error of a text that is no record; `name`
 /// is the record's path as the user gave it.
@@ -64,9 +64,9 @@ pub fn page(sequence: &[Kind], record: Result<&Record, &RecordError>, name: &str
         Some(e) => format!("invalid record: {}", e.located(name)),
         None => format!(
             "The olympiad's game: {} placed, {}, {}; {}",
-            plural(report.pieces_placed, "piece"),
-            plural(report.lines, "line"),
-            plural(report.chains, "chain clear"),
+            grouped_plural(report.pieces_placed as u64, "piece"),
+            grouped_plural(report.lines, "line"),
+            grouped_plural(report.chains, "chain clear"),
             report.end
         ),
     };
@@ -77,11 +77,16 @@ pub fn page(sequence: &[Kind], record: Result<&Record, &RecordError>, name: &str
         name,
         window_title: format!(
             "{file} \u{2014} {} \u{2014} tetris-opt olympiad",
-            plural(report.pieces_placed, "piece")
+            grouped_plural(report.pieces_placed as u64, "piece")
         ),
         summary,
         kinds,
         offsets: offsets(),
+        next_shown: NEXT_SHOWN,
+        // A piece has no spawn: the player picks its orientation; the coming ones are drawn
+        // in their first.
+        spawn: Spawn::ByKind([0; 7]),
+        panel: Vec::new(),
         locked_at: "orientation {state}, column {x}",
         error: None,
     })

@@ -1,13 +1,14 @@
 //! The browser game (`games::browser`): its plain engine (`rules`), its fast move generator
 //! held to the plain engine (`fast_movegen`), records and replays (`records`), `gen`, `check`
 //! and `solve` with `--game browser` (`cli`), and its playable page in headless Chromium
-//! (`page`). The helpers here build fields and play paths for the library-level tests.
+//! (`page`) and its replay viewer's next pieces (`viewer`). The helpers here build fields and play paths for the library-level tests.
 
 mod cli;
 mod fast_movegen;
 mod page;
 mod records;
 mod rules;
+mod viewer;
 
 use tetris_opt::games::browser::rules::{Field, Kind, Lock, Move, Outcome, Piece, Round, HEIGHT};
 

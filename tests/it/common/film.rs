@@ -65,3 +65,24 @@ pub fn locked_at(film: &Value, n: usize) -> String {
     }
     line
 }
+
+/// A piece's cells (`(column, row)`, rows down) as the viewer's `data-shapes` reads one back:
+/// rows of its box top first, `#` a cell, joined by '/'.
+pub fn shape_picture(cells: &[(i32, i32)]) -> String {
+    let (left, top) = (
+        cells.iter().map(|c| c.0).min().unwrap(),
+        cells.iter().map(|c| c.1).min().unwrap(),
+    );
+    let (right, bottom) = (
+        cells.iter().map(|c| c.0).max().unwrap(),
+        cells.iter().map(|c| c.1).max().unwrap(),
+    );
+    let rows: Vec<String> = (top..=bottom)
+        .map(|y| {
+            (left..=right)
+                .map(|x| if cells.contains(&(x, y)) { '#' } else { '.' })
+                .collect()
+        })
+        .collect();
+    rows.join("/")
+}

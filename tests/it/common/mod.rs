@@ -248,6 +248,17 @@ pub fn element_text(dom: &str, id: &str) -> String {
     unescape(&dom[start..end])
 }
 
+/// The value of attribute `name` in an opening tag.
+pub fn attribute(tag: &str, name: &str) -> String {
+    let key = format!("{name}=\"");
+    let start = tag
+        .find(&key)
+        .unwrap_or_else(|| panic!("no {name} in {tag}"))
+        + key.len();
+    let end = start + tag[start..].find('"').unwrap();
+    unescape(&tag[start..end])
+}
+
 /// Text as the DOM dump escapes it, read back.
 pub fn unescape(text: &str) -> String {
     text.replace("&lt;", "<")

@@ -188,3 +188,90 @@ fn contest_only_binaries_offer_only_the_contests_game() {
         );
     }
 }
+
+/// The README says `polish` takes `solve`'s search options: its help lists the deadline, the
+/// width schedule, `--json` and `--progress-every`; `--time-budget` chooses the widths, which
+/// `--width-changes` replays to the same record; `--json` says what the run did; and
+/// `--pieces`, which a stretch of a record replaces, is refused naming `--to`.
+#[test]
+fn polish_takes_solves_search_options() {
+    let scratch = Scratch::new("polish-options");
+    let input = tencent_input();
+    let help = polish(&[&"--help"]);
+    assert_eq!(help.code, Some(0), "{help:#?}");
+    for option in [
+        "--beam-width",
+        "--time-budget",
+        "--max-beam-width",
+        "--width-changes",
+        "--objective",
+        "--threads",
+        "--force",
+        "--json",
+        "--quiet",
+        "--progress-every",
+    ] {
+        assert!(listed(&help.stdout, option), "{option}: {}", help.stdout);
+    }
+    assert!(!listed(&help.stdout, "--pieces"), "{}", help.stdout);
+    let solved = run(
+        SOLVE,
+        &[&input, &"--pieces", &"300", &"--beam-width", &"40"],
+    );
+    assert_eq!(solved.code, Some(0), "{solved:#?}");
+    let record = scratch.file("narrow.txt", &solved.stdout);
+
+    let refused = polish(&[&input, &record, &"--pieces", &"200"]);
+    assert_eq!(refused.code, Some(2), "{refused:#?}");
+    assert!(refused.stdout.is_empty());
+    assert!(
+        refused.stderr.contains("takes no --pieces") && refused.stderr.contains("`--to 200`"),
+        "{refused:#?}"
+    );
+
+    let json = scratch.dir.join("polish.json");
+    let stretch: [&dyn AsRef<OsStr>; 6] = [&input, &record, &"--from", &"50", &"--to", &"250"];
+    let mut args = stretch.to_vec();
+    args.extend([
+        &"--time-budget" as &dyn AsRef<OsStr>,
+        &"2s",
+        &"--json",
+        &json,
+    ]);
+    let budgeted = polish(&args);
+    assert_eq!(budgeted.code, Some(0), "{budgeted:#?}");
+    assert!(
+        budgeted.stderr.contains("time budget 2.0 s: "),
+        "{budgeted:#?}"
+    );
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(summary["score"], budgeted.solve_score());
+    assert_eq!(summary["time_budget_seconds"], 2.0);
+    assert_eq!(
+        (summary["from"].as_u64(), summary["to"].as_u64()),
+        (Some(50), Some(250))
+    );
+    assert!(summary["deadline"]["met"].is_boolean(), "{summary:#}");
+    let changes = summary["width_changes"].as_str().unwrap().to_string();
+    let mut args = stretch.to_vec();
+    args.push(&"--beam-width");
+    args.push(&"20000");
+    if !changes.is_empty() {
+        assert!(budgeted.stderr.contains(&changes), "{budgeted:#?}");
+        args.push(&"--width-changes");
+        args.push(&changes);
+    }
+    let replayed = polish(&args);
+    assert_eq!(replayed.code, Some(0), "{replayed:#?}");
+    assert_eq!(
+        replayed.stdout, budgeted.stdout,
+        "the schedule replays the record"
+    );
+}
+
+/// Whether `help` lists `option` as one of its options (a line of its own that starts with it).
+fn listed(help: &str, option: &str) -> bool {
+    help.lines()
+        .any(|l| l.trim_start().split([' ', '=']).next() == Some(option))
+}

@@ -7,7 +7,7 @@
 //! Without Chromium the browser tests say so and pass, except under CI (`CI=true`), where a
 //! missing browser is a failure. `CHROMIUM=/path/to/chromium` picks the browser.
 
-use crate::common::{chromium, element_text, manifest_dir, opening_tag, unescape};
+use crate::common::{attribute, chromium, element_text, manifest_dir, opening_tag, unescape};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use tetris_opt::games::contest::record::Record;
@@ -210,16 +210,6 @@ fn window_title(dom: &str) -> String {
     unescape(&dom[start..end])
 }
 
-fn attribute(tag: &str, name: &str) -> String {
-    let key = format!("{name}=\"");
-    let start = tag
-        .find(&key)
-        .unwrap_or_else(|| panic!("no {name} in {tag}"))
-        + key.len();
-    let end = start + tag[start..].find('"').unwrap();
-    unescape(&tag[start..end])
-}
-
 /// A `Field::picture` drawing in the canvas read-back's form: rows joined by '/', no walls.
 fn cells_of(picture: &str) -> String {
     let rows: Vec<&str> = picture.lines().map(|l| l.trim_matches('|')).collect();
@@ -288,8 +278,11 @@ fn the_page_shows_the_checkers_score_and_board() {
     assert_eq!((start.piece_number, start.score), (0, 0));
     assert_eq!(start.board_text, Field::new().picture(None));
     assert_eq!(start.next, next_five(0));
-    let past = read_page(&dump_dom(&browser, &page, 20_000));
+    let past_dom = dump_dom(&browser, &page, 20_000);
+    let past = read_page(&past_dom);
     assert_shows(&past, 9_999, &expected[9_998]);
+    assert_eq!(element_text(&past_dom, "piece-number"), "9,999");
+    assert_eq!(element_text(&past_dom, "piece-count"), "9,999");
     // Opened with no piece asked for: the last piece, the record's result.
     let opened = read_page(&crate::common::dump_dom(&browser, &page, ""));
     assert_shows(&opened, 9_999, &expected[9_998]);
@@ -335,11 +328,18 @@ fn an_invalid_record_plays_up_to_its_error() {
     assert_eq!(read_page(&dump_dom(&browser, &page, 121)).piece_number, 120);
 }
 
-/// The window's title is in the page as written, before any script runs.
+/// The window's title is in the page as written, before any script runs; the headline groups
+/// its numbers as the panel and the title do.
 #[test]
 fn the_title_names_the_file_and_the_score() {
     let (page, _) = write_page(&public_record(), "titled");
     let html = std::fs::read_to_string(&page).unwrap();
+    let headline = crate::common::film::film_of(&html)["summary"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(headline.starts_with("9,999 pieces locked, "), "{headline}");
+    assert!(headline.ends_with(". Score = 1,395,326"), "{headline}");
     assert!(
         html.contains("<title>viewer-titled.txt \u{2014} 1,395,326 \u{2014} tetris-opt</title>"),
         "{}",

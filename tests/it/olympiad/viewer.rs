@@ -1,11 +1,13 @@
 //! The olympiad's viewer page (`check --game olympiad --html`) on a long game: a few bytes a
-//! piece, and each piece's "Locked at" line in the record's own terms.
+//! piece, each piece's "Locked at" line in the record's own terms, and its counts grouped by
+//! thousands wherever the page shows them.
 
 use crate::common::film::{column, film_of, locked_at};
 use crate::common::{chromium, dump_dom, element_text, exe, Scratch};
 use tetris_opt::games::olympiad::record::Placement;
 use tetris_opt::games::olympiad::replay::Replay;
 use tetris_opt::games::olympiad::rules::{Kind, Outcome};
+use tetris_opt::kit::text::grouped;
 
 /// The field after each piece (20 rows of bits, top first), played by the library, and the
 /// pieces after which bodies fell.
@@ -74,6 +76,12 @@ fn a_100000_piece_page_is_small_and_speaks_the_records_terms() {
     );
     let film = film_of(&html);
     assert_eq!(film["pieces"], 100_000);
+    assert!(
+        html.contains("\u{2014} 100,000 pieces \u{2014}"),
+        "the window's title"
+    );
+    let headline = film["summary"].as_str().unwrap();
+    assert!(headline.contains("100,000 pieces placed"), "{headline}");
     let placements: Vec<&str> = solved.stdout.lines().skip(1).collect();
     for n in [1, 2, 777, 50_000, 100_000] {
         let (orientation, column) = placements[n - 1].split_once(' ').unwrap();
@@ -94,7 +102,11 @@ fn a_100000_piece_page_is_small_and_speaks_the_records_terms() {
     let past_fall = fell.iter().find(|&&n| n > 70_000).expect("a fall") + 1;
     for n in [past_fall, 99_999] {
         let dom = dump_dom(&browser, &page, &format!("#piece={n}"));
-        assert_eq!(element_text(&dom, "piece-number"), n.to_string());
+        // Numbers a person reads are grouped, in the panel and in the headline alike.
+        assert_eq!(element_text(&dom, "piece-number"), grouped(n as u64));
+        assert_eq!(element_text(&dom, "piece-count"), "100,000");
+        let headline = element_text(&dom, "summary");
+        assert!(headline.contains("100,000 pieces placed"), "{headline}");
         assert_eq!(element_text(&dom, "position"), locked_at(&film, n));
         let board = element_text(&dom, "board-text");
         assert_eq!(board.matches('@').count(), 4, "{board}");

@@ -3,15 +3,19 @@
 use super::options::{print_record, read_record, GameArg, RulesOptions};
 use crate::cli::progress::Progress;
 use crate::cli::registry::{only_game, GameCli};
+use crate::cli::progress::late_warning;
+use crate::cli::summary::{deadline_json, deadline_line, peak_memory_mib, width_changes_lines};
 use crate::cli::{
-    check_width, exit_code, read_sequence, refuse_stdin_twice, CliError, EvalOptions,
-    SearchOptions, EXIT_INVALID,
+    check_output, check_width, exit_code, read_sequence, refuse_stdin_twice, write_file, CliError,
+    EvalOptions, SearchOptions, WidthOptions, EXIT_INVALID,
 };
-use crate::games::contest::polish::{check_range, polish, PolishError};
+use crate::games::contest::polish::{check_range, polish, PolishError, Polished};
+use crate::games::contest::record::Record;
+use crate::games::contest::rules::Kind;
 use crate::games::contest::search::{Params, UnderWay, BYTES_PER_STATE};
 use crate::say;
 
-use crate::search::{Objective, Width};
+use crate::search::Objective;
 use clap::{CommandFactory, FromArgMatches, Parser};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -22,6 +26,11 @@ use std::time::Instant;
 /// rules engine, and a summary ending in `Score = N` on stderr; never scores less than the
 /// record. Other weights or a wider beam than the record's find what its search passed by.
 /// The policy's endgame only applies when the stretch reaches the record's end.
+///
+/// It takes `solve`'s beam, ranking and run options (--beam-width, --time-budget,
+/// --max-beam-width, --width-changes, --objective, --score-weight, --weights, --policy,
+/// --threads, --force, --json, --quiet, --progress-every); its stretch is --from/--to, in place
+/// of `solve`'s --pieces.
 #[derive(Parser)]
 #[command(version)]
 struct Args {
@@ -32,12 +41,16 @@ struct Args {
     /// Keep the record's first FROM pieces (default 0: search from the first piece).
     #[arg(long, default_value_t = 0)]
     from: usize,
-    /// Search up to piece TO (1-based, inclusive; default: the record's last piece).
+    /// Search up to piece TO (1-based, inclusive; default: the record's last piece). The
+    /// record's pieces after TO are kept: `solve --pieces N` is `--to N` here.
     #[arg(long)]
     to: Option<usize>,
-    /// States kept at each depth of the beam.
-    #[arg(long, default_value_t = 20_000)]
+    /// States kept at each depth of the beam. With --time-budget: the width of the first 50
+    /// pieces of the stretch.
+    #[arg(long, value_name = "N", default_value_t = 20_000)]
     beam_width: usize,
+    #[command(flatten)]
+    width: WidthOptions,
     #[command(flatten)]
     search: SearchOptions,
     #[command(flatten)]
@@ -46,9 +59,22 @@ struct Args {
     game: GameArg,
     #[command(flatten)]
     rules: RulesOptions,
+    /// Also write a JSON summary (score, gain, stretch, timings, parameters) to FILE, once the
+    /// record is written and checked. A file already there is removed when the search starts
+    /// (its options and inputs checked), so a run that fails or is interrupted leaves none.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
     /// No progress bar and no summary.
     #[arg(long)]
     quiet: bool,
+    /// When stderr is not a terminal (a log file, nohup, CI), where the progress bar does not
+    /// draw: print a line of progress this often instead (seconds, or 90s, 15m, 1.5h; 0 = at
+    /// every piece).
+    #[arg(long, value_name = "TIME", value_parser = crate::cli::values::parse_interval, default_value = "60s")]
+    progress_every: f64,
+    /// `solve`'s --pieces, which `polish` refuses saying what takes its place (--to).
+    #[arg(long, value_name = "N", hide = true)]
+    pieces: Option<String>,
 }
 
 /// The options whose shared help speaks of other games' defaults, as `polish`, which plays
@@ -90,10 +116,23 @@ pub fn polish_main(games: &[&dyn GameCli]) -> std::process::ExitCode {
     exit_code(only_game(games, "contest", &args.game.game).and_then(|()| run(&args)))
 }
 
+/// `--pieces` refused: a stretch of a record is --from/--to.
+fn refuse_pieces(args: &Args) -> Result<(), CliError> {
+    match &args.pieces {
+        None => Ok(()),
+        Some(n) => Err(CliError::usage(format!(
+            "polish takes no --pieces: it searches a stretch of the record, --from/--to, and \
+             keeps the rest (`--to {n}` searches up to piece {n})"
+        ))),
+    }
+}
+
 fn run(args: &Args) -> Result<(), CliError> {
+    refuse_pieces(args)?;
     check_width("--beam-width", args.beam_width)?;
     check_range(args.from, args.to).map_err(|e| CliError::usage(format!("--from/--to: {e}")))?;
     let rules = args.rules.rules()?;
+    args.width.check()?;
     args.search.check()?;
     args.eval.check()?;
     let mut inputs = vec![
@@ -102,13 +141,23 @@ fn run(args: &Args) -> Result<(), CliError> {
     ];
     inputs.extend(args.eval.inputs());
     refuse_stdin_twice(&inputs)?;
-    args.search.check_memory(args.beam_width, BYTES_PER_STATE)?;
+    if let Some(path) = &args.json {
+        check_output("--json", path, &inputs)?;
+    }
+    let widest = args.width.widest(args.beam_width);
+    let cap = args.width.cap(widest);
+    (args.search).check_memory_capped(cap, widest, BYTES_PER_STATE, 0)?;
     let sequence = read_sequence(&args.input)?;
     let record = read_record(&args.record)?;
     let objective = args.search.objective_or(Objective::Score);
     let ranking = super::options::ranking(&args.eval, objective)?;
+    let pieces = record.piece_count();
+    let to = args.to.unwrap_or(pieces).min(pieces);
+    let (width, _) = args
+        .width
+        .width(args.beam_width, to.saturating_sub(args.from))?;
     let params = Params {
-        width: Width::fixed(args.beam_width),
+        width,
         score_weight: ranking.score_weight,
         weights: ranking.weights,
         policy: ranking.policy,
@@ -116,25 +165,42 @@ fn run(args: &Args) -> Result<(), CliError> {
         start: UnderWay::default(),
         objective,
     };
-    let pieces = record.piece_count();
-    let to = args.to.unwrap_or(pieces).min(pieces);
-    let pool = args.search.pool(args.beam_width)?;
+    let pool = args.search.pool(widest)?;
+    if let Some(path) = &args.json {
+        crate::cli::remove_earlier_output("--json", path)?;
+    }
     // Once every input is read and valid: an error is then the only line printed.
     if !args.quiet {
-        args.search.print_estimate(args.beam_width, BYTES_PER_STATE);
+        args.search.print_estimate(widest, BYTES_PER_STATE);
     }
+    let began = Instant::now();
+    let polished = pool.install(|| search(args, &sequence, &record, &params, to))?;
+    let search_seconds = began.elapsed().as_secs_f64();
+    print_record(&polished.record)?;
+    let seconds = (search_seconds, began.elapsed().as_secs_f64());
+    report(args, &polished, (pieces, to), seconds)
+}
+
+/// The polished record, with the search's progress on stderr.
+fn search(
+    args: &Args,
+    sequence: &[Kind],
+    record: &Record,
+    params: &Params,
+    to: usize,
+) -> Result<Polished, CliError> {
     let total = to.saturating_sub(args.from) as u64;
-    // Where no bar draws, a line a minute.
-    let mut progress = Progress::new("piece", Some(total), args.quiet, 60.0);
-    let started = Instant::now();
-    let result = pool.install(|| {
-        let stretch = (args.from, args.to);
-        polish(&sequence, &record, &params, stretch, &mut |s| {
-            progress.update(s.pieces as u64, "")
-        })
+    let mut progress = Progress::new("piece", Some(total), args.quiet, args.progress_every);
+    let mut warned = false;
+    let result = polish(sequence, record, params, (args.from, args.to), &mut |s| {
+        progress.update(s.pieces as u64, "");
+        if let Some(late) = s.late.filter(|_| !warned) {
+            progress.note(&late_warning(&late, args.from));
+            warned = true;
+        }
     });
     progress.finish();
-    let polished = result.map_err(|e| match e {
+    result.map_err(|e| match e {
         PolishError::Invalid(_) => CliError {
             message: format!("record file {}: {e}", args.record.display()),
             code: EXIT_INVALID,
@@ -143,26 +209,65 @@ fn run(args: &Args) -> Result<(), CliError> {
             CliError::usage(format!("--from/--to: {e}"))
         }
         PolishError::Lost | PolishError::Solve(_) => CliError::internal(e),
-    })?;
-    print_record(&polished.record)?;
-    if !args.quiet {
-        let rest = if polished.last + 1 < pieces {
-            format!("the record's own line from piece {} on", polished.last + 2)
-        } else {
-            "to the record's end".to_string()
-        };
-        say!(
-            "pieces {}-{} searched again in {:.1} s: +{} points, {rest}",
-            args.from + 1,
-            to,
-            started.elapsed().as_secs_f64(),
-            polished.gain,
-        );
-        say!(
-            "checked by the rules engine ({}): record valid, same score",
-            rules.mode_name()
-        );
-        say!("Score = {}", polished.score);
+    })
+}
+
+/// `--json` and the summary on stderr, once the record is printed; `pieces` is the record's
+/// count, `to` the stretch's end, and the seconds those of the search and of the whole run.
+fn report(
+    args: &Args,
+    polished: &Polished,
+    (pieces, to): (usize, usize),
+    (search_seconds, seconds): (f64, f64),
+) -> Result<(), CliError> {
+    let rules = args.rules.rules()?;
+    let stats = &polished.stats;
+    let budget = args.width.time_budget;
+    if let Some(path) = &args.json {
+        let summary = serde_json::json!({
+            "game": "contest",
+            "rules": rules.mode_name(),
+            "score": polished.score,
+            "gain": polished.gain,
+            "from": args.from,
+            "to": to,
+            "searched_to": polished.last + 1,
+            "beam_width": args.beam_width,
+            "width_changes": polished.width_changes.to_string(),
+            "time_budget_seconds": budget,
+            "deadline": deadline_json(budget, search_seconds, seconds, stats.late, args.from),
+            "search_seconds": search_seconds,
+            "seconds": seconds,
+            "expanded": stats.expanded,
+            "placements": stats.placements,
+            "peak_memory_mib": peak_memory_mib(),
+        });
+        write_file("--json", path, format!("{summary:#}\n"))?;
     }
+    if args.quiet {
+        return Ok(());
+    }
+    let rest = if polished.last + 1 < pieces {
+        format!("the record's own line from piece {} on", polished.last + 2)
+    } else {
+        "to the record's end".to_string()
+    };
+    say!(
+        "pieces {}-{} searched again in {search_seconds:.1} s: +{} points, {rest}",
+        args.from + 1,
+        to,
+        polished.gain,
+    );
+    for line in width_changes_lines(args.beam_width, &polished.width_changes, args.from) {
+        say!("{line}");
+    }
+    if let Some(line) = deadline_line(budget, search_seconds, seconds, stats.late) {
+        say!("{line}");
+    }
+    say!(
+        "checked by the rules engine ({}): record valid, same score",
+        rules.mode_name()
+    );
+    say!("Score = {}", polished.score);
     Ok(())
 }

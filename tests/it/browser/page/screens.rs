@@ -1,6 +1,7 @@
 //! The page's screens as a player meets them: the start screen that waits for a key, the one
 //! pause overlay, the one game-over overlay, and the race with `--compare` (the solver's board
-//! beside the player's, piece for piece, and a final screen that names the winner).
+//! beside the player's, piece for piece, playing on to its end once the player's game is over,
+//! and a final screen that names the winner), its counts grouped by thousands.
 //!
 //! Every state is reached by a `#test=` script on the page's own clock, never by waiting. The
 //! start screen, the race under way and the final screen are saved as screenshots under
@@ -11,7 +12,7 @@ use super::{
     agree, clearing_plan, number, play_from_start_screen, play_script, sequence, sequence_file,
     write_page, Played,
 };
-use crate::common::{chromium, element_text, opening_tag, wait_or_kill, Scratch};
+use crate::common::{chromium, element_text, opening_tag, run, wait_or_kill, Scratch};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -229,26 +230,50 @@ fn the_solvers_board_races_beside_the_players_and_the_end_names_the_winner() {
         "race",
     );
 
-    // The player stacks up the middle at once: the solver wins by its final score.
+    // The player stacks up the middle at once: the solver's board plays on from the player's
+    // last piece, ten pieces a second, and at its end the card names the winner.
     let mut quick = Model::new(&sequence());
     let mut presses = 0;
     while !quick.over {
         quick.play('D');
         presses += 1;
     }
+    let last = solver.scores.len() - 1;
+    // The pieces the player locked, the last one in the hidden rows.
+    let from = quick.placed + 1;
+    assert!(from + 10 < last, "the solver has pieces to play on");
     let (lost, _) = agree(&browser, &page, &format!("Down*{presses}"));
     assert_eq!(element_text(&lost.dom, "screen"), "over");
-    assert!(visible(&lost.dom, "overlay-verdict"));
-    assert_eq!(
-        element_text(&lost.dom, "overlay-verdict"),
-        format!("The solver wins by {} points", grouped(final_score))
-    );
-    // At the end the solver's board is its last.
-    assert_eq!(number(&element_text(&lost.dom, "compare")), final_score);
+    assert!(!visible(&lost.dom, "overlay-verdict"));
+    assert!(!visible(&lost.dom, "compare-final-part"));
+    let at = |played: &Played| number(&element_text(&played.dom, "compare"));
+    assert_eq!(at(&lost), solver.scores[from], "no jump to its end");
+    let playing = element_text(&lost.dom, "overlay-solver");
+    let piece = format!("The solver plays on: piece {from} / {last}, ");
+    assert!(playing.starts_with(&piece), "{playing}");
+    let (second, _) = agree(&browser, &page, &format!("Down*{presses},wait:60"));
+    assert_eq!(at(&second), solver.scores[from + 10], "a second on");
+    assert!(element_text(&second.dom, "solver-status").ends_with("(playing on)"));
+    for ending in ["wait:1200", "Start"] {
+        let (ended, _) = agree(&browser, &page, &format!("Down*{presses},{ending}"));
+        assert!(visible(&ended.dom, "overlay-verdict"), "{ending}");
+        assert_eq!(
+            element_text(&ended.dom, "overlay-verdict"),
+            format!("The solver wins by {} points", grouped(final_score))
+        );
+        assert_eq!(at(&ended), final_score, "{ending}");
+        assert!(visible(&ended.dom, "compare-final-part"), "{ending}");
+        assert_eq!(
+            number(&element_text(&ended.dom, "compare-final")),
+            final_score
+        );
+        let status = element_text(&ended.dom, "solver-status");
+        assert_eq!(status, format!("ended after {last} pieces"));
+    }
     screenshot(
         &browser,
         &page,
-        &format!("#test=Start,Down*{presses}"),
+        &format!("#test=Start,Down*{presses},wait:1200"),
         "final-solver-wins",
     );
 
@@ -310,4 +335,65 @@ fn lead(mine: u64, theirs: u64) -> String {
         std::cmp::Ordering::Less => format!("The solver leads by {}", grouped(theirs - mine)),
         std::cmp::Ordering::Equal => "Even so far".to_string(),
     }
+}
+
+/// A race of 1,200 pieces: a long sequence and a solver's record of it, written by `gen` and
+/// `solve`, with the page, and the presses that top the player out at once.
+fn long_race(scratch: &Scratch) -> (PathBuf, usize, usize) {
+    let text = run(
+        env!("CARGO_BIN_EXE_gen"),
+        &[&"--game", &"browser", &"--seed", &"3", &"--count", &"1200"],
+    );
+    assert_eq!(text.code, Some(0), "{text:#?}");
+    let sequence_path = scratch.file("long.txt", &text.stdout);
+    let solved = run(
+        env!("CARGO_BIN_EXE_solve"),
+        &[
+            &"--game",
+            &"browser",
+            &sequence_path,
+            &"--beam-width",
+            &"20",
+        ],
+    );
+    assert_eq!(solved.code, Some(0), "{solved:#?}");
+    let pieces = solved.stdout.lines().skip(1).count();
+    assert!(pieces >= 1_000, "the solver placed {pieces} pieces");
+    let record = scratch.file("long-solver.txt", &solved.stdout);
+    let page = write_page(&sequence_path, Some(&record), "race-long");
+    let letters: Vec<char> = (text.stdout.lines())
+        .filter(|l| !l.starts_with('#'))
+        .flat_map(str::chars)
+        .collect();
+    let mut quick = Model::new(&letters);
+    let mut presses = 0;
+    while !quick.over {
+        quick.play('D');
+        presses += 1;
+    }
+    (page, pieces, presses)
+}
+
+/// Every count the race page shows a person has its thousands grouped, as its scores do.
+#[test]
+fn the_race_page_groups_thousands() {
+    let scratch = Scratch::new("browser-race-long");
+    let (page, pieces, presses) = long_race(&scratch);
+    let Some(browser) = chromium("browser page test") else {
+        return;
+    };
+    let start = play_from_start_screen(&browser, &page, "");
+    assert_eq!(element_text(&start.dom, "piece-total"), "1,200");
+    let name = element_text(&start.dom, "sequence-name");
+    assert!(name.ends_with(" 1,200 pieces"), "{name}");
+    assert_eq!(
+        element_text(&start.dom, "solver-status"),
+        format!("piece 0 / {}", grouped(pieces as u64))
+    );
+    // The solver's board plays on, faster for a long record: all of it within 20 seconds.
+    let lost = play_script(&browser, &page, &format!("Down*{presses},wait:1201"));
+    assert_eq!(element_text(&lost.dom, "screen"), "over");
+    let solver = element_text(&lost.dom, "overlay-solver");
+    let end = format!(" lines in its {} pieces", grouped(pieces as u64));
+    assert!(solver.ends_with(&end), "{solver}");
 }
