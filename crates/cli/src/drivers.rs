@@ -89,12 +89,23 @@ pub fn solve_command<'g>(games: &'g [&'g dyn GameCli]) -> GameCommand<'g> {
          of the first 50 pieces.",
         super::registry::listed(&widths.iter().map(String::as_str).collect::<Vec<_>>())
     );
+    let ids: Vec<&str> = games.iter().map(|g| g.id()).collect();
+    let from_help = format!(
+        "Keep the first --from-piece pieces of this record (replayed by the rules) and search \
+         only the rest of the game. Every game takes it: {} (NES: the record names its start, \
+         so --start-level and --title-wait may be left out). The way on from a run interrupted \
+         where no checkpoint could be written, or other settings tried on the end of a long run \
+         without repeating its start.",
+        super::registry::listed(&ids)
+    );
     let base = SolveArgs::augment_args(program("solve")).about(
         "Search a move record for a piece sequence; prints the record on stdout and a summary \
          ending in `Score = N` on stderr.",
     );
-    GameCommand::new(base, games, games[0].id(), |g, c| g.solve_options(c))
-        .command(|c| c.mut_arg("beam_width", |a| a.help(width_help)))
+    GameCommand::new(base, games, games[0].id(), |g, c| g.solve_options(c)).command(|c| {
+        c.mut_arg("beam_width", |a| a.help(width_help))
+            .mut_arg("from_record", |a| a.help(from_help))
+    })
 }
 
 /// `check`'s `main`.

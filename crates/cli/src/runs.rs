@@ -22,9 +22,7 @@ pub struct SolveArgs {
     #[command(flatten)]
     pub width: WidthOptions,
     /// Keep the first --from-piece pieces of this record (replayed by the rules) and search
-    /// only the rest of the game, in every game: the way on from a run interrupted where no
-    /// checkpoint could be written, or other settings tried on the end of a long run without
-    /// repeating its start.
+    /// only the rest of the game (`solve`'s help names the games, every one of the registry's).
     #[arg(long, value_name = "RECORD", requires = "from_piece")]
     pub from_record: Option<PathBuf>,
     /// How many pieces of --from-record to keep (the search places the next one on; its width

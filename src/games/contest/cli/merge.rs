@@ -15,12 +15,29 @@ use std::path::PathBuf;
 /// the same piece, the start of one can go on with the end of the other. Prints the
 /// highest-scoring combination (one line) on stdout, checked by the rules engine, and a summary
 /// ending in `Score = N` on stderr.
+///
+/// Every record is replayed by the rules; for each (piece, board) the way there with the most
+/// points is kept, and the best whole game this makes is printed: never less than the best
+/// record, and a record merged alone comes back whole. The summary names the pieces taken from
+/// each record and the gain over the best one.
+///
+/// Exit code 0 for a merged record, 1 for a record that does not parse or is of another
+/// sequence (its first three pieces do not all lock at rest: a strict merge refuses it naming
+/// the file, a judge merge warns) or where no record replays and nothing merged scores, 2 for
+/// unusable arguments or files.
 #[derive(Parser)]
 #[command(version)]
 struct Args {
     /// Piece sequence file (e.g. inputs/tencent.txt).
+    ///
+    /// The sequence every record was made for: letters IJLOSTZ, whitespace and commas ignored,
+    /// `#` comments.
     input: PathBuf,
     /// The records to merge (at least one); on equal scores the earlier one is kept.
+    ///
+    /// Each is a record of the contest's game in its answer format (`N`, `Lk`, `Rk`, `Dk`, `Ck`
+    /// tokens). A strict merge also takes records that only `check --judge` accepts and uses
+    /// their pieces that lock at rest, with a note naming each such record's first mid-air lock.
     #[arg(required = true)]
     records: Vec<PathBuf>,
     #[command(flatten)]
@@ -28,6 +45,8 @@ struct Args {
     #[command(flatten)]
     rules: RulesOptions,
     /// No summary.
+    ///
+    /// Only the merged record is printed (on stdout); errors still go to stderr.
     #[arg(long)]
     quiet: bool,
 }

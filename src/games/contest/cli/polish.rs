@@ -1,9 +1,9 @@
 //! `polish`: searches a stretch of a finished record again (see [`crate::games::contest::polish`]).
 
 use super::options::{print_record, read_record, GameArg, RulesOptions};
+use crate::cli::progress::late_warning;
 use crate::cli::progress::Progress;
 use crate::cli::registry::{only_game, GameCli};
-use crate::cli::progress::late_warning;
 use crate::cli::summary::{deadline_json, deadline_line, peak_memory_mib, width_changes_lines};
 use crate::cli::{
     check_output, check_width, exit_code, read_sequence, refuse_stdin_twice, write_file, CliError,
