@@ -8,55 +8,27 @@ use tetris_search::{Comm, Traffic};
 
 /// Runs `run` as this process of the job and ends MPI: every process answers the same exit
 /// code, the error printed once.
-pub fn main(run: impl FnOnce(&dyn Comm) -> Result<(), CliError>) -> std::process::ExitCode {
-    let job = match Job::start() {
-        Ok(job) => job,
-        Err(error) => return crate::exit_code(Err(error)),
-    };
-    let code = answer(job.comm.rank(), run(&job.comm));
-    // MPI ends (MPI_Finalize) as `job` drops, on return: before the process exits.
-    crate::exit_status(code)
-}
-
-/// This process's place in the job: its side of MPI's world, with MPI itself, which ends when
-/// dropped (after the world, as fields drop in order).
 #[cfg(feature = "mpi")]
-struct Job {
-    comm: tetris_search::mpi::Mpi,
-    _universe: ::mpi::environment::Universe,
+pub fn main(run: impl FnOnce(&dyn Comm) -> Result<(), CliError> + Send) -> std::process::ExitCode {
+    // MPI ends (MPI_Finalize) before `run`'s answer returns, after the error is written.
+    let code = tetris_search::mpi::run(|mpi| answer(mpi.rank(), run(mpi)));
+    match code {
+        Ok(code) => crate::exit_status(code),
+        Err(refused) => crate::exit_code(Err(CliError::internal(refused))),
+    }
 }
 
-/// This process alone, in a binary built without MPI.
+/// Runs `run` as the one process of a binary built without MPI.
 #[cfg(not(feature = "mpi"))]
-struct Job {
-    comm: tetris_search::comm::Solo,
-}
-
-impl Job {
-    #[cfg(feature = "mpi")]
-    fn start() -> Result<Job, CliError> {
-        match tetris_search::mpi::Mpi::start() {
-            Some((universe, comm)) => Ok(Job {
-                comm,
-                _universe: universe,
-            }),
-            None => Err(CliError::internal("MPI could not be started")),
-        }
+pub fn main(run: impl FnOnce(&dyn Comm) -> Result<(), CliError> + Send) -> std::process::ExitCode {
+    if let Some(size) = launched_as_many() {
+        // Each process would run the whole search alone and print a record of its own.
+        return crate::exit_code(Err(CliError::usage(format!(
+            "this process is one of {size} of an MPI job, but this binary was built without \
+             MPI: build it with `cargo build --release --features mpi` (see docs/SCALING.md)"
+        ))));
     }
-
-    #[cfg(not(feature = "mpi"))]
-    fn start() -> Result<Job, CliError> {
-        if let Some(size) = launched_as_many() {
-            // Each process would run the whole search alone and print a record of its own.
-            return Err(CliError::usage(format!(
-                "this process is one of {size} of an MPI job, but this binary was built without \
-                 MPI: build it with `cargo build --release --features mpi` (see docs/SCALING.md)"
-            )));
-        }
-        Ok(Job {
-            comm: tetris_search::comm::Solo,
-        })
-    }
+    crate::exit_status(answer(0, run(&tetris_search::comm::Solo)))
 }
 
 /// The exit code of process `rank`'s `result`, its error written first. The error goes out
@@ -101,6 +73,16 @@ pub fn launched_rank() -> usize {
         .unwrap_or(0)
 }
 
+/// `error`, met before MPI starts, as process `rank` of the job its launcher started reports
+/// it: process 0 prints it, the others end with its exit code and no message (every process
+/// reads the same command line and meets the same error).
+pub fn once_per_job(error: CliError, rank: usize) -> CliError {
+    match rank {
+        0 => error,
+        _ => CliError::reported(error.code),
+    }
+}
+
 /// Refuses a run started as one of several processes of an MPI job without `--distributed`:
 /// each process would run the whole search and print a record of its own into one output. The
 /// error is process 0's alone; the others end with its exit code and no message.
@@ -135,10 +117,15 @@ pub fn agree<T>(comm: &dyn Comm, result: Result<T, CliError>) -> Result<T, CliEr
     }
 }
 
-/// The summary's line on what crossed between the processes (this process's share).
+/// The summary's line on what crossed between the processes (this process's share), and the
+/// thread support MPI provides where it runs them.
 pub fn describe(traffic: &Traffic) -> String {
+    let threads = traffic
+        .thread_level
+        .map(|level| format!(" (MPI provides {})", level.name()))
+        .unwrap_or_default();
     format!(
-        "processes: {}; this one sent {} children ({} bytes each), {:.1} MiB in all, spent \
+        "processes: {}{threads}; this one sent {} children ({} bytes each), {:.1} MiB in all, spent \
          {:.2} s in exchanges and held at most {} states",
         traffic.processes,
         traffic.children,

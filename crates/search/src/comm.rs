@@ -9,6 +9,47 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Barrier, Mutex};
 use std::time::Instant;
 
+/// The thread support an MPI library provides (MPI_Init_thread's `provided`), weakest first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ThreadLevel {
+    /// One thread in the process.
+    Single,
+    /// Threads, with MPI called only from the one that started it.
+    Funneled,
+    /// MPI called from any thread, one call at a time.
+    Serialized,
+    /// MPI called from any thread at any time.
+    Multiple,
+}
+
+impl ThreadLevel {
+    /// MPI's name for the level.
+    pub fn name(self) -> &'static str {
+        match self {
+            ThreadLevel::Single => "MPI_THREAD_SINGLE",
+            ThreadLevel::Funneled => "MPI_THREAD_FUNNELED",
+            ThreadLevel::Serialized => "MPI_THREAD_SERIALIZED",
+            ThreadLevel::Multiple => "MPI_THREAD_MULTIPLE",
+        }
+    }
+
+    /// Whether an MPI at this level can serve the search: the search runs threads beside the
+    /// one that started MPI, which alone calls it, so FUNNELED or more.
+    pub fn serves_the_search(self) -> Result<(), String> {
+        if self >= ThreadLevel::Funneled {
+            return Ok(());
+        }
+        Err(format!(
+            "this MPI provides only {}, and the search runs threads beside the one that calls \
+             MPI, which needs {} or more: use an MPI built with thread support (Open MPI and \
+             MPICH provide it by default)",
+            self.name(),
+            ThreadLevel::Funneled.name()
+        ))
+    }
+}
+
 /// The processes of one search. Every process calls the operations in the same order, as MPI's
 /// collectives require, and one thread at a time.
 pub trait Comm: Sync {
@@ -21,6 +62,11 @@ pub trait Comm: Sync {
     fn all_to_all(&self, to: Parcels) -> Parcels;
     /// Every process's `bytes`, by rank.
     fn all_gather(&self, bytes: &[u8]) -> Vec<Vec<u8>>;
+
+    /// The thread support MPI provides, where the processes are an MPI job's.
+    fn thread_level(&self) -> Option<ThreadLevel> {
+        None
+    }
 
     /// Every process's `values`, of one length on every process, one after the other by rank
     /// (MPI's allgather).
@@ -246,6 +292,9 @@ impl Comm for Metered<'_> {
     fn size(&self) -> usize {
         self.inner.size()
     }
+    fn thread_level(&self) -> Option<ThreadLevel> {
+        self.inner.thread_level()
+    }
     fn all_to_all(&self, to: Parcels) -> Parcels {
         let rank = self.rank();
         let bytes = to
@@ -278,6 +327,25 @@ impl Comm for Metered<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The search calls MPI from the thread that started it while its own threads work: an
+    /// MPI without thread support is refused by name, every other level serves.
+    #[test]
+    fn an_mpi_without_thread_support_is_refused() {
+        let refusal = ThreadLevel::Single.serves_the_search().unwrap_err();
+        assert!(
+            refusal.contains("provides only MPI_THREAD_SINGLE"),
+            "{refusal}"
+        );
+        assert!(refusal.contains("MPI_THREAD_FUNNELED or more"), "{refusal}");
+        for level in [
+            ThreadLevel::Funneled,
+            ThreadLevel::Serialized,
+            ThreadLevel::Multiple,
+        ] {
+            assert_eq!(level.serves_the_search(), Ok(()), "{level:?}");
+        }
+    }
 
     /// Each process sends its rank to every other; each receives every rank, in order; the
     /// sums, the bitwise ors and the root's values reach every process.

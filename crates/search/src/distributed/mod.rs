@@ -55,6 +55,8 @@ pub struct Traffic {
     pub bytes_per_child: usize,
     /// The most states this process held at one depth.
     pub most_states: usize,
+    /// The thread support MPI provides, where the processes are an MPI job's.
+    pub thread_level: Option<crate::comm::ThreadLevel>,
 }
 
 /// Runs the beam as the one-process search does, over the processes of `comm` (every one
@@ -149,6 +151,7 @@ impl<'a, G: Game> Spread<'a, G> {
             tags,
             traffic: Traffic {
                 processes: comm.size(),
+                thread_level: comm.thread_level(),
                 bytes_per_child: Arrived::<G::State, G::Code>::BYTES,
                 ..Traffic::default()
             },
