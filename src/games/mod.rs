@@ -13,7 +13,7 @@ pub mod olympiad;
 
 /// Every game the binaries play, in the order `--game` lists them (the first is every
 /// binary's default).
-pub const ALL: &[&dyn crate::cli::registry::GameCli] = &[
+pub const ALL: &[&dyn crate::cli::registry::Entry] = &[
     &contest::cli::GAME,
     &nes::cli::GAME,
     &browser::cli::GAME,

@@ -3,14 +3,14 @@
 
 use std::sync::Mutex;
 use tetris_opt::cli::interrupt::RecordOut;
-use tetris_opt::cli::registry::{Check, GameCli, Solve};
+use tetris_opt::cli::registry::{Check, Entry, GameCli, NoOptions, Solve};
 use tetris_opt::cli::solve::{Planned, Shared, Solver, Verdict, Writer};
-use tetris_opt::cli::{read_text, CliError, EXIT_INVALID};
+use tetris_opt::cli::{read_text, CliError, EvalOptions, EXIT_INVALID};
 use tetris_opt::kit::scorecard::{End, Reason, Scorecard};
 use tetris_opt::search::{Game, Line, Objective, Run, Sink};
 
 /// The games the drivers are given: the product's, and this one.
-pub(crate) fn games() -> Vec<&'static dyn GameCli> {
+pub(crate) fn games() -> Vec<&'static dyn Entry> {
     [tetris_opt::games::ALL, &[&DOMINOES]].concat()
 }
 
@@ -172,8 +172,8 @@ impl Dominoes {
             .unwrap_or_else(|e| e.into_inner())
             .push_str(&text);
     }
-    fn rows(matches: &clap::ArgMatches) -> Result<u32, CliError> {
-        let rows = *matches.get_one::<u32>("rows").unwrap_or(&6);
+    fn rows(options: &DominoOptions) -> Result<u32, CliError> {
+        let rows = options.rows;
         if !(2..=8).contains(&rows) {
             return Err(CliError::usage(format!(
                 "--rows {rows}: the field has 2 to 8 rows"
@@ -184,6 +184,10 @@ impl Dominoes {
 }
 
 impl GameCli for Dominoes {
+    type SolveOptions = DominoOptions;
+    type CheckOptions = DominoOptions;
+    type GenOptions = NoOptions;
+
     fn id(&self) -> &'static str {
         "dominoes"
     }
@@ -196,17 +200,11 @@ impl GameCli for Dominoes {
     fn default_width(&self) -> usize {
         16
     }
-    fn solve_options(&self, options: clap::Command) -> clap::Command {
-        <DominoOptions as clap::Args>::augment_args(options)
+    fn solve(&self, run: &Solve, options: &DominoOptions) -> Result<(), CliError> {
+        run.run(self, options, &EvalOptions::default())
     }
-    fn solve(&self, run: &Solve, options: &clap::ArgMatches) -> Result<(), CliError> {
-        run.run(self, options)
-    }
-    fn check_options(&self, options: clap::Command) -> clap::Command {
-        <DominoOptions as clap::Args>::augment_args(options)
-    }
-    fn check(&self, run: &Check, matches: &clap::ArgMatches) -> Result<(), CliError> {
-        let rows = Self::rows(matches)?;
+    fn check(&self, run: &Check, options: &DominoOptions) -> Result<(), CliError> {
+        let rows = Self::rows(options)?;
         let count = read_count(&run.args.input)?;
         let Some(path) = &run.args.record else {
             return Err(CliError::usage(
@@ -230,10 +228,7 @@ impl GameCli for Dominoes {
         self.say(format!("Score = {score}\n"));
         Ok(())
     }
-    fn gen_options(&self, options: clap::Command) -> clap::Command {
-        options
-    }
-    fn generate(&self, _: &clap::ArgMatches) -> Result<String, CliError> {
+    fn generate(&self, _: &NoOptions) -> Result<String, CliError> {
         Ok("# gen --game dominoes\n40\n".to_string())
     }
 }
@@ -252,7 +247,7 @@ impl Solver for Dominoes {
     type Search<'p> = Seam;
     type Writer<'p> = DominoWriter;
 
-    fn plan(&self, run: &Shared, options: &clap::ArgMatches) -> Result<Planned<Plan>, CliError> {
+    fn plan(&self, run: &Shared, options: &DominoOptions) -> Result<Planned<Plan>, CliError> {
         let rows = Self::rows(options)?;
         let input = run.sequence_file()?.to_path_buf();
         let mut count = read_count(&input)?;

@@ -21,6 +21,7 @@ mod saving;
 pub use saving::{beside_the_record, RunIs, Saving, Writer};
 
 use super::errors::CliError;
+use super::runs::Given;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::io::{Read, Write};
@@ -56,20 +57,18 @@ const NOT_THE_RUN: &[&str] = &[
 pub struct Identity(Vec<(String, String)>);
 
 impl Identity {
-    /// The identity of a run of `game` with the options `matches` and the input files `inputs`.
+    /// The identity of a run of `game` with the options `given` and the input files `inputs`.
     pub fn of(
         game: &str,
-        matches: &clap::ArgMatches,
+        given: &Given,
         inputs: &[(&'static str, PathBuf)],
     ) -> Result<Identity, CliError> {
         let mut pairs = vec![("game".to_string(), game.to_string())];
-        let mut ids: Vec<&str> = matches.ids().map(|id| id.as_str()).collect();
-        ids.sort_unstable();
-        for id in ids.into_iter().filter(|id| !NOT_THE_RUN.contains(id)) {
-            let Ok(Some(values)) = matches.try_get_raw(id) else {
-                continue;
-            };
-            let values: Vec<String> = values.map(|v| v.to_string_lossy().into_owned()).collect();
+        for (id, values) in given
+            .0
+            .iter()
+            .filter(|(id, _)| !NOT_THE_RUN.contains(&&id[..]))
+        {
             pairs.push((format!("--{}", id.replace('_', "-")), values.join(" ")));
         }
         for (what, path) in inputs {

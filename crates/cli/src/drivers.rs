@@ -4,10 +4,9 @@
 
 use super::errors::{clap_error, exit_code, stdout_failed, CliError};
 use super::files::{refuse_overwriting, write_file};
-use super::options::EvalOptions;
-use super::registry::{GameCli, GameCommand};
+use super::registry::{Binary, Entry, GameCommand};
 use super::runs::{Check, CheckArgs, Play, Solve, SolveArgs};
-use clap::{Arg, ArgAction, Args, Command, FromArgMatches};
+use clap::{Args, Command, FromArgMatches};
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::PathBuf;
@@ -17,7 +16,7 @@ use tetris_search::Comm;
 /// `solve`'s `main`: the command line of this process, and under `--distributed` the
 /// processes of an MPI job (every process reads the same arguments; process 0 alone prints
 /// their errors).
-pub fn solve_main(games: &[&dyn GameCli]) -> std::process::ExitCode {
+pub fn solve_main(games: &[&dyn Entry]) -> std::process::ExitCode {
     if let Err(e) = super::errors::refuse_closed_stdout("the record") {
         return exit_code(Err(e));
     }
@@ -27,23 +26,87 @@ pub fn solve_main(games: &[&dyn GameCli]) -> std::process::ExitCode {
             "cannot watch for Ctrl-C: {e}"
         ))));
     }
-    if std::env::args_os().any(|a| a == "--distributed") {
+    let command_line: Vec<OsString> = std::env::args_os().collect();
+    let rank = super::distributed::launched_rank();
+    // Before MPI starts: the line's errors are the launcher's process 0's to print, as
+    // `--help` is.
+    let parsed = match parse_solve(games, command_line, rank == 0) {
+        Ok(Some(parsed)) => parsed,
+        Ok(None) => return exit_code(Ok(())),
+        Err(e) => return exit_code(Err(super::distributed::once_per_job(e, rank))),
+    };
+    if parsed.args.distributed {
         return super::distributed::main(|comm| {
-            let root = comm.rank() == 0;
-            match solve(games, std::env::args_os(), Some(comm), root) {
-                Err(e) if !root => Err(CliError::reported(e.code)),
+            let stdout = &|| Box::new(std::io::stdout()) as super::runs::Output;
+            match parsed.solve(Some(comm), stdout) {
+                Err(e) if comm.rank() != 0 => Err(CliError::reported(e.code)),
                 other => other,
             }
         });
     }
     let refused = super::distributed::refuse_undistributed_job();
-    exit_code(refused.and_then(|()| solve(games, std::env::args_os(), None, true)))
+    exit_code(refused.and_then(|()| parsed.solve(None, &|| Box::new(std::io::stdout()))))
+}
+
+/// `solve`'s command line parsed once: the game named, the options every game takes, and
+/// the whole parse, from which the game reads its own.
+pub struct ParsedSolve<'g> {
+    game: &'g dyn Entry,
+    args: SolveArgs,
+    matches: clap::ArgMatches,
+    command_line: Vec<OsString>,
+}
+
+/// `solve`'s command line `command_line` (the program's name first) parsed, `None` after
+/// `--help` or `--version` (printed where `print`).
+pub fn parse_solve<'g>(
+    games: &'g [&'g dyn Entry],
+    command_line: Vec<OsString>,
+    print: bool,
+) -> Result<Option<ParsedSolve<'g>>, CliError> {
+    let Some((game, matches)) = solve_command(games)?.parse(command_line.clone(), print)? else {
+        return Ok(None);
+    };
+    let args = SolveArgs::from_arg_matches(&matches).map_err(|e| clap_error(&e))?;
+    Ok(Some(ParsedSolve {
+        game,
+        args,
+        matches,
+        command_line,
+    }))
+}
+
+impl ParsedSolve<'_> {
+    /// Whether the line asks for `--distributed`.
+    pub fn distributed(&self) -> bool {
+        self.args.distributed
+    }
+
+    /// The game's solve over `comm`'s processes where given, the record written to what
+    /// `output` makes.
+    pub fn solve(
+        &self,
+        comm: Option<&dyn Comm>,
+        output: &(dyn Fn() -> super::runs::Output + Sync),
+    ) -> Result<(), CliError> {
+        // `--distributed` in a process that is no MPI job's (a test's call) is a job of one.
+        let solo = tetris_search::comm::Solo;
+        let comm = comm.or(self.args.distributed.then_some(&solo as &dyn Comm));
+        let run = Solve {
+            args: &self.args,
+            comm,
+            command_line: &self.command_line,
+            given: super::runs::given(&self.matches),
+            output,
+        };
+        self.game.solve_parsed(&run, &self.matches)
+    }
 }
 
 /// `solve` with the command line `args` (the program's name first), over `comm`'s processes
 /// where given; `print` prints `--help` and `--version`.
 pub fn solve(
-    games: &[&dyn GameCli],
+    games: &[&dyn Entry],
     args: impl IntoIterator<Item = OsString>,
     comm: Option<&dyn Comm>,
     print: bool,
@@ -54,32 +117,20 @@ pub fn solve(
 /// [`solve`] with the record written to what `output` makes (a test's buffer) instead of
 /// standard output.
 pub fn solve_to(
-    games: &[&dyn GameCli],
+    games: &[&dyn Entry],
     args: impl IntoIterator<Item = OsString>,
     comm: Option<&dyn Comm>,
     print: bool,
     output: &(dyn Fn() -> super::runs::Output + Sync),
 ) -> Result<(), CliError> {
-    let command_line: Vec<OsString> = args.into_iter().collect();
-    let Some((game, matches)) = solve_command(games).parse(command_line.clone(), print)? else {
-        return Ok(());
-    };
-    let args = SolveArgs::from_arg_matches(&matches).map_err(|e| clap_error(&e))?;
-    // `--distributed` in a process that is no MPI job's (a test's call) is a job of one.
-    let solo = tetris_search::comm::Solo;
-    let comm = comm.or(args.distributed.then_some(&solo as &dyn Comm));
-    let run = Solve {
-        args: &args,
-        eval: EvalOptions::read(&matches),
-        comm,
-        command_line: &command_line,
-        output,
-    };
-    game.solve(&run, &matches)
+    match parse_solve(games, args.into_iter().collect(), print)? {
+        Some(parsed) => parsed.solve(comm, output),
+        None => Ok(()),
+    }
 }
 
 /// `solve`'s command line: what every game takes, then each game's own options.
-pub fn solve_command<'g>(games: &'g [&'g dyn GameCli]) -> GameCommand<'g> {
+pub fn solve_command<'g>(games: &'g [&'g dyn Entry]) -> Result<GameCommand<'g>, CliError> {
     let widths: Vec<String> = games
         .iter()
         .map(|g| format!("{} for {}", grouped(g.default_width() as u64), g.id()))
@@ -102,14 +153,15 @@ pub fn solve_command<'g>(games: &'g [&'g dyn GameCli]) -> GameCommand<'g> {
         "Search a move record for a piece sequence; prints the record on stdout and a summary \
          ending in `Score = N` on stderr.",
     );
-    GameCommand::new(base, games, games[0].id(), |g, c| g.solve_options(c)).command(|c| {
+    let command = GameCommand::new(base, games, games[0].id(), Binary::Solve)?;
+    Ok(command.command(|c| {
         c.mut_arg("beam_width", |a| a.help(width_help))
             .mut_arg("from_record", |a| a.help(from_help))
-    })
+    }))
 }
 
 /// `check`'s `main`.
-pub fn check_main(games: &[&dyn GameCli]) -> std::process::ExitCode {
+pub fn check_main(games: &[&dyn Entry]) -> std::process::ExitCode {
     exit_code(check(games, std::env::args_os()))
 }
 
@@ -133,39 +185,36 @@ exit code: 1 for an invalid record, however little of its report was read.";
 
 /// `check` with the command line `args` (the program's name first).
 pub fn check(
-    games: &[&dyn GameCli],
+    games: &[&dyn Entry],
     args: impl IntoIterator<Item = OsString>,
 ) -> Result<(), CliError> {
     let first = CHECK_ABOUT.lines().next().unwrap_or_default();
     let base = CheckArgs::augment_args(program("check"))
         .about(first)
         .long_about(CHECK_ABOUT);
-    let command = GameCommand::new(base, games, games[0].id(), |g, c| g.check_options(c));
+    let command = GameCommand::new(base, games, games[0].id(), Binary::Check)?;
     let Some((game, matches)) = command.parse(args, true)? else {
         return Ok(());
     };
     let args = CheckArgs::from_arg_matches(&matches).map_err(|e| clap_error(&e))?;
-    game.check(&Check { args: &args }, &matches)
+    game.check_parsed(&Check { args: &args }, &matches)
 }
 
 /// `gen`'s `main`.
-pub fn gen_main(games: &[&dyn GameCli]) -> std::process::ExitCode {
+pub fn gen_main(games: &[&dyn Entry]) -> std::process::ExitCode {
     let refused = super::errors::refuse_closed_stdout("the sequence");
     exit_code(refused.and_then(|()| gen(games, std::env::args_os())))
 }
 
 /// `gen` with the command line `args` (the program's name first).
-pub fn gen(
-    games: &[&dyn GameCli],
-    args: impl IntoIterator<Item = OsString>,
-) -> Result<(), CliError> {
+pub fn gen(games: &[&dyn Entry], args: impl IntoIterator<Item = OsString>) -> Result<(), CliError> {
     let base = program("gen")
         .about("Print a piece sequence file (with no options: the contest sequence).");
-    let command = GameCommand::new(base, games, games[0].id(), |g, c| g.gen_options(c));
+    let command = GameCommand::new(base, games, games[0].id(), Binary::Gen)?;
     let Some((game, matches)) = command.parse(args, true)? else {
         return Ok(());
     };
-    let text = game.generate(&matches)?;
+    let text = game.generate_parsed(&matches)?;
     let mut out = std::io::stdout().lock();
     out.write_all(text.as_bytes())
         .and_then(|()| out.flush())
@@ -173,21 +222,21 @@ pub fn gen(
 }
 
 /// `play`'s `main`.
-pub fn play_main(games: &[&dyn GameCli]) -> std::process::ExitCode {
+pub fn play_main(games: &[&dyn Entry]) -> std::process::ExitCode {
     exit_code(play(games, std::env::args_os()))
 }
 
 /// `play` with the command line `args` (the program's name first): the playable page of a
 /// game that has one.
 pub fn play(
-    games: &[&dyn GameCli],
+    games: &[&dyn Entry],
     args: impl IntoIterator<Item = OsString>,
 ) -> Result<(), CliError> {
-    let paged: Vec<&dyn GameCli> = games.iter().copied().filter(|g| g.has_page()).collect();
+    let paged: Vec<&dyn Entry> = games.iter().copied().filter(|g| g.has_page()).collect();
     let Some(first) = paged.first() else {
         return Err(CliError::usage("no game has a playable page"));
     };
-    let Some((game, matches)) = play_command(games, first.id()).parse(args, true)? else {
+    let Some((game, matches)) = play_command(games, first.id())?.parse(args, true)? else {
         return Ok(());
     };
     if !game.has_page() {
@@ -201,9 +250,11 @@ pub fn play(
             super::registry::listed(&names.iter().map(String::as_str).collect::<Vec<_>>())
         )));
     }
-    let path = |id: &str| matches.get_one::<PathBuf>(id).cloned();
-    let (sequence, compare, output) = (path("sequence"), path("compare"), path("output"));
-    let sequence = sequence.unwrap_or_default();
+    let PlayArgs {
+        sequence,
+        compare,
+        output,
+    } = PlayArgs::from_arg_matches(&matches).map_err(|e| clap_error(&e))?;
     let inputs = [
         ("sequence file", Some(sequence.as_path())),
         ("record file (--compare)", compare.as_deref()),
@@ -220,36 +271,30 @@ pub fn play(
     write_page(output.as_deref(), html)
 }
 
+/// What `play` asks of every game.
+#[derive(clap::Args, Debug)]
+struct PlayArgs {
+    /// Piece sequence file (letters IJLOSTZ; whitespace and commas ignored; `#` comments).
+    #[arg(value_name = "INPUT")]
+    sequence: PathBuf,
+    /// A record of the same sequence (e.g. a solver's) whose board and score the page replays
+    /// beside the player's, at the same piece, naming the winner at the end.
+    #[arg(long, value_name = "RECORD_FILE")]
+    compare: Option<PathBuf>,
+    /// Write the page to this file instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+}
+
 /// `play`'s command line, `--game` set to `default` unless given.
-fn play_command<'g>(games: &'g [&'g dyn GameCli], default: &'static str) -> GameCommand<'g> {
-    let base = program("play")
-        .about(
-            "Write a self-contained HTML page that plays a piece sequence in the browser (arrow \
-             keys, P or Escape pauses) and hands out the player's record for `check`.",
-        )
-        .arg(
-            Arg::new("sequence")
-                .value_name("INPUT")
-                .required(true)
-                .value_parser(clap::value_parser!(PathBuf))
-                .help("Piece sequence file (letters IJLOSTZ; whitespace and commas ignored; `#` comments)."),
-        )
-        .arg(
-            Arg::new("compare")
-                .long("compare")
-                .value_name("RECORD_FILE")
-                .value_parser(clap::value_parser!(PathBuf))
-                .help("A record of the same sequence (e.g. a solver's) whose board and score the page replays beside the player's, at the same piece, naming the winner at the end."),
-        )
-        .arg(
-            Arg::new("output")
-                .short('o')
-                .long("output")
-                .value_name("FILE")
-                .value_parser(clap::value_parser!(PathBuf))
-                .action(ArgAction::Set)
-                .help("Write the page to this file instead of standard output."),
-        );
+fn play_command<'g>(
+    games: &'g [&'g dyn Entry],
+    default: &'static str,
+) -> Result<GameCommand<'g>, CliError> {
+    let base = PlayArgs::augment_args(program("play")).about(
+        "Write a self-contained HTML page that plays a piece sequence in the browser (arrow \
+         keys, P or Escape pauses) and hands out the player's record for `check`.",
+    );
     // `--help` lists only the games with a page; another game's name is still read, to be
     // refused saying which games `play` makes a page for.
     let values: Vec<clap::builder::PossibleValue> = games
@@ -261,11 +306,12 @@ fn play_command<'g>(games: &'g [&'g dyn GameCli], default: &'static str) -> Game
                 .hide(!g.has_page())
         })
         .collect();
-    GameCommand::new(base, games, default, |_, c| c).command(|c| {
+    let command = GameCommand::new(base, games, default, Binary::Play)?;
+    Ok(command.command(|c| {
         c.mut_arg("game", |a| {
             a.value_parser(clap::builder::PossibleValuesParser::new(values))
         })
-    })
+    }))
 }
 
 /// `play`'s page written to `output` (`-o`), else to standard output.
@@ -279,6 +325,13 @@ fn write_page(output: Option<&std::path::Path>, html: String) -> Result<(), CliE
                 .map_err(|e| stdout_failed(e, "the page"))
         }
     }
+}
+
+/// The command line of a binary that plays one game and parses into `T`, its help changed
+/// by `help`; a line it cannot take is reported by clap, which exits.
+pub fn parse_command_line<T: clap::Parser>(help: impl FnOnce(Command) -> Command) -> T {
+    let matches = help(T::command()).get_matches();
+    T::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
 }
 
 /// A binary's command, with this package's version.

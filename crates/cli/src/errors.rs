@@ -12,7 +12,7 @@ pub const EXIT_USAGE: i32 = 2;
 pub const EXIT_INTERNAL: i32 = 3;
 
 /// An error for the user: the message and the exit code it deserves.
-#[derive(Debug)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct CliError {
     pub message: String,
     pub code: i32,

@@ -3,7 +3,7 @@
 
 use super::errors::CliError;
 use super::limits;
-use super::registry::GameCli;
+use super::registry::Entry;
 use std::path::Path;
 
 /// The most any binary reads of one file: 256 MiB. The largest inputs made here are far below
@@ -77,7 +77,7 @@ pub fn file_name(path: &Path) -> String {
 /// `game`, or one no game answers to (each game's reader has its say on those). Any case of
 /// the name counts: `game NES` is still plainly NES Tetris's.
 pub fn record_of_another_game(
-    games: &[&dyn GameCli],
+    games: &[&dyn Entry],
     game: &str,
     path: &Path,
     text: &str,

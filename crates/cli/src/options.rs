@@ -33,24 +33,32 @@ pub const NARROW_BEAM: usize = 256;
 /// alone.
 pub const MAX_SCORE_WEIGHT: f64 = 1e6;
 
-/// The ranking options of the games whose key is an evaluation of the board (the contest's,
-/// the browser game's; the olympiad's takes `--weights` only): each game that takes them adds
-/// them to its options, and the driver reads them whichever did ([`EvalOptions::read`]).
-#[derive(clap::Args, Debug, Default)]
+/// The ranking options of the games whose key is an evaluation of the board: each game that
+/// takes them flattens this struct into its `solve` options (or [`WeightsFile`] alone, for a
+/// game whose only ranking option is its weights), and hands what it took to the pipeline,
+/// which checks them with the shared options.
+#[derive(clap::Args, Clone, Debug, Default)]
 pub struct EvalOptions {
     /// How much one point scored lowers a state's key (key = evaluation - score * weight).
-    /// Default: 0.024, and 0 for the contest's game under `--objective survive`.
+    /// Default: the game's (0.024 where it ranks by an evaluation and points alike, 0 where it
+    /// ranks for survival).
     #[arg(long)]
     pub score_weight: Option<f64>,
-    /// Evaluation weights as JSON (fields left out keep their defaults; the browser game's
-    /// are weights/browser.json; the contest's under `--objective survive`,
-    /// weights/contest-survive.json).
-    #[arg(long, value_name = "FILE")]
-    pub weights: Option<PathBuf>,
-    /// Beam policy as JSON (fields left out keep their defaults; under `--objective
-    /// survive` the contest's search has no endgame).
+    #[command(flatten)]
+    pub weights: WeightsFile,
+    /// Beam policy as JSON (fields left out keep their defaults; a search for survival has no
+    /// endgame).
     #[arg(long, value_name = "FILE")]
     pub policy: Option<PathBuf>,
+}
+
+/// `--weights`: the evaluation's weights file.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct WeightsFile {
+    /// Evaluation weights as JSON (fields left out keep the game's defaults, its file in
+    /// weights/).
+    #[arg(long = "weights", id = "weights", value_name = "FILE")]
+    pub path: Option<PathBuf>,
 }
 
 /// The beam options `solve` and `polish` share.
@@ -153,25 +161,10 @@ impl WidthOptions {
 }
 
 impl EvalOptions {
-    /// The options as given, where the games of a command added them (an option no game
-    /// added is absent).
-    pub fn read(matches: &clap::ArgMatches) -> EvalOptions {
-        let path = |id: &str| matches.try_get_one::<PathBuf>(id).ok().flatten().cloned();
-        EvalOptions {
-            score_weight: matches
-                .try_get_one::<f64>("score_weight")
-                .ok()
-                .flatten()
-                .copied(),
-            weights: path("weights"),
-            policy: path("policy"),
-        }
-    }
-
     /// The files these options read, for [`super::files::refuse_overwriting`].
     pub fn inputs(&self) -> [(&'static str, Option<&Path>); 2] {
         [
-            ("weights file", self.weights.as_deref()),
+            ("weights file", self.weights.path.as_deref()),
             ("policy file", self.policy.as_deref()),
         ]
     }
@@ -274,29 +267,22 @@ impl SearchOptions {
     }
 }
 
-/// `check`'s pictures of a replay, for the games that draw them: each game adds those it
-/// draws ([`super::registry::only`]), and reads them whichever did ([`Pictures::read`]).
-#[derive(clap::Args, Debug, Default)]
+/// `check`'s pictures of a replay, for the games that draw a board after each piece; a game
+/// that draws only the page flattens [`HtmlPage`] alone.
+#[derive(clap::Args, Clone, Debug, Default)]
 pub struct Pictures {
     /// Print the board after each piece, the locked piece marked with '@'.
     #[arg(long)]
     pub trace: bool,
-    /// Also write the replay as one self-contained HTML page (a viewer with playback, piece
-    /// stepping and a score chart); an invalid record plays up to the piece it fails at.
-    #[arg(long, value_name = "OUT.html")]
-    pub html: Option<PathBuf>,
+    #[command(flatten)]
+    pub html: HtmlPage,
 }
 
-impl Pictures {
-    /// The pictures asked for, where the games of a command added their options.
-    pub fn read(matches: &clap::ArgMatches) -> Pictures {
-        Pictures {
-            trace: matches.try_get_one::<bool>("trace").ok().flatten() == Some(&true),
-            html: matches
-                .try_get_one::<PathBuf>("html")
-                .ok()
-                .flatten()
-                .cloned(),
-        }
-    }
+/// `--html`: the replay as a page.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct HtmlPage {
+    /// Also write the replay as one self-contained HTML page (a viewer with playback, piece
+    /// stepping and a score chart); an invalid record plays up to the piece it fails at.
+    #[arg(long = "html", id = "html", value_name = "OUT.html")]
+    pub path: Option<PathBuf>,
 }

@@ -91,25 +91,6 @@ pub fn check<G: PlainCheck>(options: &CheckOptions) -> Result<(), CliError> {
     )
 }
 
-/// `check`'s own options for a game checked on a sequence file alone: `--html`.
-pub fn check_options(options: clap::Command) -> clap::Command {
-    use clap::Args as _;
-    options.args(super::registry::only(
-        super::options::Pictures::augment_args(clap::Command::new("")),
-        &["html"],
-    ))
-}
-
-/// [`check_game`] with `--html` read from the parsed command line ([`check_options`]).
-pub fn check_parsed<G: PlainCheck>(
-    run: &super::registry::Check,
-    matches: &clap::ArgMatches,
-    game: &str,
-) -> Result<(), CliError> {
-    let html = super::options::Pictures::read(matches).html;
-    check_game::<G>(run.args, html.as_deref(), game)
-}
-
 /// `check --game G SEQUENCE RECORD` for a game checked on a sequence file alone: the
 /// record required, no output onto an input, the report, and exit code 1 for an invalid
 /// record.

@@ -6,14 +6,22 @@ use super::errors::{clap_error, CliError};
 pub use super::runs::{Check, CheckArgs, Play, Solve, SolveArgs};
 use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::parser::ValueSource;
-use clap::{Arg, ArgMatches, Command};
+use clap::{Arg, ArgMatches, Args, Command};
 use std::ffi::OsString;
 
-/// A game as the binaries play it. A game adds its options to a binary's command (the
-/// `*_options` methods: clap arguments, with the same id where two games share one) and
-/// receives the parsed command line; an option of another game given on the command line is
-/// refused before the game is called.
+/// A game as the binaries play it. A game's options are clap structs ([`clap::Args`]) of its
+/// own, one for each binary: the binaries add them to their command beside every other game's
+/// (the same option in two games is the same struct, flattened by both), parse the command
+/// line once, and hand the game its own as that type; an option of another game given on the
+/// command line is refused before the game is called.
 pub trait GameCli: Sync {
+    /// The options this game adds to `solve`.
+    type SolveOptions: clap::Args;
+    /// The options this game adds to `check`.
+    type CheckOptions: clap::Args;
+    /// The options this game adds to `gen`.
+    type GenOptions: clap::Args;
+
     /// `--game`'s value for this game (`nes`), the name of its module under `games`.
     fn id(&self) -> &'static str;
     /// Other values `--game` takes for this game, kept for the scripts that use them.
@@ -26,26 +34,18 @@ pub trait GameCli: Sync {
     fn about(&self) -> &'static str;
     /// The beam width of `solve` without `--beam-width`.
     fn default_width(&self) -> usize;
-    /// The options this game adds to `solve`.
-    fn solve_options(&self, options: Command) -> Command {
-        options
-    }
     /// `solve` for this game: the record on stdout, the summary on stderr.
-    fn solve(&self, run: &Solve, options: &ArgMatches) -> Result<(), CliError>;
-    /// The options this game adds to `check`.
-    fn check_options(&self, options: Command) -> Command {
+    fn solve(&self, run: &Solve, options: &Self::SolveOptions) -> Result<(), CliError>;
+    /// `check`'s help of this game's options, where it says more than their structs do.
+    fn check_help(&self, options: Command) -> Command {
         options
     }
     /// `check` for this game: the report on stdout; an invalid record is
     /// `CliError::reported(EXIT_INVALID)` once reported.
-    fn check(&self, run: &Check, options: &ArgMatches) -> Result<(), CliError>;
-    /// The options this game adds to `gen`.
-    fn gen_options(&self, options: Command) -> Command {
-        options
-    }
+    fn check(&self, run: &Check, options: &Self::CheckOptions) -> Result<(), CliError>;
     /// `gen` for this game: the text it prints (a sequence file, or what names a game of
     /// this kind).
-    fn generate(&self, options: &ArgMatches) -> Result<String, CliError>;
+    fn generate(&self, options: &Self::GenOptions) -> Result<String, CliError>;
     /// Whether `play` makes a page for this game.
     fn has_page(&self) -> bool {
         false
@@ -59,10 +59,98 @@ pub trait GameCli: Sync {
     }
 }
 
+/// The options of a game that takes none of its own in a binary.
+#[derive(clap::Args, Debug, Default)]
+pub struct NoOptions {}
+
+/// A game in a binary's list of games, whatever the types of its options: what the drivers
+/// hold of a [`GameCli`] (implemented for every one), which adds the game's options to a
+/// binary's command and reads them back from its parse.
+pub trait Entry: Sync {
+    /// [`GameCli::id`].
+    fn id(&self) -> &'static str;
+    /// [`GameCli::aliases`].
+    fn aliases(&self) -> &'static [&'static str];
+    /// [`GameCli::name`].
+    fn name(&self) -> &'static str;
+    /// [`GameCli::about`].
+    fn about(&self) -> &'static str;
+    /// [`GameCli::default_width`].
+    fn default_width(&self) -> usize;
+    /// [`GameCli::has_page`].
+    fn has_page(&self) -> bool;
+    /// [`GameCli::page`].
+    fn page(&self, run: &Play) -> Result<String, CliError>;
+    /// `command` with the game's options of `binary`'s.
+    fn add_options(&self, binary: Binary, command: Command) -> Command;
+    /// `solve` with the game's options read from the parsed command line.
+    fn solve_parsed(&self, run: &Solve, parsed: &ArgMatches) -> Result<(), CliError>;
+    /// `check` with the game's options read from the parsed command line.
+    fn check_parsed(&self, run: &Check, parsed: &ArgMatches) -> Result<(), CliError>;
+    /// `gen` with the game's options read from the parsed command line.
+    fn generate_parsed(&self, parsed: &ArgMatches) -> Result<String, CliError>;
+}
+
+/// The binaries whose command lines take every game's options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Binary {
+    Solve,
+    Check,
+    Gen,
+    /// `play` takes only the options every game shares.
+    Play,
+}
+
+/// A game's options of one type read from the parsed command line.
+fn read<T: clap::FromArgMatches>(parsed: &ArgMatches) -> Result<T, CliError> {
+    T::from_arg_matches(parsed).map_err(|e| clap_error(&e))
+}
+
+impl<G: GameCli> Entry for G {
+    fn id(&self) -> &'static str {
+        GameCli::id(self)
+    }
+    fn aliases(&self) -> &'static [&'static str] {
+        GameCli::aliases(self)
+    }
+    fn name(&self) -> &'static str {
+        GameCli::name(self)
+    }
+    fn about(&self) -> &'static str {
+        GameCli::about(self)
+    }
+    fn default_width(&self) -> usize {
+        GameCli::default_width(self)
+    }
+    fn has_page(&self) -> bool {
+        GameCli::has_page(self)
+    }
+    fn page(&self, run: &Play) -> Result<String, CliError> {
+        GameCli::page(self, run)
+    }
+    fn add_options(&self, binary: Binary, command: Command) -> Command {
+        match binary {
+            Binary::Solve => G::SolveOptions::augment_args(command),
+            Binary::Check => self.check_help(G::CheckOptions::augment_args(command)),
+            Binary::Gen => G::GenOptions::augment_args(command),
+            Binary::Play => command,
+        }
+    }
+    fn solve_parsed(&self, run: &Solve, parsed: &ArgMatches) -> Result<(), CliError> {
+        self.solve(run, &read(parsed)?)
+    }
+    fn check_parsed(&self, run: &Check, parsed: &ArgMatches) -> Result<(), CliError> {
+        self.check(run, &read(parsed)?)
+    }
+    fn generate_parsed(&self, parsed: &ArgMatches) -> Result<String, CliError> {
+        self.generate(&read(parsed)?)
+    }
+}
+
 /// A binary's command line with the options of every game in a list.
 pub struct GameCommand<'g> {
     command: Command,
-    games: &'g [&'g dyn GameCli],
+    games: &'g [&'g dyn Entry],
     /// The options games added, each with the games (by index) that take it.
     owners: Vec<(clap::Id, Vec<usize>)>,
 }
@@ -70,12 +158,16 @@ pub struct GameCommand<'g> {
 impl<'g> GameCommand<'g> {
     /// `base` (the options every game takes) with `--game` (one of `games`, `default` unless
     /// given) and each game's options as `add` gives them.
+    ///
+    /// Refused: two definitions of one option id that differ (two games that each declare
+    /// `--weights`, say, with other help or values), where the first would silently serve
+    /// both; a game shares an option by flattening the one struct that declares it.
     pub fn new(
         base: Command,
-        games: &'g [&'g dyn GameCli],
+        games: &'g [&'g dyn Entry],
         default: &'static str,
-        add: impl Fn(&dyn GameCli, Command) -> Command,
-    ) -> GameCommand<'g> {
+        binary: Binary,
+    ) -> Result<GameCommand<'g>, CliError> {
         let values: Vec<PossibleValue> = games
             .iter()
             .map(|g| {
@@ -93,17 +185,17 @@ impl<'g> GameCommand<'g> {
         let mut command = base.arg(game);
         let mut owners: Vec<(clap::Id, Vec<usize>)> = Vec::new();
         for (index, &g) in games.iter().enumerate() {
-            let own = add(g, Command::new(g.id()));
+            let own = g.add_options(binary, Command::new(g.id()));
             for arg in own.get_arguments() {
                 let id = arg.get_id().clone();
+                let first = command.get_arguments().find(|a| a.get_id() == &id).cloned();
+                match first {
+                    Some(first) => same_definition(&first, arg, g)?,
+                    None => command = command.arg(arg.clone()),
+                }
                 match owners.iter_mut().find(|(o, _)| *o == id) {
                     Some((_, takers)) => takers.push(index),
-                    None => {
-                        if command.get_arguments().all(|a| a.get_id() != &id) {
-                            command = command.arg(arg.clone());
-                        }
-                        owners.push((id, vec![index]));
-                    }
+                    None => owners.push((id, vec![index])),
                 }
             }
             for group in own.get_groups() {
@@ -133,11 +225,11 @@ impl<'g> GameCommand<'g> {
                 }
             });
         }
-        GameCommand {
+        Ok(GameCommand {
             command,
             games,
             owners,
-        }
+        })
     }
 
     /// The command, for its help and its changes.
@@ -159,7 +251,7 @@ impl<'g> GameCommand<'g> {
         &self,
         args: impl IntoIterator<Item = OsString>,
         print: bool,
-    ) -> Result<Option<(&'g dyn GameCli, ArgMatches)>, CliError> {
+    ) -> Result<Option<(&'g dyn Entry, ArgMatches)>, CliError> {
         let matches = match self.command.clone().try_get_matches_from(args) {
             Ok(matches) => matches,
             Err(e) if !e.use_stderr() => {
@@ -204,6 +296,27 @@ impl<'g> GameCommand<'g> {
     }
 }
 
+/// Refuses `second`, game `g`'s definition of an option already defined as `first` (by the
+/// binary or a game before it), where the two differ in anything but their place in the help.
+fn same_definition(first: &Arg, second: &Arg, g: &dyn Entry) -> Result<(), CliError> {
+    let shown = |a: &Arg| {
+        format!(
+            "{:?}",
+            a.clone().display_order(0).help_heading(None::<&str>)
+        )
+    };
+    if shown(first) == shown(second) {
+        return Ok(());
+    }
+    let name =
+        (second.get_long()).map_or_else(|| second.get_id().to_string(), |l| format!("--{l}"));
+    Err(CliError::internal(format!(
+        "{} defines {name} otherwise than the option of that id before it: an option two games \
+         take is one struct both flatten",
+        g.name()
+    )))
+}
+
 /// `a`, `a and b`, `a, b and c`.
 pub fn listed(names: &[&str]) -> String {
     match names.split_last() {
@@ -212,24 +325,14 @@ pub fn listed(names: &[&str]) -> String {
     }
 }
 
-/// The arguments of `options` (a command made from a `clap::Args` struct) named by `ids`:
-/// for a game that takes only some of a shared group's options.
-pub fn only(options: Command, ids: &[&str]) -> Vec<Arg> {
-    options
-        .get_arguments()
-        .filter(|a| ids.contains(&a.get_id().as_str()))
-        .cloned()
-        .collect()
-}
-
 /// Whether `--game name` asks for `game`: its id or one of its aliases.
-pub fn named(game: &dyn GameCli, name: &str) -> bool {
+pub fn named(game: &dyn Entry, name: &str) -> bool {
     game.id() == name || game.aliases().contains(&name)
 }
 
 /// The refusal of a binary that plays only `game` asked for another of `games`, saying
 /// which binaries play that one.
-pub fn only_game(games: &[&dyn GameCli], game: &str, asked: &str) -> Result<(), CliError> {
+pub fn only_game(games: &[&dyn Entry], game: &str, asked: &str) -> Result<(), CliError> {
     if games.iter().any(|g| g.id() == game && named(*g, asked)) || asked == game {
         return Ok(());
     }
@@ -253,3 +356,7 @@ pub fn only_game(games: &[&dyn GameCli], game: &str, asked: &str) -> Result<(), 
         listed(&by)
     )))
 }
+
+#[cfg(test)]
+#[path = "registry_tests.rs"]
+mod tests;

@@ -1,7 +1,7 @@
 //! What each binary hands a game: the options `solve` and `check` ask of every game, and each
 //! run as the game's side of the registry ([`super::registry::GameCli`]) receives it.
 
-use super::options::{EvalOptions, SearchOptions, WidthOptions};
+use super::options::{SearchOptions, WidthOptions};
 use std::ffi::OsString;
 use std::path::PathBuf;
 use tetris_search::Comm;
@@ -75,14 +75,31 @@ pub struct SolveArgs {
 /// A `solve` run as a game receives it.
 pub struct Solve<'a> {
     pub args: &'a SolveArgs,
-    /// The evaluation options, where the game takes them.
-    pub eval: EvalOptions,
     /// The processes of a `--distributed` run (`None`: this process alone).
     pub comm: Option<&'a dyn Comm>,
     /// The command line as given (the program's name first).
     pub command_line: &'a [OsString],
+    /// Every option's value, by id, for a checkpoint's identity of the run.
+    pub given: Given,
     /// Where the record goes (standard output, or a test's writer).
     pub output: &'a (dyn Fn() -> Output + Sync),
+}
+
+/// Every option's values on a parsed command line (defaults included), by id in order: what
+/// names a run's settings whatever game took them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Given(pub Vec<(String, Vec<String>)>);
+
+/// The options of `parsed` as [`Given`].
+pub fn given(parsed: &clap::ArgMatches) -> Given {
+    let mut ids: Vec<&str> = parsed.ids().map(|id| id.as_str()).collect();
+    ids.sort_unstable();
+    let values = ids.into_iter().filter_map(|id| {
+        let values = parsed.try_get_raw(id).ok()??;
+        let values = values.map(|v| v.to_string_lossy().into_owned()).collect();
+        Some((id.to_string(), values))
+    });
+    Given(values.collect())
 }
 
 /// What `check` asks of every game.

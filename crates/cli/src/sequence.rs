@@ -4,7 +4,7 @@ use super::CliError;
 use tetris_kit::piece::Kind;
 
 /// `gen`'s options of the games played on a sequence file: which sequence to draw.
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Clone, Debug)]
 pub struct GenOptions {
     /// Seed of the generator.
     #[arg(long, default_value_t = tetris_kit::sequence::CONTEST_SEED)]
@@ -18,19 +18,17 @@ pub struct GenOptions {
 const MAX_COUNT: usize = 100_000_000;
 
 impl GenOptions {
-    /// The options as given (`gen`'s command line holds them wherever a game added them).
-    pub fn read(matches: &clap::ArgMatches) -> Result<GenOptions, CliError> {
-        let options = <GenOptions as clap::FromArgMatches>::from_arg_matches(matches)
-            .map_err(|e| CliError::usage(e.to_string()))?;
-        if options.count == 0 {
+    /// Refuses a count no file should hold.
+    pub fn check(&self) -> Result<(), CliError> {
+        if self.count == 0 {
             return Err(CliError::usage("--count must be at least 1"));
         }
-        if options.count > MAX_COUNT {
+        if self.count > MAX_COUNT {
             return Err(CliError::usage(format!(
                 "--count must be at most {MAX_COUNT}"
             )));
         }
-        Ok(options)
+        Ok(())
     }
 
     /// The sequence file of `pieces`, its first line a comment naming the command that makes

@@ -13,7 +13,7 @@ use super::interrupt::{self, resume_advice, RecordOut};
 use super::limits;
 use super::progress::Pieces;
 use super::registry::GameCli;
-use super::runs::{Output, Solve, SolveArgs};
+use super::runs::{Given, Output, Solve, SolveArgs};
 use super::summary::Finished;
 /// What a game's record writer implements and may use, beside [`Solver`].
 pub use super::writer::{end_lines, LinesOut, Verdict, Writer};
@@ -45,7 +45,7 @@ pub trait Solver: GameCli {
     fn plan(
         &self,
         run: &Shared,
-        options: &clap::ArgMatches,
+        options: &Self::SolveOptions,
     ) -> Result<Planned<Self::Plan>, CliError>;
 
     /// The search over `plan`, and where it begins: after the kept pieces, with their score.
@@ -89,6 +89,8 @@ pub struct Shared<'a> {
     pub from: Option<(&'a Path, usize)>,
     /// The command line as given (the program's name first), for the resume command.
     pub command_line: &'a [OsString],
+    /// Every option's value, for a checkpoint's identity of the run.
+    pub given: &'a Given,
 }
 
 impl Shared<'_> {
@@ -145,25 +147,33 @@ impl Shared<'_> {
 }
 
 impl Solve<'_> {
-    /// [`pipeline`] of `game`: the one pipeline every game's `solve` is.
-    pub fn run<S: Solver>(&self, game: &S, options: &clap::ArgMatches) -> Result<(), CliError> {
+    /// [`pipeline`] of `game` with its options: the one pipeline every game's `solve` is.
+    /// `eval` is what the game takes of the evaluation options (checked here, like the
+    /// shared options).
+    pub fn run<S: Solver>(
+        &self,
+        game: &S,
+        options: &S::SolveOptions,
+        eval: &EvalOptions,
+    ) -> Result<(), CliError> {
         let shared = Shared {
             args: self.args,
-            eval: &self.eval,
+            eval,
             from: (self.args.from_record.as_deref()).zip(self.args.from_piece),
             command_line: self.command_line,
+            given: &self.given,
         };
         pipeline(game, &shared, options, self.comm, (self.output)())
     }
 }
 
 /// `solve` of `game`: in this process, or as one of `comm`'s (`--distributed`; process 0 then
-/// writes the record and the summary). `args` are the shared options, `options` the whole
-/// command line parsed.
+/// writes the record and the summary). `shared` are the shared options, `options` the game's
+/// own.
 pub fn pipeline<S: Solver>(
     game: &S,
     shared: &Shared,
-    options: &clap::ArgMatches,
+    options: &S::SolveOptions,
     comm: Option<&dyn Comm>,
     output: Output,
 ) -> Result<(), CliError> {
@@ -183,7 +193,7 @@ pub fn pipeline<S: Solver>(
     let (width, share, pool) = agree(comm, setup)?;
     let args = shared.args;
     let inputs = planned.inputs.as_slice();
-    let run_is = (game.id(), options, inputs, comm);
+    let run_is = (game.id(), shared.given, inputs, comm);
     let saving = checkpoint::Saving::plan(run_is, args, &search, run.depths)?;
     if let Some(comm) = comm.filter(|c| c.rank() != 0) {
         return other_process(&search, &run, (&width, &pool), comm, &saving);

@@ -3,10 +3,11 @@
 
 use crate::cli::interrupt::RecordOut;
 use crate::cli::plain::{self, Invalid, PlainCheck};
-use crate::cli::registry::{only, Check, GameCli, Play, Solve};
+use crate::cli::registry::{Check, GameCli, Play, Solve};
 use crate::cli::report::{joined, Checked};
 use crate::cli::sequence::GenOptions;
 use crate::cli::solve::{end_lines, LinesOut, Planned, Shared, Solver, Verdict, Writer};
+use crate::cli::HtmlPage;
 use crate::cli::EXIT_INVALID;
 use crate::cli::{read_policy, read_sequence, read_text, read_weights, CliError, EvalOptions};
 use crate::games::browser::record::{Record, Token, HEADER};
@@ -17,7 +18,6 @@ use crate::games::browser::search::{self, default_policy, default_weights, Moves
 use crate::kit::board::Board;
 use crate::kit::policy::DEFAULT_SCORE_WEIGHT;
 use crate::search::{Line, Objective, Run};
-use clap::Args as _;
 
 /// Peak memory per beam state: the contest's measure (`bench/memory.sh`), whose states are
 /// the same board of the kit.
@@ -40,7 +40,7 @@ impl Solver for Browser {
     type Search<'p> = search::Seam<'p>;
     type Writer<'p> = SolveWriter<'p>;
 
-    fn plan(&self, run: &Shared, _: &clap::ArgMatches) -> Result<Planned<Plan>, CliError> {
+    fn plan(&self, run: &Shared, _: &EvalOptions) -> Result<Planned<Plan>, CliError> {
         let input = run.sequence_file()?.to_path_buf();
         let sequence = run.sequence()?;
         let params = params(run)?;
@@ -162,7 +162,7 @@ impl Writer for SolveWriter<'_> {
 /// The search's parameters: the evaluation files read, the score weight and objective given,
 /// each in place of the game's default.
 fn params(run: &Shared) -> Result<Params, CliError> {
-    let weights = match &run.eval.weights {
+    let weights = match &run.eval.weights.path {
         Some(path) => read_weights(Some(path))?,
         None => default_weights(),
     };
@@ -201,6 +201,10 @@ pub struct Browser;
 pub const GAME: Browser = Browser;
 
 impl GameCli for Browser {
+    type SolveOptions = EvalOptions;
+    type CheckOptions = HtmlPage;
+    type GenOptions = GenOptions;
+
     fn id(&self) -> &'static str {
         "browser"
     }
@@ -213,26 +217,14 @@ impl GameCli for Browser {
     fn default_width(&self) -> usize {
         DEFAULT_WIDTH
     }
-    fn solve_options(&self, options: clap::Command) -> clap::Command {
-        options.args(only(
-            EvalOptions::augment_args(clap::Command::new("")),
-            &["score_weight", "weights", "policy"],
-        ))
+    fn solve(&self, run: &Solve, options: &EvalOptions) -> Result<(), CliError> {
+        run.run(self, options, options)
     }
-    fn solve(&self, run: &Solve, options: &clap::ArgMatches) -> Result<(), CliError> {
-        run.run(self, options)
+    fn check(&self, run: &Check, html: &HtmlPage) -> Result<(), CliError> {
+        plain::check_game::<Self>(run.args, html.path.as_deref(), self.id())
     }
-    fn check_options(&self, options: clap::Command) -> clap::Command {
-        plain::check_options(options)
-    }
-    fn check(&self, run: &Check, matches: &clap::ArgMatches) -> Result<(), CliError> {
-        plain::check_parsed::<Self>(run, matches, self.id())
-    }
-    fn gen_options(&self, options: clap::Command) -> clap::Command {
-        GenOptions::augment_args(options)
-    }
-    fn generate(&self, matches: &clap::ArgMatches) -> Result<String, CliError> {
-        let o = GenOptions::read(matches)?;
+    fn generate(&self, o: &GenOptions) -> Result<String, CliError> {
+        o.check()?;
         let pieces = crate::games::browser::sequence(o.seed, o.count);
         Ok(GenOptions::file(
             &pieces,

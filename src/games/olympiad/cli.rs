@@ -4,11 +4,11 @@
 
 use crate::cli::interrupt::RecordOut;
 use crate::cli::plain::{self, Invalid, PlainCheck};
-use crate::cli::registry::{only, Check, GameCli, Solve};
+use crate::cli::registry::{Check, GameCli, Solve};
 use crate::cli::report::Checked;
 use crate::cli::sequence::GenOptions;
 use crate::cli::solve::{end_lines, LinesOut, Planned, Shared, Solver, Verdict, Writer};
-use crate::cli::{read_weights, CliError, EvalOptions};
+use crate::cli::{read_weights, CliError, EvalOptions, HtmlPage, WeightsFile};
 use crate::games::olympiad::film;
 use crate::games::olympiad::record::{Placement, Record, HEADER};
 use crate::games::olympiad::replay::{parse_for, replay, Replay, Report};
@@ -16,7 +16,6 @@ use crate::games::olympiad::rules::{Kind, Outcome};
 use crate::games::olympiad::search::{self, default_weights, unpack, Params, DEFAULT_WIDTH};
 use crate::kit::board::Board;
 use crate::search::{Line, Objective, Run};
-use clap::Args as _;
 
 /// Peak memory per beam state: the contest's measure (`bench/memory.sh`), whose states are
 /// the same board of the kit.
@@ -36,14 +35,14 @@ impl Solver for Olympiad {
     type Search<'p> = search::Seam<'p>;
     type Writer<'p> = SolveWriter<'p>;
 
-    fn plan(&self, run: &Shared, _: &clap::ArgMatches) -> Result<Planned<Plan>, CliError> {
+    fn plan(&self, run: &Shared, _: &WeightsFile) -> Result<Planned<Plan>, CliError> {
         let input = run.sequence_file()?.to_path_buf();
         let sequence = run.sequence()?;
         let (kept, board) = match run.from {
             Some((path, pieces)) => kept_pieces(run, &sequence, path, pieces)?,
             None => (Vec::new(), Board::default()),
         };
-        let weights = match &run.eval.weights {
+        let weights = match &run.eval.weights.path {
             Some(path) => read_weights(Some(path))?,
             None => default_weights(),
         };
@@ -159,6 +158,10 @@ pub struct Olympiad;
 pub const GAME: Olympiad = Olympiad;
 
 impl GameCli for Olympiad {
+    type SolveOptions = WeightsFile;
+    type CheckOptions = HtmlPage;
+    type GenOptions = GenOptions;
+
     fn id(&self) -> &'static str {
         "olympiad"
     }
@@ -172,28 +175,20 @@ impl GameCli for Olympiad {
     fn default_width(&self) -> usize {
         DEFAULT_WIDTH
     }
-    fn solve_options(&self, options: clap::Command) -> clap::Command {
+    fn solve(&self, run: &Solve, weights: &WeightsFile) -> Result<(), CliError> {
         // Its score is its pieces placed, the same for every state of a depth: no score
         // weight, and no policy.
-        options.args(only(
-            EvalOptions::augment_args(clap::Command::new("")),
-            &["weights"],
-        ))
+        let eval = EvalOptions {
+            weights: weights.clone(),
+            ..EvalOptions::default()
+        };
+        run.run(self, weights, &eval)
     }
-    fn solve(&self, run: &Solve, options: &clap::ArgMatches) -> Result<(), CliError> {
-        run.run(self, options)
+    fn check(&self, run: &Check, html: &HtmlPage) -> Result<(), CliError> {
+        plain::check_game::<Self>(run.args, html.path.as_deref(), self.id())
     }
-    fn check_options(&self, options: clap::Command) -> clap::Command {
-        plain::check_options(options)
-    }
-    fn check(&self, run: &Check, matches: &clap::ArgMatches) -> Result<(), CliError> {
-        plain::check_parsed::<Self>(run, matches, self.id())
-    }
-    fn gen_options(&self, options: clap::Command) -> clap::Command {
-        GenOptions::augment_args(options)
-    }
-    fn generate(&self, matches: &clap::ArgMatches) -> Result<String, CliError> {
-        let o = GenOptions::read(matches)?;
+    fn generate(&self, o: &GenOptions) -> Result<String, CliError> {
+        o.check()?;
         let pieces = crate::games::olympiad::sequence(o.seed, o.count);
         let how = format!("--game olympiad --seed {} --count {}", o.seed, o.count);
         Ok(GenOptions::file(&pieces, &how))

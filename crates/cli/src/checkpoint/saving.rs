@@ -7,7 +7,7 @@ use crate::distributed::agree;
 use crate::errors::CliError;
 use crate::files::check_output;
 use crate::interrupt::{self, checkpoint_advice, RecordOut};
-use crate::runs::SolveArgs;
+use crate::runs::{Given, SolveArgs};
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -22,7 +22,7 @@ use tetris_search::{Comm, Game, Options, Wire};
 /// processes of `--distributed` (None: this process alone).
 pub type RunIs<'a> = (
     &'a str,
-    &'a clap::ArgMatches,
+    &'a Given,
     &'a [(&'static str, PathBuf)],
     Option<&'a dyn Comm>,
 );
@@ -85,7 +85,7 @@ impl<C: Wire + Copy> Saving<C> {
     /// [`Saving::plan`] in this process alone: on a distributed run's other processes, no
     /// snapshot yet (its file is named for process 0's).
     fn read_own<G: Game<Code = C>>(
-        (game, options, inputs): (&str, &clap::ArgMatches, &[(&'static str, PathBuf)]),
+        (game, options, inputs): (&str, &Given, &[(&'static str, PathBuf)]),
         args: &SolveArgs,
         depths: usize,
         place: Place,

@@ -16,13 +16,23 @@ use crate::games::contest::stats::Stats;
 use crate::kit::film::Film;
 use crate::kit::text::plural;
 use crate::say;
-use clap::FromArgMatches;
 use std::io::Write;
 use std::path::Path;
 
+/// The options the contest's game adds to `check`.
+#[derive(clap::Args, Debug)]
+pub struct CheckOptions {
+    #[command(flatten)]
+    rules: RulesOptions,
+    #[command(flatten)]
+    contest: OwnCheckArgs,
+    #[command(flatten)]
+    pictures: Pictures,
+}
+
 /// The options only the contest's game takes (with its rules options).
-#[derive(clap::Args)]
-pub struct OwnCheckArgs {
+#[derive(clap::Args, Debug)]
+struct OwnCheckArgs {
     /// With --trace: print only the board after piece N (1-based; a note on stderr says so
     /// when the record locked fewer pieces).
     #[arg(long, value_name = "N", requires = "trace")]
@@ -42,9 +52,7 @@ pub const JUDGE_HELP: &str = "Check by the contest web replay's rules: a piece l
 /// `check`'s options as the contest's game reads them: every game's, and its own.
 struct Args<'a> {
     common: &'a CheckArgs,
-    rules: RulesOptions,
-    contest: OwnCheckArgs,
-    pictures: Pictures,
+    own: &'a CheckOptions,
 }
 
 impl std::ops::Deref for Args<'_> {
@@ -54,16 +62,9 @@ impl std::ops::Deref for Args<'_> {
     }
 }
 
-/// The contest's check of `args`, with the options in `matches`.
-pub fn check(args: &CheckArgs, matches: &clap::ArgMatches) -> Result<(), CliError> {
-    let parsed = |e: clap::Error| CliError::usage(e.to_string());
-    let args = Args {
-        common: args,
-        rules: RulesOptions::from_arg_matches(matches).map_err(parsed)?,
-        contest: OwnCheckArgs::from_arg_matches(matches).map_err(parsed)?,
-        pictures: Pictures::read(matches),
-    };
-    run(&args)
+/// The contest's check of `args`, with its own options.
+pub fn check(common: &CheckArgs, own: &CheckOptions) -> Result<(), CliError> {
+    run(&Args { common, own })
 }
 
 /// The game a file names on its first line that is not a comment (`game nes`, `game
@@ -85,10 +86,14 @@ fn run(args: &Args) -> Result<(), CliError> {
         ("record file", Some(record_path.as_path())),
     ];
     refuse_stdin_twice(&inputs)?;
-    refuse_stdout("--html", args.pictures.html.as_deref(), "the report")?;
-    refuse_overwriting("--html", args.pictures.html.as_deref(), &inputs)?;
-    let rules = args.rules.rules()?;
-    if args.contest.at == Some(0) {
+    refuse_stdout(
+        "--html",
+        args.own.pictures.html.path.as_deref(),
+        "the report",
+    )?;
+    refuse_overwriting("--html", args.own.pictures.html.path.as_deref(), &inputs)?;
+    let rules = args.own.rules.rules()?;
+    if args.own.contest.at == Some(0) {
         return Err(CliError::usage(
             "--at 0: pieces are numbered from 1 (the board after piece 1 is --at 1)",
         ));
@@ -110,14 +115,14 @@ fn run(args: &Args) -> Result<(), CliError> {
         stats,
         trace_failed,
     } = replayed;
-    if let Some(path) = &args.pictures.html {
+    if let Some(path) = &args.own.pictures.html.path {
         let name = record_path.display().to_string();
         let record = parsed.as_ref().ok();
         let page = contest::film::page(&film, &sequence, record, rules, &report, &name);
         write_file("--html", path, page)?;
     }
     // The breakdown of an invalid record would describe pieces the judge never scores.
-    let stats = (args.contest.stats && report.valid()).then_some(stats);
+    let stats = (args.own.contest.stats && report.valid()).then_some(stats);
     let checked = checked(&report, stats.as_ref(), sequence.len(), rules);
     let error = report.error.as_ref().map(ReplayError::to_string);
     let judged = error.as_deref().map_or(Ok(&checked), Err);
@@ -126,7 +131,7 @@ fn run(args: &Args) -> Result<(), CliError> {
         .and(printed)
         .and_then(|()| out.flush());
     if printed.is_ok() {
-        if let Some(n) = args.contest.at.filter(|&n| n > report.pieces_locked) {
+        if let Some(n) = args.own.contest.at.filter(|&n| n > report.pieces_locked) {
             say!("note: --at {n}: {}", locked_only(report.pieces_locked));
         }
     }
@@ -175,21 +180,21 @@ fn replay(
     let mut report = match parsed {
         Ok(record) => {
             let mut trace = |step: &Step| {
-                if args.pictures.trace
+                if args.own.pictures.trace
                     && trace_failed.is_none()
-                    && args.contest.at.is_none_or(|n| n == step.index + 1)
+                    && args.own.contest.at.is_none_or(|n| n == step.index + 1)
                 {
                     trace_failed = write_trace(out, step).err();
                 }
-                if args.pictures.html.is_some() {
+                if args.own.pictures.html.path.is_some() {
                     film.observe_piece(contest::film::piece(step));
                 }
-                if args.contest.stats {
+                if args.own.contest.stats {
                     stats.observe(step);
                 }
             };
             let report = replay_observed(sequence, record, rules, &mut trace);
-            if args.contest.stats {
+            if args.own.contest.stats {
                 // The bound of the pieces the record covers: a partial record would otherwise
                 // be measured against points it never had the pieces for.
                 let covered = &sequence[..record.piece_count().min(sequence.len())];

@@ -2,13 +2,14 @@
 //! best (see [`crate::games::contest::merge`]).
 
 use super::options::{print_record, read_record, GameArg, RulesOptions};
-use crate::cli::registry::{only_game, GameCli};
+use crate::cli::drivers::parse_command_line;
+use crate::cli::registry::{only_game, Entry};
 use crate::cli::{exit_code, read_sequence, refuse_stdin_twice, CliError, EXIT_INVALID};
 use crate::games::contest::merge::{merge, MergeError, Merged};
 use crate::games::contest::solve::verify;
 use crate::kit::text::FIRST_PIECES;
 use crate::say;
-use clap::{CommandFactory, FromArgMatches, Parser};
+use clap::Parser;
 use std::path::PathBuf;
 
 /// Merge move records of one piece sequence: wherever two records leave the same board after
@@ -59,14 +60,12 @@ const JUDGE_HELP: &str = "Merge by the contest web replay's rules: a piece locks
     rest are used.";
 
 /// `merge`'s `main`: the contest's game alone of `games`, the only one it plays.
-pub fn merge_main(games: &[&dyn GameCli]) -> std::process::ExitCode {
+pub fn merge_main(games: &[&dyn Entry]) -> std::process::ExitCode {
     if let Err(e) = crate::cli::refuse_closed_stdout("the record") {
         return exit_code(Err(e));
     }
-    let matches = Args::command()
-        .mut_arg("judge", |a| a.help(JUDGE_HELP).long_help(None::<&str>))
-        .get_matches();
-    let args = Args::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    let args: Args =
+        parse_command_line(|c| c.mut_arg("judge", |a| a.help(JUDGE_HELP).long_help(None::<&str>)));
     exit_code(only_game(games, "contest", &args.game.game).and_then(|()| run(&args)))
 }
 

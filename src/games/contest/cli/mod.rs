@@ -18,9 +18,8 @@ pub use tune::tune_main;
 
 use crate::cli::registry::{Check, GameCli, Solve};
 use crate::cli::sequence::GenOptions;
-use crate::cli::{CliError, Pictures};
+use crate::cli::CliError;
 use crate::kit::sequence::{generate, Distribution};
-use clap::{Args as _, FromArgMatches};
 
 /// The contest's game in the binaries' registry.
 pub struct Contest;
@@ -28,9 +27,11 @@ pub struct Contest;
 /// The contest's entry in the registry.
 pub const GAME: Contest = Contest;
 
-/// `gen`'s options only the contest's game takes.
-#[derive(clap::Args)]
-struct OwnGenArgs {
+/// The options the contest's game adds to `gen`.
+#[derive(clap::Args, Debug)]
+pub struct OwnGenArgs {
+    #[command(flatten)]
+    sequence: GenOptions,
     /// How pieces are drawn.
     #[arg(long, value_enum, default_value_t = DistributionArg::Contest)]
     distribution: DistributionArg,
@@ -48,6 +49,10 @@ enum DistributionArg {
 }
 
 impl GameCli for Contest {
+    type SolveOptions = solve::SolveOptions;
+    type CheckOptions = check::CheckOptions;
+    type GenOptions = OwnGenArgs;
+
     fn id(&self) -> &'static str {
         "contest"
     }
@@ -64,28 +69,20 @@ impl GameCli for Contest {
     fn default_width(&self) -> usize {
         DEFAULT_WIDTH
     }
-    fn solve_options(&self, options: clap::Command) -> clap::Command {
-        solve::options(options)
+    fn solve(&self, run: &Solve, options: &solve::SolveOptions) -> Result<(), CliError> {
+        run.run(self, options, &options.eval)
     }
-    fn solve(&self, run: &Solve, options: &clap::ArgMatches) -> Result<(), CliError> {
-        run.run(self, options)
-    }
-    fn check_options(&self, options: clap::Command) -> clap::Command {
-        let options = RulesOptions::augment_args(check::OwnCheckArgs::augment_args(options));
-        Pictures::augment_args(options).mut_arg("judge", |a| {
+    fn check_help(&self, options: clap::Command) -> clap::Command {
+        options.mut_arg("judge", |a| {
             a.help(check::JUDGE_HELP).long_help(None::<&str>)
         })
     }
-    fn check(&self, run: &Check, matches: &clap::ArgMatches) -> Result<(), CliError> {
-        check::check(run.args, matches)
+    fn check(&self, run: &Check, options: &check::CheckOptions) -> Result<(), CliError> {
+        check::check(run.args, options)
     }
-    fn gen_options(&self, options: clap::Command) -> clap::Command {
-        OwnGenArgs::augment_args(GenOptions::augment_args(options))
-    }
-    fn generate(&self, matches: &clap::ArgMatches) -> Result<String, CliError> {
-        let o = GenOptions::read(matches)?;
-        let own =
-            OwnGenArgs::from_arg_matches(matches).map_err(|e| CliError::usage(e.to_string()))?;
+    fn generate(&self, own: &OwnGenArgs) -> Result<String, CliError> {
+        let o = &own.sequence;
+        o.check()?;
         let (distribution, name) = match own.distribution {
             DistributionArg::Contest => (Distribution::Contest, "contest"),
             DistributionArg::Uniform => (Distribution::Uniform, "uniform"),

@@ -2,7 +2,7 @@
 //! `--piece-limit`), records, and the ranking the evaluation options name.
 
 use crate::cli::limits;
-use crate::cli::registry::GameCli;
+use crate::cli::registry::Entry;
 use crate::cli::{read_policy, read_text, read_weights, stdout_failed};
 use crate::cli::{CliError, EvalOptions, EXIT_INVALID};
 use crate::games::contest::record::Record;
@@ -102,7 +102,7 @@ fn game_names() -> clap::builder::PossibleValuesParser {
 /// weight given, each in place of the objective's default ([`RankingParams::default_for`]).
 pub fn ranking(eval: &EvalOptions, objective: Objective) -> Result<RankingParams, CliError> {
     let defaults = RankingParams::default_for(objective);
-    let weights = match &eval.weights {
+    let weights = match &eval.weights.path {
         Some(path) => read_weights(Some(path))?,
         None => defaults.weights,
     };

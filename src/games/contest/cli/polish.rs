@@ -3,7 +3,7 @@
 use super::options::{print_record, read_record, GameArg, RulesOptions};
 use crate::cli::progress::late_warning;
 use crate::cli::progress::Progress;
-use crate::cli::registry::{only_game, GameCli};
+use crate::cli::registry::{only_game, Entry};
 use crate::cli::summary::{deadline_json, deadline_line, peak_memory_mib, width_changes_lines};
 use crate::cli::{
     check_output, check_width, exit_code, read_sequence, refuse_stdin_twice, write_file, CliError,
@@ -15,8 +15,9 @@ use crate::games::contest::rules::Kind;
 use crate::games::contest::search::{Params, UnderWay, BYTES_PER_STATE};
 use crate::say;
 
+use crate::cli::drivers::parse_command_line;
 use crate::search::Objective;
-use clap::{CommandFactory, FromArgMatches, Parser};
+use clap::Parser;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -104,15 +105,15 @@ const CONTEST_HELP: &[(&str, &str)] = &[
 ];
 
 /// `polish`'s `main`: the contest's game alone of `games`, the only one it plays.
-pub fn polish_main(games: &[&dyn GameCli]) -> std::process::ExitCode {
+pub fn polish_main(games: &[&dyn Entry]) -> std::process::ExitCode {
     if let Err(e) = crate::cli::refuse_closed_stdout("the record") {
         return exit_code(Err(e));
     }
-    let command = CONTEST_HELP.iter().fold(Args::command(), |c, &(id, help)| {
-        c.mut_arg(id, |a| a.help(help).long_help(None::<&str>))
+    let args: Args = parse_command_line(|command| {
+        CONTEST_HELP.iter().fold(command, |c, &(id, help)| {
+            c.mut_arg(id, |a| a.help(help).long_help(None::<&str>))
+        })
     });
-    let matches = command.get_matches();
-    let args = Args::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     exit_code(only_game(games, "contest", &args.game.game).and_then(|()| run(&args)))
 }
 

@@ -14,15 +14,17 @@ use crate::games::contest::rules::Kind;
 use crate::games::contest::search::{input_bytes, Params, Seam, UnderWay, BYTES_PER_STATE};
 use crate::games::contest::solve::{start_from, RecordWriter, SolveError};
 use crate::search::{Line, Objective, Run, Width};
-use clap::FromArgMatches;
 
 /// The contest's default beam width.
 pub const DEFAULT_WIDTH: usize = 20_000;
 
 /// The options the contest's game adds to `solve`.
-pub fn options(command: clap::Command) -> clap::Command {
-    use clap::Args as _;
-    EvalOptions::augment_args(RulesOptions::augment_args(command))
+#[derive(clap::Args, Debug)]
+pub struct SolveOptions {
+    #[command(flatten)]
+    pub rules: RulesOptions,
+    #[command(flatten)]
+    pub eval: EvalOptions,
 }
 
 /// What the contest's solve reads: the sequence (to `--pieces`), the search's parameters and
@@ -38,10 +40,8 @@ impl Solver for Contest {
     type Search<'p> = Seam<'p>;
     type Writer<'p> = SolveWriter<'p>;
 
-    fn plan(&self, run: &Shared, options: &clap::ArgMatches) -> Result<Planned<Plan>, CliError> {
-        let rules = RulesOptions::from_arg_matches(options)
-            .map_err(|e| CliError::usage(e.to_string()))?
-            .rules()?;
+    fn plan(&self, run: &Shared, options: &SolveOptions) -> Result<Planned<Plan>, CliError> {
+        let rules = options.rules.rules()?;
         let input = run.sequence_file()?.to_path_buf();
         let sequence = run.sequence()?;
         let objective = run.args.search.objective_or(Objective::Score);

@@ -2,9 +2,10 @@
 //! [`crate::games::contest::tune`]).
 
 use super::options::{GameArg, RulesOptions};
+use crate::cli::drivers::parse_command_line;
 use crate::cli::limits;
 use crate::cli::refuse_stdin_twice;
-use crate::cli::registry::{only_game, GameCli};
+use crate::cli::registry::{only_game, Entry};
 use crate::cli::{cannot_write, is_stdout, same_file, stdout_failed, write_file};
 use crate::cli::{
     check_output, exit_code, read_policy, read_sequence, read_text, read_weights, CliError,
@@ -17,7 +18,7 @@ use crate::games::contest::tune::{
 };
 use crate::say;
 use crate::search::Objective;
-use clap::{CommandFactory, FromArgMatches, Parser};
+use clap::Parser;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -106,9 +107,8 @@ struct Args {
 }
 
 /// `tune`'s `main`: the contest's game alone of `games`, the only one it plays.
-pub fn tune_main(games: &[&dyn GameCli]) -> std::process::ExitCode {
-    let matches = Args::command().get_matches();
-    let args = Args::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+pub fn tune_main(games: &[&dyn Entry]) -> std::process::ExitCode {
+    let args: Args = parse_command_line(|c| c);
     exit_code(only_game(games, "contest", &args.game.game).and_then(|()| run(&args)))
 }
 

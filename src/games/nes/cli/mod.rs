@@ -4,11 +4,11 @@
 mod check;
 mod solve;
 
-use crate::cli::registry::{only, Check, GameCli, Solve};
-use crate::cli::{refuse_overwriting, refuse_same_output, refuse_stdout, CliError, Pictures};
+use crate::cli::registry::{Check, GameCli, Solve};
+use crate::cli::Pictures;
+use crate::cli::{refuse_overwriting, refuse_same_output, refuse_stdout, CliError, EvalOptions};
 use crate::games::nes::start::distinct_starts;
 use crate::games::nes::tables::kind_letter;
-use clap::{Args as _, FromArgMatches};
 use std::path::PathBuf;
 
 pub use solve::{Options, DEFAULT_WIDTH};
@@ -19,9 +19,11 @@ pub struct Nes;
 /// NES Tetris's entry in the registry.
 pub const GAME: Nes = Nes;
 
-/// The options only NES Tetris's `check` takes.
-#[derive(clap::Args)]
-struct OwnCheckArgs {
+/// The options NES Tetris adds to `check`.
+#[derive(clap::Args, Debug)]
+pub struct OwnCheckArgs {
+    #[command(flatten)]
+    pictures: Pictures,
     /// NES: a JSON line per frame with the ROM's variables (as tools/nes-oracle/oracle.py
     /// play --frames prints them from the real game).
     #[arg(long)]
@@ -32,9 +34,9 @@ struct OwnCheckArgs {
     fm2: Option<PathBuf>,
 }
 
-/// The options only NES Tetris's `gen` takes.
-#[derive(clap::Args)]
-struct OwnGenArgs {
+/// The options NES Tetris adds to `gen`.
+#[derive(clap::Args, Debug)]
+pub struct OwnGenArgs {
     /// NES: games are not sequences but starts; `gen --game nes` lists the distinct starts
     /// known for this level (the title-waits that lead to different games).
     #[arg(long, value_name = "LEVEL", default_value_t = 19, value_parser = clap::value_parser!(u8).range(0..=19))]
@@ -42,6 +44,10 @@ struct OwnGenArgs {
 }
 
 impl GameCli for Nes {
+    type SolveOptions = Options;
+    type CheckOptions = OwnCheckArgs;
+    type GenOptions = OwnGenArgs;
+
     fn id(&self) -> &'static str {
         "nes"
     }
@@ -55,30 +61,19 @@ impl GameCli for Nes {
     fn default_width(&self) -> usize {
         DEFAULT_WIDTH
     }
-    fn solve_options(&self, options: clap::Command) -> clap::Command {
-        Options::augment_args(options)
+    fn solve(&self, run: &Solve, options: &Options) -> Result<(), CliError> {
+        // Its weights are its own (--nes-weights), its key no evaluation of a board.
+        run.run(self, options, &EvalOptions::default())
     }
-    fn solve(&self, run: &Solve, options: &clap::ArgMatches) -> Result<(), CliError> {
-        run.run(self, options)
-    }
-    fn check_options(&self, options: clap::Command) -> clap::Command {
-        let pictures = only(
-            Pictures::augment_args(clap::Command::new("")),
-            &["trace", "html"],
-        );
-        OwnCheckArgs::augment_args(options).args(pictures)
-    }
-    fn check(&self, run: &Check, matches: &clap::ArgMatches) -> Result<(), CliError> {
+    fn check(&self, run: &Check, own: &OwnCheckArgs) -> Result<(), CliError> {
         let args = run.args;
         if args.record.is_some() {
             return Err(CliError::usage(
                 "--game nes takes one file, the record: its header names the start",
             ));
         }
-        let own =
-            OwnCheckArgs::from_arg_matches(matches).map_err(|e| CliError::usage(e.to_string()))?;
-        let pictures = Pictures::read(matches);
-        let (fm2, html) = (own.fm2.as_deref(), pictures.html.as_deref());
+        let pictures = &own.pictures;
+        let (fm2, html) = (own.fm2.as_deref(), pictures.html.path.as_deref());
         let inputs = [("record file", Some(args.input.as_path()))];
         refuse_stdout("--fm2", fm2, "the report")?;
         refuse_stdout("--html", html, "the report")?;
@@ -94,12 +89,7 @@ impl GameCli for Nes {
             html,
         })
     }
-    fn gen_options(&self, options: clap::Command) -> clap::Command {
-        OwnGenArgs::augment_args(options)
-    }
-    fn generate(&self, matches: &clap::ArgMatches) -> Result<String, CliError> {
-        let own =
-            OwnGenArgs::from_arg_matches(matches).map_err(|e| CliError::usage(e.to_string()))?;
+    fn generate(&self, own: &OwnGenArgs) -> Result<String, CliError> {
         starts(own.start_level)
     }
 }

@@ -17,14 +17,13 @@ use crate::games::nes::start;
 use crate::kit::text::plural;
 use crate::search::sizes::PerState;
 use crate::search::{Line, Objective, Run};
-use clap::FromArgMatches;
 use std::path::{Path, PathBuf};
 
 /// The default beam width of NES games.
 pub const DEFAULT_WIDTH: usize = 2_000;
 
 /// The options `solve --game nes` adds.
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Clone, Debug)]
 pub struct Options {
     /// NES: the level the game starts on (the menu's, 0..=19).
     #[arg(long, value_name = "LEVEL", value_parser = clap::value_parser!(u8).range(0..=19))]
@@ -142,15 +141,15 @@ impl Solver for Nes {
     type Search<'p> = &'p Seam;
     type Writer<'p> = SolveWriter<'p>;
 
-    fn plan(&self, run: &Shared, matches: &clap::ArgMatches) -> Result<Planned<Plan>, CliError> {
+    fn plan(&self, run: &Shared, options: &Options) -> Result<Planned<Plan>, CliError> {
         let args = run.args;
         if args.input.is_some() {
             return Err(CliError::usage(
                 "an NES game takes no piece sequence file: its start is named by --start-level and --title-wait",
             ));
         }
-        let mut options =
-            Options::from_arg_matches(matches).map_err(|e| CliError::usage(e.to_string()))?;
+        // A record's header fills in the start options it names.
+        let mut options = options.clone();
         let record = match run.from {
             Some((path, _)) => Some(from_record(run, path, &mut options)?),
             None => None,
