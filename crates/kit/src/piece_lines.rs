@@ -2,10 +2,11 @@
 //! olympiad's): a `game NAME` header, then each piece's line in the sequence's order. What such
 //! games share is kept here: reading and writing the lines, where a piece stands in the text,
 //! the messages of the problems every such record can have, and the count of pieces a replay
-//! has played against its sequence. How a line is read, how a piece plays and what a game scores
-//! stay the game's.
+//! has played against its sequence and how its replay ended. How a line is read, how a piece
+//! plays and what a game scores stay the game's.
 
 use super::piece::Kind;
+use super::scorecard::{self, Reason};
 use super::text::{describe_char, lines_after_header, other_game_hint, Problem, RecordError};
 use std::fmt;
 
@@ -179,4 +180,67 @@ impl<'a> Turns<'a> {
     pub fn sequence_ended(&self) -> bool {
         self.played >= self.sequence.len()
     }
+
+    /// How the replay ended, with the pieces played so far its last.
+    pub fn end(&self) -> End {
+        match self.over {
+            Some(piece) => End::GameOver { piece },
+            None if self.sequence_ended() => End::SequenceEnded,
+            None => End::RecordEnded,
+        }
+    }
+}
+
+/// How a replay of a record of piece lines ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum End {
+    /// Every piece of the sequence was played.
+    SequenceEnded,
+    /// The record has fewer lines than the sequence has pieces: the game stops there.
+    RecordEnded,
+    /// This piece (1-based) ended the game; it was not placed.
+    GameOver { piece: usize },
+}
+
+/// A game's words for how its replays end, as the summary's `end:` line says it.
+pub struct EndWords {
+    /// What every piece of the sequence did (`every piece of the sequence locked`).
+    pub sequence_ended: &'static str,
+    /// What the piece that ended the game did (`locked in a hidden row`).
+    pub game_over: &'static str,
+}
+
+impl End {
+    /// The end in the terms every game shares, in the game's `words`.
+    pub fn shared(self, words: &EndWords) -> scorecard::End {
+        match self {
+            End::SequenceEnded => {
+                scorecard::End::ran_out(Reason::SequenceEnded, words.sequence_ended)
+            }
+            End::RecordEnded => {
+                scorecard::End::ran_out(Reason::RecordEnded, "the record ended before the sequence")
+            }
+            End::GameOver { piece } => scorecard::End::game_over(
+                Reason::ToppedOut,
+                piece as u64,
+                &format!("it {}", words.game_over),
+            ),
+        }
+    }
+}
+
+/// A replay of a record of piece lines under way, one piece's line at a time: what `solve`
+/// checks each piece it writes with, and what its `--from-record` replays the kept pieces on.
+pub trait PieceReplay {
+    /// What a piece's line holds (its moves, its placement).
+    type Entry;
+    /// What is wrong with a record of the game.
+    type Problem: Problem;
+    /// Plays the next piece's `entry`, which stands on line `line` of the record: whether it
+    /// ended the game.
+    fn play_entry(
+        &mut self,
+        entry: &Self::Entry,
+        line: usize,
+    ) -> Result<bool, RecordError<Self::Problem>>;
 }

@@ -8,7 +8,7 @@ use super::mutate::{mutate, Grammar, Rng};
 use super::starts::olympiad_starts;
 use tetris_opt::games::contest::bitboard::{Board, ROWS};
 use tetris_opt::games::olympiad;
-use tetris_opt::kit::scorecard::Reason;
+use tetris_opt::kit::scorecard::{Reason, ReplayReport};
 use tetris_opt::kit::sequence::parse_sequence;
 
 pub(super) const OLYMPIAD: Grammar = Grammar {
@@ -187,7 +187,7 @@ fn check_olympiad_report(
     };
     if !ends_right {
         return wrong(format!(
-            "{placed} pieces placed by {lines} lines of {} pieces, the end: {}",
+            "{placed} pieces placed by {lines} lines of {} pieces, the end: {:?}",
             sequence.len(),
             report.end
         ));
