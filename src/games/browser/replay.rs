@@ -1,7 +1,7 @@
 //! Replaying a browser-game record on the plain engine: what `check --game browser` reports,
 //! and each locked piece for an observer (a trace, a test).
 
-use super::record::{Problem, Record, RecordError, Token, GAME_OVER};
+use super::record::{OwnProblem, Problem, Record, RecordError, Token, GAME_OVER};
 use super::rules::{Kind, Lock, Outcome, Piece, Round};
 use crate::kit::piece_lines::{source_line, EndWords, PieceReplay, Turns};
 use crate::kit::scorecard::{ReplayReport, Scorecard};
@@ -143,21 +143,21 @@ fn play_line(game: &mut Round, kind: Kind, tokens: &[Token]) -> Result<(Piece, L
             };
             let next = tokens.get(k + 1);
             if at < token.count || next.is_some() {
-                return Err(Problem::LockedEarly {
+                return Err(Problem::Game(OwnProblem::LockedEarly {
                     number: k + 1,
                     token: token.to_string(),
                     at,
                     count: token.count,
                     next: next.map(Token::to_string),
-                });
+                }));
             }
             return Ok((piece, lock));
         }
     }
-    Err(Problem::NoLock {
+    Err(Problem::Game(OwnProblem::NoLock {
         row: piece.row,
         col: piece.col,
-    })
+    }))
 }
 
 impl ReplayReport for Report {

@@ -2,7 +2,7 @@
 //! --game olympiad` reports. [`Replay`] takes one placement at a time, so that `solve` checks
 //! each placement before it prints it.
 
-use super::record::{Placement, Problem, Record, RecordError, GAME_OVER};
+use super::record::{OwnProblem, Placement, Problem, Record, RecordError, GAME_OVER};
 use super::rules::{BadPlacement, Field, Kind, Outcome};
 use crate::kit::piece_lines::{source_line, EndWords, PieceReplay, Turns};
 use crate::kit::scorecard::{ReplayReport, Scorecard};
@@ -61,16 +61,14 @@ impl<'a> Replay<'a> {
             .field
             .place(kind, orientation as usize, column as usize)
             .map_err(|bad| {
-                self.turns.error(
-                    line,
-                    match bad {
-                        BadPlacement::Orientation { orientations } => Problem::Orientation {
-                            orientation,
-                            orientations,
-                        },
-                        BadPlacement::Column { last } => Problem::Column { column, last },
+                let own = match bad {
+                    BadPlacement::Orientation { orientations } => OwnProblem::Orientation {
+                        orientation,
+                        orientations,
                     },
-                )
+                    BadPlacement::Column { last } => OwnProblem::Column { column, last },
+                };
+                self.turns.error(line, Problem::Game(own))
             })?;
         self.turns.played(outcome == Outcome::GameOver);
         if let Outcome::Placed(p) = outcome {
