@@ -11,7 +11,9 @@ use super::{read_sequence, read_text, write_file};
 use super::{refuse_overwriting, refuse_stdin_twice, refuse_stdout};
 use std::path::{Path, PathBuf};
 use tetris_kit::piece::Kind;
-use tetris_kit::text::{Problem, RecordError};
+use tetris_kit::piece_lines::PieceReplay;
+use tetris_kit::scorecard::ReplayReport;
+use tetris_kit::text::RecordError;
 
 /// What `check --game G` is asked for.
 pub struct CheckOptions<'a> {
@@ -26,12 +28,10 @@ pub struct CheckOptions<'a> {
 
 /// How one game checks a record's text and reports it.
 pub trait PlainCheck {
-    type Report;
+    /// A valid record's report, which gives the one form ([`Checked::of`]).
+    type Report: ReplayReport;
     /// Replays the text on the sequence; the error names `file`.
     fn check(sequence: &[Kind], text: &str, file: &str) -> Result<Self::Report, Invalid>;
-    /// The report in the one form ([`Checked`]): the shared terms, the game's own fields and
-    /// its summary.
-    fn checked(report: &Self::Report) -> Checked;
     /// The viewer's page of the record's text, named `file`, showing its error where it has
     /// one (None: the game has no page).
     fn page(_sequence: &[Kind], _text: &str, _file: &str) -> Option<String> {
@@ -83,7 +83,7 @@ pub fn check<G: PlainCheck>(options: &CheckOptions) -> Result<(), CliError> {
             write_file("--html", path, page)?;
         }
     }
-    let checked = result.as_ref().map(G::checked);
+    let checked = result.as_ref().map(Checked::of);
     print_check(
         options.game,
         options.json,
@@ -120,23 +120,28 @@ pub fn check_game<G: PlainCheck>(
     })
 }
 
-/// The first `pieces` pieces of the record at `path` that `solve --from-record` keeps: the
-/// record's text read by `parse` into each piece's entry and the line it is on, and each kept
-/// piece played by `play`, which says whether it ended the game. A record that does not
-/// replay, or whose game ends among the kept pieces, is refused: no search goes on from it.
-pub fn kept_pieces<T: Clone, P: Problem>(
+/// The pieces `solve --from-record` keeps: the first `--from-piece` of its record, read by
+/// `parse` into each piece's entry and the line it is on, and each played on `replay` (none
+/// where `--from-record` is not given). A record that does not replay, or whose game ends
+/// among the kept pieces, is refused: no search goes on from it.
+pub fn kept_pieces<R: PieceReplay>(
     run: &Shared,
-    path: &Path,
-    pieces: usize,
-    parse: impl FnOnce(&str) -> Result<(Vec<T>, Vec<usize>), RecordError<P>>,
-    mut play: impl FnMut(&T, usize) -> Result<bool, RecordError<P>>,
-) -> Result<Vec<T>, CliError> {
+    parse: impl FnOnce(&str) -> ParsedPieces<R>,
+    replay: &mut R,
+) -> Result<Vec<R::Entry>, CliError>
+where
+    R::Entry: Clone,
+{
+    let Some((path, pieces)) = run.from else {
+        return Ok(Vec::new());
+    };
     let text = read_text(path, "record file")?;
     let file = path.display().to_string();
     let (record, lines) = parse(&text).map_err(|e| run.from_record_invalid(e.located(&file)))?;
     run.check_kept(record.len())?;
     for (piece, &line) in record.iter().zip(&lines).take(pieces) {
-        let game_over = play(piece, line).map_err(|e| run.from_record_invalid(e.located(&file)))?;
+        let game_over = (replay.play_entry(piece, line))
+            .map_err(|e| run.from_record_invalid(e.located(&file)))?;
         if game_over {
             return Err(run.from_record_invalid(format!(
                 "{file}:{line}: the game ends at this piece, so no search can go on from it"
@@ -146,11 +151,38 @@ pub fn kept_pieces<T: Clone, P: Problem>(
     Ok(record[..pieces].to_vec())
 }
 
+/// A record's text read into each piece's entry and the line it is on, or its error.
+pub type ParsedPieces<R> =
+    Result<(Vec<<R as PieceReplay>::Entry>, Vec<usize>), RecordError<<R as PieceReplay>::Problem>>;
+
+/// What `solve` plans for a game played on a sequence file: the sequence (to `--pieces`), the
+/// search's parameters, the pieces kept from `--from-record` and the state they leave.
+pub struct Plan<P, E, S> {
+    pub sequence: Vec<Kind>,
+    pub params: P,
+    pub kept: Vec<E>,
+    pub start: S,
+}
+
+/// `solve`'s plan of a game played on a sequence file: the file read (to `--pieces`) and
+/// handed to `plan`, which reads the game's own inputs and keeps `--from-record`'s pieces,
+/// with `bytes_per_state` the game's own ([`planned`]).
+pub fn plan<P, E, S>(
+    run: &Shared,
+    bytes_per_state: u64,
+    plan: impl FnOnce(Vec<Kind>) -> Result<Plan<P, E, S>, CliError>,
+) -> Result<Planned<Plan<P, E, S>>, CliError> {
+    let input = run.sequence_file()?.to_path_buf();
+    let plan = plan(run.sequence()?)?;
+    let (pieces, kept) = (plan.sequence.len(), plan.kept.len());
+    Ok(planned(run, input, (pieces, kept), bytes_per_state, plan))
+}
+
 /// What `solve` plans for a game played on the sequence file `input`, of `pieces` pieces,
-/// with `kept` of them kept from `--from-record` and `bytes_per_state` the game's own: the files no output may overwrite (the
-/// sequence, the evaluation files, the record), the sequence held beside the beam, and a run
-/// that an interrupt can resume.
-pub fn planned<P>(
+/// with `kept` of them kept from `--from-record` and `bytes_per_state` the game's own: the
+/// files no output may overwrite (the sequence, the evaluation files, the record), the
+/// sequence held beside the beam, and a run that an interrupt can resume.
+fn planned<P>(
     run: &Shared,
     input: PathBuf,
     (pieces, kept): (usize, usize),

@@ -9,7 +9,7 @@ use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Map, Value};
 use std::io::Write;
 use std::path::Path;
-use tetris_kit::scorecard::Scorecard;
+use tetris_kit::scorecard::{ReplayReport, Scorecard};
 use tetris_kit::text::FIRST_PIECES;
 
 /// The version of the form, `format` in every object: a field that changes its meaning or
@@ -71,6 +71,17 @@ pub struct Checked {
     pub own: Value,
     /// The game's summary, its last line `Score = N`.
     pub summary: String,
+}
+
+impl Checked {
+    /// A valid record's report, as its replay gives it.
+    pub fn of(report: &impl ReplayReport) -> Checked {
+        Checked {
+            scorecard: report.scorecard(),
+            own: report.own(),
+            summary: report.summary(),
+        }
+    }
 }
 
 /// Writes `check`'s report of a record of `game` (an invalid one: its error) to `out`: one

@@ -4,7 +4,8 @@
 
 use super::interrupt::RecordOut;
 use super::{stdout_failed, CliError};
-use tetris_kit::scorecard::Scorecard;
+use tetris_kit::piece_lines::PieceReplay;
+use tetris_kit::scorecard::{ReplayReport, Scorecard};
 use tetris_search::Line;
 
 /// A game's record as the search decides it: each piece replayed on the plain engine before
@@ -34,6 +35,21 @@ pub struct Verdict {
     pub scorecard: Scorecard,
     /// The game's own fields of `--json`, written under its name (an object).
     pub own: serde_json::Value,
+}
+
+impl Verdict {
+    /// The verdict of a record the plain engine replayed to the score the search claims, as
+    /// its replay reports it.
+    pub fn same_score(report: &impl ReplayReport) -> Verdict {
+        Verdict {
+            summary: format!(
+                "checked by the rules engine: record valid, same score\n{}",
+                report.summary()
+            ),
+            scorecard: report.scorecard(),
+            own: report.own(),
+        }
+    }
 }
 
 /// Ends a record whose pieces each end their own line (every game's but the contest's).
@@ -68,5 +84,20 @@ impl LinesOut {
         replay(self.lines)
             .map_err(|e| CliError::internal(format!("the solver's record does not replay: {e}")))?;
         (out.piece(format_args!("{line}\n"))).map_err(|e| stdout_failed(e, "the record"))
+    }
+
+    /// Replays each of `entries` on `replay` and writes its line, as `line` writes it.
+    pub fn pieces<R: PieceReplay, L: std::fmt::Display>(
+        &mut self,
+        out: &RecordOut,
+        replay: &mut R,
+        entries: &[R::Entry],
+        line: impl Fn(&R::Entry) -> L,
+    ) -> Result<(), CliError> {
+        for entry in entries {
+            let played = |number| replay.play_entry(entry, number).map(|_| ());
+            self.piece(out, played, line(entry))?;
+        }
+        Ok(())
     }
 }

@@ -1,8 +1,8 @@
 //! What several games share, above the search and below every game: the column bitboard and
 //! the piece kinds, the board evaluation with its weights and policy, the batch of children
 //! waiting for it, piece sequences, the helpers of every reader of record text and of the
-//! records that hold a line per piece, what a replay found in the terms every game shares, and
-//! the replay page.
+//! records that hold a line per piece, what a replay found in the terms every game shares,
+//! where a search over a sequence starts and what its depths rank by, and the replay page.
 //!
 //! The crate `tetris-kit`: built on the search's seam (`tetris-search`), it knows no game and
 //! no command line (neither is among its dependencies, nor clap), and cargo holds that.
@@ -19,6 +19,7 @@ pub mod piece;
 pub mod piece_lines;
 pub mod policy;
 pub mod scorecard;
+pub mod seam;
 pub mod sequence;
 pub mod text;
 pub mod weights;

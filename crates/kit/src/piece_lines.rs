@@ -1,12 +1,14 @@
 //! Records that hold one line per piece of a sequence given apart (the browser game's, the
 //! olympiad's): a `game NAME` header, then each piece's line in the sequence's order. What such
 //! games share is kept here: reading and writing the lines, where a piece stands in the text,
-//! the messages of the problems every such record can have, and the count of pieces a replay
-//! has played against its sequence. How a line is read, how a piece plays and what a game scores
-//! stay the game's.
+//! the problems every such record can have and their messages, and the count of pieces a replay
+//! has played against its sequence and how its replay ended. How a line is read, how a piece
+//! plays and what a game scores stay the game's.
 
 use super::piece::Kind;
-use super::text::{describe_char, lines_after_header, other_game_hint, Problem, RecordError};
+use super::scorecard::{self, Reason};
+use super::text::{describe_char, lines_after_header, other_game_hint, MissingHeader};
+use super::text::{Problem, RecordError};
 use std::fmt;
 
 /// The 1-based line of the text that piece `index` (0-based) stands on in a record written
@@ -60,55 +62,87 @@ pub fn write_pieces<L: fmt::Display>(
     Ok(())
 }
 
-/// The message of a text without its header line (it is empty or all comments).
-pub fn no_header(header: &str) -> String {
-    format!("the record has no `{header}` line (it is empty or all comments)")
+/// What is wrong with a record of piece lines: what every such record can have, or what the
+/// game's own rules find (`G`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LineProblem<G> {
+    /// No header line: the text is empty or all comments.
+    Empty,
+    /// The first line that is not a comment is not the header.
+    Header { found: String },
+    /// A token the line's reader refuses.
+    Token {
+        /// 1-based position of the token in its line.
+        number: usize,
+        token: String,
+        what: &'static str,
+        /// The character at fault, where one is.
+        found: Option<char>,
+    },
+    /// A line for a piece past the sequence's end.
+    PastSequence { pieces: usize },
+    /// A line after the piece that ended the game.
+    AfterGameOver { piece: usize, kind: Kind },
+    /// What the game's own rules find.
+    Game(G),
 }
 
-/// The message of a first line that is not `header`: `found` as the reader quotes it, and
-/// the game it names where it is another game's header.
-pub fn not_the_header(found: &str, header: &str) -> String {
-    let hint = other_game_hint(found, header);
-    format!("the first line must be `{header}`, found '{found}'{hint}")
+/// A game's own problems with a record of piece lines, and its words for the shared ones.
+pub trait GameProblem {
+    /// The record's first line (`game browser`).
+    const HEADER: &'static str;
+    /// What the piece that ends the game does (`locked in a hidden row`).
+    const GAME_OVER: &'static str;
+    /// What token `number` of a line stands for, where its place says it (`column`).
+    fn token_name(_number: usize) -> Option<&'static str> {
+        None
+    }
+    /// The problem's message, `who` the piece it is about.
+    fn describe(&self, who: &str) -> String;
 }
 
-/// The message of a token a line's reader refuses: `who` the piece, `name` what the token
-/// stands for where its place says it (`column`), `what` is wrong and the character `found`
-/// at fault, where one is.
-pub fn bad_token(
-    who: &str,
-    number: usize,
-    token: &str,
-    name: Option<&str>,
-    what: &str,
-    found: Option<char>,
-) -> String {
-    let name = name.map(|name| format!(" ({name})")).unwrap_or_default();
-    let found = found.map(|c| format!(", found {}", describe_char(c)));
-    format!(
-        "{who}, token {number} '{token}'{name}: {what}{}",
-        found.unwrap_or_default()
-    )
-}
+impl<G: GameProblem> Problem for LineProblem<G> {
+    fn missing_header(missing: MissingHeader) -> Self {
+        match missing {
+            MissingHeader::Empty => LineProblem::Empty,
+            MissingHeader::Other { found, .. } => LineProblem::Header { found },
+        }
+    }
 
-/// The message of a line for a piece past the sequence's end (it has `pieces`).
-pub fn past_sequence(who: &str, pieces: usize) -> String {
-    format!("{who}: a line past the sequence's last piece (it has {pieces})")
-}
-
-/// The message of a line after `piece`, of `kind`, ended the game; `ended` says what that
-/// piece did in the game's words (`locked in a hidden row`).
-pub fn after_game_over(who: &str, piece: usize, kind: Kind, ended: &str) -> String {
-    format!("{who}: a line after the end of the game (piece {piece} ({kind}) {ended})")
-}
-
-/// The problems a replay finds before it plays a piece: a line with no piece of the sequence
-/// left to play.
-pub trait SequenceProblem: Problem {
-    /// A line past the end of a sequence of `pieces`.
-    fn past_sequence(pieces: usize) -> Self;
-    /// A line after `piece`, of `kind`, ended the game.
-    fn after_game_over(piece: usize, kind: Kind) -> Self;
+    fn describe(&self, who: &str) -> String {
+        let header = G::HEADER;
+        match self {
+            LineProblem::Empty => {
+                format!("the record has no `{header}` line (it is empty or all comments)")
+            }
+            LineProblem::Header { found } => {
+                let hint = other_game_hint(found, header);
+                format!("the first line must be `{header}`, found '{found}'{hint}")
+            }
+            LineProblem::Token {
+                number,
+                token,
+                what,
+                found,
+            } => {
+                let name = G::token_name(*number).map(|name| format!(" ({name})"));
+                let found = found.map(|c| format!(", found {}", describe_char(c)));
+                format!(
+                    "{who}, token {number} '{token}'{}: {what}{}",
+                    name.unwrap_or_default(),
+                    found.unwrap_or_default()
+                )
+            }
+            LineProblem::PastSequence { pieces } => {
+                format!("{who}: a line past the sequence's last piece (it has {pieces})")
+            }
+            LineProblem::AfterGameOver { piece, kind } => format!(
+                "{who}: a line after the end of the game (piece {piece} ({kind}) {})",
+                G::GAME_OVER
+            ),
+            LineProblem::Game(problem) => problem.describe(who),
+        }
+    }
 }
 
 /// How far a replay has come through its sequence: the pieces played, those placed (a piece
@@ -134,14 +168,19 @@ impl<'a> Turns<'a> {
 
     /// The kind of the next piece, whose line is `line` of the record; an error where the
     /// game has ended or the sequence has no piece left.
-    pub fn next<P: SequenceProblem>(&self, line: usize) -> Result<Kind, RecordError<P>> {
+    pub fn next<G>(&self, line: usize) -> Result<Kind, RecordError<LineProblem<G>>> {
         if let Some(piece) = self.over {
-            let ended = self.sequence[piece - 1];
-            return Err(self.error(line, P::after_game_over(piece, ended)));
+            let kind = self.sequence[piece - 1];
+            return Err(self.error(line, LineProblem::AfterGameOver { piece, kind }));
         }
         match self.sequence.get(self.played) {
             Some(&kind) => Ok(kind),
-            None => Err(self.error(line, P::past_sequence(self.sequence.len()))),
+            None => Err(self.error(
+                line,
+                LineProblem::PastSequence {
+                    pieces: self.sequence.len(),
+                },
+            )),
         }
     }
 
@@ -179,4 +218,67 @@ impl<'a> Turns<'a> {
     pub fn sequence_ended(&self) -> bool {
         self.played >= self.sequence.len()
     }
+
+    /// How the replay ended, with the pieces played so far its last.
+    pub fn end(&self) -> End {
+        match self.over {
+            Some(piece) => End::GameOver { piece },
+            None if self.sequence_ended() => End::SequenceEnded,
+            None => End::RecordEnded,
+        }
+    }
+}
+
+/// How a replay of a record of piece lines ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum End {
+    /// Every piece of the sequence was played.
+    SequenceEnded,
+    /// The record has fewer lines than the sequence has pieces: the game stops there.
+    RecordEnded,
+    /// This piece (1-based) ended the game; it was not placed.
+    GameOver { piece: usize },
+}
+
+/// A game's words for how its replays end, as the summary's `end:` line says it.
+pub struct EndWords {
+    /// What every piece of the sequence did (`every piece of the sequence locked`).
+    pub sequence_ended: &'static str,
+    /// What the piece that ended the game did (`locked in a hidden row`).
+    pub game_over: &'static str,
+}
+
+impl End {
+    /// The end in the terms every game shares, in the game's `words`.
+    pub fn shared(self, words: &EndWords) -> scorecard::End {
+        match self {
+            End::SequenceEnded => {
+                scorecard::End::ran_out(Reason::SequenceEnded, words.sequence_ended)
+            }
+            End::RecordEnded => {
+                scorecard::End::ran_out(Reason::RecordEnded, "the record ended before the sequence")
+            }
+            End::GameOver { piece } => scorecard::End::game_over(
+                Reason::ToppedOut,
+                piece as u64,
+                &format!("it {}", words.game_over),
+            ),
+        }
+    }
+}
+
+/// A replay of a record of piece lines under way, one piece's line at a time: what `solve`
+/// checks each piece it writes with, and what its `--from-record` replays the kept pieces on.
+pub trait PieceReplay {
+    /// What a piece's line holds (its moves, its placement).
+    type Entry;
+    /// What is wrong with a record of the game.
+    type Problem: Problem;
+    /// Plays the next piece's `entry`, which stands on line `line` of the record: whether it
+    /// ended the game.
+    fn play_entry(
+        &mut self,
+        entry: &Self::Entry,
+        line: usize,
+    ) -> Result<bool, RecordError<Self::Problem>>;
 }

@@ -82,3 +82,14 @@ impl Scorecard {
         }
     }
 }
+
+/// A replay's report as `check` and `solve` give it: the terms every game shares, the game's
+/// own fields and its summary.
+pub trait ReplayReport {
+    /// What the replay found, in the terms every game shares.
+    fn scorecard(&self) -> Scorecard;
+    /// The game's own fields of `--json`: an object.
+    fn own(&self) -> serde_json::Value;
+    /// The summary `check` and `solve` print, its last line `Score = N`.
+    fn summary(&self) -> String;
+}

@@ -4,7 +4,7 @@
 use crate::cli::interrupt::RecordOut;
 use crate::cli::plain::{self, Invalid, PlainCheck};
 use crate::cli::registry::{Check, GameCli, Play, Solve};
-use crate::cli::report::{joined, Checked};
+use crate::cli::report::joined;
 use crate::cli::sequence::GenOptions;
 use crate::cli::solve::{end_lines, LinesOut, Planned, Shared, Solver, Verdict, Writer};
 use crate::cli::HtmlPage;
@@ -25,12 +25,7 @@ const BYTES_PER_STATE: u64 = 1_000;
 
 /// What the browser game's solve reads: the sequence (to `--pieces`), the ranking, and the
 /// pieces kept from `--from-record` with the board and points they leave.
-pub struct Plan {
-    sequence: Vec<Kind>,
-    params: Params,
-    kept: Vec<Vec<Token>>,
-    start: Start,
-}
+pub type Plan = plain::Plan<Params, Vec<Token>, Start>;
 
 /// The board and points a search starts from.
 type Start = (Board, u64);
@@ -41,27 +36,16 @@ impl Solver for Browser {
     type Writer<'p> = SolveWriter<'p>;
 
     fn plan(&self, run: &Shared, _: &EvalOptions) -> Result<Planned<Plan>, CliError> {
-        let input = run.sequence_file()?.to_path_buf();
-        let sequence = run.sequence()?;
-        let params = params(run)?;
-        let (kept, start) = match run.from {
-            Some((path, pieces)) => kept_pieces(run, &sequence, path, pieces)?,
-            None => (Vec::new(), (Board::default(), 0)),
-        };
-        let plan = Plan {
-            sequence,
-            params,
-            kept,
-            start,
-        };
-        let (pieces, kept) = (plan.sequence.len(), plan.kept.len());
-        Ok(plain::planned(
-            run,
-            input,
-            (pieces, kept),
-            BYTES_PER_STATE,
-            plan,
-        ))
+        plain::plan(run, BYTES_PER_STATE, |sequence| {
+            let params = params(run)?;
+            let (kept, start) = kept_pieces(run, &sequence)?;
+            Ok(Plan {
+                sequence,
+                params,
+                kept,
+                start,
+            })
+        })
     }
 
     fn search<'p>(&'p self, plan: &'p Plan) -> (search::Seam<'p>, Run<Board>) {
@@ -78,22 +62,12 @@ impl Solver for Browser {
     }
 }
 
-/// The first `pieces` pieces of the record at `path`, replayed on the plain engine, and the
-/// board and points they leave.
-fn kept_pieces(
-    run: &Shared,
-    sequence: &[Kind],
-    path: &std::path::Path,
-    pieces: usize,
-) -> Result<(Vec<Vec<Token>>, Start), CliError> {
+/// The pieces `--from-record` keeps, replayed on the plain engine, and the board and points
+/// they leave.
+fn kept_pieces(run: &Shared, sequence: &[Kind]) -> Result<(Vec<Vec<Token>>, Start), CliError> {
     let mut replayer = Replayer::new(sequence);
-    let kept = plain::kept_pieces(
-        run,
-        path,
-        pieces,
-        |text| Record::parse(text).map(|r| (r.pieces, r.source_lines)),
-        |tokens, line| Ok(replayer.piece(tokens, line)?.1.game_over),
-    )?;
+    let parse = |text: &str| Record::parse(text).map(|r| (r.pieces, r.source_lines));
+    let kept = plain::kept_pieces(run, parse, &mut replayer)?;
     let game = replayer.game();
     let board = crate::games::browser::movegen::board_of(&game.field);
     Ok((kept, (board, game.points)))
@@ -102,12 +76,8 @@ fn kept_pieces(
 impl SolveWriter<'_> {
     /// Replays and writes the next pieces' tokens.
     fn write(&mut self, pieces: &[Vec<Token>], out: &RecordOut) -> Result<(), CliError> {
-        for tokens in pieces {
-            let replayer = &mut self.replayer;
-            let replay = |line| replayer.piece(tokens, line).map(|_| ());
-            self.lines.piece(out, replay, Record::line(tokens))?;
-        }
-        Ok(())
+        let line = |tokens: &Vec<Token>| Record::line(tokens);
+        self.lines.pieces(out, &mut self.replayer, pieces, line)
     }
 }
 
@@ -146,16 +116,11 @@ impl Writer for SolveWriter<'_> {
             )));
         }
         let score_weight = self.plan.params.score_weight;
+        let mut verdict = Verdict::same_score(&report);
+        verdict.summary = format!("score weight {score_weight}\n{}", verdict.summary);
         let solved = serde_json::json!({ "score_weight": score_weight });
-        let own = joined(serde_json::json!(report.own()), solved);
-        Ok(Verdict {
-            summary: format!(
-                "score weight {score_weight}\nchecked by the rules engine: record valid, same score\n{}",
-                report.summary()
-            ),
-            scorecard: report.scorecard(),
-            own,
-        })
+        verdict.own = joined(verdict.own, solved);
+        Ok(verdict)
     }
 }
 
@@ -247,13 +212,6 @@ impl PlainCheck for Browser {
         let record = Record::parse(text)
             .map_err(|e| Invalid::unparsed(e.naming_kind(sequence).located(file)))?;
         replay(sequence, &record).map_err(|e| Invalid::unplayed(e.located(file), e.piece))
-    }
-    fn checked(report: &Report) -> Checked {
-        Checked {
-            scorecard: report.scorecard(),
-            own: serde_json::json!(report.own()),
-            summary: report.summary(),
-        }
     }
     fn page(sequence: &[Kind], text: &str, file: &str) -> Option<String> {
         Some(crate::games::browser::film::page(sequence, text, file))

@@ -5,7 +5,7 @@
 //! record shows its error over the empty field.
 
 use super::record::{Record, GAME_OVER};
-use super::replay::{replay_observed, Report, Step};
+use super::replay::{replay_observed, Report, Step, END_WORDS};
 use super::rules::{rotated_matrix, Kind, Round, HEIGHT, WIDTH};
 use crate::kit::film::{Film, FilmPiece, GamePage, Spawn, NEXT_SHOWN};
 use crate::kit::text::{grouped, grouped_plural};
@@ -53,7 +53,7 @@ fn summary(report: &Report) -> String {
         grouped_plural(report.lines, "line"),
         grouped(report.level),
         grouped(report.points),
-        report.end
+        report.end.shared(&END_WORDS).text
     )
 }
 

@@ -5,9 +5,9 @@
 //! the replay's business (it needs the sequence). Both report a [`RecordError`] that names the
 //! line, the piece and the token.
 
-use super::rules::{Kind, Move};
-use crate::kit::piece_lines::{self, line_of_piece, read_pieces, write_pieces, SequenceProblem};
-use crate::kit::text::{quote, MissingHeader};
+use super::rules::Move;
+use crate::kit::piece_lines::{line_of_piece, read_pieces, write_pieces, GameProblem, LineProblem};
+use crate::kit::text::quote;
 use std::fmt;
 
 /// The first line of every record.
@@ -44,25 +44,12 @@ pub struct Record {
     pub source_lines: Vec<usize>,
 }
 
-/// What is wrong with a record (its form, or how its moves play).
+/// What is wrong with a record: its form, or how its moves play ([`OwnProblem`]).
+pub type Problem = LineProblem<OwnProblem>;
+
+/// What is wrong with a record by the browser game's own rules: how a piece's moves play.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Problem {
-    /// No `game browser` line: the text is empty or all comments.
-    Empty,
-    /// The first line that is not a comment is not `game browser`.
-    Header { found: String },
-    /// A token that is not a move with a count.
-    Token {
-        /// 1-based position of the token in its line.
-        number: usize,
-        token: String,
-        what: &'static str,
-        found: Option<char>,
-    },
-    /// A line for a piece past the sequence's end.
-    PastSequence { pieces: usize },
-    /// A line after the piece that ended the game.
-    AfterGameOver { piece: usize, kind: Kind },
+pub enum OwnProblem {
     /// The moves end with the piece still falling.
     NoLock { row: i32, col: i32 },
     /// The piece locked before the line's last move.
@@ -81,32 +68,16 @@ pub enum Problem {
 /// A record error of this game.
 pub type RecordError = crate::kit::text::RecordError<Problem>;
 
-impl crate::kit::text::Problem for Problem {
-    fn missing_header(missing: MissingHeader) -> Problem {
-        match missing {
-            MissingHeader::Empty => Problem::Empty,
-            MissingHeader::Other { found, .. } => Problem::Header { found },
-        }
-    }
+impl GameProblem for OwnProblem {
+    const HEADER: &'static str = HEADER;
+    const GAME_OVER: &'static str = GAME_OVER;
 
     fn describe(&self, who: &str) -> String {
         match self {
-            Problem::Empty => piece_lines::no_header(HEADER),
-            Problem::Header { found } => piece_lines::not_the_header(found, HEADER),
-            Problem::Token {
-                number,
-                token,
-                what,
-                found,
-            } => piece_lines::bad_token(who, *number, token, None, what, *found),
-            Problem::PastSequence { pieces } => piece_lines::past_sequence(who, *pieces),
-            Problem::AfterGameOver { piece, kind } => {
-                piece_lines::after_game_over(who, *piece, *kind, GAME_OVER)
-            }
-            Problem::NoLock { row, col } => format!(
+            OwnProblem::NoLock { row, col } => format!(
                 "{who} does not lock: its moves end with it at row {row}, column {col}"
             ),
-            Problem::LockedEarly {
+            OwnProblem::LockedEarly {
                 number,
                 token,
                 at,
@@ -121,16 +92,6 @@ impl crate::kit::text::Problem for Problem {
                 ),
             },
         }
-    }
-}
-
-impl SequenceProblem for Problem {
-    fn past_sequence(pieces: usize) -> Problem {
-        Problem::PastSequence { pieces }
-    }
-
-    fn after_game_over(piece: usize, kind: Kind) -> Problem {
-        Problem::AfterGameOver { piece, kind }
     }
 }
 

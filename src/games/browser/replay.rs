@@ -1,48 +1,20 @@
 //! Replaying a browser-game record on the plain engine: what `check --game browser` reports,
 //! and each locked piece for an observer (a trace, a test).
 
-use super::record::{Problem, Record, RecordError, Token, GAME_OVER};
+use super::record::{OwnProblem, Problem, Record, RecordError, Token, GAME_OVER};
 use super::rules::{Kind, Lock, Outcome, Piece, Round};
-use crate::kit::piece_lines::{source_line, Turns};
-use crate::kit::scorecard::{self, Reason, Scorecard};
+use crate::kit::piece_lines::{source_line, EndWords, PieceReplay, Turns};
+use crate::kit::scorecard::{ReplayReport, Scorecard};
 use serde::{Deserialize, Serialize};
-use std::fmt;
 
-/// How a replay ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum End {
-    /// Every piece of the sequence locked.
-    SequenceEnded,
-    /// The record has fewer lines than the sequence has pieces: the game stops there.
-    RecordEnded,
-    /// This piece (1-based) locked with a cell in a hidden row; it was not placed.
-    GameOver { piece: usize },
-}
+/// How a replay ended (the piece that ends the game locks with a cell in a hidden row; it is not placed).
+pub use crate::kit::piece_lines::End;
 
-impl fmt::Display for End {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.shared().text)
-    }
-}
-
-impl End {
-    /// The end in the terms every game shares, in the browser game's words.
-    pub fn shared(self) -> scorecard::End {
-        match self {
-            End::SequenceEnded => {
-                scorecard::End::ran_out(Reason::SequenceEnded, "every piece of the sequence locked")
-            }
-            End::RecordEnded => {
-                scorecard::End::ran_out(Reason::RecordEnded, "the record ended before the sequence")
-            }
-            End::GameOver { piece } => scorecard::End::game_over(
-                Reason::ToppedOut,
-                piece as u64,
-                &format!("it {GAME_OVER}"),
-            ),
-        }
-    }
-}
+/// How the browser game's replays end, in its words.
+pub const END_WORDS: EndWords = EndWords {
+    sequence_ended: "every piece of the sequence locked",
+    game_over: GAME_OVER,
+};
 
 /// What a valid record scores.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -57,19 +29,6 @@ pub struct Report {
     pub end: End,
     /// The settled cells at the end.
     pub game: Round,
-}
-
-impl Report {
-    /// The summary `check --game browser` and `solve --game browser` print, ending in
-    /// `Score = N`.
-    pub fn summary(&self) -> String {
-        let [c1, c2, c3, c4] = self.clears;
-        format!(
-            "pieces placed: {}\nlines: {} (clears of 1: {c1}, 2: {c2}, 3: {c3}, 4: {c4})\n\
-             level: {}\nend: {}\nScore = {}\n",
-            self.pieces_placed, self.lines, self.level, self.end, self.points
-        )
-    }
 }
 
 /// One locked piece, as an observer of the replay sees it.
@@ -152,11 +111,7 @@ impl<'a> Replayer<'a> {
 
     /// The report of the pieces played.
     pub fn finish(self) -> Report {
-        let end = match self.turns.game_over() {
-            Some(piece) => End::GameOver { piece },
-            None if self.turns.sequence_ended() => End::SequenceEnded,
-            None => End::RecordEnded,
-        };
+        let end = self.turns.end();
         Report {
             pieces_placed: self.turns.placed(),
             lines: self.game.lines,
@@ -166,6 +121,15 @@ impl<'a> Replayer<'a> {
             end,
             game: self.game,
         }
+    }
+}
+
+impl PieceReplay for Replayer<'_> {
+    type Entry = Vec<Token>;
+    type Problem = Problem;
+
+    fn play_entry(&mut self, tokens: &Vec<Token>, line: usize) -> Result<bool, RecordError> {
+        Ok(self.piece(tokens, line)?.1.game_over)
     }
 }
 
@@ -179,40 +143,55 @@ fn play_line(game: &mut Round, kind: Kind, tokens: &[Token]) -> Result<(Piece, L
             };
             let next = tokens.get(k + 1);
             if at < token.count || next.is_some() {
-                return Err(Problem::LockedEarly {
+                return Err(Problem::Game(OwnProblem::LockedEarly {
                     number: k + 1,
                     token: token.to_string(),
                     at,
                     count: token.count,
                     next: next.map(Token::to_string),
-                });
+                }));
             }
             return Ok((piece, lock));
         }
     }
-    Err(Problem::NoLock {
+    Err(Problem::Game(OwnProblem::NoLock {
         row: piece.row,
         col: piece.col,
-    })
+    }))
 }
 
-impl Report {
+impl ReplayReport for Report {
     /// What the replay found, in the terms every game shares: the score is the points.
-    pub fn scorecard(&self) -> Scorecard {
+    fn scorecard(&self) -> Scorecard {
         Scorecard {
             score: self.points,
             pieces_placed: self.pieces_placed as u64,
             lines: self.lines,
-            end: self.end.shared(),
+            end: self.end.shared(&END_WORDS),
         }
     }
 
-    /// The browser game's own fields of `--json`: its clears and level.
-    pub fn own(&self) -> Own {
-        Own {
+    /// The browser game's own fields of `--json`: its clears and level ([`Own`]).
+    fn own(&self) -> serde_json::Value {
+        serde_json::json!(Own {
             clears: self.clears,
             level: self.level,
-        }
+        })
+    }
+
+    /// The summary `check --game browser` and `solve --game browser` print, ending in
+    /// `Score = N`.
+    fn summary(&self) -> String {
+        let [c1, c2, c3, c4] = self.clears;
+        format!(
+            "pieces placed: {}\nlines: {} (clears of 1: {c1}, 2: {c2}, 3: {c3}, 4: {c4})\n\
+             level: {}\nend: {}\nScore = {}\n",
+            self.pieces_placed,
+            self.lines,
+            self.level,
+            self.end.shared(&END_WORDS).text,
+            self.points
+        )
     }
 }
 

@@ -9,7 +9,8 @@ use super::rules::{rotated_matrix, Kind, POINTS_PER_LINE};
 use crate::kit::board::Board;
 use crate::kit::eval::Weights;
 use crate::kit::pending::Pending;
-use crate::kit::policy::{Policy, Ranking};
+use crate::kit::policy::Policy;
+use crate::kit::seam::{rest_of_game, Depth};
 use crate::search::{self, DepthStats, Game, Objective, Options, Run, Sink};
 
 /// The browser game's default beam width.
@@ -149,23 +150,9 @@ impl<'a> Seam<'a> {
         kept: usize,
         (board, points): (Board, u64),
     ) -> (Seam<'a>, Run<Board>) {
-        let rest = &sequence[kept.min(sequence.len())..];
-        let mut run = Run::whole_game(board, rest.len(), params.objective);
-        run.score = points;
-        (
-            Seam {
-                sequence: rest,
-                params,
-            },
-            run,
-        )
+        let (sequence, run) = rest_of_game(sequence, kept, board, points, params.objective);
+        (Seam { sequence, params }, run)
     }
-}
-
-/// What one depth places and how it ranks the children.
-pub struct Depth {
-    kind: Kind,
-    ranking: Ranking,
 }
 
 /// An expansion task's buffers: the move generator, the placements of the state being
@@ -185,17 +172,7 @@ impl Game for Seam<'_> {
 
     fn depth(&self, depth: usize) -> Depth {
         let p = self.params;
-        Depth {
-            kind: self.sequence[depth],
-            ranking: Ranking::at(
-                self.sequence,
-                depth,
-                self.sequence.len(),
-                p.score_weight,
-                &p.weights,
-                &p.policy,
-            ),
-        }
+        Depth::at(self.sequence, depth, p.score_weight, &p.weights, &p.policy)
     }
 
     fn expand(

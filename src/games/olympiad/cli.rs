@@ -5,14 +5,13 @@
 use crate::cli::interrupt::RecordOut;
 use crate::cli::plain::{self, Invalid, PlainCheck};
 use crate::cli::registry::{Check, GameCli, Solve};
-use crate::cli::report::Checked;
 use crate::cli::sequence::GenOptions;
 use crate::cli::solve::{end_lines, LinesOut, Planned, Shared, Solver, Verdict, Writer};
 use crate::cli::{read_weights, CliError, EvalOptions, HtmlPage, WeightsFile};
 use crate::games::olympiad::film;
 use crate::games::olympiad::record::{Placement, Record, HEADER};
 use crate::games::olympiad::replay::{parse_for, replay, Replay, Report};
-use crate::games::olympiad::rules::{Kind, Outcome};
+use crate::games::olympiad::rules::Kind;
 use crate::games::olympiad::search::{self, default_weights, unpack, Params, DEFAULT_WIDTH};
 use crate::kit::board::Board;
 use crate::search::{Line, Objective, Run};
@@ -23,12 +22,7 @@ const BYTES_PER_STATE: u64 = 1_000;
 
 /// What the olympiad's solve reads: the sequence (to `--pieces`), the ranking, and the
 /// pieces kept from `--from-record` with the board they leave.
-pub struct Plan {
-    sequence: Vec<Kind>,
-    params: Params,
-    kept: Vec<Placement>,
-    board: Board,
-}
+pub type Plan = plain::Plan<Params, Placement, Board>;
 
 impl Solver for Olympiad {
     type Plan = Plan;
@@ -36,35 +30,24 @@ impl Solver for Olympiad {
     type Writer<'p> = SolveWriter<'p>;
 
     fn plan(&self, run: &Shared, _: &WeightsFile) -> Result<Planned<Plan>, CliError> {
-        let input = run.sequence_file()?.to_path_buf();
-        let sequence = run.sequence()?;
-        let (kept, board) = match run.from {
-            Some((path, pieces)) => kept_pieces(run, &sequence, path, pieces)?,
-            None => (Vec::new(), Board::default()),
-        };
-        let weights = match &run.eval.weights.path {
-            Some(path) => read_weights(Some(path))?,
-            None => default_weights(),
-        };
-        let objective = run.args.search.objective_or(Objective::Survive);
-        let plan = Plan {
-            sequence,
-            params: Params { weights, objective },
-            kept,
-            board,
-        };
-        let (pieces, kept) = (plan.sequence.len(), plan.kept.len());
-        Ok(plain::planned(
-            run,
-            input,
-            (pieces, kept),
-            BYTES_PER_STATE,
-            plan,
-        ))
+        plain::plan(run, BYTES_PER_STATE, |sequence| {
+            let (kept, start) = kept_pieces(run, &sequence)?;
+            let weights = match &run.eval.weights.path {
+                Some(path) => read_weights(Some(path))?,
+                None => default_weights(),
+            };
+            let objective = run.args.search.objective_or(Objective::Survive);
+            Ok(Plan {
+                sequence,
+                params: Params { weights, objective },
+                kept,
+                start,
+            })
+        })
     }
 
     fn search<'p>(&'p self, plan: &'p Plan) -> (search::Seam<'p>, Run<Board>) {
-        search::Seam::new(&plan.sequence, &plan.params, plan.kept.len(), plan.board)
+        search::Seam::new(&plan.sequence, &plan.params, plan.kept.len(), plan.start)
     }
 
     fn writer<'p>(&'p self, plan: &'p Plan) -> SolveWriter<'p> {
@@ -76,22 +59,12 @@ impl Solver for Olympiad {
     }
 }
 
-/// The first `pieces` placements of the record at `path`, replayed on the plain engine, and
-/// the board they leave.
-fn kept_pieces(
-    run: &Shared,
-    sequence: &[Kind],
-    path: &std::path::Path,
-    pieces: usize,
-) -> Result<(Vec<Placement>, Board), CliError> {
+/// The placements `--from-record` keeps, replayed on the plain engine, and the board they
+/// leave.
+fn kept_pieces(run: &Shared, sequence: &[Kind]) -> Result<(Vec<Placement>, Board), CliError> {
     let mut replay = Replay::new(sequence);
-    let kept = plain::kept_pieces(
-        run,
-        path,
-        pieces,
-        |text| Record::parse(text).map(|r| (r.placements, r.source_lines)),
-        |&p, line| Ok(replay.play(p, line)? == Outcome::GameOver),
-    )?;
+    let parse = |text: &str| Record::parse(text).map(|r| (r.placements, r.source_lines));
+    let kept = plain::kept_pieces(run, parse, &mut replay)?;
     let board = crate::games::olympiad::bitboard::board_of(replay.field());
     Ok((kept, board))
 }
@@ -128,26 +101,15 @@ impl Writer for SolveWriter<'_> {
                 report.pieces_placed, line.score
             )));
         }
-        Ok(Verdict {
-            summary: format!(
-                "checked by the rules engine: record valid, same score\n{}",
-                report.summary()
-            ),
-            scorecard: report.scorecard(),
-            own: serde_json::json!(report.own()),
-        })
+        Ok(Verdict::same_score(&report))
     }
 }
 
 impl SolveWriter<'_> {
     /// Replays and writes the next pieces' placements.
     fn placements(&mut self, placements: &[Placement], out: &RecordOut) -> Result<(), CliError> {
-        for &p in placements {
-            let replay = &mut self.replay;
-            self.lines
-                .piece(out, |line| replay.play(p, line).map(|_| ()), p)?;
-        }
-        Ok(())
+        let line = |p: &Placement| *p;
+        self.lines.pieces(out, &mut self.replay, placements, line)
     }
 }
 
@@ -203,13 +165,6 @@ impl PlainCheck for Olympiad {
     fn check(sequence: &[Kind], text: &str, file: &str) -> Result<Report, Invalid> {
         let record = parse_for(sequence, text).map_err(|e| Invalid::unparsed(e.located(file)))?;
         replay(sequence, &record).map_err(|e| Invalid::unplayed(e.located(file), e.piece))
-    }
-    fn checked(report: &Report) -> Checked {
-        Checked {
-            scorecard: report.scorecard(),
-            own: serde_json::json!(report.own()),
-            summary: report.summary(),
-        }
     }
     fn page(sequence: &[Kind], text: &str, file: &str) -> Option<String> {
         let record = parse_for(sequence, text);

@@ -5,7 +5,7 @@
 //! it fails at, and a text that is no record shows its error over the empty field.
 
 use super::record::{Placement, Record, RecordError};
-use super::replay::Replay;
+use super::replay::{Replay, END_WORDS};
 use super::rules::{cells, orientations, Kind, Outcome, HEIGHT, WIDTH};
 use crate::kit::film::{Film, FilmPiece, GamePage, Spawn, NEXT_SHOWN};
 use crate::kit::piece_lines::source_line;
@@ -67,7 +67,7 @@ pub fn page(sequence: &[Kind], record: Result<&Record, &RecordError>, name: &str
             grouped_plural(report.pieces_placed as u64, "piece"),
             grouped_plural(report.lines, "line"),
             grouped_plural(report.chains, "chain clear"),
-            report.end
+            report.end.shared(&END_WORDS).text
         ),
     };
     let file = std::path::Path::new(name)

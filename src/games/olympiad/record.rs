@@ -6,9 +6,8 @@
 //! piece is the replay's business (it needs the sequence). Both report a [`RecordError`]
 //! naming the line, the piece and the token.
 
-use super::rules::Kind;
-use crate::kit::piece_lines::{self, line_of_piece, read_pieces, write_pieces, SequenceProblem};
-use crate::kit::text::{quote, MissingHeader};
+use crate::kit::piece_lines::{line_of_piece, read_pieces, write_pieces, GameProblem, LineProblem};
+use crate::kit::text::quote;
 use std::fmt;
 
 /// The first line of every record.
@@ -38,21 +37,13 @@ pub struct Record {
     pub source_lines: Vec<usize>,
 }
 
-/// What is wrong with a record (its form, or how it plays).
+/// What is wrong with a record: its form, or how it plays ([`OwnProblem`]).
+pub type Problem = LineProblem<OwnProblem>;
+
+/// What is wrong with a record by the olympiad's own rules: a line that is not an
+/// orientation and a column, or a placement the piece cannot take.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Problem {
-    /// No `game olympiad` line: the text is empty or all comments.
-    Empty,
-    /// The first line that is not a comment is not `game olympiad`.
-    Header { found: String },
-    /// A token that is not a number in range.
-    Token {
-        /// 1 (the orientation) or 2 (the column).
-        number: usize,
-        token: String,
-        what: &'static str,
-        found: Option<char>,
-    },
+pub enum OwnProblem {
     /// A piece's line with fewer than two numbers (`found` of them).
     Missing { found: usize },
     /// A piece's line with a third token.
@@ -64,75 +55,43 @@ pub enum Problem {
     },
     /// A column that puts part of the piece outside the field.
     Column { column: u8, last: usize },
-    /// A line for a piece past the sequence's end.
-    PastSequence { pieces: usize },
-    /// A line after the piece that ended the game.
-    AfterGameOver { piece: usize, kind: Kind },
 }
 
 /// A record error of this game.
 pub type RecordError = crate::kit::text::RecordError<Problem>;
 
-impl crate::kit::text::Problem for Problem {
-    fn missing_header(missing: MissingHeader) -> Problem {
-        match missing {
-            MissingHeader::Empty => Problem::Empty,
-            MissingHeader::Other { found, .. } => Problem::Header { found },
-        }
+impl GameProblem for OwnProblem {
+    const HEADER: &'static str = HEADER;
+    const GAME_OVER: &'static str = GAME_OVER;
+
+    /// Token 1 is the orientation, token 2 the column.
+    fn token_name(number: usize) -> Option<&'static str> {
+        Some(if number == 1 { "orientation" } else { "column" })
     }
 
     fn describe(&self, who: &str) -> String {
         match self {
-            Problem::Empty => piece_lines::no_header(HEADER),
-            Problem::Header { found } => piece_lines::not_the_header(found, HEADER),
-            Problem::Token {
-                number,
-                token,
-                what,
-                found,
-            } => {
-                let name = if *number == 1 {
-                    "orientation"
-                } else {
-                    "column"
-                };
-                piece_lines::bad_token(who, *number, token, Some(name), what, *found)
-            }
-            Problem::Missing { found } => format!(
+            OwnProblem::Missing { found } => format!(
                 "{who}: expected an orientation and a column, found {}",
                 match found {
                     0 => "an empty line".to_string(),
                     _ => "only one number".to_string(),
                 }
             ),
-            Problem::Extra { token } => {
+            OwnProblem::Extra { token } => {
                 format!("{who}, token 3 '{token}': a line holds only an orientation and a column")
             }
-            Problem::Orientation {
+            OwnProblem::Orientation {
                 orientation,
                 orientations,
             } => format!(
                 "{who}, token 1 '{orientation}': the piece has orientations 0 to {}",
                 orientations - 1
             ),
-            Problem::Column { column, last } => format!(
+            OwnProblem::Column { column, last } => format!(
                 "{who}, token 2 '{column}': in that orientation its leftmost column is 0 to {last}"
             ),
-            Problem::PastSequence { pieces } => piece_lines::past_sequence(who, *pieces),
-            Problem::AfterGameOver { piece, kind } => {
-                piece_lines::after_game_over(who, *piece, *kind, GAME_OVER)
-            }
         }
-    }
-}
-
-impl SequenceProblem for Problem {
-    fn past_sequence(pieces: usize) -> Problem {
-        Problem::PastSequence { pieces }
-    }
-
-    fn after_game_over(piece: usize, kind: Kind) -> Problem {
-        Problem::AfterGameOver { piece, kind }
     }
 }
 
@@ -164,12 +123,12 @@ impl fmt::Display for Record {
 fn parse_line(line: &str) -> Result<Placement, Problem> {
     let words: Vec<&str> = line.split_ascii_whitespace().collect();
     if words.len() < 2 {
-        return Err(Problem::Missing { found: words.len() });
+        return Err(Problem::Game(OwnProblem::Missing { found: words.len() }));
     }
     if let Some(extra) = words.get(2) {
-        return Err(Problem::Extra {
+        return Err(Problem::Game(OwnProblem::Extra {
             token: quote(extra),
-        });
+        }));
     }
     let number = |k: usize| {
         let word = words[k];

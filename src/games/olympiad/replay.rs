@@ -2,48 +2,20 @@
 //! --game olympiad` reports. [`Replay`] takes one placement at a time, so that `solve` checks
 //! each placement before it prints it.
 
-use super::record::{Placement, Problem, Record, RecordError, GAME_OVER};
+use super::record::{OwnProblem, Placement, Problem, Record, RecordError, GAME_OVER};
 use super::rules::{BadPlacement, Field, Kind, Outcome};
-use crate::kit::piece_lines::{source_line, Turns};
-use crate::kit::scorecard::{self, Reason, Scorecard};
+use crate::kit::piece_lines::{source_line, EndWords, PieceReplay, Turns};
+use crate::kit::scorecard::{ReplayReport, Scorecard};
 use serde::{Deserialize, Serialize};
-use std::fmt;
 
-/// How a replay ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum End {
-    /// Every piece of the sequence was placed.
-    SequenceEnded,
-    /// The record has fewer lines than the sequence has pieces: the game stops there.
-    RecordEnded,
-    /// This piece (1-based) came to rest with a cell above the field; it was not placed.
-    GameOver { piece: usize },
-}
+/// How a replay ended (the piece that ends the game comes to rest with a cell above the field; it is not placed).
+pub use crate::kit::piece_lines::End;
 
-impl fmt::Display for End {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.shared().text)
-    }
-}
-
-impl End {
-    /// The end in the terms every game shares, in the olympiad's words.
-    pub fn shared(self) -> scorecard::End {
-        match self {
-            End::SequenceEnded => {
-                scorecard::End::ran_out(Reason::SequenceEnded, "every piece of the sequence placed")
-            }
-            End::RecordEnded => {
-                scorecard::End::ran_out(Reason::RecordEnded, "the record ended before the sequence")
-            }
-            End::GameOver { piece } => scorecard::End::game_over(
-                Reason::ToppedOut,
-                piece as u64,
-                &format!("it {GAME_OVER}"),
-            ),
-        }
-    }
-}
+/// How the olympiad's replays end, in its words.
+pub const END_WORDS: EndWords = EndWords {
+    sequence_ended: "every piece of the sequence placed",
+    game_over: GAME_OVER,
+};
 
 /// What a valid record scores: the pieces placed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -58,22 +30,6 @@ pub struct Report {
     pub end: End,
     /// The field at the end.
     pub field: Field,
-}
-
-impl Report {
-    /// The summary `check --game olympiad` and `solve --game olympiad` print, ending in
-    /// `Score = N`.
-    pub fn summary(&self) -> String {
-        format!(
-            "pieces placed: {}\nlines: {}\nchain clears: {} (in {})\nend: {}\nScore = {}\n",
-            self.pieces_placed,
-            self.lines,
-            self.chains,
-            crate::kit::text::plural(self.chain_placements, "placement"),
-            self.end,
-            self.pieces_placed
-        )
-    }
 }
 
 /// A replay under way, one placement at a time.
@@ -105,16 +61,14 @@ impl<'a> Replay<'a> {
             .field
             .place(kind, orientation as usize, column as usize)
             .map_err(|bad| {
-                self.turns.error(
-                    line,
-                    match bad {
-                        BadPlacement::Orientation { orientations } => Problem::Orientation {
-                            orientation,
-                            orientations,
-                        },
-                        BadPlacement::Column { last } => Problem::Column { column, last },
+                let own = match bad {
+                    BadPlacement::Orientation { orientations } => OwnProblem::Orientation {
+                        orientation,
+                        orientations,
                     },
-                )
+                    BadPlacement::Column { last } => OwnProblem::Column { column, last },
+                };
+                self.turns.error(line, Problem::Game(own))
             })?;
         self.turns.played(outcome == Outcome::GameOver);
         if let Outcome::Placed(p) = outcome {
@@ -141,11 +95,7 @@ impl<'a> Replay<'a> {
 
     /// The report of the placements played.
     pub fn finish(self) -> Report {
-        let end = match self.turns.game_over() {
-            Some(piece) => End::GameOver { piece },
-            None if self.turns.sequence_ended() => End::SequenceEnded,
-            None => End::RecordEnded,
-        };
+        let end = self.turns.end();
         Report {
             pieces_placed: self.turns.placed(),
             lines: self.lines,
@@ -154,6 +104,15 @@ impl<'a> Replay<'a> {
             end,
             field: self.field,
         }
+    }
+}
+
+impl PieceReplay for Replay<'_> {
+    type Entry = Placement;
+    type Problem = Problem;
+
+    fn play_entry(&mut self, &placement: &Placement, line: usize) -> Result<bool, RecordError> {
+        Ok(self.play(placement, line)? == Outcome::GameOver)
     }
 }
 
@@ -177,23 +136,37 @@ pub fn parse_for(sequence: &[Kind], text: &str) -> Result<Record, RecordError> {
     Record::parse(text).map_err(|e| e.naming_kind(sequence))
 }
 
-impl Report {
+impl ReplayReport for Report {
     /// What the replay found, in the terms every game shares: the score is the pieces placed.
-    pub fn scorecard(&self) -> Scorecard {
+    fn scorecard(&self) -> Scorecard {
         Scorecard {
             score: self.pieces_placed as u64,
             pieces_placed: self.pieces_placed as u64,
             lines: self.lines,
-            end: self.end.shared(),
+            end: self.end.shared(&END_WORDS),
         }
     }
 
-    /// The olympiad's own fields of `--json`: the chains its clears made.
-    pub fn own(&self) -> Own {
-        Own {
+    /// The olympiad's own fields of `--json`: the chains its clears made ([`Own`]).
+    fn own(&self) -> serde_json::Value {
+        serde_json::json!(Own {
             chains: self.chains,
             chain_placements: self.chain_placements,
-        }
+        })
+    }
+
+    /// The summary `check --game olympiad` and `solve --game olympiad` print, ending in
+    /// `Score = N`.
+    fn summary(&self) -> String {
+        format!(
+            "pieces placed: {}\nlines: {}\nchain clears: {} (in {})\nend: {}\nScore = {}\n",
+            self.pieces_placed,
+            self.lines,
+            self.chains,
+            crate::kit::text::plural(self.chain_placements, "placement"),
+            self.end.shared(&END_WORDS).text,
+            self.pieces_placed
+        )
     }
 }
 

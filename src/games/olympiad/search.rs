@@ -9,7 +9,8 @@ use super::rules::Kind;
 use crate::kit::board::{Board, ROWS};
 use crate::kit::eval::Weights;
 use crate::kit::pending::Pending;
-use crate::kit::policy::{Policy, Ranking};
+use crate::kit::policy::Policy;
+use crate::kit::seam::{rest_of_game, Depth};
 use crate::search::{self, DepthStats, Game, Objective, Options, Run, Sink};
 
 /// The olympiad's default beam width: the olympiad's own.
@@ -80,23 +81,9 @@ impl<'a> Seam<'a> {
         kept: usize,
         board: Board,
     ) -> (Seam<'a>, Run<Board>) {
-        let rest = &sequence[kept.min(sequence.len())..];
-        let mut run = Run::whole_game(board, rest.len(), params.objective);
-        run.score = kept as u64;
-        (
-            Seam {
-                sequence: rest,
-                params,
-            },
-            run,
-        )
+        let (sequence, run) = rest_of_game(sequence, kept, board, kept as u64, params.objective);
+        (Seam { sequence, params }, run)
     }
-}
-
-/// What one depth places and how it ranks the children.
-pub struct Depth {
-    kind: Kind,
-    ranking: Ranking,
 }
 
 impl Game for Seam<'_> {
@@ -106,18 +93,9 @@ impl Game for Seam<'_> {
     type Scratch = Pending;
 
     fn depth(&self, depth: usize) -> Depth {
+        // Every child of a depth scores the same: the board alone ranks them.
         let no_endgame = Policy::no_endgame();
-        Depth {
-            kind: self.sequence[depth],
-            ranking: Ranking::at(
-                self.sequence,
-                depth,
-                self.sequence.len(),
-                0.0,
-                &self.params.weights,
-                &no_endgame,
-            ),
-        }
+        Depth::at(self.sequence, depth, 0.0, &self.params.weights, &no_endgame)
     }
 
     #[inline]

@@ -7,6 +7,7 @@ use super::mutate::{mutate, Grammar, Rng};
 use super::starts::browser_starts;
 use tetris_opt::games::browser;
 use tetris_opt::games::contest::rules::Kind;
+use tetris_opt::kit::scorecard::ReplayReport;
 use tetris_opt::kit::sequence::parse_sequence;
 use tetris_opt::kit::text::quote_at_most;
 

@@ -8,7 +8,7 @@ use super::mutate::{mutate, Grammar, Rng};
 use super::starts::olympiad_starts;
 use tetris_opt::games::contest::bitboard::{Board, ROWS};
 use tetris_opt::games::olympiad;
-use tetris_opt::kit::scorecard::Reason;
+use tetris_opt::kit::scorecard::{Reason, ReplayReport};
 use tetris_opt::kit::sequence::parse_sequence;
 
 pub(super) const OLYMPIAD: Grammar = Grammar {
@@ -54,7 +54,7 @@ fn check_olympiad_error(
     sequence: &[OlympiadKind],
     text: &str,
 ) -> Result<(), Finding> {
-    use olympiad::record::Problem;
+    use olympiad::record::{OwnProblem, Problem};
     let message = e.to_string();
     one_visible_line(&message)?;
     if message != format!("line {}: {}", e.line, e.message())
@@ -132,12 +132,14 @@ fn check_olympiad_error(
     };
     match &e.problem {
         Problem::Token { number, token, .. } if (1..=2).contains(number) => named(*number, token),
-        Problem::Extra { token } => named(3, token),
-        Problem::Missing { found } if *found == words.len() && *found < 2 => Ok(()),
-        Problem::Orientation {
+        Problem::Game(OwnProblem::Extra { token }) => named(3, token),
+        Problem::Game(OwnProblem::Missing { found }) if *found == words.len() && *found < 2 => {
+            Ok(())
+        }
+        Problem::Game(OwnProblem::Orientation {
             orientation,
             orientations,
-        } => {
+        }) => {
             let real = kind.map(olympiad::rules::orientations);
             if real != Some(*orientations) || usize::from(*orientation) < *orientations {
                 return wrong(format!(
@@ -146,7 +148,7 @@ fn check_olympiad_error(
             }
             named(1, &orientation.to_string())
         }
-        Problem::Column { column, last } => {
+        Problem::Game(OwnProblem::Column { column, last }) => {
             let o = words.first().and_then(|w| w.parse::<usize>().ok());
             let width = kind
                 .zip(o)
@@ -187,7 +189,7 @@ fn check_olympiad_report(
     };
     if !ends_right {
         return wrong(format!(
-            "{placed} pieces placed by {lines} lines of {} pieces, the end: {}",
+            "{placed} pieces placed by {lines} lines of {} pieces, the end: {:?}",
             sequence.len(),
             report.end
         ));
