@@ -7,7 +7,6 @@
 //! on the clock), but the widths it chose are reported as a schedule, and the same schedule
 //! given back without the budget replays the same record exactly.
 
-use crate::checkpoint::PlanState;
 use std::fmt;
 use std::str::FromStr;
 use std::time::Instant;
@@ -387,6 +386,21 @@ impl<'a> WidthPlan<'a> {
     pub fn changes(self) -> Schedule {
         Schedule(self.changes)
     }
+}
+
+/// The width plan's position ([`WidthPlan`]), as a snapshot holds it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct PlanState {
+    pub width: usize,
+    /// Scheduled changes already made.
+    pub scheduled: usize,
+    pub changes: Vec<(usize, usize)>,
+    pub segment: (f64, u64),
+    /// The budget's next re-choice, its measurement's first depth, and the first estimate
+    /// that found width 1 too slow (depth, seconds at width 1, the search's seconds).
+    pub due: usize,
+    pub since: usize,
+    pub late: Option<(usize, f64, f64)>,
 }
 
 #[cfg(test)]
