@@ -10,8 +10,8 @@ use tetris_opt::games::contest::bitboard::{self, Board};
 use tetris_opt::games::contest::movegen::{placements, Placements};
 use tetris_opt::games::contest::rules::{Kind, Rules};
 use tetris_opt::games::contest::search::{beam_search, Params};
+use tetris_opt::games::contest::{contest_sequence, CONTEST_SEED};
 use tetris_opt::kit::eval::{evaluate, evaluate_batch, Batch, Weights, BATCH};
-use tetris_opt::kit::sequence::{contest_sequence, CONTEST_SEED};
 use tetris_opt::search::{Options, Width};
 
 fn main() {

@@ -5,12 +5,19 @@ use tetris_kit::piece::Kind;
 
 /// `gen`'s options of the games played on a sequence file: which sequence to draw.
 #[derive(clap::Args, Debug)]
-pub struct GenOptions {
-    /// Seed of the generator.
-    #[arg(long, default_value_t = tetris_kit::sequence::CONTEST_SEED)]
-    pub seed: u64,
+pub struct GenArgs {
+    /// Seed of the generator (default: the game's own; the file's first line names the seed).
+    #[arg(long)]
+    seed: Option<u64>,
     /// Number of pieces.
     #[arg(long, default_value_t = 10_000)]
+    count: usize,
+}
+
+/// `gen`'s options as a game reads them: the seed given, or the game's default.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GenOptions {
+    pub seed: u64,
     pub count: usize,
 }
 
@@ -18,10 +25,21 @@ pub struct GenOptions {
 const MAX_COUNT: usize = 100_000_000;
 
 impl GenOptions {
-    /// The options as given (`gen`'s command line holds them wherever a game added them).
-    pub fn read(matches: &clap::ArgMatches) -> Result<GenOptions, CliError> {
-        let options = <GenOptions as clap::FromArgMatches>::from_arg_matches(matches)
+    /// The options a game adds to `gen`'s command ([`GenArgs`]). Games share them, so the
+    /// seed's default is each game's, given to [`GenOptions::read`].
+    pub fn augment_args(options: clap::Command) -> clap::Command {
+        <GenArgs as clap::Args>::augment_args(options)
+    }
+
+    /// The options as given (`gen`'s command line holds them wherever a game added them),
+    /// `default_seed` where no seed is.
+    pub fn read(matches: &clap::ArgMatches, default_seed: u64) -> Result<GenOptions, CliError> {
+        let args = <GenArgs as clap::FromArgMatches>::from_arg_matches(matches)
             .map_err(|e| CliError::usage(e.to_string()))?;
+        let options = GenOptions {
+            seed: args.seed.unwrap_or(default_seed),
+            count: args.count,
+        };
         if options.count == 0 {
             return Err(CliError::usage("--count must be at least 1"));
         }

@@ -200,6 +200,9 @@ pub struct Browser;
 /// The browser game's entry in the registry.
 pub const GAME: Browser = Browser;
 
+/// `gen`'s seed where `--seed` names none.
+const GEN_SEED: u64 = 12358;
+
 impl GameCli for Browser {
     fn id(&self) -> &'static str {
         "browser"
@@ -232,7 +235,7 @@ impl GameCli for Browser {
         GenOptions::augment_args(options)
     }
     fn generate(&self, matches: &clap::ArgMatches) -> Result<String, CliError> {
-        let o = GenOptions::read(matches)?;
+        let o = GenOptions::read(matches, GEN_SEED)?;
         let pieces = crate::games::browser::sequence(o.seed, o.count);
         Ok(GenOptions::file(
             &pieces,

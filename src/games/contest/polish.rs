@@ -144,12 +144,12 @@ pub fn polish(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::contest::contest_sequence;
     use crate::games::contest::record::Token;
     use crate::games::contest::replay::replay;
     use crate::games::contest::rules::Rules;
     use crate::games::contest::solve::record_for;
     use crate::kit::policy::{Policy, DEFAULT_SCORE_WEIGHT};
-    use crate::kit::sequence::contest_sequence;
     use crate::search::Width;
 
     fn params(beam_width: usize) -> Params {

@@ -5,6 +5,7 @@
 //! its answer and the ranking a search takes unless told otherwise ([`RankingParams`]).
 
 use super::bitboard::Board;
+use super::fluid::fill_costs;
 use super::movegen::{placements_with, Placement, Placements};
 use super::rules::{Kind, Rules};
 use crate::kit::eval::Weights;
@@ -60,11 +61,18 @@ impl RankingParams {
             },
             Objective::Survive => RankingParams {
                 score_weight: SURVIVE_SCORE_WEIGHT,
-                weights: Weights::survive(),
+                weights: survive_weights(),
                 policy: Policy::no_endgame(),
             },
         }
     }
+}
+
+/// The weights tuned for survival on the contest's rules: the most pieces placed on long
+/// generated sequences, points left out (see `tune --objective survive`).
+pub fn survive_weights() -> Weights {
+    Weights::from_json(include_str!("../../../weights/contest-survive.json"))
+        .expect("weights/contest-survive.json is valid")
 }
 
 /// A game already under way: the board and score after its first `index` pieces, from which
@@ -106,8 +114,7 @@ impl<'a> Seam<'a> {
         let first = params.start.index;
         let rest = searched(sequence, params);
         let depths = (params.rules.pieces_to_place(sequence.len())).saturating_sub(first);
-        let fill =
-            (params.policy.fill_plan.as_ref()).map(|plan| FillCosts::contest(plan, rest, depths));
+        let fill = (params.policy.fill_plan.as_ref()).map(|plan| fill_costs(plan, rest, depths));
         let game = Seam {
             sequence: rest,
             first,

@@ -158,6 +158,9 @@ pub struct Olympiad;
 /// The olympiad's entry in the registry.
 pub const GAME: Olympiad = Olympiad;
 
+/// `gen`'s seed where `--seed` names none.
+const GEN_SEED: u64 = 12358;
+
 impl GameCli for Olympiad {
     fn id(&self) -> &'static str {
         "olympiad"
@@ -193,7 +196,7 @@ impl GameCli for Olympiad {
         GenOptions::augment_args(options)
     }
     fn generate(&self, matches: &clap::ArgMatches) -> Result<String, CliError> {
-        let o = GenOptions::read(matches)?;
+        let o = GenOptions::read(matches, GEN_SEED)?;
         let pieces = crate::games::olympiad::sequence(o.seed, o.count);
         let how = format!("--game olympiad --seed {} --count {}", o.seed, o.count);
         Ok(GenOptions::file(&pieces, &how))

@@ -4,11 +4,11 @@
 //! line the plain engine scores as claimed. The same search under `mpirun` is held to these in
 //! `tests/it/all_games/mpi_cli.rs`.
 
+use tetris_opt::games::contest::contest_sequence;
 use tetris_opt::games::contest::movegen::Placement;
 use tetris_opt::games::contest::rules::{Kind, Rules};
 use tetris_opt::games::contest::search::{beam_search, Params};
 use tetris_opt::games::contest::solve::record_for;
-use tetris_opt::kit::sequence::{generate, Distribution};
 use tetris_opt::search::comm::run_local;
 use tetris_opt::search::{Comm, Objective, Options, Processes, Width};
 
@@ -81,7 +81,7 @@ fn lines(sequence: &[Kind], params: &Params) -> Vec<(Vec<Placement>, u64)> {
 #[test]
 fn every_process_count_gives_one_line_that_replays_to_its_score() {
     for (seed, width, pieces) in [(1, 1, 200), (2, 7, 300), (3, 64, 300), (4, 300, 200)] {
-        let sequence = generate(Distribution::Contest, seed, pieces);
+        let sequence = contest_sequence(seed, pieces);
         let params = params(width, Objective::Score);
         let one = lines(&sequence, &params);
         let (line, score) = &one[0];

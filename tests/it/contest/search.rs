@@ -2,6 +2,7 @@
 //! builds replays to the score it claims, whatever the thread count, width schedule or start.
 
 use tetris_opt::games::contest::bitboard::{self, Board, ContestBoard};
+use tetris_opt::games::contest::contest_sequence;
 use tetris_opt::games::contest::movegen::Placement;
 use tetris_opt::games::contest::movegen::{self};
 use tetris_opt::games::contest::replay::{replay, End};
@@ -10,7 +11,7 @@ use tetris_opt::games::contest::rules::{self, Field, Kind};
 use tetris_opt::games::contest::search::{beam_search, input_bytes, Params};
 use tetris_opt::games::contest::solve::{record_for, record_from, start_from};
 use tetris_opt::kit::fluid::{FillPlan, FillValues};
-use tetris_opt::kit::sequence::{contest_sequence, generate, Distribution};
+use tetris_opt::kit::sequence::{generate, Distribution};
 use tetris_opt::search::width::{SpeedModel, TimeBudget};
 use tetris_opt::search::{Line, Options, Width};
 

@@ -19,7 +19,7 @@ pub use tune::tune_main;
 use crate::cli::registry::{Check, GameCli, Solve};
 use crate::cli::sequence::GenOptions;
 use crate::cli::{CliError, Pictures};
-use crate::kit::sequence::{generate, Distribution};
+use crate::games::contest::sequence::{generate, Distribution, CONTEST_SEED};
 use clap::{Args as _, FromArgMatches};
 
 /// The contest's game in the binaries' registry.
@@ -36,7 +36,7 @@ struct OwnGenArgs {
     distribution: DistributionArg,
 }
 
-/// `--distribution`: the kit's [`Distribution`], as the command line names it.
+/// `--distribution`: [`Distribution`], as the command line names it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 enum DistributionArg {
     /// The contest's linear congruential generator (weights 2,3,3,4,5,6,6 out of 29).
@@ -77,13 +77,13 @@ impl GameCli for Contest {
         })
     }
     fn check(&self, run: &Check, matches: &clap::ArgMatches) -> Result<(), CliError> {
-        check::check(run.args, matches)
+        check::check(run, matches)
     }
     fn gen_options(&self, options: clap::Command) -> clap::Command {
         OwnGenArgs::augment_args(GenOptions::augment_args(options))
     }
     fn generate(&self, matches: &clap::ArgMatches) -> Result<String, CliError> {
-        let o = GenOptions::read(matches)?;
+        let o = GenOptions::read(matches, CONTEST_SEED)?;
         let own =
             OwnGenArgs::from_arg_matches(matches).map_err(|e| CliError::usage(e.to_string()))?;
         let (distribution, name) = match own.distribution {
