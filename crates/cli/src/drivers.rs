@@ -74,6 +74,7 @@ pub fn solve_to(
         comm,
         command_line: &command_line,
         output,
+        games,
     };
     game.solve(&run, &matches)
 }
@@ -145,7 +146,7 @@ pub fn check(
         return Ok(());
     };
     let args = CheckArgs::from_arg_matches(&matches).map_err(|e| clap_error(&e))?;
-    game.check(&Check { args: &args }, &matches)
+    game.check(&Check { args: &args, games }, &matches)
 }
 
 /// `gen`'s `main`.
@@ -216,6 +217,7 @@ pub fn play(
     let html = game.page(&Play {
         sequence: &sequence,
         compare: compare.as_deref(),
+        games,
     })?;
     write_page(output.as_deref(), html)
 }

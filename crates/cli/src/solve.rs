@@ -89,6 +89,8 @@ pub struct Shared<'a> {
     pub from: Option<(&'a Path, usize)>,
     /// The command line as given (the program's name first), for the resume command.
     pub command_line: &'a [OsString],
+    /// The games the binary plays, this one among them: for what names another game.
+    pub games: &'a [&'a dyn GameCli],
 }
 
 impl Shared<'_> {
@@ -152,6 +154,7 @@ impl Solve<'_> {
             eval: &self.eval,
             from: (self.args.from_record.as_deref()).zip(self.args.from_piece),
             command_line: self.command_line,
+            games: self.games,
         };
         pipeline(game, &shared, options, self.comm, (self.output)())
     }

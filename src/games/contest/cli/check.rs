@@ -3,7 +3,7 @@
 
 use super::options::{other_games_record, RulesOptions};
 use super::GAME;
-use crate::cli::registry::{CheckArgs, GameCli};
+use crate::cli::registry::{Check, CheckArgs, GameCli};
 use crate::cli::report::{misfit_hint, print_check, write_check, Checked};
 use crate::cli::{read_sequence, read_text, verdict, write_file};
 use crate::cli::{refuse_overwriting, refuse_stdin_twice, refuse_stdout};
@@ -42,6 +42,8 @@ pub const JUDGE_HELP: &str = "Check by the contest web replay's rules: a piece l
 /// `check`'s options as the contest's game reads them: every game's, and its own.
 struct Args<'a> {
     common: &'a CheckArgs,
+    /// The games the binary plays, for a record of another.
+    games: &'a [&'a dyn GameCli],
     rules: RulesOptions,
     contest: OwnCheckArgs,
     pictures: Pictures,
@@ -54,11 +56,12 @@ impl std::ops::Deref for Args<'_> {
     }
 }
 
-/// The contest's check of `args`, with the options in `matches`.
-pub fn check(args: &CheckArgs, matches: &clap::ArgMatches) -> Result<(), CliError> {
+/// The contest's check of `given`, with the options in `matches`.
+pub fn check(given: &Check, matches: &clap::ArgMatches) -> Result<(), CliError> {
     let parsed = |e: clap::Error| CliError::usage(e.to_string());
     let args = Args {
-        common: args,
+        common: given.args,
+        games: given.games,
         rules: RulesOptions::from_arg_matches(matches).map_err(parsed)?,
         contest: OwnCheckArgs::from_arg_matches(matches).map_err(parsed)?,
         pictures: Pictures::read(matches),
@@ -95,7 +98,7 @@ fn run(args: &Args) -> Result<(), CliError> {
     }
     let sequence = read_sequence(&args.input)?;
     let text = read_text(record_path, "record file")?;
-    if let Some(message) = other_games_record(record_path, &text) {
+    if let Some(message) = other_games_record(args.games, record_path, &text) {
         // A record of another game is an invalid record of this one, as every game's check
         // says (exit 1), naming the game.
         return print_check(GAME.id(), args.json, Err(&message));

@@ -108,12 +108,14 @@ pub fn polish_main(games: &[&dyn GameCli]) -> std::process::ExitCode {
     if let Err(e) = crate::cli::refuse_closed_stdout("the record") {
         return exit_code(Err(e));
     }
-    let command = CONTEST_HELP.iter().fold(Args::command(), |c, &(id, help)| {
-        c.mut_arg(id, |a| a.help(help).long_help(None::<&str>))
-    });
+    let command = CONTEST_HELP
+        .iter()
+        .fold(GameArg::taking(Args::command(), games), |c, &(id, help)| {
+            c.mut_arg(id, |a| a.help(help).long_help(None::<&str>))
+        });
     let matches = command.get_matches();
     let args = Args::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
-    exit_code(only_game(games, "contest", &args.game.game).and_then(|()| run(&args)))
+    exit_code(only_game(games, "contest", &args.game.game).and_then(|()| run(&args, games)))
 }
 
 /// `--pieces` refused: a stretch of a record is --from/--to.
@@ -127,7 +129,7 @@ fn refuse_pieces(args: &Args) -> Result<(), CliError> {
     }
 }
 
-fn run(args: &Args) -> Result<(), CliError> {
+fn run(args: &Args, games: &[&dyn GameCli]) -> Result<(), CliError> {
     refuse_pieces(args)?;
     check_width("--beam-width", args.beam_width)?;
     check_range(args.from, args.to).map_err(|e| CliError::usage(format!("--from/--to: {e}")))?;
@@ -148,7 +150,7 @@ fn run(args: &Args) -> Result<(), CliError> {
     let cap = args.width.cap(widest);
     (args.search).check_memory_capped(cap, widest, BYTES_PER_STATE, 0)?;
     let sequence = read_sequence(&args.input)?;
-    let record = read_record(&args.record)?;
+    let record = read_record(games, &args.record)?;
     let objective = args.search.objective_or(Objective::Score);
     let ranking = super::options::ranking(&args.eval, objective)?;
     let pieces = record.piece_count();

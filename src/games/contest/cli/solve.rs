@@ -48,7 +48,7 @@ impl Solver for Contest {
         let ranking = ranking(run.eval, objective)?;
         let (start, kept) = match run.from {
             Some((path, pieces)) => {
-                let record = read_record(path)?;
+                let record = read_record(run.games, path)?;
                 // A record too short for the pieces to keep does not replay that far either.
                 start_from(&sequence, &record, pieces, rules)
                     .map_err(|e| run.from_record_invalid(e))?

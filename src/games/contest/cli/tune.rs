@@ -107,7 +107,7 @@ struct Args {
 
 /// `tune`'s `main`: the contest's game alone of `games`, the only one it plays.
 pub fn tune_main(games: &[&dyn GameCli]) -> std::process::ExitCode {
-    let matches = Args::command().get_matches();
+    let matches = GameArg::taking(Args::command(), games).get_matches();
     let args = Args::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     exit_code(only_game(games, "contest", &args.game.game).and_then(|()| run(&args)))
 }
