@@ -57,6 +57,12 @@ pub trait GameCli: Sync {
             self.name()
         )))
     }
+    /// What another game's reader adds to its error where the first line it found (as it
+    /// quotes it) is a record of this game: whose record it is and how to check it
+    /// (`NES Tetris: check it with `check --game nes RECORD``). `None` for any other line.
+    fn record_hint(&self, _first_line: &str) -> Option<&'static str> {
+        None
+    }
 }
 
 /// A binary's command line with the options of every game in a list.

@@ -6,7 +6,7 @@
 //! stay the game's.
 
 use super::piece::Kind;
-use super::text::{describe_char, lines_after_header, other_game_hint, Problem, RecordError};
+use super::text::{describe_char, lines_after_header, Problem, RecordError};
 use std::fmt;
 
 /// The 1-based line of the text that piece `index` (0-based) stands on in a record written
@@ -65,11 +65,11 @@ pub fn no_header(header: &str) -> String {
     format!("the record has no `{header}` line (it is empty or all comments)")
 }
 
-/// The message of a first line that is not `header`: `found` as the reader quotes it, and
-/// the game it names where it is another game's header.
+/// The message of a first line that is not `header`: `found` as the reader quotes it (the
+/// binaries add the game it names where it is another game's record:
+/// [`Problem::first_line`]).
 pub fn not_the_header(found: &str, header: &str) -> String {
-    let hint = other_game_hint(found, header);
-    format!("the first line must be `{header}`, found '{found}'{hint}")
+    format!("the first line must be `{header}`, found '{found}'")
 }
 
 /// The message of a token a line's reader refuses: `who` the piece, `name` what the token

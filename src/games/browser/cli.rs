@@ -234,6 +234,10 @@ impl GameCli for Browser {
     fn gen_options(&self, options: clap::Command) -> clap::Command {
         GenOptions::augment_args(options)
     }
+    fn record_hint(&self, first_line: &str) -> Option<&'static str> {
+        (first_line == HEADER)
+            .then_some("the browser game: check it with `check --game browser SEQUENCE RECORD`")
+    }
     fn generate(&self, matches: &clap::ArgMatches) -> Result<String, CliError> {
         let o = GenOptions::read(matches, GEN_SEED)?;
         let pieces = crate::games::browser::sequence(o.seed, o.count);
@@ -255,8 +259,10 @@ impl PlainCheck for Browser {
     type Report = Report;
 
     fn check(sequence: &[Kind], text: &str, file: &str) -> Result<Report, Invalid> {
-        let record = Record::parse(text)
-            .map_err(|e| Invalid::unparsed(e.naming_kind(sequence).located(file)))?;
+        let record = Record::parse(text).map_err(|e| {
+            let e = e.naming_kind(sequence);
+            Invalid::unparsed(e.located(file), e.first_line())
+        })?;
         replay(sequence, &record).map_err(|e| Invalid::unplayed(e.located(file), e.piece))
     }
     fn checked(report: &Report) -> Checked {
@@ -266,8 +272,10 @@ impl PlainCheck for Browser {
             summary: report.summary(),
         }
     }
-    fn page(sequence: &[Kind], text: &str, file: &str) -> Option<String> {
-        Some(crate::games::browser::film::page(sequence, text, file))
+    fn page(sequence: &[Kind], text: &str, file: &str, hint: &str) -> Option<String> {
+        Some(crate::games::browser::film::page(
+            sequence, text, file, hint,
+        ))
     }
 }
 
@@ -282,7 +290,11 @@ fn page(run: &Play) -> Result<String, CliError> {
             let text = read_text(path, "record file")?;
             let file = path.display().to_string();
             check_text(&sequence, &text).map_err(|e| CliError {
-                message: format!("--compare: {}", e.located(&file)),
+                message: format!(
+                    "--compare: {}{}",
+                    e.located(&file),
+                    crate::cli::another_games_hint(run.games, e.first_line())
+                ),
                 code: EXIT_INVALID,
             })?;
             Some(text)

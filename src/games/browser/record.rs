@@ -89,6 +89,13 @@ impl crate::kit::text::Problem for Problem {
         }
     }
 
+    fn first_line(&self) -> Option<&str> {
+        match self {
+            Problem::Header { found } => Some(found),
+            _ => None,
+        }
+    }
+
     fn describe(&self, who: &str) -> String {
         match self {
             Problem::Empty => piece_lines::no_header(HEADER),

@@ -195,6 +195,10 @@ impl GameCli for Olympiad {
     fn gen_options(&self, options: clap::Command) -> clap::Command {
         GenOptions::augment_args(options)
     }
+    fn record_hint(&self, first_line: &str) -> Option<&'static str> {
+        (first_line == HEADER)
+            .then_some("the olympiad's game: check it with `check --game olympiad SEQUENCE RECORD`")
+    }
     fn generate(&self, matches: &clap::ArgMatches) -> Result<String, CliError> {
         let o = GenOptions::read(matches, GEN_SEED)?;
         let pieces = crate::games::olympiad::sequence(o.seed, o.count);
@@ -209,7 +213,8 @@ impl PlainCheck for Olympiad {
     type Report = Report;
 
     fn check(sequence: &[Kind], text: &str, file: &str) -> Result<Report, Invalid> {
-        let record = parse_for(sequence, text).map_err(|e| Invalid::unparsed(e.located(file)))?;
+        let record = parse_for(sequence, text)
+            .map_err(|e| Invalid::unparsed(e.located(file), e.first_line()))?;
         replay(sequence, &record).map_err(|e| Invalid::unplayed(e.located(file), e.piece))
     }
     fn checked(report: &Report) -> Checked {
@@ -219,8 +224,8 @@ impl PlainCheck for Olympiad {
             summary: report.summary(),
         }
     }
-    fn page(sequence: &[Kind], text: &str, file: &str) -> Option<String> {
+    fn page(sequence: &[Kind], text: &str, file: &str, hint: &str) -> Option<String> {
         let record = parse_for(sequence, text);
-        Some(film::page(sequence, record.as_ref(), file))
+        Some(film::page(sequence, record.as_ref(), file, hint))
     }
 }

@@ -12,8 +12,14 @@ use crate::kit::piece_lines::source_line;
 use crate::kit::text::grouped_plural;
 
 /// The page for `record` on `sequence`, or for the error of a text that is no record; `name`
-/// is the record's path as the user gave it.
-pub fn page(sequence: &[Kind], record: Result<&Record, &RecordError>, name: &str) -> String {
+/// is the record's path as the user gave it, and `hint` what follows the error (the game whose
+/// record it is, where another's).
+pub fn page(
+    sequence: &[Kind],
+    record: Result<&Record, &RecordError>,
+    name: &str,
+    hint: &str,
+) -> String {
     let mut film = Film::new();
     let mut kinds = String::new();
     let mut replay = Replay::new(sequence);
@@ -61,7 +67,7 @@ pub fn page(sequence: &[Kind], record: Result<&Record, &RecordError>, name: &str
     kinds.extend(sequence[kinds.len()..].iter().take(8).map(|k| k.letter()));
     let report = replay.finish();
     let summary = match &error {
-        Some(e) => format!("invalid record: {}", e.located(name)),
+        Some(e) => format!("invalid record: {}{hint}", e.located(name)),
         None => format!(
             "The olympiad's game: {} placed, {}, {}; {}",
             grouped_plural(report.pieces_placed as u64, "piece"),

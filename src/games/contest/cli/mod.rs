@@ -82,6 +82,11 @@ impl GameCli for Contest {
     fn gen_options(&self, options: clap::Command) -> clap::Command {
         OwnGenArgs::augment_args(GenOptions::augment_args(options))
     }
+    fn record_hint(&self, first_line: &str) -> Option<&'static str> {
+        // The contest's record is one line of comma-separated moves, each piece from an `N`.
+        (first_line == "N" || first_line.starts_with("N,"))
+            .then_some("the contest's game: check it with `check SEQUENCE RECORD`, without --game")
+    }
     fn generate(&self, matches: &clap::ArgMatches) -> Result<String, CliError> {
         let o = GenOptions::read(matches, CONTEST_SEED)?;
         let own =

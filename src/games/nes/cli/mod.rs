@@ -86,6 +86,7 @@ impl GameCli for Nes {
         refuse_overwriting("--html", html, &inputs)?;
         refuse_same_output(&[("--fm2", fm2), ("--html", html)])?;
         check::check(&check::CheckOptions {
+            games: run.games,
             record: &args.input,
             json: args.json,
             trace: pictures.trace,
@@ -96,6 +97,9 @@ impl GameCli for Nes {
     }
     fn gen_options(&self, options: clap::Command) -> clap::Command {
         OwnGenArgs::augment_args(options)
+    }
+    fn record_hint(&self, first_line: &str) -> Option<&'static str> {
+        (first_line == "game nes").then_some("NES Tetris: check it with `check --game nes RECORD`")
     }
     fn generate(&self, matches: &clap::ArgMatches) -> Result<String, CliError> {
         let own =
