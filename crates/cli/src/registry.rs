@@ -63,6 +63,21 @@ pub trait GameCli: Sync {
     fn record_hint(&self, _first_line: &str) -> Option<&'static str> {
         None
     }
+    /// What `solve --help` says of this game's `--from-record`, where it differs from every
+    /// game's (`NES: the record names its start, ...`).
+    fn from_record_help(&self) -> Option<&'static str> {
+        None
+    }
+    /// What `check --help` says of this game's errors, where they are not the file and line
+    /// first that the records of lines get (a sentence or more).
+    fn check_errors_help(&self) -> Option<&'static str> {
+        None
+    }
+    /// What `gen` prints with no options, where this game is the default (`the contest
+    /// sequence`).
+    fn gen_help(&self) -> Option<&'static str> {
+        None
+    }
 }
 
 /// A binary's command line with the options of every game in a list.

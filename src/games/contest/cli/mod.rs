@@ -87,6 +87,17 @@ impl GameCli for Contest {
         (first_line == "N" || first_line.starts_with("N,"))
             .then_some("the contest's game: check it with `check SEQUENCE RECORD`, without --game")
     }
+    fn check_errors_help(&self) -> Option<&'static str> {
+        Some(
+            "The contest's is of the form `piece N (token T 'X'): message` (N counts from 1 and \
+             is the piece the token belongs to; T is the token's position in the record), e.g. \
+             `error: piece 2 (token 5 'X3'): expected N, L, R, D or C, found 'X'`; an empty \
+             record, with no token to name, gets `error: piece 1: the record is empty`.",
+        )
+    }
+    fn gen_help(&self) -> Option<&'static str> {
+        Some("the contest sequence")
+    }
     fn generate(&self, matches: &clap::ArgMatches) -> Result<String, CliError> {
         let o = GenOptions::read(matches, CONTEST_SEED)?;
         let own =

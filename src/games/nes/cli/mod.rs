@@ -98,6 +98,9 @@ impl GameCli for Nes {
     fn gen_options(&self, options: clap::Command) -> clap::Command {
         OwnGenArgs::augment_args(options)
     }
+    fn from_record_help(&self) -> Option<&'static str> {
+        Some("NES: the record names its start, so --start-level and --title-wait may be left out")
+    }
     fn record_hint(&self, first_line: &str) -> Option<&'static str> {
         (first_line == "game nes").then_some("NES Tetris: check it with `check --game nes RECORD`")
     }
