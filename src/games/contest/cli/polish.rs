@@ -15,7 +15,7 @@ use crate::games::contest::rules::Kind;
 use crate::games::contest::search::{Params, UnderWay, BYTES_PER_STATE};
 use crate::say;
 
-use crate::search::Objective;
+use crate::search::{Objective, Width};
 use clap::{CommandFactory, FromArgMatches, Parser};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -159,10 +159,7 @@ fn run(args: &Args, games: &[&dyn GameCli]) -> Result<(), CliError> {
         .width
         .width(args.beam_width, to.saturating_sub(args.from))?;
     let params = Params {
-        width,
-        score_weight: ranking.score_weight,
-        weights: ranking.weights,
-        policy: ranking.policy,
+        ranking,
         rules,
         start: UnderWay::default(),
         objective,
@@ -176,7 +173,7 @@ fn run(args: &Args, games: &[&dyn GameCli]) -> Result<(), CliError> {
         args.search.print_estimate(widest, BYTES_PER_STATE);
     }
     let began = Instant::now();
-    let polished = pool.install(|| search(args, &sequence, &record, &params, to))?;
+    let polished = pool.install(|| search(args, &sequence, &record, (&params, &width), to))?;
     let search_seconds = began.elapsed().as_secs_f64();
     print_record(&polished.record)?;
     let seconds = (search_seconds, began.elapsed().as_secs_f64());
@@ -188,19 +185,26 @@ fn search(
     args: &Args,
     sequence: &[Kind],
     record: &Record,
-    params: &Params,
+    (params, width): (&Params, &Width),
     to: usize,
 ) -> Result<Polished, CliError> {
     let total = to.saturating_sub(args.from) as u64;
     let mut progress = Progress::new("piece", Some(total), args.quiet, args.progress_every);
     let mut warned = false;
-    let result = polish(sequence, record, params, (args.from, args.to), &mut |s| {
-        progress.update(s.pieces as u64, "");
-        if let Some(late) = s.late.filter(|_| !warned) {
-            progress.note(&late_warning(&late, args.from));
-            warned = true;
-        }
-    });
+    let result = polish(
+        sequence,
+        record,
+        params,
+        width,
+        (args.from, args.to),
+        &mut |s| {
+            progress.update(s.pieces as u64, "");
+            if let Some(late) = s.late.filter(|_| !warned) {
+                progress.note(&late_warning(&late, args.from));
+                warned = true;
+            }
+        },
+    );
     progress.finish();
     result.map_err(|e| match e {
         PolishError::Invalid(_) => CliError {
