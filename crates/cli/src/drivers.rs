@@ -91,7 +91,10 @@ pub fn solve_command<'g>(games: &'g [&'g dyn GameCli]) -> GameCommand<'g> {
         super::registry::listed(&widths.iter().map(String::as_str).collect::<Vec<_>>())
     );
     let ids: Vec<&str> = games.iter().map(|g| g.id()).collect();
-    let notes: Vec<&str> = games.iter().filter_map(|g| g.from_record_help()).collect();
+    let notes: Vec<&str> = games
+        .iter()
+        .filter_map(|g| g.solve_from_record_help())
+        .collect();
     let notes = if notes.is_empty() {
         String::new()
     } else {

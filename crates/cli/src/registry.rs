@@ -65,7 +65,7 @@ pub trait GameCli: Sync {
     }
     /// What `solve --help` says of this game's `--from-record`, where it differs from every
     /// game's (`NES: the record names its start, ...`).
-    fn from_record_help(&self) -> Option<&'static str> {
+    fn solve_from_record_help(&self) -> Option<&'static str> {
         None
     }
     /// What `check --help` says of this game's errors, where they are not the file and line

@@ -98,7 +98,7 @@ impl GameCli for Nes {
     fn gen_options(&self, options: clap::Command) -> clap::Command {
         OwnGenArgs::augment_args(options)
     }
-    fn from_record_help(&self) -> Option<&'static str> {
+    fn solve_from_record_help(&self) -> Option<&'static str> {
         Some("NES: the record names its start, so --start-level and --title-wait may be left out")
     }
     fn record_hint(&self, first_line: &str) -> Option<&'static str> {
