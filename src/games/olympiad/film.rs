@@ -5,7 +5,7 @@
 //! it fails at, and a text that is no record shows its error over the empty field.
 
 use super::record::{Placement, Record, RecordError};
-use super::replay::Replay;
+use super::replay::{Replay, Report};
 use super::rules::{cells, orientations, Kind, Outcome, HEIGHT, WIDTH};
 use crate::kit::film::{Film, FilmPiece, GamePage, Spawn, NEXT_SHOWN};
 use crate::kit::piece_lines::source_line;
@@ -68,13 +68,7 @@ pub fn page(
     let report = replay.finish();
     let summary = match &error {
         Some(e) => format!("invalid record: {}{hint}", e.located(name)),
-        None => format!(
-            "The olympiad's game: {} placed, {}, {}; {}",
-            grouped_plural(report.pieces_placed as u64, "piece"),
-            grouped_plural(report.lines, "line"),
-            grouped_plural(report.chains, "chain clear"),
-            report.end
-        ),
+        None => summary(&report),
     };
     let file = std::path::Path::new(name)
         .file_name()
@@ -96,6 +90,17 @@ pub fn page(
         locked_at: "orientation {state}, column {x}",
         error: None,
     })
+}
+
+/// The page's line for a valid record.
+fn summary(report: &Report) -> String {
+    format!(
+        "The olympiad's game: {} placed, {}, {}; {}",
+        grouped_plural(report.pieces_placed as u64, "piece"),
+        grouped_plural(report.lines, "line"),
+        grouped_plural(report.chains, "chain clear"),
+        report.end
+    )
 }
 
 /// A frame's text: the placement, then what it removed and what fell.
