@@ -2,6 +2,7 @@
 //! run as the game's side of the registry ([`super::registry::GameCli`]) receives it.
 
 use super::options::{SearchOptions, WidthOptions};
+use super::registry::Entry;
 use std::ffi::OsString;
 use std::path::PathBuf;
 use tetris_search::Comm;
@@ -83,6 +84,8 @@ pub struct Solve<'a> {
     pub given: Given,
     /// Where the record goes (standard output, or a test's writer).
     pub output: &'a (dyn Fn() -> Output + Sync),
+    /// The games the binary plays, this one among them: for what names another game.
+    pub games: &'a [&'a dyn Entry],
 }
 
 /// Every option's values on a parsed command line (defaults included), by id in order: what
@@ -119,10 +122,14 @@ pub struct CheckArgs {
 /// A `check` run as a game receives it.
 pub struct Check<'a> {
     pub args: &'a CheckArgs,
+    /// The games the binary plays, this one among them: for what names another game.
+    pub games: &'a [&'a dyn Entry],
 }
 
 /// A `play` run as a game receives it.
 pub struct Play<'a> {
     pub sequence: &'a std::path::Path,
     pub compare: Option<&'a std::path::Path>,
+    /// The games the binary plays, this one among them: for what names another game.
+    pub games: &'a [&'a dyn Entry],
 }

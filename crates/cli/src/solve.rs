@@ -12,7 +12,7 @@ use super::distributed;
 use super::interrupt::{self, resume_advice, RecordOut};
 use super::limits;
 use super::progress::Pieces;
-use super::registry::GameCli;
+use super::registry::{Entry, GameCli};
 use super::runs::{Given, Output, Solve, SolveArgs};
 use super::summary::Finished;
 /// What a game's record writer implements and may use, beside [`Solver`].
@@ -91,6 +91,8 @@ pub struct Shared<'a> {
     pub command_line: &'a [OsString],
     /// Every option's value, for a checkpoint's identity of the run.
     pub given: &'a Given,
+    /// The games the binary plays, this one among them: for what names another game.
+    pub games: &'a [&'a dyn Entry],
 }
 
 impl Shared<'_> {
@@ -162,6 +164,7 @@ impl Solve<'_> {
             from: (self.args.from_record.as_deref()).zip(self.args.from_piece),
             command_line: self.command_line,
             given: &self.given,
+            games: self.games,
         };
         pipeline(game, &shared, options, self.comm, (self.output)())
     }

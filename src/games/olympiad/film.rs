@@ -5,15 +5,21 @@
 //! it fails at, and a text that is no record shows its error over the empty field.
 
 use super::record::{Placement, Record, RecordError};
-use super::replay::{Replay, END_WORDS};
+use super::replay::{Replay, Report, END_WORDS};
 use super::rules::{cells, orientations, Kind, Outcome, HEIGHT, WIDTH};
 use crate::kit::film::{Film, FilmPiece, GamePage, Spawn, NEXT_SHOWN};
 use crate::kit::piece_lines::source_line;
 use crate::kit::text::grouped_plural;
 
 /// The page for `record` on `sequence`, or for the error of a text that is no record; `name`
-/// is the record's path as the user gave it.
-pub fn page(sequence: &[Kind], record: Result<&Record, &RecordError>, name: &str) -> String {
+/// is the record's path as the user gave it, and `hint` what follows the error (the game whose
+/// record it is, where another's).
+pub fn page(
+    sequence: &[Kind],
+    record: Result<&Record, &RecordError>,
+    name: &str,
+    hint: &str,
+) -> String {
     let mut film = Film::new();
     let mut kinds = String::new();
     let mut replay = Replay::new(sequence);
@@ -61,14 +67,8 @@ pub fn page(sequence: &[Kind], record: Result<&Record, &RecordError>, name: &str
     kinds.extend(sequence[kinds.len()..].iter().take(8).map(|k| k.letter()));
     let report = replay.finish();
     let summary = match &error {
-        Some(e) => format!("invalid record: {}", e.located(name)),
-        None => format!(
-            "The olympiad's game: {} placed, {}, {}; {}",
-            grouped_plural(report.pieces_placed as u64, "piece"),
-            grouped_plural(report.lines, "line"),
-            grouped_plural(report.chains, "chain clear"),
-            report.end.shared(&END_WORDS).text
-        ),
+        Some(e) => format!("invalid record: {}{hint}", e.located(name)),
+        None => summary(&report),
     };
     let file = std::path::Path::new(name)
         .file_name()
@@ -90,6 +90,17 @@ pub fn page(sequence: &[Kind], record: Result<&Record, &RecordError>, name: &str
         locked_at: "orientation {state}, column {x}",
         error: None,
     })
+}
+
+/// The page's line for a valid record.
+fn summary(report: &Report) -> String {
+    format!(
+        "The olympiad's game: {} placed, {}, {}; {}",
+        grouped_plural(report.pieces_placed as u64, "piece"),
+        grouped_plural(report.lines, "line"),
+        grouped_plural(report.chains, "chain clear"),
+        report.end.shared(&END_WORDS).text
+    )
 }
 
 /// A frame's text: the placement, then what it removed and what fell.

@@ -348,7 +348,10 @@ impl Plan {
 /// `--title-wait` (which, where given, must name the same start).
 fn from_record(run: &Shared, path: &Path, options: &mut Options) -> Result<Record, CliError> {
     let text = read_text(path, "record file")?;
-    let record = Record::parse(&text).map_err(|e| run.from_record_invalid(e))?;
+    let record = Record::parse(&text).map_err(|e| {
+        let hint = crate::cli::another_games_hint(run.games, e.first_line.as_deref());
+        run.from_record_invalid(format!("{e}{hint}"))
+    })?;
     let (level, wait) = (record.start.level, record.start.title_wait);
     let differs = |option: &str, given: String, recorded: String| {
         CliError::usage(format!(
