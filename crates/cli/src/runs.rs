@@ -13,8 +13,8 @@ pub type Output = Box<dyn std::io::Write + Send>;
 /// What `solve` asks of every game.
 #[derive(clap::Args, Debug)]
 pub struct SolveArgs {
-    /// Piece sequence file (e.g. inputs/tencent.txt); none for a game whose start is named by
-    /// options (NES: --start-level and --title-wait).
+    /// Piece sequence file; none for a game whose start is named by its options (--game's
+    /// list says which).
     pub input: Option<PathBuf>,
     /// States kept at each depth of the beam (each game's default is listed under --game).
     /// With --time-budget: the width of the first 50 pieces.
@@ -108,8 +108,8 @@ pub fn given(parsed: &clap::ArgMatches) -> Given {
 /// What `check` asks of every game.
 #[derive(clap::Args, Debug)]
 pub struct CheckArgs {
-    /// Piece sequence file (e.g. inputs/tencent.txt); for a game whose record names its start
-    /// (NES), the record file.
+    /// Piece sequence file; for a game whose record names its start, the record file (--game's
+    /// list says which).
     pub input: PathBuf,
     /// Move record file; `-` reads it from standard input, e.g. `solve input.txt | check
     /// input.txt -`.
