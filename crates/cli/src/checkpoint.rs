@@ -26,7 +26,8 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use tetris_search::checkpoint::{self as snapshots, Place};
+use tetris_search::checkpoint::{self as snapshots};
+use tetris_search::comm::Place;
 use tetris_search::wire::Reader;
 use tetris_search::{Game, Wire};
 

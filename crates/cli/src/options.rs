@@ -2,7 +2,6 @@
 
 use super::errors::CliError;
 use super::limits;
-use crate::say;
 use std::path::{Path, PathBuf};
 use tetris_search::width::{Schedule, TimeBudget, MIN_BUDGET_SECONDS};
 use tetris_search::{Objective, Width};
@@ -103,7 +102,7 @@ impl WidthOptions {
     /// Refuses values no search can use (before any file is read).
     pub fn check(&self) -> Result<(), CliError> {
         if let Some(seconds) = self.time_budget {
-            super::check_width("--max-beam-width", self.max_beam_width)?;
+            limits::check_width("--max-beam-width", self.max_beam_width)?;
             if seconds < MIN_BUDGET_SECONDS {
                 return Err(CliError::usage(format!(
                     "--time-budget {seconds}s is too short: the search needs at least \
@@ -113,7 +112,7 @@ impl WidthOptions {
             }
         }
         for &(_, width) in self.width_changes.iter().flat_map(|s| &s.0) {
-            super::check_width("--width-changes", width)?;
+            limits::check_width("--width-changes", width)?;
         }
         Ok(())
     }
@@ -121,7 +120,7 @@ impl WidthOptions {
     /// The widths of a search of `depths` depths that starts at `beam_width`, and the widest
     /// it may hold (the budget's cap, else the widest scheduled).
     pub fn width(&self, beam_width: usize, depths: usize) -> Result<(Width, usize), CliError> {
-        super::check_width("--beam-width", beam_width)?;
+        limits::check_width("--beam-width", beam_width)?;
         let changes = self.width_changes.clone().unwrap_or_default();
         // A change past the last depth would never happen: the schedule was meant for another
         // game or stretch.
@@ -244,10 +243,8 @@ impl SearchOptions {
     /// width.
     pub fn print_estimate_with(&self, widest: usize, per_state: u64, input: u64) {
         let available = limits::machine_memory().ok().flatten();
-        say!(
-            "{}",
-            limits::describe_estimate_with(widest, per_state, input, available)
-        );
+        let estimate = limits::describe_estimate_with(widest, per_state, input, available);
+        super::errors::say(format_args!("{estimate}"));
     }
 
     /// The objective given, else `default` (the game's).

@@ -4,7 +4,6 @@
 
 use crate::runs::SolveArgs;
 use crate::say;
-use crate::solve::Planned;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::time::Instant;
@@ -132,15 +131,17 @@ pub struct Pieces {
 }
 
 impl Pieces {
-    pub fn new<P>(args: &SolveArgs, planned: &Planned<P>, searched: usize) -> Pieces {
-        let total = (planned.kept + searched) as u64;
+    /// The progress of a run that keeps `kept` pieces of a record and searches `searched`
+    /// more (`about`: an estimate, for a game that ends at a level or a line count).
+    pub fn new(args: &SolveArgs, (kept, searched): (usize, usize), about: bool) -> Pieces {
+        let total = (kept + searched) as u64;
         let mut progress = Progress::new("piece", Some(total), args.quiet, args.progress_every);
-        if planned.about {
+        if about {
             progress = progress.about();
         }
         Pieces {
             progress,
-            kept: planned.kept,
+            kept,
             total,
             quiet: args.quiet,
             warned: false,

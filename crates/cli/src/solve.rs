@@ -211,7 +211,7 @@ pub fn pipeline<S: Solver>(
         .and_then(|out| Ok((started(game, &planned, &out, saving.decided_before())?, out)));
     let (mut writer, out) = agree(comm, out)?;
     let mut checkpoints = saving.writer(Some(&out), shared.command_line, planned.kept, args.quiet);
-    let mut progress = Pieces::new(args, &planned, run.planned);
+    let mut progress = Pieces::new(args, (planned.kept, run.planned), planned.about);
     interrupt::polled(saving.writes());
     let (line, traffic) = pool.install(|| {
         // The writer's estimate of the run's end, as of the pieces decided, for the progress.

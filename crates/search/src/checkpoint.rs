@@ -18,10 +18,11 @@
 //! share at once: its states (built, with their board hashes) and its stretch of the trail.
 //! It names the process it was taken on, and resumes on that process of a job of as many.
 
+pub use super::bytes::SnapshotError;
+use super::bytes::{In, Out};
 use super::candidates::Candidate;
 use super::code::Code;
-pub use super::comm::Place;
-use super::comm::{gather_u64, Comm};
+use super::comm::{gather_u64, Comm, Place};
 use super::expand::Node;
 use super::held::Beamed;
 use super::run::DepthStats;
@@ -29,9 +30,6 @@ use super::trail::{Best, Trail};
 use super::width::PlanState;
 use super::wire::Wire;
 use std::io::Write;
-
-mod bytes;
-pub(crate) use bytes::{In, Out};
 
 /// Where a search's snapshots go: asked after each depth, except the last, whether one is due.
 ///
@@ -85,42 +83,6 @@ impl Snapshotter<'_> {
 /// The first bytes of every snapshot, and its layout's number: a layout that changes gets a
 /// new number, and an older snapshot is refused.
 const MAGIC: &[u8; 8] = b"beamsnp2";
-
-/// Why a snapshot cannot be resumed.
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
-pub enum SnapshotError {
-    #[error("not a snapshot of this search (another binary's, or not a checkpoint)")]
-    Magic,
-    #[error("made for a game whose states take {found} bytes and codes {found_code}, not {expected} and {expected_code}")]
-    Game {
-        found: usize,
-        found_code: usize,
-        expected: usize,
-        expected_code: usize,
-    },
-    #[error("cut short or damaged ({0})")]
-    Damaged(&'static str),
-    #[error("taken after depth {done} of a search of {depths}, not of this one's {expected}")]
-    Depths {
-        done: usize,
-        depths: usize,
-        expected: usize,
-    },
-    #[error("taken on {}, not on {}", on(*.found), on(*.expected))]
-    Process {
-        /// (spread over processes, this process, processes)
-        found: (bool, usize, usize),
-        expected: (bool, usize, usize),
-    },
-}
-
-/// Where a snapshot was taken, as a person reads it.
-fn on((spread, rank, size): (bool, usize, usize)) -> String {
-    match spread {
-        false => "a search in one process".to_string(),
-        true => format!("process {rank} of a distributed search of {size}"),
-    }
-}
 
 /// What a snapshot says of the search it was taken from, before it is resumed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -136,7 +136,7 @@ fn a_search_resumed_from_any_depth_answers_with_the_uninterrupted_line() {
                         let summary = checkpoint::summary::<Toy>(
                             &taken.snapshot,
                             depths,
-                            checkpoint::Place::ONE,
+                            crate::comm::Place::ONE,
                         );
                         assert_eq!(summary.map(|s| s.done), Ok(done), "{case}");
                         let (joined, again) = resumed_from(&game, &run, &width, taken);
@@ -203,10 +203,10 @@ fn a_damaged_snapshot_is_refused() {
     let width = Width::fixed(40);
     let (_, _, taken) = search(&game, &run, &width, vec![20], None);
     let snapshot = &taken[0].snapshot;
-    assert!(checkpoint::summary::<Toy>(snapshot, 60, checkpoint::Place::ONE).is_ok());
+    assert!(checkpoint::summary::<Toy>(snapshot, 60, crate::comm::Place::ONE).is_ok());
     for cut in 0..snapshot.len() {
         assert!(
-            checkpoint::summary::<Toy>(&snapshot[..cut], 60, checkpoint::Place::ONE).is_err(),
+            checkpoint::summary::<Toy>(&snapshot[..cut], 60, crate::comm::Place::ONE).is_err(),
             "cut at {cut}"
         );
     }
@@ -214,14 +214,14 @@ fn a_damaged_snapshot_is_refused() {
     for at in (8..snapshot.len().min(400)).step_by(8) {
         let mut bad = snapshot.clone();
         bad[at..at + 8].copy_from_slice(&u64::MAX.to_le_bytes());
-        let _ = checkpoint::summary::<Toy>(&bad, 60, checkpoint::Place::ONE);
+        let _ = checkpoint::summary::<Toy>(&bad, 60, crate::comm::Place::ONE);
     }
     assert!(matches!(
-        checkpoint::summary::<Toy>(snapshot, 61, checkpoint::Place::ONE),
+        checkpoint::summary::<Toy>(snapshot, 61, crate::comm::Place::ONE),
         Err(checkpoint::SnapshotError::Depths { .. })
     ));
     assert_eq!(
-        checkpoint::summary::<Toy>(b"not a snapshot at all", 60, checkpoint::Place::ONE),
+        checkpoint::summary::<Toy>(b"not a snapshot at all", 60, crate::comm::Place::ONE),
         Err(checkpoint::SnapshotError::Magic)
     );
 }
@@ -301,13 +301,13 @@ fn a_snapshot_is_refused_on_another_process() {
         search_on(&game, &run, &width, (vec![10], None), on)
     });
     let of_process_1 = &answers[1].2[0].snapshot;
-    let spread = |process, processes| checkpoint::Place {
+    let spread = |process, processes| crate::comm::Place {
         spread: true,
         process,
         processes,
     };
     assert!(checkpoint::summary::<Toy>(of_process_1, 40, spread(1, 2)).is_ok());
-    for place in [spread(0, 2), spread(1, 3), checkpoint::Place::ONE] {
+    for place in [spread(0, 2), spread(1, 3), crate::comm::Place::ONE] {
         let refused = checkpoint::summary::<Toy>(of_process_1, 40, place);
         assert_eq!(
             refused.map_err(|e| e.to_string()),

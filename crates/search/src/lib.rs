@@ -22,6 +22,7 @@
 //! state sits: the distributed search ([`distributed`]) follows it too, and answers with the
 //! same line for any number of processes, one included.
 
+mod bytes;
 mod candidates;
 pub mod checkpoint;
 #[cfg(test)]

@@ -14,8 +14,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Instant;
 use tetris_kit::text::plural;
-use tetris_search::checkpoint::{Checkpoints, Place, Snapshotter};
+use tetris_search::checkpoint::{Checkpoints, Snapshotter};
 use tetris_search::comm::from_root;
+use tetris_search::comm::Place;
 use tetris_search::{Comm, Game, Options, Wire};
 
 /// What a run is, for [`Saving::plan`]: its game, its options, the files it reads and the

@@ -28,8 +28,8 @@ mod exchange;
 mod rank;
 
 use super::candidates::{shortlist_rank, Order};
-use super::checkpoint::{Place, Snapshot};
-use super::comm::{gather_u64, sum, Comm, Metered};
+use super::checkpoint::Snapshot;
+use super::comm::{gather_u64, sum, Comm, Metered, Place};
 use super::depth_loop::{depths, start};
 use super::expand::{Beam, Node, Step};
 use super::game::Decided;

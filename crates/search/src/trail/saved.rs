@@ -1,8 +1,8 @@
 //! The trail in a snapshot ([`crate::checkpoint`]): its levels and what compaction keeps from
 //! one call to the next; its buffers are scratch, made anew.
 
-use super::{Part, Trail, TrailEntry};
-use crate::checkpoint::{In, Out, SnapshotError};
+use super::{Best, Part, Trail, TrailEntry};
+use crate::bytes::{In, Out, SnapshotError};
 use crate::code::Code;
 
 impl<C: Code> Trail<C> {
@@ -94,5 +94,32 @@ impl<C: Code> Trail<C> {
             last_gc,
             ..Trail::default()
         })
+    }
+}
+
+/// The best state a trail pins, as a snapshot holds it.
+impl Out<'_> {
+    pub fn best(&mut self, best: Option<Best>) {
+        self.put(best.is_some());
+        let b = best.unwrap_or(Best {
+            depth: 0,
+            index: 0,
+            score: 0,
+        });
+        self.len(b.depth);
+        self.put(b.index);
+        self.put(b.score);
+    }
+}
+
+impl In<'_> {
+    pub fn best(&mut self) -> Result<Option<Best>, SnapshotError> {
+        let some: bool = self.get()?;
+        let b = Best {
+            depth: self.usize()?,
+            index: self.get()?,
+            score: self.get()?,
+        };
+        Ok(some.then_some(b))
     }
 }

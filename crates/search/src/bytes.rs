@@ -1,9 +1,9 @@
-//! A snapshot's values as bytes: written through a buffer, read back with every length
-//! checked against what is left.
+//! A snapshot's values as bytes ([`crate::checkpoint`]): written through a buffer, read back
+//! with every length checked against what is left, and why a snapshot cannot be read
+//! ([`SnapshotError`]).
 
-use super::{PlanState, SnapshotError};
 use crate::run::DepthStats;
-use crate::trail::Best;
+use crate::width::PlanState;
 use crate::wire::Wire;
 use std::io::Write;
 
@@ -55,17 +55,6 @@ impl<'a> Out<'a> {
     pub fn f64(&mut self, x: f64) {
         self.put(x.to_bits());
     }
-    pub fn best(&mut self, best: Option<Best>) {
-        self.put(best.is_some());
-        let b = best.unwrap_or(Best {
-            depth: 0,
-            index: 0,
-            score: 0,
-        });
-        self.len(b.depth);
-        self.put(b.index);
-        self.put(b.score);
-    }
 }
 
 /// Reads what [`Out`] wrote, refusing to read past the end.
@@ -97,15 +86,6 @@ impl In<'_> {
     pub fn f64(&mut self) -> Result<f64, SnapshotError> {
         Ok(f64::from_bits(self.get()?))
     }
-    pub fn best(&mut self) -> Result<Option<Best>, SnapshotError> {
-        let some: bool = self.get()?;
-        let b = Best {
-            depth: self.usize()?,
-            index: self.get()?,
-            score: self.get()?,
-        };
-        Ok(some.then_some(b))
-    }
     pub fn stats(&mut self) -> Result<DepthStats, SnapshotError> {
         Ok(DepthStats {
             pieces: self.usize()?,
@@ -113,7 +93,7 @@ impl In<'_> {
             best_score: self.get()?,
             placements: self.get()?,
             expanded: self.get()?,
-            seconds: crate::PhaseSeconds {
+            seconds: crate::run::PhaseSeconds {
                 expand: self.f64()?,
                 select: self.f64()?,
                 advance: self.f64()?,
@@ -148,5 +128,41 @@ impl In<'_> {
         } else {
             Err(SnapshotError::Damaged(what))
         }
+    }
+}
+
+/// Why a snapshot cannot be resumed.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum SnapshotError {
+    #[error("not a snapshot of this search (another binary's, or not a checkpoint)")]
+    Magic,
+    #[error("made for a game whose states take {found} bytes and codes {found_code}, not {expected} and {expected_code}")]
+    Game {
+        found: usize,
+        found_code: usize,
+        expected: usize,
+        expected_code: usize,
+    },
+    #[error("cut short or damaged ({0})")]
+    Damaged(&'static str),
+    #[error("taken after depth {done} of a search of {depths}, not of this one's {expected}")]
+    Depths {
+        done: usize,
+        depths: usize,
+        expected: usize,
+    },
+    #[error("taken on {}, not on {}", on(*.found), on(*.expected))]
+    Process {
+        /// (spread over processes, this process, processes)
+        found: (bool, usize, usize),
+        expected: (bool, usize, usize),
+    },
+}
+
+/// Where a snapshot was taken, as a person reads it.
+fn on((spread, rank, size): (bool, usize, usize)) -> String {
+    match spread {
+        false => "a search in one process".to_string(),
+        true => format!("process {rank} of a distributed search of {size}"),
     }
 }
