@@ -5,7 +5,7 @@
 use super::errors::{clap_error, exit_code, stdout_failed, CliError};
 use super::files::{refuse_overwriting, write_file};
 use super::registry::{Binary, Entry, GameCommand};
-use super::runs::{Check, CheckArgs, Play, Solve, SolveArgs};
+use super::runs::{CheckArgs, CheckRun, PlayRun, SolveArgs, SolveRun};
 use clap::{Args, Command, FromArgMatches};
 use std::ffi::OsString;
 use std::io::Write;
@@ -92,7 +92,7 @@ impl ParsedSolve<'_> {
         // `--distributed` in a process that is no MPI job's (a test's call) is a job of one.
         let solo = tetris_search::comm::Solo;
         let comm = comm.or(self.args.distributed.then_some(&solo as &dyn Comm));
-        let run = Solve {
+        let run = SolveRun {
             args: &self.args,
             comm,
             command_line: &self.command_line,
@@ -197,7 +197,7 @@ pub fn check(
         return Ok(());
     };
     let args = CheckArgs::from_arg_matches(&matches).map_err(|e| clap_error(&e))?;
-    game.check_parsed(&Check { args: &args }, &matches)
+    game.check_parsed(&CheckRun { args: &args }, &matches)
 }
 
 /// `gen`'s `main`.
@@ -264,7 +264,7 @@ pub fn play(
     }
     refuse_overwriting("-o", output.as_deref(), &inputs)?;
     super::files::refuse_stdin_twice(&inputs)?;
-    let html = game.page(&Play {
+    let html = game.page(&PlayRun {
         sequence: &sequence,
         compare: compare.as_deref(),
     })?;

@@ -164,7 +164,7 @@ pub fn check_finite(option: &str, value: f64) -> Result<(), LimitError> {
 }
 
 /// The estimated peak memory of a beam of `width` states of `per_state` bytes each at the
-/// peak (each game's own figure: `Planned::bytes_per_state` in [`super::solve`]).
+/// peak (each game's own figure: `Plan::bytes_per_state` in [`super::solve`]).
 pub fn estimated_bytes(width: usize, per_state: u64) -> u64 {
     estimated_bytes_with(width, per_state, 0)
 }

@@ -4,7 +4,7 @@
 
 use crate::runs::SolveArgs;
 use crate::say;
-use crate::solve::Planned;
+use crate::solve::Plan;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::time::Instant;
@@ -132,15 +132,15 @@ pub struct Pieces {
 }
 
 impl Pieces {
-    pub fn new<P>(args: &SolveArgs, planned: &Planned<P>, searched: usize) -> Pieces {
-        let total = (planned.kept + searched) as u64;
+    pub fn new<P>(args: &SolveArgs, plan: &Plan<P>, searched: usize) -> Pieces {
+        let total = (plan.kept + searched) as u64;
         let mut progress = Progress::new("piece", Some(total), args.quiet, args.progress_every);
-        if planned.about {
+        if plan.about {
             progress = progress.about();
         }
         Pieces {
             progress,
-            kept: planned.kept,
+            kept: plan.kept,
             total,
             quiet: args.quiet,
             warned: false,

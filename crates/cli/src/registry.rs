@@ -3,7 +3,7 @@
 //! binary built from a list of games, each game adding its own options and refusing the others'.
 
 use super::errors::{clap_error, CliError};
-pub use super::runs::{Check, CheckArgs, Play, Solve, SolveArgs};
+pub use super::runs::{CheckArgs, CheckRun, PlayRun, SolveArgs, SolveRun};
 use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::parser::ValueSource;
 use clap::{Arg, ArgMatches, Args, Command};
@@ -35,14 +35,14 @@ pub trait GameCli: Sync {
     /// The beam width of `solve` without `--beam-width`.
     fn default_width(&self) -> usize;
     /// `solve` for this game: the record on stdout, the summary on stderr.
-    fn solve(&self, run: &Solve, options: &Self::SolveOptions) -> Result<(), CliError>;
+    fn solve(&self, run: &SolveRun, options: &Self::SolveOptions) -> Result<(), CliError>;
     /// `check`'s help of this game's options, where it says more than their structs do.
     fn check_help(&self, options: Command) -> Command {
         options
     }
     /// `check` for this game: the report on stdout; an invalid record is
     /// `CliError::reported(EXIT_INVALID)` once reported.
-    fn check(&self, run: &Check, options: &Self::CheckOptions) -> Result<(), CliError>;
+    fn check(&self, run: &CheckRun, options: &Self::CheckOptions) -> Result<(), CliError>;
     /// `gen` for this game: the text it prints (a sequence file, or what names a game of
     /// this kind).
     fn generate(&self, options: &Self::GenOptions) -> Result<String, CliError>;
@@ -51,7 +51,7 @@ pub trait GameCli: Sync {
         false
     }
     /// `play` for this game: the playable page (called only where [`GameCli::has_page`]).
-    fn page(&self, _run: &Play) -> Result<String, CliError> {
+    fn page(&self, _run: &PlayRun) -> Result<String, CliError> {
         Err(CliError::usage(format!(
             "{} has no playable page",
             self.name()
@@ -80,13 +80,13 @@ pub trait Entry: Sync {
     /// [`GameCli::has_page`].
     fn has_page(&self) -> bool;
     /// [`GameCli::page`].
-    fn page(&self, run: &Play) -> Result<String, CliError>;
+    fn page(&self, run: &PlayRun) -> Result<String, CliError>;
     /// `command` with the game's options of `binary`'s.
     fn add_options(&self, binary: Binary, command: Command) -> Command;
     /// `solve` with the game's options read from the parsed command line.
-    fn solve_parsed(&self, run: &Solve, parsed: &ArgMatches) -> Result<(), CliError>;
+    fn solve_parsed(&self, run: &SolveRun, parsed: &ArgMatches) -> Result<(), CliError>;
     /// `check` with the game's options read from the parsed command line.
-    fn check_parsed(&self, run: &Check, parsed: &ArgMatches) -> Result<(), CliError>;
+    fn check_parsed(&self, run: &CheckRun, parsed: &ArgMatches) -> Result<(), CliError>;
     /// `gen` with the game's options read from the parsed command line.
     fn generate_parsed(&self, parsed: &ArgMatches) -> Result<String, CliError>;
 }
@@ -125,7 +125,7 @@ impl<G: GameCli> Entry for G {
     fn has_page(&self) -> bool {
         GameCli::has_page(self)
     }
-    fn page(&self, run: &Play) -> Result<String, CliError> {
+    fn page(&self, run: &PlayRun) -> Result<String, CliError> {
         GameCli::page(self, run)
     }
     fn add_options(&self, binary: Binary, command: Command) -> Command {
@@ -136,10 +136,10 @@ impl<G: GameCli> Entry for G {
             Binary::Play => command,
         }
     }
-    fn solve_parsed(&self, run: &Solve, parsed: &ArgMatches) -> Result<(), CliError> {
+    fn solve_parsed(&self, run: &SolveRun, parsed: &ArgMatches) -> Result<(), CliError> {
         self.solve(run, &read(parsed)?)
     }
-    fn check_parsed(&self, run: &Check, parsed: &ArgMatches) -> Result<(), CliError> {
+    fn check_parsed(&self, run: &CheckRun, parsed: &ArgMatches) -> Result<(), CliError> {
         self.check(run, &read(parsed)?)
     }
     fn generate_parsed(&self, parsed: &ArgMatches) -> Result<String, CliError> {

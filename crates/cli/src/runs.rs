@@ -72,8 +72,9 @@ pub struct SolveArgs {
     pub progress_every: f64,
 }
 
-/// A `solve` run as a game receives it.
-pub struct Solve<'a> {
+/// A `solve` run as the binary hands it to a game (a textbook's invocation): the shared
+/// options as parsed, and where the run's processes, command line and record are.
+pub struct SolveRun<'a> {
     pub args: &'a SolveArgs,
     /// The processes of a `--distributed` run (`None`: this process alone).
     pub comm: Option<&'a dyn Comm>,
@@ -116,13 +117,13 @@ pub struct CheckArgs {
     pub json: bool,
 }
 
-/// A `check` run as a game receives it.
-pub struct Check<'a> {
+/// A `check` run as the binary hands it to a game (a textbook's invocation).
+pub struct CheckRun<'a> {
     pub args: &'a CheckArgs,
 }
 
-/// A `play` run as a game receives it.
-pub struct Play<'a> {
+/// A `play` run as the binary hands it to a game (a textbook's invocation).
+pub struct PlayRun<'a> {
     pub sequence: &'a std::path::Path,
     pub compare: Option<&'a std::path::Path>,
 }

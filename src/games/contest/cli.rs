@@ -16,7 +16,7 @@ pub use polish::polish_main;
 pub use solve::DEFAULT_WIDTH;
 pub use tune::tune_main;
 
-use crate::cli::registry::{Check, GameCli, Solve};
+use crate::cli::registry::{CheckRun, GameCli, SolveRun};
 use crate::cli::sequence::GenOptions;
 use crate::cli::CliError;
 use crate::kit::sequence::{generate, Distribution};
@@ -69,7 +69,7 @@ impl GameCli for Contest {
     fn default_width(&self) -> usize {
         DEFAULT_WIDTH
     }
-    fn solve(&self, run: &Solve, options: &solve::SolveOptions) -> Result<(), CliError> {
+    fn solve(&self, run: &SolveRun, options: &solve::SolveOptions) -> Result<(), CliError> {
         run.run(self, options, &options.eval)
     }
     fn check_help(&self, options: clap::Command) -> clap::Command {
@@ -77,7 +77,7 @@ impl GameCli for Contest {
             a.help(check::JUDGE_HELP).long_help(None::<&str>)
         })
     }
-    fn check(&self, run: &Check, options: &check::CheckOptions) -> Result<(), CliError> {
+    fn check(&self, run: &CheckRun, options: &check::CheckOptions) -> Result<(), CliError> {
         check::check(run.args, options)
     }
     fn generate(&self, own: &OwnGenArgs) -> Result<String, CliError> {

@@ -4,7 +4,7 @@
 mod check;
 mod solve;
 
-use crate::cli::registry::{Check, GameCli, Solve};
+use crate::cli::registry::{CheckRun, GameCli, SolveRun};
 use crate::cli::Pictures;
 use crate::cli::{refuse_overwriting, refuse_same_output, refuse_stdout, CliError, EvalOptions};
 use crate::games::nes::start::distinct_starts;
@@ -61,11 +61,11 @@ impl GameCli for Nes {
     fn default_width(&self) -> usize {
         DEFAULT_WIDTH
     }
-    fn solve(&self, run: &Solve, options: &Options) -> Result<(), CliError> {
+    fn solve(&self, run: &SolveRun, options: &Options) -> Result<(), CliError> {
         // Its weights are its own (--nes-weights), its key no evaluation of a board.
         run.run(self, options, &EvalOptions::default())
     }
-    fn check(&self, run: &Check, own: &OwnCheckArgs) -> Result<(), CliError> {
+    fn check(&self, run: &CheckRun, own: &OwnCheckArgs) -> Result<(), CliError> {
         let args = run.args;
         if args.record.is_some() {
             return Err(CliError::usage(
