@@ -1,9 +1,13 @@
-//! The search options several games share, read and checked the same way by every binary.
+//! The options several games share, read and checked the same way by every binary: the
+//! search's, the evaluation's, `check`'s pictures, `gen`'s for the games played on a sequence
+//! file, and the values of options that clap does not read by itself (durations and width
+//! schedules).
 
 use super::errors::CliError;
 use super::limits;
 use crate::say;
 use std::path::{Path, PathBuf};
+use tetris_kit::piece::Kind;
 use tetris_search::width::{Schedule, TimeBudget, MIN_BUDGET_SECONDS};
 use tetris_search::{Objective, Width};
 
@@ -87,7 +91,7 @@ pub struct WidthOptions {
     /// 1s): the width is re-chosen every 250 pieces from the measured speed, sooner when the
     /// search runs late, down to 1. A warning says when even width 1 cannot end in time. The
     /// widths chosen are printed (and written to --json) as a schedule for --width-changes.
-    #[arg(long, value_name = "TIME", value_parser = super::values::parse_duration)]
+    #[arg(long, value_name = "TIME", value_parser = parse_duration)]
     pub time_budget: Option<f64>,
     /// The widest beam --time-budget may choose (the memory this takes is printed before the
     /// search).
@@ -95,7 +99,7 @@ pub struct WidthOptions {
     pub max_beam_width: usize,
     /// Change the width at given depths: DEPTH:WIDTH,... (from depth DEPTH, 0-based, on; e.g.
     /// 50:180000,300:175000). Replays a --time-budget run's record exactly.
-    #[arg(long, value_name = "SCHEDULE", conflicts_with = "time_budget", value_parser = super::values::parse_schedule)]
+    #[arg(long, value_name = "SCHEDULE", conflicts_with = "time_budget", value_parser = parse_schedule)]
     pub width_changes: Option<Schedule>,
 }
 
@@ -285,4 +289,80 @@ pub struct HtmlPage {
     /// stepping and a score chart); an invalid record plays up to the piece it fails at.
     #[arg(long = "html", id = "html", value_name = "OUT.html")]
     pub path: Option<PathBuf>,
+}
+
+/// `gen`'s options of the games played on a sequence file: which sequence to draw.
+#[derive(clap::Args, Clone, Debug)]
+pub struct GenOptions {
+    /// Seed of the generator.
+    #[arg(long, default_value_t = tetris_kit::sequence::CONTEST_SEED)]
+    pub seed: u64,
+    /// Number of pieces.
+    #[arg(long, default_value_t = 10_000)]
+    pub count: usize,
+}
+
+/// A hundred million pieces is a 100 MB file; more is surely a typo.
+const MAX_COUNT: usize = 100_000_000;
+
+impl GenOptions {
+    /// Refuses a count no file should hold.
+    pub fn check(&self) -> Result<(), CliError> {
+        if self.count == 0 {
+            return Err(CliError::usage("--count must be at least 1"));
+        }
+        if self.count > MAX_COUNT {
+            return Err(CliError::usage(format!(
+                "--count must be at most {MAX_COUNT}"
+            )));
+        }
+        Ok(())
+    }
+
+    /// The sequence file of `pieces`, its first line a comment naming the command that makes
+    /// it again (`gen ` and `how`).
+    pub fn file(pieces: &[Kind], how: &str) -> String {
+        tetris_kit::sequence::format_sequence(pieces, Some(&format!("gen {how}")))
+    }
+}
+
+// The values of options that clap does not read by itself.
+
+/// A schedule of at least one change: an empty one is surely a mistake (a variable that was
+/// not set, say), not a request for the plain width.
+pub fn parse_schedule(text: &str) -> Result<Schedule, String> {
+    let schedule: Schedule = text.parse().map_err(|e| format!("{e}"))?;
+    if schedule.0.is_empty() {
+        return Err(
+            "no width change given (DEPTH:WIDTH,...; leave the option out for none)".into(),
+        );
+    }
+    Ok(schedule)
+}
+
+/// Seconds from `90`, `90s`, `15m` or `1.5h`.
+pub fn parse_duration(text: &str) -> Result<f64, String> {
+    parse_time(text, false)
+}
+
+/// [`parse_duration`] that also takes 0.
+pub fn parse_interval(text: &str) -> Result<f64, String> {
+    parse_time(text, true)
+}
+
+fn parse_time(text: &str, zero: bool) -> Result<f64, String> {
+    let text = text.trim();
+    let (number, unit) = match text.char_indices().last() {
+        Some((i, 's')) => (&text[..i], 1.0),
+        Some((i, 'm')) => (&text[..i], 60.0),
+        Some((i, 'h')) => (&text[..i], 3600.0),
+        _ => (text, 1.0),
+    };
+    match number.trim().parse::<f64>() {
+        Ok(n) if n.is_finite() && (n > 0.0 || zero && n == 0.0) => Ok(n * unit),
+        _ => Err(format!(
+            "{text:?} is not a {} time (seconds, or e.g. 90s, 15m, 1.5h)",
+            if zero { "non-negative" } else { "positive" }
+        )),
+    }
 }

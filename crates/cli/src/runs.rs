@@ -38,7 +38,7 @@ pub struct SolveArgs {
     pub checkpoint: Option<PathBuf>,
     /// How often to write the checkpoint (seconds, or 90s, 15m, 1.5h), after the depth that
     /// ends past it.
-    #[arg(long, value_name = "TIME", requires = "checkpoint", value_parser = super::values::parse_duration)]
+    #[arg(long, value_name = "TIME", requires = "checkpoint", value_parser = super::options::parse_duration)]
     pub checkpoint_every: Option<f64>,
     /// Go on from a checkpoint (--checkpoint) to the record the run that wrote it would have
     /// written, given the same input and options as that run (what differs is refused). The
@@ -68,7 +68,7 @@ pub struct SolveArgs {
     /// When stderr is not a terminal (a log file, nohup, CI), where the progress bar does not
     /// draw: print a line of progress this often instead (seconds, or 90s, 15m, 1.5h; 0 = every
     /// 16 pieces).
-    #[arg(long, value_name = "TIME", value_parser = super::values::parse_interval, default_value = "60s")]
+    #[arg(long, value_name = "TIME", value_parser = super::options::parse_interval, default_value = "60s")]
     pub progress_every: f64,
 }
 

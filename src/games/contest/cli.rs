@@ -17,8 +17,8 @@ pub use solve::DEFAULT_WIDTH;
 pub use tune::tune_main;
 
 use crate::cli::registry::{CheckRun, GameCli, SolveRun};
-use crate::cli::sequence::GenOptions;
 use crate::cli::CliError;
+use crate::cli::GenOptions;
 use crate::kit::sequence::{generate, Distribution};
 
 /// The contest's game in the binaries' registry.

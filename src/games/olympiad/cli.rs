@@ -5,8 +5,8 @@
 use crate::cli::interrupt::RecordOut;
 use crate::cli::plain::{self, Invalid, PlainCheck};
 use crate::cli::registry::{CheckRun, GameCli, SolveRun};
-use crate::cli::sequence::GenOptions;
 use crate::cli::solve::{end_lines, LinesOut, Plan, SolveSettings, Solver, Verdict, Writer};
+use crate::cli::GenOptions;
 use crate::cli::{read_weights, CliError, EvalOptions, HtmlPage, WeightsFile};
 use crate::games::olympiad::film;
 use crate::games::olympiad::record::{Placement, Record, HEADER};
