@@ -25,7 +25,7 @@ const BYTES_PER_STATE: u64 = 1_000;
 
 /// The browser game's problem instance, what its solve reads: the sequence (to `--pieces`), the
 /// ranking, and the pieces kept from `--from-record` with the board and points they leave.
-pub type Instance = plain::Instance<Params, Vec<Token>, Start>;
+pub(crate) type Instance = plain::Instance<Params, Vec<Token>, Start>;
 
 /// The board and points a search starts from.
 type Start = (Board, u64);
@@ -91,7 +91,7 @@ impl SolveWriter<'_> {
 
 /// The browser game's record as the search decides it: each piece's moves replayed on the
 /// plain engine, then written as its line.
-pub struct SolveWriter<'p> {
+pub(crate) struct SolveWriter<'p> {
     instance: &'p Instance,
     moves: Moves<'p>,
     replayer: Replayer<'p>,
@@ -168,10 +168,10 @@ fn params(settings: &SolveSettings) -> Result<Params, CliError> {
 }
 
 /// The browser game in the binaries' registry.
-pub struct Browser;
+pub(crate) struct Browser;
 
 /// The browser game's entry in the registry.
-pub const GAME: Browser = Browser;
+pub(crate) const GAME: Browser = Browser;
 
 impl GameCli for Browser {
     type SolveOptions = EvalOptions;

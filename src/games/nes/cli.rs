@@ -11,17 +11,17 @@ use crate::games::nes::start::distinct_starts;
 use crate::games::nes::tables::kind_letter;
 use std::path::PathBuf;
 
-pub use solve::{Options, DEFAULT_WIDTH};
+pub(crate) use solve::{Options, DEFAULT_WIDTH};
 
 /// NES Tetris in the binaries' registry.
-pub struct Nes;
+pub(crate) struct Nes;
 
 /// NES Tetris's entry in the registry.
-pub const GAME: Nes = Nes;
+pub(crate) const GAME: Nes = Nes;
 
 /// The options NES Tetris adds to `check`.
 #[derive(clap::Args, Debug)]
-pub struct OwnCheckArgs {
+pub(crate) struct OwnCheckArgs {
     #[command(flatten)]
     pictures: Pictures,
     /// NES: a JSON line per frame with the ROM's variables (as tools/nes-oracle/oracle.py
@@ -36,7 +36,7 @@ pub struct OwnCheckArgs {
 
 /// The options NES Tetris adds to `gen`.
 #[derive(clap::Args, Debug)]
-pub struct OwnGenArgs {
+pub(crate) struct OwnGenArgs {
     /// NES: games are not sequences but starts; `gen --game nes` lists the distinct starts
     /// known for this level (the title-waits that lead to different games).
     #[arg(long, value_name = "LEVEL", default_value_t = 19, value_parser = clap::value_parser!(u8).range(0..=19))]

@@ -22,7 +22,7 @@ const BYTES_PER_STATE: u64 = 1_000;
 
 /// The olympiad's problem instance, what its solve reads: the sequence (to `--pieces`), the
 /// ranking, and the pieces kept from `--from-record` with the board they leave.
-pub type Instance = plain::Instance<Params, Placement, Board>;
+pub(crate) type Instance = plain::Instance<Params, Placement, Board>;
 
 impl Solver for Olympiad {
     type Instance = Instance;
@@ -79,7 +79,7 @@ fn kept_pieces(
 
 /// The olympiad's record as the search decides it: each placement played on the plain engine,
 /// then written as its line.
-pub struct SolveWriter<'p> {
+pub(crate) struct SolveWriter<'p> {
     instance: &'p Instance,
     replay: Replay<'p>,
     lines: LinesOut,
@@ -122,10 +122,10 @@ impl SolveWriter<'_> {
 }
 
 /// The olympiad's game in the binaries' registry.
-pub struct Olympiad;
+pub(crate) struct Olympiad;
 
 /// The olympiad's entry in the registry.
-pub const GAME: Olympiad = Olympiad;
+pub(crate) const GAME: Olympiad = Olympiad;
 
 impl GameCli for Olympiad {
     type SolveOptions = WeightsFile;

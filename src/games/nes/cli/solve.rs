@@ -20,34 +20,34 @@ use crate::search::{Line, Objective, Run};
 use std::path::{Path, PathBuf};
 
 /// The default beam width of NES games.
-pub const DEFAULT_WIDTH: usize = 2_000;
+pub(crate) const DEFAULT_WIDTH: usize = 2_000;
 
 /// The options `solve --game nes` adds.
 #[derive(clap::Args, Clone, Debug)]
-pub struct Options {
+pub(crate) struct Options {
     /// NES: the level the game starts on (the menu's, 0..=19).
     #[arg(long, value_name = "LEVEL", value_parser = clap::value_parser!(u8).range(0..=19))]
-    pub start_level: Option<u8>,
+    pub(crate) start_level: Option<u8>,
     /// NES: frames idle on the title screen, which choose the piece sequence (see
     /// docs/NES.md for the values known for each level).
     #[arg(long, value_name = "FRAMES")]
-    pub title_wait: Option<u32>,
+    pub(crate) title_wait: Option<u32>,
     /// NES: the input model, `tap:N`: one press every N frames (2 is the fastest the game
     /// reads as separate presses), each one frame long; `tap:N,das` also lets Left or Right be
     /// held for the ROM's auto shift.
     #[arg(long, value_name = "MODEL", value_parser = parse_model)]
-    pub input_model: Option<InputModel>,
+    pub(crate) input_model: Option<InputModel>,
     /// NES: stop after this many lines (default: at the transition to level 29).
     #[arg(long, value_name = "N", value_parser = parse_lines)]
-    pub lines: Option<u32>,
+    pub(crate) lines: Option<u32>,
     /// NES: stop when the level reaches N (default 29, the transition), counted on past 255
     /// (256 is the level counter's wrap to 0), or `end`: play until the game ends.
     #[arg(long, value_name = "N|end", value_parser = parse_until_level)]
-    pub until_level: Option<UntilLevel>,
+    pub(crate) until_level: Option<UntilLevel>,
     /// NES: the evaluation's weights (default weights/nes-tetris.json; fields left out keep
     /// its values).
     #[arg(long, value_name = "FILE")]
-    pub nes_weights: Option<PathBuf>,
+    pub(crate) nes_weights: Option<PathBuf>,
 }
 
 fn parse_model(text: &str) -> Result<InputModel, String> {
@@ -89,7 +89,7 @@ fn parse_lines(text: &str) -> Result<u32, String> {
 
 /// `--until-level`: a level, or the game's end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum UntilLevel {
+pub(crate) enum UntilLevel {
     Level(u16),
     End,
 }
@@ -112,13 +112,13 @@ const MAX_LEVEL: u16 = 511;
 /// The peak bytes per state of an NES beam: the measured figure of the search scaled by its
 /// structures' sizes for NES's state and code (a 360-byte state and a 78-byte code, where
 /// the contest has 40 and 2: the trail's entries and the candidates take most of it).
-pub fn bytes_per_state() -> u64 {
+pub(crate) fn bytes_per_state() -> u64 {
     PerState::of::<Seam>().estimate()
 }
 
 /// NES's problem instance, a game checked and ready to search: every option refused before any work
 /// where it does not fit.
-pub struct Instance {
+pub(crate) struct Instance {
     level: u8,
     wait: u32,
     start: start::Start,
@@ -217,7 +217,7 @@ impl Solver for Nes {
 
 /// An NES record as the search decides it: each placement played out on the engine, each
 /// piece's line written once whole; the whole record replayed on the plain engine at the end.
-pub struct SolveWriter<'p> {
+pub(crate) struct SolveWriter<'p> {
     instance: &'p Instance,
     stream: RecordStream<'p>,
     /// The lines of the pieces kept from `--from-record`, written after the header.
