@@ -246,6 +246,16 @@ fn same_record_for_any_number_of_processes_and_threads() {
                 );
             }
             assert_eq!(only_score(&r), score, "{case}: {r:#?}");
+            // The level MPI provides was asked for and checked before the search (FUNNELED
+            // or more), and the summary names it; the search without MPI names none.
+            let levels = ["FUNNELED", "SERIALIZED", "MULTIPLE"].map(|l| format!("MPI_THREAD_{l}"));
+            assert!(
+                levels
+                    .iter()
+                    .any(|l| r.stderr.contains(&format!("(MPI provides {l})"))),
+                "{case}: {r:#?}"
+            );
+            assert!(!solo.stderr.contains("MPI provides"), "{solo:#?}");
         }
     }
 }
