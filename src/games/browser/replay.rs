@@ -34,7 +34,7 @@ pub struct Report {
 /// One locked piece, as an observer of the replay sees it.
 pub(crate) struct Step<'a> {
     /// The piece where it locked.
-    pub(crate) piece: Piece,
+    pub piece: Piece,
     pub(crate) tokens: &'a [Token],
     pub(crate) lock: Lock,
     /// The game after the lock (field, points, lines).

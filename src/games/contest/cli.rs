@@ -11,9 +11,8 @@ mod solve;
 mod tune;
 
 pub use merge::merge_main;
-pub use options::{print_record, ranking, read_record, GameArg, RulesOptions};
 pub use polish::polish_main;
-pub use solve::DEFAULT_WIDTH;
+pub(crate) use solve::DEFAULT_WIDTH;
 pub use tune::tune_main;
 
 use crate::cli::registry::{CheckRun, GameCli, SolveRun};
@@ -22,14 +21,14 @@ use crate::cli::GenOptions;
 use crate::kit::sequence::{generate, Distribution};
 
 /// The contest's game in the binaries' registry.
-pub struct Contest;
+pub(crate) struct Contest;
 
 /// The contest's entry in the registry.
-pub const GAME: Contest = Contest;
+pub(crate) const GAME: Contest = Contest;
 
 /// The options the contest's game adds to `gen`.
 #[derive(clap::Args, Debug)]
-pub struct OwnGenArgs {
+pub(crate) struct OwnGenArgs {
     #[command(flatten)]
     sequence: GenOptions,
     /// How pieces are drawn.

@@ -21,7 +21,7 @@ use std::path::Path;
 
 /// The options the contest's game adds to `check`.
 #[derive(clap::Args, Debug)]
-pub struct CheckOptions {
+pub(crate) struct CheckOptions {
     #[command(flatten)]
     rules: RulesOptions,
     #[command(flatten)]
@@ -45,7 +45,8 @@ struct OwnCheckArgs {
 }
 
 /// `--judge` as `check` reads it (the shared text speaks of a search).
-pub const JUDGE_HELP: &str = "Check by the contest web replay's rules: a piece locks wherever its \
+pub(crate) const JUDGE_HELP: &str =
+    "Check by the contest web replay's rules: a piece locks wherever its \
     moves leave it, even in mid-air, and whatever follows the end of the game is ignored. \
     The contest's game only.";
 
@@ -63,7 +64,7 @@ impl std::ops::Deref for Args<'_> {
 }
 
 /// The contest's check of `args`, with its own options.
-pub fn check(common: &CheckArgs, own: &CheckOptions) -> Result<(), CliError> {
+pub(crate) fn check(common: &CheckArgs, own: &CheckOptions) -> Result<(), CliError> {
     run(&Args { common, own })
 }
 

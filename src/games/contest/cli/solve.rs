@@ -16,20 +16,20 @@ use crate::games::contest::solve::{start_from, RecordStream, SolveError};
 use crate::search::{Line, Objective, Run, Width};
 
 /// The contest's default beam width.
-pub const DEFAULT_WIDTH: usize = 20_000;
+pub(crate) const DEFAULT_WIDTH: usize = 20_000;
 
 /// The options the contest's game adds to `solve`.
 #[derive(clap::Args, Debug)]
-pub struct SolveOptions {
+pub(crate) struct SolveOptions {
     #[command(flatten)]
-    pub rules: RulesOptions,
+    pub(crate) rules: RulesOptions,
     #[command(flatten)]
-    pub eval: EvalOptions,
+    pub(crate) eval: EvalOptions,
 }
 
 /// The contest's problem instance, what its solve reads: the sequence (to `--pieces`), the search's
 /// parameters and the record's kept part.
-pub struct Instance {
+pub(crate) struct Instance {
     sequence: Vec<Kind>,
     params: Params,
     kept: Record,
@@ -109,7 +109,7 @@ impl Solver for Contest {
 }
 
 /// The contest's record (one line of tokens) as the search decides it.
-pub struct SolveWriter<'p> {
+pub(crate) struct SolveWriter<'p> {
     instance: &'p Instance,
     out: Option<RecordStream<'p, RecordOut>>,
 }
