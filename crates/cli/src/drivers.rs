@@ -50,7 +50,7 @@ pub fn solve_main(games: &[&dyn Entry]) -> std::process::ExitCode {
 
 /// `solve`'s command line parsed once: the game named, the options every game takes, and
 /// the whole parse, from which the game reads its own.
-pub struct ParsedSolve<'g> {
+pub(crate) struct ParsedSolve<'g> {
     game: &'g dyn Entry,
     args: SolveArgs,
     matches: clap::ArgMatches,
@@ -59,7 +59,7 @@ pub struct ParsedSolve<'g> {
 
 /// `solve`'s command line `command_line` (the program's name first) parsed, `None` after
 /// `--help` or `--version` (printed where `print`).
-pub fn parse_solve<'g>(
+pub(crate) fn parse_solve<'g>(
     games: &'g [&'g dyn Entry],
     command_line: Vec<OsString>,
     print: bool,
@@ -77,14 +77,15 @@ pub fn parse_solve<'g>(
 }
 
 impl ParsedSolve<'_> {
-    /// Whether the line asks for `--distributed`.
-    pub fn distributed(&self) -> bool {
+    /// Whether the line asks for `--distributed`, which the registry's tests check.
+    #[cfg(test)]
+    pub(crate) fn distributed(&self) -> bool {
         self.args.distributed
     }
 
     /// The game's solve over `comm`'s processes where given, the record written to what
     /// `output` makes.
-    pub fn solve(
+    pub(crate) fn solve(
         &self,
         comm: Option<&dyn Comm>,
         output: &(dyn Fn() -> super::runs::Output + Sync),
@@ -207,7 +208,10 @@ pub fn gen_main(games: &[&dyn Entry]) -> std::process::ExitCode {
 }
 
 /// `gen` with the command line `args` (the program's name first).
-pub fn gen(games: &[&dyn Entry], args: impl IntoIterator<Item = OsString>) -> Result<(), CliError> {
+pub(crate) fn gen(
+    games: &[&dyn Entry],
+    args: impl IntoIterator<Item = OsString>,
+) -> Result<(), CliError> {
     let base = program("gen")
         .about("Print a piece sequence file (with no options: the contest sequence).");
     let command = GameCommand::new(base, games, games[0].id(), Binary::Gen)?;
@@ -228,7 +232,7 @@ pub fn play_main(games: &[&dyn Entry]) -> std::process::ExitCode {
 
 /// `play` with the command line `args` (the program's name first): the playable page of a
 /// game that has one.
-pub fn play(
+pub(crate) fn play(
     games: &[&dyn Entry],
     args: impl IntoIterator<Item = OsString>,
 ) -> Result<(), CliError> {

@@ -31,11 +31,11 @@ impl From<ObjectiveArg> for Objective {
 }
 
 /// Beams narrower than this run on one thread unless `--threads` says otherwise.
-pub const NARROW_BEAM: usize = 256;
+pub(crate) const NARROW_BEAM: usize = 256;
 
 /// The largest `--score-weight`: a million times the default and more already ranks by points
 /// alone.
-pub const MAX_SCORE_WEIGHT: f64 = 1e6;
+pub(crate) const MAX_SCORE_WEIGHT: f64 = 1e6;
 
 /// The ranking options of the games whose key is an evaluation of the board: each game that
 /// takes them flattens this struct into its `solve` options (or [`WeightsFile`] alone, for a
@@ -72,14 +72,14 @@ pub struct SearchOptions {
     /// points (`survive`: the ranking keeps the stack safe and the answer is the line that
     /// went furthest). Default: `survive` for the olympiad's game, `score` for the others.
     #[arg(long, value_enum)]
-    pub objective: Option<ObjectiveArg>,
+    pub(crate) objective: Option<ObjectiveArg>,
     /// Worker threads (default: all cores, or one for a beam under 256 states; at most 4 per
     /// core). The record does not depend on it.
     #[arg(long)]
-    pub threads: Option<usize>,
+    pub(crate) threads: Option<usize>,
     /// Search even where the beam's estimated memory exceeds this machine's.
     #[arg(long)]
-    pub force: bool,
+    pub(crate) force: bool,
 }
 
 /// The beam's width past its start (`--beam-width`), as `solve` and `polish` take it: a
@@ -96,11 +96,11 @@ pub struct WidthOptions {
     /// The widest beam --time-budget may choose (the memory this takes is printed before the
     /// search).
     #[arg(long, default_value_t = super::limits::DEFAULT_MAX_BEAM_WIDTH, requires = "time_budget")]
-    pub max_beam_width: usize,
+    pub(crate) max_beam_width: usize,
     /// Change the width at given depths: DEPTH:WIDTH,... (from depth DEPTH, 0-based, on; e.g.
     /// 50:180000,300:175000). Replays a --time-budget run's record exactly.
     #[arg(long, value_name = "SCHEDULE", conflicts_with = "time_budget", value_parser = parse_schedule)]
-    pub width_changes: Option<Schedule>,
+    pub(crate) width_changes: Option<Schedule>,
 }
 
 impl WidthOptions {
@@ -198,26 +198,12 @@ impl SearchOptions {
         Ok(())
     }
 
-    /// Refuses a beam of at most `widest` states that cannot fit in this machine's memory,
-    /// unless `--force` was given: before the search, not after it has grown for an hour.
-    pub fn check_memory(&self, widest: usize, per_state: u64) -> Result<(), CliError> {
-        self.check_memory_with(widest, per_state, 0)
-    }
-
-    /// [`SearchOptions::check_memory`] of a run that also holds `input` bytes whatever its
-    /// width (see [`limits::estimated_bytes_with`]).
-    pub fn check_memory_with(
-        &self,
-        widest: usize,
-        per_state: u64,
-        input: u64,
-    ) -> Result<(), CliError> {
-        self.check_memory_capped(None, widest, per_state, input)
-    }
-
-    /// [`SearchOptions::check_memory_with`] where `cap` names the option whose value is the
-    /// widest beam (`--max-beam-width` under a time budget), for the refusal to name it
-    /// rather than the width asked for.
+    /// Refuses a beam of at most `widest` states, in a run that also holds `input` bytes
+    /// whatever its width (see [`limits::estimated_bytes_with`]), that cannot fit in this
+    /// machine's memory, unless `--force` was given: before the search, not after it has
+    /// grown for an hour. `cap` names the option whose value is the widest beam
+    /// (`--max-beam-width` under a time budget), for the refusal to name it rather than the
+    /// width asked for.
     pub fn check_memory_capped(
         &self,
         cap: Option<&str>,
@@ -246,7 +232,7 @@ impl SearchOptions {
 
     /// [`SearchOptions::print_estimate`] of a run that also holds `input` bytes whatever its
     /// width.
-    pub fn print_estimate_with(&self, widest: usize, per_state: u64, input: u64) {
+    pub(crate) fn print_estimate_with(&self, widest: usize, per_state: u64, input: u64) {
         let available = limits::machine_memory().ok().flatten();
         say!(
             "{}",
@@ -330,7 +316,7 @@ impl GenOptions {
 
 /// A schedule of at least one change: an empty one is surely a mistake (a variable that was
 /// not set, say), not a request for the plain width.
-pub fn parse_schedule(text: &str) -> Result<Schedule, String> {
+pub(crate) fn parse_schedule(text: &str) -> Result<Schedule, String> {
     let schedule: Schedule = text.parse().map_err(|e| format!("{e}"))?;
     if schedule.0.is_empty() {
         return Err(
@@ -341,7 +327,7 @@ pub fn parse_schedule(text: &str) -> Result<Schedule, String> {
 }
 
 /// Seconds from `90`, `90s`, `15m` or `1.5h`.
-pub fn parse_duration(text: &str) -> Result<f64, String> {
+pub(crate) fn parse_duration(text: &str) -> Result<f64, String> {
     parse_time(text, false)
 }
 

@@ -16,14 +16,14 @@ use tetris_kit::scorecard::ReplayReport;
 use tetris_kit::text::RecordError;
 
 /// What `check --game G` is asked for.
-pub struct CheckOptions<'a> {
+pub(crate) struct CheckOptions<'a> {
     /// `--game`'s value.
-    pub game: &'a str,
-    pub sequence: &'a Path,
-    pub record: &'a Path,
-    pub json: bool,
+    pub(crate) game: &'a str,
+    pub(crate) sequence: &'a Path,
+    pub(crate) record: &'a Path,
+    pub(crate) json: bool,
     /// Where to write the viewer's page (the games that have one).
-    pub html: Option<&'a Path>,
+    pub(crate) html: Option<&'a Path>,
 }
 
 /// How one game checks a record's text and reports it.
@@ -41,11 +41,11 @@ pub trait PlainCheck {
 
 /// Why a record is invalid, as a game's check found it.
 pub struct Invalid {
-    pub message: String,
+    pub(crate) message: String,
     /// The piece (from 1) the replay failed at, for a record that parsed: where it is one of
     /// the first pieces, or past the sequence's last, the record may be of another sequence
     /// ([`misfit_hint`]).
-    pub replayed: Option<usize>,
+    pub(crate) replayed: Option<usize>,
 }
 
 impl Invalid {
@@ -70,7 +70,7 @@ impl Invalid {
 /// Replays a record and prints its report: exit code 0 for a valid record, 1 for an invalid
 /// one, whose report is its error and `Score = 0` ([`print_check`]). A record file that
 /// cannot be read is no record judged: its error alone, exit code 2.
-pub fn check<G: PlainCheck>(options: &CheckOptions) -> Result<(), CliError> {
+pub(crate) fn check<G: PlainCheck>(options: &CheckOptions) -> Result<(), CliError> {
     let sequence = read_sequence(options.sequence)?;
     let text = read_text(options.record, "record file")?;
     let file = super::file_name(options.record);
@@ -153,7 +153,7 @@ where
 }
 
 /// A record's text read into each piece's entry and the line it is on, or its error.
-pub type ParsedPieces<R> =
+pub(crate) type ParsedPieces<R> =
     Result<(Vec<<R as PieceReplay>::Entry>, Vec<usize>), RecordError<<R as PieceReplay>::Problem>>;
 
 /// The problem instance of a game played on a sequence file: the sequence (to `--pieces`), the

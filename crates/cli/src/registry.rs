@@ -162,7 +162,7 @@ impl<'g> GameCommand<'g> {
     /// Refused: two definitions of one option id that differ (two games that each declare
     /// `--weights`, say, with other help or values), where the first would silently serve
     /// both; a game shares an option by flattening the one struct that declares it.
-    pub fn new(
+    pub(crate) fn new(
         base: Command,
         games: &'g [&'g dyn Entry],
         default: &'static str,
@@ -233,7 +233,7 @@ impl<'g> GameCommand<'g> {
     }
 
     /// The command, for its help and its changes.
-    pub fn command(self, change: impl FnOnce(Command) -> Command) -> Self {
+    pub(crate) fn command(self, change: impl FnOnce(Command) -> Command) -> Self {
         GameCommand {
             command: change(self.command),
             ..self
@@ -247,7 +247,7 @@ impl<'g> GameCommand<'g> {
 
     /// The command line parsed: the game named and the options given, every option given
     /// being one that game takes. `None` after `--help` or `--version`, printed if `print`.
-    pub fn parse(
+    pub(crate) fn parse(
         &self,
         args: impl IntoIterator<Item = OsString>,
         print: bool,
@@ -318,7 +318,7 @@ fn same_definition(first: &Arg, second: &Arg, g: &dyn Entry) -> Result<(), CliEr
 }
 
 /// `a`, `a and b`, `a, b and c`.
-pub fn listed(names: &[&str]) -> String {
+pub(crate) fn listed(names: &[&str]) -> String {
     match names.split_last() {
         Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
         _ => names.join(""),
@@ -326,7 +326,7 @@ pub fn listed(names: &[&str]) -> String {
 }
 
 /// Whether `--game name` asks for `game`: its id or one of its aliases.
-pub fn named(game: &dyn Entry, name: &str) -> bool {
+pub(crate) fn named(game: &dyn Entry, name: &str) -> bool {
     game.id() == name || game.aliases().contains(&name)
 }
 

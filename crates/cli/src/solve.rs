@@ -92,9 +92,9 @@ pub struct SolveSettings<'a> {
     /// `--from-record`'s file and `--from-piece`'s count.
     pub from: Option<(&'a Path, usize)>,
     /// The command line as given (the program's name first), for the resume command.
-    pub command_line: &'a [OsString],
+    pub(crate) command_line: &'a [OsString],
     /// Every option's value, for a checkpoint's identity of the run.
-    pub given: &'a Given,
+    pub(crate) given: &'a Given,
 }
 
 impl SolveSettings<'_> {
@@ -129,7 +129,7 @@ impl SolveSettings<'_> {
 
     /// Refuses a `--from-record` of fewer than the `--from-piece` pieces to keep (`have`): it
     /// does not replay that far, an invalid record as any other that does not (exit 1).
-    pub fn check_kept(&self, have: usize) -> Result<(), CliError> {
+    pub(crate) fn check_kept(&self, have: usize) -> Result<(), CliError> {
         match self.from {
             Some((_, wanted)) if have < wanted => Err(self.from_record_invalid(format!(
                 "the record has only {}, fewer than the {wanted} to keep",
@@ -174,7 +174,7 @@ impl SolveRun<'_> {
 /// `solve` of `game`: in this process, or as one of `comm`'s (`--distributed`; process 0 then
 /// writes the record and the summary). `settings` are the shared options, `options` the
 /// game's own.
-pub fn pipeline<S: Solver>(
+pub(crate) fn pipeline<S: Solver>(
     game: &S,
     settings: &SolveSettings,
     options: &S::SolveOptions,
