@@ -8,14 +8,14 @@ use crate::code::Code;
 impl<C: Code> Trail<C> {
     /// Whether `index` (numbered across the processes) is an entry of the last level held
     /// here: where a live state's step is.
-    pub fn holds_last(&self, index: u32) -> bool {
+    pub(crate) fn holds_last(&self, index: u32) -> bool {
         match (self.starts.as_slice(), self.parts.last()) {
             ([.., a, b], Some(part)) => index.wrapping_sub(part.first) < (b - a) as u32,
             _ => false,
         }
     }
 
-    pub fn save(&self, out: &mut Out<'_>) {
+    pub(crate) fn save(&self, out: &mut Out<'_>) {
         out.len(self.base);
         out.len(self.last_gc);
         out.best(self.pinned);
@@ -34,7 +34,7 @@ impl<C: Code> Trail<C> {
 
     /// The trail [`Trail::save`] wrote, whose levels (the decided ones counted) are the first
     /// `depths` depths'.
-    pub fn restore(r: &mut In, depths: usize) -> Result<Trail<C>, SnapshotError> {
+    pub(crate) fn restore(r: &mut In, depths: usize) -> Result<Trail<C>, SnapshotError> {
         let base = r.usize()?;
         let last_gc = r.usize()?;
         let pinned = r.best()?;
