@@ -9,9 +9,9 @@ use std::sync::LazyLock;
 use tetris_opt::games::contest::bitboard::{self, Board};
 use tetris_opt::games::contest::movegen::{placements, Placements};
 use tetris_opt::games::contest::rules::{Kind, Rules};
-use tetris_opt::games::contest::search::{beam_search, Params};
+use tetris_opt::games::contest::search::{beam_search, Params, RankingParams};
+use tetris_opt::games::contest::{contest_sequence, CONTEST_SEED};
 use tetris_opt::kit::eval::{evaluate, evaluate_batch, Batch, Weights, BATCH};
-use tetris_opt::kit::sequence::{contest_sequence, CONTEST_SEED};
 use tetris_opt::search::{Options, Width};
 
 fn main() {
@@ -25,15 +25,16 @@ type Position = (Board, Kind, usize);
 static BOARDS: LazyLock<Vec<Position>> = LazyLock::new(|| {
     let sequence = contest_sequence(CONTEST_SEED, 3_000);
     let params = Params {
-        width: Width::fixed(200),
-        score_weight: 1.0 / 38.0,
-        weights: Weights::default(),
-        policy: Default::default(),
+        ranking: RankingParams {
+            score_weight: 1.0 / 38.0,
+            weights: Weights::default(),
+            policy: Default::default(),
+        },
         rules: Rules::default(),
         start: Default::default(),
         objective: Default::default(),
     };
-    let solution = beam_search(&sequence, &params, Options::new(&params.width));
+    let solution = beam_search(&sequence, &params, Options::new(&Width::fixed(200)));
     let mut boards = Vec::with_capacity(solution.placements.len());
     let mut board = Board::default();
     for (i, p) in solution.placements.iter().enumerate() {

@@ -2,7 +2,8 @@
 //! depend on: the search (`crates/search`) knows no Tetris, the kit (`crates/kit`) is built on
 //! the search's seam and knows no game, the command line (`crates/cli`) is built on both and
 //! knows no game either; these tests hold their manifests to it. In this crate, a game imports
-//! the kit, the search and the command line, never another game; only the command-line layer
+//! the kit, the search and the command line, never another game nor the registry that lists
+//! them; only the command-line layer
 //! and the games' `cli` modules know clap, and each binary is a `main` of a few lines that
 //! calls one of the command line's entry points.
 
@@ -136,6 +137,18 @@ fn no_game_imports_another() {
         let found = offenders(&format!("games/{game}"), &others);
         assert_eq!(found, Vec::<String>::new(), "{game} imports another game");
     }
+}
+
+/// The registry lists the games; a game is handed the list it plays among (the runs' `games`,
+/// the contest's binaries' `main`) and never reads the registry above it.
+#[test]
+fn no_game_reads_the_registry() {
+    let found = offenders("games", &["games::ALL".to_string()]);
+    let found: Vec<&String> = found
+        .iter()
+        .filter(|line| !line.contains("src/games/mod.rs"))
+        .collect();
+    assert_eq!(found, Vec::<&String>::new(), "a game reads games::ALL");
 }
 
 /// The command line (`crates/cli`) is the layer that knows clap, and the manifests of the

@@ -1,4 +1,4 @@
-//! `solve --distributed`: the contest's search spread over the processes of an MPI job
+//! `solve --distributed`: a game's search spread over the processes of an MPI job
 //! (`mpirun -np 4 solve --distributed ...`, built with `--features mpi`), or, without MPI, run
 //! as one process: the same record either way (see `tetris_search::distributed`).
 

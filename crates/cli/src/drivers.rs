@@ -51,6 +51,7 @@ pub fn solve_main(games: &[&dyn Entry]) -> std::process::ExitCode {
 /// `solve`'s command line parsed once: the game named, the options every game takes, and
 /// the whole parse, from which the game reads its own.
 pub(crate) struct ParsedSolve<'g> {
+    games: &'g [&'g dyn Entry],
     game: &'g dyn Entry,
     args: SolveArgs,
     matches: clap::ArgMatches,
@@ -69,6 +70,7 @@ pub(crate) fn parse_solve<'g>(
     };
     let args = SolveArgs::from_arg_matches(&matches).map_err(|e| clap_error(&e))?;
     Ok(Some(ParsedSolve {
+        games,
         game,
         args,
         matches,
@@ -99,6 +101,7 @@ impl ParsedSolve<'_> {
             command_line: &self.command_line,
             given: super::runs::given(&self.matches),
             output,
+            games: self.games,
         };
         self.game.solve_parsed(&run, &self.matches)
     }
@@ -142,12 +145,20 @@ pub fn solve_command<'g>(games: &'g [&'g dyn Entry]) -> Result<GameCommand<'g>, 
         super::registry::listed(&widths.iter().map(String::as_str).collect::<Vec<_>>())
     );
     let ids: Vec<&str> = games.iter().map(|g| g.id()).collect();
+    let notes: Vec<&str> = games
+        .iter()
+        .filter_map(|g| g.solve_from_record_help())
+        .collect();
+    let notes = if notes.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", notes.join("; "))
+    };
     let from_help = format!(
         "Keep the first --from-piece pieces of this record (replayed by the rules) and search \
-         only the rest of the game. Every game takes it: {} (NES: the record names its start, \
-         so --start-level and --title-wait may be left out). The way on from a run interrupted \
-         where no checkpoint could be written, or other settings tried on the end of a long run \
-         without repeating its start.",
+         only the rest of the game. Every game takes it: {}{notes}. The way on from a run \
+         interrupted where no checkpoint could be written, or other settings tried on the end \
+         of a long run without repeating its start.",
         super::registry::listed(&ids)
     );
     let base = SolveArgs::augment_args(program("solve")).about(
@@ -166,39 +177,47 @@ pub fn check_main(games: &[&dyn Entry]) -> std::process::ExitCode {
     exit_code(check(games, std::env::args_os()))
 }
 
-/// What `check --help` says of every game's checks.
-const CHECK_ABOUT: &str = "Replay a move record on a piece sequence and print its score (last \
-line: `Score = N`).
+/// What `check --help` says of every game's checks: each game's errors where they differ
+/// from the records of lines ([`GameCli::check_errors_help`]).
+fn check_about(games: &[&dyn Entry]) -> String {
+    let own: Vec<&str> = games.iter().filter_map(|g| g.check_errors_help()).collect();
+    let lines = if own.is_empty() {
+        "The records are text files of lines"
+    } else {
+        "The other games' records are text files of lines"
+    };
+    format!(
+        "Replay a move record on a piece sequence and print its score (last line: `Score = N`).
 
-An invalid record gets one error line. The contest's is of the form `piece N (token T 'X'): \
-message` (N counts from 1 and is the piece the token belongs to; T is the token's position in \
-the record), e.g. `error: piece 2 (token 5 'X3'): expected N, L, R, D or C, found 'X'`; an \
-empty record, with no token to name, gets `error: piece 1: the record is empty`. The other \
-games' records are text files of lines, and their errors name the file and the line first: \
-`error: moves.txt:2: piece 1 (I), token 1 'x': ...`. `--json` prints one JSON object \
+An invalid record gets one error line.{} {lines}, and their errors name the file and the line \
+first: `error: moves.txt:2: piece 1 (I), token 1 'x': ...`. `--json` prints one JSON object \
 instead, of the form every game shares (docs/JSON.md): the same text, without `error: `, is \
 its `error` field.
 
 Exit code 0 for a valid record, 1 for an invalid one, 2 for unusable arguments or files (a \
 record file that cannot be read gets its error on stderr and no score: no record was judged). \
 Output its reader stops reading (`check ... | head`) ends the program quietly, with the same \
-exit code: 1 for an invalid record, however little of its report was read.";
+exit code: 1 for an invalid record, however little of its report was read.",
+        own.iter().map(|o| format!(" {o}")).collect::<String>()
+    )
+}
 
 /// `check` with the command line `args` (the program's name first).
 pub fn check(
     games: &[&dyn Entry],
     args: impl IntoIterator<Item = OsString>,
 ) -> Result<(), CliError> {
-    let first = CHECK_ABOUT.lines().next().unwrap_or_default();
+    let about = check_about(games);
+    let first = about.lines().next().unwrap_or_default().to_string();
     let base = CheckArgs::augment_args(program("check"))
         .about(first)
-        .long_about(CHECK_ABOUT);
+        .long_about(about);
     let command = GameCommand::new(base, games, games[0].id(), Binary::Check)?;
     let Some((game, matches)) = command.parse(args, true)? else {
         return Ok(());
     };
     let args = CheckArgs::from_arg_matches(&matches).map_err(|e| clap_error(&e))?;
-    game.check_parsed(&CheckRun { args: &args }, &matches)
+    game.check_parsed(&CheckRun { args: &args, games }, &matches)
 }
 
 /// `gen`'s `main`.
@@ -212,8 +231,9 @@ pub(crate) fn gen(
     games: &[&dyn Entry],
     args: impl IntoIterator<Item = OsString>,
 ) -> Result<(), CliError> {
-    let base = program("gen")
-        .about("Print a piece sequence file (with no options: the contest sequence).");
+    let default = games[0].gen_help();
+    let default = default.map_or(String::new(), |d| format!(" (with no options: {d})"));
+    let base = program("gen").about(format!("Print a piece sequence file{default}."));
     let command = GameCommand::new(base, games, games[0].id(), Binary::Gen)?;
     let Some((game, matches)) = command.parse(args, true)? else {
         return Ok(());
@@ -271,6 +291,7 @@ pub(crate) fn play(
     let html = game.page(&PlayRun {
         sequence: &sequence,
         compare: compare.as_deref(),
+        games,
     })?;
     write_page(output.as_deref(), html)
 }

@@ -99,6 +99,16 @@ pub fn record_of_another_game(
     ))
 }
 
+/// What ends the message of a record whose reader found `first_line` (as it quotes it) where
+/// its header should be ([`tetris_kit::text::Problem::first_line`]), where that line is a
+/// record of one of `games`: `; that is a record of NES Tetris: check it with `check --game nes
+/// RECORD``, else nothing.
+pub fn another_games_hint(games: &[&dyn Entry], first_line: Option<&str>) -> String {
+    first_line
+        .and_then(|line| games.iter().find_map(|g| g.record_hint(line)))
+        .map_or_else(String::new, |hint| format!("; that is a record of {hint}"))
+}
+
 /// Refuses a beam width no binary accepts; `option` names it in the message.
 pub fn check_width(option: &str, width: usize) -> Result<(), CliError> {
     Ok(limits::check_width(option, width)?)

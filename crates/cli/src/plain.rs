@@ -3,7 +3,7 @@
 //! ending in `Score = N` or one JSON object, and what `solve` plans for them and the pieces
 //! its `--from-record` keeps.
 
-use super::registry::CheckArgs;
+use super::registry::{CheckRun, Entry};
 use super::report::{misfit_hint, print_check, Checked};
 use super::solve::{Plan, SolveSettings};
 use super::CliError;
@@ -19,6 +19,8 @@ use tetris_kit::text::RecordError;
 pub(crate) struct CheckOptions<'a> {
     /// `--game`'s value.
     pub(crate) game: &'a str,
+    /// The games the binary plays, for a record of another.
+    pub(crate) games: &'a [&'a dyn Entry],
     pub(crate) sequence: &'a Path,
     pub(crate) record: &'a Path,
     pub(crate) json: bool,
@@ -33,8 +35,8 @@ pub trait PlainCheck {
     /// Replays the text on the sequence; the error names `file`.
     fn check(sequence: &[Kind], text: &str, file: &str) -> Result<Self::Report, Invalid>;
     /// The viewer's page of the record's text, named `file`, showing its error where it has
-    /// one (None: the game has no page).
-    fn page(_sequence: &[Kind], _text: &str, _file: &str) -> Option<String> {
+    /// one, `hint` after it (None: the game has no page).
+    fn page(_sequence: &[Kind], _text: &str, _file: &str, _hint: &str) -> Option<String> {
         None
     }
 }
@@ -46,14 +48,18 @@ pub struct Invalid {
     /// the first pieces, or past the sequence's last, the record may be of another sequence
     /// ([`misfit_hint`]).
     pub(crate) replayed: Option<usize>,
+    /// The record's first line, where it does not parse for that line is not the header
+    /// ([`tetris_kit::text::Problem::first_line`]).
+    pub(crate) first_line: Option<String>,
 }
 
 impl Invalid {
-    /// A record that does not parse.
-    pub fn unparsed(message: String) -> Invalid {
+    /// A record that does not parse, with its first line where that is what is wrong.
+    pub fn unparsed(message: String, first_line: Option<&str>) -> Invalid {
         Invalid {
             message,
             replayed: None,
+            first_line: first_line.map(str::to_string),
         }
     }
 
@@ -63,6 +69,7 @@ impl Invalid {
         Invalid {
             message,
             replayed: piece,
+            first_line: None,
         }
     }
 }
@@ -74,12 +81,17 @@ pub(crate) fn check<G: PlainCheck>(options: &CheckOptions) -> Result<(), CliErro
     let sequence = read_sequence(options.sequence)?;
     let text = read_text(options.record, "record file")?;
     let file = super::file_name(options.record);
-    let result = G::check(&sequence, &text, &file).map_err(|e| {
+    let result = G::check(&sequence, &text, &file);
+    let other = super::another_games_hint(
+        options.games,
+        result.as_ref().err().and_then(|e| e.first_line.as_deref()),
+    );
+    let result = result.map_err(|e| {
         let hint = (e.replayed).and_then(|p| misfit_hint(p, options.sequence, sequence.len()));
-        e.message + &hint.unwrap_or_default()
+        e.message + &other + &hint.unwrap_or_default()
     });
     if let Some(path) = options.html {
-        if let Some(page) = G::page(&sequence, &text, &file) {
+        if let Some(page) = G::page(&sequence, &text, &file, &other) {
             write_file("--html", path, page)?;
         }
     }
@@ -95,10 +107,11 @@ pub(crate) fn check<G: PlainCheck>(options: &CheckOptions) -> Result<(), CliErro
 /// record required, no output onto an input, the report, and exit code 1 for an invalid
 /// record.
 pub fn check_game<G: PlainCheck>(
-    args: &CheckArgs,
+    run: &CheckRun,
     html: Option<&Path>,
     game: &str,
 ) -> Result<(), CliError> {
+    let args = run.args;
     let Some(record) = &args.record else {
         return Err(CliError::usage(format!(
             "check --game {game} needs a sequence file and a record file"
@@ -113,6 +126,7 @@ pub fn check_game<G: PlainCheck>(
     refuse_overwriting("--html", html, &inputs)?;
     check::<G>(&CheckOptions {
         game,
+        games: run.games,
         sequence: &args.input,
         record,
         json: args.json,
@@ -137,8 +151,10 @@ where
     };
     let text = read_text(path, "record file")?;
     let file = path.display().to_string();
-    let (record, lines) =
-        parse(&text).map_err(|e| settings.from_record_invalid(e.located(&file)))?;
+    let (record, lines) = parse(&text).map_err(|e| {
+        let hint = super::another_games_hint(settings.games, e.first_line());
+        settings.from_record_invalid(e.located(&file) + &hint)
+    })?;
     settings.check_kept(record.len())?;
     for (piece, &line) in record.iter().zip(&lines).take(pieces) {
         let game_over = (replay.play_entry(piece, line))

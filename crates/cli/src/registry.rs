@@ -57,6 +57,27 @@ pub trait GameCli: Sync {
             self.name()
         )))
     }
+    /// What another game's reader adds to its error where the first line it found (as it
+    /// quotes it) is a record of this game: whose record it is and how to check it
+    /// (`NES Tetris: check it with `check --game nes RECORD``). `None` for any other line.
+    fn record_hint(&self, _first_line: &str) -> Option<&'static str> {
+        None
+    }
+    /// What `solve --help` says of this game's `--from-record`, where it differs from every
+    /// game's (`NES: the record names its start, ...`).
+    fn solve_from_record_help(&self) -> Option<&'static str> {
+        None
+    }
+    /// What `check --help` says of this game's errors, where they are not the file and line
+    /// first that the records of lines get (a sentence or more).
+    fn check_errors_help(&self) -> Option<&'static str> {
+        None
+    }
+    /// What `gen` prints with no options, where this game is the default (`the contest
+    /// sequence`).
+    fn gen_help(&self) -> Option<&'static str> {
+        None
+    }
 }
 
 /// The options of a game that takes none of its own in a binary.
@@ -81,6 +102,14 @@ pub trait Entry: Sync {
     fn has_page(&self) -> bool;
     /// [`GameCli::page`].
     fn page(&self, run: &PlayRun) -> Result<String, CliError>;
+    /// [`GameCli::record_hint`].
+    fn record_hint(&self, first_line: &str) -> Option<&'static str>;
+    /// [`GameCli::solve_from_record_help`].
+    fn solve_from_record_help(&self) -> Option<&'static str>;
+    /// [`GameCli::check_errors_help`].
+    fn check_errors_help(&self) -> Option<&'static str>;
+    /// [`GameCli::gen_help`].
+    fn gen_help(&self) -> Option<&'static str>;
     /// `command` with the game's options of `binary`'s.
     fn add_options(&self, binary: Binary, command: Command) -> Command;
     /// `solve` with the game's options read from the parsed command line.
@@ -127,6 +156,18 @@ impl<G: GameCli> Entry for G {
     }
     fn page(&self, run: &PlayRun) -> Result<String, CliError> {
         GameCli::page(self, run)
+    }
+    fn record_hint(&self, first_line: &str) -> Option<&'static str> {
+        GameCli::record_hint(self, first_line)
+    }
+    fn solve_from_record_help(&self) -> Option<&'static str> {
+        GameCli::solve_from_record_help(self)
+    }
+    fn check_errors_help(&self) -> Option<&'static str> {
+        GameCli::check_errors_help(self)
+    }
+    fn gen_help(&self) -> Option<&'static str> {
+        GameCli::gen_help(self)
     }
     fn add_options(&self, binary: Binary, command: Command) -> Command {
         match binary {

@@ -19,7 +19,7 @@ pub(crate) const FORMAT: u32 = 1;
 /// A record's report in the one form.
 pub(crate) struct Report<'a> {
     /// `--game`'s value, which the game's own fields are written under.
-    pub(crate) game: &'a str,
+    pub game: &'a str,
     /// What the replay found, or an invalid record's error.
     pub(crate) result: Result<&'a Scorecard, &'a str>,
     /// The game's own fields: an object.

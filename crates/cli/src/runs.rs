@@ -2,6 +2,7 @@
 //! run as the game's side of the registry ([`super::registry::GameCli`]) receives it.
 
 use super::options::{SearchOptions, WidthOptions};
+use super::registry::Entry;
 use std::ffi::OsString;
 use std::path::PathBuf;
 use tetris_search::Comm;
@@ -12,8 +13,8 @@ pub(crate) type Output = Box<dyn std::io::Write + Send>;
 /// What `solve` asks of every game.
 #[derive(clap::Args, Debug)]
 pub struct SolveArgs {
-    /// Piece sequence file (e.g. inputs/tencent.txt); none for a game whose start is named by
-    /// options (NES: --start-level and --title-wait).
+    /// Piece sequence file; none for a game whose start is named by its options (--game's
+    /// list says which).
     pub input: Option<PathBuf>,
     /// States kept at each depth of the beam (each game's default is listed under --game).
     /// With --time-budget: the width of the first 50 pieces.
@@ -84,6 +85,8 @@ pub struct SolveRun<'a> {
     pub(crate) given: Given,
     /// Where the record goes (standard output, or a test's writer).
     pub(crate) output: &'a (dyn Fn() -> Output + Sync),
+    /// The games the binary plays, this one among them: for what names another game.
+    pub(crate) games: &'a [&'a dyn Entry],
 }
 
 /// Every option's values on a parsed command line (defaults included), by id in order: what
@@ -106,8 +109,8 @@ pub(crate) fn given(parsed: &clap::ArgMatches) -> Given {
 /// What `check` asks of every game.
 #[derive(clap::Args, Debug)]
 pub struct CheckArgs {
-    /// Piece sequence file (e.g. inputs/tencent.txt); for a game whose record names its start
-    /// (NES), the record file.
+    /// Piece sequence file; for a game whose record names its start, the record file (--game's
+    /// list says which).
     pub input: PathBuf,
     /// Move record file; `-` reads it from standard input, e.g. `solve input.txt | check
     /// input.txt -`.
@@ -120,10 +123,14 @@ pub struct CheckArgs {
 /// A `check` run as the binary hands it to a game (a textbook's invocation).
 pub struct CheckRun<'a> {
     pub args: &'a CheckArgs,
+    /// The games the binary plays, this one among them: for what names another game.
+    pub games: &'a [&'a dyn Entry],
 }
 
 /// A `play` run as the binary hands it to a game (a textbook's invocation).
 pub struct PlayRun<'a> {
     pub sequence: &'a std::path::Path,
     pub compare: Option<&'a std::path::Path>,
+    /// The games the binary plays, this one among them: for what names another game.
+    pub games: &'a [&'a dyn Entry],
 }

@@ -12,7 +12,7 @@ use super::distributed;
 use super::interrupt::{self, resume_advice, RecordOut};
 use super::limits;
 use super::progress::Pieces;
-use super::registry::GameCli;
+use super::registry::{Entry, GameCli};
 use super::runs::{Given, Output, SolveArgs, SolveRun};
 use super::summary::Finished;
 /// What a game's record writer implements and may use, beside [`Solver`].
@@ -95,6 +95,8 @@ pub struct SolveSettings<'a> {
     pub(crate) command_line: &'a [OsString],
     /// Every option's value, for a checkpoint's identity of the run.
     pub(crate) given: &'a Given,
+    /// The games the binary plays, this one among them: for what names another game.
+    pub games: &'a [&'a dyn Entry],
 }
 
 impl SolveSettings<'_> {
@@ -166,6 +168,7 @@ impl SolveRun<'_> {
             from: (self.args.from_record.as_deref()).zip(self.args.from_piece),
             command_line: self.command_line,
             given: &self.given,
+            games: self.games,
         };
         pipeline(game, &settings, options, self.comm, (self.output)())
     }

@@ -7,7 +7,7 @@
 
 use super::piece::Kind;
 use super::scorecard::{self, Reason};
-use super::text::{describe_char, lines_after_header, other_game_hint, MissingHeader};
+use super::text::{describe_char, lines_after_header, MissingHeader};
 use super::text::{Problem, RecordError};
 use std::fmt;
 
@@ -109,15 +109,23 @@ impl<G: GameProblem> Problem for LineProblem<G> {
         }
     }
 
+    fn first_line(&self) -> Option<&str> {
+        match self {
+            LineProblem::Header { found } => Some(found),
+            _ => None,
+        }
+    }
+
     fn describe(&self, who: &str) -> String {
         let header = G::HEADER;
         match self {
             LineProblem::Empty => {
                 format!("the record has no `{header}` line (it is empty or all comments)")
             }
+            // The binaries add the game a first line names, where it is another game's
+            // record ([`Problem::first_line`]).
             LineProblem::Header { found } => {
-                let hint = other_game_hint(found, header);
-                format!("the first line must be `{header}`, found '{found}'{hint}")
+                format!("the first line must be `{header}`, found '{found}'")
             }
             LineProblem::Token {
                 number,

@@ -1,45 +1,18 @@
-//! Piece sequences: the contest's generator, the other distributions `gen` offers, and the
-//! sequence file format (letters in either case, whitespace and commas ignored, `#` comments).
+//! Piece sequences: the generators that know no game's rules (a game with a generator of its
+//! own keeps it), and the sequence file format (letters in either case, whitespace and commas ignored, `#` comments).
 
 use crate::piece::Kind;
 use crate::text::{describe_char, strip_byte_order_mark};
 use std::fmt::Write as _;
 use thiserror::Error;
 
-/// Seed of the contest sequence.
-pub const CONTEST_SEED: u64 = 12358;
-const LCG_MODULUS: u64 = 32749;
-
-/// How `gen` draws pieces.
+/// How a generator draws pieces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Distribution {
-    /// The contest's linear congruential generator (weights 2,3,3,4,5,6,6 out of 29).
-    Contest,
     /// Each kind with probability 1/7.
     Uniform,
     /// Shuffled bags of the seven kinds.
     Bag7,
-}
-
-/// The first `count` pieces of the contest generator started from `seed`.
-pub fn contest_sequence(seed: u64, count: usize) -> Vec<Kind> {
-    // (v * a + c) mod m only depends on v mod m, so reducing the seed first is exact and keeps
-    // every product far from overflow.
-    let mut v = seed % LCG_MODULUS;
-    (0..count)
-        .map(|_| {
-            v = (v * 27073 + 17713) % LCG_MODULUS;
-            match v % 29 {
-                0..=1 => Kind::I,
-                2..=4 => Kind::L,
-                5..=7 => Kind::J,
-                8..=11 => Kind::T,
-                12..=16 => Kind::O,
-                17..=22 => Kind::S,
-                _ => Kind::Z,
-            }
-        })
-        .collect()
 }
 
 /// SplitMix64: tiny, fully specified, and identical on every platform, so a seed names the same
@@ -81,7 +54,6 @@ impl SplitMix64 {
 /// `count` pieces of `distribution` from `seed`.
 pub fn generate(distribution: Distribution, seed: u64, count: usize) -> Vec<Kind> {
     match distribution {
-        Distribution::Contest => contest_sequence(seed, count),
         Distribution::Uniform => {
             let mut rng = SplitMix64::new(seed);
             (0..count)
@@ -170,17 +142,6 @@ mod tests {
 
     fn letters(pieces: &[Kind]) -> String {
         pieces.iter().map(|k| k.letter()).collect()
-    }
-
-    #[test]
-    fn contest_sequence_matches_rules_figures() {
-        let seq = contest_sequence(CONTEST_SEED, 10_000);
-        assert_eq!(letters(&seq[..20]), "ZIOSLZSIZJSSZZIZZJOL");
-        let mut counts = [0usize; 7];
-        for k in &seq[..9_999] {
-            counts[k.index()] += 1;
-        }
-        assert_eq!(counts, [722, 957, 1053, 1325, 1649, 2094, 2199]);
     }
 
     #[test]

@@ -187,32 +187,6 @@ pub fn quote_line(line: &str) -> String {
     out
 }
 
-/// What a record's first line says of the game it is for, where that is another game than the
-/// one asked for: `; that is a record of GAME: check it with ...`, or nothing. `found` is the
-/// first line as [`quote_line`] quotes it; `header` the line the game asked for has.
-pub fn other_game_hint(found: &str, header: &str) -> String {
-    let game = match found {
-        "game nes" => Some(("NES Tetris", "`check --game nes RECORD`")),
-        "game browser" => Some(("the browser game", "`check --game browser SEQUENCE RECORD`")),
-        "game olympiad" => Some((
-            "the olympiad's game",
-            "`check --game olympiad SEQUENCE RECORD`",
-        )),
-        // The contest's record is one line of comma-separated moves, each piece from an `N`.
-        _ if found.starts_with("N,") || found == "N" => Some((
-            "the contest's game",
-            "`check SEQUENCE RECORD`, without --game",
-        )),
-        _ => None,
-    };
-    match game {
-        Some((name, how)) if found != header => {
-            format!("; that is a record of {name}: check it with {how}")
-        }
-        _ => String::new(),
-    }
-}
-
 /// The game a record's header names (`game nes`), and the 1-based line it is on.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameHeader {
@@ -284,6 +258,12 @@ pub trait Problem {
     fn describe(&self, who: &str) -> String;
     /// The problem of a text without its header line.
     fn missing_header(missing: MissingHeader) -> Self;
+    /// The record's first line as the reader quotes it, where the problem is that it is not
+    /// the header: another game's record, perhaps, which only the layer that knows the games
+    /// can name.
+    fn first_line(&self) -> Option<&str> {
+        None
+    }
 }
 
 /// A record error of a game whose record names each piece on a line of its own: where (line,
@@ -319,6 +299,12 @@ impl<P: Problem> RecordError<P> {
     pub fn naming_kind(mut self, sequence: &[crate::piece::Kind]) -> Self {
         self.kind = self.piece.and_then(|n| sequence.get(n - 1).copied());
         self
+    }
+
+    /// The record's first line, where the error is that it is not the header
+    /// ([`Problem::first_line`]).
+    pub fn first_line(&self) -> Option<&str> {
+        self.problem.first_line()
     }
 
     /// What is wrong, naming the piece and token, without the line.

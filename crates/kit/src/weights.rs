@@ -1,7 +1,8 @@
 //! The evaluation's weights: one per board feature of [`crate::eval`], plus the window sizes
 //! some features take. Weights are data: the defaults are compiled in from
-//! `weights/default.json` (for points) and `weights/contest-survive.json` (for survival), and
-//! `--weights FILE` replaces them.
+//! `weights/default.json` (tuned for points on the contest's rules; the browser game's weights
+//! start from them, and every weights file's fields left out keep them), a game's own sets
+//! are its own files, and `--weights FILE` replaces them.
 
 use crate::board::ROWS;
 use serde::{Deserialize, Serialize};
@@ -193,18 +194,7 @@ static DEFAULT_WEIGHTS: std::sync::LazyLock<Weights> = std::sync::LazyLock::new(
         .into()
 });
 
-static SURVIVE_WEIGHTS: std::sync::LazyLock<Weights> = std::sync::LazyLock::new(|| {
-    Weights::from_json(include_str!("../../../weights/contest-survive.json"))
-        .expect("weights/contest-survive.json is valid")
-});
-
 impl Weights {
-    /// The weights tuned for survival on the contest's rules: the most pieces placed on long
-    /// generated sequences, points left out (see `tune --objective survive`).
-    pub fn survive() -> Weights {
-        SURVIVE_WEIGHTS.clone()
-    }
-
     /// The fields that are window sizes (whole numbers of rows or pieces), not weights of a
     /// feature.
     pub const WINDOWS: &'static [&'static str] = &["shallow_depth", "top_rows", "near_i_pieces"];

@@ -20,12 +20,14 @@
 
 use super::candidates::Candidate;
 use super::code::Code;
+pub use super::comm::Place;
 use super::comm::{gather_u64, Comm};
 use super::expand::Node;
 use super::held::Beamed;
+use super::run::DepthStats;
 use super::trail::{Best, Trail};
+use super::width::PlanState;
 use super::wire::Wire;
-use super::DepthStats;
 use std::io::Write;
 
 mod bytes;
@@ -128,43 +130,6 @@ pub struct Summary {
     pub(crate) done: usize,
     /// Depths the search had in all.
     pub(crate) depths: usize,
-}
-
-/// Where a search's states are held, as a snapshot names it: in one process, or spread over
-/// processes (this one's number, and their count).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Place {
-    pub spread: bool,
-    pub process: usize,
-    pub processes: usize,
-}
-
-impl Place {
-    /// A search in one process, not spread.
-    pub const ONE: Place = Place {
-        spread: false,
-        process: 0,
-        processes: 1,
-    };
-
-    fn parts(self) -> (bool, usize, usize) {
-        (self.spread, self.process, self.processes)
-    }
-}
-
-/// The width plan's position ([`super::width::WidthPlan`]), as a snapshot holds it.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub(crate) struct PlanState {
-    pub(crate) width: usize,
-    /// Scheduled changes already made.
-    pub(crate) scheduled: usize,
-    pub(crate) changes: Vec<(usize, usize)>,
-    pub(crate) segment: (f64, u64),
-    /// The budget's next re-choice, its measurement's first depth, and the first estimate
-    /// that found width 1 too slow (depth, seconds at width 1, the search's seconds).
-    pub(crate) due: usize,
-    pub(crate) since: usize,
-    pub(crate) late: Option<(usize, f64, f64)>,
 }
 
 /// A search as a snapshot holds it: the depth loop's state and the holder's.
@@ -377,7 +342,7 @@ impl<S: Copy + Wire, C: Code> Snapshot<S, C> {
 
 /// What a snapshot says of its search, without resuming it: `bytes` checked as a snapshot of a
 /// search of `G` over `depths` depths, held at `place`.
-pub fn summary<G: super::Game>(
+pub fn summary<G: super::game::Game>(
     bytes: &[u8],
     depths: usize,
     place: Place,

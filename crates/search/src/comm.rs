@@ -9,6 +9,28 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Barrier, Mutex};
 use std::time::Instant;
 
+/// Where a search's states are held, as a snapshot names it: in one process, or spread over
+/// processes (this one's number, and their count).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Place {
+    pub spread: bool,
+    pub process: usize,
+    pub processes: usize,
+}
+
+impl Place {
+    /// A search in one process, not spread.
+    pub const ONE: Place = Place {
+        spread: false,
+        process: 0,
+        processes: 1,
+    };
+
+    pub(crate) fn parts(self) -> (bool, usize, usize) {
+        (self.spread, self.process, self.processes)
+    }
+}
+
 /// The thread support an MPI library provides (MPI_Init_thread's `provided`), weakest first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
 #[serde(rename_all = "snake_case")]

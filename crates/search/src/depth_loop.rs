@@ -4,11 +4,15 @@
 
 use super::checkpoint::{self, Checkpoints, HeldBeam, Snapshot, View};
 use super::code::Code;
+use super::comm;
 use super::expand::{Node, Step};
+use super::game::Game;
+use super::guided::Guide;
 use super::held::{self, Holder, Selection};
+use super::options::Options;
+use super::run::{DepthStats, Line, Objective, Run, Width};
 use super::trail::{Best, Trail};
 use super::width::{Clock, WallClock, WidthPlan};
-use super::{comm, DepthStats, Game, Guide, Line, Objective, Options, Run, Width};
 use std::time::Instant;
 
 /// The state a search begins from.
@@ -33,7 +37,7 @@ pub(crate) struct Course<C: Code> {
 /// its clock read (the holder's states are in the holder).
 pub(crate) struct Resumed<C: Code> {
     course: Course<C>,
-    plan: checkpoint::PlanState,
+    plan: crate::width::PlanState,
     seconds: f64,
 }
 

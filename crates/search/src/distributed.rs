@@ -32,32 +32,15 @@ use super::checkpoint::{Place, Snapshot};
 use super::comm::{gather_u64, sum, Comm, Metered};
 use super::depth_loop::{depths, start};
 use super::expand::{Beam, Node, Step};
+use super::game::Decided;
 use super::game::Game;
 use super::held::{Beamed, Expansion, Holder, Selection};
-use super::options::Decided;
+use super::options::Options;
+use super::run::{Line, Run, Traffic};
 use super::trail::{Best, Trail, TrailEntry};
-use super::{Line, Options, Run};
 use exchange::{arrival, distinct, head, outbox, Arrived, Distinct};
 use rank::{cutoff, kth};
 use rayon::prelude::*;
-
-/// What crossed between the processes of a search (this process's share).
-#[derive(Clone, Copy, Debug, Default, serde::Serialize)]
-pub struct Traffic {
-    pub processes: usize,
-    /// Seconds spent in the exchanges, waiting for the slowest process included.
-    pub seconds: f64,
-    /// Bytes sent to other processes.
-    pub bytes: u64,
-    /// Children sent to their owners (to this process included).
-    pub children: u64,
-    /// Bytes of one child on the wire.
-    pub bytes_per_child: usize,
-    /// The most states this process held at one depth.
-    pub most_states: usize,
-    /// The thread support MPI provides, where the processes are an MPI job's.
-    pub thread_level: Option<crate::comm::ThreadLevel>,
-}
 
 /// Runs the beam as the one-process search does, over the processes of `comm` (every one
 /// calls it with the same options). Process 0 hands out the decided placements and answers

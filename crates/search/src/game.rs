@@ -6,6 +6,9 @@ use super::candidates::{sortable, Candidate, Chunk};
 use super::code::Code;
 use super::wire::Wire;
 
+/// What takes the answer's codes as they are decided ([`crate::Options::decided`]).
+pub type Decided<'a, C> = &'a mut dyn FnMut(&[C]);
+
 /// A game as the beam search sees it: its states, the children of a state with their keys,
 /// and the state a chosen child becomes.
 ///

@@ -8,12 +8,10 @@
 //! make: its states are built lazily inside the next expansion and never encoded.
 
 use super::candidates::{Candidate, Order};
-use super::checkpoint::Place;
-use super::comm::{Comm, Solo};
+use super::comm::{Comm, Place, Solo};
 use super::expand::{Beam, Last, Node, Step};
-use super::game::Game;
+use super::game::{Decided, Game};
 use super::guided;
-use super::options::Decided;
 use super::select::Picker;
 use super::trail::{Best, Trail, TrailEntry};
 

@@ -4,9 +4,10 @@
 
 use super::checkpoint::Checkpoints;
 use super::comm::Comm;
+use super::game::Decided;
 use super::guided::Guide;
+use super::run::{DepthStats, Width};
 use super::width::Clock;
-use super::{DepthStats, Width};
 
 /// What a search is told besides its game and its [`super::Run`]: the width, and what
 /// [`Options::new`] leaves at its default (no guide, the wall clock, this process, nobody
@@ -41,9 +42,6 @@ pub struct Options<'a, C> {
     /// [`super::checkpoint::summary`]. One process only.
     pub(crate) resume: Option<&'a [u8]>,
 }
-
-/// What takes the answer's codes as they are decided ([`Options::decided`]).
-pub type Decided<'a, C> = &'a mut dyn FnMut(&[C]);
 
 /// Where a search runs.
 #[derive(Clone, Copy)]

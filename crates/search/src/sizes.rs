@@ -4,8 +4,8 @@
 
 use crate::candidates::Candidate;
 use crate::expand::Node;
+use crate::game::Game;
 use crate::trail::{TrailEntry, GC_INTERVAL};
-use crate::Game;
 use std::mem::size_of;
 
 /// Trail levels a state's entries may take at once: compaction runs every [`GC_INTERVAL`]

@@ -7,7 +7,6 @@
 //! on the clock), but the widths it chose are reported as a schedule, and the same schedule
 //! given back without the budget replays the same record exactly.
 
-use crate::checkpoint::PlanState;
 use std::fmt;
 use std::str::FromStr;
 use std::time::Instant;
@@ -397,6 +396,21 @@ impl<'a> WidthPlan<'a> {
     pub(crate) fn changes(self) -> Schedule {
         Schedule(self.changes)
     }
+}
+
+/// The width plan's position ([`WidthPlan`]), as a snapshot holds it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct PlanState {
+    pub(crate) width: usize,
+    /// Scheduled changes already made.
+    pub(crate) scheduled: usize,
+    pub(crate) changes: Vec<(usize, usize)>,
+    pub(crate) segment: (f64, u64),
+    /// The budget's next re-choice, its measurement's first depth, and the first estimate
+    /// that found width 1 too slow (depth, seconds at width 1, the search's seconds).
+    pub(crate) due: usize,
+    pub(crate) since: usize,
+    pub(crate) late: Option<(usize, f64, f64)>,
 }
 
 #[cfg(test)]

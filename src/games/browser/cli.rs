@@ -6,10 +6,10 @@ use crate::cli::plain::{self, Invalid, PlainCheck};
 use crate::cli::registry::{CheckRun, GameCli, PlayRun, SolveRun};
 use crate::cli::report::joined;
 use crate::cli::solve::{end_lines, LinesOut, Plan, SolveSettings, Solver, Verdict, Writer};
-use crate::cli::GenOptions;
 use crate::cli::HtmlPage;
 use crate::cli::EXIT_INVALID;
 use crate::cli::{read_policy, read_sequence, read_text, read_weights, CliError, EvalOptions};
+use crate::cli::{GenArgs, GenOptions};
 use crate::games::browser::record::{Record, Token, HEADER};
 use crate::games::browser::replay::{check_text, replay, Replayer, Report};
 use crate::games::browser::rules::Kind;
@@ -173,10 +173,13 @@ pub(crate) struct Browser;
 /// The browser game's entry in the registry.
 pub(crate) const GAME: Browser = Browser;
 
+/// `gen`'s seed where `--seed` names none.
+const GEN_SEED: u64 = 12358;
+
 impl GameCli for Browser {
     type SolveOptions = EvalOptions;
     type CheckOptions = HtmlPage;
-    type GenOptions = GenOptions;
+    type GenOptions = GenArgs;
 
     fn id(&self) -> &'static str {
         "browser"
@@ -194,10 +197,14 @@ impl GameCli for Browser {
         run.run(self, options, options)
     }
     fn check(&self, run: &CheckRun, html: &HtmlPage) -> Result<(), CliError> {
-        plain::check_game::<Self>(run.args, html.path.as_deref(), self.id())
+        plain::check_game::<Self>(run, html.path.as_deref(), self.id())
     }
-    fn generate(&self, o: &GenOptions) -> Result<String, CliError> {
-        o.check()?;
+    fn record_hint(&self, first_line: &str) -> Option<&'static str> {
+        (first_line == HEADER)
+            .then_some("the browser game: check it with `check --game browser SEQUENCE RECORD`")
+    }
+    fn generate(&self, own: &GenArgs) -> Result<String, CliError> {
+        let o = own.read(GEN_SEED)?;
         let pieces = crate::games::browser::sequence(o.seed, o.count);
         Ok(GenOptions::file(
             &pieces,
@@ -217,12 +224,16 @@ impl PlainCheck for Browser {
     type Report = Report;
 
     fn check(sequence: &[Kind], text: &str, file: &str) -> Result<Report, Invalid> {
-        let record = Record::parse(text)
-            .map_err(|e| Invalid::unparsed(e.naming_kind(sequence).located(file)))?;
+        let record = Record::parse(text).map_err(|e| {
+            let e = e.naming_kind(sequence);
+            Invalid::unparsed(e.located(file), e.first_line())
+        })?;
         replay(sequence, &record).map_err(|e| Invalid::unplayed(e.located(file), e.piece))
     }
-    fn page(sequence: &[Kind], text: &str, file: &str) -> Option<String> {
-        Some(crate::games::browser::film::page(sequence, text, file))
+    fn page(sequence: &[Kind], text: &str, file: &str, hint: &str) -> Option<String> {
+        Some(crate::games::browser::film::page(
+            sequence, text, file, hint,
+        ))
     }
 }
 
@@ -237,7 +248,11 @@ fn page(run: &PlayRun) -> Result<String, CliError> {
             let text = read_text(path, "record file")?;
             let file = path.display().to_string();
             check_text(&sequence, &text).map_err(|e| CliError {
-                message: format!("--compare: {}", e.located(&file)),
+                message: format!(
+                    "--compare: {}{}",
+                    e.located(&file),
+                    crate::cli::another_games_hint(run.games, e.first_line())
+                ),
                 code: EXIT_INVALID,
             })?;
             Some(text)

@@ -11,8 +11,8 @@ use crate::kit::film::{Film, FilmPiece, GamePage, Spawn, NEXT_SHOWN};
 use crate::kit::text::{grouped, grouped_plural};
 
 /// The page for the record's `text` on `sequence`; `name` is the record's path as the user
-/// gave it.
-pub(crate) fn page(sequence: &[Kind], text: &str, name: &str) -> String {
+/// gave it, and `hint` what follows an error (the game whose record it is, where another's).
+pub(crate) fn page(sequence: &[Kind], text: &str, name: &str, hint: &str) -> String {
     let mut film = Film::new();
     let result = Record::parse(text)
         .map_err(|e| e.naming_kind(sequence))
@@ -25,7 +25,7 @@ pub(crate) fn page(sequence: &[Kind], text: &str, name: &str) -> String {
         .map_or(name.to_string(), |f| f.to_string_lossy().into_owned());
     let (summary, points) = match &result {
         Ok(report) => (summary(report), report.points),
-        Err(e) => (format!("invalid record: {}", e.located(name)), 0),
+        Err(e) => (format!("invalid record: {}{hint}", e.located(name)), 0),
     };
     film.page(GamePage {
         name,

@@ -77,7 +77,7 @@ pub(crate) struct Shape {
     /// Per covered column: `(dx, mask)` where `mask` has bit `dy + SHAPE_Y_OFFSET` per cell.
     pub(crate) columns: [(i8, u32); 4],
     /// Number of used entries in `columns`.
-    pub(crate) width: u8,
+    pub width: u8,
     /// The rows the piece covers: the union of the column masks.
     pub(crate) rows: u32,
     /// Smallest and largest `dx`: the center's x may range over `-min_dx ..= 9 - max_dx`.

@@ -17,8 +17,8 @@ pub use tune::tune_main;
 
 use crate::cli::registry::{CheckRun, GameCli, SolveRun};
 use crate::cli::CliError;
-use crate::cli::GenOptions;
-use crate::kit::sequence::{generate, Distribution};
+use crate::cli::{GenArgs, GenOptions};
+use crate::games::contest::sequence::{generate, Distribution, CONTEST_SEED};
 
 /// The contest's game in the binaries' registry.
 pub(crate) struct Contest;
@@ -30,13 +30,13 @@ pub(crate) const GAME: Contest = Contest;
 #[derive(clap::Args, Debug)]
 pub(crate) struct OwnGenArgs {
     #[command(flatten)]
-    sequence: GenOptions,
+    sequence: GenArgs,
     /// How pieces are drawn.
     #[arg(long, value_enum, default_value_t = DistributionArg::Contest)]
     distribution: DistributionArg,
 }
 
-/// `--distribution`: the kit's [`Distribution`], as the command line names it.
+/// `--distribution`: [`Distribution`], as the command line names it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 enum DistributionArg {
     /// The contest's linear congruential generator (weights 2,3,3,4,5,6,6 out of 29).
@@ -77,11 +77,26 @@ impl GameCli for Contest {
         })
     }
     fn check(&self, run: &CheckRun, options: &check::CheckOptions) -> Result<(), CliError> {
-        check::check(run.args, options)
+        check::check(run, options)
+    }
+    fn record_hint(&self, first_line: &str) -> Option<&'static str> {
+        // The contest's record is one line of comma-separated moves, each piece from an `N`.
+        (first_line == "N" || first_line.starts_with("N,"))
+            .then_some("the contest's game: check it with `check SEQUENCE RECORD`, without --game")
+    }
+    fn check_errors_help(&self) -> Option<&'static str> {
+        Some(
+            "The contest's is of the form `piece N (token T 'X'): message` (N counts from 1 and \
+             is the piece the token belongs to; T is the token's position in the record), e.g. \
+             `error: piece 2 (token 5 'X3'): expected N, L, R, D or C, found 'X'`; an empty \
+             record, with no token to name, gets `error: piece 1: the record is empty`.",
+        )
+    }
+    fn gen_help(&self) -> Option<&'static str> {
+        Some("the contest sequence")
     }
     fn generate(&self, own: &OwnGenArgs) -> Result<String, CliError> {
-        let o = &own.sequence;
-        o.check()?;
+        let o = own.sequence.read(CONTEST_SEED)?;
         let (distribution, name) = match own.distribution {
             DistributionArg::Contest => (Distribution::Contest, "contest"),
             DistributionArg::Uniform => (Distribution::Uniform, "uniform"),

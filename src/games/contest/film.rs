@@ -200,7 +200,7 @@ mod tests {
     #[test]
     fn page_is_self_contained_and_escapes_the_record() {
         let sequence =
-            crate::kit::sequence::contest_sequence(crate::kit::sequence::CONTEST_SEED, 10);
+            crate::games::contest::contest_sequence(crate::games::contest::CONTEST_SEED, 10);
         let record = Record::parse("N,C1,L1,D18,N,D1").unwrap();
         let mut film = Film::new();
         let report = replay_observed(&sequence, &record, Rules::default(), &mut |s| {

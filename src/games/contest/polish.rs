@@ -16,7 +16,7 @@ use crate::games::contest::rules::Kind;
 use crate::games::contest::search::{beam_search, Params, UnderWay};
 use crate::games::contest::solve::{record_from, verify, SolveError};
 use crate::search::width::Schedule;
-use crate::search::{DepthStats, Guide, Options};
+use crate::search::{DepthStats, Guide, Options, Width};
 use thiserror::Error;
 
 /// Why a stretch of a record could not be polished.
@@ -65,14 +65,14 @@ pub(crate) struct Polished {
 }
 
 /// Searches pieces `from..to` (0-based, `to` exclusive; `None`: to the record's end) of
-/// `record` again with `params` (its
-/// `start` is ignored) and returns the record with that stretch replaced by the search's line,
+/// `record` again with `params` (its `start` is ignored) at `width`, and returns the record with that stretch replaced by the search's line,
 /// checked by the rules engine (by `params.rules`) to score the old score plus
 /// the gain. The policy's endgame is used only when the stretch ends the record.
 pub(crate) fn polish(
     sequence: &[Kind],
     record: &Record,
     params: &Params,
+    width: &Width,
     (from, to): (usize, Option<usize>),
     progress: &mut dyn FnMut(&DepthStats),
 ) -> Result<Polished, PolishError> {
@@ -102,13 +102,13 @@ pub(crate) fn polish(
     };
     if to < pieces {
         // The endgame is for the last pieces of a game; this stretch ends on a board of it.
-        params.policy.endgame_score_weight = None;
+        params.ranking.policy.endgame_score_weight = None;
     }
     let guide = Guide {
         boards: states[from..to].iter().map(|(b, _)| b.hash64()).collect(),
         free_end: to == pieces,
     };
-    let options = Options::new(&params.width).guide(&guide).progress(progress);
+    let options = Options::new(width).guide(&guide).progress(progress);
     let solution = beam_search(&sequence[..to], &params, options);
     if solution.placements.is_empty() {
         return Err(PolishError::Lost);
@@ -144,24 +144,25 @@ pub(crate) fn polish(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::contest::contest_sequence;
     use crate::games::contest::record::Token;
     use crate::games::contest::replay::replay;
     use crate::games::contest::rules::Rules;
+    use crate::games::contest::search::RankingParams;
     use crate::games::contest::solve::record_for;
     use crate::kit::policy::{Policy, DEFAULT_SCORE_WEIGHT};
-    use crate::kit::sequence::contest_sequence;
-    use crate::search::Width;
 
-    fn params(beam_width: usize) -> Params {
+    fn params() -> Params {
         Params {
-            width: Width::fixed(beam_width),
-            score_weight: DEFAULT_SCORE_WEIGHT,
-            weights: Default::default(),
-            // The games below were worked out for the key without the fill plan (with it, the
-            // free end of the ten O pieces finds 168 rather than 120).
-            policy: Policy {
-                fill_plan: None,
-                ..Policy::default()
+            ranking: RankingParams {
+                score_weight: DEFAULT_SCORE_WEIGHT,
+                weights: Default::default(),
+                // The games below were worked out for the key without the fill plan (with it,
+                // the free end of the ten O pieces finds 168 rather than 120).
+                policy: Policy {
+                    fill_plan: None,
+                    ..Policy::default()
+                },
             },
             rules: Rules::default(),
             start: UnderWay::default(),
@@ -171,8 +172,8 @@ mod tests {
 
     /// A record made by a narrow beam, to be polished by a wider one.
     fn narrow_record(sequence: &[Kind]) -> Record {
-        let p = params(30);
-        let solution = beam_search(sequence, &p, Options::new(&p.width));
+        let p = params();
+        let solution = beam_search(sequence, &p, Options::new(&Width::fixed(30)));
         record_for(sequence, &solution.placements, p.rules).unwrap()
     }
 
@@ -200,7 +201,15 @@ mod tests {
         assert_eq!(before.score, 360);
         let mut quiet = |_: &DepthStats| {};
         let stretch = (10, Some(20));
-        let polished = polish(&sequence, &record, &params(200), stretch, &mut quiet).unwrap();
+        let polished = polish(
+            &sequence,
+            &record,
+            &params(),
+            &Width::fixed(200),
+            stretch,
+            &mut quiet,
+        )
+        .unwrap();
         let after = replay(&sequence, &polished.record, options);
         assert!(after.error.is_none(), "{:?}", after.error);
         assert_eq!(after.score, polished.score);
@@ -227,8 +236,15 @@ mod tests {
         let before = replay(&sequence, &record, options).score;
         // Width 1 cannot beat the record everywhere; the record's own line is kept regardless.
         for width in [1, 50] {
-            let polished =
-                polish(&sequence, &record, &params(width), (0, None), &mut |_| {}).unwrap();
+            let polished = polish(
+                &sequence,
+                &record,
+                &params(),
+                &Width::fixed(width),
+                (0, None),
+                &mut |_| {},
+            )
+            .unwrap();
             assert!(polished.score >= before, "width {width}");
             assert_eq!(polished.last, record.piece_count() - 1);
             assert_eq!(
@@ -250,20 +266,20 @@ mod tests {
         replay_observed(&sequence, &record, options, &mut |step| {
             boards.push(Board::from_field(step.board).hash64())
         });
-        let wide = params(5000);
+        let (wide, width) = (params(), Width::fixed(5000));
         let mut guide = Guide {
             boards,
             free_end: false,
         };
         let guided =
-            |guide: &Guide| beam_search(&sequence, &wide, Options::new(&wide.width).guide(guide));
+            |guide: &Guide| beam_search(&sequence, &wide, Options::new(&width).guide(guide));
         let kept = guided(&guide);
         guide.free_end = true;
         let free = guided(&guide);
         // Ending on the record's last board is worth 108 at most in this beam; ending anywhere,
         // 120.
         assert_eq!((kept.score, free.score), (108, 120));
-        let polished = polish(&sequence, &record, &wide, (0, None), &mut |_| {}).unwrap();
+        let polished = polish(&sequence, &record, &wide, &width, (0, None), &mut |_| {}).unwrap();
         assert_eq!((polished.score, polished.gain, polished.last), (120, 60, 9));
         assert_eq!(replay(&sequence, &polished.record, options).score, 120);
     }
@@ -280,7 +296,15 @@ mod tests {
             (0, Some(pieces + 1)),
             (pieces, None),
         ] {
-            let error = polish(&sequence, &record, &params(5), stretch, &mut quiet).unwrap_err();
+            let error = polish(
+                &sequence,
+                &record,
+                &params(),
+                &Width::fixed(5),
+                stretch,
+                &mut quiet,
+            )
+            .unwrap_err();
             assert!(
                 matches!(
                     error,
@@ -290,7 +314,15 @@ mod tests {
             );
         }
         let mid_air = Record::parse("N,D5").unwrap();
-        let error = polish(&sequence, &mid_air, &params(5), (0, None), &mut quiet).unwrap_err();
+        let error = polish(
+            &sequence,
+            &mid_air,
+            &params(),
+            &Width::fixed(5),
+            (0, None),
+            &mut quiet,
+        )
+        .unwrap_err();
         assert!(
             matches!(&error, PolishError::Invalid(d) if d.contains("mid-air")),
             "{error}"

@@ -5,23 +5,21 @@
 //! its answer and the ranking a search takes unless told otherwise ([`RankingParams`]).
 
 use super::bitboard::Board;
+use super::fluid::fill_costs;
 use super::movegen::{placements_with, Placement, Placements};
 use super::rules::{Kind, Rules};
 use crate::kit::eval::Weights;
 use crate::kit::fluid::{FillCosts, FillValues};
 use crate::kit::pending::Pending;
 use crate::kit::policy::{Policy, Ranking, DEFAULT_SCORE_WEIGHT};
-use crate::search::{self, Game, Line, Objective, Options, Run, Sink, Width};
+use crate::search::{self, Game, Line, Objective, Options, Run, Sink};
 
-/// Everything that decides what the search returns.
+/// Everything that decides what the search returns beside its width (which its options
+/// carry: `Options::new(&width)`).
 #[derive(Clone, Debug)]
 pub struct Params {
-    /// How wide the beam is and how long it runs (what a search's options borrow:
-    /// `Options::new(&params.width)`).
-    pub width: Width,
-    pub score_weight: f64,
-    pub weights: Weights,
-    pub policy: Policy,
+    /// What a state's key is made of.
+    pub ranking: RankingParams,
     /// The game's rules (where the rules lock pieces in mid-air, the search places such locks
     /// where they clear rows).
     pub rules: Rules,
@@ -60,11 +58,18 @@ impl RankingParams {
             },
             Objective::Survive => RankingParams {
                 score_weight: SURVIVE_SCORE_WEIGHT,
-                weights: Weights::survive(),
+                weights: survive_weights(),
                 policy: Policy::no_endgame(),
             },
         }
     }
+}
+
+/// The weights tuned for survival on the contest's rules: the most pieces placed on long
+/// generated sequences, points left out (see `tune --objective survive`).
+pub(crate) fn survive_weights() -> Weights {
+    Weights::from_json(include_str!("../../../weights/contest-survive.json"))
+        .expect("weights/contest-survive.json is valid")
 }
 
 /// A game already under way: the board and score after its first `index` pieces, from which
@@ -79,7 +84,7 @@ pub struct UnderWay {
 
 /// Runs the beam over `sequence` (all of it, up to the piece limit, from `params.start`'s
 /// piece on) as `params` rank it, told how by `options` (see [`search::beam_search`]; a simple
-/// search: `Options::new(&params.width)`), in placements rather than the game's codes.
+/// search: `Options::new(&width)`), in placements rather than the game's codes.
 pub fn beam_search(
     sequence: &[Kind],
     params: &Params,
@@ -107,7 +112,7 @@ impl<'a> Seam<'a> {
         let rest = searched(sequence, params);
         let depths = (params.rules.pieces_to_place(sequence.len())).saturating_sub(first);
         let fill =
-            (params.policy.fill_plan.as_ref()).map(|plan| FillCosts::contest(plan, rest, depths));
+            (params.ranking.policy.fill_plan.as_ref()).map(|plan| fill_costs(plan, rest, depths));
         let game = Seam {
             sequence: rest,
             first,
@@ -159,8 +164,8 @@ pub const BYTES_PER_STATE: u64 = 1_000;
 /// file's text, which is held alongside it while it is read (a byte a piece in `gen`'s files).
 pub fn input_bytes(len: usize, params: &Params) -> u64 {
     let depths = searched_span(len, params).len();
-    let table =
-        (params.policy.fill_plan.as_ref()).map_or(0, |plan| FillValues::bytes(depths, plan.cap));
+    let table = (params.ranking.policy.fill_plan.as_ref())
+        .map_or(0, |plan| FillValues::bytes(depths, plan.cap));
     let sequence = len * (1 + std::mem::size_of::<Kind>());
     (table + sequence) as u64
 }
@@ -192,7 +197,7 @@ impl Game for Seam<'_> {
     type Scratch = Buffers;
 
     fn depth(&self, depth: usize) -> Depth {
-        let p = self.params;
+        let p = &self.params.ranking;
         let mut ranking = Ranking::at(
             self.sequence,
             depth,
@@ -208,7 +213,7 @@ impl Game for Seam<'_> {
         Depth {
             kind: self.sequence[depth],
             index: self.first + depth,
-            rules: p.rules,
+            rules: self.params.rules,
             ranking,
         }
     }

@@ -3,9 +3,10 @@
 //! locks in mid-air. Built from the plain replay's steps, so it describes exactly what `check`
 //! scored.
 
+use super::fluid::contest_points;
 use crate::games::contest::replay::Step;
 use crate::games::contest::rules::Kind;
-use crate::kit::fluid::{best_total, contest_points, FluidModel};
+use crate::kit::fluid::{best_total, FluidModel};
 use crate::kit::text::grouped;
 use serde::{Deserialize, Serialize};
 use std::fmt;

@@ -17,7 +17,7 @@ use seeds::GENERATOR_MODULUS;
 pub(crate) use seeds::{seed_inputs, ContestOverlap};
 
 use crate::games::contest::rules::{Kind, Rules};
-use crate::games::contest::search::{beam_search, Params};
+use crate::games::contest::search::{beam_search, Params, RankingParams};
 use crate::kit::eval::Weights;
 use crate::kit::policy::Policy;
 use crate::kit::sequence::SplitMix64;
@@ -166,16 +166,18 @@ pub(crate) fn score_trial(
     objective: Objective,
 ) -> TrialScores {
     let start = Instant::now();
+    let width = Width::fixed(params.beam_width);
     let beam = Params {
-        width: Width::fixed(params.beam_width),
-        score_weight: params.score_weight,
-        weights: params.weights.clone(),
-        policy: params.policy.clone(),
+        ranking: RankingParams {
+            score_weight: params.score_weight,
+            weights: params.weights.clone(),
+            policy: params.policy.clone(),
+        },
         rules,
         start: Default::default(),
         objective,
     };
-    let solve = |input: &TuneInput| beam_search(&input.pieces, &beam, Options::new(&beam.width));
+    let solve = |input: &TuneInput| beam_search(&input.pieces, &beam, Options::new(&width));
     let (scores, pieces) = inputs
         .iter()
         .map(|input| {

@@ -2,7 +2,7 @@
 //! inputs' fingerprint, the survival fitness and the log's text.
 
 use super::*;
-use crate::kit::sequence::{contest_sequence, CONTEST_SEED};
+use crate::games::contest::sequence::{contest_sequence, CONTEST_SEED};
 use seeds::{next_state, ContestStates, CONTEST_PIECES};
 
 #[test]
@@ -133,7 +133,7 @@ fn samples_stay_finite_whatever_the_spread() {
 fn fingerprint_tells_inputs_apart() {
     let input = |name: &str, seed| TuneInput {
         name: name.into(),
-        pieces: crate::kit::sequence::contest_sequence(seed, 100),
+        pieces: crate::games::contest::contest_sequence(seed, 100),
     };
     let rules = |piece_limit, judge: bool| {
         let rules = if judge {

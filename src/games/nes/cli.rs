@@ -81,6 +81,7 @@ impl GameCli for Nes {
         refuse_overwriting("--html", html, &inputs)?;
         refuse_same_output(&[("--fm2", fm2), ("--html", html)])?;
         check::check(&check::CheckOptions {
+            games: run.games,
             record: &args.input,
             json: args.json,
             trace: pictures.trace,
@@ -88,6 +89,12 @@ impl GameCli for Nes {
             fm2,
             html,
         })
+    }
+    fn solve_from_record_help(&self) -> Option<&'static str> {
+        Some("NES: the record names its start, so --start-level and --title-wait may be left out")
+    }
+    fn record_hint(&self, first_line: &str) -> Option<&'static str> {
+        (first_line == "game nes").then_some("NES Tetris: check it with `check --game nes RECORD`")
     }
     fn generate(&self, own: &OwnGenArgs) -> Result<String, CliError> {
         starts(own.start_level)

@@ -50,6 +50,9 @@ pub struct RecordError {
     pub line: usize,
     pub token: Option<String>,
     pub message: String,
+    /// The record's first line, where the error is that it is not the header: another game's
+    /// record, perhaps, which the binaries name (they know the games).
+    pub first_line: Option<String>,
 }
 
 impl RecordError {
@@ -147,6 +150,7 @@ fn error_at(line: usize, token: Option<&str>, message: String) -> RecordError {
         line,
         token: token.map(quote),
         message,
+        first_line: None,
     }
 }
 
@@ -212,11 +216,13 @@ impl<'a> Header<'a> {
         }
         let names_the_game = key == "game" && value.is_some();
         if !self.game_seen && !names_the_game {
-            let hint = crate::kit::text::other_game_hint(line, "");
-            return Err(err(
-                Some(key),
-                format!("an NES record starts with the line 'game nes'{hint}"),
-            ));
+            return Err(RecordError {
+                first_line: Some(line.to_string()),
+                ..err(
+                    Some(key),
+                    "an NES record starts with the line 'game nes'".into(),
+                )
+            });
         }
         if key == "inputs" && value.is_some() {
             return Err(err(
@@ -263,11 +269,13 @@ impl<'a> Header<'a> {
                 ));
             }
             ("game", Some(other)) => {
-                let hint = crate::kit::text::other_game_hint(&format!("game {other}"), "");
-                return Err(err(
-                    Some(other),
-                    format!("the record must be NES Tetris's (`game nes`){hint}"),
-                ));
+                return Err(RecordError {
+                    first_line: Some(format!("game {other}")),
+                    ..err(
+                        Some(other),
+                        "the record must be NES Tetris's (`game nes`)".into(),
+                    )
+                });
             }
             ("start-level", Some(v)) => {
                 self.level = Some(
@@ -312,12 +320,14 @@ impl<'a> Header<'a> {
                 token: None,
                 message: "no 'inputs' line: an NES record is a header, 'inputs', then the frames"
                     .into(),
+                first_line: None,
             });
         };
         let missing = |what: &str| RecordError {
             line: inputs_line,
             token: None,
             message: format!("the header has no '{what}' line"),
+            first_line: None,
         };
         let level = self.level.ok_or_else(|| missing("start-level N"))?;
         let (wait_line, wait_text) = self.wait_at.ok_or_else(|| missing("title-wait N"))?;
@@ -332,6 +342,7 @@ impl<'a> Header<'a> {
             line: wait_line,
             token: Some(quote(wait_text)),
             message: e.to_string(),
+            first_line: None,
         })?;
         Ok(Record { start, frames })
     }

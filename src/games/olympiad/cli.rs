@@ -6,8 +6,8 @@ use crate::cli::interrupt::RecordOut;
 use crate::cli::plain::{self, Invalid, PlainCheck};
 use crate::cli::registry::{CheckRun, GameCli, SolveRun};
 use crate::cli::solve::{end_lines, LinesOut, Plan, SolveSettings, Solver, Verdict, Writer};
-use crate::cli::GenOptions;
 use crate::cli::{read_weights, CliError, EvalOptions, HtmlPage, WeightsFile};
+use crate::cli::{GenArgs, GenOptions};
 use crate::games::olympiad::film;
 use crate::games::olympiad::record::{Placement, Record, HEADER};
 use crate::games::olympiad::replay::{parse_for, replay, Replay, Report};
@@ -127,10 +127,13 @@ pub(crate) struct Olympiad;
 /// The olympiad's entry in the registry.
 pub(crate) const GAME: Olympiad = Olympiad;
 
+/// `gen`'s seed where `--seed` names none.
+const GEN_SEED: u64 = 12358;
+
 impl GameCli for Olympiad {
     type SolveOptions = WeightsFile;
     type CheckOptions = HtmlPage;
-    type GenOptions = GenOptions;
+    type GenOptions = GenArgs;
 
     fn id(&self) -> &'static str {
         "olympiad"
@@ -155,10 +158,14 @@ impl GameCli for Olympiad {
         run.run(self, weights, &eval)
     }
     fn check(&self, run: &CheckRun, html: &HtmlPage) -> Result<(), CliError> {
-        plain::check_game::<Self>(run.args, html.path.as_deref(), self.id())
+        plain::check_game::<Self>(run, html.path.as_deref(), self.id())
     }
-    fn generate(&self, o: &GenOptions) -> Result<String, CliError> {
-        o.check()?;
+    fn record_hint(&self, first_line: &str) -> Option<&'static str> {
+        (first_line == HEADER)
+            .then_some("the olympiad's game: check it with `check --game olympiad SEQUENCE RECORD`")
+    }
+    fn generate(&self, own: &GenArgs) -> Result<String, CliError> {
+        let o = own.read(GEN_SEED)?;
         let pieces = crate::games::olympiad::sequence(o.seed, o.count);
         let how = format!("--game olympiad --seed {} --count {}", o.seed, o.count);
         Ok(GenOptions::file(&pieces, &how))
@@ -171,11 +178,12 @@ impl PlainCheck for Olympiad {
     type Report = Report;
 
     fn check(sequence: &[Kind], text: &str, file: &str) -> Result<Report, Invalid> {
-        let record = parse_for(sequence, text).map_err(|e| Invalid::unparsed(e.located(file)))?;
+        let record = parse_for(sequence, text)
+            .map_err(|e| Invalid::unparsed(e.located(file), e.first_line()))?;
         replay(sequence, &record).map_err(|e| Invalid::unplayed(e.located(file), e.piece))
     }
-    fn page(sequence: &[Kind], text: &str, file: &str) -> Option<String> {
+    fn page(sequence: &[Kind], text: &str, file: &str, hint: &str) -> Option<String> {
         let record = parse_for(sequence, text);
-        Some(film::page(sequence, record.as_ref(), file))
+        Some(film::page(sequence, record.as_ref(), file, hint))
     }
 }

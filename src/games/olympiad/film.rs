@@ -5,64 +5,24 @@
 //! it fails at, and a text that is no record shows its error over the empty field.
 
 use super::record::{Placement, Record, RecordError};
-use super::replay::{Replay, END_WORDS};
+use super::replay::{Replay, Report, END_WORDS};
 use super::rules::{cells, orientations, Kind, Outcome, HEIGHT, WIDTH};
 use crate::kit::film::{Film, FilmPiece, GamePage, Spawn, NEXT_SHOWN};
 use crate::kit::piece_lines::source_line;
 use crate::kit::text::grouped_plural;
 
 /// The page for `record` on `sequence`, or for the error of a text that is no record; `name`
-/// is the record's path as the user gave it.
-pub fn page(sequence: &[Kind], record: Result<&Record, &RecordError>, name: &str) -> String {
-    let mut replay = Replay::new(sequence);
-    let Filmed { film, kinds, error } = filmed(sequence, record, &mut replay);
-    let report = replay.finish();
-    let summary = match &error {
-        Some(e) => format!("invalid record: {}", e.located(name)),
-        None => format!(
-            "The olympiad's game: {} placed, {}, {}; {}",
-            grouped_plural(report.pieces_placed as u64, "piece"),
-            grouped_plural(report.lines, "line"),
-            grouped_plural(report.chains, "chain clear"),
-            report.end.shared(&END_WORDS).text
-        ),
-    };
-    let file = std::path::Path::new(name)
-        .file_name()
-        .map_or(name.to_string(), |f| f.to_string_lossy().into_owned());
-    film.page(GamePage {
-        name,
-        window_title: format!(
-            "{file} \u{2014} {} \u{2014} tetris-opt olympiad",
-            grouped_plural(report.pieces_placed as u64, "piece")
-        ),
-        summary,
-        kinds,
-        offsets: offsets(),
-        next_shown: NEXT_SHOWN,
-        // A piece has no spawn: the player picks its orientation; the coming ones are drawn
-        // in their first.
-        spawn: Spawn::ByKind([0; 7]),
-        panel: Vec::new(),
-        locked_at: "orientation {state}, column {x}",
-        error: None,
-    })
-}
-
-/// A record played on `replay` into the page's film, up to the piece it fails at.
-struct Filmed {
-    film: Film,
-    /// The letters of the pieces placed, then of the next few to come.
-    kinds: String,
-    /// The record's error: its text's, or the piece's that does not replay.
-    error: Option<RecordError>,
-}
-
-/// Plays `record` (none for a text that is no record) on `replay`, a frame of the film a
-/// piece, up to the piece it fails at.
-fn filmed(sequence: &[Kind], record: Result<&Record, &RecordError>, replay: &mut Replay) -> Filmed {
+/// is the record's path as the user gave it, and `hint` what follows the error (the game whose
+/// record it is, where another's).
+pub fn page(
+    sequence: &[Kind],
+    record: Result<&Record, &RecordError>,
+    name: &str,
+    hint: &str,
+) -> String {
     let mut film = Film::new();
     let mut kinds = String::new();
+    let mut replay = Replay::new(sequence);
     let none = Record::default();
     let (record, mut error) = match record {
         Ok(record) => (record, None),
@@ -105,7 +65,42 @@ fn filmed(sequence: &[Kind], record: Result<&Record, &RecordError>, replay: &mut
         kinds.push(kind.letter());
     }
     kinds.extend(sequence[kinds.len()..].iter().take(8).map(|k| k.letter()));
-    Filmed { film, kinds, error }
+    let report = replay.finish();
+    let summary = match &error {
+        Some(e) => format!("invalid record: {}{hint}", e.located(name)),
+        None => summary(&report),
+    };
+    let file = std::path::Path::new(name)
+        .file_name()
+        .map_or(name.to_string(), |f| f.to_string_lossy().into_owned());
+    film.page(GamePage {
+        name,
+        window_title: format!(
+            "{file} \u{2014} {} \u{2014} tetris-opt olympiad",
+            grouped_plural(report.pieces_placed as u64, "piece")
+        ),
+        summary,
+        kinds,
+        offsets: offsets(),
+        next_shown: NEXT_SHOWN,
+        // A piece has no spawn: the player picks its orientation; the coming ones are drawn
+        // in their first.
+        spawn: Spawn::ByKind([0; 7]),
+        panel: Vec::new(),
+        locked_at: "orientation {state}, column {x}",
+        error: None,
+    })
+}
+
+/// The page's line for a valid record.
+fn summary(report: &Report) -> String {
+    format!(
+        "The olympiad's game: {} placed, {}, {}; {}",
+        grouped_plural(report.pieces_placed as u64, "piece"),
+        grouped_plural(report.lines, "line"),
+        grouped_plural(report.chains, "chain clear"),
+        report.end.shared(&END_WORDS).text
+    )
 }
 
 /// A frame's text: the placement, then what it removed and what fell.

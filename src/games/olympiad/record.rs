@@ -34,7 +34,7 @@ pub struct Record {
     pub placements: Vec<Placement>,
     /// 1-based line of the text per piece (for messages); a record built in memory has the
     /// lines its text would have.
-    pub(crate) source_lines: Vec<usize>,
+    pub source_lines: Vec<usize>,
 }
 
 /// What is wrong with a record: its form, or how it plays ([`OwnProblem`]).
@@ -177,9 +177,10 @@ mod tests {
         );
         assert_eq!(
             e("game browser\n"),
-            "line 1: the first line must be `game olympiad`, found 'game browser'; that is a \
-             record of the browser game: check it with `check --game browser SEQUENCE RECORD`"
+            "line 1: the first line must be `game olympiad`, found 'game browser'"
         );
+        let other = Record::parse("game browser\n").unwrap_err();
+        assert_eq!(other.first_line(), Some("game browser"));
         assert_eq!(
             e("game olympiad\n0 3\n1 x\n"),
             "line 3: piece 2, token 2 'x' (column): expected one digit, 0 to 9, found 'x'"

@@ -4,20 +4,21 @@
 //! line the plain engine scores as claimed. The same search under `mpirun` is held to these in
 //! `tests/it/all_games/mpi_cli.rs`.
 
+use tetris_opt::games::contest::contest_sequence;
 use tetris_opt::games::contest::movegen::Placement;
 use tetris_opt::games::contest::rules::{Kind, Rules};
-use tetris_opt::games::contest::search::{beam_search, Params};
+use tetris_opt::games::contest::search::{beam_search, Params, RankingParams};
 use tetris_opt::games::contest::solve::record_for;
-use tetris_opt::kit::sequence::{generate, Distribution};
 use tetris_opt::search::comm::run_local;
 use tetris_opt::search::{Comm, Objective, Options, Processes, Width};
 
-fn params(beam_width: usize, objective: Objective) -> Params {
+fn params(objective: Objective) -> Params {
     Params {
-        width: Width::fixed(beam_width),
-        score_weight: 1.0 / 38.0,
-        weights: Default::default(),
-        policy: Default::default(),
+        ranking: RankingParams {
+            score_weight: 1.0 / 38.0,
+            weights: Default::default(),
+            policy: Default::default(),
+        },
         rules: Rules::default(),
         start: Default::default(),
         objective,
@@ -44,10 +45,10 @@ fn one_answer_for_any_processes<R: PartialEq + std::fmt::Debug + Send>(
 /// The line of the one-process search, then of each process count from 1 to 4: (decided then
 /// answered placements, score) of process 0. Every process answers with one score, and only
 /// process 0 with placements.
-fn lines(sequence: &[Kind], params: &Params) -> Vec<(Vec<Placement>, u64)> {
+fn lines(sequence: &[Kind], params: &Params, width: &Width) -> Vec<(Vec<Placement>, u64)> {
     let mut placements = Vec::new();
     let mut decided = |p: &[Placement]| placements.extend_from_slice(p);
-    let options = Options::new(&params.width).decided(&mut decided);
+    let options = Options::new(width).decided(&mut decided);
     let solution = beam_search(sequence, params, options);
     placements.extend(solution.placements);
     let one = (placements, solution.score);
@@ -55,7 +56,7 @@ fn lines(sequence: &[Kind], params: &Params) -> Vec<(Vec<Placement>, u64)> {
         let answers = run_local(processes, |comm| {
             let mut placements = Vec::new();
             let mut decided = |p: &[Placement]| placements.extend_from_slice(p);
-            let options = Options::new(&params.width).processes(Processes::Many(comm));
+            let options = Options::new(width).processes(Processes::Many(comm));
             let solution = beam_search(sequence, params, options.decided(&mut decided));
             let traffic = solution
                 .traffic
@@ -81,9 +82,9 @@ fn lines(sequence: &[Kind], params: &Params) -> Vec<(Vec<Placement>, u64)> {
 #[test]
 fn every_process_count_gives_one_line_that_replays_to_its_score() {
     for (seed, width, pieces) in [(1, 1, 200), (2, 7, 300), (3, 64, 300), (4, 300, 200)] {
-        let sequence = generate(Distribution::Contest, seed, pieces);
-        let params = params(width, Objective::Score);
-        let one = lines(&sequence, &params);
+        let sequence = contest_sequence(seed, pieces);
+        let params = params(Objective::Score);
+        let one = lines(&sequence, &params, &Width::fixed(width));
         let (line, score) = &one[0];
         // Widths 1 and 7 top out on these sequences, so the lines that end early are held to
         // one answer too; the wider beams place every piece.

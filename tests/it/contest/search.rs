@@ -2,15 +2,18 @@
 //! builds replays to the score it claims, whatever the thread count, width schedule or start.
 
 use tetris_opt::games::contest::bitboard::{self, Board, ContestBoard};
+use tetris_opt::games::contest::contest_sequence;
 use tetris_opt::games::contest::movegen::Placement;
 use tetris_opt::games::contest::movegen::{self};
 use tetris_opt::games::contest::replay::{replay, End};
 use tetris_opt::games::contest::rules::Rules;
 use tetris_opt::games::contest::rules::{self, Field, Kind};
-use tetris_opt::games::contest::search::{beam_search, input_bytes, Params};
+use tetris_opt::games::contest::search::{
+    beam_search, input_bytes, Params, RankingParams, UnderWay,
+};
 use tetris_opt::games::contest::solve::{record_for, record_from, start_from};
 use tetris_opt::kit::fluid::{FillPlan, FillValues};
-use tetris_opt::kit::sequence::{contest_sequence, generate, Distribution};
+use tetris_opt::kit::sequence::{generate, Distribution};
 use tetris_opt::search::width::{SpeedModel, TimeBudget};
 use tetris_opt::search::{Line, Options, Width};
 
@@ -18,27 +21,51 @@ use tetris_opt::search::{Line, Options, Width};
 // 5. End to end
 // ---------------------------------------------------------------------------------------------
 
-fn params(beam_width: usize, piece_limit: usize) -> Params {
-    Params {
-        width: Width::fixed(beam_width),
-        score_weight: 1.0 / 38.0,
-        weights: Default::default(),
-        policy: Default::default(),
+/// A search's parameters and its width, which these tests vary together.
+#[derive(Clone)]
+struct Beam {
+    params: Params,
+    width: Width,
+}
+
+fn params(beam_width: usize, piece_limit: usize) -> Beam {
+    let params = Params {
+        ranking: RankingParams {
+            score_weight: 1.0 / 38.0,
+            weights: Default::default(),
+            policy: Default::default(),
+        },
         rules: Rules::default().with_piece_limit(piece_limit),
         start: Default::default(),
         objective: Default::default(),
+    };
+    Beam {
+        params,
+        width: Width::fixed(beam_width),
     }
 }
 
-/// The search with `params`' width and nothing else told.
-fn search(sequence: &[Kind], params: &Params) -> Line<Placement> {
-    beam_search(sequence, params, Options::new(&params.width))
+/// `beam`'s width with a start in place of the empty board.
+fn starting(start: UnderWay, beam: Beam) -> Beam {
+    Beam {
+        params: Params {
+            start,
+            ..beam.params
+        },
+        ..beam
+    }
+}
+
+/// The search with `beam`'s width and nothing else told.
+fn search(sequence: &[Kind], beam: &Beam) -> Line<Placement> {
+    beam_search(sequence, &beam.params, Options::new(&beam.width))
 }
 
 /// Solves, builds the record, replays it strictly on the plain engine and checks the score;
 /// also replays the placements on both engines directly.
-fn solve_and_check(sequence: &[Kind], params: &Params, what: &str) -> Line<Placement> {
-    let solution = search(sequence, params);
+fn solve_and_check(sequence: &[Kind], beam: &Beam, what: &str) -> Line<Placement> {
+    let solution = search(sequence, beam);
+    let params = &beam.params;
     assert!(!solution.placements.is_empty(), "{what}: nothing placed");
 
     // The placements, locked one by one on both engines, score what the search claims.
@@ -105,11 +132,7 @@ fn a_search_started_inside_a_record_plays_on_from_there() {
         let (start, kept) = start_from(sequence, &record, pieces, options).unwrap();
         assert_eq!(start.index, pieces);
         assert_eq!(kept.piece_count(), pieces);
-        let params = Params {
-            start: start.clone(),
-            ..params(width, limit)
-        };
-        let more = search(sequence, &params);
+        let more = search(sequence, &starting(start.clone(), params(width, limit)));
         // The line ends at its last scoring piece (a shorter record of the same score).
         assert!(more.placements.len() < limit - pieces, "from {pieces}");
         assert_eq!(more.placements.is_empty(), pieces == end, "from {pieces}");
@@ -149,19 +172,19 @@ fn a_started_search_spawns_by_the_piece_number_in_the_game() {
     let column = "....#.....\n".repeat(19);
     let board = Board::from_field(&Field::from_picture(&column));
     let sequence = vec![Kind::I; 12];
-    let from = |index| Params {
-        start: tetris_opt::games::contest::search::UnderWay {
+    let from = |index| {
+        let start = UnderWay {
             index,
             board,
             score: 7,
-        },
-        ..params(4, rules::DEFAULT_PIECE_LIMIT)
+        };
+        starting(start, params(4, rules::DEFAULT_PIECE_LIMIT))
     };
     let lying = search(&sequence, &from(1));
     assert!(!lying.placements.is_empty());
     let rest = record_from(
         &sequence,
-        &from(1).start,
+        &from(1).params.start,
         &lying.placements,
         Rules::default(),
     )
@@ -226,7 +249,7 @@ fn beam_search_is_the_same_on_one_and_two_threads() {
 fn a_fill_plan_changes_the_ranking_and_stays_deterministic() {
     let sequence = contest_sequence(12358, 300);
     let mut planned = params(40, rules::DEFAULT_PIECE_LIMIT);
-    planned.policy.fill_plan = Some(FillPlan {
+    planned.params.ranking.policy.fill_plan = Some(FillPlan {
         cap: 175,
         weight: 3.0,
         discount: 0.98,
@@ -266,10 +289,7 @@ fn pieces_past_the_limit_leave_the_answer_as_it_is() {
     let rules = Rules::default().with_piece_limit(limit);
     let record = record_for(short, &answer.placements, rules).unwrap();
     let (start, _) = start_from(short, &record, 120, rules).unwrap();
-    let started = Params {
-        start,
-        ..params(40, limit)
-    };
+    let started = starting(start, params(40, limit));
     let more = search(short, &started);
     let more_long = search(&long, &started);
     assert!(
@@ -278,17 +298,17 @@ fn pieces_past_the_limit_leave_the_answer_as_it_is() {
     );
     assert_eq!(more_long.score, more.score);
 
-    let held = |len| input_bytes(len, &plain) as usize;
+    let held = |len| input_bytes(len, &plain.params) as usize;
     assert_eq!(
         held(long.len()) - held(short.len()),
         2 * (long.len() - short.len())
     );
-    let cap = plain.policy.fill_plan.as_ref().unwrap().cap;
+    let cap = plain.params.ranking.policy.fill_plan.as_ref().unwrap().cap;
     assert_eq!(held(short.len()), FillValues::bytes(limit, cap) + 2 * limit);
     let no_limit = params(24, 0);
     let table = FillValues::bytes(long.len(), cap);
     assert_eq!(
-        input_bytes(long.len(), &no_limit) as usize,
+        input_bytes(long.len(), &no_limit.params) as usize,
         table + 2 * long.len()
     );
 }
@@ -314,16 +334,16 @@ fn width_changes_are_followed_and_replay_a_budgeted_search() {
     // since at 0.3 s a depth the probe runs late long before its 50 depths. Either schedule
     // replays its record from the same first width.
     let budgeted = |first: usize, seconds_per_state: f64, seconds: f64| {
-        let mut params = params(first, 10_000);
-        params.width.time_budget = Some(TimeBudget {
+        let mut beam = params(first, 10_000);
+        beam.width.time_budget = Some(TimeBudget {
             seconds,
             max_width: 400,
         });
         let clock = SpeedModel { seconds_per_state };
         beam_search(
             &sequence,
-            &params,
-            Options::new(&params.width).clock(&clock),
+            &beam.params,
+            Options::new(&beam.width).clock(&clock),
         )
     };
     let fast = budgeted(60, 1e-6, 2.0);
@@ -352,11 +372,9 @@ fn width_changes_are_followed_and_replay_a_budgeted_search() {
 #[test]
 fn judge_solve_passes_judge_replay() {
     let sequence = contest_sequence(12358, 400);
-    let params = Params {
-        rules: Rules::judge(),
-        ..params(40, 10_000)
-    };
-    let solution = search(&sequence, &params);
+    let mut beam = params(40, 10_000);
+    beam.params.rules = Rules::judge();
+    let solution = search(&sequence, &beam);
     let record = record_for(&sequence, &solution.placements, Rules::judge()).expect("record");
     let judged = replay(&sequence, &record, Rules::judge().with_piece_limit(10_000));
     assert!(judged.valid(), "{:?}", judged.error);
@@ -384,7 +402,6 @@ fn judge_solve_passes_judge_replay() {
 /// score weight and no endgame; the ranking for points is the shipped default one.
 #[test]
 fn the_survival_ranking_is_the_shipped_survival_weights() {
-    use tetris_opt::games::contest::search::RankingParams;
     use tetris_opt::kit::policy::{Policy, DEFAULT_SCORE_WEIGHT};
     use tetris_opt::search::Objective;
     let file = include_str!("../../../weights/contest-survive.json");

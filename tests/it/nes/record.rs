@@ -145,14 +145,10 @@ fn a_game_other_than_nes_is_refused() {
         Some("NES"),
         "did you mean `game nes`? The header is written in lower case",
     );
-    // A record of another game says which, and how to check it.
+    // A record of another game keeps its first line, for the binaries to name that game.
     let e = parse_error("game olympiad\n0 0\n");
-    assert_names(
-        &e,
-        1,
-        Some("olympiad"),
-        "that is a record of the olympiad's game",
-    );
+    assert_names(&e, 1, Some("olympiad"), "the record must be NES Tetris's");
+    assert_eq!(e.first_line.as_deref(), Some("game olympiad"));
 }
 
 #[test]

@@ -2,9 +2,9 @@
 //! checked against what is left.
 
 use super::{PlanState, SnapshotError};
+use crate::run::DepthStats;
 use crate::trail::Best;
 use crate::wire::Wire;
-use crate::DepthStats;
 use std::io::Write;
 
 /// Writes values one after the other to a writer, through a buffer of its own (a snapshot

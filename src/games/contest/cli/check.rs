@@ -3,7 +3,7 @@
 
 use super::options::{other_games_record, RulesOptions};
 use super::GAME;
-use crate::cli::registry::{CheckArgs, GameCli};
+use crate::cli::registry::{CheckArgs, CheckRun, Entry};
 use crate::cli::report::{misfit_hint, print_check, write_check, Checked};
 use crate::cli::{read_sequence, read_text, verdict, write_file};
 use crate::cli::{refuse_overwriting, refuse_stdin_twice, refuse_stdout};
@@ -53,6 +53,8 @@ pub(crate) const JUDGE_HELP: &str =
 /// `check`'s options as the contest's game reads them: every game's, and its own.
 struct Args<'a> {
     common: &'a CheckArgs,
+    /// The games the binary plays, for a record of another.
+    games: &'a [&'a dyn Entry],
     own: &'a CheckOptions,
 }
 
@@ -63,9 +65,13 @@ impl std::ops::Deref for Args<'_> {
     }
 }
 
-/// The contest's check of `args`, with its own options.
-pub(crate) fn check(common: &CheckArgs, own: &CheckOptions) -> Result<(), CliError> {
-    run(&Args { common, own })
+/// The contest's check of `run`, with its own options.
+pub(crate) fn check(run: &CheckRun, own: &CheckOptions) -> Result<(), CliError> {
+    run_check(&Args {
+        common: run.args,
+        games: run.games,
+        own,
+    })
 }
 
 /// The game a file names on its first line that is not a comment (`game nes`, `game
@@ -80,7 +86,7 @@ fn game_named_by(path: &Path) -> Option<String> {
     Some(header.game.to_ascii_lowercase())
 }
 
-fn run(args: &Args) -> Result<(), CliError> {
+fn run_check(args: &Args) -> Result<(), CliError> {
     let record_path = record_path(args)?;
     let inputs = [
         ("sequence file", Some(args.input.as_path())),
@@ -101,7 +107,7 @@ fn run(args: &Args) -> Result<(), CliError> {
     }
     let sequence = read_sequence(&args.input)?;
     let text = read_text(record_path, "record file")?;
-    if let Some(message) = other_games_record(record_path, &text) {
+    if let Some(message) = other_games_record(args.games, record_path, &text) {
         // A record of another game is an invalid record of this one, as every game's check
         // says (exit 1), naming the game.
         return print_check(GAME.id(), args.json, Err(&message));

@@ -64,12 +64,13 @@ pub fn merge_main(games: &[&dyn Entry]) -> std::process::ExitCode {
     if let Err(e) = crate::cli::refuse_closed_stdout("the record") {
         return exit_code(Err(e));
     }
-    let args: Args =
-        parse_command_line(|c| c.mut_arg("judge", |a| a.help(JUDGE_HELP).long_help(None::<&str>)));
-    exit_code(only_game(games, "contest", &args.game.game).and_then(|()| run(&args)))
+    let args: Args = parse_command_line(|c| {
+        GameArg::taking(c, games).mut_arg("judge", |a| a.help(JUDGE_HELP).long_help(None::<&str>))
+    });
+    exit_code(only_game(games, "contest", &args.game.game).and_then(|()| run(&args, games)))
 }
 
-fn run(args: &Args) -> Result<(), CliError> {
+fn run(args: &Args, games: &[&dyn Entry]) -> Result<(), CliError> {
     let rules = args.rules.rules()?;
     let mut inputs = vec![("sequence file", Some(args.input.as_path()))];
     inputs.extend(
@@ -81,7 +82,7 @@ fn run(args: &Args) -> Result<(), CliError> {
     let sequence = read_sequence(&args.input)?;
     let mut records = Vec::new();
     for path in &args.records {
-        records.push(read_record(path)?);
+        records.push(read_record(games, path)?);
     }
     let merged = merge(&sequence, &records, rules).map_err(|e| merge_error(e, args))?;
     if merged.best_input().is_none() && merged.score == 0 {

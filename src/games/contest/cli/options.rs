@@ -13,23 +13,24 @@ use std::path::Path;
 
 /// Reads and parses a move record file. A file that cannot be read is a usage error; one that
 /// reads but is not a record is an invalid record (exit 1, as `check` gives it), the error
-/// naming the file, then the piece and token, or the game it is a record of.
-pub(crate) fn read_record(path: &Path) -> Result<Record, CliError> {
+/// naming the file, then the piece and token, or the game of `games` it is a record of.
+pub(crate) fn read_record(games: &[&dyn Entry], path: &Path) -> Result<Record, CliError> {
     let text = read_text(path, "record file")?;
     let invalid = |message| CliError {
         message,
         code: EXIT_INVALID,
     };
-    if let Some(message) = other_games_record(path, &text) {
+    if let Some(message) = other_games_record(games, path, &text) {
         return Err(invalid(message));
     }
     Record::parse(&text).map_err(|e| invalid(format!("record file {}: {e}", path.display())))
 }
 
 /// What is wrong with a record's text that is another game's (`game nes` on its first line
-/// that is not a comment), naming the file and that line; the contest's record has no header.
-pub(crate) fn other_games_record(path: &Path, text: &str) -> Option<String> {
-    crate::cli::record_of_another_game(crate::games::ALL, super::GAME.id(), path, text)
+/// that is not a comment, one of `games`), naming the file and that line; the contest's record
+/// has no header.
+pub(crate) fn other_games_record(games: &[&dyn Entry], path: &Path, text: &str) -> Option<String> {
+    crate::cli::record_of_another_game(games, super::GAME.id(), path, text)
 }
 
 /// Prints a record as one line on standard output (a closed pipe ends the program quietly:
@@ -75,7 +76,7 @@ impl RulesOptions {
 
 /// `--game` of the binaries that play only the contest's game (`merge`, `polish`, `tune`):
 /// another game's name is refused saying where that game is played, and a name that is no
-/// game's as `solve` refuses it (the games' names listed).
+/// game's as `solve` refuses it (the games' names listed, [`GameArg::taking`]).
 #[derive(clap::Args, Clone, Debug)]
 pub(crate) struct GameArg {
     /// The game: `contest` (or `tencent`), the only one this binary plays.
@@ -83,19 +84,21 @@ pub(crate) struct GameArg {
         long,
         value_name = "GAME",
         default_value = "contest",
-        value_parser = game_names(),
         hide_possible_values = true
     )]
     pub(crate) game: String,
 }
 
-/// Every game's `--game` name, as `solve` takes them.
-fn game_names() -> clap::builder::PossibleValuesParser {
-    clap::builder::PossibleValuesParser::new(
-        crate::games::ALL
-            .iter()
-            .map(|g| clap::builder::PossibleValue::new(g.id()).aliases(g.aliases())),
-    )
+impl GameArg {
+    /// `command`'s `--game` taking every name of `games`, as `solve` takes them.
+    pub(crate) fn taking(command: clap::Command, games: &[&dyn Entry]) -> clap::Command {
+        let names = clap::builder::PossibleValuesParser::new(
+            games
+                .iter()
+                .map(|g| clap::builder::PossibleValue::new(g.id()).aliases(g.aliases())),
+        );
+        command.mut_arg("game", |a| a.value_parser(names))
+    }
 }
 
 /// The contest's ranking for `objective`: the weights and policy files read and the score

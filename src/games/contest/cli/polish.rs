@@ -16,7 +16,7 @@ use crate::games::contest::search::{Params, UnderWay, BYTES_PER_STATE};
 use crate::say;
 
 use crate::cli::drivers::parse_command_line;
-use crate::search::Objective;
+use crate::search::{Objective, Width};
 use clap::Parser;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -110,11 +110,13 @@ pub fn polish_main(games: &[&dyn Entry]) -> std::process::ExitCode {
         return exit_code(Err(e));
     }
     let args: Args = parse_command_line(|command| {
-        CONTEST_HELP.iter().fold(command, |c, &(id, help)| {
-            c.mut_arg(id, |a| a.help(help).long_help(None::<&str>))
-        })
+        CONTEST_HELP
+            .iter()
+            .fold(GameArg::taking(command, games), |c, &(id, help)| {
+                c.mut_arg(id, |a| a.help(help).long_help(None::<&str>))
+            })
     });
-    exit_code(only_game(games, "contest", &args.game.game).and_then(|()| run(&args)))
+    exit_code(only_game(games, "contest", &args.game.game).and_then(|()| run(&args, games)))
 }
 
 /// `--pieces` refused: a stretch of a record is --from/--to.
@@ -128,7 +130,7 @@ fn refuse_pieces(args: &Args) -> Result<(), CliError> {
     }
 }
 
-fn run(args: &Args) -> Result<(), CliError> {
+fn run(args: &Args, games: &[&dyn Entry]) -> Result<(), CliError> {
     refuse_pieces(args)?;
     check_width("--beam-width", args.beam_width)?;
     check_range(args.from, args.to).map_err(|e| CliError::usage(format!("--from/--to: {e}")))?;
@@ -149,7 +151,7 @@ fn run(args: &Args) -> Result<(), CliError> {
     let cap = args.width.cap(widest);
     (args.search).check_memory_capped(cap, widest, BYTES_PER_STATE, 0)?;
     let sequence = read_sequence(&args.input)?;
-    let record = read_record(&args.record)?;
+    let record = read_record(games, &args.record)?;
     let objective = args.search.objective_or(Objective::Score);
     let ranking = super::options::ranking(&args.eval, objective)?;
     let pieces = record.piece_count();
@@ -158,10 +160,7 @@ fn run(args: &Args) -> Result<(), CliError> {
         .width
         .width(args.beam_width, to.saturating_sub(args.from))?;
     let params = Params {
-        width,
-        score_weight: ranking.score_weight,
-        weights: ranking.weights,
-        policy: ranking.policy,
+        ranking,
         rules,
         start: UnderWay::default(),
         objective,
@@ -175,7 +174,7 @@ fn run(args: &Args) -> Result<(), CliError> {
         args.search.print_estimate(widest, BYTES_PER_STATE);
     }
     let began = Instant::now();
-    let polished = pool.install(|| search(args, &sequence, &record, &params, to))?;
+    let polished = pool.install(|| search(args, &sequence, &record, (&params, &width), to))?;
     let search_seconds = began.elapsed().as_secs_f64();
     print_record(&polished.record)?;
     let seconds = (search_seconds, began.elapsed().as_secs_f64());
@@ -187,19 +186,26 @@ fn search(
     args: &Args,
     sequence: &[Kind],
     record: &Record,
-    params: &Params,
+    (params, width): (&Params, &Width),
     to: usize,
 ) -> Result<Polished, CliError> {
     let total = to.saturating_sub(args.from) as u64;
     let mut progress = Progress::new("piece", Some(total), args.quiet, args.progress_every);
     let mut warned = false;
-    let result = polish(sequence, record, params, (args.from, args.to), &mut |s| {
-        progress.update(s.pieces as u64, "");
-        if let Some(late) = s.late.filter(|_| !warned) {
-            progress.note(&late_warning(&late, args.from));
-            warned = true;
-        }
-    });
+    let result = polish(
+        sequence,
+        record,
+        params,
+        width,
+        (args.from, args.to),
+        &mut |s| {
+            progress.update(s.pieces as u64, "");
+            if let Some(late) = s.late.filter(|_| !warned) {
+                progress.note(&late_warning(&late, args.from));
+                warned = true;
+            }
+        },
+    );
     progress.finish();
     result.map_err(|e| match e {
         PolishError::Invalid(_) => CliError {

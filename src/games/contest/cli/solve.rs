@@ -13,7 +13,7 @@ use crate::games::contest::record::Record;
 use crate::games::contest::rules::Kind;
 use crate::games::contest::search::{input_bytes, Params, Seam, UnderWay, BYTES_PER_STATE};
 use crate::games::contest::solve::{start_from, RecordStream, SolveError};
-use crate::search::{Line, Objective, Run, Width};
+use crate::search::{Line, Objective, Run};
 
 /// The contest's default beam width.
 pub(crate) const DEFAULT_WIDTH: usize = 20_000;
@@ -52,7 +52,7 @@ impl Solver for Contest {
         let ranking = ranking(settings.eval, objective)?;
         let (start, kept) = match settings.from {
             Some((path, pieces)) => {
-                let record = read_record(path)?;
+                let record = read_record(settings.games, path)?;
                 // A record too short for the pieces to keep does not replay that far either.
                 start_from(&sequence, &record, pieces, rules)
                     .map_err(|e| settings.from_record_invalid(e))?
@@ -67,11 +67,7 @@ impl Solver for Contest {
         }
         let kept_pieces = start.index;
         let params = Params {
-            // The pipeline sets the widths: these are the search's ranking and rules.
-            width: Width::fixed(DEFAULT_WIDTH),
-            score_weight: ranking.score_weight,
-            weights: ranking.weights,
-            policy: ranking.policy,
+            ranking,
             rules,
             start,
             objective,
@@ -155,17 +151,17 @@ impl Writer for SolveWriter<'_> {
              Score = {}\n",
             report.pieces_locked,
             report.lines,
-            p.score_weight,
+            p.ranking.score_weight,
             rules.mode_name(),
             scorecard.end.text,
             report.score
         );
         let solved = serde_json::json!({
-            "score_weight": p.score_weight,
+            "score_weight": p.ranking.score_weight,
             "judge": rules.locks_in_mid_air(),
             "piece_limit": rules.piece_limit,
-            "weights": p.weights,
-            "policy": p.policy,
+            "weights": p.ranking.weights,
+            "policy": p.ranking.policy,
         });
         let own = joined(report.own(Some(&stats)), solved);
         Ok(Verdict {

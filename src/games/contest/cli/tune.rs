@@ -108,7 +108,7 @@ struct Args {
 
 /// `tune`'s `main`: the contest's game alone of `games`, the only one it plays.
 pub fn tune_main(games: &[&dyn Entry]) -> std::process::ExitCode {
-    let args: Args = parse_command_line(|c| c);
+    let args: Args = parse_command_line(|c| GameArg::taking(c, games));
     exit_code(only_game(games, "contest", &args.game.game).and_then(|()| run(&args)))
 }
 

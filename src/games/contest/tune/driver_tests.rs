@@ -19,7 +19,7 @@ fn settings(generations: usize) -> Settings {
         },
         inputs: vec![TuneInput {
             name: "seed 1".into(),
-            pieces: crate::kit::sequence::contest_sequence(1, 10),
+            pieces: crate::games::contest::contest_sequence(1, 10),
         }],
         holdout: None,
         rules: Rules::default(),

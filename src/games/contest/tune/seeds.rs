@@ -2,7 +2,7 @@
 //! run into the contest sequence itself, which is held out.
 
 use super::{TuneError, TuneInput};
-use crate::kit::sequence::{contest_sequence, CONTEST_SEED};
+use crate::games::contest::sequence::{contest_sequence, CONTEST_SEED};
 
 /// The contest generator's step (as in [`contest_sequence`]): each piece is drawn from the
 /// state this gives, and the next state depends on the state alone.

@@ -63,6 +63,8 @@ impl FrameLine {
 
 /// What `check --game nes` is asked for.
 pub(crate) struct CheckOptions<'a> {
+    /// The games the binary plays, for a record of another.
+    pub(crate) games: &'a [&'a dyn crate::cli::registry::Entry],
     pub(crate) record: &'a Path,
     pub(crate) json: bool,
     /// A line per locked piece and the board after it.
@@ -91,7 +93,8 @@ pub(crate) fn check(options: &CheckOptions) -> Result<(), CliError> {
                     );
                 }
             }
-            let message = e.located(&crate::cli::file_name(options.record));
+            let hint = crate::cli::another_games_hint(options.games, e.first_line.as_deref());
+            let message = e.located(&crate::cli::file_name(options.record)) + &hint;
             return print_check(GAME.id(), options.json, Err(&message));
         }
     };

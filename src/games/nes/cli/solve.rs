@@ -361,7 +361,10 @@ fn from_record(
     options: &mut Options,
 ) -> Result<Record, CliError> {
     let text = read_text(path, "record file")?;
-    let record = Record::parse(&text).map_err(|e| settings.from_record_invalid(e))?;
+    let record = Record::parse(&text).map_err(|e| {
+        let hint = crate::cli::another_games_hint(settings.games, e.first_line.as_deref());
+        settings.from_record_invalid(format!("{e}{hint}"))
+    })?;
     let (level, wait) = (record.start.level, record.start.title_wait);
     let differs = |option: &str, given: String, recorded: String| {
         CliError::usage(format!(

@@ -233,7 +233,7 @@ fn olympiad_case(sequence: &[OlympiadKind], text: &str, views: bool) -> Result<b
     use olympiad::record::Record;
     let checked = olympiad::replay::check_text(sequence, text);
     if views {
-        let _ = olympiad::film::page(sequence, Record::parse(text).as_ref(), "record.txt");
+        let _ = olympiad::film::page(sequence, Record::parse(text).as_ref(), "record.txt", "");
     }
     let report = match checked {
         Ok(report) => report,

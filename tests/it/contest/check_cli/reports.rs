@@ -174,7 +174,8 @@ fn a_record_of_another_sequence_is_suspected_at_its_first_pieces() {
 /// whole sequence (3.1% scored): the bound is that of the pieces the record covers.
 #[test]
 fn stats_of_a_partial_record_bound_only_its_pieces() {
-    use tetris_opt::kit::fluid::{best_total, contest_points, FluidModel};
+    use tetris_opt::games::contest::fluid::contest_points;
+    use tetris_opt::kit::fluid::{best_total, FluidModel};
     let scratch = Scratch::new("stats-partial");
     let text = public_record();
     let tokens: Vec<&str> = text.trim().split(',').collect();
