@@ -285,15 +285,16 @@ fn a_binary_with_its_own_logic_is_refused() {
 
 /// The files a `mod NAME;` line (with its `#[path = "..."]`, where it has one) in `file`
 /// declares, where `cargo fmt` looks for them. A line inside a macro is not one rustfmt
-/// follows, so only lines outside `macro_rules!` count.
+/// follows, so only lines outside `macro_rules!` count. The tree has one module style, `a.rs`
+/// beside `a/`: a `mod.rs` is never looked for, so one is reported as a file nothing declares.
 fn declared(file: &Path, text: &str) -> Vec<PathBuf> {
     let dir = file.parent().expect("a file has a folder");
     let stem = file
         .file_stem()
         .and_then(|s| s.to_str())
         .unwrap_or_default();
-    // `lib.rs`, `main.rs` and `mod.rs` own their folder; `a.rs` owns `a/`.
-    let own = if ["lib", "main", "mod"].contains(&stem) {
+    // `lib.rs` and `main.rs` own their folder; `a.rs` owns `a/`.
+    let own = if ["lib", "main"].contains(&stem) {
         dir.to_path_buf()
     } else {
         dir.join(stem)
@@ -325,8 +326,7 @@ fn declared(file: &Path, text: &str) -> Vec<PathBuf> {
         };
         found.push(match path_attribute.take() {
             Some(path) => dir.join(path),
-            None if own.join(format!("{name}.rs")).exists() => own.join(format!("{name}.rs")),
-            None => own.join(name).join("mod.rs"),
+            None => own.join(format!("{name}.rs")),
         });
     }
     found

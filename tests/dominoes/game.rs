@@ -3,8 +3,8 @@
 
 use std::sync::Mutex;
 use tetris_opt::cli::interrupt::RecordOut;
-use tetris_opt::cli::registry::{Check, Entry, GameCli, NoOptions, Solve};
-use tetris_opt::cli::solve::{Planned, Shared, Solver, Verdict, Writer};
+use tetris_opt::cli::registry::{CheckRun, Entry, GameCli, NoOptions, SolveRun};
+use tetris_opt::cli::solve::{Plan, SolveSettings, Solver, Verdict, Writer};
 use tetris_opt::cli::{read_text, CliError, EvalOptions, EXIT_INVALID};
 use tetris_opt::kit::scorecard::{End, Reason, Scorecard};
 use tetris_opt::search::{Game, Line, Objective, Run, Sink};
@@ -200,10 +200,10 @@ impl GameCli for Dominoes {
     fn default_width(&self) -> usize {
         16
     }
-    fn solve(&self, run: &Solve, options: &DominoOptions) -> Result<(), CliError> {
+    fn solve(&self, run: &SolveRun, options: &DominoOptions) -> Result<(), CliError> {
         run.run(self, options, &EvalOptions::default())
     }
-    fn check(&self, run: &Check, options: &DominoOptions) -> Result<(), CliError> {
+    fn check(&self, run: &CheckRun, options: &DominoOptions) -> Result<(), CliError> {
         let rows = Self::rows(options)?;
         let count = read_count(&run.args.input)?;
         let Some(path) = &run.args.record else {
@@ -233,8 +233,9 @@ impl GameCli for Dominoes {
     }
 }
 
-/// What a dominoes solve reads: the field's height and how many dominoes come.
-pub(crate) struct Plan {
+/// The problem instance, what a dominoes solve reads: the field's height and how many dominoes
+/// come.
+pub(crate) struct Instance {
     rows: u32,
     count: usize,
 }
@@ -243,24 +244,28 @@ pub(crate) struct Plan {
 /// shared options, progress, the record streamed, Ctrl-C, --json, --distributed) is the
 /// pipeline's.
 impl Solver for Dominoes {
-    type Plan = Plan;
+    type Instance = Instance;
     type Search<'p> = Seam;
     type Writer<'p> = DominoWriter;
 
-    fn plan(&self, run: &Shared, options: &DominoOptions) -> Result<Planned<Plan>, CliError> {
+    fn plan(
+        &self,
+        settings: &SolveSettings,
+        options: &DominoOptions,
+    ) -> Result<Plan<Instance>, CliError> {
         let rows = Self::rows(options)?;
-        let input = run.sequence_file()?.to_path_buf();
+        let input = settings.sequence_file()?.to_path_buf();
         let mut count = read_count(&input)?;
-        if let Some(pieces) = run.args.pieces {
+        if let Some(pieces) = settings.args.pieces {
             count = count.min(pieces);
         }
-        if run.from.is_some() {
+        if settings.from.is_some() {
             return Err(CliError::usage(
                 "--from-record: dominoes start from an empty field",
             ));
         }
-        Ok(Planned {
-            plan: Plan { rows, count },
+        Ok(Plan {
+            instance: Instance { rows, count },
             bytes_per_state: 64,
             input_bytes: 0,
             closing: "",
@@ -271,15 +276,20 @@ impl Solver for Dominoes {
         })
     }
 
-    fn search<'p>(&'p self, plan: &'p Plan) -> (Seam, Run<u32>) {
-        let run = Run::whole_game(0, plan.count, Objective::Score);
-        (Seam { rows: plan.rows }, run)
+    fn search<'p>(&'p self, instance: &'p Instance) -> (Seam, Run<u32>) {
+        let run = Run::whole_game(0, instance.count, Objective::Score);
+        (
+            Seam {
+                rows: instance.rows,
+            },
+            run,
+        )
     }
 
-    fn writer<'p>(&'p self, plan: &'p Plan) -> DominoWriter {
+    fn writer<'p>(&'p self, instance: &'p Instance) -> DominoWriter {
         DominoWriter {
-            rows: plan.rows,
-            count: plan.count as u64,
+            rows: instance.rows,
+            count: instance.count as u64,
             board: 0,
             lines: 0,
             placed: 0,

@@ -18,7 +18,7 @@
 
 mod saving;
 
-pub use saving::{beside_the_record, RunIs, Saving, Writer};
+pub(crate) use saving::Saving;
 
 use super::errors::CliError;
 use super::runs::Given;
@@ -55,11 +55,11 @@ const NOT_THE_RUN: &[&str] = &[
 /// What a run is, as far as its record goes: the game, each option's value, and each input
 /// file's digest, as (what, value) pairs in a fixed order.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Identity(Vec<(String, String)>);
+pub(crate) struct Identity(Vec<(String, String)>);
 
 impl Identity {
     /// The identity of a run of `game` with the options `given` and the input files `inputs`.
-    pub fn of(
+    pub(crate) fn of(
         game: &str,
         given: &Given,
         inputs: &[(&'static str, PathBuf)],
@@ -141,7 +141,7 @@ struct Header {
 
 /// The file where process `process` of a distributed search keeps its share of the checkpoint
 /// `path` taken after `searched` pieces.
-pub fn share_path(path: &Path, process: usize, searched: usize) -> PathBuf {
+pub(crate) fn share_path(path: &Path, process: usize, searched: usize) -> PathBuf {
     let mut name = path.as_os_str().to_owned();
     name.push(format!(".process{process}.after{searched}"));
     PathBuf::from(name)
@@ -151,19 +151,19 @@ pub fn share_path(path: &Path, process: usize, searched: usize) -> PathBuf {
 const DIGEST_BYTES: usize = 32;
 
 /// A checkpoint read back and checked against the run that resumes it.
-pub struct Resume<C> {
+pub(crate) struct Resume<C> {
     /// The placements the search had decided.
-    pub decided: Vec<C>,
+    pub(crate) decided: Vec<C>,
     /// The search's snapshot, checked ([`snapshots::summary`]).
-    pub snapshot: Vec<u8>,
+    pub(crate) snapshot: Vec<u8>,
     /// Pieces searched when it was written.
-    pub searched: usize,
+    pub(crate) searched: usize,
 }
 
 /// Reads the checkpoint `path` for a run of identity `identity`, whose search is of `G` over
 /// `depths` depths held at `place`: refused, naming what differs, where it is of another run
 /// or another job's size, and where it is damaged.
-pub fn read<G: Game>(
+pub(crate) fn read<G: Game>(
     path: &Path,
     identity: &Identity,
     depths: usize,

@@ -9,7 +9,9 @@ use tetris_search::{Comm, Traffic};
 /// Runs `run` as this process of the job and ends MPI: every process answers the same exit
 /// code, the error printed once.
 #[cfg(feature = "mpi")]
-pub fn main(run: impl FnOnce(&dyn Comm) -> Result<(), CliError> + Send) -> std::process::ExitCode {
+pub(crate) fn main(
+    run: impl FnOnce(&dyn Comm) -> Result<(), CliError> + Send,
+) -> std::process::ExitCode {
     // MPI ends (MPI_Finalize) before `run`'s answer returns, after the error is written.
     let code = tetris_search::mpi::run(|mpi| answer(mpi.rank(), run(mpi)));
     match code {
@@ -20,7 +22,9 @@ pub fn main(run: impl FnOnce(&dyn Comm) -> Result<(), CliError> + Send) -> std::
 
 /// Runs `run` as the one process of a binary built without MPI.
 #[cfg(not(feature = "mpi"))]
-pub fn main(run: impl FnOnce(&dyn Comm) -> Result<(), CliError> + Send) -> std::process::ExitCode {
+pub(crate) fn main(
+    run: impl FnOnce(&dyn Comm) -> Result<(), CliError> + Send,
+) -> std::process::ExitCode {
     if let Some(size) = launched_as_many() {
         // Each process would run the whole search alone and print a record of its own.
         return crate::exit_code(Err(CliError::usage(format!(
@@ -52,7 +56,7 @@ fn answer(rank: usize, result: Result<(), CliError>) -> i32 {
 
 /// The size of the MPI job this process was started in, where a launcher (Open MPI, MPICH,
 /// PMIx, Slurm) says it is more than one process.
-pub fn launched_as_many() -> Option<usize> {
+pub(crate) fn launched_as_many() -> Option<usize> {
     [
         "OMPI_COMM_WORLD_SIZE",
         "PMI_SIZE",
@@ -66,7 +70,7 @@ pub fn launched_as_many() -> Option<usize> {
 
 /// This process's rank in the MPI job it was started in, as its launcher says (0 where none
 /// does).
-pub fn launched_rank() -> usize {
+pub(crate) fn launched_rank() -> usize {
     ["OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"]
         .iter()
         .find_map(|name| std::env::var(name).ok()?.trim().parse::<usize>().ok())
@@ -76,7 +80,7 @@ pub fn launched_rank() -> usize {
 /// `error`, met before MPI starts, as process `rank` of the job its launcher started reports
 /// it: process 0 prints it, the others end with its exit code and no message (every process
 /// reads the same command line and meets the same error).
-pub fn once_per_job(error: CliError, rank: usize) -> CliError {
+pub(crate) fn once_per_job(error: CliError, rank: usize) -> CliError {
     match rank {
         0 => error,
         _ => CliError::reported(error.code),
@@ -86,7 +90,7 @@ pub fn once_per_job(error: CliError, rank: usize) -> CliError {
 /// Refuses a run started as one of several processes of an MPI job without `--distributed`:
 /// each process would run the whole search and print a record of its own into one output. The
 /// error is process 0's alone; the others end with its exit code and no message.
-pub fn refuse_undistributed_job() -> Result<(), CliError> {
+pub(crate) fn refuse_undistributed_job() -> Result<(), CliError> {
     let Some(size) = launched_as_many() else {
         return Ok(());
     };
@@ -104,7 +108,7 @@ pub fn refuse_undistributed_job() -> Result<(), CliError> {
 /// Whether every process got this far: its own error where it failed, and where another
 /// did, that process's exit code with no message. The message is the lowest failing
 /// process's, printed by it alone: a bad input is reported once, as process 0's.
-pub fn agree<T>(comm: &dyn Comm, result: Result<T, CliError>) -> Result<T, CliError> {
+pub(crate) fn agree<T>(comm: &dyn Comm, result: Result<T, CliError>) -> Result<T, CliError> {
     let code = result.as_ref().err().map_or(0, |e| e.code.max(1) as u64);
     let codes = gather_u64(comm, &[code]);
     match codes.iter().position(|c| c[0] != 0) {
@@ -119,7 +123,7 @@ pub fn agree<T>(comm: &dyn Comm, result: Result<T, CliError>) -> Result<T, CliEr
 
 /// The summary's line on what crossed between the processes (this process's share), and the
 /// thread support MPI provides where it runs them.
-pub fn describe(traffic: &Traffic) -> String {
+pub(crate) fn describe(traffic: &Traffic) -> String {
     let threads = traffic
         .thread_level
         .map(|level| format!(" (MPI provides {})", level.name()))

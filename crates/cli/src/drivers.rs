@@ -5,7 +5,7 @@
 use super::errors::{clap_error, exit_code, stdout_failed, CliError};
 use super::files::{refuse_overwriting, write_file};
 use super::registry::{Binary, Entry, GameCommand};
-use super::runs::{Check, CheckArgs, Play, Solve, SolveArgs};
+use super::runs::{CheckArgs, CheckRun, PlayRun, SolveArgs, SolveRun};
 use clap::{Args, Command, FromArgMatches};
 use std::ffi::OsString;
 use std::io::Write;
@@ -50,7 +50,7 @@ pub fn solve_main(games: &[&dyn Entry]) -> std::process::ExitCode {
 
 /// `solve`'s command line parsed once: the game named, the options every game takes, and
 /// the whole parse, from which the game reads its own.
-pub struct ParsedSolve<'g> {
+pub(crate) struct ParsedSolve<'g> {
     games: &'g [&'g dyn Entry],
     game: &'g dyn Entry,
     args: SolveArgs,
@@ -60,7 +60,7 @@ pub struct ParsedSolve<'g> {
 
 /// `solve`'s command line `command_line` (the program's name first) parsed, `None` after
 /// `--help` or `--version` (printed where `print`).
-pub fn parse_solve<'g>(
+pub(crate) fn parse_solve<'g>(
     games: &'g [&'g dyn Entry],
     command_line: Vec<OsString>,
     print: bool,
@@ -79,14 +79,15 @@ pub fn parse_solve<'g>(
 }
 
 impl ParsedSolve<'_> {
-    /// Whether the line asks for `--distributed`.
-    pub fn distributed(&self) -> bool {
+    /// Whether the line asks for `--distributed`, which the registry's tests check.
+    #[cfg(test)]
+    pub(crate) fn distributed(&self) -> bool {
         self.args.distributed
     }
 
     /// The game's solve over `comm`'s processes where given, the record written to what
     /// `output` makes.
-    pub fn solve(
+    pub(crate) fn solve(
         &self,
         comm: Option<&dyn Comm>,
         output: &(dyn Fn() -> super::runs::Output + Sync),
@@ -94,7 +95,7 @@ impl ParsedSolve<'_> {
         // `--distributed` in a process that is no MPI job's (a test's call) is a job of one.
         let solo = tetris_search::comm::Solo;
         let comm = comm.or(self.args.distributed.then_some(&solo as &dyn Comm));
-        let run = Solve {
+        let run = SolveRun {
             args: &self.args,
             comm,
             command_line: &self.command_line,
@@ -216,7 +217,7 @@ pub fn check(
         return Ok(());
     };
     let args = CheckArgs::from_arg_matches(&matches).map_err(|e| clap_error(&e))?;
-    game.check_parsed(&Check { args: &args, games }, &matches)
+    game.check_parsed(&CheckRun { args: &args, games }, &matches)
 }
 
 /// `gen`'s `main`.
@@ -226,7 +227,10 @@ pub fn gen_main(games: &[&dyn Entry]) -> std::process::ExitCode {
 }
 
 /// `gen` with the command line `args` (the program's name first).
-pub fn gen(games: &[&dyn Entry], args: impl IntoIterator<Item = OsString>) -> Result<(), CliError> {
+pub(crate) fn gen(
+    games: &[&dyn Entry],
+    args: impl IntoIterator<Item = OsString>,
+) -> Result<(), CliError> {
     let default = games[0].gen_help();
     let default = default.map_or(String::new(), |d| format!(" (with no options: {d})"));
     let base = program("gen").about(format!("Print a piece sequence file{default}."));
@@ -248,7 +252,7 @@ pub fn play_main(games: &[&dyn Entry]) -> std::process::ExitCode {
 
 /// `play` with the command line `args` (the program's name first): the playable page of a
 /// game that has one.
-pub fn play(
+pub(crate) fn play(
     games: &[&dyn Entry],
     args: impl IntoIterator<Item = OsString>,
 ) -> Result<(), CliError> {
@@ -284,7 +288,7 @@ pub fn play(
     }
     refuse_overwriting("-o", output.as_deref(), &inputs)?;
     super::files::refuse_stdin_twice(&inputs)?;
-    let html = game.page(&Play {
+    let html = game.page(&PlayRun {
         sequence: &sequence,
         compare: compare.as_deref(),
         games,

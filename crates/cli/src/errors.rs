@@ -7,9 +7,9 @@ use std::path::Path;
 /// Exit code for a record that was read but is invalid.
 pub const EXIT_INVALID: i32 = 1;
 /// Exit code for unusable arguments or unreadable files.
-pub const EXIT_USAGE: i32 = 2;
+pub(crate) const EXIT_USAGE: i32 = 2;
 /// Exit code for a failure of the program itself (e.g. the solver's self-check).
-pub const EXIT_INTERNAL: i32 = 3;
+pub(crate) const EXIT_INTERNAL: i32 = 3;
 
 /// An error for the user: the message and the exit code it deserves.
 #[derive(Debug, PartialEq, Eq)]
@@ -45,7 +45,7 @@ impl CliError {
 }
 
 /// This program's name, for messages.
-pub fn program_name() -> String {
+pub(crate) fn program_name() -> String {
     std::env::args()
         .next()
         .and_then(|p| {
@@ -140,7 +140,7 @@ macro_rules! say {
 }
 
 /// clap's error as one of ours: its text without its own `error: `, and its exit code.
-pub fn clap_error(e: &clap::Error) -> CliError {
+pub(crate) fn clap_error(e: &clap::Error) -> CliError {
     let text = e.render().to_string();
     CliError {
         message: text
@@ -170,7 +170,7 @@ pub fn exit_code(result: Result<(), CliError>) -> std::process::ExitCode {
 
 /// Ends the process at once with `e` reported as [`exit_code`] reports it: for a failure in
 /// the middle of a long run that nothing after it can mend (a record that cannot be written).
-pub fn exit_now(e: CliError) -> ! {
+pub(crate) fn exit_now(e: CliError) -> ! {
     if !e.message.is_empty() {
         say(format_args!("error: {}", e.message));
     }
@@ -178,7 +178,7 @@ pub fn exit_now(e: CliError) -> ! {
 }
 
 /// The process's exit status for one of the exit codes above.
-pub fn exit_status(code: i32) -> std::process::ExitCode {
+pub(crate) fn exit_status(code: i32) -> std::process::ExitCode {
     std::process::ExitCode::from(u8::try_from(code).unwrap_or(u8::MAX))
 }
 

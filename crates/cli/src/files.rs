@@ -10,7 +10,7 @@ use std::path::Path;
 /// it (`gen`'s largest sequence, 100 million pieces, is 101 MB; a contest record of a million
 /// pieces about 12 MB), and a file past it (`/dev/zero`, a disk image named by mistake) is
 /// refused instead of filling the memory.
-pub const MAX_INPUT_BYTES: u64 = 256 << 20;
+pub(crate) const MAX_INPUT_BYTES: u64 = 256 << 20;
 
 /// Reads a whole text file (`-` is standard input); unreadable, non-UTF-8 or larger than
 /// [`MAX_INPUT_BYTES`], it is a usage error naming the path.
@@ -226,7 +226,7 @@ pub fn cannot_write(option: &str, path: &Path, e: impl std::fmt::Display) -> Cli
 /// Makes sure `path` can be written before a long run that ends by writing it, so that a typo
 /// in a directory name does not cost the run. Leaves the file as it was (a file created for
 /// the test is removed again).
-pub fn check_writable(option: &str, path: &Path) -> Result<(), CliError> {
+pub(crate) fn check_writable(option: &str, path: &Path) -> Result<(), CliError> {
     let existed = path.exists();
     std::fs::OpenOptions::new()
         .append(true)

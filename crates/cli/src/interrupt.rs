@@ -48,7 +48,7 @@ fn watch() -> &'static Watch {
 /// Watches for SIGINT and SIGTERM from now on (once per process; later calls do nothing):
 /// `solve` calls it first, so that a signal while it reads its inputs is reported too, never
 /// a silent death.
-pub fn watch_signals() -> std::io::Result<()> {
+pub(crate) fn watch_signals() -> std::io::Result<()> {
     static STARTED: OnceLock<()> = OnceLock::new();
     if STARTED.get().is_some() {
         return Ok(());
@@ -78,12 +78,12 @@ pub fn watch_signals() -> std::io::Result<()> {
 
 /// Whether a search that writes a checkpoint on an interrupt is running: while it is, the
 /// first signal is left to it ([`interrupted`]).
-pub fn polled(on: bool) {
+pub(crate) fn polled(on: bool) {
     watch().polled.store(on, Ordering::SeqCst);
 }
 
 /// The signal received since [`polled`] was set, if any.
-pub fn interrupted() -> Option<i32> {
+pub(crate) fn interrupted() -> Option<i32> {
     match watch().signal.load(Ordering::SeqCst) {
         0 => None,
         signal => Some(signal),
@@ -94,7 +94,7 @@ pub fn interrupted() -> Option<i32> {
 /// saying how to go on from them, and 128 + the signal's number, as a shell reports a process
 /// the signal ended. A record whose writer is stuck (a reader that stopped reading) is left
 /// as it is, and the line says so.
-pub fn stop_now(signal: i32) -> ! {
+pub(crate) fn stop_now(signal: i32) -> ! {
     let record = lock(&watch().record);
     let mut stderr = std::io::stderr().lock();
     let Some(guarded) = record.as_ref() else {
@@ -157,7 +157,7 @@ struct Written {
 impl RecordOut {
     /// A record written to `out`, no signal watched (a test's, or a process that writes
     /// nothing).
-    pub fn to(out: Box<dyn Write + Send>, closing: &'static str) -> RecordOut {
+    pub(crate) fn to(out: Box<dyn Write + Send>, closing: &'static str) -> RecordOut {
         let interrupt_after = std::env::var(INTERRUPT_AFTER)
             .ok()
             .and_then(|n| n.trim().parse().ok());
@@ -176,7 +176,7 @@ impl RecordOut {
     /// flushed with `closing`, `advice(pieces)` goes to stderr as one line, and the process
     /// exits with 128 + the signal's number ([`stop_now`]), unless a search that writes a
     /// checkpoint is running ([`polled`]), which then ends the run itself.
-    pub fn guarded(
+    pub(crate) fn guarded(
         out: Box<dyn Write + Send>,
         closing: &'static str,
         advice: impl Fn(usize) -> String + Send + 'static,
@@ -192,7 +192,7 @@ impl RecordOut {
 
     /// Closes the pieces written so far as [`stop_now`] does, for a run that ends itself after
     /// an interrupt; returns how many there are.
-    pub fn close_cut(&self) -> usize {
+    pub(crate) fn close_cut(&self) -> usize {
         let mut written = lock(&self.shared);
         if !written.ended && written.pieces > 0 {
             let closing = written.closing;
@@ -248,13 +248,8 @@ impl RecordOut {
 
     /// Sends what is written on: a reader (or a full disk, or a closed pipe) sees each batch of
     /// pieces as it is decided, not when the search ends.
-    pub fn flush(&self) -> std::io::Result<()> {
+    pub(crate) fn flush(&self) -> std::io::Result<()> {
         lock(&self.shared).out.flush()
-    }
-
-    /// Pieces written so far.
-    pub fn pieces(&self) -> usize {
-        lock(&self.shared).pieces
     }
 }
 
@@ -276,7 +271,7 @@ impl Write for RecordOut {
 
 /// The line an interrupted run prints: the pieces written, and the command that goes on from
 /// them with every option this run had.
-pub fn resume_advice(
+pub(crate) fn resume_advice(
     command_line: &[OsString],
     resumable: bool,
 ) -> impl Fn(usize) -> String + Send + 'static {
@@ -318,7 +313,11 @@ pub fn resume_advice(
 
 /// The line a run interrupted at a checkpoint prints: the pieces written, where the
 /// checkpoint is, and the command that goes on from it to the record the whole run writes.
-pub fn checkpoint_advice(command_line: &[OsString], pieces: usize, checkpoint: &Path) -> String {
+pub(crate) fn checkpoint_advice(
+    command_line: &[OsString],
+    pieces: usize,
+    checkpoint: &Path,
+) -> String {
     let extra = ["--resume".into(), checkpoint.as_os_str().to_owned()];
     let words = command_with(command_line, &["--resume"], &extra);
     let written = match pieces {

@@ -4,7 +4,7 @@
 //! written with errors that name them, the limits every option is checked against
 //! ([`limits`]), the search options every game reads alike, the progress reporter, a record's
 //! report in the one form of every game (`--json`'s, [`report`]), and what the games searched
-//! over a sequence file share ([`sequence`], [`plain`]).
+//! over a sequence file share ([`plain`], and `gen`'s options in [`options`]).
 //!
 //! It is built on the search (`tetris-search`) and the kit (`tetris-kit`) and knows no game:
 //! the drivers play the games through the registry a binary hands them, never one by name, so
@@ -26,10 +26,8 @@ pub mod progress;
 pub mod registry;
 pub mod report;
 pub mod runs;
-pub mod sequence;
 pub mod solve;
 pub mod summary;
-pub mod values;
 pub mod writer;
 
 pub use errors::*;

@@ -11,17 +11,17 @@ use thiserror::Error;
 pub const MAX_BEAM_WIDTH: usize = 100_000_000;
 
 /// The widest beam a time budget may choose unless `--max-beam-width` says otherwise.
-pub const DEFAULT_MAX_BEAM_WIDTH: usize = 1_000_000;
+pub(crate) const DEFAULT_MAX_BEAM_WIDTH: usize = 1_000_000;
 
 /// Worker threads per core beyond which more threads only cost time (they share the cores and
 /// each takes its stack and buffers).
-pub const MAX_THREADS_PER_CORE: usize = 4;
+pub(crate) const MAX_THREADS_PER_CORE: usize = 4;
 
 /// Memory a search takes whatever its width and its input: the binary, its libraries, thread
 /// stacks and buffers. `solve` peaks at 5 MiB at width 1 and at 5-6 MiB beside a beam of 300
 /// to 2,000 states and its tables (bench/RESULTS.md, "Memory of the input"); what grows with
 /// the input is counted apart ([`estimated_bytes_with`]).
-pub const BASE_BYTES: u64 = 8 << 20;
+pub(crate) const BASE_BYTES: u64 = 8 << 20;
 
 /// A value outside the limits, named by its option.
 #[derive(Debug, Error, PartialEq)]
@@ -131,7 +131,7 @@ pub fn check_width(option: &str, width: usize) -> Result<(), LimitError> {
 }
 
 /// A thread count on a machine of `cores` cores.
-pub fn check_threads(threads: usize, cores: usize) -> Result<(), LimitError> {
+pub(crate) fn check_threads(threads: usize, cores: usize) -> Result<(), LimitError> {
     let max = cores.max(1) * MAX_THREADS_PER_CORE;
     match threads {
         0 => Err(LimitError::ZeroThreads),
@@ -164,7 +164,7 @@ pub fn check_finite(option: &str, value: f64) -> Result<(), LimitError> {
 }
 
 /// The estimated peak memory of a beam of `width` states of `per_state` bytes each at the
-/// peak (each game's own figure: `Planned::bytes_per_state` in [`super::solve`]).
+/// peak (each game's own figure: `Plan::bytes_per_state` in [`super::solve`]).
 pub fn estimated_bytes(width: usize, per_state: u64) -> u64 {
     estimated_bytes_with(width, per_state, 0)
 }
@@ -172,20 +172,16 @@ pub fn estimated_bytes(width: usize, per_state: u64) -> u64 {
 /// [`estimated_bytes`] of a run that also holds `input` bytes whatever its width: what grows
 /// with its input instead (the sequence, and tables a game builds over it), which no per-state
 /// figure can cover.
-pub fn estimated_bytes_with(width: usize, per_state: u64, input: u64) -> u64 {
+pub(crate) fn estimated_bytes_with(width: usize, per_state: u64, input: u64) -> u64 {
     BASE_BYTES
         .saturating_add(input)
         .saturating_add((width as u64).saturating_mul(per_state))
 }
 
-/// The line a binary prints before a search of at most `widest` states: the peak memory it
-/// expects, and the machine's (`available`, if known), so that a user picks widths by memory.
-pub fn describe_estimate(widest: usize, per_state: u64, available: Option<u64>) -> String {
-    describe_estimate_with(widest, per_state, 0, available)
-}
-
-/// [`describe_estimate`] of a run that also holds `input` bytes ([`estimated_bytes_with`]).
-pub fn describe_estimate_with(
+/// The line a binary prints before a search of at most `widest` states, in a run that also
+/// holds `input` bytes ([`estimated_bytes_with`]): the peak memory it expects, and the
+/// machine's (`available`, if known), so that a user picks widths by memory.
+pub(crate) fn describe_estimate_with(
     widest: usize,
     per_state: u64,
     input: u64,
@@ -213,7 +209,7 @@ pub fn check_memory(
 }
 
 /// [`check_memory`] of a run that also holds `input` bytes ([`estimated_bytes_with`]).
-pub fn check_memory_with(
+pub(crate) fn check_memory_with(
     width: usize,
     per_state: u64,
     input: u64,
@@ -233,13 +229,13 @@ pub fn check_memory_with(
 }
 
 /// The cores this process may run on.
-pub fn cores() -> usize {
+pub(crate) fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// The variable that sets the memory the checks count on (bytes, or with a unit: `512M`,
 /// `24G`): for a container whose /proc/meminfo shows the host's memory, not its own limit.
-pub const MEMORY_VARIABLE: &str = "TETRIS_OPT_MEMORY";
+pub(crate) const MEMORY_VARIABLE: &str = "TETRIS_OPT_MEMORY";
 
 /// The memory a beam may use: [`MEMORY_VARIABLE`] if set (an error if it is not an amount),
 /// else this machine's (Linux: MemTotal in /proc/meminfo), or None where it cannot be read.
@@ -268,7 +264,7 @@ fn meminfo_total() -> Option<u64> {
 }
 
 /// Bytes from `1000`, `512K`, `512M` or `24G` (binary units).
-pub fn parse_bytes(text: &str) -> Option<u64> {
+pub(crate) fn parse_bytes(text: &str) -> Option<u64> {
     let text = text.trim();
     let (number, shift) = match text.char_indices().last()? {
         (i, 'K' | 'k') => (&text[..i], 10),
@@ -365,13 +361,13 @@ mod tests {
         // Under half a MiB of input changes neither line.
         assert_eq!(
             describe_estimate_with(10, BYTES_PER_STATE, 1000, None),
-            describe_estimate(10, BYTES_PER_STATE, None)
+            describe_estimate_with(10, BYTES_PER_STATE, 0, None)
         );
     }
 
     #[test]
     fn the_estimate_line_names_the_width_and_the_machine() {
-        let line = describe_estimate(1_000_000, BYTES_PER_STATE, Some(24 << 30));
+        let line = describe_estimate_with(1_000_000, BYTES_PER_STATE, 0, Some(24 << 30));
         let mib = format!(
             "{:.0}",
             estimated_bytes(1_000_000, BYTES_PER_STATE) as f64 / (1u64 << 20) as f64
@@ -383,7 +379,7 @@ mod tests {
                  machine's 24.0 GiB"
             )
         );
-        assert!(!describe_estimate(10, BYTES_PER_STATE, None).contains("machine"));
+        assert!(!describe_estimate_with(10, BYTES_PER_STATE, 0, None).contains("machine"));
     }
 
     #[test]

@@ -1,8 +1,12 @@
-//! The search options several games share, read and checked the same way by every binary.
+//! The options several games share, read and checked the same way by every binary: the
+//! search's, the evaluation's, `check`'s pictures, `gen`'s for the games played on a sequence
+//! file, and the values of options that clap does not read by itself (durations and width
+//! schedules).
 
 use super::errors::CliError;
 use super::limits;
 use std::path::{Path, PathBuf};
+use tetris_kit::piece::Kind;
 use tetris_search::width::{Schedule, TimeBudget, MIN_BUDGET_SECONDS};
 use tetris_search::{Objective, Width};
 
@@ -26,11 +30,11 @@ impl From<ObjectiveArg> for Objective {
 }
 
 /// Beams narrower than this run on one thread unless `--threads` says otherwise.
-pub const NARROW_BEAM: usize = 256;
+pub(crate) const NARROW_BEAM: usize = 256;
 
 /// The largest `--score-weight`: a million times the default and more already ranks by points
 /// alone.
-pub const MAX_SCORE_WEIGHT: f64 = 1e6;
+pub(crate) const MAX_SCORE_WEIGHT: f64 = 1e6;
 
 /// The ranking options of the games whose key is an evaluation of the board: each game that
 /// takes them flattens this struct into its `solve` options (or [`WeightsFile`] alone, for a
@@ -67,14 +71,14 @@ pub struct SearchOptions {
     /// points (`survive`: the ranking keeps the stack safe and the answer is the line that
     /// went furthest). Default: `survive` for the olympiad's game, `score` for the others.
     #[arg(long, value_enum)]
-    pub objective: Option<ObjectiveArg>,
+    pub(crate) objective: Option<ObjectiveArg>,
     /// Worker threads (default: all cores, or one for a beam under 256 states; at most 4 per
     /// core). The record does not depend on it.
     #[arg(long)]
-    pub threads: Option<usize>,
+    pub(crate) threads: Option<usize>,
     /// Search even where the beam's estimated memory exceeds this machine's.
     #[arg(long)]
-    pub force: bool,
+    pub(crate) force: bool,
 }
 
 /// The beam's width past its start (`--beam-width`), as `solve` and `polish` take it: a
@@ -86,16 +90,16 @@ pub struct WidthOptions {
     /// 1s): the width is re-chosen every 250 pieces from the measured speed, sooner when the
     /// search runs late, down to 1. A warning says when even width 1 cannot end in time. The
     /// widths chosen are printed (and written to --json) as a schedule for --width-changes.
-    #[arg(long, value_name = "TIME", value_parser = super::values::parse_duration)]
+    #[arg(long, value_name = "TIME", value_parser = parse_duration)]
     pub time_budget: Option<f64>,
     /// The widest beam --time-budget may choose (the memory this takes is printed before the
     /// search).
     #[arg(long, default_value_t = super::limits::DEFAULT_MAX_BEAM_WIDTH, requires = "time_budget")]
-    pub max_beam_width: usize,
+    pub(crate) max_beam_width: usize,
     /// Change the width at given depths: DEPTH:WIDTH,... (from depth DEPTH, 0-based, on; e.g.
     /// 50:180000,300:175000). Replays a --time-budget run's record exactly.
-    #[arg(long, value_name = "SCHEDULE", conflicts_with = "time_budget", value_parser = super::values::parse_schedule)]
-    pub width_changes: Option<Schedule>,
+    #[arg(long, value_name = "SCHEDULE", conflicts_with = "time_budget", value_parser = parse_schedule)]
+    pub(crate) width_changes: Option<Schedule>,
 }
 
 impl WidthOptions {
@@ -193,26 +197,12 @@ impl SearchOptions {
         Ok(())
     }
 
-    /// Refuses a beam of at most `widest` states that cannot fit in this machine's memory,
-    /// unless `--force` was given: before the search, not after it has grown for an hour.
-    pub fn check_memory(&self, widest: usize, per_state: u64) -> Result<(), CliError> {
-        self.check_memory_with(widest, per_state, 0)
-    }
-
-    /// [`SearchOptions::check_memory`] of a run that also holds `input` bytes whatever its
-    /// width (see [`limits::estimated_bytes_with`]).
-    pub fn check_memory_with(
-        &self,
-        widest: usize,
-        per_state: u64,
-        input: u64,
-    ) -> Result<(), CliError> {
-        self.check_memory_capped(None, widest, per_state, input)
-    }
-
-    /// [`SearchOptions::check_memory_with`] where `cap` names the option whose value is the
-    /// widest beam (`--max-beam-width` under a time budget), for the refusal to name it
-    /// rather than the width asked for.
+    /// Refuses a beam of at most `widest` states, in a run that also holds `input` bytes
+    /// whatever its width (see [`limits::estimated_bytes_with`]), that cannot fit in this
+    /// machine's memory, unless `--force` was given: before the search, not after it has
+    /// grown for an hour. `cap` names the option whose value is the widest beam
+    /// (`--max-beam-width` under a time budget), for the refusal to name it rather than the
+    /// width asked for.
     pub fn check_memory_capped(
         &self,
         cap: Option<&str>,
@@ -241,7 +231,7 @@ impl SearchOptions {
 
     /// [`SearchOptions::print_estimate`] of a run that also holds `input` bytes whatever its
     /// width.
-    pub fn print_estimate_with(&self, widest: usize, per_state: u64, input: u64) {
+    pub(crate) fn print_estimate_with(&self, widest: usize, per_state: u64, input: u64) {
         let available = limits::machine_memory().ok().flatten();
         let estimate = limits::describe_estimate_with(widest, per_state, input, available);
         super::errors::say(format_args!("{estimate}"));
@@ -282,4 +272,96 @@ pub struct HtmlPage {
     /// stepping and a score chart); an invalid record plays up to the piece it fails at.
     #[arg(long = "html", id = "html", value_name = "OUT.html")]
     pub path: Option<PathBuf>,
+}
+
+/// `gen`'s options of the games played on a sequence file: which sequence to draw. Games
+/// share them (each flattens this struct), so the seed's default is each game's, given to
+/// [`GenArgs::read`].
+#[derive(clap::Args, Clone, Debug)]
+pub struct GenArgs {
+    /// Seed of the generator (default: the game's own; the file's first line names the seed).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Number of pieces.
+    #[arg(long, default_value_t = 10_000)]
+    count: usize,
+}
+
+/// `gen`'s options as a game reads them: the seed given, or the game's default.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GenOptions {
+    pub seed: u64,
+    pub count: usize,
+}
+
+/// A hundred million pieces is a 100 MB file; more is surely a typo.
+const MAX_COUNT: usize = 100_000_000;
+
+impl GenArgs {
+    /// The options as given, `default_seed` where no seed is; a count no file should hold is
+    /// refused.
+    pub fn read(&self, default_seed: u64) -> Result<GenOptions, CliError> {
+        let options = GenOptions {
+            seed: self.seed.unwrap_or(default_seed),
+            count: self.count,
+        };
+        if options.count == 0 {
+            return Err(CliError::usage("--count must be at least 1"));
+        }
+        if options.count > MAX_COUNT {
+            return Err(CliError::usage(format!(
+                "--count must be at most {MAX_COUNT}"
+            )));
+        }
+        Ok(options)
+    }
+}
+
+impl GenOptions {
+    /// The sequence file of `pieces`, its first line a comment naming the command that makes
+    /// it again (`gen ` and `how`).
+    pub fn file(pieces: &[Kind], how: &str) -> String {
+        tetris_kit::sequence::format_sequence(pieces, Some(&format!("gen {how}")))
+    }
+}
+
+// The values of options that clap does not read by itself.
+
+/// A schedule of at least one change: an empty one is surely a mistake (a variable that was
+/// not set, say), not a request for the plain width.
+pub(crate) fn parse_schedule(text: &str) -> Result<Schedule, String> {
+    let schedule: Schedule = text.parse().map_err(|e| format!("{e}"))?;
+    if schedule.0.is_empty() {
+        return Err(
+            "no width change given (DEPTH:WIDTH,...; leave the option out for none)".into(),
+        );
+    }
+    Ok(schedule)
+}
+
+/// Seconds from `90`, `90s`, `15m` or `1.5h`.
+pub(crate) fn parse_duration(text: &str) -> Result<f64, String> {
+    parse_time(text, false)
+}
+
+/// [`parse_duration`] that also takes 0.
+pub fn parse_interval(text: &str) -> Result<f64, String> {
+    parse_time(text, true)
+}
+
+fn parse_time(text: &str, zero: bool) -> Result<f64, String> {
+    let text = text.trim();
+    let (number, unit) = match text.char_indices().last() {
+        Some((i, 's')) => (&text[..i], 1.0),
+        Some((i, 'm')) => (&text[..i], 60.0),
+        Some((i, 'h')) => (&text[..i], 3600.0),
+        _ => (text, 1.0),
+    };
+    match number.trim().parse::<f64>() {
+        Ok(n) if n.is_finite() && (n > 0.0 || zero && n == 0.0) => Ok(n * unit),
+        _ => Err(format!(
+            "{text:?} is not a {} time (seconds, or e.g. 90s, 15m, 1.5h)",
+            if zero { "non-negative" } else { "positive" }
+        )),
+    }
 }

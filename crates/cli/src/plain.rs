@@ -3,9 +3,9 @@
 //! ending in `Score = N` or one JSON object, and what `solve` plans for them and the pieces
 //! its `--from-record` keeps.
 
-use super::registry::{Check, Entry};
+use super::registry::{CheckRun, Entry};
 use super::report::{misfit_hint, print_check, Checked};
-use super::solve::{Planned, Shared};
+use super::solve::{Plan, SolveSettings};
 use super::CliError;
 use super::{read_sequence, read_text, write_file};
 use super::{refuse_overwriting, refuse_stdin_twice, refuse_stdout};
@@ -16,16 +16,16 @@ use tetris_kit::scorecard::ReplayReport;
 use tetris_kit::text::RecordError;
 
 /// What `check --game G` is asked for.
-pub struct CheckOptions<'a> {
+pub(crate) struct CheckOptions<'a> {
     /// `--game`'s value.
-    pub game: &'a str,
+    pub(crate) game: &'a str,
     /// The games the binary plays, for a record of another.
-    pub games: &'a [&'a dyn Entry],
-    pub sequence: &'a Path,
-    pub record: &'a Path,
-    pub json: bool,
+    pub(crate) games: &'a [&'a dyn Entry],
+    pub(crate) sequence: &'a Path,
+    pub(crate) record: &'a Path,
+    pub(crate) json: bool,
     /// Where to write the viewer's page (the games that have one).
-    pub html: Option<&'a Path>,
+    pub(crate) html: Option<&'a Path>,
 }
 
 /// How one game checks a record's text and reports it.
@@ -43,14 +43,14 @@ pub trait PlainCheck {
 
 /// Why a record is invalid, as a game's check found it.
 pub struct Invalid {
-    pub message: String,
+    pub(crate) message: String,
     /// The piece (from 1) the replay failed at, for a record that parsed: where it is one of
     /// the first pieces, or past the sequence's last, the record may be of another sequence
     /// ([`misfit_hint`]).
-    pub replayed: Option<usize>,
+    pub(crate) replayed: Option<usize>,
     /// The record's first line, where it does not parse for that line is not the header
     /// ([`tetris_kit::text::Problem::first_line`]).
-    pub first_line: Option<String>,
+    pub(crate) first_line: Option<String>,
 }
 
 impl Invalid {
@@ -77,7 +77,7 @@ impl Invalid {
 /// Replays a record and prints its report: exit code 0 for a valid record, 1 for an invalid
 /// one, whose report is its error and `Score = 0` ([`print_check`]). A record file that
 /// cannot be read is no record judged: its error alone, exit code 2.
-pub fn check<G: PlainCheck>(options: &CheckOptions) -> Result<(), CliError> {
+pub(crate) fn check<G: PlainCheck>(options: &CheckOptions) -> Result<(), CliError> {
     let sequence = read_sequence(options.sequence)?;
     let text = read_text(options.record, "record file")?;
     let file = super::file_name(options.record);
@@ -107,7 +107,7 @@ pub fn check<G: PlainCheck>(options: &CheckOptions) -> Result<(), CliError> {
 /// record required, no output onto an input, the report, and exit code 1 for an invalid
 /// record.
 pub fn check_game<G: PlainCheck>(
-    run: &Check,
+    run: &CheckRun,
     html: Option<&Path>,
     game: &str,
 ) -> Result<(), CliError> {
@@ -139,28 +139,28 @@ pub fn check_game<G: PlainCheck>(
 /// where `--from-record` is not given). A record that does not replay, or whose game ends
 /// among the kept pieces, is refused: no search goes on from it.
 pub fn kept_pieces<R: PieceReplay>(
-    run: &Shared,
+    settings: &SolveSettings,
     parse: impl FnOnce(&str) -> ParsedPieces<R>,
     replay: &mut R,
 ) -> Result<Vec<R::Entry>, CliError>
 where
     R::Entry: Clone,
 {
-    let Some((path, pieces)) = run.from else {
+    let Some((path, pieces)) = settings.from else {
         return Ok(Vec::new());
     };
     let text = read_text(path, "record file")?;
     let file = path.display().to_string();
     let (record, lines) = parse(&text).map_err(|e| {
-        let hint = super::another_games_hint(run.games, e.first_line());
-        run.from_record_invalid(e.located(&file) + &hint)
+        let hint = super::another_games_hint(settings.games, e.first_line());
+        settings.from_record_invalid(e.located(&file) + &hint)
     })?;
-    run.check_kept(record.len())?;
+    settings.check_kept(record.len())?;
     for (piece, &line) in record.iter().zip(&lines).take(pieces) {
         let game_over = (replay.play_entry(piece, line))
-            .map_err(|e| run.from_record_invalid(e.located(&file)))?;
+            .map_err(|e| settings.from_record_invalid(e.located(&file)))?;
         if game_over {
-            return Err(run.from_record_invalid(format!(
+            return Err(settings.from_record_invalid(format!(
                 "{file}:{line}: the game ends at this piece, so no search can go on from it"
             )));
         }
@@ -169,12 +169,12 @@ where
 }
 
 /// A record's text read into each piece's entry and the line it is on, or its error.
-pub type ParsedPieces<R> =
+pub(crate) type ParsedPieces<R> =
     Result<(Vec<<R as PieceReplay>::Entry>, Vec<usize>), RecordError<<R as PieceReplay>::Problem>>;
 
-/// What `solve` plans for a game played on a sequence file: the sequence (to `--pieces`), the
+/// The problem instance of a game played on a sequence file: the sequence (to `--pieces`), the
 /// search's parameters, the pieces kept from `--from-record` and the state they leave.
-pub struct Plan<P, E, S> {
+pub struct Instance<P, E, S> {
     pub sequence: Vec<Kind>,
     pub params: P,
     pub kept: Vec<E>,
@@ -182,36 +182,42 @@ pub struct Plan<P, E, S> {
 }
 
 /// `solve`'s plan of a game played on a sequence file: the file read (to `--pieces`) and
-/// handed to `plan`, which reads the game's own inputs and keeps `--from-record`'s pieces,
+/// handed to `read`, which reads the game's own inputs and keeps `--from-record`'s pieces,
 /// with `bytes_per_state` the game's own ([`planned`]).
 pub fn plan<P, E, S>(
-    run: &Shared,
+    settings: &SolveSettings,
     bytes_per_state: u64,
-    plan: impl FnOnce(Vec<Kind>) -> Result<Plan<P, E, S>, CliError>,
-) -> Result<Planned<Plan<P, E, S>>, CliError> {
-    let input = run.sequence_file()?.to_path_buf();
-    let plan = plan(run.sequence()?)?;
-    let (pieces, kept) = (plan.sequence.len(), plan.kept.len());
-    Ok(planned(run, input, (pieces, kept), bytes_per_state, plan))
+    read: impl FnOnce(Vec<Kind>) -> Result<Instance<P, E, S>, CliError>,
+) -> Result<Plan<Instance<P, E, S>>, CliError> {
+    let input = settings.sequence_file()?.to_path_buf();
+    let instance = read(settings.sequence()?)?;
+    let (pieces, kept) = (instance.sequence.len(), instance.kept.len());
+    Ok(planned(
+        settings,
+        input,
+        (pieces, kept),
+        bytes_per_state,
+        instance,
+    ))
 }
 
 /// What `solve` plans for a game played on the sequence file `input`, of `pieces` pieces,
 /// with `kept` of them kept from `--from-record` and `bytes_per_state` the game's own: the
 /// files no output may overwrite (the sequence, the evaluation files, the record), the
 /// sequence held beside the beam, and a run that an interrupt can resume.
-fn planned<P>(
-    run: &Shared,
+fn planned<I>(
+    settings: &SolveSettings,
     input: PathBuf,
     (pieces, kept): (usize, usize),
     bytes_per_state: u64,
-    plan: P,
-) -> Planned<P> {
+    instance: I,
+) -> Plan<I> {
     let mut inputs = vec![("sequence file", input)];
-    for (what, path) in run.eval.inputs() {
+    for (what, path) in settings.eval.inputs() {
         inputs.extend(path.map(|p| (what, p.to_path_buf())));
     }
-    inputs.extend(run.from.map(|(p, _)| ("record file", p.to_path_buf())));
-    Planned {
+    inputs.extend(settings.from.map(|(p, _)| ("record file", p.to_path_buf())));
+    Plan {
         bytes_per_state,
         // The sequence, parsed beside its file's text: two bytes a piece.
         input_bytes: 2 * pieces as u64,
@@ -220,6 +226,6 @@ fn planned<P>(
         about: false,
         resumable: true,
         inputs,
-        plan,
+        instance,
     }
 }

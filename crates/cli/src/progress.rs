@@ -53,7 +53,7 @@ impl Progress {
     }
 
     /// The total is an estimate: "about N", raised as the count passes it.
-    pub fn about(mut self) -> Progress {
+    pub(crate) fn about(mut self) -> Progress {
         self.about = true;
         if let Some(total) = self.total {
             self.bar.set_style(
@@ -69,12 +69,12 @@ impl Progress {
     }
 
     /// Seconds since the reporter was made.
-    pub fn elapsed(&self) -> f64 {
+    pub(crate) fn elapsed(&self) -> f64 {
         self.start.elapsed().as_secs_f64()
     }
 
     /// The total, estimated again (an estimate only; never below the step reached).
-    pub fn estimate(&mut self, total: u64) {
+    pub(crate) fn estimate(&mut self, total: u64) {
         if self.about {
             let total = total.max(self.bar.position());
             self.total = Some(total);
@@ -120,7 +120,7 @@ impl Progress {
 }
 
 /// The run's progress in pieces, the kept ones counted.
-pub struct Pieces {
+pub(crate) struct Pieces {
     progress: Progress,
     kept: usize,
     /// The pieces the run is expected to end with.
@@ -133,7 +133,7 @@ pub struct Pieces {
 impl Pieces {
     /// The progress of a run that keeps `kept` pieces of a record and searches `searched`
     /// more (`about`: an estimate, for a game that ends at a level or a line count).
-    pub fn new(args: &SolveArgs, (kept, searched): (usize, usize), about: bool) -> Pieces {
+    pub(crate) fn new(args: &SolveArgs, (kept, searched): (usize, usize), about: bool) -> Pieces {
         let total = (kept + searched) as u64;
         let mut progress = Progress::new("piece", Some(total), args.quiet, args.progress_every);
         if about {
@@ -151,7 +151,7 @@ impl Pieces {
     /// A depth searched: its piece, with the best score, the beam and the speed; `expected`,
     /// the pieces the game expects to end with as of the pieces decided (the kept ones not
     /// counted).
-    pub fn depth(&mut self, s: &DepthStats, expected: Option<u64>) {
+    pub(crate) fn depth(&mut self, s: &DepthStats, expected: Option<u64>) {
         let piece = (self.kept + s.pieces) as u64;
         if let Some(late) = s.late.filter(|_| !self.warned) {
             self.warned = true;
@@ -175,7 +175,7 @@ impl Pieces {
 
     /// The search's end (`stats`, its last depth's): the last piece, where the progress
     /// stopped short of it (a game that ended past its estimate, or between two updates).
-    pub fn finish(mut self, stats: &DepthStats) {
+    pub(crate) fn finish(mut self, stats: &DepthStats) {
         let last = (self.kept + stats.pieces) as u64;
         if !(self.quiet || last.is_multiple_of(16) || last == self.total) {
             let message = format!("best {} beam {}", stats.best_score, stats.beam_size);

@@ -3,7 +3,7 @@
 //! binary built from a list of games, each game adding its own options and refusing the others'.
 
 use super::errors::{clap_error, CliError};
-pub use super::runs::{Check, CheckArgs, Play, Solve, SolveArgs};
+pub use super::runs::{CheckArgs, CheckRun, PlayRun, SolveArgs, SolveRun};
 use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::parser::ValueSource;
 use clap::{Arg, ArgMatches, Args, Command};
@@ -35,14 +35,14 @@ pub trait GameCli: Sync {
     /// The beam width of `solve` without `--beam-width`.
     fn default_width(&self) -> usize;
     /// `solve` for this game: the record on stdout, the summary on stderr.
-    fn solve(&self, run: &Solve, options: &Self::SolveOptions) -> Result<(), CliError>;
+    fn solve(&self, run: &SolveRun, options: &Self::SolveOptions) -> Result<(), CliError>;
     /// `check`'s help of this game's options, where it says more than their structs do.
     fn check_help(&self, options: Command) -> Command {
         options
     }
     /// `check` for this game: the report on stdout; an invalid record is
     /// `CliError::reported(EXIT_INVALID)` once reported.
-    fn check(&self, run: &Check, options: &Self::CheckOptions) -> Result<(), CliError>;
+    fn check(&self, run: &CheckRun, options: &Self::CheckOptions) -> Result<(), CliError>;
     /// `gen` for this game: the text it prints (a sequence file, or what names a game of
     /// this kind).
     fn generate(&self, options: &Self::GenOptions) -> Result<String, CliError>;
@@ -51,7 +51,7 @@ pub trait GameCli: Sync {
         false
     }
     /// `play` for this game: the playable page (called only where [`GameCli::has_page`]).
-    fn page(&self, _run: &Play) -> Result<String, CliError> {
+    fn page(&self, _run: &PlayRun) -> Result<String, CliError> {
         Err(CliError::usage(format!(
             "{} has no playable page",
             self.name()
@@ -101,7 +101,7 @@ pub trait Entry: Sync {
     /// [`GameCli::has_page`].
     fn has_page(&self) -> bool;
     /// [`GameCli::page`].
-    fn page(&self, run: &Play) -> Result<String, CliError>;
+    fn page(&self, run: &PlayRun) -> Result<String, CliError>;
     /// [`GameCli::record_hint`].
     fn record_hint(&self, first_line: &str) -> Option<&'static str>;
     /// [`GameCli::solve_from_record_help`].
@@ -113,9 +113,9 @@ pub trait Entry: Sync {
     /// `command` with the game's options of `binary`'s.
     fn add_options(&self, binary: Binary, command: Command) -> Command;
     /// `solve` with the game's options read from the parsed command line.
-    fn solve_parsed(&self, run: &Solve, parsed: &ArgMatches) -> Result<(), CliError>;
+    fn solve_parsed(&self, run: &SolveRun, parsed: &ArgMatches) -> Result<(), CliError>;
     /// `check` with the game's options read from the parsed command line.
-    fn check_parsed(&self, run: &Check, parsed: &ArgMatches) -> Result<(), CliError>;
+    fn check_parsed(&self, run: &CheckRun, parsed: &ArgMatches) -> Result<(), CliError>;
     /// `gen` with the game's options read from the parsed command line.
     fn generate_parsed(&self, parsed: &ArgMatches) -> Result<String, CliError>;
 }
@@ -154,7 +154,7 @@ impl<G: GameCli> Entry for G {
     fn has_page(&self) -> bool {
         GameCli::has_page(self)
     }
-    fn page(&self, run: &Play) -> Result<String, CliError> {
+    fn page(&self, run: &PlayRun) -> Result<String, CliError> {
         GameCli::page(self, run)
     }
     fn record_hint(&self, first_line: &str) -> Option<&'static str> {
@@ -177,10 +177,10 @@ impl<G: GameCli> Entry for G {
             Binary::Play => command,
         }
     }
-    fn solve_parsed(&self, run: &Solve, parsed: &ArgMatches) -> Result<(), CliError> {
+    fn solve_parsed(&self, run: &SolveRun, parsed: &ArgMatches) -> Result<(), CliError> {
         self.solve(run, &read(parsed)?)
     }
-    fn check_parsed(&self, run: &Check, parsed: &ArgMatches) -> Result<(), CliError> {
+    fn check_parsed(&self, run: &CheckRun, parsed: &ArgMatches) -> Result<(), CliError> {
         self.check(run, &read(parsed)?)
     }
     fn generate_parsed(&self, parsed: &ArgMatches) -> Result<String, CliError> {
@@ -203,7 +203,7 @@ impl<'g> GameCommand<'g> {
     /// Refused: two definitions of one option id that differ (two games that each declare
     /// `--weights`, say, with other help or values), where the first would silently serve
     /// both; a game shares an option by flattening the one struct that declares it.
-    pub fn new(
+    pub(crate) fn new(
         base: Command,
         games: &'g [&'g dyn Entry],
         default: &'static str,
@@ -274,7 +274,7 @@ impl<'g> GameCommand<'g> {
     }
 
     /// The command, for its help and its changes.
-    pub fn command(self, change: impl FnOnce(Command) -> Command) -> Self {
+    pub(crate) fn command(self, change: impl FnOnce(Command) -> Command) -> Self {
         GameCommand {
             command: change(self.command),
             ..self
@@ -288,7 +288,7 @@ impl<'g> GameCommand<'g> {
 
     /// The command line parsed: the game named and the options given, every option given
     /// being one that game takes. `None` after `--help` or `--version`, printed if `print`.
-    pub fn parse(
+    pub(crate) fn parse(
         &self,
         args: impl IntoIterator<Item = OsString>,
         print: bool,
@@ -359,7 +359,7 @@ fn same_definition(first: &Arg, second: &Arg, g: &dyn Entry) -> Result<(), CliEr
 }
 
 /// `a`, `a and b`, `a, b and c`.
-pub fn listed(names: &[&str]) -> String {
+pub(crate) fn listed(names: &[&str]) -> String {
     match names.split_last() {
         Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
         _ => names.join(""),
@@ -367,7 +367,7 @@ pub fn listed(names: &[&str]) -> String {
 }
 
 /// Whether `--game name` asks for `game`: its id or one of its aliases.
-pub fn named(game: &dyn Entry, name: &str) -> bool {
+pub(crate) fn named(game: &dyn Entry, name: &str) -> bool {
     game.id() == name || game.aliases().contains(&name)
 }
 

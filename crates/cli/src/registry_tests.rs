@@ -23,10 +23,10 @@ impl<O: clap::Args + Sync> GameCli for Game<O> {
     fn default_width(&self) -> usize {
         1
     }
-    fn solve(&self, _: &Solve, _: &O) -> Result<(), CliError> {
+    fn solve(&self, _: &SolveRun, _: &O) -> Result<(), CliError> {
         Ok(())
     }
-    fn check(&self, _: &Check, _: &NoOptions) -> Result<(), CliError> {
+    fn check(&self, _: &CheckRun, _: &NoOptions) -> Result<(), CliError> {
         Ok(())
     }
     fn generate(&self, _: &NoOptions) -> Result<String, CliError> {

@@ -14,18 +14,18 @@ use tetris_kit::text::FIRST_PIECES;
 
 /// The version of the form, `format` in every object: a field that changes its meaning or
 /// goes away raises it.
-pub const FORMAT: u32 = 1;
+pub(crate) const FORMAT: u32 = 1;
 
 /// A record's report in the one form.
-pub struct Report<'a> {
+pub(crate) struct Report<'a> {
     /// `--game`'s value, which the game's own fields are written under.
     pub game: &'a str,
     /// What the replay found, or an invalid record's error.
-    pub result: Result<&'a Scorecard, &'a str>,
+    pub(crate) result: Result<&'a Scorecard, &'a str>,
     /// The game's own fields: an object.
-    pub own: &'a Value,
+    pub(crate) own: &'a Value,
     /// Fields every game writes after the shared ones, before its own: `solve`'s run.
-    pub run: Option<&'a Map<String, Value>>,
+    pub(crate) run: Option<&'a Map<String, Value>>,
 }
 
 impl Serialize for Report<'_> {
@@ -75,7 +75,7 @@ pub struct Checked {
 
 impl Checked {
     /// A valid record's report, as its replay gives it.
-    pub fn of(report: &impl ReplayReport) -> Checked {
+    pub(crate) fn of(report: &impl ReplayReport) -> Checked {
         Checked {
             scorecard: report.scorecard(),
             own: report.own(),

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use tetris_search::Comm;
 
 /// Where the record goes: standard output, or (a test's) a writer of its own.
-pub type Output = Box<dyn std::io::Write + Send>;
+pub(crate) type Output = Box<dyn std::io::Write + Send>;
 
 /// What `solve` asks of every game.
 #[derive(clap::Args, Debug)]
@@ -19,39 +19,39 @@ pub struct SolveArgs {
     /// States kept at each depth of the beam (each game's default is listed under --game).
     /// With --time-budget: the width of the first 50 pieces.
     #[arg(long, value_name = "N")]
-    pub beam_width: Option<usize>,
+    pub(crate) beam_width: Option<usize>,
     #[command(flatten)]
-    pub width: WidthOptions,
+    pub(crate) width: WidthOptions,
     /// Keep the first --from-piece pieces of this record (replayed by the rules) and search
     /// only the rest of the game (`solve`'s help names the games, every one of the registry's).
     #[arg(long, value_name = "RECORD", requires = "from_piece")]
-    pub from_record: Option<PathBuf>,
+    pub(crate) from_record: Option<PathBuf>,
     /// How many pieces of --from-record to keep (the search places the next one on; its width
     /// changes and time budget count from there).
     #[arg(long, value_name = "N", requires = "from_record")]
-    pub from_piece: Option<usize>,
+    pub(crate) from_piece: Option<usize>,
     /// Write a checkpoint of the search to FILE: on Ctrl-C or SIGTERM (the run then ends), and
     /// every --checkpoint-every. `--resume FILE` goes on from it to the record the whole run
     /// writes, byte for byte. Without it an interrupt writes its checkpoint beside the record
     /// (RECORD.checkpoint), where the record goes to a file. Under --distributed each other
     /// process writes its share beside FILE (FILE.processN.afterK).
     #[arg(long, value_name = "FILE")]
-    pub checkpoint: Option<PathBuf>,
+    pub(crate) checkpoint: Option<PathBuf>,
     /// How often to write the checkpoint (seconds, or 90s, 15m, 1.5h), after the depth that
     /// ends past it.
-    #[arg(long, value_name = "TIME", requires = "checkpoint", value_parser = super::values::parse_duration)]
-    pub checkpoint_every: Option<f64>,
+    #[arg(long, value_name = "TIME", requires = "checkpoint", value_parser = super::options::parse_duration)]
+    pub(crate) checkpoint_every: Option<f64>,
     /// Go on from a checkpoint (--checkpoint) to the record the run that wrote it would have
     /// written, given the same input and options as that run (what differs is refused). The
     /// whole record is written, its first pieces from the checkpoint.
     #[arg(long, value_name = "FILE")]
-    pub resume: Option<PathBuf>,
+    pub(crate) resume: Option<PathBuf>,
     /// Spread the search over the processes of an MPI job (`mpirun -np 4 solve --distributed
     /// ...`, with a binary built with `--features mpi`; see docs/SCALING.md); without MPI, one
     /// process. The record is the same as without this option, for any number of processes
     /// and threads.
     #[arg(long)]
-    pub distributed: bool,
+    pub(crate) distributed: bool,
     #[command(flatten)]
     pub search: SearchOptions,
     /// Solve only the first N pieces.
@@ -62,39 +62,40 @@ pub struct SolveArgs {
     /// there is removed when the search starts (its options and inputs checked), so a run that
     /// fails or is interrupted leaves none.
     #[arg(long, value_name = "FILE")]
-    pub json: Option<PathBuf>,
+    pub(crate) json: Option<PathBuf>,
     /// No progress bar and no summary.
     #[arg(long)]
-    pub quiet: bool,
+    pub(crate) quiet: bool,
     /// When stderr is not a terminal (a log file, nohup, CI), where the progress bar does not
     /// draw: print a line of progress this often instead (seconds, or 90s, 15m, 1.5h; 0 = every
     /// 16 pieces).
-    #[arg(long, value_name = "TIME", value_parser = super::values::parse_interval, default_value = "60s")]
-    pub progress_every: f64,
+    #[arg(long, value_name = "TIME", value_parser = super::options::parse_interval, default_value = "60s")]
+    pub(crate) progress_every: f64,
 }
 
-/// A `solve` run as a game receives it.
-pub struct Solve<'a> {
-    pub args: &'a SolveArgs,
+/// A `solve` run as the binary hands it to a game (a textbook's invocation): the shared
+/// options as parsed, and where the run's processes, command line and record are.
+pub struct SolveRun<'a> {
+    pub(crate) args: &'a SolveArgs,
     /// The processes of a `--distributed` run (`None`: this process alone).
-    pub comm: Option<&'a dyn Comm>,
+    pub(crate) comm: Option<&'a dyn Comm>,
     /// The command line as given (the program's name first).
-    pub command_line: &'a [OsString],
+    pub(crate) command_line: &'a [OsString],
     /// Every option's value, by id, for a checkpoint's identity of the run.
-    pub given: Given,
+    pub(crate) given: Given,
     /// Where the record goes (standard output, or a test's writer).
-    pub output: &'a (dyn Fn() -> Output + Sync),
+    pub(crate) output: &'a (dyn Fn() -> Output + Sync),
     /// The games the binary plays, this one among them: for what names another game.
-    pub games: &'a [&'a dyn Entry],
+    pub(crate) games: &'a [&'a dyn Entry],
 }
 
 /// Every option's values on a parsed command line (defaults included), by id in order: what
 /// names a run's settings whatever game took them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Given(pub Vec<(String, Vec<String>)>);
+pub(crate) struct Given(pub Vec<(String, Vec<String>)>);
 
 /// The options of `parsed` as [`Given`].
-pub fn given(parsed: &clap::ArgMatches) -> Given {
+pub(crate) fn given(parsed: &clap::ArgMatches) -> Given {
     let mut ids: Vec<&str> = parsed.ids().map(|id| id.as_str()).collect();
     ids.sort_unstable();
     let values = ids.into_iter().filter_map(|id| {
@@ -119,15 +120,15 @@ pub struct CheckArgs {
     pub json: bool,
 }
 
-/// A `check` run as a game receives it.
-pub struct Check<'a> {
+/// A `check` run as the binary hands it to a game (a textbook's invocation).
+pub struct CheckRun<'a> {
     pub args: &'a CheckArgs,
     /// The games the binary plays, this one among them: for what names another game.
     pub games: &'a [&'a dyn Entry],
 }
 
-/// A `play` run as a game receives it.
-pub struct Play<'a> {
+/// A `play` run as the binary hands it to a game (a textbook's invocation).
+pub struct PlayRun<'a> {
     pub sequence: &'a std::path::Path,
     pub compare: Option<&'a std::path::Path>,
     /// The games the binary plays, this one among them: for what names another game.

@@ -13,7 +13,7 @@ use super::interrupt::{self, resume_advice, RecordOut};
 use super::limits;
 use super::progress::Pieces;
 use super::registry::{Entry, GameCli};
-use super::runs::{Given, Output, Solve, SolveArgs};
+use super::runs::{Given, Output, SolveArgs, SolveRun};
 use super::summary::Finished;
 /// What a game's record writer implements and may use, beside [`Solver`].
 pub use super::writer::{end_lines, LinesOut, Verdict, Writer};
@@ -26,11 +26,11 @@ use tetris_kit::text::plural;
 use tetris_search::width::WallClock;
 use tetris_search::{beam_search, Comm, DepthStats, Game, Options, Processes, Run, Width};
 
-/// A game's side of `solve`.
+/// A game's side of `solve` (a textbook's strategy: what the one pipeline asks of each game).
 pub trait Solver: GameCli {
-    /// What the game read and checked (its sequence, weights, start), which its search and its
-    /// record writer borrow.
-    type Plan: Sync;
+    /// The problem instance: what the game read and checked (its sequence, weights, start),
+    /// which its search and its record writer borrow.
+    type Instance: Sync;
     /// The game on the search's seam.
     type Search<'p>: Game
     where
@@ -40,27 +40,30 @@ pub trait Solver: GameCli {
     where
         Self: 'p;
 
-    /// Checks the game's own options and reads its inputs; the shared options are checked
-    /// already. `run.from` asks for a record's first pieces to be kept (`--from-record`).
+    /// Checks the game's own options and reads its inputs into its instance; the shared
+    /// options are checked already. `settings.from` asks for a record's first pieces to be
+    /// kept (`--from-record`).
     fn plan(
         &self,
-        run: &Shared,
+        settings: &SolveSettings,
         options: &Self::SolveOptions,
-    ) -> Result<Planned<Self::Plan>, CliError>;
+    ) -> Result<Plan<Self::Instance>, CliError>;
 
-    /// The search over `plan`, and where it begins: after the kept pieces, with their score.
+    /// The search over `instance`, and where it begins: after the kept pieces, with their
+    /// score.
     fn search<'p>(
         &'p self,
-        plan: &'p Self::Plan,
+        instance: &'p Self::Instance,
     ) -> (Self::Search<'p>, Run<<Self::Search<'p> as Game>::State>);
 
     /// The record's writer: the header and the kept pieces first, then the search's.
-    fn writer<'p>(&'p self, plan: &'p Self::Plan) -> Self::Writer<'p>;
+    fn writer<'p>(&'p self, instance: &'p Self::Instance) -> Self::Writer<'p>;
 }
 
-/// A game's plan with what the pipeline needs of it.
-pub struct Planned<P> {
-    pub plan: P,
+/// A run's plan (a textbook's execution plan): the game's instance, with what the pipeline
+/// needs of it to plan the memory, the record and the progress.
+pub struct Plan<I> {
+    pub instance: I,
     /// Peak bytes a state of the beam takes (see [`limits::estimated_bytes`]).
     pub bytes_per_state: u64,
     /// Bytes the run holds for its input beside the beam, whatever its width (the sequence,
@@ -81,21 +84,22 @@ pub struct Planned<P> {
     pub inputs: Vec<(&'static str, PathBuf)>,
 }
 
-/// The run as every game receives it: the shared options, checked.
-pub struct Shared<'a> {
+/// A `solve` run's settings as a game's [`Solver::plan`] reads them (a textbook's validated
+/// configuration): the shared options, checked, with the evaluation options the game takes.
+pub struct SolveSettings<'a> {
     pub args: &'a SolveArgs,
     pub eval: &'a EvalOptions,
     /// `--from-record`'s file and `--from-piece`'s count.
     pub from: Option<(&'a Path, usize)>,
     /// The command line as given (the program's name first), for the resume command.
-    pub command_line: &'a [OsString],
+    pub(crate) command_line: &'a [OsString],
     /// Every option's value, for a checkpoint's identity of the run.
-    pub given: &'a Given,
+    pub(crate) given: &'a Given,
     /// The games the binary plays, this one among them: for what names another game.
     pub games: &'a [&'a dyn Entry],
 }
 
-impl Shared<'_> {
+impl SolveSettings<'_> {
     /// The sequence file, for a game played on one. A missing file named like a unit of time
     /// is most likely the second word of `--time-budget 15 min`.
     pub fn sequence_file(&self) -> Result<&Path, CliError> {
@@ -127,7 +131,7 @@ impl Shared<'_> {
 
     /// Refuses a `--from-record` of fewer than the `--from-piece` pieces to keep (`have`): it
     /// does not replay that far, an invalid record as any other that does not (exit 1).
-    pub fn check_kept(&self, have: usize) -> Result<(), CliError> {
+    pub(crate) fn check_kept(&self, have: usize) -> Result<(), CliError> {
         match self.from {
             Some((_, wanted)) if have < wanted => Err(self.from_record_invalid(format!(
                 "the record has only {}, fewer than the {wanted} to keep",
@@ -148,7 +152,7 @@ impl Shared<'_> {
     }
 }
 
-impl Solve<'_> {
+impl SolveRun<'_> {
     /// [`pipeline`] of `game` with its options: the one pipeline every game's `solve` is.
     /// `eval` is what the game takes of the evaluation options (checked here, like the
     /// shared options).
@@ -158,7 +162,7 @@ impl Solve<'_> {
         options: &S::SolveOptions,
         eval: &EvalOptions,
     ) -> Result<(), CliError> {
-        let shared = Shared {
+        let settings = SolveSettings {
             args: self.args,
             eval,
             from: (self.args.from_record.as_deref()).zip(self.args.from_piece),
@@ -166,37 +170,31 @@ impl Solve<'_> {
             given: &self.given,
             games: self.games,
         };
-        pipeline(game, &shared, options, self.comm, (self.output)())
+        pipeline(game, &settings, options, self.comm, (self.output)())
     }
 }
 
 /// `solve` of `game`: in this process, or as one of `comm`'s (`--distributed`; process 0 then
-/// writes the record and the summary). `shared` are the shared options, `options` the game's
-/// own.
-pub fn pipeline<S: Solver>(
+/// writes the record and the summary). `settings` are the shared options, `options` the
+/// game's own.
+pub(crate) fn pipeline<S: Solver>(
     game: &S,
-    shared: &Shared,
+    settings: &SolveSettings,
     options: &S::SolveOptions,
     comm: Option<&dyn Comm>,
     output: Output,
 ) -> Result<(), CliError> {
     let processes = comm.map_or(1, |c| c.size());
-    let planned = agree(
+    let plan = agree(
         comm,
-        check_shared(shared).and_then(|()| game.plan(shared, options)),
+        check_settings(settings).and_then(|()| game.plan(settings, options)),
     )?;
-    let (search, run) = game.search(&planned.plan);
-    let setup = setup(
-        shared,
-        &planned,
-        game.default_width(),
-        run.depths,
-        processes,
-    );
+    let (search, run) = game.search(&plan.instance);
+    let setup = setup(settings, &plan, game.default_width(), run.depths, processes);
     let (width, share, pool) = agree(comm, setup)?;
-    let args = shared.args;
-    let inputs = planned.inputs.as_slice();
-    let run_is = (game.id(), shared.given, inputs, comm);
+    let args = settings.args;
+    let inputs = plan.inputs.as_slice();
+    let run_is = (game.id(), settings.given, inputs, comm);
     let saving = checkpoint::Saving::plan(run_is, args, &search, run.depths)?;
     if let Some(comm) = comm.filter(|c| c.rank() != 0) {
         return other_process(&search, &run, (&width, &pool), comm, &saving);
@@ -204,14 +202,14 @@ pub fn pipeline<S: Solver>(
     let processes = comm.map_or(Processes::One, Processes::Many);
     let clock = WallClock::start();
     if !args.quiet {
-        (args.search).print_estimate_with(share, planned.bytes_per_state, planned.input_bytes);
+        (args.search).print_estimate_with(share, plan.bytes_per_state, plan.input_bytes);
     }
     let began = Instant::now();
-    let out = record_out(output, shared, &planned)
-        .and_then(|out| Ok((started(game, &planned, &out, saving.decided_before())?, out)));
+    let out = record_out(output, settings, &plan)
+        .and_then(|out| Ok((started(game, &plan, &out, saving.decided_before())?, out)));
     let (mut writer, out) = agree(comm, out)?;
-    let mut checkpoints = saving.writer(Some(&out), shared.command_line, planned.kept, args.quiet);
-    let mut progress = Pieces::new(args, (planned.kept, run.planned), planned.about);
+    let mut checkpoints = saving.writer(Some(&out), settings.command_line, plan.kept, args.quiet);
+    let mut progress = Pieces::new(args, (plan.kept, run.planned), plan.about);
     interrupt::polled(saving.writes());
     let (line, traffic) = pool.install(|| {
         // The writer's estimate of the run's end, as of the pieces decided, for the progress.
@@ -233,18 +231,17 @@ pub fn pipeline<S: Solver>(
     progress.finish(&line.stats);
     let search_seconds = began.elapsed().as_secs_f64();
     let verdict = writer.finish(&line, &out)?;
-    let expected =
-        limits::estimated_bytes_with(share, planned.bytes_per_state, planned.input_bytes);
+    let expected = limits::estimated_bytes_with(share, plan.bytes_per_state, plan.input_bytes);
     let finished = Finished {
         game: game.id(),
         args,
-        from: shared.from,
+        from: settings.from,
         beam_width: width.beam_width,
         objective: run.objective,
         stats: &line.stats,
         changes: &line.width_changes,
         traffic,
-        kept: planned.kept,
+        kept: plan.kept,
         search_seconds,
         wall_seconds: began.elapsed().as_secs_f64(),
         expected_bytes: expected,
@@ -279,11 +276,11 @@ fn other_process<G: Game>(
 /// then the pieces `decided` by the run a checkpoint resumes.
 fn started<'p, S: Solver>(
     game: &'p S,
-    planned: &'p Planned<S::Plan>,
+    plan: &'p Plan<S::Instance>,
     out: &RecordOut,
     decided: Option<Vec<<S::Search<'p> as Game>::Code>>,
 ) -> Result<S::Writer<'p>, CliError> {
-    let mut writer = game.writer(&planned.plan);
+    let mut writer = game.writer(&plan.instance);
     writer.start(out).and_then(|()| flushed(out))?;
     if let Some(decided) = decided {
         writer.pieces(&decided, out)?;
@@ -295,25 +292,25 @@ fn started<'p, S: Solver>(
 /// `--json` is checked against the run's inputs and the share's memory against this machine's;
 /// last, an earlier run's `--json` file is removed, as the run is sure to start.
 fn setup<P>(
-    shared: &Shared,
-    planned: &Planned<P>,
+    settings: &SolveSettings,
+    plan: &Plan<P>,
     default: usize,
     depths: usize,
     processes: usize,
 ) -> Result<(Width, usize, rayon::ThreadPool), CliError> {
-    let (width, widest) = beam(shared, default, depths)?;
-    let inputs: Vec<(&str, Option<&Path>)> = (planned.inputs.iter())
+    let (width, widest) = beam(settings, default, depths)?;
+    let inputs: Vec<(&str, Option<&Path>)> = (plan.inputs.iter())
         .map(|(what, path)| (*what, Some(path.as_path())))
         .collect();
-    if let Some(path) = &shared.args.json {
+    if let Some(path) = &settings.args.json {
         check_output("--json", path, &inputs)?;
     }
     // Each process of a distributed search holds its share of the beam.
     let share = widest.div_ceil(processes);
-    let args = shared.args;
+    let args = settings.args;
     // Under a time budget the widest beam is the budget's cap, which the refusal names.
     let cap = args.width.cap(widest);
-    let (per_state, input) = (planned.bytes_per_state, planned.input_bytes);
+    let (per_state, input) = (plan.bytes_per_state, plan.input_bytes);
     (args.search).check_memory_capped(cap, share, per_state, input)?;
     let pool = args.search.pool(widest)?;
     if let Some(path) = &args.json {
@@ -326,11 +323,11 @@ fn setup<P>(
 /// command that resumes the run.
 fn record_out<P>(
     output: Output,
-    shared: &Shared,
-    planned: &Planned<P>,
+    settings: &SolveSettings,
+    plan: &Plan<P>,
 ) -> Result<RecordOut, CliError> {
-    let advice = resume_advice(shared.command_line, planned.resumable);
-    RecordOut::guarded(output, planned.closing, advice)
+    let advice = resume_advice(settings.command_line, plan.resumable);
+    RecordOut::guarded(output, plan.closing, advice)
         .map_err(|e| CliError::internal(format!("cannot watch for Ctrl-C: {e}")))
 }
 
@@ -386,15 +383,15 @@ fn flushed(out: &RecordOut) -> Result<(), CliError> {
 }
 
 /// Refuses the shared options' values no search can use, before any file is read.
-fn check_shared(shared: &Shared) -> Result<(), CliError> {
-    let args = shared.args;
+fn check_settings(settings: &SolveSettings) -> Result<(), CliError> {
+    let args = settings.args;
     if let Some(width) = args.beam_width {
         check_width("--beam-width", width)?;
     }
     args.width.check()?;
     args.search.check()?;
-    shared.eval.check()?;
-    let [weights, policy] = shared.eval.inputs();
+    settings.eval.check()?;
+    let [weights, policy] = settings.eval.inputs();
     super::refuse_stdin_twice(&[
         ("sequence file", args.input.as_deref()),
         weights,
@@ -408,7 +405,11 @@ fn check_shared(shared: &Shared) -> Result<(), CliError> {
 }
 
 /// The beam's widths over a search of `depths` depths, and the widest it may hold.
-fn beam(shared: &Shared, default: usize, depths: usize) -> Result<(Width, usize), CliError> {
-    let args = shared.args;
+fn beam(
+    settings: &SolveSettings,
+    default: usize,
+    depths: usize,
+) -> Result<(Width, usize), CliError> {
+    let args = settings.args;
     args.width.width(args.beam_width.unwrap_or(default), depths)
 }

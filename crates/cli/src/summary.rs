@@ -14,27 +14,27 @@ use tetris_search::width::{Late, Schedule};
 use tetris_search::{DepthStats, Objective, Traffic};
 
 /// A run's end as every game reports it, before the game's own lines and fields.
-pub struct Finished<'a> {
-    pub game: &'static str,
-    pub args: &'a SolveArgs,
+pub(crate) struct Finished<'a> {
+    pub(crate) game: &'static str,
+    pub(crate) args: &'a SolveArgs,
     /// `--from-record`'s file and `--from-piece`'s count.
-    pub from: Option<(&'a Path, usize)>,
-    pub beam_width: usize,
+    pub(crate) from: Option<(&'a Path, usize)>,
+    pub(crate) beam_width: usize,
     /// What the search was for: its answer where every line ends early.
-    pub objective: Objective,
-    pub stats: &'a DepthStats,
+    pub(crate) objective: Objective,
+    pub(crate) stats: &'a DepthStats,
     /// The width changes the search made, which replay it without its time budget.
-    pub changes: &'a Schedule,
-    pub traffic: Option<Traffic>,
-    pub kept: usize,
-    pub search_seconds: f64,
-    pub wall_seconds: f64,
-    pub expected_bytes: u64,
+    pub(crate) changes: &'a Schedule,
+    pub(crate) traffic: Option<Traffic>,
+    pub(crate) kept: usize,
+    pub(crate) search_seconds: f64,
+    pub(crate) wall_seconds: f64,
+    pub(crate) expected_bytes: u64,
 }
 
 impl Finished<'_> {
     /// `--json` written and the summary printed, each with the game's own part (`verdict`).
-    pub fn report(&self, verdict: Verdict) -> Result<(), CliError> {
+    pub(crate) fn report(&self, verdict: Verdict) -> Result<(), CliError> {
         if let Some(path) = &self.args.json {
             let run = self.json();
             let report = Report {

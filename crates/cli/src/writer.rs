@@ -74,7 +74,7 @@ impl LinesOut {
     }
 
     /// Replays the next piece with `replay` (given its line's number) and writes `line`.
-    pub fn piece<E: std::fmt::Display>(
+    pub(crate) fn piece<E: std::fmt::Display>(
         &mut self,
         out: &RecordOut,
         replay: impl FnOnce(usize) -> Result<(), E>,

@@ -172,16 +172,6 @@ impl Default for Batch {
 
 impl Batch {
     #[inline]
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    #[inline]
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    #[inline]
     pub fn is_full(&self) -> bool {
         self.len == BATCH
     }
@@ -227,7 +217,10 @@ pub fn evaluate_batch(batch: &Batch, w: &Weights) -> [f32; BATCH] {
 
 /// [`evaluate_batch`], and the filled cells of every board, which the evaluation counts anyway.
 #[inline]
-pub fn evaluate_batch_with_cells(batch: &Batch, w: &Weights) -> ([f32; BATCH], [u32; BATCH]) {
+pub(crate) fn evaluate_batch_with_cells(
+    batch: &Batch,
+    w: &Weights,
+) -> ([f32; BATCH], [u32; BATCH]) {
     let (shallow_depth, top_rows) = w.row_windows();
     let clean_well = w.clean_well != 0.0;
     // Groups of features whose weights are all zero are not counted: with no window (the

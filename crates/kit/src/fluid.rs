@@ -26,7 +26,7 @@ const ROW_CELLS: u32 = 10;
 const BOARD_CELLS: usize = 200;
 
 /// The most rows a piece of `kind` can clear at once: the rows its cells span.
-pub fn max_rows(kind: Kind) -> u32 {
+pub(crate) fn max_rows(kind: Kind) -> u32 {
     match kind {
         Kind::I => 4,
         Kind::O => 2,
@@ -124,15 +124,15 @@ impl FillValues {
     }
 
     /// The pieces the table covers.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.values.len() / self.width() - 1
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
-    pub fn cap(&self) -> u32 {
+    pub(crate) fn cap(&self) -> u32 {
         self.cap
     }
 
@@ -151,7 +151,7 @@ impl FillValues {
 
     /// The slope of `V` in the fill, averaged over the pieces: from 60 cells to the fullest
     /// board the cap allows (points per cell; 0 when the cap leaves no such range).
-    pub fn mean_slope(&self) -> f64 {
+    pub(crate) fn mean_slope(&self) -> f64 {
         const LOW: u32 = 60;
         let high = self.cap.saturating_sub(PIECE_CELLS) & !1;
         if high <= LOW || self.is_empty() {
@@ -195,7 +195,7 @@ fn one() -> f64 {
 
 impl FillPlan {
     /// Refuses plans no search can use.
-    pub fn check(&self) -> Result<(), String> {
+    pub(crate) fn check(&self) -> Result<(), String> {
         if !(8..=BOARD_CELLS as u32).contains(&self.cap) {
             return Err(format!(
                 "fill_plan.cap is the most cells after a lock: from 8 to 200, not {}",

@@ -217,13 +217,8 @@ impl<'a> Turns<'a> {
         self.placed
     }
 
-    /// The piece (1-based) that ended the game, if one did.
-    pub fn game_over(&self) -> Option<usize> {
-        self.over
-    }
-
     /// Whether every piece of the sequence has been played.
-    pub fn sequence_ended(&self) -> bool {
+    pub(crate) fn sequence_ended(&self) -> bool {
         self.played >= self.sequence.len()
     }
 

@@ -51,7 +51,7 @@ impl Default for Policy {
 
 /// Why a policy cannot be used.
 #[derive(Debug, Error, PartialEq)]
-pub enum PolicyError {
+pub(crate) enum PolicyError {
     #[error("endgame_score_weight must be a finite number, not {0}")]
     NotFinite(f64),
     #[error("{0}")]
@@ -88,7 +88,7 @@ impl Policy {
     }
 
     /// Refuses values no search can use.
-    pub fn check(&self) -> Result<(), PolicyError> {
+    pub(crate) fn check(&self) -> Result<(), PolicyError> {
         match self.endgame_score_weight {
             Some(w) if !w.is_finite() => return Err(PolicyError::NotFinite(w)),
             _ => {}
@@ -104,7 +104,7 @@ impl Policy {
 /// `score_weight`.
 pub struct Ranking {
     pub score_weight: f64,
-    pub weights: Weights,
+    pub(crate) weights: Weights,
     /// A cost per cell count of the child (index 0 to 200), added to the key; empty for none.
     pub fill_costs: Vec<f64>,
 }

@@ -29,7 +29,7 @@ pub struct End {
     pub reason: Reason,
     /// The piece (from 1) that ended the game; none where the record or the sequence ran out,
     /// or the record is invalid.
-    pub piece: Option<u64>,
+    pub(crate) piece: Option<u64>,
     /// The end as the summary's `end:` line says it, in the game's words.
     pub text: String,
 }

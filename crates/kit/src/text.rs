@@ -9,7 +9,7 @@ pub const FIRST_PIECES: usize = 3;
 
 /// The byte-order mark some editors put at the start of a UTF-8 file; it is not part of the
 /// text.
-pub const BYTE_ORDER_MARK: char = '\u{feff}';
+pub(crate) const BYTE_ORDER_MARK: char = '\u{feff}';
 
 /// `text` without a byte-order mark at its start (one anywhere else is left to be refused).
 pub fn strip_byte_order_mark(text: &str) -> &str {
@@ -19,7 +19,7 @@ pub fn strip_byte_order_mark(text: &str) -> &str {
 /// The longest quote of a token in a message, in characters, before it is cut short: long
 /// enough for any token a record really holds, short enough that garbage (a 100,000-digit
 /// count, a whole record of another game on one line) keeps the message on one line.
-pub const QUOTE_LENGTH: usize = 40;
+pub(crate) const QUOTE_LENGTH: usize = 40;
 
 /// What ends a quote that was cut short.
 pub const CUT: &str = "...";
@@ -92,8 +92,8 @@ fn shows_ink(c: char) -> bool {
 #[derive(Debug)]
 pub struct JsonError {
     /// Where in the value the error is (`holes`, `a.b[2]`), empty for the whole value.
-    pub path: String,
-    pub inner: serde_json::Error,
+    pub(crate) path: String,
+    pub(crate) inner: serde_json::Error,
 }
 
 impl std::fmt::Display for JsonError {
@@ -146,7 +146,7 @@ pub fn not_an_object(text: &str) -> Option<&'static str> {
 /// The kind of the value of `field` in a JSON object where it is given and is neither an
 /// object nor null (`None` otherwise): for a field that holds named fields, which serde would
 /// also take as an array, assigning them by position.
-pub fn field_not_an_object(text: &str, field: &str) -> Option<&'static str> {
+pub(crate) fn field_not_an_object(text: &str, field: &str) -> Option<&'static str> {
     let value: serde_json::Value = serde_json::from_str(strip_byte_order_mark(text)).ok()?;
     let value = value.get(field)?;
     (!value.is_object() && !value.is_null()).then(|| json_kind(value))
@@ -227,7 +227,7 @@ pub enum MissingHeader {
 /// a byte-order mark at the start is skipped, lines whose first non-blank character is `#`
 /// are comments, trailing whitespace (and `\r`) is dropped, and so are blank lines at the end,
 /// which editors leave and nobody sees.
-pub fn lines_after_header<'a>(
+pub(crate) fn lines_after_header<'a>(
     text: &'a str,
     header: &str,
 ) -> Result<Vec<(usize, &'a str)>, MissingHeader> {
@@ -275,13 +275,13 @@ pub struct RecordError<P> {
     /// 1-based piece number, where the error is about a piece.
     pub piece: Option<usize>,
     /// The piece's kind, where the sequence is known.
-    pub kind: Option<crate::piece::Kind>,
+    pub(crate) kind: Option<crate::piece::Kind>,
     pub problem: P,
 }
 
 impl<P: Problem> RecordError<P> {
     /// The error of a text without its header line.
-    pub fn missing_header(missing: MissingHeader) -> Self {
+    pub(crate) fn missing_header(missing: MissingHeader) -> Self {
         let line = match missing {
             MissingHeader::Empty => 1,
             MissingHeader::Other { line, .. } => line,

@@ -217,7 +217,7 @@ impl Weights {
     /// The largest value a window size may take, `None` for a weight: a row window cannot
     /// reach past the board; a piece window longer than a contest game is surely a typo (any
     /// window of more than a few dozen pieces already holds an I almost always).
-    pub fn window_max(field: &str) -> Option<u32> {
+    pub(crate) fn window_max(field: &str) -> Option<u32> {
         match field {
             "shallow_depth" | "top_rows" => Some(ROWS),
             "near_i_pieces" => Some(MAX_NEAR_I_PIECES),
@@ -226,7 +226,7 @@ impl Weights {
     }
 
     /// Checks every weight is finite and every window size a whole number in its range.
-    pub fn validate(&self) -> Result<(), WeightsError> {
+    pub(crate) fn validate(&self) -> Result<(), WeightsError> {
         for (&field, value) in Weights::NAMES.iter().zip(self.to_vec()) {
             if !value.is_finite() {
                 return Err(WeightsError::NotFinite { field, value });
@@ -241,7 +241,7 @@ impl Weights {
     }
 
     /// The window sizes `shallow_depth` and `top_rows` as row counts the features take.
-    pub fn row_windows(&self) -> (u32, u32) {
+    pub(crate) fn row_windows(&self) -> (u32, u32) {
         let rows = |v: f32| v.clamp(0.0, ROWS as f32) as u32;
         (rows(self.shallow_depth), rows(self.top_rows))
     }

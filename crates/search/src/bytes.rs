@@ -20,14 +20,14 @@ pub(crate) struct Out<'a> {
 const OUT_BUFFER: usize = 1 << 16;
 
 impl<'a> Out<'a> {
-    pub fn new(sink: &'a mut dyn Write) -> Out<'a> {
+    pub(crate) fn new(sink: &'a mut dyn Write) -> Out<'a> {
         Out {
             buf: Vec::with_capacity(OUT_BUFFER + 64),
             sink,
             error: None,
         }
     }
-    pub fn put<T: Wire>(&mut self, value: T) {
+    pub(crate) fn put<T: Wire>(&mut self, value: T) {
         value.put(&mut self.buf);
         if self.buf.len() >= OUT_BUFFER {
             self.drain();
@@ -42,17 +42,17 @@ impl<'a> Out<'a> {
         self.buf.clear();
     }
     /// Writes what is left; the first error met, if any.
-    pub fn finish(mut self) -> std::io::Result<()> {
+    pub(crate) fn finish(mut self) -> std::io::Result<()> {
         self.drain();
         match self.error {
             Some(e) => Err(e),
             None => Ok(()),
         }
     }
-    pub fn len(&mut self, n: usize) {
+    pub(crate) fn len(&mut self, n: usize) {
         self.put(n as u64);
     }
-    pub fn f64(&mut self, x: f64) {
+    pub(crate) fn f64(&mut self, x: f64) {
         self.put(x.to_bits());
     }
 }
@@ -61,7 +61,7 @@ impl<'a> Out<'a> {
 pub(crate) struct In<'a>(pub &'a [u8]);
 
 impl In<'_> {
-    pub fn get<T: Wire>(&mut self) -> Result<T, SnapshotError> {
+    pub(crate) fn get<T: Wire>(&mut self) -> Result<T, SnapshotError> {
         if self.0.len() < T::BYTES {
             return Err(SnapshotError::Damaged("it ends early"));
         }
@@ -71,7 +71,7 @@ impl In<'_> {
     }
     /// A count of things of `bytes` bytes each that follow: refused where the rest of the
     /// snapshot cannot hold them (so that a damaged count allocates nothing).
-    pub fn len(&mut self, bytes: usize) -> Result<usize, SnapshotError> {
+    pub(crate) fn len(&mut self, bytes: usize) -> Result<usize, SnapshotError> {
         let n: u64 = self.get()?;
         if n > (self.0.len() / bytes.max(1)) as u64 {
             return Err(SnapshotError::Damaged("a count past its end"));
@@ -79,14 +79,14 @@ impl In<'_> {
         Ok(n as usize)
     }
     /// A number that is no count of stored things (a depth, a width).
-    pub fn usize(&mut self) -> Result<usize, SnapshotError> {
+    pub(crate) fn usize(&mut self) -> Result<usize, SnapshotError> {
         let n: u64 = self.get()?;
         usize::try_from(n).map_err(|_| SnapshotError::Damaged("a number too large"))
     }
-    pub fn f64(&mut self) -> Result<f64, SnapshotError> {
+    pub(crate) fn f64(&mut self) -> Result<f64, SnapshotError> {
         Ok(f64::from_bits(self.get()?))
     }
-    pub fn stats(&mut self) -> Result<DepthStats, SnapshotError> {
+    pub(crate) fn stats(&mut self) -> Result<DepthStats, SnapshotError> {
         Ok(DepthStats {
             pieces: self.usize()?,
             beam_size: self.usize()?,
@@ -101,7 +101,7 @@ impl In<'_> {
             ..DepthStats::default()
         })
     }
-    pub fn plan(&mut self) -> Result<PlanState, SnapshotError> {
+    pub(crate) fn plan(&mut self) -> Result<PlanState, SnapshotError> {
         let width = self.usize()?;
         let scheduled = self.usize()?;
         let changes = (0..self.len(16)?)
@@ -122,7 +122,7 @@ impl In<'_> {
         })
     }
     /// A check that holds in every snapshot this search writes.
-    pub fn ensure(holds: bool, what: &'static str) -> Result<(), SnapshotError> {
+    pub(crate) fn ensure(holds: bool, what: &'static str) -> Result<(), SnapshotError> {
         if holds {
             Ok(())
         } else {

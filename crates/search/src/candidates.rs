@@ -39,11 +39,11 @@ pub(crate) fn bucket_of(hash: u64) -> usize {
 #[derive(Clone, Copy, Default)]
 pub(crate) struct Candidate<C = u16> {
     /// The key as an integer that sorts like the float (see [`sortable`]).
-    pub key: u64,
-    pub hash: u64,
-    pub score: u64,
-    pub parent: u32,
-    pub placement: C,
+    pub(crate) key: u64,
+    pub(crate) hash: u64,
+    pub(crate) score: u64,
+    pub(crate) parent: u32,
+    pub(crate) placement: C,
 }
 
 impl<C: Code> Candidate<C> {
@@ -51,21 +51,21 @@ impl<C: Code> Candidate<C> {
     /// integer, so that selecting and sorting compare plain integers. Children with one board
     /// share it but for the key, and the board ranks by its best.
     #[inline]
-    pub fn rank(&self) -> u128 {
+    pub(crate) fn rank(&self) -> u128 {
         Order::board(self.key, self.hash)
     }
 
     /// Among the children with one board, the one that goes on is the least of these (see
     /// [`Order`]); `parent_hash` is the board hash of the child's parent.
     #[inline]
-    pub fn keep_order(&self, parent_hash: u64) -> KeepOrder {
+    pub(crate) fn keep_order(&self, parent_hash: u64) -> KeepOrder {
         Order::keep(self.score, self.key, self.placement.order(), parent_hash)
     }
 
     /// Whether this child goes on rather than `kept`, a child with the same board (`tags`: each
     /// parent's board hash, by index). Ties of score are rare, so the tags are read only then.
     #[inline]
-    pub fn replaces(&self, kept: &Candidate<C>, tags: &[u64]) -> bool {
+    pub(crate) fn replaces(&self, kept: &Candidate<C>, tags: &[u64]) -> bool {
         self.score > kept.score
             || (self.score == kept.score
                 && self.keep_order(tags[self.parent as usize])
@@ -112,22 +112,22 @@ pub(crate) struct Chunk<C = u16> {
     /// The children whose key is at most `bound`, in the order they were made, or (once
     /// [`Chunk::group`]ed) grouped by the selection's bucket of their board
     /// ([`Chunk::bucket`]), in the order they were made within a bucket.
-    pub candidates: Vec<Candidate<C>>,
+    pub(crate) candidates: Vec<Candidate<C>>,
     /// Where each bucket's candidates end, once grouped ([`Chunk::group`]).
     ends: [u32; BUCKETS],
     /// Whether the candidates are grouped by bucket: the expansion of a beam of a few tasks
     /// leaves them in the order they were made, which is all the narrow selection reads.
     grouped: bool,
     /// `key` of every child whose board is [`sampled`], kept or not.
-    pub sample: Vec<u64>,
+    pub(crate) sample: Vec<u64>,
     /// Candidates held when the chunk last gave back their memory ([`Chunk::release`]).
     released: usize,
     /// The children with the guide's board, kept or not (see [`best_with_board`]).
-    pub guided: Vec<Candidate<C>>,
+    pub(crate) guided: Vec<Candidate<C>>,
     /// Children made, kept or not.
-    pub generated: usize,
+    pub(crate) generated: usize,
     /// Children with a key above this were not kept (`u64::MAX`: all were).
-    pub bound: u64,
+    pub(crate) bound: u64,
 }
 
 impl<C> Default for Chunk<C> {
@@ -184,7 +184,7 @@ impl<C: Code> Chunk<C> {
     }
 
     /// The candidates of board bucket `bucket` (the chunk is grouped).
-    pub fn bucket(&self, bucket: usize) -> &[Candidate<C>] {
+    pub(crate) fn bucket(&self, bucket: usize) -> &[Candidate<C>] {
         debug_assert!(
             self.grouped,
             "a chunk's buckets are read once it is grouped"
@@ -229,7 +229,7 @@ impl<C: Code> Chunk<C> {
     }
 
     #[cfg(test)]
-    pub fn of(candidates: &[Candidate<C>]) -> Chunk<C> {
+    pub(crate) fn of(candidates: &[Candidate<C>]) -> Chunk<C> {
         let mut chunk = Chunk::made(candidates);
         chunk.group();
         chunk
@@ -237,7 +237,7 @@ impl<C: Code> Chunk<C> {
 
     /// The chunk of `candidates` as the expansion made them, not grouped.
     #[cfg(test)]
-    pub fn made(candidates: &[Candidate<C>]) -> Chunk<C> {
+    pub(crate) fn made(candidates: &[Candidate<C>]) -> Chunk<C> {
         let mut chunk = Chunk::default();
         chunk.reset(u64::MAX);
         for &c in candidates {

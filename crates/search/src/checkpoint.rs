@@ -71,8 +71,9 @@ impl Snapshotter<'_> {
         (self.write)(out)
     }
 
-    /// The snapshot's bytes.
-    pub fn to_bytes(&self) -> Vec<u8> {
+    /// The snapshot's bytes, which the tests read back.
+    #[cfg(test)]
+    pub(crate) fn to_bytes(&self) -> Vec<u8> {
         let mut bytes = Vec::new();
         self.write_to(&mut bytes)
             .expect("writing to memory does not fail");
@@ -88,22 +89,22 @@ const MAGIC: &[u8; 8] = b"beamsnp2";
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Summary {
     /// Depths searched when it was taken.
-    pub done: usize,
+    pub(crate) done: usize,
     /// Depths the search had in all.
-    pub depths: usize,
+    pub(crate) depths: usize,
 }
 
 /// A search as a snapshot holds it: the depth loop's state and the holder's.
 pub(crate) struct Snapshot<S: Copy, C: Code> {
-    pub done: usize,
-    pub depths: usize,
-    pub best: Option<Best>,
-    pub stats: DepthStats,
-    pub plan: PlanState,
+    pub(crate) done: usize,
+    pub(crate) depths: usize,
+    pub(crate) best: Option<Best>,
+    pub(crate) stats: DepthStats,
+    pub(crate) plan: PlanState,
     /// The seconds the search's clock read when it was taken.
-    pub seconds: f64,
-    pub trail: Trail<C>,
-    pub beam: HeldBeam<S, C>,
+    pub(crate) seconds: f64,
+    pub(crate) trail: Trail<C>,
+    pub(crate) beam: HeldBeam<S, C>,
 }
 
 /// The holder's part of a snapshot ([`Beamed`], owned).
@@ -111,25 +112,25 @@ pub(crate) struct HeldBeam<S: Copy, C: Code> {
     /// In one process, the states the last depth expanded, and the candidates its selection
     /// chose among their children; spread, the states the last depth chose, and their board
     /// hashes.
-    pub parents: Vec<Node<S>>,
-    pub chosen: Vec<Candidate<C>>,
-    pub tags: Vec<u64>,
+    pub(crate) parents: Vec<Node<S>>,
+    pub(crate) chosen: Vec<Candidate<C>>,
+    pub(crate) tags: Vec<u64>,
 }
 
 /// A search as a snapshot is taken of it, borrowed from the depth loop and its holder.
 pub(crate) struct View<'a, S: Copy, C: Code> {
-    pub done: usize,
-    pub depths: usize,
-    pub best: Option<Best>,
-    pub stats: &'a DepthStats,
-    pub plan: PlanState,
-    pub seconds: f64,
-    pub trail: &'a Trail<C>,
-    pub beam: Beamed<'a, S, C>,
+    pub(crate) done: usize,
+    pub(crate) depths: usize,
+    pub(crate) best: Option<Best>,
+    pub(crate) stats: &'a DepthStats,
+    pub(crate) plan: PlanState,
+    pub(crate) seconds: f64,
+    pub(crate) trail: &'a Trail<C>,
+    pub(crate) beam: Beamed<'a, S, C>,
 }
 
 impl<S: Copy + Wire, C: Code> View<'_, S, C> {
-    pub fn encode(&self, sink: &mut dyn Write) -> std::io::Result<()> {
+    pub(crate) fn encode(&self, sink: &mut dyn Write) -> std::io::Result<()> {
         sink.write_all(MAGIC)?;
         let mut out = Out::new(sink);
         out.len(S::BYTES);
@@ -234,7 +235,7 @@ impl<S: Copy + Wire, C: Code> Snapshot<S, C> {
     }
 
     /// The snapshot `bytes` hold, for a search of `depths` depths held at `place`.
-    pub fn decode(bytes: &[u8], depths: usize, place: Place) -> Result<Self, SnapshotError> {
+    pub(crate) fn decode(bytes: &[u8], depths: usize, place: Place) -> Result<Self, SnapshotError> {
         let mut r = In(bytes);
         let done = Self::header(&mut r, depths, place)?;
         let best = r.best()?;

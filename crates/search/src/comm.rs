@@ -58,7 +58,8 @@ impl ThreadLevel {
 
     /// Whether an MPI at this level can serve the search: the search runs threads beside the
     /// one that started MPI, which alone calls it, so FUNNELED or more.
-    pub fn serves_the_search(self) -> Result<(), String> {
+    #[cfg(any(test, feature = "mpi"))]
+    pub(crate) fn serves_the_search(self) -> Result<(), String> {
         if self >= ThreadLevel::Funneled {
             return Ok(());
         }
@@ -124,14 +125,14 @@ pub trait Comm: Sync {
 /// exchange sends and receives, in one buffer.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Parcels {
-    pub bytes: Vec<u8>,
+    pub(crate) bytes: Vec<u8>,
     /// Each part's length.
-    pub lens: Vec<usize>,
+    pub(crate) lens: Vec<usize>,
 }
 
 impl Parcels {
     /// `processes` empty parts.
-    pub fn empty(processes: usize) -> Parcels {
+    pub(crate) fn empty(processes: usize) -> Parcels {
         Parcels {
             bytes: Vec::new(),
             lens: vec![0; processes],
@@ -139,7 +140,7 @@ impl Parcels {
     }
 
     /// The parts, one after the other, as one buffer.
-    pub fn of(parts: &[Vec<u8>]) -> Parcels {
+    pub(crate) fn of(parts: &[Vec<u8>]) -> Parcels {
         Parcels {
             bytes: parts.concat(),
             lens: parts.iter().map(Vec::len).collect(),
@@ -147,7 +148,7 @@ impl Parcels {
     }
 
     /// Each part, in order.
-    pub fn parts(&self) -> impl Iterator<Item = &[u8]> {
+    pub(crate) fn parts(&self) -> impl Iterator<Item = &[u8]> {
         let mut at = 0;
         self.lens.iter().map(move |&len| {
             at += len;
@@ -157,7 +158,7 @@ impl Parcels {
 }
 
 /// The element-wise sum over the processes of each one's `values` (of one length).
-pub fn sum(comm: &dyn Comm, values: &[u64]) -> Vec<u64> {
+pub(crate) fn sum(comm: &dyn Comm, values: &[u64]) -> Vec<u64> {
     if values.is_empty() {
         return Vec::new();
     }
@@ -275,14 +276,14 @@ pub fn run_local<R: Send>(size: usize, work: impl Fn(&dyn Comm) -> R + Sync) -> 
 }
 
 /// A [`Comm`] that counts the time spent in the exchanges and the bytes this process sent.
-pub struct Metered<'a> {
+pub(crate) struct Metered<'a> {
     inner: &'a dyn Comm,
     nanos: AtomicU64,
     sent: AtomicU64,
 }
 
 impl<'a> Metered<'a> {
-    pub fn new(inner: &'a dyn Comm) -> Metered<'a> {
+    pub(crate) fn new(inner: &'a dyn Comm) -> Metered<'a> {
         Metered {
             inner,
             nanos: AtomicU64::new(0),
@@ -290,11 +291,11 @@ impl<'a> Metered<'a> {
         }
     }
     /// Seconds spent in the exchanges so far (waiting for the slowest process included).
-    pub fn seconds(&self) -> f64 {
+    pub(crate) fn seconds(&self) -> f64 {
         self.nanos.load(Ordering::Relaxed) as f64 / 1e9
     }
     /// Bytes this process sent to the others so far (not those to itself).
-    pub fn sent(&self) -> u64 {
+    pub(crate) fn sent(&self) -> u64 {
         self.sent.load(Ordering::Relaxed)
     }
     fn timed<R>(&self, bytes: u64, op: impl FnOnce() -> R) -> R {

@@ -43,7 +43,7 @@ pub(crate) struct Resumed<C: Code> {
 
 impl<S: Copy, C: Code> Snapshot<S, C> {
     /// The loop's course as the snapshot left it, and the holder's beam.
-    pub fn resumed(self) -> (Resumed<C>, HeldBeam<S, C>) {
+    pub(crate) fn resumed(self) -> (Resumed<C>, HeldBeam<S, C>) {
         let resumed = Resumed {
             course: Course {
                 done: self.done,

@@ -45,25 +45,25 @@ const PROBE_SLACK: usize = 32;
 #[derive(Clone, Copy, Default)]
 #[repr(C, packed(4))]
 pub(crate) struct Node<S: Copy> {
-    pub state: S,
-    pub score: u64,
+    pub(crate) state: S,
+    pub(crate) score: u64,
     /// Index of this state's entry in its depth's trail level.
-    pub trail: u32,
+    pub(crate) trail: u32,
 }
 
 /// What one depth places and how it ranks the children.
 pub(crate) struct Step<'a, G: Game> {
-    pub game: &'a G,
-    pub at: &'a G::Depth,
+    pub(crate) game: &'a G,
+    pub(crate) at: &'a G::Depth,
     /// The guide's board at this depth, for a guided search.
-    pub guide_board: Option<u64>,
+    pub(crate) guide_board: Option<u64>,
 }
 
 /// The last depth's selection, to be turned into states: `chosen[i]` is child
 /// `chosen[i].placement` of `parents[chosen[i].parent]`, made at depth `at`.
 pub(crate) struct Last<'a, G: Game> {
-    pub chosen: &'a [Candidate<G::Code>],
-    pub at: &'a G::Depth,
+    pub(crate) chosen: &'a [Candidate<G::Code>],
+    pub(crate) at: &'a G::Depth,
 }
 
 impl<G: Game> Clone for Last<'_, G> {
@@ -78,11 +78,11 @@ impl<G: Game> Copy for Last<'_, G> {}
 pub(crate) struct Beam<S: Copy, C: Code> {
     /// The states two depths back, which the last selection refers to (before the first
     /// piece: the start's state, and nothing is chosen yet).
-    pub parents: Vec<Node<S>>,
+    pub(crate) parents: Vec<Node<S>>,
     /// The states the last selection becomes, built by the expansion tasks.
-    pub frontier: Vec<Node<S>>,
+    pub(crate) frontier: Vec<Node<S>>,
     /// Per task: its children.
-    pub chunks: Vec<Chunk<C>>,
+    pub(crate) chunks: Vec<Chunk<C>>,
     /// The last expansion expanded `frontier` (else `parents`, before the first piece).
     expanded_frontier: bool,
     /// States the last expansion expanded.
@@ -92,16 +92,16 @@ pub(crate) struct Beam<S: Copy, C: Code> {
 /// What an expansion did.
 pub(crate) struct Expanded {
     /// Tasks run: `chunks[..tasks]` hold the children.
-    pub tasks: usize,
+    pub(crate) tasks: usize,
     /// States expanded.
-    pub states: usize,
+    pub(crate) states: usize,
     /// Placements generated.
-    pub placements: u64,
+    pub(crate) placements: u64,
 }
 
 impl<S: Copy + Default + Send + Sync, C: Code> Beam<S, C> {
     /// A beam holding the one state `start`.
-    pub fn new(start: Node<S>) -> Beam<S, C> {
+    pub(crate) fn new(start: Node<S>) -> Beam<S, C> {
         Beam {
             parents: vec![start],
             frontier: Vec::new(),
@@ -116,7 +116,7 @@ impl<S: Copy + Default + Send + Sync, C: Code> Beam<S, C> {
     /// which the tasks build into `frontier` (and their trail steps into `level`) on the way.
     /// The children are prefiltered for a selection of `width` states (see the module's
     /// comment).
-    pub fn expand<G: Game<State = S, Code = C>>(
+    pub(crate) fn expand<G: Game<State = S, Code = C>>(
         &mut self,
         last: Option<Last<G>>,
         step: &Step<G>,
@@ -162,7 +162,11 @@ impl<S: Copy + Default + Send + Sync, C: Code> Beam<S, C> {
 
     /// Expands the states of the last expansion again, keeping the children under `bound`:
     /// for a selection that needs children the first bound dropped.
-    pub fn expand_again<G: Game<State = S, Code = C>>(&mut self, step: &Step<G>, bound: u64) {
+    pub(crate) fn expand_again<G: Game<State = S, Code = C>>(
+        &mut self,
+        step: &Step<G>,
+        bound: u64,
+    ) {
         let states = if self.expanded_frontier {
             &self.frontier[..self.count]
         } else {

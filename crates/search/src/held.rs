@@ -18,32 +18,32 @@ use super::trail::{Best, Trail, TrailEntry};
 /// What one depth's expansion did, over every process.
 pub(crate) struct Expansion {
     /// States expanded.
-    pub states: u64,
+    pub(crate) states: u64,
     /// Placements generated and evaluated.
-    pub placements: u64,
+    pub(crate) placements: u64,
     /// Children that did not end the game: none means every line ended before this depth.
-    pub children: u64,
+    pub(crate) children: u64,
 }
 
 /// What one depth's selection chose, over every process.
 pub(crate) struct Selection {
     /// States chosen.
-    pub size: usize,
+    pub(crate) size: usize,
     /// The one order's best of them ([`Order::best`]).
-    pub top: Best,
+    pub(crate) top: Best,
     /// The guide's state, when one was kept.
-    pub on_guide: Option<Best>,
+    pub(crate) on_guide: Option<Best>,
 }
 
 /// What a snapshot holds of a beam, and where it is held.
 pub(crate) struct Beamed<'a, S: Copy, C> {
-    pub place: Place,
+    pub(crate) place: Place,
     /// In one process, the states the last depth expanded; spread, the states it chose.
-    pub parents: &'a [Node<S>],
+    pub(crate) parents: &'a [Node<S>],
     /// In one process, the candidates the last selection chose among the parents' children.
-    pub chosen: &'a [Candidate<C>],
+    pub(crate) chosen: &'a [Candidate<C>],
     /// Spread, the chosen states' board hashes.
-    pub tags: &'a [u64],
+    pub(crate) tags: &'a [u64],
 }
 
 /// The phases of a depth that depend on where the states are held; called in this order.
@@ -103,7 +103,7 @@ pub(crate) struct InProcess<G: Game> {
 }
 
 impl<G: Game> InProcess<G> {
-    pub fn new(start: Node<G::State>, width: usize) -> Self {
+    pub(crate) fn new(start: Node<G::State>, width: usize) -> Self {
         InProcess {
             beam: Beam::new(start),
             picker: Picker::with_capacity(width),
@@ -116,7 +116,7 @@ impl<G: Game> InProcess<G> {
 
 impl<G: Game> InProcess<G> {
     /// The beam a snapshot held after depth `done - 1` ([`Holder::snapshot`]), made at `at`.
-    pub fn resumed(
+    pub(crate) fn resumed(
         parents: Vec<Node<G::State>>,
         chosen: Vec<Candidate<G::Code>>,
         at: G::Depth,

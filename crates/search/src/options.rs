@@ -14,17 +14,17 @@ use super::width::Clock;
 /// watching). The setters chain: `Options::new(&width).guide(&guide).progress(&mut report)`.
 pub struct Options<'a, C> {
     /// How wide the beam is and how long it runs.
-    pub width: &'a Width,
+    pub(crate) width: &'a Width,
     /// A line kept in the beam whatever its rank ([`Guide`]); the answer is then that line
     /// as the beam left it. One process only.
-    pub guide: Option<&'a Guide>,
+    pub(crate) guide: Option<&'a Guide>,
     /// What a time budget reads (None: the wall clock from the search's start); a
     /// [`super::width::SpeedModel`] makes a budgeted search repeatable.
-    pub clock: Option<&'a dyn Clock>,
+    pub(crate) clock: Option<&'a dyn Clock>,
     /// Where the search runs; over several processes, every one calls the search alike.
-    pub processes: Processes<'a>,
+    pub(crate) processes: Processes<'a>,
     /// Called after every depth (on process 0 only).
-    pub progress: Option<&'a mut dyn FnMut(&DepthStats)>,
+    pub(crate) progress: Option<&'a mut dyn FnMut(&DepthStats)>,
     /// Takes the answer's placement codes in order, from the run's first piece on, as soon as
     /// every line that may still become the answer shares them (on process 0 only). The search
     /// then forgets them, so its memory does not grow with the number of pieces, and the line
@@ -35,12 +35,12 @@ pub struct Options<'a, C> {
     pub decided: Option<Decided<'a, C>>,
     /// Asked after each depth whether to take a snapshot of the search, and given it
     /// ([`super::checkpoint`]). One process only.
-    pub checkpoints: Option<&'a mut dyn Checkpoints>,
+    pub(crate) checkpoints: Option<&'a mut dyn Checkpoints>,
     /// A snapshot to go on from instead of the run's start: the search then answers with the
     /// line the search it was taken from would have, less the placements that search had
     /// decided by then (which its caller kept). Checked first with
     /// [`super::checkpoint::summary`]. One process only.
-    pub resume: Option<&'a [u8]>,
+    pub(crate) resume: Option<&'a [u8]>,
 }
 
 /// Where a search runs.

@@ -25,7 +25,7 @@ use std::collections::BinaryHeap;
 /// The selection's buffers, kept from depth to depth.
 #[derive(Default)]
 pub(crate) struct Picker<C = u16> {
-    pub chosen: Vec<Candidate<C>>,
+    pub(crate) chosen: Vec<Candidate<C>>,
     buckets: Buckets<C>,
     narrow: Narrow<C>,
 }
@@ -34,12 +34,12 @@ pub(crate) struct Picker<C = u16> {
 /// those with a key of at most `bound`.
 #[derive(Debug)]
 pub(crate) struct Refill {
-    pub bound: u64,
+    pub(crate) bound: u64,
 }
 
 impl<C: Code> Picker<C> {
     /// A picker whose buffers are sized for a beam of `width`.
-    pub fn with_capacity(width: usize) -> Picker<C> {
+    pub(crate) fn with_capacity(width: usize) -> Picker<C> {
         Picker {
             chosen: Vec::with_capacity(width),
             buckets: Buckets::default(),
@@ -51,7 +51,7 @@ impl<C: Code> Picker<C> {
     /// boards (all of them if fewer), into `chosen`, in the search's one order
     /// ([`super::candidates::Order`]; `tags`: each parent's board hash, by index). Fails when
     /// that needs candidates the chunks' bounds dropped. Reorders the chunks' candidates.
-    pub fn select(
+    pub(crate) fn select(
         &mut self,
         chunks: &mut [Chunk<C>],
         width: usize,

@@ -10,7 +10,7 @@ use std::mem::size_of;
 
 /// Trail levels a state's entries may take at once: compaction runs every [`GC_INTERVAL`]
 /// depths, and keeps the levels of the last interval.
-pub const TRAIL_LEVELS: usize = 2 * GC_INTERVAL;
+pub(crate) const TRAIL_LEVELS: usize = 2 * GC_INTERVAL;
 
 /// Bytes per state of a full beam in the structures whose size follows the game's types.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,7 +20,7 @@ pub struct PerState {
     pub node: u64,
     /// A child kept as a candidate (its key, hash, score, parent and code), both under the
     /// expansion's bound and among the chosen.
-    pub candidate: u64,
+    pub(crate) candidate: u64,
     /// A trail entry (the parent and the code), one per state for each of up to
     /// [`TRAIL_LEVELS`] levels.
     pub trail_entry: u64,
@@ -40,18 +40,18 @@ impl PerState {
 
 /// The sizes of the game the search's peak bytes per state were measured on (the contest's:
 /// a 40-byte board, a 2-byte code; bench/RESULTS.md, "Memory per state").
-pub const MEASURED_ON: PerState = PerState {
+pub(crate) const MEASURED_ON: PerState = PerState {
     node: 52,
     candidate: 32,
     trail_entry: 6,
 };
 
 /// The peak bytes per state measured there, with its margin.
-pub const MEASURED_BYTES: u64 = 1_000;
+pub(crate) const MEASURED_BYTES: u64 = 1_000;
 
 /// Candidates per state of the beam at the peak: the children kept under the expansion's
 /// bound and the chosen ones (the contest: 212 and 32 bytes a state of 32-byte candidates).
-pub const CANDIDATES_PER_STATE: u64 = 8;
+pub(crate) const CANDIDATES_PER_STATE: u64 = 8;
 
 impl PerState {
     /// Bytes these structures hold per state of a full beam at the peak.

@@ -9,9 +9,9 @@ use super::*;
 /// one time in ten, and from depth `deaths_from` on, `death_rate` per mille of the children end
 /// the game.
 pub(crate) struct Toy {
-    pub children: u16,
-    pub deaths_from: usize,
-    pub death_rate: u64,
+    pub(crate) children: u16,
+    pub(crate) deaths_from: usize,
+    pub(crate) death_rate: u64,
 }
 
 fn mix(mut z: u64) -> u64 {

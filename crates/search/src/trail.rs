@@ -32,17 +32,17 @@ pub(crate) const GC_INTERVAL: usize = 8;
 #[derive(Clone, Copy, Default)]
 #[repr(C, packed(2))]
 pub(crate) struct TrailEntry<C: Copy = u16> {
-    pub parent: u32,
-    pub placement: C,
+    pub(crate) parent: u32,
+    pub(crate) placement: C,
 }
 
 /// A state that must survive compaction because the answer may end there: its depth, its
 /// index in that depth's level, and its score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Best {
-    pub depth: usize,
-    pub index: u32,
-    pub score: u64,
+    pub(crate) depth: usize,
+    pub(crate) index: u32,
+    pub(crate) score: u64,
 }
 
 /// This process's stretch of one level: the index of its first entry across the processes,
@@ -114,7 +114,7 @@ fn renumbered(marks: &[u64], before: &[u32], at: u32) -> u32 {
 }
 
 impl<C: Code> Trail<C> {
-    pub fn new() -> Trail<C> {
+    pub(crate) fn new() -> Trail<C> {
         Trail {
             starts: vec![0],
             ..Trail::default()
@@ -141,19 +141,24 @@ impl<C: Code> Trail<C> {
 
     /// Entries held (the decided depths' are gone).
     #[cfg(test)]
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.entries.len()
     }
 
     /// A new level of `count` entries for the caller to fill; [`Trail::close`] it after.
     #[cfg(test)]
-    pub fn open(&mut self, count: usize) -> &mut [TrailEntry<C>] {
+    pub(crate) fn open(&mut self, count: usize) -> &mut [TrailEntry<C>] {
         self.open_part(count, 0, count)
     }
 
     /// A new level of `total` entries over every process, of which this one holds `count` from
     /// index `first`, for the caller to fill; [`Trail::close`] it after.
-    pub fn open_part(&mut self, count: usize, first: usize, total: usize) -> &mut [TrailEntry<C>] {
+    pub(crate) fn open_part(
+        &mut self,
+        count: usize,
+        first: usize,
+        total: usize,
+    ) -> &mut [TrailEntry<C>] {
         let at = self.entries.len();
         let needed = at + count;
         if needed > self.entries.capacity() {
@@ -174,7 +179,7 @@ impl<C: Code> Trail<C> {
     /// descends from. `live` are the states of the last level held here, whose trail index
     /// (`index_of`) is remapped in place. Whether it compacted: [`Trail::take_decided`] may
     /// then find new decided depths. Every process of `comm` calls it at each depth.
-    pub fn close<T>(
+    pub(crate) fn close<T>(
         &mut self,
         live: &mut [T],
         index_of: fn(&mut T) -> &mut u32,
@@ -195,7 +200,7 @@ impl<C: Code> Trail<C> {
     /// lines of the live states and of `best`, one entry in a level means every line that may
     /// still become the answer passes through it. With no `best`, nothing is decided. Every
     /// process of `comm` calls it after a compaction.
-    pub fn take_decided(
+    pub(crate) fn take_decided(
         &mut self,
         best: Option<Best>,
         decided: &mut dyn FnMut(&[C]),
@@ -257,7 +262,7 @@ impl<C: Code> Trail<C> {
     }
 
     /// Adds the last level without compacting (nothing comes after it); one process.
-    pub fn push_last(&mut self, level: impl Iterator<Item = TrailEntry<C>>) {
+    pub(crate) fn push_last(&mut self, level: impl Iterator<Item = TrailEntry<C>>) {
         self.entries.extend(level);
         let total = self.entries.len() - self.starts[self.starts.len() - 1];
         self.starts.push(self.entries.len());
@@ -269,7 +274,7 @@ impl<C: Code> Trail<C> {
 
     /// The placements from the first depth not yet decided (see [`Trail::take_decided`]) to
     /// `best`'s state, on process 0 (elsewhere none). Every process of `comm` calls it.
-    pub fn line_to(&self, best: Best, comm: &dyn Comm) -> Vec<C> {
+    pub(crate) fn line_to(&self, best: Best, comm: &dyn Comm) -> Vec<C> {
         let mut placements = Vec::with_capacity(best.depth + 1 - self.base);
         let mut i = best.index;
         for d in (self.base..=best.depth).rev() {

@@ -75,15 +75,15 @@ pub struct TimeBudget {
 /// depths between re-choices: often enough to follow a host whose speed drifts, rarely enough
 /// that each measurement spans seconds. A segment that runs late is cut short sooner
 /// ([`LATE_SHARE`]).
-pub const PROBE_DEPTHS: usize = 50;
-pub const SEGMENT_DEPTHS: usize = 250;
+pub(crate) const PROBE_DEPTHS: usize = 50;
+pub(crate) const SEGMENT_DEPTHS: usize = 250;
 
 /// Depths left out of the probe's measurement: the first ones expand a beam that is not full
 /// yet into buffers that are still growing, and cost more per state than the rest.
-pub const WARMUP_DEPTHS: usize = 10;
+pub(crate) const WARMUP_DEPTHS: usize = 10;
 
 /// Narrowest width a budget chooses: one state, when nothing wider ends in time.
-pub const MIN_BUDGET_WIDTH: usize = 1;
+pub(crate) const MIN_BUDGET_WIDTH: usize = 1;
 
 /// Shortest budget a search takes: under it the search cannot measure its own speed before
 /// the deadline, let alone choose a width from it.
@@ -116,29 +116,31 @@ pub struct Late {
     /// Seconds the search would take in all at width 1, as estimated then.
     pub seconds: f64,
     /// The seconds the search had ([`TimeBudget::search_seconds`]).
-    pub search_seconds: f64,
+    pub(crate) search_seconds: f64,
 }
 
 /// A width chosen for the rest of a search, and whether it ends in time.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Choice {
-    pub width: usize,
+pub(crate) struct Choice {
+    pub(crate) width: usize,
     /// Seconds the remaining depths would take at width 1, by the same estimate: more than
     /// the time left means the deadline is out of reach.
-    pub width_one_seconds: f64,
+    pub(crate) width_one_seconds: f64,
 }
 
 impl TimeBudget {
     /// The seconds the search itself may take: the budget less a reserve for building the
     /// record and replaying it (under 0.1 s for 10,000 pieces) and, mostly, for the last
     /// segment's misestimate. Short budgets keep a tenth of themselves.
-    pub fn search_seconds(&self) -> f64 {
+    pub(crate) fn search_seconds(&self) -> f64 {
         (self.seconds * 0.98 - (self.seconds * 0.1).min(1.0)).max(0.0)
     }
 
     /// The width for the rest of a search: `depths` more depths in `remaining` seconds, given
-    /// that the last segment, at `width`, took `seconds_per_state` per expanded state.
-    pub fn next_width(
+    /// that the last segment, at `width`, took `seconds_per_state` per expanded state (what
+    /// the tests ask of [`TimeBudget::choose`]).
+    #[cfg(test)]
+    pub(crate) fn next_width(
         &self,
         remaining: f64,
         depths: usize,
@@ -149,8 +151,10 @@ impl TimeBudget {
             .width
     }
 
-    /// [`TimeBudget::next_width`], with what width 1 would take.
-    pub fn choose(
+    /// The width for the rest of a search: `depths` more depths in `remaining` seconds, given
+    /// that the last segment, at `width`, took `seconds_per_state` per expanded state; with
+    /// what width 1 would take.
+    pub(crate) fn choose(
         &self,
         remaining: f64,
         depths: usize,
@@ -221,7 +225,7 @@ impl Clock for SpeedModel {
 
 /// The width of each depth of one search: the first width, the scheduled changes, and the
 /// budget's re-choices, which it records as changes so that they can be replayed.
-pub struct WidthPlan<'a> {
+pub(crate) struct WidthPlan<'a> {
     width: usize,
     scheduled: std::slice::Iter<'a, (usize, usize)>,
     changes: Vec<(usize, usize)>,
@@ -246,7 +250,7 @@ struct Pace {
 impl<'a> WidthPlan<'a> {
     /// A plan from `width`, with the changes of `schedule` or re-choices for `budget` (not
     /// both).
-    pub fn new(width: usize, schedule: &'a Schedule, budget: Option<TimeBudget>) -> Self {
+    pub(crate) fn new(width: usize, schedule: &'a Schedule, budget: Option<TimeBudget>) -> Self {
         assert!(
             budget.is_none() || schedule.0.is_empty(),
             "a time budget chooses the widths itself"
@@ -265,7 +269,7 @@ impl<'a> WidthPlan<'a> {
     }
 
     /// The width of depth `depth` (depths are asked in order).
-    pub fn at_depth(&mut self, depth: usize) -> usize {
+    pub(crate) fn at_depth(&mut self, depth: usize) -> usize {
         while let Some(&(d, w)) = self.scheduled.as_slice().first() {
             if d > depth {
                 break;
@@ -282,7 +286,13 @@ impl<'a> WidthPlan<'a> {
     /// the rest at the segment's last depth, or sooner where the segment runs late. Every
     /// choice comes from `seconds` and `expanded` alone, so that a given clock makes the same
     /// choices.
-    pub fn after_depth(&mut self, done: usize, depth_count: usize, expanded: u64, seconds: f64) {
+    pub(crate) fn after_depth(
+        &mut self,
+        done: usize,
+        depth_count: usize,
+        expanded: u64,
+        seconds: f64,
+    ) {
         let Some(budget) = self.budget else {
             return;
         };
@@ -343,7 +353,7 @@ impl<'a> WidthPlan<'a> {
 
     /// The first estimate that found the budget's deadline out of reach even at width 1 (None:
     /// no estimate did, or no budget).
-    pub fn late(&self) -> Option<Late> {
+    pub(crate) fn late(&self) -> Option<Late> {
         self.pace.late
     }
 
@@ -383,7 +393,7 @@ impl<'a> WidthPlan<'a> {
     }
 
     /// The changes made: with the same first width and no budget they give the same widths.
-    pub fn changes(self) -> Schedule {
+    pub(crate) fn changes(self) -> Schedule {
         Schedule(self.changes)
     }
 }
@@ -391,16 +401,16 @@ impl<'a> WidthPlan<'a> {
 /// The width plan's position ([`WidthPlan`]), as a snapshot holds it.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct PlanState {
-    pub width: usize,
+    pub(crate) width: usize,
     /// Scheduled changes already made.
-    pub scheduled: usize,
-    pub changes: Vec<(usize, usize)>,
-    pub segment: (f64, u64),
+    pub(crate) scheduled: usize,
+    pub(crate) changes: Vec<(usize, usize)>,
+    pub(crate) segment: (f64, u64),
     /// The budget's next re-choice, its measurement's first depth, and the first estimate
     /// that found width 1 too slow (depth, seconds at width 1, the search's seconds).
-    pub due: usize,
-    pub since: usize,
-    pub late: Option<(usize, f64, f64)>,
+    pub(crate) due: usize,
+    pub(crate) since: usize,
+    pub(crate) late: Option<(usize, f64, f64)>,
 }
 
 #[cfg(test)]

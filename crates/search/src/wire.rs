@@ -29,7 +29,7 @@ impl<'a> Reader<'a> {
         self.bytes = rest;
         T::take(value)
     }
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.bytes.is_empty()
     }
 }

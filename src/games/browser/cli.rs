@@ -3,13 +3,13 @@
 
 use crate::cli::interrupt::RecordOut;
 use crate::cli::plain::{self, Invalid, PlainCheck};
-use crate::cli::registry::{Check, GameCli, Play, Solve};
+use crate::cli::registry::{CheckRun, GameCli, PlayRun, SolveRun};
 use crate::cli::report::joined;
-use crate::cli::sequence::{GenArgs, GenOptions};
-use crate::cli::solve::{end_lines, LinesOut, Planned, Shared, Solver, Verdict, Writer};
+use crate::cli::solve::{end_lines, LinesOut, Plan, SolveSettings, Solver, Verdict, Writer};
 use crate::cli::HtmlPage;
 use crate::cli::EXIT_INVALID;
 use crate::cli::{read_policy, read_sequence, read_text, read_weights, CliError, EvalOptions};
+use crate::cli::{GenArgs, GenOptions};
 use crate::games::browser::record::{Record, Token, HEADER};
 use crate::games::browser::replay::{check_text, replay, Replayer, Report};
 use crate::games::browser::rules::Kind;
@@ -23,23 +23,23 @@ use crate::search::{Line, Objective, Run};
 /// the same board of the kit.
 const BYTES_PER_STATE: u64 = 1_000;
 
-/// What the browser game's solve reads: the sequence (to `--pieces`), the ranking, and the
-/// pieces kept from `--from-record` with the board and points they leave.
-pub type Plan = plain::Plan<Params, Vec<Token>, Start>;
+/// The browser game's problem instance, what its solve reads: the sequence (to `--pieces`), the
+/// ranking, and the pieces kept from `--from-record` with the board and points they leave.
+pub(crate) type Instance = plain::Instance<Params, Vec<Token>, Start>;
 
 /// The board and points a search starts from.
 type Start = (Board, u64);
 
 impl Solver for Browser {
-    type Plan = Plan;
+    type Instance = Instance;
     type Search<'p> = search::Seam<'p>;
     type Writer<'p> = SolveWriter<'p>;
 
-    fn plan(&self, run: &Shared, _: &EvalOptions) -> Result<Planned<Plan>, CliError> {
-        plain::plan(run, BYTES_PER_STATE, |sequence| {
-            let params = params(run)?;
-            let (kept, start) = kept_pieces(run, &sequence)?;
-            Ok(Plan {
+    fn plan(&self, settings: &SolveSettings, _: &EvalOptions) -> Result<Plan<Instance>, CliError> {
+        plain::plan(settings, BYTES_PER_STATE, |sequence| {
+            let params = params(settings)?;
+            let (kept, start) = kept_pieces(settings, &sequence)?;
+            Ok(Instance {
                 sequence,
                 params,
                 kept,
@@ -48,15 +48,20 @@ impl Solver for Browser {
         })
     }
 
-    fn search<'p>(&'p self, plan: &'p Plan) -> (search::Seam<'p>, Run<Board>) {
-        search::Seam::new(&plan.sequence, &plan.params, plan.kept.len(), plan.start)
+    fn search<'p>(&'p self, instance: &'p Instance) -> (search::Seam<'p>, Run<Board>) {
+        search::Seam::new(
+            &instance.sequence,
+            &instance.params,
+            instance.kept.len(),
+            instance.start,
+        )
     }
 
-    fn writer<'p>(&'p self, plan: &'p Plan) -> SolveWriter<'p> {
+    fn writer<'p>(&'p self, instance: &'p Instance) -> SolveWriter<'p> {
         SolveWriter {
-            plan,
-            moves: Moves::from(&plan.sequence[plan.kept.len()..], plan.start.0),
-            replayer: Replayer::new(&plan.sequence),
+            instance,
+            moves: Moves::from(&instance.sequence[instance.kept.len()..], instance.start.0),
+            replayer: Replayer::new(&instance.sequence),
             lines: LinesOut::default(),
         }
     }
@@ -64,10 +69,13 @@ impl Solver for Browser {
 
 /// The pieces `--from-record` keeps, replayed on the plain engine, and the board and points
 /// they leave.
-fn kept_pieces(run: &Shared, sequence: &[Kind]) -> Result<(Vec<Vec<Token>>, Start), CliError> {
+fn kept_pieces(
+    settings: &SolveSettings,
+    sequence: &[Kind],
+) -> Result<(Vec<Vec<Token>>, Start), CliError> {
     let mut replayer = Replayer::new(sequence);
     let parse = |text: &str| Record::parse(text).map(|r| (r.pieces, r.source_lines));
-    let kept = plain::kept_pieces(run, parse, &mut replayer)?;
+    let kept = plain::kept_pieces(settings, parse, &mut replayer)?;
     let game = replayer.game();
     let board = crate::games::browser::movegen::board_of(&game.field);
     Ok((kept, (board, game.points)))
@@ -83,8 +91,8 @@ impl SolveWriter<'_> {
 
 /// The browser game's record as the search decides it: each piece's moves replayed on the
 /// plain engine, then written as its line.
-pub struct SolveWriter<'p> {
-    plan: &'p Plan,
+pub(crate) struct SolveWriter<'p> {
+    instance: &'p Instance,
     moves: Moves<'p>,
     replayer: Replayer<'p>,
     lines: LinesOut,
@@ -95,7 +103,7 @@ impl Writer for SolveWriter<'_> {
 
     fn start(&mut self, out: &RecordOut) -> Result<(), CliError> {
         self.lines.header(out, HEADER)?;
-        let kept = &self.plan.kept;
+        let kept = &self.instance.kept;
         self.write(kept, out)
     }
 
@@ -107,7 +115,7 @@ impl Writer for SolveWriter<'_> {
     fn finish(mut self, line: &Line<u16>, out: &RecordOut) -> Result<Verdict, CliError> {
         self.pieces(&line.placements, out)?;
         end_lines(out)?;
-        let placed = self.plan.kept.len() + self.moves.placed();
+        let placed = self.instance.kept.len() + self.moves.placed();
         let report = self.replayer.finish();
         if report.points != line.score || report.pieces_placed != placed {
             return Err(CliError::internal(format!(
@@ -115,7 +123,7 @@ impl Writer for SolveWriter<'_> {
                 report.points, report.pieces_placed, line.score, placed
             )));
         }
-        let score_weight = self.plan.params.score_weight;
+        let score_weight = self.instance.params.score_weight;
         let mut verdict = Verdict::same_score(&report);
         verdict.summary = format!("score weight {score_weight}\n{}", verdict.summary);
         let solved = serde_json::json!({ "score_weight": score_weight });
@@ -126,12 +134,12 @@ impl Writer for SolveWriter<'_> {
 
 /// The search's parameters: the evaluation files read, the score weight and objective given,
 /// each in place of the game's default.
-fn params(run: &Shared) -> Result<Params, CliError> {
-    let weights = match &run.eval.weights.path {
+fn params(settings: &SolveSettings) -> Result<Params, CliError> {
+    let weights = match &settings.eval.weights.path {
         Some(path) => read_weights(Some(path))?,
         None => default_weights(),
     };
-    let policy = match &run.eval.policy {
+    let policy = match &settings.eval.policy {
         Some(path) => {
             let mut policy = read_policy(Some(path))?;
             // A field left out takes the contest's default, whose fill plan prices cells: a
@@ -152,18 +160,18 @@ fn params(run: &Shared) -> Result<Params, CliError> {
         None => default_policy(),
     };
     Ok(Params {
-        score_weight: run.eval.score_weight.unwrap_or(DEFAULT_SCORE_WEIGHT),
+        score_weight: settings.eval.score_weight.unwrap_or(DEFAULT_SCORE_WEIGHT),
         weights,
         policy,
-        objective: run.args.search.objective_or(Objective::Score),
+        objective: settings.args.search.objective_or(Objective::Score),
     })
 }
 
 /// The browser game in the binaries' registry.
-pub struct Browser;
+pub(crate) struct Browser;
 
 /// The browser game's entry in the registry.
-pub const GAME: Browser = Browser;
+pub(crate) const GAME: Browser = Browser;
 
 /// `gen`'s seed where `--seed` names none.
 const GEN_SEED: u64 = 12358;
@@ -185,10 +193,10 @@ impl GameCli for Browser {
     fn default_width(&self) -> usize {
         DEFAULT_WIDTH
     }
-    fn solve(&self, run: &Solve, options: &EvalOptions) -> Result<(), CliError> {
+    fn solve(&self, run: &SolveRun, options: &EvalOptions) -> Result<(), CliError> {
         run.run(self, options, options)
     }
-    fn check(&self, run: &Check, html: &HtmlPage) -> Result<(), CliError> {
+    fn check(&self, run: &CheckRun, html: &HtmlPage) -> Result<(), CliError> {
         plain::check_game::<Self>(run, html.path.as_deref(), self.id())
     }
     fn record_hint(&self, first_line: &str) -> Option<&'static str> {
@@ -206,7 +214,7 @@ impl GameCli for Browser {
     fn has_page(&self) -> bool {
         true
     }
-    fn page(&self, run: &Play) -> Result<String, CliError> {
+    fn page(&self, run: &PlayRun) -> Result<String, CliError> {
         page(run)
     }
 }
@@ -232,7 +240,7 @@ impl PlainCheck for Browser {
 /// `play`'s page: the sequence, and the record to race where `--compare` names one (checked as
 /// `check --game browser` checks it: the page never shows a score for a record that does not
 /// play).
-fn page(run: &Play) -> Result<String, CliError> {
+fn page(run: &PlayRun) -> Result<String, CliError> {
     use crate::games::browser::page::{page, Compare};
     let sequence = read_sequence(run.sequence)?;
     let compare_text = match run.compare {

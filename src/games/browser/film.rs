@@ -12,7 +12,7 @@ use crate::kit::text::{grouped, grouped_plural};
 
 /// The page for the record's `text` on `sequence`; `name` is the record's path as the user
 /// gave it, and `hint` what follows an error (the game whose record it is, where another's).
-pub fn page(sequence: &[Kind], text: &str, name: &str, hint: &str) -> String {
+pub(crate) fn page(sequence: &[Kind], text: &str, name: &str, hint: &str) -> String {
     let mut film = Film::new();
     let result = Record::parse(text)
         .map_err(|e| e.naming_kind(sequence))

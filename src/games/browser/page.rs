@@ -28,15 +28,15 @@ struct PageData<'a> {
 }
 
 /// A record whose board races beside the player's.
-pub struct Compare<'a> {
+pub(crate) struct Compare<'a> {
     /// The record's text, as `check --game browser` reads it.
-    pub text: &'a str,
+    pub(crate) text: &'a str,
     /// How the panel names it (e.g. the file name).
-    pub name: &'a str,
+    pub(crate) name: &'a str,
 }
 
 /// The page that plays `sequence` (called `name`), racing `compare` when given.
-pub fn page(sequence: &[Kind], name: &str, compare: Option<Compare>) -> String {
+pub(crate) fn page(sequence: &[Kind], name: &str, compare: Option<Compare>) -> String {
     let data = PageData {
         sequence: sequence.iter().map(|k| k.letter()).collect(),
         sequence_name: name,

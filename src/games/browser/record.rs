@@ -11,11 +11,11 @@ use crate::kit::text::quote;
 use std::fmt;
 
 /// The first line of every record.
-pub const HEADER: &str = "game browser";
+pub(crate) const HEADER: &str = "game browser";
 /// What the piece that ends the game does, as the messages and the report say it.
-pub const GAME_OVER: &str = "locked in a hidden row";
+pub(crate) const GAME_OVER: &str = "locked in a hidden row";
 /// The largest count one token carries.
-pub const MAX_COUNT: u16 = 999;
+pub(crate) const MAX_COUNT: u16 = 999;
 
 /// One token: a move and how many times it is played in a row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -118,7 +118,7 @@ impl Record {
 
     /// One piece's moves as tokens, runs of one move merged into tokens of at most
     /// [`MAX_COUNT`].
-    pub fn tokens(moves: &[Move]) -> Vec<Token> {
+    pub(crate) fn tokens(moves: &[Move]) -> Vec<Token> {
         let mut tokens: Vec<Token> = Vec::new();
         for &mv in moves {
             match tokens.last_mut() {
@@ -130,7 +130,7 @@ impl Record {
     }
 
     /// A piece's line of text: its tokens separated by spaces.
-    pub fn line(tokens: &[Token]) -> String {
+    pub(crate) fn line(tokens: &[Token]) -> String {
         let words: Vec<String> = tokens.iter().map(Token::to_string).collect();
         words.join(" ")
     }

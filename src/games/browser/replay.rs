@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 pub use crate::kit::piece_lines::End;
 
 /// How the browser game's replays end, in its words.
-pub const END_WORDS: EndWords = EndWords {
+pub(crate) const END_WORDS: EndWords = EndWords {
     sequence_ended: "every piece of the sequence locked",
     game_over: GAME_OVER,
 };
@@ -32,15 +32,13 @@ pub struct Report {
 }
 
 /// One locked piece, as an observer of the replay sees it.
-pub struct Step<'a> {
-    /// 0-based piece number.
-    pub index: usize,
+pub(crate) struct Step<'a> {
     /// The piece where it locked.
     pub piece: Piece,
-    pub tokens: &'a [Token],
-    pub lock: Lock,
+    pub(crate) tokens: &'a [Token],
+    pub(crate) lock: Lock,
     /// The game after the lock (field, points, lines).
-    pub game: &'a Round,
+    pub(crate) game: &'a Round,
 }
 
 /// Replays `record` on `sequence`.
@@ -55,7 +53,7 @@ pub fn check_text(sequence: &[Kind], text: &str) -> Result<Report, RecordError> 
 }
 
 /// [`replay`], calling `observe` after each lock.
-pub fn replay_observed(
+pub(crate) fn replay_observed(
     sequence: &[Kind],
     record: &Record,
     mut observe: impl FnMut(&Step),
@@ -65,7 +63,6 @@ pub fn replay_observed(
         let line = source_line(&record.source_lines, index);
         let (piece, lock) = replayer.piece(tokens, line)?;
         observe(&Step {
-            index,
             piece,
             tokens,
             lock,
@@ -77,14 +74,14 @@ pub fn replay_observed(
 
 /// A replay under way, one piece's line at a time (`solve` checks each piece before it writes
 /// it).
-pub struct Replayer<'a> {
+pub(crate) struct Replayer<'a> {
     turns: Turns<'a>,
     game: Round,
     clears: [u64; 4],
 }
 
 impl<'a> Replayer<'a> {
-    pub fn new(sequence: &'a [Kind]) -> Replayer<'a> {
+    pub(crate) fn new(sequence: &'a [Kind]) -> Replayer<'a> {
         Replayer {
             turns: Turns::new(sequence),
             game: Round::new(),
@@ -93,7 +90,11 @@ impl<'a> Replayer<'a> {
     }
 
     /// Plays the next piece's `tokens` (on line `line` of the record, for messages).
-    pub fn piece(&mut self, tokens: &[Token], line: usize) -> Result<(Piece, Lock), RecordError> {
+    pub(crate) fn piece(
+        &mut self,
+        tokens: &[Token],
+        line: usize,
+    ) -> Result<(Piece, Lock), RecordError> {
         let kind = self.turns.next(line)?;
         let (piece, lock) = play_line(&mut self.game, kind, tokens)
             .map_err(|problem| self.turns.error(line, problem))?;
@@ -105,12 +106,12 @@ impl<'a> Replayer<'a> {
     }
 
     /// The game as the pieces played left it.
-    pub fn game(&self) -> &Round {
+    pub(crate) fn game(&self) -> &Round {
         &self.game
     }
 
     /// The report of the pieces played.
-    pub fn finish(self) -> Report {
+    pub(crate) fn finish(self) -> Report {
         let end = self.turns.end();
         Report {
             pieces_placed: self.turns.placed(),
@@ -197,8 +198,8 @@ impl ReplayReport for Report {
 
 /// The browser game's own fields of its `--json` report.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
-pub struct Own {
+pub(crate) struct Own {
     /// Locks that cleared 1, 2, 3 and 4 lines.
-    pub clears: [u64; 4],
-    pub level: u64,
+    pub(crate) clears: [u64; 4],
+    pub(crate) level: u64,
 }

@@ -14,25 +14,25 @@ pub const WIDTH: i32 = 10;
 /// Visible rows (0..19, top to bottom; row 19 is the floor row).
 pub const HEIGHT: i32 = 20;
 /// Rows above the field (-2 and -1) where pieces spawn; they never hold settled cells.
-pub const HIDDEN_ROWS: i32 = 2;
+pub(crate) const HIDDEN_ROWS: i32 = 2;
 /// Points for each cleared line.
-pub const POINTS_PER_LINE: u64 = 10;
+pub(crate) const POINTS_PER_LINE: u64 = 10;
 /// Points per level: level = points / 100 + 1.
-pub const POINTS_PER_LEVEL: u64 = 100;
+pub(crate) const POINTS_PER_LEVEL: u64 = 100;
 
 /// The largest matrix side (the I piece's).
-pub const MAX_SIZE: usize = 4;
+pub(crate) const MAX_SIZE: usize = 4;
 
 /// A piece's square matrix: `cells[row][col]` for `row, col < size`, the rest always empty.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Matrix {
-    pub size: usize,
-    pub cells: [[bool; MAX_SIZE]; MAX_SIZE],
+    pub(crate) size: usize,
+    pub(crate) cells: [[bool; MAX_SIZE]; MAX_SIZE],
 }
 
 impl Matrix {
     /// A matrix from rows of 0 and 1.
-    pub const fn from_rows<const N: usize>(rows: [[u8; N]; N]) -> Matrix {
+    pub(crate) const fn from_rows<const N: usize>(rows: [[u8; N]; N]) -> Matrix {
         let mut cells = [[false; MAX_SIZE]; MAX_SIZE];
         let mut r = 0;
         while r < N {
@@ -47,7 +47,7 @@ impl Matrix {
     }
 
     /// The matrix turned a quarter clockwise within its square: `rotated[r][c] = m[size-1-c][r]`.
-    pub const fn rotated(&self) -> Matrix {
+    pub(crate) const fn rotated(&self) -> Matrix {
         let mut cells = [[false; MAX_SIZE]; MAX_SIZE];
         let mut r = 0;
         while r < self.size {
@@ -79,7 +79,7 @@ impl Matrix {
 }
 
 /// The matrix a new piece of `kind` starts with.
-pub const fn matrix(kind: Kind) -> Matrix {
+pub(crate) const fn matrix(kind: Kind) -> Matrix {
     match kind {
         Kind::I => Matrix::from_rows([[0, 0, 0, 0], [1, 1, 1, 1], [0, 0, 0, 0], [0, 0, 0, 0]]),
         Kind::J => Matrix::from_rows([[1, 0, 0], [1, 1, 1], [0, 0, 0]]),
@@ -135,7 +135,7 @@ impl Piece {
     }
 
     /// Whether any of its cells is in a hidden row.
-    pub fn in_hidden_rows(&self) -> bool {
+    pub(crate) fn in_hidden_rows(&self) -> bool {
         self.cells().iter().any(|&(r, _)| r < 0)
     }
 }
@@ -153,7 +153,7 @@ impl Move {
     pub const ALL: [Move; 4] = [Move::Left, Move::Right, Move::Down, Move::Rotate];
 
     /// The record's letter: `L`, `R`, `D`, `U`.
-    pub fn letter(self) -> char {
+    pub(crate) fn letter(self) -> char {
         match self {
             Move::Left => 'L',
             Move::Right => 'R',
@@ -163,7 +163,7 @@ impl Move {
     }
 
     /// The move a record letter names (upper case only, as the page writes them).
-    pub fn from_letter(c: char) -> Option<Move> {
+    pub(crate) fn from_letter(c: char) -> Option<Move> {
         Some(match c {
             'L' => Move::Left,
             'R' => Move::Right,
@@ -186,7 +186,7 @@ impl Field {
     }
 
     /// Whether a visible cell is settled (cells outside the field are not).
-    pub fn filled(&self, row: i32, col: i32) -> bool {
+    pub(crate) fn filled(&self, row: i32, col: i32) -> bool {
         (0..HEIGHT).contains(&row) && (0..WIDTH).contains(&col) && {
             self.cells[row as usize][col as usize]
         }
@@ -201,13 +201,8 @@ impl Field {
             .all(|(row, col)| (0..WIDTH).contains(&col) && row < HEIGHT && !self.filled(row, col))
     }
 
-    /// Number of settled cells.
-    pub fn filled_cells(&self) -> usize {
-        self.cells.iter().flatten().filter(|&&c| c).count()
-    }
-
     /// The field as text, row 0 first: `#` settled, `.` empty, `@` a cell of `piece`.
-    pub fn picture(&self, piece: Option<&Piece>) -> String {
+    pub(crate) fn picture(&self, piece: Option<&Piece>) -> String {
         let marked = piece.map(Piece::cells).unwrap_or_default();
         let mut out = String::new();
         for row in 0..HEIGHT {
@@ -326,7 +321,7 @@ impl Round {
     /// Locks `piece`: a cell in a hidden row ends the game and the piece is not placed;
     /// otherwise its cells settle (ORed in, even over settled cells), full rows are removed and
     /// the lines scored.
-    pub fn lock(&mut self, piece: &Piece) -> Lock {
+    pub(crate) fn lock(&mut self, piece: &Piece) -> Lock {
         if piece.in_hidden_rows() {
             self.over = true;
             return Lock {

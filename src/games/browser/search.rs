@@ -11,10 +11,10 @@ use crate::kit::eval::Weights;
 use crate::kit::pending::Pending;
 use crate::kit::policy::Policy;
 use crate::kit::seam::{rest_of_game, Depth};
-use crate::search::{self, DepthStats, Game, Objective, Options, Run, Sink};
+use crate::search::{self, Game, Objective, Options, Run, Sink};
 
 /// The browser game's default beam width.
-pub const DEFAULT_WIDTH: usize = 1_000;
+pub(crate) const DEFAULT_WIDTH: usize = 1_000;
 
 /// The browser game's evaluation weights (`weights/browser.json`): the contest's, but with a
 /// cost on every filled cell instead of a reward, since a line is worth 10 points whatever the
@@ -51,7 +51,6 @@ pub struct Params {
 pub struct Found {
     pub points: u64,
     pub pieces: usize,
-    pub stats: DepthStats,
 }
 
 /// Searches `sequence` as `options` say (in this process or over several: the moves then come
@@ -73,7 +72,6 @@ pub fn beam_search(sequence: &[Kind], params: &Params, options: Options<'_, Vec<
     Found {
         points: line.score,
         pieces: moves.placed,
-        stats: line.stats,
     }
 }
 
@@ -85,7 +83,7 @@ fn code(p: &Placement) -> u16 {
 
 /// Turns a line's placement codes into each piece's moves (its shortest path), piece after
 /// piece from the empty board.
-pub struct Moves<'a> {
+pub(crate) struct Moves<'a> {
     sequence: &'a [Kind],
     gen: MoveGen,
     board: Board,
@@ -94,12 +92,12 @@ pub struct Moves<'a> {
 }
 
 impl<'a> Moves<'a> {
-    pub fn new(sequence: &'a [Kind]) -> Moves<'a> {
+    pub(crate) fn new(sequence: &'a [Kind]) -> Moves<'a> {
         Moves::from(sequence, Board::default())
     }
 
     /// The moves of `sequence`'s pieces from `board` on.
-    pub fn from(sequence: &'a [Kind], board: Board) -> Moves<'a> {
+    pub(crate) fn from(sequence: &'a [Kind], board: Board) -> Moves<'a> {
         Moves {
             sequence,
             gen: MoveGen::new(),
@@ -110,12 +108,12 @@ impl<'a> Moves<'a> {
     }
 
     /// Pieces turned into moves so far.
-    pub fn placed(&self) -> usize {
+    pub(crate) fn placed(&self) -> usize {
         self.placed
     }
 
     /// The tokens of the next pieces, placed at `codes`.
-    pub fn of(&mut self, codes: &[u16]) -> Vec<Vec<Token>> {
+    pub(crate) fn of(&mut self, codes: &[u16]) -> Vec<Vec<Token>> {
         let mut pieces = Vec::with_capacity(codes.len());
         for &c in codes {
             let kind = self.sequence[self.placed];
@@ -136,7 +134,7 @@ impl<'a> Moves<'a> {
 }
 
 /// The browser game over one sequence, on the search's seam.
-pub struct Seam<'a> {
+pub(crate) struct Seam<'a> {
     sequence: &'a [Kind],
     params: &'a Params,
 }
@@ -144,7 +142,7 @@ pub struct Seam<'a> {
 impl<'a> Seam<'a> {
     /// The game over `sequence` as `params` rank it, and where its search begins: from
     /// `board` and `points` after the first `kept` pieces.
-    pub fn new(
+    pub(crate) fn new(
         sequence: &'a [Kind],
         params: &'a Params,
         kept: usize,
@@ -158,7 +156,7 @@ impl<'a> Seam<'a> {
 /// An expansion task's buffers: the move generator, the placements of the state being
 /// expanded, and the children waiting for the contest's batched evaluation.
 #[derive(Default)]
-pub struct Buffers {
+pub(crate) struct Buffers {
     gen: MoveGen,
     placements: Vec<Placement>,
     pending: Pending,

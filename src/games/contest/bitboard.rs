@@ -69,20 +69,20 @@ impl ContestBoard for Board {
 }
 
 /// Row offset added to every cell's `dy` so that shape masks have no negative shifts.
-pub const SHAPE_Y_OFFSET: u32 = 2;
+pub(crate) const SHAPE_Y_OFFSET: u32 = 2;
 
 /// One kind in one state, laid out for column arithmetic.
 #[derive(Clone, Copy, Debug)]
-pub struct Shape {
+pub(crate) struct Shape {
     /// Per covered column: `(dx, mask)` where `mask` has bit `dy + SHAPE_Y_OFFSET` per cell.
-    pub columns: [(i8, u32); 4],
+    pub(crate) columns: [(i8, u32); 4],
     /// Number of used entries in `columns`.
     pub width: u8,
     /// The rows the piece covers: the union of the column masks.
-    pub rows: u32,
+    pub(crate) rows: u32,
     /// Smallest and largest `dx`: the center's x may range over `-min_dx ..= 9 - max_dx`.
-    pub min_dx: i8,
-    pub max_dx: i8,
+    pub(crate) min_dx: i8,
+    pub(crate) max_dx: i8,
 }
 
 const fn build_shape(offsets: [(i32, i32); 4]) -> Shape {
@@ -148,7 +148,7 @@ const fn build_shapes() -> [[Shape; 4]; 7] {
 }
 
 /// Every kind and state, derived at compile time from the rules' offset table.
-pub static SHAPES: [[Shape; 4]; 7] = build_shapes();
+pub(crate) static SHAPES: [[Shape; 4]; 7] = build_shapes();
 
 /// Per kind, state and center column: the piece's cells in each board column, as bits at
 /// `dy + SHAPE_Y_OFFSET` (center row 0); shifting by the center row places them. Columns a
@@ -184,7 +184,7 @@ const fn build_placed() -> [[[[u32; COLS]; COLS]; 4]; 7] {
 
 /// The shape of `kind` in `state`.
 #[inline]
-pub fn shape(kind: Kind, state: u8) -> &'static Shape {
+pub(crate) fn shape(kind: Kind, state: u8) -> &'static Shape {
     &SHAPES[kind.index()][state as usize]
 }
 
@@ -227,7 +227,7 @@ pub fn lock(
 /// to them, not a reduction over the ten columns of the new board, which every placement would
 /// wait for.
 #[inline(always)]
-pub fn lock_over(
+pub(crate) fn lock_over(
     board: &mut Board,
     occupied: u32,
     kind: Kind,

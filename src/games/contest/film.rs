@@ -4,9 +4,7 @@
 use crate::games::contest::record::{Record, Token};
 use crate::games::contest::replay::{replay_observed, Report, Step};
 use crate::games::contest::rules::{Field, Kind, LockMode, Piece, Rules, HEIGHT, OFFSETS, WIDTH};
-use crate::kit::film::{
-    decode_rows, encode_rows, Film, FilmError, FilmPiece, GamePage, Spawn, NEXT_SHOWN,
-};
+use crate::kit::film::{Film, FilmError, FilmPiece, GamePage, Spawn, NEXT_SHOWN};
 use crate::kit::text::{grouped, grouped_plural};
 
 /// One step of the checker's replay as the film keeps it; pass it every step, in order.
@@ -81,14 +79,16 @@ fn rows(board: &Field) -> [u16; 20] {
     })
 }
 
-/// A board as the page stores it.
-pub fn encode_board(board: &Field) -> String {
-    encode_rows(&rows(board))
+/// A board as the page stores it (its rows' code, held to its inverse by the tests).
+#[cfg(test)]
+fn encode_board(board: &Field) -> String {
+    crate::kit::film::encode_rows(&rows(board))
 }
 
 /// The inverse of [`encode_board`]; `None` for anything it did not write.
-pub fn decode_board(code: &str) -> Option<Field> {
-    let rows = decode_rows(code)?;
+#[cfg(test)]
+fn decode_board(code: &str) -> Option<Field> {
+    let rows = crate::kit::film::decode_rows(code)?;
     if rows.len() != HEIGHT as usize || rows.iter().any(|&row| row >> WIDTH != 0) {
         return None;
     }

@@ -18,7 +18,7 @@ pub fn contest_points(scoring: usize) -> impl Fn(usize, u32, u32) -> f64 {
 }
 
 /// The contest's fill plan over `sequence`, of which the first `scoring` pieces score.
-pub fn fill_costs(plan: &FillPlan, sequence: &[Kind], scoring: usize) -> FillCosts {
+pub(crate) fn fill_costs(plan: &FillPlan, sequence: &[Kind], scoring: usize) -> FillCosts {
     FillCosts::new(plan, sequence, contest_points(scoring))
 }
 

@@ -16,7 +16,7 @@ use thiserror::Error;
 
 /// Why records could not be merged.
 #[derive(Debug, Error, PartialEq, Eq)]
-pub enum MergeError {
+pub(crate) enum MergeError {
     #[error("no records to merge")]
     Empty,
     #[error("record {number} does not replay: {detail}")]
@@ -36,23 +36,23 @@ pub enum MergeError {
 
 /// The merged record and where its pieces come from.
 #[derive(Clone, Debug)]
-pub struct Merged {
-    pub record: Record,
-    pub score: u64,
+pub(crate) struct Merged {
+    pub(crate) record: Record,
+    pub(crate) score: u64,
     /// Runs of consecutive pieces taken from one record, in order.
-    pub parts: Vec<Part>,
+    pub(crate) parts: Vec<Part>,
     /// Each record's own score by the merge's rules, in the order given; `None` for one those
     /// rules refuse as a whole (a strict merge takes the resting pieces of a record with
     /// mid-air locks).
-    pub input_scores: Vec<Option<u64>>,
+    pub(crate) input_scores: Vec<Option<u64>>,
     /// Each record's first piece (1-based) that locks in mid-air, in the order given.
-    pub mid_air: Vec<Option<usize>>,
+    pub(crate) mid_air: Vec<Option<usize>>,
 }
 
 impl Merged {
     /// The best record given that the merge's rules accept as a whole, and its score (the
     /// earlier one on equal scores).
-    pub fn best_input(&self) -> Option<(usize, u64)> {
+    pub(crate) fn best_input(&self) -> Option<(usize, u64)> {
         (self.input_scores.iter().enumerate())
             .filter_map(|(i, s)| s.map(|s| (i, s)))
             .fold(None, |best, (i, s)| match best {
@@ -64,13 +64,13 @@ impl Merged {
 
 /// A run of pieces of the merged record taken from one of the records merged.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Part {
+pub(crate) struct Part {
     /// Index of the record in the list merged.
-    pub record: usize,
+    pub(crate) record: usize,
     /// The run's first piece (0-based).
-    pub first: usize,
+    pub(crate) first: usize,
     /// How many pieces the run has.
-    pub pieces: usize,
+    pub(crate) pieces: usize,
 }
 
 /// One record as the merge sees it.
@@ -118,7 +118,11 @@ fn line_of(sequence: &[Kind], record: &Record, rules: Rules) -> Result<Line, Str
 /// the web replay's rules accept, and uses their pieces that lock at rest, but refuses a
 /// record with a mid-air lock among its first pieces as one of another sequence. On equal scores the longer record is preferred, then the earlier one, so one
 /// record merged with itself or with worse ones comes back unchanged.
-pub fn merge(sequence: &[Kind], records: &[Record], rules: Rules) -> Result<Merged, MergeError> {
+pub(crate) fn merge(
+    sequence: &[Kind],
+    records: &[Record],
+    rules: Rules,
+) -> Result<Merged, MergeError> {
     if records.is_empty() {
         return Err(MergeError::Empty);
     }

@@ -21,7 +21,7 @@ use thiserror::Error;
 
 /// Why a stretch of a record could not be polished.
 #[derive(Debug, Error)]
-pub enum PolishError {
+pub(crate) enum PolishError {
     #[error("the record does not replay: {0}")]
     Invalid(String),
     #[error("--to {to} is not above --from {from}: the range is {}; the pieces searched are FROM+1..=TO", if to < from { "reversed" } else { "empty" })]
@@ -42,7 +42,7 @@ pub enum PolishError {
 }
 
 /// Refuses a range that is empty whatever the record: `--to` at or below `--from`.
-pub fn check_range(from: usize, to: Option<usize>) -> Result<(), PolishError> {
+pub(crate) fn check_range(from: usize, to: Option<usize>) -> Result<(), PolishError> {
     match to {
         Some(to) if to <= from => Err(PolishError::Reversed { from, to }),
         _ => Ok(()),
@@ -51,24 +51,24 @@ pub fn check_range(from: usize, to: Option<usize>) -> Result<(), PolishError> {
 
 /// A polished record.
 #[derive(Clone, Debug)]
-pub struct Polished {
-    pub record: Record,
-    pub score: u64,
+pub(crate) struct Polished {
+    pub(crate) record: Record,
+    pub(crate) score: u64,
     /// Points over the record it came from.
-    pub gain: u64,
+    pub(crate) gain: u64,
     /// The last piece (0-based) of the replaced stretch; the record's own from the next on.
-    pub last: usize,
+    pub(crate) last: usize,
     /// The search's figures, `late` where a time budget found even width 1 too slow.
-    pub stats: DepthStats,
+    pub(crate) stats: DepthStats,
     /// The width changes the search made (a time budget's), which replay it without a clock.
-    pub width_changes: Schedule,
+    pub(crate) width_changes: Schedule,
 }
 
 /// Searches pieces `from..to` (0-based, `to` exclusive; `None`: to the record's end) of
 /// `record` again with `params` (its `start` is ignored) at `width`, and returns the record with that stretch replaced by the search's line,
 /// checked by the rules engine (by `params.rules`) to score the old score plus
 /// the gain. The policy's endgame is used only when the stretch ends the record.
-pub fn polish(
+pub(crate) fn polish(
     sequence: &[Kind],
     record: &Record,
     params: &Params,

@@ -55,7 +55,7 @@ pub enum RecordError {
 
 impl RecordError {
     /// The 1-based piece the error is about.
-    pub fn piece(&self) -> usize {
+    pub(crate) fn piece(&self) -> usize {
         match self {
             RecordError::BadToken { piece, .. } => *piece,
             RecordError::Empty => 1,
@@ -63,7 +63,7 @@ impl RecordError {
     }
 
     /// The token it is about (1-based position and quote); none for an empty record.
-    pub fn token(&self) -> Option<(usize, String)> {
+    pub(crate) fn token(&self) -> Option<(usize, String)> {
         match self {
             RecordError::BadToken { number, token, .. } => Some((*number, token.clone())),
             RecordError::Empty => None,
@@ -124,7 +124,7 @@ impl Record {
     }
 
     /// Builds a record from one move list per piece, merging runs of the same move.
-    pub fn from_pieces<'a>(pieces: impl IntoIterator<Item = &'a [Move]>) -> Record {
+    pub(crate) fn from_pieces<'a>(pieces: impl IntoIterator<Item = &'a [Move]>) -> Record {
         let mut tokens = Vec::new();
         for moves in pieces {
             tokens.push(Token::Next);

@@ -110,9 +110,9 @@ pub struct Step<'a> {
     /// The piece where it locked.
     pub piece: Piece,
     /// Whether it locked at rest (false: in mid-air, which only judge mode accepts).
-    pub resting: bool,
+    pub(crate) resting: bool,
     /// This piece's tokens, without its `N`.
-    pub moves: &'a [Token],
+    pub(crate) moves: &'a [Token],
     pub turn: Turn,
     /// The board with the piece written, before full rows are removed.
     pub written: &'a Field,
@@ -163,7 +163,7 @@ fn first_token(record: &Record) -> Result<(), ReplayError> {
 
 /// A replay fed one piece at a time, for a record checked as it is written (`solve` replays
 /// each piece before it prints it); [`replay_observed`] feeds it a whole record.
-pub struct Replayer<'a> {
+pub(crate) struct Replayer<'a> {
     sequence: &'a [Kind],
     rules: Rules,
     board: Field,
@@ -177,7 +177,7 @@ pub struct Replayer<'a> {
 }
 
 impl<'a> Replayer<'a> {
-    pub fn new(sequence: &'a [Kind], rules: Rules) -> Replayer<'a> {
+    pub(crate) fn new(sequence: &'a [Kind], rules: Rules) -> Replayer<'a> {
         Replayer {
             sequence,
             rules,
@@ -199,7 +199,7 @@ impl<'a> Replayer<'a> {
     /// Plays the next piece, whose tokens are `tokens` (its `N` first), calling `observe`
     /// once it locks. False once the replay has stopped (the report says why); nothing fed
     /// after that counts.
-    pub fn piece(&mut self, tokens: &[Token], observe: &mut dyn FnMut(&Step)) -> bool {
+    pub(crate) fn piece(&mut self, tokens: &[Token], observe: &mut dyn FnMut(&Step)) -> bool {
         if self.stopped {
             return false;
         }
@@ -218,12 +218,12 @@ impl<'a> Replayer<'a> {
     }
 
     /// What the replay found so far.
-    pub fn report(&self) -> &Report {
+    pub(crate) fn report(&self) -> &Report {
         &self.report
     }
 
     /// What the replay found; a replay fed no piece is of an empty record.
-    pub fn finish(mut self) -> Report {
+    pub(crate) fn finish(mut self) -> Report {
         if self.pieces == 0 && self.report.error.is_none() {
             self.report.fail(RecordError::Empty.into());
         }

@@ -50,7 +50,7 @@ impl Report {
 
     /// The contest's own fields of `--json`: the clears by size, and `check --stats`'s
     /// breakdown where there is one.
-    pub fn own(&self, stats: Option<&Stats>) -> serde_json::Value {
+    pub(crate) fn own(&self, stats: Option<&Stats>) -> serde_json::Value {
         let mut own = serde_json::json!({ "clears": self.clears });
         if let Some(stats) = stats {
             own["stats"] = serde_json::json!(stats);

@@ -39,7 +39,7 @@ impl ContestKind for Kind {
 }
 
 /// The table of RULES.md, transcribed row by row (kind) and column by column (state).
-pub const OFFSETS: [[[(i32, i32); 4]; 4]; 7] = [
+pub(crate) const OFFSETS: [[[(i32, i32); 4]; 4]; 7] = [
     // I
     [
         [(0, 0), (0, -1), (0, -2), (0, 1)],
@@ -147,7 +147,7 @@ pub enum Move {
 impl Move {
     pub const ALL: [Move; 4] = [Move::Left, Move::Right, Move::Down, Move::Rotate];
 
-    pub fn letter(self) -> char {
+    pub(crate) fn letter(self) -> char {
         match self {
             Move::Left => 'L',
             Move::Right => 'R',
@@ -156,7 +156,7 @@ impl Move {
         }
     }
 
-    pub fn from_letter(c: char) -> Option<Move> {
+    pub(crate) fn from_letter(c: char) -> Option<Move> {
         Some(match c {
             'L' => Move::Left,
             'R' => Move::Right,
@@ -302,7 +302,7 @@ pub enum GameOver {
 }
 
 impl GameOver {
-    pub fn describe(self) -> &'static str {
+    pub(crate) fn describe(self) -> &'static str {
         match self {
             GameOver::SpawnBlocked => "spawn position blocked",
             GameOver::TopOut => "top-out (every row occupied)",
@@ -363,7 +363,7 @@ impl Rules {
     }
 
     /// These rules with another lock mode (the same piece limit).
-    pub fn with_lock(self, lock: LockMode) -> Rules {
+    pub(crate) fn with_lock(self, lock: LockMode) -> Rules {
         Rules { lock, ..self }
     }
 
@@ -377,19 +377,19 @@ impl Rules {
 
     /// Whether a piece may lock where it could still fall.
     #[inline]
-    pub fn locks_in_mid_air(self) -> bool {
+    pub(crate) fn locks_in_mid_air(self) -> bool {
         self.lock == LockMode::Judge
     }
 
     /// Whether piece number `index` (0-based) is the one the limit stops at: it scores nothing.
     #[inline(always)]
-    pub fn is_last_piece(self, index: usize) -> bool {
+    pub(crate) fn is_last_piece(self, index: usize) -> bool {
         self.piece_limit != 0 && index + 1 >= self.piece_limit
     }
 
     /// How many pieces of a sequence of `len` can be locked and score: the piece at the limit
     /// scores nothing, so a search never places it.
-    pub fn pieces_to_place(self, len: usize) -> usize {
+    pub(crate) fn pieces_to_place(self, len: usize) -> usize {
         if self.piece_limit == 0 {
             len
         } else {
@@ -398,7 +398,7 @@ impl Rules {
     }
 
     /// "strict" or "judge", as the tools' summaries name the mode.
-    pub fn mode_name(self) -> &'static str {
+    pub(crate) fn mode_name(self) -> &'static str {
         match self.lock {
             LockMode::Strict => "strict",
             LockMode::Judge => "judge",

@@ -33,7 +33,7 @@ pub struct Params {
 /// A point's worth in the key when surviving: none, so that no clear is bought with the
 /// stack's safety (the survival weights were tuned with it so; points still decide between
 /// lines that placed as many pieces, in the answer).
-pub const SURVIVE_SCORE_WEIGHT: f64 = 0.0;
+pub(crate) const SURVIVE_SCORE_WEIGHT: f64 = 0.0;
 
 /// What a state's key is made of: the evaluation's weights, a point's worth, and the endgame.
 #[derive(Clone, Debug, PartialEq)]
@@ -67,7 +67,7 @@ impl RankingParams {
 
 /// The weights tuned for survival on the contest's rules: the most pieces placed on long
 /// generated sequences, points left out (see `tune --objective survive`).
-pub fn survive_weights() -> Weights {
+pub(crate) fn survive_weights() -> Weights {
     Weights::from_json(include_str!("../../../weights/contest-survive.json"))
         .expect("weights/contest-survive.json is valid")
 }
@@ -107,7 +107,7 @@ pub fn beam_search(
 impl<'a> Seam<'a> {
     /// The contest's game over `sequence` as `params` rank it, from `params.start`'s piece
     /// on, and where its search begins.
-    pub fn new(sequence: &'a [Kind], params: &'a Params) -> (Seam<'a>, Run<Board>) {
+    pub(crate) fn new(sequence: &'a [Kind], params: &'a Params) -> (Seam<'a>, Run<Board>) {
         let first = params.start.index;
         let rest = searched(sequence, params);
         let depths = (params.rules.pieces_to_place(sequence.len())).saturating_sub(first);
@@ -171,7 +171,7 @@ pub fn input_bytes(len: usize, params: &Params) -> u64 {
 }
 
 /// The contest's game over one sequence, from piece `first` on.
-pub struct Seam<'a> {
+pub(crate) struct Seam<'a> {
     /// The pieces the search places ([`searched`]): depth `d` places `sequence[d]`.
     sequence: &'a [Kind],
     first: usize,
@@ -182,7 +182,7 @@ pub struct Seam<'a> {
 }
 
 /// What one depth places and how it ranks the children.
-pub struct Depth {
+pub(crate) struct Depth {
     kind: Kind,
     /// The piece's number in the game (the rules' spawn state and piece limit need it).
     index: usize,
@@ -265,7 +265,7 @@ impl Game for Seam<'_> {
 /// An expansion task's buffers: the placements of the state being expanded, and the children
 /// waiting for their evaluation.
 #[derive(Default)]
-pub struct Buffers {
+pub(crate) struct Buffers {
     placements: Placements,
     pending: Pending,
 }

@@ -31,7 +31,7 @@ pub fn contest_sequence(seed: u64, count: usize) -> Vec<Kind> {
 
 /// How `gen` draws the contest's pieces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Distribution {
+pub(crate) enum Distribution {
     /// The contest's linear congruential generator (weights 2,3,3,4,5,6,6 out of 29).
     Contest,
     /// Each kind with probability 1/7.
@@ -41,7 +41,7 @@ pub enum Distribution {
 }
 
 /// `count` pieces of `distribution` from `seed`.
-pub fn generate(distribution: Distribution, seed: u64, count: usize) -> Vec<Kind> {
+pub(crate) fn generate(distribution: Distribution, seed: u64, count: usize) -> Vec<Kind> {
     match distribution {
         Distribution::Contest => contest_sequence(seed, count),
         Distribution::Uniform => generate_other(Other::Uniform, seed, count),

@@ -1,6 +1,6 @@
 //! From the search's placements to a record the checker accepts, and the self-check that the
 //! record scores what the search claims: whole ([`record_from`], [`verify`]), or piece by
-//! piece as the search decides them ([`RecordWriter`]), so that a record of any length is
+//! piece as the search decides them ([`RecordStream`]), so that a record of any length is
 //! written without being held.
 
 use crate::games::contest::bitboard::{Board, ContestBoard};
@@ -120,7 +120,7 @@ pub fn start_from(
 
 /// Replays `record` on the plain rules engine (by `rules`) and fails
 /// unless it scores `claimed`; also says where the points come from (as `check --stats`).
-pub fn verify(
+pub(crate) fn verify(
     sequence: &[Kind],
     record: &Record,
     claimed: u64,
@@ -155,10 +155,11 @@ fn scores(report: &Report, claimed: u64) -> Result<(), SolveError> {
     })
 }
 
-/// Writes a record (the contest's single-line comma form, as `Record`'s `Display`) as its
-/// placements come, each piece's tokens replayed on the plain rules engine before they are
-/// written: what [`record_from`] then [`verify`] do, for a record never held whole.
-pub struct RecordWriter<'a, W: Write> {
+/// A record streamed as its placements come (a textbook's streaming encoder), in the
+/// contest's single-line comma form (as `Record`'s `Display`), each piece's tokens replayed on
+/// the plain rules engine before they are written: what [`record_from`] then [`verify`] do,
+/// for a record never held whole.
+pub(crate) struct RecordStream<'a, W: Write> {
     sequence: &'a [Kind],
     rules: Rules,
     /// The fast board the next piece's moves are found on.
@@ -172,17 +173,17 @@ pub struct RecordWriter<'a, W: Write> {
     started: bool,
 }
 
-impl<'a, W: Write> RecordWriter<'a, W> {
+impl<'a, W: Write> RecordStream<'a, W> {
     /// A writer of a record that begins with `kept`, the record of `start` (see
     /// [`start_from`]), which it replays and writes first.
-    pub fn new(
+    pub(crate) fn new(
         sequence: &'a [Kind],
         rules: Rules,
         start: &UnderWay,
         kept: &Record,
         out: W,
     ) -> Result<Self, SolveError> {
-        let mut writer = RecordWriter {
+        let mut writer = RecordStream {
             sequence,
             rules,
             board: start.board,
@@ -199,7 +200,7 @@ impl<'a, W: Write> RecordWriter<'a, W> {
     }
 
     /// Replays and writes the next pieces, placed at `placements` (one per piece, in order).
-    pub fn placements(&mut self, placements: &[Placement]) -> Result<(), SolveError> {
+    pub(crate) fn placements(&mut self, placements: &[Placement]) -> Result<(), SolveError> {
         for &p in placements {
             let index = self.index;
             let Some(&kind) = self.sequence.get(index) else {
@@ -225,7 +226,7 @@ impl<'a, W: Write> RecordWriter<'a, W> {
 
     /// Ends the record (its newline) once the replay of all of it scores `claimed`, as
     /// [`verify`] does; says where the points came from.
-    pub fn finish(mut self, claimed: u64) -> Result<(Report, Stats), SolveError> {
+    pub(crate) fn finish(mut self, claimed: u64) -> Result<(Report, Stats), SolveError> {
         let report = self.replayer.finish();
         scores(&report, claimed)?;
         self.out

@@ -12,20 +12,20 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// Pieces per entry of [`Stats::points_per_segment`].
-pub const SEGMENT: usize = 1_000;
+pub(crate) const SEGMENT: usize = 1_000;
 
 /// Clears of one size.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ClearStats {
-    pub count: u64,
-    pub points: u64,
+pub(crate) struct ClearStats {
+    pub(crate) count: u64,
+    pub(crate) points: u64,
     /// Filled cells counted for the score, summed over these clears (the mean is this over
     /// `count`): the score of a clear is this fill times 1, 3, 6 or 10.
-    pub filled_total: u64,
+    pub(crate) filled_total: u64,
 }
 
 impl ClearStats {
-    pub fn mean_filled(&self) -> f64 {
+    pub(crate) fn mean_filled(&self) -> f64 {
         self.filled_total as f64 / self.count.max(1) as f64
     }
 }
@@ -33,34 +33,34 @@ impl ClearStats {
 /// What the I pieces did: only an I clears four rows, so an I that clears fewer is the
 /// largest single loss a record can have.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct IPieceStats {
-    pub locked: u64,
-    pub cleared_four: u64,
-    pub cleared_fewer: u64,
-    pub cleared_nothing: u64,
+pub(crate) struct IPieceStats {
+    pub(crate) locked: u64,
+    pub(crate) cleared_four: u64,
+    pub(crate) cleared_fewer: u64,
+    pub(crate) cleared_nothing: u64,
 }
 
 /// The breakdown of one replay.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Stats {
     /// Clears of 1, 2, 3 and 4 rows.
-    pub clears: [ClearStats; 4],
-    pub i_pieces: IPieceStats,
+    pub(crate) clears: [ClearStats; 4],
+    pub(crate) i_pieces: IPieceStats,
     /// Points by the kind of the piece that made the clear, in the order I L J T O S Z.
-    pub points_by_kind: [u64; 7],
+    pub(crate) points_by_kind: [u64; 7],
     /// Points scored by pieces 1-1,000, 1,001-2,000, and so on.
-    pub points_per_segment: Vec<u64>,
+    pub(crate) points_per_segment: Vec<u64>,
     /// Pieces that locked where they could still fall (only judge mode accepts them).
-    pub mid_air_locks: u64,
+    pub(crate) mid_air_locks: u64,
     /// The most cells the board held after a lock (full rows still in place).
-    pub fullest: u32,
+    pub(crate) fullest: u32,
     /// The fluid model's bound at `fullest` (see [`Stats::bound`]; none when no play of the
     /// model keeps within it).
-    pub fluid_bound: Option<u64>,
+    pub(crate) fluid_bound: Option<u64>,
     /// The pieces the bound is over (from the first): those the record covers, since a
     /// partial record is measured against what its own pieces allow.
     #[serde(default)]
-    pub fluid_bound_pieces: usize,
+    pub(crate) fluid_bound_pieces: usize,
 }
 
 impl Stats {
@@ -101,7 +101,7 @@ impl Stats {
     /// lock, of which the first `scoring` pieces score. No record of this sequence that keeps
     /// within that fill scores more: a real clear of `k` rows needs `10 k` cells and a piece
     /// that spans `k` rows, which is all the model asks.
-    pub fn bound(&mut self, sequence: &[Kind], scoring: usize) {
+    pub(crate) fn bound(&mut self, sequence: &[Kind], scoring: usize) {
         let model = FluidModel {
             cap: self.fullest,
             discount: 1.0,
@@ -112,7 +112,7 @@ impl Stats {
     }
 
     /// Points in all, the sum of every clear's.
-    pub fn points(&self) -> u64 {
+    pub(crate) fn points(&self) -> u64 {
         self.clears.iter().map(|c| c.points).sum()
     }
 }

@@ -12,9 +12,9 @@
 mod driver;
 mod seeds;
 
-pub use driver::{Optimizer, Plan, Progress, Settings, TrialFn, TuneError, Tuner};
+pub(crate) use driver::{Optimizer, Plan, Progress, Settings, TuneError, Tuner};
 use seeds::GENERATOR_MODULUS;
-pub use seeds::{seed_inputs, ContestOverlap, ContestStates, CONTEST_PIECES};
+pub(crate) use seeds::{seed_inputs, ContestOverlap};
 
 use crate::games::contest::rules::{Kind, Rules};
 use crate::games::contest::search::{beam_search, Params, RankingParams};
@@ -28,48 +28,48 @@ use std::time::Instant;
 
 /// One point of the parameter space.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct TrialParams {
-    pub beam_width: usize,
-    pub score_weight: f64,
-    pub weights: Weights,
-    pub policy: Policy,
+pub(crate) struct TrialParams {
+    pub(crate) beam_width: usize,
+    pub(crate) score_weight: f64,
+    pub(crate) weights: Weights,
+    pub(crate) policy: Policy,
 }
 
 impl TrialParams {
     /// A stable text key: trials with equal keys are the same trial (used to resume).
-    pub fn key(&self) -> String {
+    pub(crate) fn key(&self) -> String {
         serde_json::to_string(self).expect("parameters serialize")
     }
 }
 
 /// A finished trial, one line of the log.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct TrialResult {
-    pub params: TrialParams,
+pub(crate) struct TrialResult {
+    pub(crate) params: TrialParams,
     /// Score per tuning input, in input order.
-    pub scores: Vec<u64>,
-    pub mean_score: f64,
+    pub(crate) scores: Vec<u64>,
+    pub(crate) mean_score: f64,
     /// Pieces placed per tuning input, in input order (absent from logs older than survival
     /// tuning).
     #[serde(default)]
-    pub pieces: Vec<usize>,
+    pub(crate) pieces: Vec<usize>,
     #[serde(default)]
-    pub mean_pieces: f64,
+    pub(crate) mean_pieces: f64,
     /// Score on the held-out input, when one was given.
-    pub holdout: Option<u64>,
-    pub wall_seconds: f64,
+    pub(crate) holdout: Option<u64>,
+    pub(crate) wall_seconds: f64,
     /// Free-form label: "grid", "cem generation 3", ...
-    pub origin: String,
+    pub(crate) origin: String,
     /// What the trial ran on (see [`inputs_fingerprint`]); a resumed run only reuses trials
     /// with the same fingerprint.
     #[serde(default)]
-    pub inputs: String,
+    pub(crate) inputs: String,
 }
 
 /// Names the tuning inputs, holdout, rules (piece limit, judge or strict) and objective, with a
 /// hash of the pieces, so that trials on other data, under other rules or answering for
 /// another objective are never mixed into a ranking.
-pub fn inputs_fingerprint(
+pub(crate) fn inputs_fingerprint(
     inputs: &[TuneInput],
     holdout: Option<&TuneInput>,
     rules: Rules,
@@ -105,7 +105,7 @@ pub fn inputs_fingerprint(
 
 /// Orders trials best first by their fitness under `objective`: the mean score, or the mean
 /// pieces placed, then the mean score.
-pub fn fitness_order(objective: Objective, a: &TrialResult, b: &TrialResult) -> Ordering {
+pub(crate) fn fitness_order(objective: Objective, a: &TrialResult, b: &TrialResult) -> Ordering {
     let by_score = b.mean_score.total_cmp(&a.mean_score);
     match objective {
         Objective::Score => by_score,
@@ -114,14 +114,19 @@ pub fn fitness_order(objective: Objective, a: &TrialResult, b: &TrialResult) -> 
 }
 
 /// A named sequence to tune on.
-pub struct TuneInput {
-    pub name: String,
-    pub pieces: Vec<Kind>,
+pub(crate) struct TuneInput {
+    pub(crate) name: String,
+    pub(crate) pieces: Vec<Kind>,
 }
 
 impl TrialResult {
     /// The log line of a trial that scored `scores`.
-    pub fn new(params: &TrialParams, scores: TrialScores, origin: &str, fingerprint: &str) -> Self {
+    pub(crate) fn new(
+        params: &TrialParams,
+        scores: TrialScores,
+        origin: &str,
+        fingerprint: &str,
+    ) -> Self {
         let n = scores.scores.len().max(1) as f64;
         TrialResult {
             params: params.clone(),
@@ -140,20 +145,20 @@ impl TrialResult {
 /// What a trial scored, before the bookkeeping (mean, origin, fingerprint) that makes it a
 /// [`TrialResult`]: the answer of a [`TrialFn`].
 #[derive(Clone, Debug, PartialEq)]
-pub struct TrialScores {
+pub(crate) struct TrialScores {
     /// Score per tuning input, in input order.
-    pub scores: Vec<u64>,
+    pub(crate) scores: Vec<u64>,
     /// Pieces placed per tuning input, in input order.
-    pub pieces: Vec<usize>,
-    pub holdout: Option<u64>,
-    pub wall_seconds: f64,
+    pub(crate) pieces: Vec<usize>,
+    pub(crate) holdout: Option<u64>,
+    pub(crate) wall_seconds: f64,
 }
 
 /// Runs one trial: the beam on every input (and the holdout), in turn; each beam is parallel.
 /// Under judge `rules` the beam also places mid-air clearing locks and the scores are judge
 /// scores. The beam answers for `objective` where every line tops out: surviving, with the
 /// line that placed the most pieces.
-pub fn score_trial(
+pub(crate) fn score_trial(
     params: &TrialParams,
     inputs: &[TuneInput],
     holdout: Option<&TuneInput>,
@@ -191,16 +196,16 @@ pub fn score_trial(
 
 /// The cross-entropy method over the weight vector: sample a population from independent
 /// normals, keep the elite, refit mean and spread. Seeded, so a run is reproducible.
-pub struct CrossEntropy {
-    pub mean: Vec<f64>,
-    pub sigma: Vec<f64>,
+pub(crate) struct CrossEntropy {
+    pub(crate) mean: Vec<f64>,
+    pub(crate) sigma: Vec<f64>,
     rng: SplitMix64,
     /// Indices of the weights that are searched; the others stay at their mean.
-    pub free: Vec<usize>,
+    pub(crate) free: Vec<usize>,
 }
 
 impl CrossEntropy {
-    pub fn new(start: &Weights, free: Vec<usize>, spread: f64, seed: u64) -> Self {
+    pub(crate) fn new(start: &Weights, free: Vec<usize>, spread: f64, seed: u64) -> Self {
         let mean: Vec<f64> = start.to_vec().iter().map(|&v| v as f64).collect();
         // Capped so that a sample is never infinity times zero (NaN), whatever the spread.
         let sigma = mean
@@ -223,7 +228,7 @@ impl CrossEntropy {
     }
 
     /// A new population of weight sets.
-    pub fn sample(&mut self, population: usize) -> Vec<Weights> {
+    pub(crate) fn sample(&mut self, population: usize) -> Vec<Weights> {
         (0..population)
             .map(|_| {
                 let mut v: Vec<f32> = self.mean.iter().map(|&m| m as f32).collect();
@@ -240,7 +245,7 @@ impl CrossEntropy {
 
     /// Refits mean and spread to the elite (best first); keeps a floor on the spread so the
     /// search does not collapse on noise.
-    pub fn update(&mut self, elite: &[Weights]) {
+    pub(crate) fn update(&mut self, elite: &[Weights]) {
         if elite.is_empty() {
             return;
         }
@@ -257,25 +262,25 @@ impl CrossEntropy {
 
 /// A trial log as read back: the trials, and the lines that are not trials of this build.
 #[derive(Debug, Default)]
-pub struct TrialLog {
-    pub trials: Vec<TrialResult>,
+pub(crate) struct TrialLog {
+    pub(crate) trials: Vec<TrialResult>,
     /// Line numbers (1-based) that did not parse, with the first one's error. A run cut off
     /// mid-line leaves one; a log written by a build with other weights leaves many.
-    pub skipped: Vec<usize>,
-    pub first_error: Option<String>,
+    pub(crate) skipped: Vec<usize>,
+    pub(crate) first_error: Option<String>,
     /// The text ends without a newline (a run cut off mid-line): the next trial must start a
     /// line of its own, or it would be glued to the cut one and lost too.
-    pub ends_mid_line: bool,
+    pub(crate) ends_mid_line: bool,
 }
 
 /// How every line of a trial log starts: a [`TrialResult`] as one JSON object, its
 /// parameters first (by any build, whatever its weights).
-pub const LOG_LINE_START: &str = "{\"params\":";
+pub(crate) const LOG_LINE_START: &str = "{\"params\":";
 
 /// The number of the first line of `text` that is not blank, where it is not the start of a
 /// trial's line: `text` is then not a trial log (a weights file, a record) and appending
 /// trials to it would spoil it. `None` for a log, or a file with nothing in it yet.
-pub fn not_a_log_line(text: &str) -> Option<usize> {
+pub(crate) fn not_a_log_line(text: &str) -> Option<usize> {
     let (i, line) = text
         .lines()
         .enumerate()
@@ -285,7 +290,7 @@ pub fn not_a_log_line(text: &str) -> Option<usize> {
 
 /// Reads a trial log. Lines that do not parse are skipped and counted (blank lines are not
 /// counted), so the caller can say so instead of silently rerunning trials.
-pub fn read_log(text: &str) -> TrialLog {
+pub(crate) fn read_log(text: &str) -> TrialLog {
     let mut log = TrialLog {
         ends_mid_line: !text.is_empty() && !text.ends_with('\n'),
         ..TrialLog::default()
@@ -307,7 +312,7 @@ pub fn read_log(text: &str) -> TrialLog {
 
 /// The indices of the weights named `names` (by [`Weights::NAMES`]); no names: every weight
 /// but `cells`, which sets the scale against the score weight, and the window sizes.
-pub fn free_weights(names: &[String]) -> Result<Vec<usize>, TuneError> {
+pub(crate) fn free_weights(names: &[String]) -> Result<Vec<usize>, TuneError> {
     if names.is_empty() {
         return Ok((1..Weights::NAMES.len())
             .filter(|&i| !Weights::WINDOWS.contains(&Weights::NAMES[i]))

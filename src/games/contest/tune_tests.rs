@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::games::contest::sequence::{contest_sequence, CONTEST_SEED};
-use seeds::next_state;
+use seeds::{next_state, ContestStates, CONTEST_PIECES};
 
 #[test]
 fn cross_entropy_is_seeded_and_moves_towards_the_elite() {

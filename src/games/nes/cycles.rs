@@ -73,18 +73,18 @@ const BY_SWITCH: (u32, u32) = (29_763, 29_768);
 const STALL: (u32, u32) = (30_405, 30_754);
 const HANG: (u32, u32) = (31_314, 31_755);
 /// The cycles of the interrupt's timing the engine cannot know.
-pub const UNKNOWN: u32 = 8;
+pub(crate) const UNKNOWN: u32 = 8;
 /// The margin the search keeps from every failing count, for what the model may still miss.
 pub const MARGIN: i32 = 3;
 /// Below this level no count comes within [`FAR`] cycles of a failing one (a test checks
 /// it), so what only the counts read (the clear types' counters) does not tell games apart.
-pub const QUIET_BELOW: u8 = 140;
+pub(crate) const QUIET_BELOW: u8 = 140;
 /// Margins are reported up to this (a lock far from every failing count).
-pub const FAR: i32 = 999;
+pub(crate) const FAR: i32 = 999;
 
 /// How a lock's count of cycles ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Fate {
+pub(crate) enum Fate {
     Safe,
     /// The interrupt lands in the jump-table routine: no piece spawns again.
     Crash,
@@ -111,7 +111,7 @@ impl Count {
     }
 
     /// The frame's cycles before the unknown 0 to 8.
-    pub fn cycles(&self) -> u32 {
+    pub(crate) fn cycles(&self) -> u32 {
         let rows = self.rows.min(4) as usize;
         let mut c = BASE + 95 * rows as u32 + 2 * self.deep_rows.min(self.rows) as u32;
         if !self.next_hidden {
@@ -148,7 +148,7 @@ impl Count {
 }
 
 /// What a count of exactly `c` cycles (the unknown included) does.
-pub fn fate(c: u32, next_hidden: bool) -> Fate {
+pub(crate) fn fate(c: u32, next_hidden: bool) -> Fate {
     let within = |(lo, hi): (u32, u32), c: u32| (lo..=hi).contains(&c);
     for (switch, &offset) in SWITCHES.iter().enumerate() {
         let at = c + offset;
@@ -199,7 +199,7 @@ fn failing(next_hidden: bool) -> &'static [(u32, u32)] {
 /// How far a count of `c` cycles before the unknown 0 to 8 stays from every failing count:
 /// the largest `m` (up to [`FAR`]) such that every count in `[c - m, c + 8 + m]` is safe, or
 /// -1 when one in `[c, c + 8]` fails.
-pub fn margin(c: u32, next_hidden: bool) -> i32 {
+pub(crate) fn margin(c: u32, next_hidden: bool) -> i32 {
     let (lo, hi) = (c, c + UNKNOWN);
     let mut best = FAR;
     for &(a, b) in failing(next_hidden) {

@@ -4,7 +4,7 @@
 /// Why a record ends where it does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Ending {
+pub(crate) enum Ending {
     /// At the stop asked for (a level, a number of lines or pieces).
     Reached,
     /// Its next piece tops out: it spawns into the stack, or has nowhere to go.
@@ -19,7 +19,7 @@ pub enum Ending {
 
 impl Ending {
     /// The ending in words, for the summary.
-    pub fn describe(self) -> &'static str {
+    pub(crate) fn describe(self) -> &'static str {
         match self {
             Ending::Reached => "the stop asked for was reached",
             Ending::ToppedOut => "its next piece tops out",

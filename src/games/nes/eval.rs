@@ -8,10 +8,10 @@
 use serde::{Deserialize, Serialize};
 
 /// The field as ten-bit rows, row 0 at the top (bit c: column c filled).
-pub type Rows = [u16; 20];
+pub(crate) type Rows = [u16; 20];
 
 /// A full row.
-pub const FULL: u16 = 0x3FF;
+pub(crate) const FULL: u16 = 0x3FF;
 /// The well column's bit.
 const WELL: u16 = 1 << 9;
 
@@ -43,7 +43,7 @@ macro_rules! nes_weights {
 
         impl Weights {
             /// Field names, in the order of the file the solver ships.
-            pub const NAMES: &'static [&'static str] = &[$(stringify!($name),)*];
+            pub(crate) const NAMES: &'static [&'static str] = &[$(stringify!($name),)*];
 
             /// The weights in the order of [`Weights::NAMES`].
             fn values(&self) -> Vec<f64> {
@@ -81,7 +81,7 @@ impl Weights {
     /// values (a byte-order mark at the start skipped). Refused, naming the field where there
     /// is one: anything but an object (an array would assign weights by position), unknown
     /// fields, and a value that is not a finite number.
-    pub fn from_json(text: &str) -> Result<Weights, String> {
+    pub(crate) fn from_json(text: &str) -> Result<Weights, String> {
         if let Some(kind) = crate::kit::text::not_an_object(text) {
             return Err(format!(
                 "NES weights are a JSON object of named fields, such as {{\"hole\": 400.0, ...}}, not {kind}"
@@ -106,7 +106,7 @@ impl Default for Weights {
 }
 
 /// Column heights (0: empty) of a field.
-pub fn heights(rows: &Rows) -> [i32; 10] {
+pub(crate) fn heights(rows: &Rows) -> [i32; 10] {
     let mut h = [0i32; 10];
     for (c, hc) in h.iter_mut().enumerate() {
         if let Some(top) = rows.iter().position(|r| r & (1 << c) != 0) {
@@ -117,7 +117,7 @@ pub fn heights(rows: &Rows) -> [i32; 10] {
 }
 
 /// The cost of a field (lower is better).
-pub fn cost(rows: &Rows, w: &Weights) -> f64 {
+pub(crate) fn cost(rows: &Rows, w: &Weights) -> f64 {
     let h = heights(rows);
     let mut holes = 0u32;
     let mut hole_rows = 0u32;

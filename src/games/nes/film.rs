@@ -10,7 +10,7 @@ use crate::kit::film::{PanelRow, Spawn};
 /// The viewer's film of an NES replay: a frame per locked piece, taken when its lines and
 /// points are counted (the rows it cleared are gone by then).
 #[derive(Default)]
-pub struct Film {
+pub(crate) struct Film {
     film: crate::kit::film::Film,
     /// Kind letters of the pieces locked, in order.
     kinds: String,
@@ -63,7 +63,7 @@ impl Locked {
 
 impl Film {
     /// Takes one frame of the replay and the buttons held on it.
-    pub fn observe(&mut self, game: &Round, events: &Events, buttons: u8) {
+    pub(crate) fn observe(&mut self, game: &Round, events: &Events, buttons: u8) {
         self.start_level.get_or_insert(game.level_count());
         self.buttons.push(buttons);
         if events.locked {
@@ -93,7 +93,7 @@ impl Film {
     /// Ends the film after the last frame: a piece that locked before the record ended but
     /// whose lines were not counted yet (or that the game has not even written into the field)
     /// is shown where it locked, as the report counts it.
-    pub fn finish(&mut self, game: &Round) {
+    pub(crate) fn finish(&mut self, game: &Round) {
         let Some(locked) = self.pending.take() else {
             return;
         };
@@ -112,7 +112,7 @@ impl Film {
     }
 
     /// The page: `name` is the record's path as the user gave it.
-    pub fn page(&self, name: &str, report: &Report) -> String {
+    pub(crate) fn page(&self, name: &str, report: &Report) -> String {
         let mut kinds = self.kinds.clone();
         kinds.push(viewer_piece(self.next).0);
         let file = std::path::Path::new(name)

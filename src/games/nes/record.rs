@@ -33,7 +33,7 @@ const LETTERS: [(char, u8); 7] = [
 ];
 
 /// The most frames a record may hold: about 46 hours of play, far beyond any game.
-pub const MAX_FRAMES: usize = 10_000_000;
+pub(crate) const MAX_FRAMES: usize = 10_000_000;
 
 /// A parsed NES record.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -58,7 +58,7 @@ pub struct RecordError {
 impl RecordError {
     /// The message as the binaries print it, `FILE:LINE: ...` as every game's checker names
     /// a place.
-    pub fn located(&self, file: &str) -> String {
+    pub(crate) fn located(&self, file: &str) -> String {
         match &self.token {
             Some(t) => format!("{file}:{}: token '{t}': {}", self.line, self.message),
             None => format!("{file}:{}: {}", self.line, self.message),
@@ -76,7 +76,7 @@ impl fmt::Display for RecordError {
 }
 
 /// The text of the buttons of one frame (`.` for none).
-pub fn buttons_text(buttons: u8) -> String {
+pub(crate) fn buttons_text(buttons: u8) -> String {
     let text: String = LETTERS
         .iter()
         .filter(|(_, bit)| buttons & bit != 0)
@@ -125,7 +125,7 @@ fn parse_buttons(text: &str) -> Result<u8, String> {
 }
 
 /// Frames of buttons as a record's tokens: one per run, `*count` for runs longer than one.
-pub fn runs_text(frames: &[u8]) -> String {
+pub(crate) fn runs_text(frames: &[u8]) -> String {
     let mut tokens = Vec::new();
     let mut i = 0;
     while i < frames.len() {

@@ -24,7 +24,7 @@ pub struct Snapshot {
 }
 
 impl Snapshot {
-    pub fn of(game: &Round, frame: u64) -> Snapshot {
+    pub(crate) fn of(game: &Round, frame: u64) -> Snapshot {
         let board = (0..200)
             .map(|i| {
                 if game.filled(i / 10, i % 10) {
@@ -63,22 +63,22 @@ pub enum End {
 /// the [`MILESTONES`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Transition {
-    pub frame: u64,
-    pub score: u64,
+    pub(crate) frame: u64,
+    pub(crate) score: u64,
     pub lines: u32,
-    pub pieces: u64,
+    pub(crate) pieces: u64,
 }
 
 /// The levels past the transition the community marks: the "double killscreen", the first
 /// level the ROM can crash on, and the level counter's wrap (256 counted past 255).
-pub const MILESTONES: [u16; 3] = [39, 155, 256];
+pub(crate) const MILESTONES: [u16; 3] = [39, 155, 256];
 
 /// The game when its level first reached one of [`MILESTONES`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct Milestone {
-    pub level: u16,
+pub(crate) struct Milestone {
+    pub(crate) level: u16,
     #[serde(flatten)]
-    pub at: Transition,
+    pub(crate) at: Transition,
 }
 
 /// What a record scores. Serialized, NES's own fields of `--json`: the score, the lines, the
@@ -107,7 +107,7 @@ pub struct Report {
     pub unplayed_frames: u64,
     pub transition: Option<Transition>,
     /// The [`MILESTONES`] the game reached.
-    pub milestones: Vec<Milestone>,
+    pub(crate) milestones: Vec<Milestone>,
     /// The smallest margin of the game's counts ([`crate::games::nes::cycles::margin`];
     /// [`crate::games::nes::cycles::FAR`]: none came near a failing count).
     pub margin: i16,
@@ -115,7 +115,7 @@ pub struct Report {
 
 impl Report {
     /// What the record scored, in the terms every game shares: the score uncapped.
-    pub fn scorecard(&self) -> Scorecard {
+    pub(crate) fn scorecard(&self) -> Scorecard {
         Scorecard {
             score: self.score,
             pieces_placed: self.pieces,
@@ -150,7 +150,7 @@ impl Report {
 
     /// The level as every summary words it: the ROM's, and past the counter's wrap the count
     /// too (`0 (256 counted past 255)`).
-    pub fn level_text(&self) -> String {
+    pub(crate) fn level_text(&self) -> String {
         match self.level_count {
             256.. => format!("{} ({} counted past 255)", self.level, self.level_count),
             _ => self.level.to_string(),
@@ -212,7 +212,7 @@ pub fn replay_observed(record: &Record, mut observe: impl FnMut(&Round, &Events)
 /// the game has not written it into the field yet: it does so on a later frame, once the screen
 /// has caught up, and a record may end before. Such a piece counts as locked; a piece that
 /// does not fit where it stopped tops the game out instead.
-pub fn lock_pending(game: &Round) -> bool {
+pub(crate) fn lock_pending(game: &Round) -> bool {
     game.outcome == Outcome::Playing
         && game.play_state == play_state::LOCK
         && game.fits(game.piece, game.x, game.y)

@@ -13,7 +13,7 @@ use super::start::Start;
 use super::tables::{EMPTY_TILE, ORIENTATIONS, SPAWN_TABLE};
 use crate::search::wire::Wire;
 
-pub use super::score::BcdScore;
+pub(crate) use super::score::BcdScore;
 
 pub use super::tables::button;
 
@@ -21,15 +21,15 @@ mod frame;
 
 /// The ROM's play states (`playState`, $0048).
 pub mod play_state {
-    pub const ACTIVE: u8 = 1;
-    pub const LOCK: u8 = 2;
-    pub const CHECK_ROWS: u8 = 3;
-    pub const CLEAR_ANIMATION: u8 = 4;
-    pub const UPDATE_LINES: u8 = 5;
+    pub(crate) const ACTIVE: u8 = 1;
+    pub(crate) const LOCK: u8 = 2;
+    pub(crate) const CHECK_ROWS: u8 = 3;
+    pub(crate) const CLEAR_ANIMATION: u8 = 4;
+    pub(crate) const UPDATE_LINES: u8 = 5;
     pub const GOAL_CHECK: u8 = 6;
-    pub const GARBAGE: u8 = 7;
-    pub const SPAWN: u8 = 8;
-    pub const GAME_OVER: u8 = 10;
+    pub(crate) const GARBAGE: u8 = 7;
+    pub(crate) const SPAWN: u8 = 8;
+    pub(crate) const GAME_OVER: u8 = 10;
 }
 
 /// The number after which `vramRow` means "the whole playfield is on screen".
@@ -108,33 +108,33 @@ pub struct Round {
     pub x: i8,
     pub y: i8,
     /// `nextPiece`.
-    pub next: u8,
+    pub(crate) next: u8,
     /// `rng_seed` ($0017 high, $0018 low).
-    pub rng: u16,
-    pub spawn_count: u8,
+    pub(crate) rng: u16,
+    pub(crate) spawn_count: u8,
     /// `spawnID`: the last piece the generator chose.
-    pub spawn_id: u8,
-    pub frame_counter: u8,
-    pub fall_timer: u8,
+    pub(crate) spawn_id: u8,
+    pub(crate) frame_counter: u8,
+    pub(crate) fall_timer: u8,
     pub autorepeat_x: u8,
     pub autorepeat_y: u8,
     pub hold_down_points: u8,
     pub play_state: u8,
-    pub vram_row: u8,
-    pub line_index: u8,
-    pub completed_lines: u8,
+    pub(crate) vram_row: u8,
+    pub(crate) line_index: u8,
+    pub(crate) completed_lines: u8,
     /// `rowY`: steps of the line-clear animation.
-    pub row_y: u8,
+    pub(crate) row_y: u8,
     pub level: u8,
     /// Times the level counter went from 255 back to 0 (the community's "rebirth").
-    pub level_wraps: u8,
+    pub(crate) level_wraps: u8,
     /// `allegro`: the music is fast (the last count found a block on row 5).
-    pub allegro: bool,
+    pub(crate) allegro: bool,
     /// `displayNextPiece`: Select toggles the next box, which costs the counting frame 394
     /// cycles while it shows.
     pub next_hidden: bool,
     /// Rows the last lock cleared at index 11 or below ([`cycles::Count::deep_rows`]).
-    pub deep_rows: u8,
+    pub(crate) deep_rows: u8,
     /// The smallest margin of every count so far ([`cycles::margin`]; [`cycles::FAR`] when
     /// none came near a failing count).
     pub margin: i16,
@@ -145,7 +145,7 @@ pub struct Round {
     pub held: u8,
     pub held_before: u8,
     /// Frames played since the first frame of the first piece.
-    pub frame: u64,
+    pub(crate) frame: u64,
     /// Pieces locked.
     pub pieces: u64,
     /// Rows cleared in 1, 2, 3 and 4 at once.
@@ -241,7 +241,7 @@ impl Round {
     }
 
     /// The field as ten-bit rows, row 0 at the top (bit c: column c filled).
-    pub fn rows(&self) -> [u16; 20] {
+    pub(crate) fn rows(&self) -> [u16; 20] {
         let mut rows = [0u16; 20];
         for (r, row) in rows.iter_mut().enumerate() {
             for c in 0..10 {
@@ -254,7 +254,7 @@ impl Round {
     }
 
     /// Whether a cell of the field (row 0..=19) is filled.
-    pub fn filled(&self, row: usize, column: usize) -> bool {
+    pub(crate) fn filled(&self, row: usize, column: usize) -> bool {
         self.cells[row * 10 + column] != EMPTY_TILE
     }
 

@@ -25,12 +25,12 @@ mod points;
 mod resume;
 mod stream;
 
-pub use code::NesCode;
+pub(crate) use code::NesCode;
 use knobs::{count_margin, key};
 use points::place;
 pub use points::{clear_points, lines_to_level};
-pub use resume::{Kept, KeptError};
-pub use stream::RecordStream;
+pub(crate) use resume::Kept;
+pub(crate) use stream::RecordStream;
 
 /// When the search stops.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,13 +46,13 @@ pub struct Stop {
 
 /// Pieces a search runs to at most when no `--pieces` bounds it: far past any stop a game
 /// reaches (the level 29 transition comes within about 600 pieces from level 0).
-pub const MAX_PIECES: usize = 100_000;
+pub(crate) const MAX_PIECES: usize = 100_000;
 
 /// The game as the search plays it.
 pub struct Seam {
-    pub model: InputModel,
-    pub stop: Stop,
-    pub weights: Weights,
+    pub(crate) model: InputModel,
+    pub(crate) stop: Stop,
+    pub(crate) weights: Weights,
     /// Placements the engine did not play as the move generator found them (a bug: such
     /// children become dead states, and `solve` fails when there are any).
     mismatches: AtomicU64,
@@ -120,15 +120,14 @@ pub struct Found {
     /// Frames where each piece's line starts (for the record's text).
     pub piece_starts: Vec<usize>,
     pub score: u64,
-    pub lines: u32,
+    pub(crate) lines: u32,
     pub pieces: u64,
-    pub reached_stop: bool,
     /// Why the record ends where it does.
-    pub ending: Ending,
+    pub(crate) ending: Ending,
     /// Placements the engine did not play as the move generator found them (a bug: `solve`
     /// fails when there are any).
     pub mismatches: u64,
-    pub stats: DepthStats,
+    pub(crate) stats: DepthStats,
 }
 
 /// A hash of everything a child's play-out depends on: the field and counts its lock leaves,
@@ -279,7 +278,12 @@ impl Seam {
     }
 
     /// Where a search of this game begins from `start`, planned for `planned` pieces.
-    pub fn run_from(&self, start: &Start, planned: usize, objective: Objective) -> Run<State> {
+    pub(crate) fn run_from(
+        &self,
+        start: &Start,
+        planned: usize,
+        objective: Objective,
+    ) -> Run<State> {
         Run {
             state: State::root(start),
             score: 0,
@@ -292,7 +296,7 @@ impl Seam {
 
 impl Seam {
     /// Placements the engine did not play as the move generator found them (a bug).
-    pub fn mismatches(&self) -> u64 {
+    pub(crate) fn mismatches(&self) -> u64 {
         self.mismatches.load(Ordering::Relaxed)
     }
 }

@@ -1,5 +1,6 @@
 //! The NES search's tests: its states and codes through their encoding.
 
+use super::resume::KeptError;
 use super::*;
 use crate::games::nes::eval::cost;
 use crate::games::nes::rules::button;

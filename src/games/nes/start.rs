@@ -18,24 +18,24 @@ const STARTS: &str = include_str!("starts.txt");
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Start {
     pub level: u8,
-    pub title_wait: u32,
-    pub rng: u16,
-    pub spawn_count: u8,
-    pub spawn_id: u8,
-    pub piece: u8,
-    pub next: u8,
-    pub frame_counter: u8,
-    pub fall_timer: u8,
-    pub autorepeat_y: u8,
-    pub vram_row: u8,
+    pub(crate) title_wait: u32,
+    pub(crate) rng: u16,
+    pub(crate) spawn_count: u8,
+    pub(crate) spawn_id: u8,
+    pub(crate) piece: u8,
+    pub(crate) next: u8,
+    pub(crate) frame_counter: u8,
+    pub(crate) fall_timer: u8,
+    pub(crate) autorepeat_y: u8,
+    pub(crate) vram_row: u8,
 }
 
 /// A start the table does not hold.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnknownStart {
-    pub level: u8,
+    pub(crate) level: u8,
     /// The title-wait as written: a record's may be too large for any number type.
-    pub title_wait: String,
+    pub(crate) title_wait: String,
 }
 
 impl fmt::Display for UnknownStart {
@@ -81,7 +81,7 @@ fn rows() -> impl Iterator<Item = Start> {
 
 /// The starts of a level that differ from every smaller title-wait's (equal starts play the
 /// same game), in title-wait order.
-pub fn distinct_starts(level: u8) -> Vec<Start> {
+pub(crate) fn distinct_starts(level: u8) -> Vec<Start> {
     let mut out: Vec<Start> = Vec::new();
     for s in rows().filter(|s| s.level == level) {
         let same = |t: &Start| {

@@ -11,7 +11,7 @@ impl Stop {
     /// transition), where the game did not reach it: that it stopped first at the lines or
     /// pieces asked for, or that it ended short of it. `None` where no level was asked for or
     /// the game reached it.
-    pub fn missed_level(&self, report: &Report) -> Option<String> {
+    pub(crate) fn missed_level(&self, report: &Report) -> Option<String> {
         let level = self.level?;
         // The transition is the level-up to 29 the replay marks; past it the count says.
         let reached = match level {

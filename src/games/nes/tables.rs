@@ -27,11 +27,11 @@ pub const ORIENTATIONS: [[(i8, i8); 4]; 19] = [
 ];
 
 /// The orientation B turns each orientation into (counterclockwise).
-pub const ROTATE_B: [u8; 19] = [
+pub(crate) const ROTATE_B: [u8; 19] = [
     3, 0, 1, 2, 7, 4, 5, 6, 9, 8, 10, 12, 11, 16, 13, 14, 15, 18, 17,
 ];
 /// The orientation A turns each orientation into (clockwise).
-pub const ROTATE_A: [u8; 19] = [
+pub(crate) const ROTATE_A: [u8; 19] = [
     1, 2, 3, 0, 5, 6, 7, 4, 9, 8, 10, 12, 11, 14, 15, 16, 13, 18, 17,
 ];
 
@@ -40,12 +40,12 @@ pub const ROTATE_A: [u8; 19] = [
 pub const SPAWN_TABLE: [u8; 7] = [2, 7, 8, 10, 11, 14, 18];
 
 /// Frames per row of gravity for levels 0..=28; level 29 and above drop every frame.
-pub const FRAMES_PER_DROP: [u8; 29] = [
+pub(crate) const FRAMES_PER_DROP: [u8; 29] = [
     48, 43, 38, 33, 28, 23, 18, 13, 8, 6, 5, 5, 5, 4, 4, 4, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
 ];
 
 /// Points for 0..=4 rows as the ROM stores them: two BCD bytes, low first (40, 100, 300, 1200).
-pub const POINTS_BCD: [[u8; 2]; 5] = [
+pub(crate) const POINTS_BCD: [[u8; 2]; 5] = [
     [0x00, 0x00],
     [0x40, 0x00],
     [0x00, 0x01],
@@ -54,7 +54,7 @@ pub const POINTS_BCD: [[u8; 2]; 5] = [
 ];
 
 /// Points for 0..=4 rows at level 0.
-pub const POINTS: [u64; 5] = [0, 40, 100, 300, 1200];
+pub(crate) const POINTS: [u64; 5] = [0, 40, 100, 300, 1200];
 
 /// The ROM's value of an empty playfield cell.
 pub const EMPTY_TILE: u8 = 0xEF;
@@ -94,7 +94,6 @@ mod tests {
     }
 }
 
-/// Controller buttons, one bit each, in the order of the FM2 format ("RLDUTSBA").
 /// Controller buttons, one bit each, in the order of the FM2 format ("RLDUTSBA").
 pub mod button {
     pub const RIGHT: u8 = 0x80;

@@ -17,12 +17,12 @@ pub struct Shape {
     /// Columns spanned.
     pub width: u8,
     /// Rows spanned.
-    pub height: u8,
+    pub(crate) height: u8,
     /// Per column: the row of its lowest cell, from the shape's bottom.
-    pub bottoms: [u8; 4],
+    pub(crate) bottoms: [u8; 4],
     /// Per column: its cells as board bits with the shape's bottom on the floor row (bit
     /// 19); shifted right by `y` they stand `y` rows higher.
-    pub masks: [u32; 4],
+    pub(crate) masks: [u32; 4],
 }
 
 /// Every kind's orientations, built once from the plain engine's drawings.
@@ -100,13 +100,13 @@ pub fn place(board: &mut Board, shape: &Shape, column: usize, y: u32) -> Settled
 /// A board's columns ANDed from the left up to each column and from each column to the right:
 /// the rows a placement completes come from them and the piece's own columns, without reading
 /// back the columns just written (a wide read of narrow writes waits for them to land).
-pub struct Ands {
+pub(crate) struct Ands {
     before: [u32; WIDTH + 1],
     after: [u32; WIDTH + 1],
 }
 
 impl Ands {
-    pub fn of(board: &Board) -> Ands {
+    pub(crate) fn of(board: &Board) -> Ands {
         let mut ands = Ands {
             before: [ROW_MASK; WIDTH + 1],
             after: [ROW_MASK; WIDTH + 1],
@@ -121,7 +121,13 @@ impl Ands {
 
 /// [`place`] on a copy of the board `ands` was made of.
 #[inline]
-pub fn place_over(board: &mut Board, ands: &Ands, shape: &Shape, column: usize, y: u32) -> Settled {
+pub(crate) fn place_over(
+    board: &mut Board,
+    ands: &Ands,
+    shape: &Shape,
+    column: usize,
+    y: u32,
+) -> Settled {
     let end = column + shape.width as usize;
     let mut full = ands.before[column] & ands.after[end];
     for dx in 0..shape.width as usize {
@@ -137,7 +143,7 @@ pub fn place_over(board: &mut Board, ands: &Ands, shape: &Shape, column: usize, 
 
 /// Removes full rows, and after a removal lets the bodies fall, until no row is full.
 #[inline(never)]
-pub fn settle(board: &mut Board) -> Settled {
+pub(crate) fn settle(board: &mut Board) -> Settled {
     let mut settled = Settled::default();
     loop {
         let full = board.full_rows();
@@ -269,7 +275,7 @@ fn fall_distance(rows: &Rows, body: &Rows) -> usize {
 }
 
 /// The plain engine's field as the fast engine's board.
-pub fn board_of(field: &rules::Field) -> Board {
+pub(crate) fn board_of(field: &rules::Field) -> Board {
     let mut rows = [0u16; HEIGHT];
     for (r, row) in rows.iter_mut().enumerate() {
         for c in 0..WIDTH {

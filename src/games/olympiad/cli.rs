@@ -4,10 +4,10 @@
 
 use crate::cli::interrupt::RecordOut;
 use crate::cli::plain::{self, Invalid, PlainCheck};
-use crate::cli::registry::{Check, GameCli, Solve};
-use crate::cli::sequence::{GenArgs, GenOptions};
-use crate::cli::solve::{end_lines, LinesOut, Planned, Shared, Solver, Verdict, Writer};
+use crate::cli::registry::{CheckRun, GameCli, SolveRun};
+use crate::cli::solve::{end_lines, LinesOut, Plan, SolveSettings, Solver, Verdict, Writer};
 use crate::cli::{read_weights, CliError, EvalOptions, HtmlPage, WeightsFile};
+use crate::cli::{GenArgs, GenOptions};
 use crate::games::olympiad::film;
 use crate::games::olympiad::record::{Placement, Record, HEADER};
 use crate::games::olympiad::replay::{parse_for, replay, Replay, Report};
@@ -20,24 +20,24 @@ use crate::search::{Line, Objective, Run};
 /// the same board of the kit.
 const BYTES_PER_STATE: u64 = 1_000;
 
-/// What the olympiad's solve reads: the sequence (to `--pieces`), the ranking, and the
-/// pieces kept from `--from-record` with the board they leave.
-pub type Plan = plain::Plan<Params, Placement, Board>;
+/// The olympiad's problem instance, what its solve reads: the sequence (to `--pieces`), the
+/// ranking, and the pieces kept from `--from-record` with the board they leave.
+pub(crate) type Instance = plain::Instance<Params, Placement, Board>;
 
 impl Solver for Olympiad {
-    type Plan = Plan;
+    type Instance = Instance;
     type Search<'p> = search::Seam<'p>;
     type Writer<'p> = SolveWriter<'p>;
 
-    fn plan(&self, run: &Shared, _: &WeightsFile) -> Result<Planned<Plan>, CliError> {
-        plain::plan(run, BYTES_PER_STATE, |sequence| {
-            let (kept, start) = kept_pieces(run, &sequence)?;
-            let weights = match &run.eval.weights.path {
+    fn plan(&self, settings: &SolveSettings, _: &WeightsFile) -> Result<Plan<Instance>, CliError> {
+        plain::plan(settings, BYTES_PER_STATE, |sequence| {
+            let (kept, start) = kept_pieces(settings, &sequence)?;
+            let weights = match &settings.eval.weights.path {
                 Some(path) => read_weights(Some(path))?,
                 None => default_weights(),
             };
-            let objective = run.args.search.objective_or(Objective::Survive);
-            Ok(Plan {
+            let objective = settings.args.search.objective_or(Objective::Survive);
+            Ok(Instance {
                 sequence,
                 params: Params { weights, objective },
                 kept,
@@ -46,14 +46,19 @@ impl Solver for Olympiad {
         })
     }
 
-    fn search<'p>(&'p self, plan: &'p Plan) -> (search::Seam<'p>, Run<Board>) {
-        search::Seam::new(&plan.sequence, &plan.params, plan.kept.len(), plan.start)
+    fn search<'p>(&'p self, instance: &'p Instance) -> (search::Seam<'p>, Run<Board>) {
+        search::Seam::new(
+            &instance.sequence,
+            &instance.params,
+            instance.kept.len(),
+            instance.start,
+        )
     }
 
-    fn writer<'p>(&'p self, plan: &'p Plan) -> SolveWriter<'p> {
+    fn writer<'p>(&'p self, instance: &'p Instance) -> SolveWriter<'p> {
         SolveWriter {
-            plan,
-            replay: Replay::new(&plan.sequence),
+            instance,
+            replay: Replay::new(&instance.sequence),
             lines: LinesOut::default(),
         }
     }
@@ -61,18 +66,21 @@ impl Solver for Olympiad {
 
 /// The placements `--from-record` keeps, replayed on the plain engine, and the board they
 /// leave.
-fn kept_pieces(run: &Shared, sequence: &[Kind]) -> Result<(Vec<Placement>, Board), CliError> {
+fn kept_pieces(
+    settings: &SolveSettings,
+    sequence: &[Kind],
+) -> Result<(Vec<Placement>, Board), CliError> {
     let mut replay = Replay::new(sequence);
     let parse = |text: &str| Record::parse(text).map(|r| (r.placements, r.source_lines));
-    let kept = plain::kept_pieces(run, parse, &mut replay)?;
+    let kept = plain::kept_pieces(settings, parse, &mut replay)?;
     let board = crate::games::olympiad::bitboard::board_of(replay.field());
     Ok((kept, board))
 }
 
 /// The olympiad's record as the search decides it: each placement played on the plain engine,
 /// then written as its line.
-pub struct SolveWriter<'p> {
-    plan: &'p Plan,
+pub(crate) struct SolveWriter<'p> {
+    instance: &'p Instance,
     replay: Replay<'p>,
     lines: LinesOut,
 }
@@ -82,7 +90,7 @@ impl Writer for SolveWriter<'_> {
 
     fn start(&mut self, out: &RecordOut) -> Result<(), CliError> {
         self.lines.header(out, HEADER)?;
-        let kept = &self.plan.kept;
+        let kept = &self.instance.kept;
         self.placements(kept, out)
     }
 
@@ -114,10 +122,10 @@ impl SolveWriter<'_> {
 }
 
 /// The olympiad's game in the binaries' registry.
-pub struct Olympiad;
+pub(crate) struct Olympiad;
 
 /// The olympiad's entry in the registry.
-pub const GAME: Olympiad = Olympiad;
+pub(crate) const GAME: Olympiad = Olympiad;
 
 /// `gen`'s seed where `--seed` names none.
 const GEN_SEED: u64 = 12358;
@@ -140,7 +148,7 @@ impl GameCli for Olympiad {
     fn default_width(&self) -> usize {
         DEFAULT_WIDTH
     }
-    fn solve(&self, run: &Solve, weights: &WeightsFile) -> Result<(), CliError> {
+    fn solve(&self, run: &SolveRun, weights: &WeightsFile) -> Result<(), CliError> {
         // Its score is its pieces placed, the same for every state of a depth: no score
         // weight, and no policy.
         let eval = EvalOptions {
@@ -149,7 +157,7 @@ impl GameCli for Olympiad {
         };
         run.run(self, weights, &eval)
     }
-    fn check(&self, run: &Check, html: &HtmlPage) -> Result<(), CliError> {
+    fn check(&self, run: &CheckRun, html: &HtmlPage) -> Result<(), CliError> {
         plain::check_game::<Self>(run, html.path.as_deref(), self.id())
     }
     fn record_hint(&self, first_line: &str) -> Option<&'static str> {

@@ -13,7 +13,7 @@ use std::fmt;
 /// The first line of every record.
 pub const HEADER: &str = "game olympiad";
 /// What the piece that ends the game does, as the messages and the report say it.
-pub const GAME_OVER: &str = "came to rest above the field";
+pub(crate) const GAME_OVER: &str = "came to rest above the field";
 
 /// One piece's placement: an orientation of its kind and its leftmost column.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 pub use crate::kit::piece_lines::End;
 
 /// How the olympiad's replays end, in its words.
-pub const END_WORDS: EndWords = EndWords {
+pub(crate) const END_WORDS: EndWords = EndWords {
     sequence_ended: "every piece of the sequence placed",
     game_over: GAME_OVER,
 };
@@ -80,12 +80,12 @@ impl<'a> Replay<'a> {
     }
 
     /// Rows removed so far.
-    pub fn lines(&self) -> u64 {
+    pub(crate) fn lines(&self) -> u64 {
         self.lines
     }
 
     /// Pieces placed so far (a piece that ended the game does not count).
-    pub fn pieces_placed(&self) -> usize {
+    pub(crate) fn pieces_placed(&self) -> usize {
         self.turns.placed()
     }
 
@@ -132,7 +132,7 @@ pub fn check_text(sequence: &[Kind], text: &str) -> Result<Report, RecordError> 
 }
 
 /// Parses a record of `sequence`: its error names the piece's kind, as the replay's do.
-pub fn parse_for(sequence: &[Kind], text: &str) -> Result<Record, RecordError> {
+pub(crate) fn parse_for(sequence: &[Kind], text: &str) -> Result<Record, RecordError> {
     Record::parse(text).map_err(|e| e.naming_kind(sequence))
 }
 
@@ -172,11 +172,11 @@ impl ReplayReport for Report {
 
 /// The olympiad's own fields of its `--json` report.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
-pub struct Own {
+pub(crate) struct Own {
     /// Rounds of removal after a placement's first: rows completed by falling cells.
-    pub chains: u64,
+    pub(crate) chains: u64,
     /// Placements that made a chain.
-    pub chain_placements: u64,
+    pub(crate) chain_placements: u64,
 }
 
 #[cfg(test)]

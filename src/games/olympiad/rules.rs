@@ -15,7 +15,7 @@ pub const HEIGHT: usize = 20;
 /// Each kind's orientations, drawn top row first (`#` a cell). Orientation 0 is the first
 /// drawing; each next one is the last turned a quarter clockwise. Only distinct shapes are
 /// listed: O has one, I, S and Z two, J, L and T four.
-pub fn pictures(kind: Kind) -> &'static [&'static [&'static str]] {
+pub(crate) fn pictures(kind: Kind) -> &'static [&'static [&'static str]] {
     match kind {
         Kind::I => &[&["####"], &["#", "#", "#", "#"]],
         Kind::O => &[&["##", "##"]],
@@ -204,7 +204,7 @@ impl Field {
     /// The connected bodies of filled cells (cells sharing a side), each as its cells, in the
     /// order of their lowest cell (lowest row first, then leftmost column): the order in which
     /// a scan of the rows from the bottom, each from the left, first meets them.
-    pub fn bodies(&self) -> Vec<Vec<(usize, usize)>> {
+    pub(crate) fn bodies(&self) -> Vec<Vec<(usize, usize)>> {
         let mut seen = [[false; WIDTH]; HEIGHT];
         let mut bodies = Vec::new();
         for row in 0..HEIGHT {

@@ -11,10 +11,10 @@ use crate::kit::eval::Weights;
 use crate::kit::pending::Pending;
 use crate::kit::policy::Policy;
 use crate::kit::seam::{rest_of_game, Depth};
-use crate::search::{self, DepthStats, Game, Objective, Options, Run, Sink};
+use crate::search::{self, Game, Objective, Options, Run, Sink};
 
 /// The olympiad's default beam width: the olympiad's own.
-pub const DEFAULT_WIDTH: usize = 50;
+pub(crate) const DEFAULT_WIDTH: usize = 50;
 
 /// The evaluation weights for survival (`weights/olympiad-survive.json`).
 pub fn default_weights() -> Weights {
@@ -35,7 +35,6 @@ pub struct Found {
     pub placements: Vec<Placement>,
     /// Pieces placed by the whole line.
     pub pieces: usize,
-    pub stats: DepthStats,
 }
 
 /// Searches `sequence` as `options` say (in this process or over several: the placements are
@@ -49,7 +48,6 @@ pub fn beam_search(sequence: &[Kind], params: &Params, options: Options<'_, Plac
     Found {
         pieces: line.score as usize,
         placements,
-        stats: line.stats,
     }
 }
 
@@ -59,7 +57,7 @@ fn pack(orientation: usize, column: usize) -> u16 {
 }
 
 /// The placement a code names.
-pub fn unpack(code: u16) -> Placement {
+pub(crate) fn unpack(code: u16) -> Placement {
     Placement {
         orientation: (code >> 4) as u8,
         column: (code & 15) as u8,
@@ -67,7 +65,7 @@ pub fn unpack(code: u16) -> Placement {
 }
 
 /// The olympiad's game over one sequence, on the search's seam.
-pub struct Seam<'a> {
+pub(crate) struct Seam<'a> {
     sequence: &'a [Kind],
     params: &'a Params,
 }
@@ -75,7 +73,7 @@ pub struct Seam<'a> {
 impl<'a> Seam<'a> {
     /// The game over `sequence` as `params` rank it, and where its search begins: from
     /// `board` after the first `kept` pieces (each placed: the score is the pieces placed).
-    pub fn new(
+    pub(crate) fn new(
         sequence: &'a [Kind],
         params: &'a Params,
         kept: usize,

@@ -21,7 +21,7 @@ use tetris_search::{Comm, Game, Options, Wire};
 
 /// What a run is, for [`Saving::plan`]: its game, its options, the files it reads and the
 /// processes of `--distributed` (None: this process alone).
-pub type RunIs<'a> = (
+pub(crate) type RunIs<'a> = (
     &'a str,
     &'a Given,
     &'a [(&'static str, PathBuf)],
@@ -30,7 +30,7 @@ pub type RunIs<'a> = (
 
 /// Where a run's checkpoints go, what run they are of, the checkpoint it resumes, and the
 /// placements decided so far (which a checkpoint holds).
-pub struct Saving<C> {
+pub(crate) struct Saving<C> {
     /// `--checkpoint`, else, in one process, beside the record where it goes to a file (None:
     /// nowhere, and an interrupt ends the run at once, as without checkpoints).
     path: Option<PathBuf>,
@@ -52,7 +52,7 @@ impl<C: Wire + Copy> Saving<C> {
     /// of `comm`, where it is distributed), whose search is of `G` over `depths` depths: where
     /// they go, and the checkpoint `--resume` names, read and checked against the run (each
     /// process's own file). Every process of `comm` calls it, and fails where one does.
-    pub fn plan<G: Game<Code = C>>(
+    pub(crate) fn plan<G: Game<Code = C>>(
         (game, options, inputs, comm): RunIs,
         args: &SolveArgs,
         _search: &G,
@@ -125,25 +125,25 @@ impl<C: Wire + Copy> Saving<C> {
     }
 
     /// Whether an interrupt writes a checkpoint.
-    pub fn writes(&self) -> bool {
+    pub(crate) fn writes(&self) -> bool {
         self.path.is_some()
     }
 
     /// The placements the resumed checkpoint had decided, which the record starts with.
-    pub fn decided_before(&self) -> Option<Vec<C>> {
+    pub(crate) fn decided_before(&self) -> Option<Vec<C>> {
         let decided = lock(&self.decided);
         (!decided.is_empty()).then(|| decided.clone())
     }
 
     /// Keeps the placements the search decided, where a checkpoint may need them.
-    pub fn log(&self, codes: &[C]) {
+    pub(crate) fn log(&self, codes: &[C]) {
         if self.writes() {
             lock(&self.decided).extend_from_slice(codes);
         }
     }
 
     /// The search's checkpoints, written by `writer`, and the snapshot it resumes.
-    pub fn options<'a>(
+    pub(crate) fn options<'a>(
         &'a self,
         options: Options<'a, C>,
         writer: &'a mut Writer<'_, C>,
@@ -160,7 +160,7 @@ impl<C: Wire + Copy> Saving<C> {
 
     /// What writes the checkpoints of a run whose record goes to `record` (None: a
     /// distributed run's other processes, which write none).
-    pub fn writer<'a>(
+    pub(crate) fn writer<'a>(
         &'a self,
         record: Option<&'a RecordOut>,
         command_line: &'a [OsString],
@@ -187,7 +187,7 @@ fn lock<T>(decided: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 /// The search's [`Checkpoints`]: one every `--checkpoint-every` and, after an interrupt, one
 /// more, which ends the run.
-pub struct Writer<'a, C> {
+pub(crate) struct Writer<'a, C> {
     saving: &'a Saving<C>,
     record: Option<&'a RecordOut>,
     command_line: &'a [OsString],
@@ -364,7 +364,7 @@ fn remove_shares(path: &Path, process: usize, keep: usize) {
 
 /// Where an interrupt writes its checkpoint without `--checkpoint`: beside the record, where
 /// standard output is a regular file.
-pub fn beside_the_record() -> Option<PathBuf> {
+pub(crate) fn beside_the_record() -> Option<PathBuf> {
     let path = std::fs::read_link("/proc/self/fd/1").ok()?;
     if !path.is_file() {
         return None;

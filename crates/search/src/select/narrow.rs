@@ -25,7 +25,7 @@ impl<C: Code> Narrow<C> {
     /// carrying the same children in the same order: the threshold from the same sample, a
     /// board's child the one order's best of its candidates under it, and the best `width`
     /// boards by bucket, each bucket's in the order first seen.
-    pub fn select(
+    pub(crate) fn select(
         &mut self,
         chunks: &[Chunk<C>],
         width: usize,

@@ -8,14 +8,14 @@ use crate::code::Code;
 impl<C: Code> Trail<C> {
     /// Whether `index` (numbered across the processes) is an entry of the last level held
     /// here: where a live state's step is.
-    pub fn holds_last(&self, index: u32) -> bool {
+    pub(crate) fn holds_last(&self, index: u32) -> bool {
         match (self.starts.as_slice(), self.parts.last()) {
             ([.., a, b], Some(part)) => index.wrapping_sub(part.first) < (b - a) as u32,
             _ => false,
         }
     }
 
-    pub fn save(&self, out: &mut Out<'_>) {
+    pub(crate) fn save(&self, out: &mut Out<'_>) {
         out.len(self.base);
         out.len(self.last_gc);
         out.best(self.pinned);
@@ -34,7 +34,7 @@ impl<C: Code> Trail<C> {
 
     /// The trail [`Trail::save`] wrote, whose levels (the decided ones counted) are the first
     /// `depths` depths'.
-    pub fn restore(r: &mut In, depths: usize) -> Result<Trail<C>, SnapshotError> {
+    pub(crate) fn restore(r: &mut In, depths: usize) -> Result<Trail<C>, SnapshotError> {
         let base = r.usize()?;
         let last_gc = r.usize()?;
         let pinned = r.best()?;
@@ -99,7 +99,7 @@ impl<C: Code> Trail<C> {
 
 /// The best state a trail pins, as a snapshot holds it.
 impl Out<'_> {
-    pub fn best(&mut self, best: Option<Best>) {
+    pub(crate) fn best(&mut self, best: Option<Best>) {
         self.put(best.is_some());
         let b = best.unwrap_or(Best {
             depth: 0,
@@ -113,7 +113,7 @@ impl Out<'_> {
 }
 
 impl In<'_> {
-    pub fn best(&mut self) -> Result<Option<Best>, SnapshotError> {
+    pub(crate) fn best(&mut self) -> Result<Option<Best>, SnapshotError> {
         let some: bool = self.get()?;
         let b = Best {
             depth: self.usize()?,

@@ -3,7 +3,7 @@
 
 use super::options::{other_games_record, RulesOptions};
 use super::GAME;
-use crate::cli::registry::{Check, CheckArgs, Entry};
+use crate::cli::registry::{CheckArgs, CheckRun, Entry};
 use crate::cli::report::{misfit_hint, print_check, write_check, Checked};
 use crate::cli::{read_sequence, read_text, verdict, write_file};
 use crate::cli::{refuse_overwriting, refuse_stdin_twice, refuse_stdout};
@@ -21,7 +21,7 @@ use std::path::Path;
 
 /// The options the contest's game adds to `check`.
 #[derive(clap::Args, Debug)]
-pub struct CheckOptions {
+pub(crate) struct CheckOptions {
     #[command(flatten)]
     rules: RulesOptions,
     #[command(flatten)]
@@ -45,7 +45,8 @@ struct OwnCheckArgs {
 }
 
 /// `--judge` as `check` reads it (the shared text speaks of a search).
-pub const JUDGE_HELP: &str = "Check by the contest web replay's rules: a piece locks wherever its \
+pub(crate) const JUDGE_HELP: &str =
+    "Check by the contest web replay's rules: a piece locks wherever its \
     moves leave it, even in mid-air, and whatever follows the end of the game is ignored. \
     The contest's game only.";
 
@@ -65,7 +66,7 @@ impl std::ops::Deref for Args<'_> {
 }
 
 /// The contest's check of `run`, with its own options.
-pub fn check(run: &Check, own: &CheckOptions) -> Result<(), CliError> {
+pub(crate) fn check(run: &CheckRun, own: &CheckOptions) -> Result<(), CliError> {
     run_check(&Args {
         common: run.args,
         games: run.games,

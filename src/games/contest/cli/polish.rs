@@ -71,7 +71,7 @@ struct Args {
     /// When stderr is not a terminal (a log file, nohup, CI), where the progress bar does not
     /// draw: print a line of progress this often instead (seconds, or 90s, 15m, 1.5h; 0 = at
     /// every piece).
-    #[arg(long, value_name = "TIME", value_parser = crate::cli::values::parse_interval, default_value = "60s")]
+    #[arg(long, value_name = "TIME", value_parser = crate::cli::parse_interval, default_value = "60s")]
     progress_every: f64,
     /// `solve`'s --pieces, which `polish` refuses saying what takes its place (--to).
     #[arg(long, value_name = "N", hide = true)]

@@ -6,58 +6,62 @@ use super::options::{ranking, read_record, RulesOptions};
 use super::Contest;
 use crate::cli::interrupt::RecordOut;
 use crate::cli::report::joined;
-use crate::cli::solve::{Planned, Shared, Solver, Verdict, Writer};
+use crate::cli::solve::{Plan, SolveSettings, Solver, Verdict, Writer};
 use crate::cli::{stdout_failed, CliError, EvalOptions};
 use crate::games::contest::movegen::Placement;
 use crate::games::contest::record::Record;
 use crate::games::contest::rules::Kind;
 use crate::games::contest::search::{input_bytes, Params, Seam, UnderWay, BYTES_PER_STATE};
-use crate::games::contest::solve::{start_from, RecordWriter, SolveError};
+use crate::games::contest::solve::{start_from, RecordStream, SolveError};
 use crate::search::{Line, Objective, Run};
 
 /// The contest's default beam width.
-pub const DEFAULT_WIDTH: usize = 20_000;
+pub(crate) const DEFAULT_WIDTH: usize = 20_000;
 
 /// The options the contest's game adds to `solve`.
 #[derive(clap::Args, Debug)]
-pub struct SolveOptions {
+pub(crate) struct SolveOptions {
     #[command(flatten)]
-    pub rules: RulesOptions,
+    pub(crate) rules: RulesOptions,
     #[command(flatten)]
-    pub eval: EvalOptions,
+    pub(crate) eval: EvalOptions,
 }
 
-/// What the contest's solve reads: the sequence (to `--pieces`), the search's parameters and
-/// the record's kept part.
-pub struct Plan {
+/// The contest's problem instance, what its solve reads: the sequence (to `--pieces`), the search's
+/// parameters and the record's kept part.
+pub(crate) struct Instance {
     sequence: Vec<Kind>,
     params: Params,
     kept: Record,
 }
 
 impl Solver for Contest {
-    type Plan = Plan;
+    type Instance = Instance;
     type Search<'p> = Seam<'p>;
     type Writer<'p> = SolveWriter<'p>;
 
-    fn plan(&self, run: &Shared, options: &SolveOptions) -> Result<Planned<Plan>, CliError> {
+    fn plan(
+        &self,
+        settings: &SolveSettings,
+        options: &SolveOptions,
+    ) -> Result<Plan<Instance>, CliError> {
         let rules = options.rules.rules()?;
-        let input = run.sequence_file()?.to_path_buf();
-        let sequence = run.sequence()?;
-        let objective = run.args.search.objective_or(Objective::Score);
-        let ranking = ranking(run.eval, objective)?;
-        let (start, kept) = match run.from {
+        let input = settings.sequence_file()?.to_path_buf();
+        let sequence = settings.sequence()?;
+        let objective = settings.args.search.objective_or(Objective::Score);
+        let ranking = ranking(settings.eval, objective)?;
+        let (start, kept) = match settings.from {
             Some((path, pieces)) => {
-                let record = read_record(run.games, path)?;
+                let record = read_record(settings.games, path)?;
                 // A record too short for the pieces to keep does not replay that far either.
                 start_from(&sequence, &record, pieces, rules)
-                    .map_err(|e| run.from_record_invalid(e))?
+                    .map_err(|e| settings.from_record_invalid(e))?
             }
             None => (UnderWay::default(), Record::default()),
         };
         let mut inputs = vec![("sequence file", input)];
-        let [weights, policy] = run.eval.inputs();
-        let record = run.from.map(|(p, _)| p);
+        let [weights, policy] = settings.eval.inputs();
+        let record = settings.from.map(|(p, _)| p);
         for (what, path) in [weights, policy, ("record file", record)] {
             inputs.extend(path.map(|p| (what, p.to_path_buf())));
         }
@@ -69,9 +73,9 @@ impl Solver for Contest {
             objective,
         };
         let plan_len = sequence.len();
-        Ok(Planned {
+        Ok(Plan {
             input_bytes: input_bytes(plan_len, &params),
-            plan: Plan {
+            instance: Instance {
                 sequence,
                 params,
                 kept,
@@ -85,29 +89,41 @@ impl Solver for Contest {
         })
     }
 
-    fn search<'p>(&'p self, plan: &'p Plan) -> (Seam<'p>, Run<super::super::bitboard::Board>) {
-        Seam::new(&plan.sequence, &plan.params)
+    fn search<'p>(
+        &'p self,
+        instance: &'p Instance,
+    ) -> (Seam<'p>, Run<super::super::bitboard::Board>) {
+        Seam::new(&instance.sequence, &instance.params)
     }
 
-    fn writer<'p>(&'p self, plan: &'p Plan) -> SolveWriter<'p> {
-        SolveWriter { plan, out: None }
+    fn writer<'p>(&'p self, instance: &'p Instance) -> SolveWriter<'p> {
+        SolveWriter {
+            instance,
+            out: None,
+        }
     }
 }
 
 /// The contest's record (one line of tokens) as the search decides it.
-pub struct SolveWriter<'p> {
-    plan: &'p Plan,
-    out: Option<RecordWriter<'p, RecordOut>>,
+pub(crate) struct SolveWriter<'p> {
+    instance: &'p Instance,
+    out: Option<RecordStream<'p, RecordOut>>,
 }
 
 impl Writer for SolveWriter<'_> {
     type Code = u16;
 
     fn start(&mut self, out: &RecordOut) -> Result<(), CliError> {
-        let plan = self.plan;
-        let p = &plan.params;
-        let writer = RecordWriter::new(&plan.sequence, p.rules, &p.start, &plan.kept, out.clone())
-            .map_err(record_failed)?;
+        let instance = self.instance;
+        let p = &instance.params;
+        let writer = RecordStream::new(
+            &instance.sequence,
+            p.rules,
+            &p.start,
+            &instance.kept,
+            out.clone(),
+        )
+        .map_err(record_failed)?;
         self.out = Some(writer);
         Ok(())
     }
@@ -123,9 +139,9 @@ impl Writer for SolveWriter<'_> {
         self.pieces(&line.placements, out)?;
         let writer = self.out.take().ok_or_else(not_started)?;
         let (report, stats) = writer.finish(line.score).map_err(record_failed)?;
-        let p = &self.plan.params;
+        let p = &self.instance.params;
         let rules = p.rules;
-        let scorecard = report.scorecard(self.plan.sequence.len(), rules);
+        let scorecard = report.scorecard(self.instance.sequence.len(), rules);
         let [c1, c2, c3, c4] = report.clears;
         let summary = format!(
             "pieces locked: {}, lines: {} (clears of 1: {c1}, 2: {c2}, 3: {c3}, 4: {c4})\n\
@@ -157,7 +173,7 @@ impl Writer for SolveWriter<'_> {
 }
 
 impl<'p> SolveWriter<'p> {
-    fn started(&mut self) -> Result<&mut RecordWriter<'p, RecordOut>, CliError> {
+    fn started(&mut self) -> Result<&mut RecordStream<'p, RecordOut>, CliError> {
         self.out.as_mut().ok_or_else(not_started)
     }
 }

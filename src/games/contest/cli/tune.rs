@@ -195,6 +195,29 @@ fn settings(args: &Args) -> Result<Settings, CliError> {
     if !args.force {
         plan.check_memory(available).map_err(usage)?;
     }
+    check_files(args)?;
+    let (inputs, holdout) = read_inputs(args, seeds)?;
+    Ok(Settings {
+        plan,
+        inputs,
+        holdout,
+        rules,
+        weights: match &args.weights {
+            Some(path) => read_weights(Some(path))?,
+            None => defaults.weights,
+        },
+        policy: match &args.policy {
+            Some(path) => read_policy(Some(path))?,
+            None => defaults.policy,
+        },
+        objective,
+    })
+}
+
+/// Refuses the files no run can use: standard input read twice, an input named twice, and a
+/// trial log or best weights that would land on an input, on standard output or on each
+/// other.
+fn check_files(args: &Args) -> Result<(), CliError> {
     let holdout = Path::new(&args.holdout);
     let mut inputs: Vec<(&str, Option<&Path>)> = (args.inputs.iter())
         .map(|p| ("sequence file (--inputs)", Some(p.as_path())))
@@ -220,23 +243,7 @@ fn settings(args: &Args) -> Result<Settings, CliError> {
             args.best_weights.display()
         )));
     }
-
-    let (inputs, holdout) = read_inputs(args, seeds)?;
-    Ok(Settings {
-        plan,
-        inputs,
-        holdout,
-        rules,
-        weights: match &args.weights {
-            Some(path) => read_weights(Some(path))?,
-            None => defaults.weights,
-        },
-        policy: match &args.policy {
-            Some(path) => read_policy(Some(path))?,
-            None => defaults.policy,
-        },
-        objective,
-    })
+    Ok(())
 }
 
 /// The sequences to tune on (`seeds`, generated, then `--inputs`) and the holdout, each cut

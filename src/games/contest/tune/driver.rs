@@ -21,7 +21,7 @@ use thiserror::Error;
 
 /// Settings no tuning run can use, named by the `tune` option that gave them.
 #[derive(Debug, Error, PartialEq)]
-pub enum TuneError {
+pub(crate) enum TuneError {
     #[error(transparent)]
     Limit(#[from] LimitError),
     #[error("{option} must be at least 1")]
@@ -75,35 +75,35 @@ fn contest_seed_message(seed: u64, overlap: ContestOverlap) -> String {
 /// The trials a run asks for: every beam width with every score weight (the grid), then the
 /// optimizer's generations at the best grid point.
 #[derive(Clone, Debug)]
-pub struct Plan {
-    pub beam_widths: Vec<usize>,
-    pub score_weights: Vec<f64>,
-    pub optimizer: Optimizer,
+pub(crate) struct Plan {
+    pub(crate) beam_widths: Vec<usize>,
+    pub(crate) score_weights: Vec<f64>,
+    pub(crate) optimizer: Optimizer,
     /// Trials run side by side (each beam is parallel too).
-    pub parallel_trials: usize,
+    pub(crate) parallel_trials: usize,
 }
 
 /// The cross-entropy search over the evaluation weights that follows the grid.
 #[derive(Clone, Debug)]
-pub struct Optimizer {
+pub(crate) struct Optimizer {
     /// 0: no search after the grid.
-    pub generations: usize,
+    pub(crate) generations: usize,
     /// Weight sets per generation.
-    pub population: usize,
+    pub(crate) population: usize,
     /// Weight sets kept to refit the distribution.
-    pub elite: usize,
+    pub(crate) elite: usize,
     /// Initial spread, relative to each weight's magnitude.
-    pub spread: f64,
+    pub(crate) spread: f64,
     /// Indices of the weights searched (see [`super::free_weights`]).
-    pub free: Vec<usize>,
-    pub seed: u64,
+    pub(crate) free: Vec<usize>,
+    pub(crate) seed: u64,
 }
 
 impl Plan {
     /// Refuses what no run can use: no grid, widths outside the shared limits, numbers that are
     /// not finite (logged as `null`, their trials would never resume), an elite of 0 or above
     /// the population.
-    pub fn check(&self) -> Result<(), TuneError> {
+    pub(crate) fn check(&self) -> Result<(), TuneError> {
         if self.beam_widths.is_empty() || self.score_weights.is_empty() {
             return Err(TuneError::EmptyGrid);
         }
@@ -122,14 +122,14 @@ impl Plan {
     }
 
     /// The trials a run asks for: the grid, then every generation's population.
-    pub fn total_trials(&self) -> usize {
+    pub(crate) fn total_trials(&self) -> usize {
         self.beam_widths.len() * self.score_weights.len()
             + self.optimizer.generations * self.optimizer.population
     }
 
     /// The most beam states held at once: the widest trials that run side by side (the
     /// optimizer's trials all take one width of the grid).
-    pub fn states_at_once(&self) -> usize {
+    pub(crate) fn states_at_once(&self) -> usize {
         let mut points: Vec<usize> = self
             .beam_widths
             .iter()
@@ -150,7 +150,7 @@ impl Plan {
     }
 
     /// Refuses beams that together do not fit in `available` bytes (None: unknown).
-    pub fn check_memory(&self, available: Option<u64>) -> Result<(), TuneError> {
+    pub(crate) fn check_memory(&self, available: Option<u64>) -> Result<(), TuneError> {
         let states = self.states_at_once();
         let widest = self.beam_widths.iter().copied().max().unwrap_or(0);
         limits::check_memory(states, BYTES_PER_STATE, available).map_err(|source| {
@@ -192,22 +192,22 @@ impl Optimizer {
 }
 
 /// Everything a tuning run needs.
-pub struct Settings {
-    pub plan: Plan,
-    pub inputs: Vec<TuneInput>,
+pub(crate) struct Settings {
+    pub(crate) plan: Plan,
+    pub(crate) inputs: Vec<TuneInput>,
     /// Reported beside the tuning scores, never tuned on.
-    pub holdout: Option<TuneInput>,
-    pub rules: Rules,
+    pub(crate) holdout: Option<TuneInput>,
+    pub(crate) rules: Rules,
     /// The evaluation weights of the grid, where the optimizer starts.
-    pub weights: Weights,
-    pub policy: Policy,
+    pub(crate) weights: Weights,
+    pub(crate) policy: Policy,
     /// What a trial's fitness is, and what the beam answers when every line tops out.
-    pub objective: Objective,
+    pub(crate) objective: Objective,
 }
 
 impl Settings {
     /// [`Plan::check`], and inputs to tune on, and finite starting weights.
-    pub fn check(&self) -> Result<(), TuneError> {
+    pub(crate) fn check(&self) -> Result<(), TuneError> {
         self.plan.check()?;
         if self.inputs.is_empty() {
             return Err(TuneError::NoInputs);
@@ -220,11 +220,13 @@ impl Settings {
 }
 
 /// What a trial scores: the beam in a real run, something fast in a test.
-pub type TrialFn<'f> = dyn Fn(&TrialParams) -> TrialScores + Sync + 'f;
+pub(crate) type TrialFn<'f> = dyn Fn(&TrialParams) -> TrialScores + Sync + 'f;
 
-/// What a run reports as it goes.
+/// What a run reports as it goes. The binary's progress bar keeps its own count, so only the
+/// tests read the run's.
 #[derive(Debug)]
-pub enum Progress<'a> {
+#[cfg_attr(not(test), expect(dead_code))]
+pub(crate) enum Progress<'a> {
     /// Trials of the run that the log already held, counted as done without running.
     Reused {
         trials: usize,
@@ -240,14 +242,11 @@ pub enum Progress<'a> {
     },
     /// A finished trial could not be appended to the log: it is still ranked, but a resumed
     /// run would run it again.
-    NotLogged {
-        result: &'a TrialResult,
-        error: &'a io::Error,
-    },
+    NotLogged { error: &'a io::Error },
 }
 
 /// A tuning run: the trials done so far (taken from a log or run), keyed by their parameters.
-pub struct Tuner<'s> {
+pub(crate) struct Tuner<'s> {
     settings: &'s Settings,
     fingerprint: String,
     done: HashMap<String, TrialResult>,
@@ -256,7 +255,7 @@ pub struct Tuner<'s> {
 
 impl<'s> Tuner<'s> {
     /// A run of `settings`, which are checked first.
-    pub fn new(settings: &'s Settings) -> Result<Self, TuneError> {
+    pub(crate) fn new(settings: &'s Settings) -> Result<Self, TuneError> {
         settings.check()?;
         Ok(Tuner {
             settings,
@@ -271,14 +270,16 @@ impl<'s> Tuner<'s> {
         })
     }
 
-    /// Names what the trials run on (the log's `inputs` field).
-    pub fn fingerprint(&self) -> &str {
+    /// Names what the trials run on (the log's `inputs` field), which its tests check the
+    /// log against.
+    #[cfg(test)]
+    pub(crate) fn fingerprint(&self) -> &str {
         &self.fingerprint
     }
 
     /// Takes the trials of `log` that ran on these inputs under these rules; the run skips
     /// them. Returns how many trials are known now.
-    pub fn resume(&mut self, log: &TrialLog) -> usize {
+    pub(crate) fn resume(&mut self, log: &TrialLog) -> usize {
         for r in log.trials.iter().filter(|r| r.inputs == self.fingerprint) {
             self.done.insert(r.params.key(), r.clone());
         }
@@ -287,7 +288,7 @@ impl<'s> Tuner<'s> {
     }
 
     /// The grid, then the optimizer, with every trial scored by the beam.
-    pub fn run_beams(
+    pub(crate) fn run_beams(
         &mut self,
         log: &mut dyn Write,
         progress: &mut dyn FnMut(Progress),
@@ -308,7 +309,7 @@ impl<'s> Tuner<'s> {
     /// The grid, then the optimizer, with every trial not done yet scored by `trial` and
     /// appended to `log` as one JSON line. Fails only when the log cannot be written to at
     /// all; a trial that cannot be logged is reported as [`Progress::NotLogged`].
-    pub fn run(
+    pub(crate) fn run(
         &mut self,
         trial: &TrialFn,
         log: &mut dyn Write,
@@ -413,10 +414,7 @@ impl<'s> Tuner<'s> {
             for r in results {
                 let line = serde_json::to_string(&r).expect("results serialize");
                 if let Err(error) = writeln!(log, "{line}").and_then(|()| log.flush()) {
-                    progress(Progress::NotLogged {
-                        result: &r,
-                        error: &error,
-                    });
+                    progress(Progress::NotLogged { error: &error });
                 }
                 let key = r.params.key();
                 self.done.insert(key.clone(), r);
@@ -434,7 +432,7 @@ impl<'s> Tuner<'s> {
 
     /// Every trial known (run or taken from the log), best first; ties in parameter order,
     /// so that a resumed run ranks alike.
-    pub fn ranked(&self) -> Vec<&TrialResult> {
+    pub(crate) fn ranked(&self) -> Vec<&TrialResult> {
         let mut ranked: Vec<&TrialResult> = self.done.values().collect();
         ranked.sort_by(|a, b| self.rank_order(a, b));
         ranked

@@ -13,21 +13,21 @@ pub(super) fn next_state(v: u64) -> u64 {
 }
 
 /// Pieces of the contest sequence that tuning keeps clear of: the whole game.
-pub const CONTEST_PIECES: usize = 10_000;
+pub(crate) const CONTEST_PIECES: usize = 10_000;
 
 /// Where a seed's sequence runs into the contest's: its pieces from `seed_piece` on are the
 /// contest's from `contest_piece` on (both 1-based).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ContestOverlap {
-    pub seed_piece: usize,
-    pub contest_piece: usize,
+pub(crate) struct ContestOverlap {
+    pub(crate) seed_piece: usize,
+    pub(crate) contest_piece: usize,
 }
 
 /// The generator states the contest sequence draws its pieces from. A sequence that reaches
 /// one of them repeats the contest's pieces from there on, so tuning on it fits the held-out
 /// sequence. The generator's multiplier has order 5458 modulo 32749, so the contest's 10,000
 /// pieces go round a cycle of 5458 states: about one seed in six lies on it.
-pub struct ContestStates {
+pub(crate) struct ContestStates {
     /// By state: the first contest piece drawn from it (1-based), 0 for states it never takes.
     piece_from: Vec<u32>,
 }
@@ -48,7 +48,7 @@ impl Default for ContestStates {
 
 impl ContestStates {
     /// Where the first `pieces` pieces from `seed` run into the contest sequence, if they do.
-    pub fn overlap(&self, seed: u64, pieces: usize) -> Option<ContestOverlap> {
+    pub(crate) fn overlap(&self, seed: u64, pieces: usize) -> Option<ContestOverlap> {
         let mut v = seed % GENERATOR_MODULUS;
         // The step is a bijection, so the states repeat within GENERATOR_MODULUS steps: a
         // longer sequence reaches no state the first steps did not.
@@ -71,7 +71,7 @@ impl ContestStates {
 /// The first `pieces` pieces of each seed's sequence, named "seed N". Refuses a seed whose
 /// sequence runs into the contest's (see [`ContestStates`]) and a seed given twice (seeds are
 /// taken modulo the generator's modulus).
-pub fn seed_inputs(seeds: &[u64], pieces: usize) -> Result<Vec<TuneInput>, TuneError> {
+pub(crate) fn seed_inputs(seeds: &[u64], pieces: usize) -> Result<Vec<TuneInput>, TuneError> {
     let contest = ContestStates::default();
     let mut inputs = Vec::with_capacity(seeds.len());
     for (i, &seed) in seeds.iter().enumerate() {

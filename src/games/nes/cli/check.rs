@@ -62,23 +62,23 @@ impl FrameLine {
 }
 
 /// What `check --game nes` is asked for.
-pub struct CheckOptions<'a> {
+pub(crate) struct CheckOptions<'a> {
     /// The games the binary plays, for a record of another.
-    pub games: &'a [&'a dyn crate::cli::registry::Entry],
-    pub record: &'a Path,
-    pub json: bool,
+    pub(crate) games: &'a [&'a dyn crate::cli::registry::Entry],
+    pub(crate) record: &'a Path,
+    pub(crate) json: bool,
     /// A line per locked piece and the board after it.
-    pub trace: bool,
+    pub(crate) trace: bool,
     /// A JSON line per frame with the ROM's variables.
-    pub frames: bool,
+    pub(crate) frames: bool,
     /// Also write the record as an FM2 movie from power-on.
-    pub fm2: Option<&'a Path>,
+    pub(crate) fm2: Option<&'a Path>,
     /// Also write the replay as an HTML page (the viewer of the contest's records).
-    pub html: Option<&'a Path>,
+    pub(crate) html: Option<&'a Path>,
 }
 
 /// Replays an NES record and prints its report (last line `Score = N`, the uncapped score).
-pub fn check(options: &CheckOptions) -> Result<(), CliError> {
+pub(crate) fn check(options: &CheckOptions) -> Result<(), CliError> {
     let text = read_text(options.record, "record file")?;
     let record = match Record::parse(&text) {
         Ok(r) => r,

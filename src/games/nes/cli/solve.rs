@@ -4,7 +4,7 @@
 use super::Nes;
 use crate::cli::interrupt::RecordOut;
 use crate::cli::report::joined;
-use crate::cli::solve::{end_lines, Planned, Shared, Solver, Verdict, Writer};
+use crate::cli::solve::{end_lines, Plan, SolveSettings, Solver, Verdict, Writer};
 use crate::cli::{read_text, stdout_failed, CliError};
 use crate::games::nes::ending::Ending;
 use crate::games::nes::eval::Weights;
@@ -20,34 +20,34 @@ use crate::search::{Line, Objective, Run};
 use std::path::{Path, PathBuf};
 
 /// The default beam width of NES games.
-pub const DEFAULT_WIDTH: usize = 2_000;
+pub(crate) const DEFAULT_WIDTH: usize = 2_000;
 
 /// The options `solve --game nes` adds.
 #[derive(clap::Args, Clone, Debug)]
-pub struct Options {
+pub(crate) struct Options {
     /// NES: the level the game starts on (the menu's, 0..=19).
     #[arg(long, value_name = "LEVEL", value_parser = clap::value_parser!(u8).range(0..=19))]
-    pub start_level: Option<u8>,
+    pub(crate) start_level: Option<u8>,
     /// NES: frames idle on the title screen, which choose the piece sequence (see
     /// docs/NES.md for the values known for each level).
     #[arg(long, value_name = "FRAMES")]
-    pub title_wait: Option<u32>,
+    pub(crate) title_wait: Option<u32>,
     /// NES: the input model, `tap:N`: one press every N frames (2 is the fastest the game
     /// reads as separate presses), each one frame long; `tap:N,das` also lets Left or Right be
     /// held for the ROM's auto shift.
     #[arg(long, value_name = "MODEL", value_parser = parse_model)]
-    pub input_model: Option<InputModel>,
+    pub(crate) input_model: Option<InputModel>,
     /// NES: stop after this many lines (default: at the transition to level 29).
     #[arg(long, value_name = "N", value_parser = parse_lines)]
-    pub lines: Option<u32>,
+    pub(crate) lines: Option<u32>,
     /// NES: stop when the level reaches N (default 29, the transition), counted on past 255
     /// (256 is the level counter's wrap to 0), or `end`: play until the game ends.
     #[arg(long, value_name = "N|end", value_parser = parse_until_level)]
-    pub until_level: Option<UntilLevel>,
+    pub(crate) until_level: Option<UntilLevel>,
     /// NES: the evaluation's weights (default weights/nes-tetris.json; fields left out keep
     /// its values).
     #[arg(long, value_name = "FILE")]
-    pub nes_weights: Option<PathBuf>,
+    pub(crate) nes_weights: Option<PathBuf>,
 }
 
 fn parse_model(text: &str) -> Result<InputModel, String> {
@@ -89,7 +89,7 @@ fn parse_lines(text: &str) -> Result<u32, String> {
 
 /// `--until-level`: a level, or the game's end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum UntilLevel {
+pub(crate) enum UntilLevel {
     Level(u16),
     End,
 }
@@ -112,13 +112,13 @@ const MAX_LEVEL: u16 = 511;
 /// The peak bytes per state of an NES beam: the measured figure of the search scaled by its
 /// structures' sizes for NES's state and code (a 360-byte state and a 78-byte code, where
 /// the contest has 40 and 2: the trail's entries and the candidates take most of it).
-pub fn bytes_per_state() -> u64 {
+pub(crate) fn bytes_per_state() -> u64 {
     PerState::of::<Seam>().estimate()
 }
 
-/// A game checked and ready to search: every option refused before any work where it does
-/// not fit.
-pub struct Plan {
+/// NES's problem instance, a game checked and ready to search: every option refused before any work
+/// where it does not fit.
+pub(crate) struct Instance {
     level: u8,
     wait: u32,
     start: start::Start,
@@ -137,12 +137,16 @@ pub struct Plan {
 }
 
 impl Solver for Nes {
-    type Plan = Plan;
+    type Instance = Instance;
     type Search<'p> = &'p Seam;
     type Writer<'p> = SolveWriter<'p>;
 
-    fn plan(&self, run: &Shared, options: &Options) -> Result<Planned<Plan>, CliError> {
-        let args = run.args;
+    fn plan(
+        &self,
+        settings: &SolveSettings,
+        options: &Options,
+    ) -> Result<Plan<Instance>, CliError> {
+        let args = settings.args;
         if args.input.is_some() {
             return Err(CliError::usage(
                 "an NES game takes no piece sequence file: its start is named by --start-level and --title-wait",
@@ -150,11 +154,11 @@ impl Solver for Nes {
         }
         // A record's header fills in the start options it names.
         let mut options = options.clone();
-        let record = match run.from {
-            Some((path, _)) => Some(from_record(run, path, &mut options)?),
+        let record = match settings.from {
+            Some((path, _)) => Some(from_record(settings, path, &mut options)?),
             None => None,
         };
-        let mut plan = prepare(
+        let mut instance = prepare(
             &options,
             args.pieces,
             args.search.objective_or(Objective::Score),
@@ -163,18 +167,18 @@ impl Solver for Nes {
             .map(|p| ("weights file", p))
             .into_iter()
             .collect();
-        if let (Some(record), Some((path, pieces))) = (&record, run.from) {
-            let kept = (plan.search.kept(record, pieces))
+        if let (Some(record), Some((path, pieces))) = (&record, settings.from) {
+            let kept = (instance.search.kept(record, pieces))
                 .map_err(|e| CliError::usage(format!("--from-record {}: {e}", path.display())))?;
-            plan.kept = Some(kept);
+            instance.kept = Some(kept);
             inputs.push(("record file", path.to_path_buf()));
         }
-        let kept = plan.kept.as_ref().map_or(0, Kept::pieces);
+        let kept = instance.kept.as_ref().map_or(0, Kept::pieces);
         // The kept frames, twice: the record read and the copy the new record starts from.
         let input_bytes = record.map_or(0, |r| 2 * r.frames.len() as u64);
-        Ok(Planned {
-            about: plan.planned != args.pieces,
-            plan,
+        Ok(Plan {
+            about: instance.planned != args.pieces,
+            instance,
             bytes_per_state: bytes_per_state(),
             input_bytes,
             closing: "",
@@ -184,22 +188,27 @@ impl Solver for Nes {
         })
     }
 
-    fn search<'p>(&'p self, plan: &'p Plan) -> (&'p Seam, Run<State>) {
-        let planned = plan.planned.unwrap_or(MAX_PIECES);
-        let run = match &plan.kept {
-            Some(kept) => plan.search.run_after(kept, planned, plan.objective),
-            None => plan.search.run_from(&plan.start, planned, plan.objective),
+    fn search<'p>(&'p self, instance: &'p Instance) -> (&'p Seam, Run<State>) {
+        let planned = instance.planned.unwrap_or(MAX_PIECES);
+        let run = match &instance.kept {
+            Some(kept) => instance.search.run_after(kept, planned, instance.objective),
+            None => instance
+                .search
+                .run_from(&instance.start, planned, instance.objective),
         };
-        (&plan.search, run)
+        (&instance.search, run)
     }
 
-    fn writer<'p>(&'p self, plan: &'p Plan) -> SolveWriter<'p> {
-        let (stream, kept_lines) = match &plan.kept {
-            Some(kept) => RecordStream::resumed(&plan.search, &plan.start, kept),
-            None => (RecordStream::new(&plan.search, &plan.start), Vec::new()),
+    fn writer<'p>(&'p self, instance: &'p Instance) -> SolveWriter<'p> {
+        let (stream, kept_lines) = match &instance.kept {
+            Some(kept) => RecordStream::resumed(&instance.search, &instance.start, kept),
+            None => (
+                RecordStream::new(&instance.search, &instance.start),
+                Vec::new(),
+            ),
         };
         SolveWriter {
-            plan,
+            instance,
             stream,
             kept_lines,
         }
@@ -208,8 +217,8 @@ impl Solver for Nes {
 
 /// An NES record as the search decides it: each placement played out on the engine, each
 /// piece's line written once whole; the whole record replayed on the plain engine at the end.
-pub struct SolveWriter<'p> {
-    plan: &'p Plan,
+pub(crate) struct SolveWriter<'p> {
+    instance: &'p Instance,
     stream: RecordStream<'p>,
     /// The lines of the pieces kept from `--from-record`, written after the header.
     kept_lines: Vec<String>,
@@ -240,9 +249,9 @@ impl Writer for SolveWriter<'_> {
 
     fn expected_pieces(&self) -> Option<u64> {
         let (done, lines) = self.stream.played();
-        let expected = expected_pieces(done, lines, self.plan.target_lines?);
+        let expected = expected_pieces(done, lines, self.instance.target_lines?);
         Some(
-            self.plan
+            self.instance
                 .piece_limit
                 .map_or(expected, |p| expected.min(p as u64)),
         )
@@ -269,20 +278,20 @@ impl Writer for SolveWriter<'_> {
             (out.piece(format_args!("{last}\n"))).map_err(|e| stdout_failed(e, "the record"))?;
         }
         end_lines(out)?;
-        let plan = self.plan;
-        let model = plan.model;
-        let ended =
-            (found.ending != Ending::Reached).then_some(plan.kept_pieces() + found.stats.pieces);
+        let instance = self.instance;
+        let model = instance.model;
+        let ended = (found.ending != Ending::Reached)
+            .then_some(instance.kept_pieces() + found.stats.pieces);
         let solved = serde_json::json!({
-            "start_level": plan.level,
-            "title_wait": plan.wait,
+            "start_level": instance.level,
+            "title_wait": instance.wait,
             "input_model": format!("tap:{}{}", model.tap_every, if model.das { ",das" } else { "" }),
             "ending": found.ending,
             "beam_ended_at_piece": ended,
         });
         let own = joined(serde_json::json!(report), solved);
         Ok(Verdict {
-            summary: summary(plan, &found, &report),
+            summary: summary(instance, &found, &report),
             scorecard: report.scorecard(),
             own,
         })
@@ -294,7 +303,7 @@ fn prepare(
     options: &Options,
     pieces: Option<usize>,
     objective: Objective,
-) -> Result<Plan, CliError> {
+) -> Result<Instance, CliError> {
     let level = options.start_level.unwrap_or(19);
     let wait = options.title_wait.unwrap_or(0);
     let start = start::start(level, wait).map_err(|e| CliError::usage(e.to_string()))?;
@@ -322,7 +331,7 @@ fn prepare(
         .into_iter()
         .flatten()
         .min();
-    Ok(Plan {
+    Ok(Instance {
         level,
         wait,
         start,
@@ -337,7 +346,7 @@ fn prepare(
     })
 }
 
-impl Plan {
+impl Instance {
     /// Pieces kept from `--from-record` (0 without it).
     fn kept_pieces(&self) -> usize {
         self.kept.as_ref().map_or(0, Kept::pieces)
@@ -346,11 +355,15 @@ impl Plan {
 
 /// `--from-record`'s record, read and parsed, its start taken for `--start-level` and
 /// `--title-wait` (which, where given, must name the same start).
-fn from_record(run: &Shared, path: &Path, options: &mut Options) -> Result<Record, CliError> {
+fn from_record(
+    settings: &SolveSettings,
+    path: &Path,
+    options: &mut Options,
+) -> Result<Record, CliError> {
     let text = read_text(path, "record file")?;
     let record = Record::parse(&text).map_err(|e| {
-        let hint = crate::cli::another_games_hint(run.games, e.first_line.as_deref());
-        run.from_record_invalid(format!("{e}{hint}"))
+        let hint = crate::cli::another_games_hint(settings.games, e.first_line.as_deref());
+        settings.from_record_invalid(format!("{e}{hint}"))
     })?;
     let (level, wait) = (record.start.level, record.start.title_wait);
     let differs = |option: &str, given: String, recorded: String| {
@@ -411,7 +424,7 @@ fn expected_pieces(done: u64, lines: u32, target: u32) -> u64 {
 const STACK_AT_STOP: u64 = 120;
 
 /// The game's lines of the summary: how far it got and why it ended, its score.
-fn summary(game: &Plan, found: &Found, report: &Report) -> String {
+fn summary(game: &Instance, found: &Found, report: &Report) -> String {
     let mut text = String::new();
     macro_rules! say {
         ($($words:tt)*) => {{

@@ -16,7 +16,7 @@ const MAX_IDLE_TO_SPAWN: usize = 256;
 /// A record's first pieces, kept: the state the search goes on from and the frames that lead
 /// there.
 #[derive(Clone, Debug)]
-pub struct Kept {
+pub(crate) struct Kept {
     pub(super) state: State,
     /// The kept pieces' frames, up to the frame the next piece spawns on (not included: its
     /// press, if any, is the next piece's).
@@ -27,7 +27,7 @@ pub struct Kept {
 
 /// Why a record's first pieces cannot be kept.
 #[derive(Debug, Error, PartialEq, Eq)]
-pub enum KeptError {
+pub(crate) enum KeptError {
     /// The record ends, or its game does, before the pieces to keep.
     #[error("the record holds only {have} whole pieces, fewer than the {wanted} to keep")]
     TooShort { have: u64, wanted: usize },
@@ -38,7 +38,7 @@ pub enum KeptError {
 
 impl Kept {
     /// Pieces kept.
-    pub fn pieces(&self) -> usize {
+    pub(crate) fn pieces(&self) -> usize {
         self.piece_starts.len()
     }
 }
@@ -48,7 +48,7 @@ impl Seam {
     /// its own: every frame as recorded, and the spawn frame of the next piece idle (the search
     /// presses on it when it plays that piece). A record cut right after a piece's line (as an
     /// interrupted `solve` leaves it) may end before that spawn: the frames up to it are idle.
-    pub fn kept(&self, record: &Record, pieces: usize) -> Result<Kept, KeptError> {
+    pub(crate) fn kept(&self, record: &Record, pieces: usize) -> Result<Kept, KeptError> {
         let mut state = State::root(&record.start);
         let mut piece_starts = Vec::new();
         if pieces == 0 {
@@ -104,7 +104,12 @@ impl Seam {
     }
 
     /// Where a search of this game begins after `kept`, planned for `planned` pieces in all.
-    pub fn run_after(&self, kept: &Kept, planned: usize, objective: Objective) -> Run<State> {
+    pub(crate) fn run_after(
+        &self,
+        kept: &Kept,
+        planned: usize,
+        objective: Objective,
+    ) -> Run<State> {
         let pieces = kept.pieces();
         Run {
             state: kept.state,

@@ -11,7 +11,7 @@ use crate::search::DepthStats;
 /// from the last, and each piece's line (its frames from its spawn to the next piece's) given
 /// as soon as the next placement is known, since the record's last line runs one frame
 /// further.
-pub struct RecordStream<'a> {
+pub(crate) struct RecordStream<'a> {
     search: &'a Seam,
     start: Start,
     state: State,
@@ -22,7 +22,7 @@ pub struct RecordStream<'a> {
 }
 
 impl<'a> RecordStream<'a> {
-    pub fn new(search: &'a Seam, start: &Start) -> RecordStream<'a> {
+    pub(crate) fn new(search: &'a Seam, start: &Start) -> RecordStream<'a> {
         RecordStream {
             search,
             start: *start,
@@ -35,7 +35,7 @@ impl<'a> RecordStream<'a> {
 
     /// A record that starts with `kept`'s pieces, and the lines of those of them already whole
     /// (all but the last, whose line is given with the next piece, as any other).
-    pub fn resumed(
+    pub(crate) fn resumed(
         search: &'a Seam,
         start: &Start,
         kept: &Kept,
@@ -57,12 +57,12 @@ impl<'a> RecordStream<'a> {
     }
 
     /// Pieces played so far, and the lines they cleared.
-    pub fn played(&self) -> (u64, u32) {
+    pub(crate) fn played(&self) -> (u64, u32) {
         (self.piece_starts.len() as u64, self.state.game.lines())
     }
 
     /// The record's header, before the first piece's line.
-    pub fn header(&self) -> String {
+    pub(crate) fn header(&self) -> String {
         Record {
             start: self.start,
             frames: Vec::new(),
@@ -71,7 +71,7 @@ impl<'a> RecordStream<'a> {
     }
 
     /// Plays the next placement; the line of the piece before it, now whole, if there is one.
-    pub fn piece(&mut self, placement: &NesCode) -> Option<String> {
+    pub(crate) fn piece(&mut self, placement: &NesCode) -> Option<String> {
         let state = &self.state;
         self.piece_starts.push(state.spawn_frame.max(0) as usize);
         for t in placement.taps() {
@@ -98,7 +98,7 @@ impl<'a> RecordStream<'a> {
 
     /// The record's end: the last piece's line (through the frame the game stops on), and
     /// the record with what it scores by the search's count.
-    pub fn finish(mut self) -> (Found, Option<String>) {
+    pub(crate) fn finish(mut self) -> (Found, Option<String>) {
         let end = self.state.spawn_frame.max(0) as usize;
         if self.frames.len() <= end {
             self.frames.resize(end + 1, 0);
@@ -118,7 +118,6 @@ impl<'a> RecordStream<'a> {
             score: state.game.score.uncapped(),
             lines: state.game.lines(),
             pieces: state.game.pieces,
-            reached_stop: state.done,
             ending: self.search.ending(&state),
             mismatches: self.search.mismatches(),
             stats: DepthStats::default(),

@@ -11,25 +11,24 @@ mod solve;
 mod tune;
 
 pub use merge::merge_main;
-pub use options::{print_record, ranking, read_record, GameArg, RulesOptions};
 pub use polish::polish_main;
-pub use solve::DEFAULT_WIDTH;
+pub(crate) use solve::DEFAULT_WIDTH;
 pub use tune::tune_main;
 
-use crate::cli::registry::{Check, GameCli, Solve};
-use crate::cli::sequence::{GenArgs, GenOptions};
+use crate::cli::registry::{CheckRun, GameCli, SolveRun};
 use crate::cli::CliError;
+use crate::cli::{GenArgs, GenOptions};
 use crate::games::contest::sequence::{generate, Distribution, CONTEST_SEED};
 
 /// The contest's game in the binaries' registry.
-pub struct Contest;
+pub(crate) struct Contest;
 
 /// The contest's entry in the registry.
-pub const GAME: Contest = Contest;
+pub(crate) const GAME: Contest = Contest;
 
 /// The options the contest's game adds to `gen`.
 #[derive(clap::Args, Debug)]
-pub struct OwnGenArgs {
+pub(crate) struct OwnGenArgs {
     #[command(flatten)]
     sequence: GenArgs,
     /// How pieces are drawn.
@@ -69,7 +68,7 @@ impl GameCli for Contest {
     fn default_width(&self) -> usize {
         DEFAULT_WIDTH
     }
-    fn solve(&self, run: &Solve, options: &solve::SolveOptions) -> Result<(), CliError> {
+    fn solve(&self, run: &SolveRun, options: &solve::SolveOptions) -> Result<(), CliError> {
         run.run(self, options, &options.eval)
     }
     fn check_help(&self, options: clap::Command) -> clap::Command {
@@ -77,7 +76,7 @@ impl GameCli for Contest {
             a.help(check::JUDGE_HELP).long_help(None::<&str>)
         })
     }
-    fn check(&self, run: &Check, options: &check::CheckOptions) -> Result<(), CliError> {
+    fn check(&self, run: &CheckRun, options: &check::CheckOptions) -> Result<(), CliError> {
         check::check(run, options)
     }
     fn record_hint(&self, first_line: &str) -> Option<&'static str> {

@@ -4,24 +4,24 @@
 mod check;
 mod solve;
 
-use crate::cli::registry::{Check, GameCli, Solve};
+use crate::cli::registry::{CheckRun, GameCli, SolveRun};
 use crate::cli::Pictures;
 use crate::cli::{refuse_overwriting, refuse_same_output, refuse_stdout, CliError, EvalOptions};
 use crate::games::nes::start::distinct_starts;
 use crate::games::nes::tables::kind_letter;
 use std::path::PathBuf;
 
-pub use solve::{Options, DEFAULT_WIDTH};
+pub(crate) use solve::{Options, DEFAULT_WIDTH};
 
 /// NES Tetris in the binaries' registry.
-pub struct Nes;
+pub(crate) struct Nes;
 
 /// NES Tetris's entry in the registry.
-pub const GAME: Nes = Nes;
+pub(crate) const GAME: Nes = Nes;
 
 /// The options NES Tetris adds to `check`.
 #[derive(clap::Args, Debug)]
-pub struct OwnCheckArgs {
+pub(crate) struct OwnCheckArgs {
     #[command(flatten)]
     pictures: Pictures,
     /// NES: a JSON line per frame with the ROM's variables (as tools/nes-oracle/oracle.py
@@ -36,7 +36,7 @@ pub struct OwnCheckArgs {
 
 /// The options NES Tetris adds to `gen`.
 #[derive(clap::Args, Debug)]
-pub struct OwnGenArgs {
+pub(crate) struct OwnGenArgs {
     /// NES: games are not sequences but starts; `gen --game nes` lists the distinct starts
     /// known for this level (the title-waits that lead to different games).
     #[arg(long, value_name = "LEVEL", default_value_t = 19, value_parser = clap::value_parser!(u8).range(0..=19))]
@@ -61,11 +61,11 @@ impl GameCli for Nes {
     fn default_width(&self) -> usize {
         DEFAULT_WIDTH
     }
-    fn solve(&self, run: &Solve, options: &Options) -> Result<(), CliError> {
+    fn solve(&self, run: &SolveRun, options: &Options) -> Result<(), CliError> {
         // Its weights are its own (--nes-weights), its key no evaluation of a board.
         run.run(self, options, &EvalOptions::default())
     }
-    fn check(&self, run: &Check, own: &OwnCheckArgs) -> Result<(), CliError> {
+    fn check(&self, run: &CheckRun, own: &OwnCheckArgs) -> Result<(), CliError> {
         let args = run.args;
         if args.record.is_some() {
             return Err(CliError::usage(

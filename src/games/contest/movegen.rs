@@ -33,12 +33,12 @@ pub struct Placement {
 impl Placement {
     /// Packs into 16 bits for the beam's trail.
     #[inline]
-    pub fn pack(self) -> u16 {
+    pub(crate) fn pack(self) -> u16 {
         (self.state as u16) << 10 | (self.x as u16) << 5 | self.y as u16
     }
 
     #[inline]
-    pub fn unpack(v: u16) -> Placement {
+    pub(crate) fn unpack(v: u16) -> Placement {
         Placement {
             state: (v >> 10) as u8 & 3,
             x: (v >> 5) as u8 & 31,
@@ -48,7 +48,7 @@ impl Placement {
 
     /// Locks piece number `index` (of `kind`) here on `board`: [`bitboard::lock`].
     #[inline(always)]
-    pub fn lock(self, board: &mut Board, kind: Kind, index: usize, rules: Rules) -> Outcome {
+    pub(crate) fn lock(self, board: &mut Board, kind: Kind, index: usize, rules: Rules) -> Outcome {
         let (state, x, y) = (self.state, self.x as usize, self.y as u32);
         bitboard::lock(board, kind, state, x, y, index, rules)
     }
