@@ -21,7 +21,7 @@ mod saving;
 pub(crate) use saving::Saving;
 
 use super::errors::CliError;
-use super::runs::Given;
+use super::registry::Given;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::io::{Read, Write};

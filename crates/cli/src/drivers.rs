@@ -5,7 +5,7 @@
 use super::errors::{clap_error, exit_code, stdout_failed, CliError};
 use super::files::{refuse_overwriting, write_file};
 use super::registry::{Binary, Entry, GameCommand};
-use super::runs::{CheckArgs, CheckRun, PlayRun, SolveArgs, SolveRun};
+use super::registry::{CheckArgs, CheckRun, PlayRun, SolveArgs, SolveRun};
 use clap::{Args, Command, FromArgMatches};
 use std::ffi::OsString;
 use std::io::Write;
@@ -37,7 +37,7 @@ pub fn solve_main(games: &[&dyn Entry]) -> std::process::ExitCode {
     };
     if parsed.args.distributed {
         return super::distributed::main(|comm| {
-            let stdout = &|| Box::new(std::io::stdout()) as super::runs::Output;
+            let stdout = &|| Box::new(std::io::stdout()) as super::registry::Output;
             match parsed.solve(Some(comm), stdout) {
                 Err(e) if comm.rank() != 0 => Err(CliError::reported(e.code)),
                 other => other,
@@ -90,7 +90,7 @@ impl ParsedSolve<'_> {
     pub(crate) fn solve(
         &self,
         comm: Option<&dyn Comm>,
-        output: &(dyn Fn() -> super::runs::Output + Sync),
+        output: &(dyn Fn() -> super::registry::Output + Sync),
     ) -> Result<(), CliError> {
         // `--distributed` in a process that is no MPI job's (a test's call) is a job of one.
         let solo = tetris_search::comm::Solo;
@@ -99,7 +99,7 @@ impl ParsedSolve<'_> {
             args: &self.args,
             comm,
             command_line: &self.command_line,
-            given: super::runs::given(&self.matches),
+            given: super::registry::given(&self.matches),
             output,
             games: self.games,
         };
@@ -125,7 +125,7 @@ pub fn solve_to(
     args: impl IntoIterator<Item = OsString>,
     comm: Option<&dyn Comm>,
     print: bool,
-    output: &(dyn Fn() -> super::runs::Output + Sync),
+    output: &(dyn Fn() -> super::registry::Output + Sync),
 ) -> Result<(), CliError> {
     match parse_solve(games, args.into_iter().collect(), print)? {
         Some(parsed) => parsed.solve(comm, output),

@@ -13,6 +13,7 @@
 //! that knows a command line (clap); the search, the kit and the games' engines return values
 //! and errors and never print or exit.
 
+pub mod args;
 pub mod checkpoint;
 pub mod distributed;
 pub mod drivers;
@@ -25,7 +26,6 @@ pub mod plain;
 pub mod progress;
 pub mod registry;
 pub mod report;
-pub mod runs;
 pub mod solve;
 pub mod summary;
 pub mod writer;

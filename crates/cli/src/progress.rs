@@ -2,7 +2,7 @@
 //! bar with an ETA on a terminal; elsewhere (a log file, nohup, CI), where a bar does not
 //! draw, a plain line at most every `every` seconds (0: at every step).
 
-use crate::runs::SolveArgs;
+use crate::args::SolveArgs;
 use crate::say;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;

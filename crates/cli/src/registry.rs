@@ -2,12 +2,13 @@
 //! `gen` and `play` (with the runs it receives, [`super::runs`]), and the command line of a
 //! binary built from a list of games, each game adding its own options and refusing the others'.
 
+pub use super::args::{CheckArgs, SolveArgs};
 use super::errors::{clap_error, CliError};
-pub use super::runs::{CheckArgs, CheckRun, PlayRun, SolveArgs, SolveRun};
 use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::parser::ValueSource;
 use clap::{Arg, ArgMatches, Args, Command};
 use std::ffi::OsString;
+use tetris_search::Comm;
 
 /// A game as the binaries play it. A game's options are clap structs ([`clap::Args`]) of its
 /// own, one for each binary: the binaries add them to their command beside every other game's
@@ -186,6 +187,57 @@ impl<G: GameCli> Entry for G {
     fn generate_parsed(&self, parsed: &ArgMatches) -> Result<String, CliError> {
         self.generate(&read(parsed)?)
     }
+}
+
+/// Where the record goes: standard output, or (a test's) a writer of its own.
+pub(crate) type Output = Box<dyn std::io::Write + Send>;
+
+/// A `solve` run as the binary hands it to a game (a textbook's invocation): the shared
+/// options as parsed, and where the run's processes, command line and record are.
+pub struct SolveRun<'a> {
+    pub(crate) args: &'a SolveArgs,
+    /// The processes of a `--distributed` run (`None`: this process alone).
+    pub(crate) comm: Option<&'a dyn Comm>,
+    /// The command line as given (the program's name first).
+    pub(crate) command_line: &'a [OsString],
+    /// Every option's value, by id, for a checkpoint's identity of the run.
+    pub(crate) given: Given,
+    /// Where the record goes (standard output, or a test's writer).
+    pub(crate) output: &'a (dyn Fn() -> Output + Sync),
+    /// The games the binary plays, this one among them: for what names another game.
+    pub(crate) games: &'a [&'a dyn Entry],
+}
+
+/// Every option's values on a parsed command line (defaults included), by id in order: what
+/// names a run's settings whatever game took them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Given(pub Vec<(String, Vec<String>)>);
+
+/// The options of `parsed` as [`Given`].
+pub(crate) fn given(parsed: &clap::ArgMatches) -> Given {
+    let mut ids: Vec<&str> = parsed.ids().map(|id| id.as_str()).collect();
+    ids.sort_unstable();
+    let values = ids.into_iter().filter_map(|id| {
+        let values = parsed.try_get_raw(id).ok()??;
+        let values = values.map(|v| v.to_string_lossy().into_owned()).collect();
+        Some((id.to_string(), values))
+    });
+    Given(values.collect())
+}
+
+/// A `check` run as the binary hands it to a game (a textbook's invocation).
+pub struct CheckRun<'a> {
+    pub args: &'a CheckArgs,
+    /// The games the binary plays, this one among them: for what names another game.
+    pub games: &'a [&'a dyn Entry],
+}
+
+/// A `play` run as the binary hands it to a game (a textbook's invocation).
+pub struct PlayRun<'a> {
+    pub sequence: &'a std::path::Path,
+    pub compare: Option<&'a std::path::Path>,
+    /// The games the binary plays, this one among them: for what names another game.
+    pub games: &'a [&'a dyn Entry],
 }
 
 /// A binary's command line with the options of every game in a list.

@@ -7,13 +7,14 @@
 //! run, the check of the whole record against the search's score, `--json` and the summary
 //! ([`super::summary`]).
 
+use super::args::SolveArgs;
 use super::checkpoint;
 use super::distributed;
 use super::interrupt::{self, resume_advice, RecordOut};
 use super::limits;
 use super::progress::Pieces;
 use super::registry::{Entry, GameCli};
-use super::runs::{Given, Output, SolveArgs, SolveRun};
+use super::registry::{Given, Output, SolveRun};
 use super::summary::Finished;
 /// What a game's record writer implements and may use, beside [`Solver`].
 pub use super::writer::{end_lines, LinesOut, Verdict, Writer};

@@ -2,9 +2,9 @@
 //! `--json`'s object (the record's report in the one form, [`super::report`], with the run's
 //! fields) and the summary on standard error.
 
+use super::args::SolveArgs;
 use super::distributed;
 use super::report::Report;
-use super::runs::SolveArgs;
 use super::writer::Verdict;
 use super::{write_file, CliError};
 use crate::say;

@@ -3,11 +3,12 @@
 //! each its own file).
 
 use super::{read, share_path, write, Header, Identity};
+use crate::args::SolveArgs;
 use crate::distributed::agree;
 use crate::errors::CliError;
 use crate::files::check_output;
 use crate::interrupt::{self, checkpoint_advice, RecordOut};
-use crate::runs::{Given, SolveArgs};
+use crate::registry::Given;
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::{Path, PathBuf};

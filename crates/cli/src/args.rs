@@ -1,14 +1,8 @@
-//! What each binary hands a game: the options `solve` and `check` ask of every game, and each
-//! run as the game's side of the registry ([`super::registry::GameCli`]) receives it.
+//! The options `solve` and `check` ask of every game (what the binaries hand a game, with
+//! them, is a run: [`super::registry::SolveRun`]).
 
 use super::options::{SearchOptions, WidthOptions};
-use super::registry::Entry;
-use std::ffi::OsString;
 use std::path::PathBuf;
-use tetris_search::Comm;
-
-/// Where the record goes: standard output, or (a test's) a writer of its own.
-pub(crate) type Output = Box<dyn std::io::Write + Send>;
 
 /// What `solve` asks of every game.
 #[derive(clap::Args, Debug)]
@@ -73,39 +67,6 @@ pub struct SolveArgs {
     pub(crate) progress_every: f64,
 }
 
-/// A `solve` run as the binary hands it to a game (a textbook's invocation): the shared
-/// options as parsed, and where the run's processes, command line and record are.
-pub struct SolveRun<'a> {
-    pub(crate) args: &'a SolveArgs,
-    /// The processes of a `--distributed` run (`None`: this process alone).
-    pub(crate) comm: Option<&'a dyn Comm>,
-    /// The command line as given (the program's name first).
-    pub(crate) command_line: &'a [OsString],
-    /// Every option's value, by id, for a checkpoint's identity of the run.
-    pub(crate) given: Given,
-    /// Where the record goes (standard output, or a test's writer).
-    pub(crate) output: &'a (dyn Fn() -> Output + Sync),
-    /// The games the binary plays, this one among them: for what names another game.
-    pub(crate) games: &'a [&'a dyn Entry],
-}
-
-/// Every option's values on a parsed command line (defaults included), by id in order: what
-/// names a run's settings whatever game took them.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Given(pub Vec<(String, Vec<String>)>);
-
-/// The options of `parsed` as [`Given`].
-pub(crate) fn given(parsed: &clap::ArgMatches) -> Given {
-    let mut ids: Vec<&str> = parsed.ids().map(|id| id.as_str()).collect();
-    ids.sort_unstable();
-    let values = ids.into_iter().filter_map(|id| {
-        let values = parsed.try_get_raw(id).ok()??;
-        let values = values.map(|v| v.to_string_lossy().into_owned()).collect();
-        Some((id.to_string(), values))
-    });
-    Given(values.collect())
-}
-
 /// What `check` asks of every game.
 #[derive(clap::Args, Debug)]
 pub struct CheckArgs {
@@ -118,19 +79,4 @@ pub struct CheckArgs {
     /// Print one JSON object instead of the human summary (its fields: docs/JSON.md).
     #[arg(long)]
     pub json: bool,
-}
-
-/// A `check` run as the binary hands it to a game (a textbook's invocation).
-pub struct CheckRun<'a> {
-    pub args: &'a CheckArgs,
-    /// The games the binary plays, this one among them: for what names another game.
-    pub games: &'a [&'a dyn Entry],
-}
-
-/// A `play` run as the binary hands it to a game (a textbook's invocation).
-pub struct PlayRun<'a> {
-    pub sequence: &'a std::path::Path,
-    pub compare: Option<&'a std::path::Path>,
-    /// The games the binary plays, this one among them: for what names another game.
-    pub games: &'a [&'a dyn Entry],
 }
