@@ -1,6 +1,6 @@
 //! The one driver of each binary that plays every game: `solve`, `check`, `gen` and `play`
-//! read their command line from a list of games ([`GameCli`]) and hand the run to the game
-//! named by `--game`.
+//! read their command line from a list of games ([`Entry`], each a
+//! [`super::registry::GameCli`]) and hand the run to the game named by `--game`.
 
 use super::errors::{clap_error, exit_code, stdout_failed, CliError};
 use super::files::{refuse_overwriting, write_file};
