@@ -44,7 +44,8 @@ pub struct FluidModel {
 
 /// One step of the backward pass: `V(t, 0..=cap)` into `row` from `V(t + 1, ..)` in `next`,
 /// for piece `t` of `kind`, where clearing `k` rows with `c` cells after the lock scores
-/// `points(t, c, k)`. `NEG_INFINITY` where no play keeps within the cap.
+/// `points(t, c, k)`. `NEG_INFINITY` where no play keeps within the cap. Where `rows` is
+/// given, it gets the rows of the best choice at each fill (of equal ones, the fewest).
 fn step(
     t: usize,
     kind: Kind,
@@ -52,6 +53,7 @@ fn step(
     points: &impl Fn(usize, u32, u32) -> f64,
     next: &[f64],
     row: &mut [f64],
+    mut rows: Option<&mut [u8]>,
 ) {
     for (f, value) in row.iter_mut().enumerate() {
         let locked = f as u32 + PIECE_CELLS;
@@ -61,7 +63,13 @@ fn step(
         }
         for k in 0..=max_rows(kind).min(locked / ROW_CELLS) {
             let after = (locked - k * ROW_CELLS) as usize;
-            *value = value.max(points(t, locked, k) + model.discount * next[after]);
+            let v = points(t, locked, k) + model.discount * next[after];
+            if v > *value {
+                *value = v;
+                if let Some(rows) = rows.as_deref_mut() {
+                    rows[f] = k as u8;
+                }
+            }
         }
     }
 }
@@ -77,10 +85,57 @@ pub fn best_total(
     let mut next = vec![0.0; width];
     let mut row = vec![0.0; width];
     for (t, &kind) in sequence.iter().enumerate().rev() {
-        step(t, kind, model, &points, &next, &mut row);
+        step(t, kind, model, &points, &next, &mut row, None);
         std::mem::swap(&mut next, &mut row);
     }
     Some(next[0]).filter(|v| v.is_finite())
+}
+
+/// One piece of the model's play: the cells on the board after its lock, and the rows it
+/// clears.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FluidLock {
+    pub filled: u32,
+    pub rows: u32,
+}
+
+/// Bytes [`best_play`] holds for `pieces` pieces at the most, whatever the cap (for memory
+/// estimates).
+pub fn best_play_bytes(pieces: usize) -> usize {
+    pieces * (BOARD_CELLS + 1)
+}
+
+/// The play behind [`best_total`]: each piece's lock along one best path of the model from an
+/// empty board (of equal choices, the fewest rows); `None` when no play keeps within the cap.
+/// Holds the best choice at every piece and fill while it runs, cap + 1 bytes a piece.
+pub fn best_play(
+    sequence: &[Kind],
+    model: FluidModel,
+    points: impl Fn(usize, u32, u32) -> f64,
+) -> Option<Vec<FluidLock>> {
+    let width = model.cap as usize + 1;
+    let mut choices = vec![0u8; sequence.len() * width];
+    let mut next = vec![0.0; width];
+    let mut row = vec![0.0; width];
+    for (t, &kind) in sequence.iter().enumerate().rev() {
+        let rows = &mut choices[t * width..(t + 1) * width];
+        step(t, kind, model, &points, &next, &mut row, Some(rows));
+        std::mem::swap(&mut next, &mut row);
+    }
+    if !next[0].is_finite() {
+        return None;
+    }
+    let mut filled = 0;
+    let play = (0..sequence.len()).map(|t| {
+        let rows = u32::from(choices[t * width + filled as usize]);
+        let locked = filled + PIECE_CELLS;
+        filled = locked - rows * ROW_CELLS;
+        FluidLock {
+            filled: locked,
+            rows,
+        }
+    });
+    Some(play.collect())
 }
 
 /// The table `V(t, f)` for `t` from 0 to the sequence's length and `f` from 0 to the cap, kept
@@ -106,7 +161,7 @@ impl FillValues {
         let mut next = vec![0.0; width];
         let mut row = vec![0.0; width];
         for (t, &kind) in sequence.iter().enumerate().rev() {
-            step(t, kind, model, &points, &next, &mut row);
+            step(t, kind, model, &points, &next, &mut row, None);
             for (stored, &v) in values[t * width..(t + 1) * width].iter_mut().zip(&row) {
                 *stored = v as f32;
             }
@@ -334,9 +389,20 @@ mod tests {
                 }
                 let bound = best_total(&sequence, model(cap), &points);
                 assert_eq!(bound, Some(table.value(0, 0)).filter(|v| v.is_finite()));
+                // The play scores the bound, each lock within the cap.
+                let play = best_play(&sequence, model(cap), &points);
+                let scored = play.as_ref().map(|play| {
+                    assert!(play.iter().all(|lock| lock.filled <= cap), "cap {cap}");
+                    let locks = play.iter().enumerate();
+                    locks
+                        .map(|(t, lock)| points(t, lock.filled, lock.rows))
+                        .sum::<f64>()
+                });
+                assert_eq!(scored, bound, "seed {seed}, cap {cap}");
             }
         }
         assert_eq!(best_total(&[Kind::O; 3], model(8), &points), None);
+        assert_eq!(best_play(&[Kind::O; 3], model(8), &points), None);
         assert_eq!(best_total(&[Kind::O; 2], model(8), &points), Some(0.0));
     }
 }

@@ -9,7 +9,7 @@ use super::fluid::fill_costs;
 use super::movegen::{placements_with, Placement, Placements};
 use super::rules::{Kind, Rules};
 use crate::kit::eval::Weights;
-use crate::kit::fluid::{FillCosts, FillValues};
+use crate::kit::fluid::{best_play_bytes, FillCosts, FillValues};
 use crate::kit::pending::Pending;
 use crate::kit::policy::{Policy, Ranking, DEFAULT_SCORE_WEIGHT};
 use crate::search::{self, Game, Line, Objective, Options, Run, Sink};
@@ -167,7 +167,9 @@ pub fn input_bytes(len: usize, params: &Params) -> u64 {
     let table = (params.ranking.policy.fill_plan.as_ref())
         .map_or(0, |plan| FillValues::bytes(depths, plan.cap));
     let sequence = len * (1 + std::mem::size_of::<Kind>());
-    (table + sequence) as u64
+    // The summary's bound: one play of the fluid model over the pieces the record covers.
+    let bound_play = best_play_bytes(depths);
+    (table + sequence + bound_play) as u64
 }
 
 /// The contest's game over one sequence, from piece `first` on.

@@ -6,7 +6,7 @@
 use super::fluid::contest_points;
 use crate::games::contest::replay::Step;
 use crate::games::contest::rules::Kind;
-use crate::kit::fluid::{best_total, FluidModel};
+use crate::kit::fluid::{best_play, best_total, FluidModel};
 use crate::kit::text::grouped;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -61,6 +61,10 @@ pub struct Stats {
     /// partial record is measured against what its own pieces allow.
     #[serde(default)]
     pub(crate) fluid_bound_pieces: usize,
+    /// The clears of one play of the model that scores the bound, of 1, 2, 3 and 4 rows,
+    /// beside the record's [`Stats::clears`]: where the record's points fall short of it.
+    #[serde(default)]
+    pub(crate) bound_play: Option<[ClearStats; 4]>,
 }
 
 impl Stats {
@@ -109,12 +113,28 @@ impl Stats {
         let best = best_total(sequence, model, contest_points(scoring));
         self.fluid_bound = best.map(|b| b as u64);
         self.fluid_bound_pieces = sequence.len();
+        self.bound_play = bound_play(sequence, model, scoring);
     }
 
     /// Points in all, the sum of every clear's.
     pub(crate) fn points(&self) -> u64 {
         self.clears.iter().map(|c| c.points).sum()
     }
+}
+
+/// The clears of one play of `model` over `sequence` that scores its bound (of equal
+/// choices, the fewest rows), with the fill each was made on.
+fn bound_play(sequence: &[Kind], model: FluidModel, scoring: usize) -> Option<[ClearStats; 4]> {
+    let points = contest_points(scoring);
+    let play = best_play(sequence, model, &points)?;
+    let mut clears = [ClearStats::default(); 4];
+    for (t, lock) in play.iter().enumerate().filter(|(_, lock)| lock.rows > 0) {
+        let c = &mut clears[lock.rows as usize - 1];
+        c.count += 1;
+        c.points += points(t, lock.filled, lock.rows) as u64;
+        c.filled_total += u64::from(lock.filled);
+    }
+    Some(clears)
 }
 
 impl fmt::Display for Stats {
@@ -164,6 +184,12 @@ impl fmt::Display for Stats {
                 grouped(bound),
                 100.0 * self.points() as f64 / bound.max(1) as f64
             )?;
+        }
+        if let Some(clears) = &self.bound_play {
+            let sizes: Vec<String> = (clears.iter().enumerate().rev())
+                .map(|(n, c)| format!("{} of {} on {:.1} cells", c.count, n + 1, c.mean_filled()))
+                .collect();
+            writeln!(f, "the bound's play clears: {}", sizes.join(", "))?;
         }
         Ok(())
     }

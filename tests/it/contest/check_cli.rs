@@ -151,6 +151,7 @@ fn json_report(run: &Run) -> Value {
         assert_eq!(
             keys(stats),
             [
+                "bound_play",
                 "clears",
                 "fluid_bound",
                 "fluid_bound_pieces",

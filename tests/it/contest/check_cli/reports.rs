@@ -56,6 +56,10 @@ fn stats_of_the_public_record_match_an_independent_count_and_add_up() {
     // sequence allows at most 1,516,598 points at that fill (kit::fluid's tests recompute it).
     assert_eq!(stats["fullest"], 174);
     assert_eq!(stats["fluid_bound"], 1_516_598);
+    // One play that scores the bound, clear by clear: its points are the bound's.
+    let play = stats["bound_play"].as_array().expect("the bound's play");
+    let points: u64 = play.iter().map(|c| c["points"].as_u64().unwrap()).sum();
+    assert_eq!(points, 1_516_598);
 
     let human = run(CHECK, &[&"--stats", &"inputs/tencent.txt", &record]);
     assert_eq!(human.code, Some(0), "{human:#?}");
@@ -69,6 +73,13 @@ fn stats_of_the_public_record_match_an_independent_count_and_add_up() {
         human.stdout.contains(
             "fluid bound over pieces 1-9,999 at the fullest board (174 cells after a lock): \
              1,516,598 (92.0% scored)"
+        ),
+        "{human:#?}"
+    );
+    assert!(
+        human.stdout.contains(
+            "the bound's play clears: 549 of 4 on 165.3 cells, 570 of 3 on 171.8 cells, 32 of 2 \
+             on 173.8 cells, 27 of 1 on 172.5 cells"
         ),
         "{human:#?}"
     );
