@@ -138,8 +138,11 @@ pub struct Round {
     /// The smallest margin of every count so far ([`cycles::margin`]; [`cycles::FAR`] when
     /// none came near a failing count).
     pub margin: i16,
-    /// `lines` as the ROM keeps them: BCD low byte, binary hundreds.
+    /// `lines` as the ROM keeps them: BCD low byte, binary hundreds, which wrap from 255 to 0
+    /// at 25,600 lines.
     pub lines_bcd: [u8; 2],
+    /// Times the hundreds went from 255 back to 0.
+    pub(crate) line_wraps: u8,
     pub score: BcdScore,
     /// Buttons read at the end of the last frame and of the one before.
     pub held: u8,
@@ -180,6 +183,7 @@ crate::wire_fields!(Round {
     deep_rows,
     margin,
     lines_bcd,
+    line_wraps,
     score,
     held,
     held_before,
@@ -218,6 +222,7 @@ impl Round {
             deep_rows: 0,
             margin: cycles::FAR as i16,
             lines_bcd: [0, 0],
+            line_wraps: 0,
             score: BcdScore::default(),
             held: 0,
             held_before: 0,
@@ -234,10 +239,12 @@ impl Round {
         self.level as u16 + 256 * self.level_wraps as u16
     }
 
-    /// Lines cleared, as a number.
+    /// Lines cleared, counted on past the ROM's wrap at 25,600 as [`Round::level_count`]
+    /// counts levels.
     pub fn lines(&self) -> u32 {
         let [lo, hi] = self.lines_bcd;
-        hi as u32 * 100 + (lo >> 4) as u32 * 10 + (lo & 15) as u32
+        let counted_hundreds = hi as u32 + 256 * self.line_wraps as u32;
+        counted_hundreds * 100 + (lo >> 4) as u32 * 10 + (lo & 15) as u32
     }
 
     /// The field as ten-bit rows, row 0 at the top (bit c: column c filled).

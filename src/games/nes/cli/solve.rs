@@ -106,8 +106,8 @@ fn parse_until_level(text: &str) -> Result<UntilLevel, String> {
     }
 }
 
-/// The highest `--until-level`: the counter's second wrap is far past any game.
-const MAX_LEVEL: u16 = 511;
+/// The highest `--until-level`: sixteen wraps of the level counter, some 40,000 lines.
+const MAX_LEVEL: u16 = 4095;
 
 /// The peak bytes per state of an NES beam: the measured figure of the search scaled by its
 /// structures' sizes for NES's state and code (a 360-byte state and a 78-byte code, where

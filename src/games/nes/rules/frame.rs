@@ -192,6 +192,7 @@ impl Round {
                 if lo & 0xF0 >= 0xA0 {
                     lo &= 0x0F;
                     hi = hi.wrapping_add(1);
+                    self.line_wraps += u8::from(hi == 0);
                 }
             }
             self.lines_bcd = [lo, hi];
