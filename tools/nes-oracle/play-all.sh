@@ -7,20 +7,25 @@
 # Needs setup.sh, setup-fceux.sh and setup-nestopia.sh, and `check` ($CHECK, or
 # target/release/check). Each oracle's JSON lines are kept in OUT_DIR; the comparison is
 # printed, and the exit status is compare.py's (1 when an oracle parts from the engine).
+# ORACLES="nestopia fceux" plays on those alone (TetaNES takes about four times as long).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 record="${1:?usage: play-all.sh RECORD [OUT_DIR]}"
 out="${2:-$root/target/oracle-runs/$(basename "$record" .txt)}"
 py="${NES_ORACLE_PYTHON:-$root/target/nes-oracle-venv/bin/python}"
+oracles="${ORACLES:-nestopia tetanes fceux}"
 mkdir -p "$out"
-for emulator in nestopia tetanes; do
+played=()
+for emulator in $oracles; do
+  case "$emulator" in
+    nestopia | tetanes) python="$py" ;;
+    fceux) python=python3 ;;
+    *) echo "play-all.sh: unknown oracle $emulator (nestopia, tetanes, fceux)" >&2; exit 2 ;;
+  esac
   start=$(date +%s)
-  "$py" "$here/oracle.py" play --emulator "$emulator" "$record" > "$out/$emulator.jsonl"
+  "$python" "$here/oracle.py" play --emulator "$emulator" "$record" > "$out/$emulator.jsonl"
   echo "$emulator: $(($(date +%s) - start)) s" >&2
+  played+=("$emulator=$out/$emulator.jsonl")
 done
-start=$(date +%s)
-python3 "$here/oracle.py" play --emulator fceux "$record" > "$out/fceux.jsonl"
-echo "fceux: $(($(date +%s) - start)) s" >&2
-python3 "$here/compare.py" "$record" nestopia="$out/nestopia.jsonl" fceux="$out/fceux.jsonl" \
-  tetanes="$out/tetanes.jsonl"
+python3 "$here/compare.py" "$record" "${played[@]}"
