@@ -62,6 +62,7 @@ pub fn page(
         panel: Vec::new(),
         locked_at: "x={x} y={y} state {state}",
         error,
+        fill_chart: None,
     })
 }
 
