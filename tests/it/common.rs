@@ -32,6 +32,15 @@ pub fn public_record() -> String {
         .expect("read tests/fixtures/public-record-1395326.txt")
 }
 
+/// The public record's first `pieces` pieces, in its comma form.
+pub fn public_record_pieces(pieces: usize) -> String {
+    let text = public_record();
+    let tokens: Vec<&str> = text.trim().split(',').map(str::trim).collect();
+    let starts = (0..tokens.len()).filter(|&i| tokens[i] == "N");
+    let end = starts.chain([tokens.len()]).nth(pieces).unwrap();
+    tokens[..end].join(",")
+}
+
 /// A scratch directory under the system temp dir, unique per process and per call, removed on
 /// drop.
 pub struct Scratch {

@@ -269,7 +269,8 @@ pub struct Pictures {
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct HtmlPage {
     /// Also write the replay as one self-contained HTML page (a viewer with playback, piece
-    /// stepping and a score chart); an invalid record plays up to the piece it fails at.
+    /// stepping and a score chart; the contest's adds the fill at each lock against the fluid
+    /// model's optimal play); an invalid record plays up to the piece it fails at.
     #[arg(long = "html", id = "html", value_name = "OUT.html")]
     pub path: Option<PathBuf>,
 }

@@ -34,11 +34,13 @@
     }
     return out;
   }
+  // A zig-zagged number: 0, 1, 2, 3, ... as 0, -1, 1, -2, ...
+  const signed = (z) => (z % 2 ? -(z + 1) / 2 : z / 2);
   // A column of numbers written as differences from the one before, zig-zagged.
   function column(code) {
     const out = new Float64Array(locked);
     let at = 0;
-    unsigned(code).forEach((z, i) => { at += z % 2 ? -(z + 1) / 2 : z / 2; out[i] = at; });
+    unsigned(code).forEach((z, i) => { at += signed(z); out[i] = at; });
     return out;
   }
   const X = column(film.x), Y = column(film.y), STATE = column(film.state);
@@ -345,62 +347,8 @@
     return shapes.join(" ");
   }
 
-  // The score chart: drawn once off-screen, then copied with a cursor for each frame.
-  const chartCanvas = $("chart");
-  let chart, chartImage, chartW, chartH;
-  const PAD = { left: 8, right: 8, top: 22, bottom: 18 };
-  const maxScore = Math.max(1, locked ? SCORE[locked - 1] : 0);
-  const chartX = (f) => PAD.left + (chartW - PAD.left - PAD.right) * (last ? f / last : 0);
-  const chartY = (s) => chartH - PAD.bottom - (chartH - PAD.top - PAD.bottom) * (s / maxScore);
-
-  function layoutChart() {
-    chartW = Math.max(200, chartCanvas.clientWidth || 600);
-    chartH = 160;
-    chart = setup(chartCanvas, chartW, chartH);
-    const off = document.createElement("canvas");
-    const ctx = setup(off, chartW, chartH);
-    ctx.strokeStyle = "#2c313a";
-    ctx.lineWidth = 1;
-    for (let q = 0; q <= 4; q++) {
-      const y = Math.round(chartY(maxScore * q / 4)) + 0.5;
-      ctx.beginPath(); ctx.moveTo(PAD.left, y); ctx.lineTo(chartW - PAD.right, y); ctx.stroke();
-    }
-    ctx.strokeStyle = "#4fb3ff";
-    ctx.lineWidth = 1.5;
-    ctx.beginPath();
-    ctx.moveTo(chartX(0), chartY(0));
-    for (let i = 0; i < locked; i++) ctx.lineTo(chartX(i + 1), chartY(SCORE[i]));
-    ctx.stroke();
-    if (film.error) {
-      ctx.strokeStyle = "#ff5c5c";
-      ctx.beginPath(); ctx.moveTo(chartX(last), PAD.top); ctx.lineTo(chartX(last), chartH - PAD.bottom); ctx.stroke();
-    }
-    ctx.fillStyle = "#9aa0a6";
-    ctx.font = "12px system-ui, sans-serif";
-    ctx.textBaseline = "top";
-    ctx.fillText("score " + format(locked ? SCORE[locked - 1] : 0), PAD.left, 4);
-    ctx.textAlign = "right";
-    ctx.fillText("piece " + format(last), chartW - PAD.right, chartH - PAD.bottom + 3);
-    chartImage = off;
-  }
-
-  function drawChart(fr) {
-    const ratio = chartCanvas.width / chartW;
-    chart.setTransform(1, 0, 0, 1, 0, 0);
-    chart.clearRect(0, 0, chartCanvas.width, chartCanvas.height);
-    chart.drawImage(chartImage, 0, 0);
-    chart.setTransform(ratio, 0, 0, ratio, 0, 0);
-    const x = Math.round(chartX(fr.f)) + 0.5;
-    chart.strokeStyle = "#ffffff";
-    chart.lineWidth = 1;
-    chart.beginPath(); chart.moveTo(x, PAD.top - 4); chart.lineTo(x, chartH - PAD.bottom); chart.stroke();
-    chart.fillStyle = "#ffffff";
-    chart.beginPath(); chart.arc(x, chartY(fr.score), 3, 0, 2 * Math.PI); chart.fill();
-    chart.font = "12px system-ui, sans-serif";
-    chart.textBaseline = "top";
-    chart.textAlign = x > chartW / 2 ? "right" : "left";
-    chart.fillText(format(fr.score), x + (x > chartW / 2 ? -6 : 6), PAD.top - 2);
-  }
+  // The charts under the board (chart.js), on one axis of the pieces.
+  const charts = filmCharts(film, { setup, format, unsigned, signed, score: SCORE, locked, last, go });
 
   let current = 0;
 
@@ -427,7 +375,7 @@
     if (document.activeElement !== $("jump")) $("jump").value = String(current);
     drawBoard(fr);
     drawNext(fr.next, fr.failed ? fr.number : fr.f);
-    drawChart(fr);
+    charts.draw(fr);
   }
 
   // Playback: a fixed number of pieces per second, whatever the timer's real rate. A timer
@@ -494,16 +442,8 @@
   $("slider").oninput = (e) => go(+e.target.value);
   $("jump").onchange = (e) => go(+e.target.value);
   $("jump").onkeydown = (e) => { if (e.key === "Enter") go(+e.target.value); };
-  let dragging = false;
-  const chartJump = (e) => {
-    const r = chartCanvas.getBoundingClientRect();
-    go(Math.round((e.clientX - r.left - PAD.left) / (chartW - PAD.left - PAD.right) * last));
-  };
-  chartCanvas.onmousedown = (e) => { dragging = true; chartJump(e); };
-  window.addEventListener("mousemove", (e) => { if (dragging) chartJump(e); });
-  window.addEventListener("mouseup", () => { dragging = false; });
   window.addEventListener("hashchange", () => { if (fromHash() !== current) go(fromHash()); });
-  window.addEventListener("resize", () => { layoutChart(); drawChart(frame(current)); });
+  window.addEventListener("resize", () => { charts.layout(); charts.draw(frame(current)); });
   document.addEventListener("keydown", (e) => {
     if (e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
     const moves = { ArrowLeft: -1, ArrowRight: 1, PageUp: -100, PageDown: 100 };
@@ -514,6 +454,6 @@
     else return;
     e.preventDefault();
   });
-  layoutChart();
+  charts.layout();
   show(fromHash());
 })();

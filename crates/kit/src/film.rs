@@ -15,6 +15,10 @@
 //! hands each column's kinds to its cells in order, only ever on the cells the checker's board
 //! has filled.
 //!
+//! Under the score chart a game may have the page draw the fill at each lock ([`FillChart`]: the
+//! contest's record against the fluid model's best play), with a legend (`#fill-legend`) and
+//! its caption (`#fill-caption`); both charts share the x axis, the pieces, and the cursor.
+//!
 //! The page exposes what it shows for tests and scripts: `#piece=N` in the URL opens piece `N`,
 //! `#score`, `#lines`, `#filled` and `#piece-number` hold the figures, `#position` the game's
 //! "Locked at" line, `#next` the coming pieces' letters (as many as the game shows), `#field-NAME`
@@ -25,14 +29,17 @@
 //! an empty cell. The next pieces' canvas has in `data-shapes` each piece as read back from its
 //! pixels, in the state it spawns in (`#../###`: rows top first, `#` a cell).
 
+mod chart;
+
+pub use chart::{FillChart, FillLine};
 use serde::Serialize;
 use std::collections::HashMap;
 
 /// The page around the data; `{{TITLE}}`, `{{FILM}}` and `{{SCRIPT}}` are filled in by
 /// [`Film::page`].
 const TEMPLATE: &str = include_str!("film.html");
-/// The page's script, which decodes the film and draws it.
-const SCRIPT: &str = include_str!("film.js");
+/// The page's script, which decodes the film and draws it: the charts' part, then the rest.
+const SCRIPT: &str = concat!(include_str!("film/chart.js"), include_str!("film.js"));
 
 /// The 64 letters the film's codes are written in, six bits each (as the page's script decodes
 /// them).
@@ -78,9 +85,14 @@ fn push_unsigned(code: &mut String, mut value: u64) {
     }
 }
 
-/// `value` zig-zagged (0, -1, 1, -2, ... as 0, 1, 2, 3, ...) then [`push_unsigned`].
+/// `value` zig-zagged: 0, -1, 1, -2, ... as 0, 1, 2, 3, ...
+fn zigzag(value: i64) -> u64 {
+    ((value << 1) ^ (value >> 63)) as u64
+}
+
+/// [`zigzag`] then [`push_unsigned`].
 fn push_signed(code: &mut String, value: i64) {
-    push_unsigned(code, ((value << 1) ^ (value >> 63)) as u64);
+    push_unsigned(code, zigzag(value));
 }
 
 /// The checker's steps, kept as compactly as the page will embed them.
@@ -175,6 +187,7 @@ impl Film {
             kinds: game.kinds,
             game_over: self.game_over,
             error: game.error,
+            fill_chart: game.fill_chart,
         };
         render(&data, &game.window_title)
     }
@@ -287,6 +300,9 @@ pub struct GamePage<'a> {
     pub locked_at: &'static str,
     /// The frame after the last locked piece of an invalid record.
     pub error: Option<FilmError>,
+    /// The chart of the fill at each lock the page draws under the score's, where the game
+    /// gives one.
+    pub fill_chart: Option<FillChart>,
 }
 
 /// The page around a film's data.
@@ -367,6 +383,7 @@ struct FilmData<'a> {
     fixes: String,
     game_over: Option<&'a str>,
     error: Option<FilmError>,
+    fill_chart: Option<FillChart>,
 }
 
 /// The frame after the last locked piece of an invalid record.

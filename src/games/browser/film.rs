@@ -42,6 +42,7 @@ pub(crate) fn page(sequence: &[Kind], text: &str, name: &str, hint: &str) -> Str
         panel: Vec::new(),
         locked_at: "row {y}, column {x}, {state} quarter turns",
         error: None,
+        fill_chart: None,
     })
 }
 

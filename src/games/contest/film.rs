@@ -1,10 +1,15 @@
 //! The contest's replay page: its checker's steps as the kit's [`Film`], and the page around
-//! them (the heading, the summary in the checker's words, the failing piece of an invalid record).
+//! them (the heading, the summary in the checker's words, the failing piece of an invalid record,
+//! and the chart of the fill at each lock against the fluid model's optimal play).
 
 use crate::games::contest::record::{Record, Token};
 use crate::games::contest::replay::{replay_observed, Report, Step};
 use crate::games::contest::rules::{Field, Kind, LockMode, Piece, Rules, HEIGHT, OFFSETS, WIDTH};
-use crate::kit::film::{Film, FilmError, FilmPiece, GamePage, Spawn, NEXT_SHOWN};
+use crate::games::contest::stats::Stats;
+use crate::kit::film::{
+    FillChart, FillLine, Film, FilmError, FilmPiece, GamePage, Spawn, NEXT_SHOWN,
+};
+use crate::kit::fluid::FluidLock;
 use crate::kit::text::{grouped, grouped_plural};
 
 /// One step of the checker's replay as the film keeps it; pass it every step, in order.
@@ -23,10 +28,49 @@ pub fn piece(step: &Step) -> FilmPiece {
     }
 }
 
+/// One step of the checker's replay as the fill chart draws it: the cells counted for its
+/// score (the piece written, full rows in place) and the rows it cleared.
+pub fn lock(step: &Step) -> FluidLock {
+    FluidLock {
+        filled: step.turn.filled,
+        rows: step.turn.lines,
+    }
+}
+
+/// The chart of the fill at each lock: the record's `locks` ([`lock`] of every step), against
+/// `play`, the fluid model's optimal play at the record's fullest board that `stats` bounds
+/// the record by ([`Stats::bound`]), or alone where the model has none.
+pub fn fill_chart(locks: &[FluidLock], stats: &Stats, play: Option<&[FluidLock]>) -> FillChart {
+    let record = FillLine::new("record", locks);
+    let what = "The record's fill at each lock (the cells on the board with the piece written, \
+                before its clear)";
+    let cap = stats.fullest;
+    let pieces = grouped(stats.fluid_bound_pieces as u64);
+    match (play, stats.fluid_bound) {
+        (Some(play), Some(bound)) => FillChart {
+            caption: format!(
+                "{what} against the fluid model's optimal play at its cap of {cap} cells, which \
+                 scores the fluid bound of {} over pieces 1-{pieces}.",
+                grouped(bound)
+            ),
+            cap: Some(cap),
+            lines: vec![record, FillLine::new("fluid optimum", play)],
+        },
+        _ => FillChart {
+            caption: format!(
+                "{what}, alone: no play of the fluid model over pieces 1-{pieces} keeps within \
+                 the record's fullest board, {cap} cells, so there is no optimal play to draw."
+            ),
+            cap: None,
+            lines: vec![record],
+        },
+    }
+}
+
 /// The page for a replay. `record` is the parsed record (`None` when it did not parse),
 /// `rules` and `report` those of the replay that filled `film`, `name` the record's path as the
 /// user gave it: the page's heading, and its file name with the score the window's title
-/// (`moves.txt — 1,441,432 — tetris-opt`).
+/// (`moves.txt — 1,441,432 — tetris-opt`). `fill_chart` is drawn under the score's.
 pub fn page(
     film: &Film,
     sequence: &[Kind],
@@ -34,6 +78,7 @@ pub fn page(
     rules: Rules,
     report: &Report,
     name: &str,
+    fill_chart: Option<FillChart>,
 ) -> String {
     let error = report.error.as_ref().map(|e| {
         // The frame after the last locked piece: the failing piece for a replay error; for a
@@ -62,6 +107,7 @@ pub fn page(
         panel: Vec::new(),
         locked_at: "x={x} y={y} state {state}",
         error,
+        fill_chart,
     })
 }
 
@@ -214,6 +260,7 @@ mod tests {
             Rules::default(),
             &report,
             "</script><b>/moves<&>.txt",
+            None,
         );
         assert!(!page.contains("</script><b>"));
         assert!(

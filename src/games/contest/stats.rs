@@ -6,7 +6,7 @@
 use super::fluid::contest_points;
 use crate::games::contest::replay::Step;
 use crate::games::contest::rules::Kind;
-use crate::kit::fluid::{best_play, best_total, FluidModel};
+use crate::kit::fluid::{best_play, best_total, FluidLock, FluidModel};
 use crate::kit::text::grouped;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -105,15 +105,21 @@ impl Stats {
     /// lock, of which the first `scoring` pieces score. No record of this sequence that keeps
     /// within that fill scores more: a real clear of `k` rows needs `10 k` cells and a piece
     /// that spans `k` rows, which is all the model asks.
-    pub(crate) fn bound(&mut self, sequence: &[Kind], scoring: usize) {
+    ///
+    /// Returns the play behind [`Stats::bound_play`], each piece's lock, for the page's chart of
+    /// the fill at each lock.
+    pub(crate) fn bound(&mut self, sequence: &[Kind], scoring: usize) -> Option<Vec<FluidLock>> {
         let model = FluidModel {
             cap: self.fullest,
             discount: 1.0,
         };
-        let best = best_total(sequence, model, contest_points(scoring));
+        let points = contest_points(scoring);
+        let best = best_total(sequence, model, &points);
         self.fluid_bound = best.map(|b| b as u64);
         self.fluid_bound_pieces = sequence.len();
-        self.bound_play = bound_play(sequence, model, scoring);
+        let play = best_play(sequence, model, &points);
+        self.bound_play = play.as_deref().map(|play| clears_of(play, &points));
+        play
     }
 
     /// Points in all, the sum of every clear's.
@@ -122,11 +128,9 @@ impl Stats {
     }
 }
 
-/// The clears of one play of `model` over `sequence` that scores its bound (of equal
-/// choices, the fewest rows), with the fill each was made on.
-fn bound_play(sequence: &[Kind], model: FluidModel, scoring: usize) -> Option<[ClearStats; 4]> {
-    let points = contest_points(scoring);
-    let play = best_play(sequence, model, &points)?;
+/// The clears of `play`, one play of the fluid model that scores its bound (of equal choices,
+/// the fewest rows), with the fill each was made on and the `points` it scored.
+fn clears_of(play: &[FluidLock], points: impl Fn(usize, u32, u32) -> f64) -> [ClearStats; 4] {
     let mut clears = [ClearStats::default(); 4];
     for (t, lock) in play.iter().enumerate().filter(|(_, lock)| lock.rows > 0) {
         let c = &mut clears[lock.rows as usize - 1];
@@ -134,7 +138,7 @@ fn bound_play(sequence: &[Kind], model: FluidModel, scoring: usize) -> Option<[C
         c.points += points(t, lock.filled, lock.rows) as u64;
         c.filled_total += u64::from(lock.filled);
     }
-    Some(clears)
+    clears
 }
 
 impl fmt::Display for Stats {

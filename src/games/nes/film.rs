@@ -150,6 +150,7 @@ impl Film {
             }],
             locked_at: "orientation {orientation} at x={x} y={y} on frame {frame}",
             error: None,
+            fill_chart: None,
         })
     }
 }

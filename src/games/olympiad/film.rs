@@ -89,6 +89,7 @@ pub fn page(
         panel: Vec::new(),
         locked_at: "orientation {state}, column {x}",
         error: None,
+        fill_chart: None,
     })
 }
 

@@ -1,5 +1,6 @@
 //! Reading a viewer page's film without a browser: its JSON, a column of numbers as the page's
-//! script decodes it, and the "Locked at" line the page shows for a piece.
+//! script decodes it, the "Locked at" line the page shows for a piece, and the lines of the
+//! fill chart.
 
 use serde_json::Value;
 
@@ -40,16 +41,50 @@ pub fn column(film: &Value, name: &str) -> Vec<i64> {
     let mut out: Vec<i64> = unsigned(film, &code)
         .into_iter()
         .map(|z| {
-            at += if z % 2 == 1 {
-                -((z as i64 + 1) / 2)
-            } else {
-                z as i64 / 2
-            };
+            at += signed(z);
             at
         })
         .collect();
     out.resize(pieces, at);
     out
+}
+
+/// A zig-zagged number: 0, 1, 2, 3, ... as 0, -1, 1, -2, ...
+fn signed(z: u64) -> i64 {
+    if z % 2 == 1 {
+        -((z as i64 + 1) / 2)
+    } else {
+        z as i64 / 2
+    }
+}
+
+/// One lock of a fill chart's line: the cells on the board with the piece written, and the
+/// rows it cleared.
+pub type FillLock = (i64, u64);
+
+/// The fill chart's lines, each its label and its locks, decoded as the page's script decodes
+/// them (runs of locks that add a piece's 4 cells and clear nothing, each followed by one that
+/// does otherwise); `None` where the page has no fill chart.
+pub fn fill_lines(film: &Value) -> Option<Vec<(String, Vec<FillLock>)>> {
+    let lines = film["fill_chart"]["lines"].as_array()?;
+    let decode = |line: &Value| {
+        let locks = line["locks"].as_u64().unwrap() as usize;
+        let code = unsigned(film, line["code"].as_str().unwrap());
+        let (mut out, mut expected) = (Vec::with_capacity(locks), 4);
+        let mut lock = |symbol: u64, out: &mut Vec<FillLock>| {
+            let (filled, rows) = (expected + signed(symbol / 5), symbol % 5);
+            out.push((filled, rows));
+            expected = filled - 10 * rows as i64 + 4;
+        };
+        let mut symbols = code.into_iter();
+        while out.len() < locks {
+            let run = symbols.next().unwrap_or((locks - out.len()) as u64);
+            (0..run).for_each(|_| lock(0, &mut out));
+            symbols.next().into_iter().for_each(|s| lock(s, &mut out));
+        }
+        (line["label"].as_str().unwrap().to_string(), out)
+    };
+    Some(lines.iter().map(decode).collect())
 }
 
 /// The "Locked at" line the page shows for piece `n` (1-based).

@@ -13,7 +13,7 @@ use crate::games::contest::record::Record;
 use crate::games::contest::replay::{replay_observed, End, ReplayError, Report, Step};
 use crate::games::contest::rules::Rules;
 use crate::games::contest::stats::Stats;
-use crate::kit::film::Film;
+use crate::kit::film::{FillChart, Film};
 use crate::kit::text::plural;
 use crate::say;
 use std::io::Write;
@@ -119,13 +119,14 @@ fn run_check(args: &Args) -> Result<(), CliError> {
     let Replayed {
         report,
         film,
+        fill_chart,
         stats,
         trace_failed,
     } = replayed;
     if let Some(path) = &args.own.pictures.html.path {
         let name = record_path.display().to_string();
         let record = parsed.as_ref().ok();
-        let page = contest::film::page(&film, &sequence, record, rules, &report, &name);
+        let page = contest::film::page(&film, &sequence, record, rules, &report, &name, fill_chart);
         write_file("--html", path, page)?;
     }
     // The breakdown of an invalid record would describe pieces the judge never scores.
@@ -163,12 +164,14 @@ fn record_path<'a>(args: &'a Args) -> Result<&'a std::path::PathBuf, CliError> {
     Ok(record_path)
 }
 
-/// What the replay of a record gives: its report, the page's film, the statistics, and the
-/// first failed write of the trace (e.g. a closed pipe: the trace stops there, the replay goes
-/// on for the report and the page, and the failure is handled with the report's).
+/// What the replay of a record gives: its report, the page's film and fill chart (none for a
+/// record that did not parse), the statistics, and the first failed write of the trace (e.g. a
+/// closed pipe: the trace stops there, the replay goes on for the report and the page, and
+/// the failure is handled with the report's).
 struct Replayed {
     report: Report,
     film: Film,
+    fill_chart: Option<FillChart>,
     stats: Stats,
     trace_failed: Option<std::io::Error>,
 }
@@ -181,7 +184,12 @@ fn replay(
     rules: Rules,
     out: &mut impl Write,
 ) -> Replayed {
+    let html = args.own.pictures.html.path.is_some();
+    // The page's fill chart draws the play behind the statistics' bound.
+    let bound = args.own.contest.stats || html;
     let mut film = Film::new();
+    let mut locks = Vec::new();
+    let mut fill_chart = None;
     let mut stats = Stats::default();
     let mut trace_failed: Option<std::io::Error> = None;
     let mut report = match parsed {
@@ -193,19 +201,22 @@ fn replay(
                 {
                     trace_failed = write_trace(out, step).err();
                 }
-                if args.own.pictures.html.path.is_some() {
+                if html {
                     film.observe_piece(contest::film::piece(step));
+                    locks.push(contest::film::lock(step));
                 }
-                if args.own.contest.stats {
+                if bound {
                     stats.observe(step);
                 }
             };
             let report = replay_observed(sequence, record, rules, &mut trace);
-            if args.own.contest.stats {
+            if bound {
                 // The bound of the pieces the record covers: a partial record would otherwise
                 // be measured against points it never had the pieces for.
                 let covered = &sequence[..record.piece_count().min(sequence.len())];
-                stats.bound(covered, rules.pieces_to_place(covered.len()));
+                let play = stats.bound(covered, rules.pieces_to_place(covered.len()));
+                fill_chart =
+                    html.then(|| contest::film::fill_chart(&locks, &stats, play.as_deref()));
             }
             report
         }
@@ -226,6 +237,7 @@ fn replay(
     Replayed {
         report,
         film,
+        fill_chart,
         stats,
         trace_failed,
     }

@@ -4,6 +4,7 @@
 use super::findings::{library_case, one_visible_line, progress, wrong, Finding, Tally};
 use super::mutate::{mutate, Grammar, Rng};
 use super::starts::contest_starts;
+use tetris_opt::games::contest;
 use tetris_opt::games::contest::record::Record;
 use tetris_opt::games::contest::replay::{replay_observed, End, ReplayError};
 use tetris_opt::games::contest::rules::{Kind, LockMode, Rules};
@@ -185,12 +186,14 @@ fn contest_case(sequence: &[Kind], text: &str, views: bool) -> Result<bool, Find
     for rules in TENCENT_RULES {
         let mut observed = 0;
         let mut film = Film::new();
+        let mut locks = Vec::new();
         let mut stats = Stats::default();
         let report = replay_observed(sequence, &record, rules, &mut |step| {
             observed += 1;
             if views {
                 let _ = step.written.picture(Some(&step.piece));
-                film.observe_piece(tetris_opt::games::contest::film::piece(step));
+                film.observe_piece(contest::film::piece(step));
+                locks.push(contest::film::lock(step));
                 stats.observe(step);
             }
         });
@@ -198,13 +201,17 @@ fn contest_case(sequence: &[Kind], text: &str, views: bool) -> Result<bool, Find
             return wrong("the observer saw a different number of pieces than the report");
         }
         if views {
-            let _ = tetris_opt::games::contest::film::page(
+            // The fill chart of the record's locks alone: the fluid model's play beside them is
+            // held by the chart's own tests (contest::fill_chart).
+            let chart = contest::film::fill_chart(&locks, &stats, None);
+            let _ = contest::film::page(
                 &film,
                 sequence,
                 Some(&record),
                 rules,
                 &report,
                 "record.txt",
+                Some(chart),
             );
             let _ = stats.to_string();
         }
