@@ -15,6 +15,9 @@ oracle's limit of frames (FCEUX says so in its last line), or a spawn later than
 Every oracle after the first is also held to the first: the fields settled when a spawn is
 read (SETTLED, the board among them), the piece's kind, the frame within one.
 
+The exit status is 1 when an oracle parts from the engine (a spawn unlike it, a late spawn, a
+crash) or shows a picture unlike its RAM, 0 when every oracle agrees.
+
 The ROM's score stops at 999,999; an oracle's uncapped score is the sum of its score's steps
 while under that, then of the points of each clear (40, 100, 300, 1200 times level + 1, the
 level after the clear). Soft-drop points scored past 999,999 are not seen.
@@ -286,8 +289,11 @@ def main():
             print(json.dumps(s))
         else:
             show(s)
-    if any(s.get("screen_mismatch") for s in summaries):
-        sys.exit(1)  # a picture unlike the RAM is a fault even where every spawn agrees
+    # An oracle that parts from the engine (a spawn unlike it, a late spawn, a crash) fails the
+    # comparison, and so does a picture unlike the RAM even where every spawn agrees.
+    faults = ("first_difference", "late_spawn", "crashed", "screen_mismatch")
+    if any(s.get(f) for s in summaries[1:] for f in faults):
+        sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@ import os
 import sys
 import warnings
 
-from ram import (AUTOREPEAT_X, AUTOREPEAT_Y, CURRENT_PIECE, EMPTY_TILE, FALL_TIMER, FRAME_COUNTER, GAME_MODE,
+from ram import (AUTOREPEAT_X, AUTOREPEAT_Y, CURRENT_PIECE, DISPLAY_NEXT_PIECE, EMPTY_TILE, FALL_TIMER, FRAME_COUNTER, GAME_MODE,
                  GAME_MODE_PLAY, HOLD_DOWN_POINTS, LEVEL_NUMBER, LINES, NEXT_PIECE, PLAY_STATE, PLAY_STATE_ACTIVE,
                  PLAYFIELD, PLAYFIELD_CELLS, RNG_SEED, SCORE, SPAWN_COUNT, SPAWN_ID, TETRIMINO_X, TETRIMINO_Y,
                  VRAM_ROW)
@@ -128,6 +128,7 @@ class Nes:
             "autorepeat_y": int(r[AUTOREPEAT_Y]),
             "hold_down_points": int(r[HOLD_DOWN_POINTS]),
             "vram_row": int(r[VRAM_ROW]),
+            "next_hidden": int(r[DISPLAY_NEXT_PIECE]) != 0,
             "game_mode": int(r[GAME_MODE]),
         }
 
