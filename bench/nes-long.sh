@@ -6,6 +6,7 @@
 # bench/nes-oracle.sh then plays the records on the ROM.
 #   bench/nes-long.sh [WIDTH] [START...]        START = LEVEL:WAIT
 #   e.g. UNTIL=256 OUT=target/nes-long bench/nes-long.sh 1000 19:0 19:20 18:0 18:20
+# CHANGES=DEPTH:WIDTH,... passes a width schedule to every game (`solve --width-changes`).
 # Two games run at a time, one thread each (JOBS); the records stay in OUT.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,6 +14,7 @@ width="${1:-1000}"; shift $(( $# < 1 ? $# : 1 ))
 starts=("$@"); [ ${#starts[@]} -gt 0 ] || starts=(19:0 19:20 19:40 19:60 18:0 18:20 18:40 18:60)
 until_level="${UNTIL:-256}"; jobs="${JOBS:-2}"; out="${OUT:-target/nes-long}"
 model="${MODEL:-tap:2}"
+changes="${CHANGES:+--width-changes $CHANGES}"
 mkdir -p "$out"
 cargo build --release -q --bin solve --bin check
 run() {
@@ -21,11 +23,11 @@ run() {
   [ -s "$name.json" ] && return 0
   local began; began=$(date +%s.%N)
   target/release/solve --game nes --start-level "$level" --title-wait "$wait" --input-model "$model" \
-    --beam-width "$width" --until-level "$until_level" --threads 1 --quiet > "$name.txt"
+    --beam-width "$width" $changes --until-level "$until_level" --threads 1 --quiet > "$name.txt"
   echo "$(date +%s.%N) - $began" | bc > "$name.seconds"
   target/release/check --game nes --json "$name.txt" > "$name.json"
 }
-export -f run; export out width until_level model
+export -f run; export out width until_level model changes
 printf '%s\n' "${starts[@]}" | xargs -P "$jobs" -I{} bash -c 'run {}'
 python3 - "$out" "$width" "$until_level" "${starts[@]}" <<'PY'
 import json, sys
