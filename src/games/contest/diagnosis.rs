@@ -31,7 +31,8 @@ const ROW_CELLS: u32 = WIDTH as u32 - 1;
 /// The rows of the stack's top whose cells a [`Shape`] keeps.
 const TOP_ROWS: usize = 4;
 
-/// A well at least this deep takes no piece but an I without a hole.
+/// A column at least this many rows below both neighbours takes no piece but an I without a
+/// hole (a J or an L hooks over a step of two).
 const I_ONLY_DEPTH: i32 = 3;
 
 /// Rows an I spans, and so the most it clears.
