@@ -10,8 +10,9 @@
 #   e.g. bench/flips.sh base= wide-well='--weights /tmp/w.json'
 # Environment: SEEDS (default 1,2,4,5,6,9,10,11; "none" for the contest alone), WIDTHS (default 300 1000 5000),
 # CONTEST_WIDTHS (default: WIDTHS; "none" for none), PIECES (default 10000), JOBS (solves run
-# at once, one thread each; default 2), OUT (a directory that keeps every run's JSON; default a
-# temporary one). Runs already in OUT are not run again, so an interrupted protocol resumes.
+# at once, one thread each; default 2), OUT (a directory that keeps every run's JSON and its
+# record, NAME.INPUT.WIDTH.json and .txt, for `check` or bench/accounting.sh afterwards; default
+# a temporary one). Runs already in OUT are not run again, so an interrupted protocol resumes.
 # Honours CARGO_TARGET_DIR.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -56,7 +57,8 @@ run() {
   [ -s "$json" ] && return 0
   # shellcheck disable=SC2086
   /usr/bin/time -f '%U %S' -o "$json.time" "$bin/solve" "$out/inputs/$input.txt" \
-    --beam-width "$width" --threads 1 --quiet --json "$json.part" $options > /dev/null
+    --beam-width "$width" --threads 1 --quiet --json "$json.part" $options \
+    > "$out/$name.$input.$width.txt"
   python3 - "$json.part" "$json.time" "$json" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))

@@ -7,6 +7,7 @@
 
 pub mod bitboard;
 pub mod cli;
+pub mod diagnosis;
 pub mod film;
 pub mod fluid;
 pub mod merge;

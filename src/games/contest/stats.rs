@@ -1,8 +1,10 @@
 //! Where a record's points come from (`check --stats`): the clears by size with the cells they
 //! were made on, what the I pieces did, points by piece kind and by stretch of the game, and the
-//! locks in mid-air. Built from the plain replay's steps, so it describes exactly what `check`
-//! scored.
+//! locks in mid-air, and each clear against the fluid model's optimal play
+//! ([`super::diagnosis`]). Built from the plain replay's steps, so it describes exactly what
+//! `check` scored.
 
+use super::diagnosis::Diagnosis;
 use super::fluid::contest_points;
 use crate::games::contest::replay::Step;
 use crate::games::contest::rules::Kind;
@@ -65,6 +67,10 @@ pub struct Stats {
     /// beside the record's [`Stats::clears`]: where the record's points fall short of it.
     #[serde(default)]
     pub(crate) bound_play: Option<[ClearStats; 4]>,
+    /// Each clear against the same piece's lock in that play, and why those of 1-3 rows that
+    /// held fewer cells did.
+    #[serde(default)]
+    pub(crate) diagnosis: Diagnosis,
 }
 
 impl Stats {
@@ -95,6 +101,7 @@ impl Stats {
         if !step.resting {
             self.mid_air_locks += 1;
         }
+        self.diagnosis.observe(step);
         if turn.game_over.is_none() {
             self.fullest = self.fullest.max(turn.filled);
         }
@@ -119,6 +126,9 @@ impl Stats {
         self.fluid_bound_pieces = sequence.len();
         let play = best_play(sequence, model, &points);
         self.bound_play = play.as_deref().map(|play| clears_of(play, &points));
+        if let Some(play) = &play {
+            self.diagnosis.against(play);
+        }
         play
     }
 
@@ -195,6 +205,6 @@ impl fmt::Display for Stats {
                 .collect();
             writeln!(f, "the bound's play clears: {}", sizes.join(", "))?;
         }
-        Ok(())
+        write!(f, "{}", self.diagnosis)
     }
 }

@@ -110,6 +110,23 @@ fn assert_invalid(record: impl AsRef<[u8]> + Copy, args: &[&str], parts: &[&str]
     }
 }
 
+/// The fields of each clear of `stats.diagnosis` (docs/JSON.md).
+const CLEAR_CHECK_KEYS: [&str; 13] = [
+    "bumpiness",
+    "cause",
+    "filled",
+    "gaps",
+    "headroom",
+    "holes",
+    "i_only_columns",
+    "optimum_filled",
+    "piece",
+    "rows",
+    "top_cells",
+    "well_clears",
+    "well_depth",
+];
+
 /// The one JSON object `check --json` printed, checked to have exactly the documented fields
 /// (docs/JSON.md): every game's, and the contest's own under `contest` (`stats` among them
 /// only with `--stats`, with its own).
@@ -153,6 +170,7 @@ fn json_report(run: &Run) -> Value {
             [
                 "bound_play",
                 "clears",
+                "diagnosis",
                 "fluid_bound",
                 "fluid_bound_pieces",
                 "fullest",
@@ -162,6 +180,22 @@ fn json_report(run: &Run) -> Value {
                 "points_per_segment"
             ]
         );
+        let diagnosis = &stats["diagnosis"];
+        assert_eq!(
+            keys(diagnosis),
+            [
+                "bumpy_above",
+                "by_rows",
+                "causes",
+                "clears",
+                "every_lock",
+                "low_above"
+            ]
+        );
+        let clears = diagnosis["clears"].as_array().expect("the clears");
+        for clear in clears {
+            assert_eq!(keys(clear), CLEAR_CHECK_KEYS, "{clear}");
+        }
         own_keys.retain(|k| k != "stats");
     }
     assert_eq!(own_keys, ["clears"]);

@@ -38,8 +38,9 @@ struct OwnCheckArgs {
     #[arg(long, value_name = "N", requires = "trace")]
     at: Option<usize>,
     /// Also print where the points come from: clears by size with their mean fill, what the I
-    /// pieces did, points by piece kind and per 1,000 pieces, locks in mid-air (in `--json`: a
-    /// `stats` object).
+    /// pieces did, points by piece kind and per 1,000 pieces, locks in mid-air, the fluid bound
+    /// and its play's clears, and each clear's fill against that play's at the same piece with
+    /// why those of 1-3 rows on fewer cells held less (in `--json`: a `stats` object).
     #[arg(long)]
     stats: bool,
 }

@@ -227,3 +227,94 @@ fn stats_of_a_partial_record_bound_only_its_pieces() {
         "{line}"
     );
 }
+
+/// A game of 14 pieces built by hand for `--stats`' diagnosis: its second clear is made on a
+/// board with two holes, where the bound's play holds more cells.
+const HAND_SEQUENCE: &str = "IIOIOIOOIIIIII\n";
+const HAND_RECORD: &str = concat!(
+    // Two flat I's and an O fill row 19: a single on 12 cells (no play holds more: 8 cells
+    // clear nothing).
+    "N,C1,L3,D19,N,R1,D19,N,R4,D19,",
+    // A flat I and an O fill row 19 but for columns 4 and 5, which a flat I in row 18 covers
+    // (two holes); O's in columns 0-1 and 8-9 fill row 18: a single on 22 cells, the highest
+    // in row 17, 17 empty rows above it.
+    "N,L3,D19,N,R2,D19,N,L1,D18,N,L4,D18,N,R4,D18,",
+    // Upright I's in columns 0, 1, 8 and 9, then 0 and 1 again: 36 cells, no clear.
+    "N,L4,D16,N,C1,L3,D16,N,R4,D16,N,C1,R5,D16,N,L4,D12,N,C1,L3,D12",
+);
+
+/// `--stats --json` gives each clear against the bound's play at the same piece with its
+/// board's measures, all counted by hand from the record above, and the cause of the one on
+/// fewer cells: holes.
+#[test]
+fn the_diagnosis_measures_a_hand_built_game() {
+    use tetris_opt::games::contest::fluid::contest_points;
+    use tetris_opt::kit::fluid::{best_play, FluidModel};
+    let scratch = Scratch::new("diagnosis");
+    let sequence = scratch.file("sequence.txt", HAND_SEQUENCE);
+    let record = scratch.file("record.txt", HAND_RECORD);
+    let json = run(CHECK, &[&"--stats", &"--json", &sequence, &record]);
+    let report = json_report(&json);
+    assert_eq!(report["score"], 12 + 22, "{json:#?}");
+    let stats = &report["contest"]["stats"];
+    assert_eq!(stats["fullest"], 36);
+    // The bound's play at 36 cells, as the fill chart's tests hold it: at the second clear
+    // it has placed 32 cells and, where it cleared nothing yet, holds them all.
+    let kinds = tetris_opt::kit::sequence::parse_sequence(HAND_SEQUENCE).unwrap();
+    let model = FluidModel {
+        cap: 36,
+        discount: 1.0,
+    };
+    let play = best_play(&kinds, model, contest_points(14)).expect("a play within 36 cells");
+    let optimum = play[7].filled;
+    assert!(optimum > 22, "the play holds more at piece 8: {play:?}");
+    let diagnosis = &stats["diagnosis"];
+    let expected = serde_json::json!([
+        {
+            "piece": 3, "rows": 1, "filled": 12, "optimum_filled": 12,
+            // Row 19 holds columns 0-7: heights 1 but for the two empty columns, no well.
+            "holes": 0, "headroom": 19, "gaps": 1, "top_cells": [8, 0, 0, 0],
+            "bumpiness": 1, "i_only_columns": 0, "well_depth": 0, "well_clears": 0,
+            "cause": null
+        },
+        {
+            "piece": 8, "rows": 1, "filled": 22, "optimum_filled": optimum,
+            // Rows 17-19 hold 2, 8 and 8 cells; heights 3 3 2 2 2 2 2 2 1 1.
+            "holes": 2, "headroom": 17, "gaps": 27 - 18, "top_cells": [2, 8, 8, 0],
+            "bumpiness": 2, "i_only_columns": 0, "well_depth": 0, "well_clears": 0,
+            "cause": "holes"
+        }
+    ]);
+    assert_eq!(diagnosis["clears"], expected);
+    assert_eq!(
+        (
+            diagnosis["low_above"].clone(),
+            diagnosis["bumpy_above"].clone()
+        ),
+        (1.into(), 8.into())
+    );
+    let short = optimum - 22;
+    assert_eq!(
+        diagnosis["causes"]["holes"],
+        serde_json::json!({ "count": 1, "cells_short_total": short })
+    );
+    for cause in ["low", "bumpy", "surface"] {
+        assert_eq!(diagnosis["causes"][cause]["count"], 0, "{cause}");
+    }
+    assert_eq!(diagnosis["by_rows"][0]["count"], 2);
+    assert_eq!(diagnosis["by_rows"][0]["fewer"], 1);
+    assert_eq!(diagnosis["every_lock"]["count"], 14);
+    let played: u32 = play.iter().map(|lock| lock.filled).sum();
+    assert_eq!(diagnosis["every_lock"]["optimum_filled_total"], played);
+
+    let human = run(CHECK, &[&"--stats", &sequence, &record]);
+    assert_eq!(human.code, Some(0), "{human:#?}");
+    for said in [
+        format!("clears of 1-3 rows on fewer cells than the play's: 1, {short}.0 cells short"),
+        format!("holes 1 ({short}.0 short)"),
+        "2 clears of 1 17.0 / ".to_string(),
+        "2.00 holes, 17.00 empty rows on top, 9.0 cells short of nine a row".to_string(),
+    ] {
+        assert!(human.stdout.contains(&said), "{said:?} in {human:#?}");
+    }
+}
