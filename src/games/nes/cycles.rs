@@ -5,8 +5,10 @@
 //! is done. Where the interrupt lands decides what happens: in the game's jump-table routine
 //! it overwrites the address the routine is about to jump through, and the game runs into RAM
 //! (a crash, or with some values a screen written over with garbage); in the confetti range
-//! the ending's routine runs (a stall, or a hang until a button is pressed); past it, the
-//! counters are drawn a frame late (lag), which the game's timing does not see. The count is
+//! the ending's routine runs (a stall, or a hang until a button is pressed); between the two
+//! the frame lags, and the next piece may spawn a frame late, depending on the music and the
+//! frame's phase, which the engine does not follow; past the hang the counters are drawn a
+//! frame late, which the game's timing does not see. The count is
 //! the community's model (HydrantDude's crash theory, as TetrisGYM's crash mode adds it up):
 //! a fixed base, and terms each of which the engine knows exactly — the rows and where they
 //! were, the next box, the music's tempo check, Select, the line count's digits, the level-up,
@@ -72,6 +74,13 @@ const BY_SWITCH: (u32, u32) = (29_763, 29_768);
 /// above 30,751 + 562.
 const STALL: (u32, u32) = (30_405, 30_754);
 const HANG: (u32, u32) = (31_314, 31_755);
+/// Between the stall and the hang the interrupt lands where the game then waits a frame more
+/// (the community's "level lag" and "line lag", from 30,877): on Nestopia and FCEUX a
+/// four-line clear at level 176 with a low stack (30,954 to 30,973 here) spawns the next piece
+/// a frame late in three of four frame phases, and a game whose engine does not wait parts
+/// from the ROM there. Taken from 13 cycles before the community's figure, as the hang's
+/// measured start is.
+const LAG: (u32, u32) = (30_864, HANG.0 - 1);
 /// The cycles of the interrupt's timing the engine cannot know.
 pub(crate) const UNKNOWN: u32 = 8;
 /// The margin the search keeps from every failing count, for what the model may still miss.
@@ -94,6 +103,8 @@ pub(crate) enum Fate {
     Stall,
     /// The endless confetti: the game waits for a button.
     Hang,
+    /// A frame of lag that may move the next spawn.
+    Lag,
 }
 
 impl Count {
@@ -141,9 +152,23 @@ impl Count {
         c
     }
 
-    /// The margin of this count ([`margin`]).
+    /// The margin of this count ([`margin`]); -1 for a count that switches the music to fast
+    /// from the quiet level on ([`Count::switches_music`]).
     pub fn margin(&self) -> i32 {
+        if self.switches_music() && self.level >= QUIET_BELOW {
+            return -1;
+        }
         margin(self.cycles(), self.next_hidden)
+    }
+
+    /// The tempo check finds a block on row 5 while the music is slow, and starts the fast
+    /// music. The 41 cycles counted for it are the community's; the crash sweeps never set it
+    /// up (their stacks are low with the music slow, or tall with it fast), and on Nestopia a
+    /// plain lock at level 255 that switched it stalled where the model counts 151 cycles
+    /// short of the stall. What the switch costs is not known, so no count with one is called
+    /// safe where counts come near a failing one.
+    pub fn switches_music(&self) -> bool {
+        self.first_block.is_some() && !self.was_allegro
     }
 }
 
@@ -169,6 +194,9 @@ pub(crate) fn fate(c: u32, next_hidden: bool) -> Fate {
     }
     if within(HANG, after) {
         return Fate::Hang;
+    }
+    if within(LAG, after) {
+        return Fate::Lag;
     }
     Fate::Safe
 }

@@ -55,7 +55,9 @@ impl Locked {
             game_over: match game.outcome {
                 Outcome::Playing => None,
                 Outcome::ToppedOut => Some("a piece spawned into the stack"),
-                Outcome::Crashed => Some("this lock's cycles may crash the ROM"),
+                Outcome::Crashed => {
+                    Some("this lock's cycles may crash the ROM or delay its next piece")
+                }
             },
         }
     }

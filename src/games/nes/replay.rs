@@ -141,7 +141,7 @@ impl Report {
                 Reason::Crashed,
                 self.pieces,
                 &format!(
-                    "its lock's cycles may crash the ROM (level {}, see docs/NES.md)",
+                    "its lock's cycles may crash the ROM or delay its next piece (level {}, see docs/NES.md)",
                     self.level
                 ),
             ),

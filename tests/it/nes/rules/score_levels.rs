@@ -382,15 +382,70 @@ fn a_clear_the_model_calls_failing_goes_on_with_the_next_box_hidden() {
 }
 
 #[test]
-fn the_committed_game_through_the_wrap_keeps_its_margin_and_uses_both_knobs() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("outputs/nes/rebirth-level19-wait0.txt");
-    let text = std::fs::read_to_string(&path).expect("the committed NES game through the wrap");
-    let record = Record::parse(&text).expect("it parses");
-    let report = replay_observed(&record, |_, _| {});
-    assert_eq!(report.end, End::RecordEnded);
-    assert_eq!(report.level_count, 442);
-    assert!(report.margin as i32 >= tetris_opt::games::nes::cycles::MARGIN);
-    let pressed = |b: u8| record.frames.iter().any(|&f| f & b != 0);
-    assert!(pressed(button::SELECT) && pressed(button::DOWN));
+fn the_committed_games_through_the_wraps_keep_their_margin_and_use_both_knobs() {
+    for (file, level_count, lines) in [
+        ("outputs/nes/level19-to-1280-wait0.txt", 1_280, 16_743),
+        ("outputs/nes/level18-to-512-wait0.txt", 512, 6_663),
+    ] {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
+        let text = std::fs::read_to_string(&path).expect("a committed NES game through the wrap");
+        let record = Record::parse(&text).expect("it parses");
+        let report = replay_observed(&record, |_, _| {});
+        assert_eq!(report.end, End::RecordEnded, "{file}");
+        assert_eq!(
+            (report.level_count, report.lines),
+            (level_count, lines),
+            "{file}"
+        );
+        assert!(
+            report.margin as i32 >= tetris_opt::games::nes::cycles::MARGIN,
+            "{file}"
+        );
+        let pressed = |b: u8| record.frames.iter().any(|&f| f & b != 0);
+        assert!(pressed(button::SELECT) && pressed(button::DOWN), "{file}");
+    }
+}
+
+#[test]
+fn past_9999_lines_the_hundreds_count_on_in_binary_and_wrap_at_25600() {
+    // $51 counts hundreds with `inc`: 10,000 lines is 100 there, not a carry into a digit.
+    let mut game = game_at(80, 9_996);
+    clear_with_i(&mut game, 4);
+    assert_eq!((game.lines_bcd, game.lines()), ([0x00, 100], 10_000));
+    let (_, level, _) = clear_points(9_996, 80, 4);
+    assert_eq!(game.level, level);
+
+    // At 25,600 the byte wraps to 0; the engine counts the lines on, and the level compare reads
+    // the byte's low four bits as before (25,600 and 0 alike end in hundreds 0 mod 16).
+    let mut game = game_at(100, 25_596);
+    clear_with_i(&mut game, 4);
+    assert_eq!((game.lines_bcd, game.lines()), ([0x00, 0], 25_600));
+    let (_, level, _) = clear_points(25_596, 100, 4);
+    assert_eq!(game.level, level);
+    let mut again = game;
+    clear_with_i(&mut again, 4);
+    assert_eq!(again.lines(), 25_604);
+}
+
+#[test]
+fn the_levels_go_on_through_five_wraps_as_the_rom_counts_them() {
+    // A wrap every 3,360 lines: 256 levels of 10 lines and one level held for 810, where the
+    // byte of hundreds and tens (its hundreds mod 16) runs ahead of the level by more than 127
+    // and the signed compare stops it: level 235, then 189, 143, 107 and 61 past a wrap.
+    let wraps: Vec<u32> = (1..=5).map(|k| lines_to_level(19, 256 * k)).collect();
+    assert_eq!(wraps, [3_300, 6_660, 10_020, 13_380, 16_740]);
+    let held: Vec<(u16, u32)> = (30..=1_280u16)
+        .map(|level| {
+            (
+                level,
+                lines_to_level(19, level) - lines_to_level(19, level - 1),
+            )
+        })
+        .filter(|&(_, step)| step != 10)
+        .collect();
+    assert_eq!(
+        held,
+        [(236, 810), (446, 810), (656, 810), (876, 810), (1_086, 810)]
+    );
+    assert_eq!(lines_to_level(18, 1_280), 16_740);
 }
