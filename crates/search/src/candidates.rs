@@ -162,7 +162,7 @@ impl<C: Code> Chunk<C> {
     }
 
     /// Gives back the memory of the candidates (until the next expansion, which reserves as
-    /// many as there were at once, instead of growing by doubling).
+    /// many as there were at once, instead of growing to them).
     pub(crate) fn release(&mut self) {
         self.released = self.candidates.len();
         self.candidates = Vec::new();
@@ -179,8 +179,23 @@ impl<C: Code> Chunk<C> {
             self.guided.push(c);
         }
         if c.key <= self.bound {
+            if self.candidates.len() == self.candidates.capacity() {
+                self.grow();
+            }
             self.candidates.push(c);
         }
+    }
+
+    /// Room for more candidates. Under a bound, a quarter more, not twice as many: those
+    /// candidates are most of the search's peak, and each chunk starts with room for as many as
+    /// it last kept. (A probe keeps every child only until the bound is known.)
+    #[cold]
+    fn grow(&mut self) {
+        let more = match self.bound {
+            u64::MAX => self.candidates.len().max(64),
+            _ => self.candidates.len() / 4 + 16,
+        };
+        self.candidates.reserve_exact(more);
     }
 
     /// The candidates of board bucket `bucket` (the chunk is grouped).
@@ -270,9 +285,16 @@ pub(crate) fn sortable(key: f64) -> u64 {
     bits ^ (negative | 1 << 63)
 }
 
+/// The float a [`sortable`] key stands for.
+#[inline]
+pub(crate) fn key_value(key: u64) -> f64 {
+    let negative = key >> 63 == 0;
+    f64::from_bits(if negative { !key } else { key ^ 1 << 63 })
+}
+
 #[cfg(test)]
 mod tests {
-    use super::sortable;
+    use super::{key_value, sortable};
     use crate::test_rng::SplitMix64;
 
     /// The keys sort as the floats do, across signs, zeros, infinities and magnitudes.
@@ -304,6 +326,7 @@ mod tests {
                 continue;
             }
             assert_eq!(sortable(a).cmp(&sortable(b)), float_order, "{a} {b}");
+            assert_eq!(key_value(sortable(a)).to_bits(), a.to_bits());
         }
     }
 }

@@ -2,18 +2,19 @@
 //! and hashed, written as compact candidates into per-task buffers.
 //!
 //! The work is cut into tasks of [`CHUNK`] states, fixed, so that the candidates come out in
-//! beam order whatever the thread count. Each task first builds its share of the states the
-//! last selection chose (locking the chosen placement onto its parent), then expands them:
-//! a separate pass for building would cost a fork-join per depth.
+//! beam order whatever the thread count.
 //!
 //! A full beam makes about twenty children per state and the selection keeps one in twenty, so
 //! storing every child would cost most of the search's memory. An expansion therefore runs
-//! in two passes: every [`PROBE_STRIDE`]-th task first, keeping all its children, and from
-//! their keys an estimate of the selection's shortlist threshold (with a margin); then the
-//! other tasks, which keep only the children under that bound. The
-//! selection checks the bound against the real threshold and asks for an expansion under a
-//! higher one when it fell short ([`Chunk::bound`]), so the bound changes what is stored,
-//! never what is chosen.
+//! in two passes. In the first, every task builds its share of the states the last selection
+//! chose (locking the chosen placement onto its parent; a pass of its own for building would
+//! cost a fork-join per depth), and every [`probe_stride`]-th task expands its states,
+//! keeping all their children; from their keys comes an estimate of the selection's shortlist
+//! threshold (with a margin), and the probes keep only the children under it. The parents
+//! and the last choice are dropped then, before the second pass, in which the other tasks
+//! expand their states keeping only the children under that bound. The selection checks the
+//! bound against the real threshold and asks for an expansion under a higher one when it fell
+//! short ([`Chunk::bound`]), so the bound changes what is stored, never what is chosen.
 
 use super::candidates::{shortlist_rank, Candidate, Chunk};
 use super::code::Code;
@@ -24,8 +25,19 @@ use rayon::prelude::*;
 /// States expanded per parallel task: fixed, so the work split never depends on the thread count.
 pub(crate) const CHUNK: usize = 32;
 
-/// An expansion runs every this many tasks first to estimate the bound.
+/// An expansion runs every this many tasks first to estimate the bound, at least.
 const PROBE_STRIDE: usize = 8;
+
+/// Probe tasks enough for the bound: beyond this many, the stride grows with the beam, since
+/// the probes keep every child until the bound is known (twenty or more a state) and at a
+/// stride of 8 they were the largest share of a wide beam's peak. As many as a beam of
+/// 20,000 runs at that stride.
+const PROBE_TASKS: usize = 80;
+
+/// The stride of the probe tasks among `tasks` (fixed by the width, never by the threads).
+fn probe_stride(tasks: usize) -> usize {
+    (tasks / PROBE_TASKS).max(PROBE_STRIDE)
+}
 
 /// Whether an expansion of `tasks` tasks is of a beam of a few tasks: it keeps every child
 /// (the probes' bound would save little, and restricting the probes' children after it costs
@@ -60,24 +72,19 @@ pub(crate) struct Step<'a, G: Game> {
 }
 
 /// The last depth's selection, to be turned into states: `chosen[i]` is child
-/// `chosen[i].placement` of `parents[chosen[i].parent]`, made at depth `at`.
+/// `chosen[i].placement` of `parents[chosen[i].parent]`, made at depth `at`. The expansion
+/// takes it, and drops it once the states are built.
 pub(crate) struct Last<'a, G: Game> {
-    pub(crate) chosen: &'a [Candidate<G::Code>],
+    pub(crate) chosen: Vec<Candidate<G::Code>>,
     pub(crate) at: &'a G::Depth,
 }
-
-impl<G: Game> Clone for Last<'_, G> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<G: Game> Copy for Last<'_, G> {}
 
 /// The beam's states and the expansion's buffers, kept from depth to depth: at large beams
 /// they are tens of MB, and allocating them afresh each depth costs page faults.
 pub(crate) struct Beam<S: Copy, C: Code> {
     /// The states two depths back, which the last selection refers to (before the first
-    /// piece: the start's state, and nothing is chosen yet).
+    /// piece: the start's state, and nothing is chosen yet); empty once an expansion built
+    /// `frontier` from them.
     pub(crate) parents: Vec<Node<S>>,
     /// The states the last selection becomes, built by the expansion tasks.
     pub(crate) frontier: Vec<Node<S>>,
@@ -113,9 +120,9 @@ impl<S: Copy + Default + Send + Sync, C: Code> Beam<S, C> {
 
     /// Every child of every state to expand, in order, into the first tasks' buffers. The
     /// states are `parents` themselves when `last` is None; otherwise the states `last` chose,
-    /// which the tasks build into `frontier` (and their trail steps into `level`) on the way.
-    /// The children are prefiltered for a selection of `width` states (see the module's
-    /// comment).
+    /// which the first pass builds into `frontier` (and their trail steps into `level`),
+    /// dropping `parents` and the choice after it. The children are prefiltered for a
+    /// selection of `width` states (see the module's comment).
     pub(crate) fn expand<G: Game<State = S, Code = C>>(
         &mut self,
         last: Option<Last<G>>,
@@ -138,20 +145,27 @@ impl<S: Copy + Default + Send + Sync, C: Code> Beam<S, C> {
         self.expanded_frontier = last.is_some();
         self.count = count;
         let few = few_tasks(tasks);
-        let probe = |i: usize| few || i.is_multiple_of(PROBE_STRIDE);
+        let stride = probe_stride(tasks);
+        let probe = |i: usize| few || i.is_multiple_of(stride);
         // The probes' children are grouped once, after the bound: most of them go then.
-        let mut placements = self.pass(last, step, level, probe, u64::MAX, false);
-        let bound = if few {
-            u64::MAX
-        } else {
-            probe_bound(&self.chunks[..tasks], count, width)
+        let mut placements = match last {
+            None => self.expand_tasks(step, probe, u64::MAX, false),
+            Some(last) => {
+                let placements = self.build_and_probe(last, step, level, probe);
+                // Built upon: their memory goes before the children's, at the search's peak.
+                self.parents = Vec::new();
+                placements
+            }
         };
         if !few {
-            placements += self.pass(last, step, level, |i| !probe(i), bound, true);
+            let bound = probe_bound(&self.chunks[..tasks], stride, count, width);
+            // Before the other tasks' children are made, so that the probes' never lie beside
+            // them.
             self.chunks[..tasks]
                 .par_iter_mut()
-                .step_by(PROBE_STRIDE)
+                .step_by(stride)
                 .for_each(|c| c.restrict(bound));
+            placements += self.expand_tasks(step, |i| !probe(i), bound, true);
         }
         Expanded {
             tasks,
@@ -167,6 +181,18 @@ impl<S: Copy + Default + Send + Sync, C: Code> Beam<S, C> {
         step: &Step<G>,
         bound: u64,
     ) {
+        self.expand_tasks(step, |_| true, bound, true);
+    }
+
+    /// Expands the tasks `take` accepts of the states already built, keeping the children
+    /// under `bound` (grouped by bucket where `group`); returns the placements generated.
+    fn expand_tasks<G: Game<State = S, Code = C>>(
+        &mut self,
+        step: &Step<G>,
+        take: impl Fn(usize) -> bool + Sync + Send,
+        bound: u64,
+        group: bool,
+    ) -> u64 {
         let states = if self.expanded_frontier {
             &self.frontier[..self.count]
         } else {
@@ -176,63 +202,54 @@ impl<S: Copy + Default + Send + Sync, C: Code> Beam<S, C> {
             .par_chunks(CHUNK)
             .zip(self.chunks.par_iter_mut())
             .enumerate()
-            .for_each(|(chunk_index, (nodes, out))| {
-                expand_chunk(chunk_index, nodes, step, bound, out, true);
-            });
+            .filter(|(chunk_index, _)| take(*chunk_index))
+            .map(|(chunk_index, (nodes, out))| {
+                expand_chunk(chunk_index, nodes, step, bound, out, group)
+            })
+            .sum()
     }
 
-    /// Expands the tasks `take` accepts, keeping the children under `bound` (grouped by bucket
-    /// where `group`); returns the placements generated.
-    fn pass<G: Game<State = S, Code = C>>(
+    /// Builds every state `last` chose into `frontier`, with its trail step into `level`, and
+    /// expands the tasks `take` accepts, keeping all their children; returns the placements
+    /// generated. One pass: a separate one for building would cost a fork-join per depth.
+    fn build_and_probe<G: Game<State = S, Code = C>>(
         &mut self,
-        last: Option<Last<G>>,
+        last: Last<G>,
         step: &Step<G>,
         level: &mut [TrailEntry<C>],
         take: impl Fn(usize) -> bool + Sync + Send,
-        bound: u64,
-        group: bool,
     ) -> u64 {
         let parents = &self.parents;
-        match last {
-            None => parents
-                .par_chunks(CHUNK)
-                .zip(self.chunks.par_iter_mut())
-                .enumerate()
-                .filter(|(chunk_index, _)| take(*chunk_index))
-                .map(|(chunk_index, (nodes, out))| {
-                    expand_chunk(chunk_index, nodes, step, bound, out, group)
-                })
-                .sum(),
-            Some(last) => last
-                .chosen
-                .par_chunks(CHUNK)
-                .zip(self.frontier.par_chunks_mut(CHUNK))
-                .zip(level.par_chunks_mut(CHUNK))
-                .zip(self.chunks.par_iter_mut())
-                .enumerate()
-                .filter(|(chunk_index, _)| take(*chunk_index))
-                .map(|(chunk_index, (((chosen, nodes), steps), out))| {
-                    let first = chunk_index * CHUNK;
-                    for (i, (c, (node, trail))) in
-                        chosen.iter().zip(nodes.iter_mut().zip(steps)).enumerate()
-                    {
-                        let parent = &parents[c.parent as usize];
-                        let parent_state = parent.state;
-                        let state = step.game.apply(last.at, &parent_state, &c.placement);
-                        *node = Node {
-                            state,
-                            score: c.score,
-                            trail: (first + i) as u32,
-                        };
-                        *trail = TrailEntry {
-                            parent: parent.trail,
-                            placement: c.placement,
-                        };
-                    }
-                    expand_chunk(chunk_index, nodes, step, bound, out, group)
-                })
-                .sum(),
-        }
+        last.chosen
+            .par_chunks(CHUNK)
+            .zip(self.frontier.par_chunks_mut(CHUNK))
+            .zip(level.par_chunks_mut(CHUNK))
+            .zip(self.chunks.par_iter_mut())
+            .enumerate()
+            .map(|(chunk_index, (((chosen, nodes), steps), out))| {
+                let first = chunk_index * CHUNK;
+                for (i, (c, (node, trail))) in
+                    chosen.iter().zip(nodes.iter_mut().zip(steps)).enumerate()
+                {
+                    let parent = &parents[c.parent as usize];
+                    let parent_state = parent.state;
+                    let state = step.game.apply(last.at, &parent_state, &c.placement);
+                    *node = Node {
+                        state,
+                        score: c.score,
+                        trail: (first + i) as u32,
+                    };
+                    *trail = TrailEntry {
+                        parent: parent.trail,
+                        placement: c.placement,
+                    };
+                }
+                if !take(chunk_index) {
+                    return 0;
+                }
+                expand_chunk(chunk_index, nodes, step, u64::MAX, out, false)
+            })
+            .sum()
     }
 }
 
@@ -268,14 +285,14 @@ fn expand_chunk<G: Game>(
 }
 
 /// A bound on the keys that the selection of `width` states needs, estimated from the probe
-/// tasks (the tasks an expansion runs first), or `u64::MAX` when they hold too
+/// tasks (every `stride`-th, which an expansion runs first), or `u64::MAX` when they hold too
 /// few keys to tell or the selection will need every child (see [`super::select`]).
-fn probe_bound<C: Code>(chunks: &[Chunk<C>], states: usize, width: usize) -> u64 {
+fn probe_bound<C: Code>(chunks: &[Chunk<C>], stride: usize, states: usize, width: usize) -> u64 {
     let probe_states: usize = (0..chunks.len())
-        .step_by(PROBE_STRIDE)
+        .step_by(stride)
         .map(|i| CHUNK.min(states - i * CHUNK))
         .sum();
-    let probes = chunks.iter().step_by(PROBE_STRIDE);
+    let probes = chunks.iter().step_by(stride);
     let mut keys: Vec<u64> = probes.flat_map(|c| &c.sample).copied().collect();
     if keys.is_empty() {
         return u64::MAX;
@@ -283,11 +300,7 @@ fn probe_bound<C: Code>(chunks: &[Chunk<C>], states: usize, width: usize) -> u64
     // The children and samples the selection will see, if the other tasks' states are like
     // the probes'.
     let scale = states as f64 / probe_states as f64;
-    let generated: usize = chunks
-        .iter()
-        .step_by(PROBE_STRIDE)
-        .map(|c| c.generated)
-        .sum();
+    let generated: usize = chunks.iter().step_by(stride).map(|c| c.generated).sum();
     if generated as f64 * scale <= 5.0 * width as f64 {
         return u64::MAX;
     }

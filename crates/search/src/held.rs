@@ -147,9 +147,10 @@ impl<G: Game> Holder<G> for InProcess<G> {
         best: &mut Option<Best>,
         decided: &mut Option<Decided<G::Code>>,
     ) -> Expansion {
-        // The last depth's selection becomes this depth's states inside the expansion.
+        // The last depth's selection becomes this depth's states inside the expansion, which
+        // drops it then (the next selection makes a new one).
         let last = self.last_at.as_ref().map(|at| Last {
-            chosen: &self.picker.chosen,
+            chosen: std::mem::take(&mut self.picker.chosen),
             at,
         });
         // Each parent's board hash (the start's is never compared: it is the only parent).
@@ -215,6 +216,11 @@ impl<G: Game> Holder<G> for InProcess<G> {
         _best: &mut Option<Best>,
         _decided: &mut Option<Decided<G::Code>>,
     ) {
+        // The children are chosen from: their memory goes before the next depth's, whose
+        // probe tasks keep every child they make for a while.
+        for chunk in &mut self.beam.chunks[..self.tasks] {
+            chunk.release();
+        }
         // The states this depth expanded are those its selection refers to.
         if self.last_at.is_some() {
             std::mem::swap(&mut self.beam.parents, &mut self.beam.frontier);

@@ -13,7 +13,7 @@
 //! selection answers [`Refill`] with the bound it needs, and the caller expands the depth again
 //! under it: the choice is always that of every candidate.
 
-use super::candidates::{shortlist_rank, Candidate, Chunk, BUCKETS, SAMPLE_STEP};
+use super::candidates::{key_value, shortlist_rank, Candidate, Chunk, Order, BUCKETS, SAMPLE_STEP};
 use super::code::Code;
 use super::expand::few_tasks;
 use ahash::AHashMap;
@@ -57,7 +57,8 @@ impl<C: Code> Picker<C> {
         width: usize,
         tags: &[u64],
     ) -> Result<(), Refill> {
-        self.chosen.clear();
+        // Exactly the room the choice needs (the expansion took the last one).
+        self.chosen = Vec::with_capacity(width);
         let total: usize = chunks.iter().map(|c| c.generated).sum();
         let bound = chunks.iter().map(|c| c.bound).min().unwrap_or(u64::MAX);
         if total > 4 * width {
@@ -167,8 +168,8 @@ const BINS: usize = 64;
 struct Buckets<C> {
     /// Per bucket: board hash -> index in `boards`.
     seen: Vec<Seen>,
-    /// Per bucket: (rank, candidate) per distinct board.
-    boards: Vec<Vec<(u128, Candidate<C>)>>,
+    /// Per bucket: each distinct board.
+    boards: Vec<Vec<Distinct<C>>>,
     /// Per bucket: each board's bin (in the order of `boards`; kept so that the serial step
     /// only compares bytes to find the cutoff bin's boards), and boards per bin.
     bins: Vec<Vec<u8>>,
@@ -219,13 +220,13 @@ impl Seen {
 
     /// The index of the board `hash` in `boards`, or the free slot where it goes.
     #[inline]
-    fn find<C>(&self, hash: u64, boards: &[(u128, Candidate<C>)]) -> Result<usize, usize> {
+    fn find<C>(&self, hash: u64, boards: &[Distinct<C>]) -> Result<usize, usize> {
         let mask = self.slots.len() - 1;
         let mut slot = hash as usize & mask;
         loop {
             match self.slots[slot] {
                 Self::EMPTY => return Err(slot),
-                i if boards[i as usize].1.hash == hash => return Ok(i as usize),
+                i if boards[i as usize].child.hash == hash => return Ok(i as usize),
                 _ => slot = (slot + 1) & mask,
             }
         }
@@ -234,40 +235,70 @@ impl Seen {
     /// Takes candidate `c` into `boards`: a board ranks by its best key and carries the child
     /// that goes on (`tags`: each parent's board hash, by index).
     #[inline]
-    fn add<C: Code>(
-        &mut self,
-        c: &Candidate<C>,
-        boards: &mut Vec<(u128, Candidate<C>)>,
-        tags: &[u64],
-    ) {
+    fn add<C: Code>(&mut self, c: &Candidate<C>, boards: &mut Vec<Distinct<C>>, tags: &[u64]) {
         match self.find(c.hash, boards) {
             Ok(i) => {
                 let entry = &mut boards[i];
-                entry.0 = entry.0.min(c.rank());
-                if c.replaces(&entry.1, tags) {
-                    entry.1 = *c;
+                entry.key = entry.key.min(c.key);
+                if c.replaces(&entry.child, tags) {
+                    entry.child = *c;
                 }
             }
             Err(slot) => {
                 self.slots[slot] = boards.len() as u32;
-                boards.push((c.rank(), *c));
+                boards.push(Distinct {
+                    key: c.key,
+                    child: *c,
+                });
             }
         }
     }
 }
 
-/// Bins of keys: even in the key's integer form from `start`, which for keys of one sign and
-/// magnitude (as a depth's are) is even in value too.
+/// A distinct board of the shortlist: the best key of its candidates, and the one that goes on
+/// (a `u64` beside the child, where its rank as a `u128` took 16 bytes, the board's hash twice).
+#[derive(Clone, Copy)]
+struct Distinct<C> {
+    key: u64,
+    child: Candidate<C>,
+}
+
+impl<C> Distinct<C> {
+    /// The board's place in the search's order ([`super::candidates::Order::board`]).
+    #[inline]
+    fn rank(&self) -> u128 {
+        Order::board(self.key, self.child.hash)
+    }
+}
+
+/// Bins of keys: even in the keys' values from `start`'s on. (Even in the keys' integer form,
+/// they held nearly every board in one bin where the keys crossed zero, as a wide beam's first
+/// depths' do, and its pool of the cutoff's bin took 64 MB at 1,000,000 states.)
 #[derive(Clone, Copy)]
 struct Bins {
-    start: u64,
+    start: f64,
     scale: f64,
 }
 
 impl Bins {
+    /// The bins from key `start` to key `end`.
+    fn spanning(start: u64, end: u64) -> Bins {
+        let (start, end) = (key_value(start), key_value(end));
+        let span = end - start;
+        // Keys all equal (or too far apart for a float): one bin takes them.
+        let scale = if span > 0.0 && span.is_finite() {
+            BINS as f64 / span
+        } else {
+            0.0
+        };
+        Bins { start, scale }
+    }
+
+    /// The bin of `key` (keys under the start's in the first, over the end's in the last).
     #[inline]
     fn of(&self, key: u64) -> usize {
-        ((key.saturating_sub(self.start) as f64 * self.scale) as usize).min(BINS - 1)
+        // A float cast to an integer saturates: a negative one (or NaN) to 0.
+        (((key_value(key) - self.start) * self.scale) as usize).min(BINS - 1)
     }
 }
 
@@ -310,7 +341,10 @@ impl<C: Code> Buckets<C> {
             self.bins = vec![Vec::new(); BUCKETS];
             self.counts = vec![[0; BINS]; BUCKETS];
         }
-        let Some((start, threshold, rank)) = threshold(&mut self.sample, chunks, width) else {
+        let found = threshold(&mut self.sample, chunks, width);
+        // A sampled key a child or so a state: its memory goes before the boards'.
+        self.sample = Vec::new();
+        let Some((start, threshold, _)) = found else {
             return Shortlist::TooFewBoards;
         };
         if threshold > bound {
@@ -318,30 +352,40 @@ impl<C: Code> Buckets<C> {
         }
         // The bins span the sampled keys under the threshold (keys under the lowest sampled
         // one go in the first bin).
-        let bins = Bins {
-            start,
-            scale: BINS as f64 / ((threshold - start) as f64 + 1.0),
-        };
-        let expected = (rank + 1) * SAMPLE_STEP / BUCKETS + 64;
-        self.distinct(chunks, threshold, bins, expected, tags);
-        let Some((cutoff_bin, under)) = self.cutoff_bin(width) else {
+        let bins = Bins::spanning(start, threshold);
+        self.distinct(chunks, threshold, bins, tags);
+        let shortlist = match self.cutoff_bin(width) {
+            Some((cutoff_bin, under)) => {
+                self.take(width, cutoff_bin, under, chosen);
+                Shortlist::Chosen
+            }
             // Fewer than `width` distinct boards in the shortlist.
-            return Shortlist::TooFewBoards;
+            None => Shortlist::TooFewBoards,
         };
-        self.take(width, cutoff_bin, under, chosen);
-        Shortlist::Chosen
+        self.release();
+        shortlist
+    }
+
+    /// Gives back the memory of the shortlist's boards and tables: kept from depth to depth,
+    /// they would lie beside the next expansion's states, at the search's peak. Allocating
+    /// them afresh each depth costs page faults, less than a hundredth of a depth at
+    /// 1,000,000 states.
+    fn release(&mut self) {
+        for (seen, (boards, bins)) in self
+            .seen
+            .iter_mut()
+            .zip(self.boards.iter_mut().zip(&mut self.bins))
+        {
+            *seen = Seen::default();
+            *boards = Vec::new();
+            *bins = Vec::new();
+        }
+        self.pool = Vec::new();
     }
 
     /// Per bucket, in parallel: the distinct boards of the candidates with a key of at most
     /// `threshold`, each with its best rank and the child that goes on, and their bins.
-    fn distinct(
-        &mut self,
-        chunks: &[Chunk<C>],
-        threshold: u64,
-        bins: Bins,
-        expected: usize,
-        tags: &[u64],
-    ) {
+    fn distinct(&mut self, chunks: &[Chunk<C>], threshold: u64, bins: Bins, tags: &[u64]) {
         self.seen
             .par_iter_mut()
             .zip(self.boards.par_iter_mut())
@@ -350,12 +394,15 @@ impl<C: Code> Buckets<C> {
             .enumerate()
             .for_each(|(bucket, (((seen, boards), board_bins), counts))| {
                 boards.clear();
-                let kept: usize = chunks.iter().map(|chunk| chunk.bucket(bucket).len()).sum();
-                seen.reset(kept);
-                // Room for the boards under the threshold (a bucket's share of the rank, with a
-                // margin), without the slack of doubling kept from a larger depth.
-                let room = kept.min(expected);
-                if boards.capacity() > 2 * room {
+                // Room for every board under the threshold, counted first, without slack: the
+                // boards are at the search's peak.
+                let under_threshold = |chunk: &Chunk<C>| {
+                    let candidates = chunk.bucket(bucket).iter();
+                    candidates.filter(|c| c.key <= threshold).count()
+                };
+                let room: usize = chunks.iter().map(under_threshold).sum();
+                seen.reset(room);
+                if boards.capacity() > room + room / 8 + 64 {
                     *boards = Vec::with_capacity(room);
                 } else {
                     boards.reserve_exact(room);
@@ -368,7 +415,7 @@ impl<C: Code> Buckets<C> {
                 *counts = [0; BINS];
                 board_bins.clear();
                 board_bins.extend(boards.iter().map(|e| {
-                    let bin = bins.of((e.0 >> 64) as u64);
+                    let bin = bins.of(e.key);
                     counts[bin] += 1;
                     bin as u8
                 }));
@@ -398,16 +445,13 @@ impl<C: Code> Buckets<C> {
         under: usize,
         chosen: &mut Vec<Candidate<C>>,
     ) {
-        // The cutoff's bin holds about 1/BINS of the boards; where keys tie it can hold them
-        // all, and that room is not kept for the next depth.
-        if self.pool.capacity() > 4 * width / BINS + 1024 {
-            self.pool = Vec::new();
-        }
+        // The cutoff's bin holds a few hundredths of the boards; where keys tie it can hold
+        // them all. Its room goes after the selection ([`Buckets::release`]).
         self.pool.clear();
         for (bucket, (boards, board_bins)) in self.boards.iter().zip(&self.bins).enumerate() {
             for (e, &bin) in boards.iter().zip(board_bins) {
                 if bin as usize == cutoff_bin {
-                    self.pool.push((e.0, bucket));
+                    self.pool.push((e.rank(), bucket));
                 }
             }
         }
@@ -434,7 +478,10 @@ impl<C: Code> Buckets<C> {
             .into_par_iter()
             .zip(self.boards.par_iter())
             .for_each(|(part, boards)| {
-                let kept = boards.iter().filter(|e| e.0 <= cutoff).map(|e| e.1);
+                let kept = boards
+                    .iter()
+                    .filter(|e| e.rank() <= cutoff)
+                    .map(|e| e.child);
                 for (slot, c) in part.iter_mut().zip(kept) {
                     *slot = c;
                 }

@@ -151,10 +151,10 @@ fn searched_span(len: usize, params: &Params) -> std::ops::Range<usize> {
     params.start.index.min(end)..end
 }
 
-/// Peak memory per beam state, with a margin over what `bench/memory.sh` measures (about 800
-/// to 960 bytes at widths from 100,000 to 1,000,000; bench/RESULTS.md): nodes, the trail, the
-/// candidates under the prefilter's bound and the selection's buffers all grow with the width.
-pub const BYTES_PER_STATE: u64 = 1_000;
+/// Peak memory per beam state, with a margin over what `bench/memory.sh` measures (up to about
+/// 690 bytes, at 1,000,000 states; bench/RESULTS.md): nodes, the trail, the candidates under
+/// the prefilter's bound and the selection's buffers all grow with the width.
+pub const BYTES_PER_STATE: u64 = 800;
 
 /// Bytes a search of a sequence of `len` pieces under `params` holds whatever its width, for
 /// the memory estimate ([`crate::cli::limits::estimated_bytes_with`]): the sequence, and

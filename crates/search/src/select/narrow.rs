@@ -4,7 +4,7 @@
 //! than they save at that size, and the expansion then leaves the children ungrouped
 //! ([`super::few_tasks`]).
 
-use super::{threshold, Seen, Shortlist};
+use super::{threshold, Distinct, Seen, Shortlist};
 use crate::candidates::{bucket_of, Candidate, Chunk, BUCKETS};
 use crate::code::Code;
 
@@ -12,8 +12,8 @@ use crate::code::Code;
 #[derive(Default)]
 pub(super) struct Narrow<C> {
     seen: Seen,
-    /// (rank, candidate) per distinct board under the threshold, in the order first seen.
-    boards: Vec<(u128, Candidate<C>)>,
+    /// The distinct boards under the threshold, in the order first seen.
+    boards: Vec<Distinct<C>>,
     ranks: Vec<u128>,
     sample: Vec<u64>,
     /// One chunk's candidates under the threshold, by index.
@@ -67,7 +67,7 @@ impl<C: Code> Narrow<C> {
         // Ranks are distinct (each board has its own hash): exactly `width` are at or under
         // the `width`-th.
         self.ranks.clear();
-        self.ranks.extend(self.boards.iter().map(|e| e.0));
+        self.ranks.extend(self.boards.iter().map(Distinct::rank));
         let cutoff = *self.ranks.select_nth_unstable(width - 1).1;
         // The boards at or under it, by index (without a branch each, as above), then
         // written bucket by bucket.
@@ -77,12 +77,12 @@ impl<C: Code> Narrow<C> {
         let mut n = 0;
         for (i, e) in self.boards.iter().enumerate() {
             self.under[n] = i as u32;
-            n += usize::from(e.0 <= cutoff);
+            n += usize::from(e.rank() <= cutoff);
         }
         let kept = &self.under[..n];
         let mut starts = [0usize; BUCKETS];
         for &i in kept {
-            starts[bucket_of(self.boards[i as usize].1.hash)] += 1;
+            starts[bucket_of(self.boards[i as usize].child.hash)] += 1;
         }
         let mut at = 0;
         for start in &mut starts {
@@ -91,7 +91,7 @@ impl<C: Code> Narrow<C> {
         chosen.clear();
         chosen.resize(width, Candidate::default());
         for &i in kept {
-            let c = self.boards[i as usize].1;
+            let c = self.boards[i as usize].child;
             let start = &mut starts[bucket_of(c.hash)];
             chosen[*start] = c;
             *start += 1;

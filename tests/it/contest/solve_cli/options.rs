@@ -85,7 +85,7 @@ fn a_beam_that_cannot_fit_in_memory_is_refused_before_the_search() {
     assert_eq!(code, Some(2), "{stderr}");
     assert!(stdout.is_empty());
     assert!(
-        stderr.contains("a beam of 1000000 states needs about 962 MiB")
+        stderr.contains("a beam of 1000000 states needs about 771 MiB")
             && stderr.contains("more than this machine's 512 MiB")
             && stderr.contains("--force"),
         "{stderr}"
@@ -122,7 +122,7 @@ fn a_time_budget_whose_cap_cannot_fit_in_memory_names_the_cap() {
     assert_eq!(code, Some(2), "{stderr}");
     assert!(
         stderr.starts_with("error: --max-beam-width (the widest beam --time-budget may choose")
-            && stderr.contains("a beam of 1000000 states needs about 962 MiB")
+            && stderr.contains("a beam of 1000000 states needs about 771 MiB")
             && stderr.contains("use a smaller --max-beam-width, or --force"),
         "{stderr}"
     );
@@ -208,7 +208,7 @@ fn solve_states_the_memory_it_expects_before_the_search() {
     let first = stderr.lines().next().unwrap_or_default();
     assert_eq!(
         first,
-        "expected peak memory: about 103 MiB for a beam of 100000 states of this machine's \
+        "expected peak memory: about 84 MiB for a beam of 100000 states of this machine's \
          24.0 GiB",
         "{stderr}"
     );
