@@ -25,7 +25,8 @@ use rayon::prelude::*;
 /// States expanded per parallel task: fixed, so the work split never depends on the thread count.
 pub(crate) const CHUNK: usize = 32;
 
-/// An expansion runs every this many tasks first to estimate the bound, at least.
+/// The probe tasks' stride, at least: an expansion runs every this many tasks first to
+/// estimate the bound.
 const PROBE_STRIDE: usize = 8;
 
 /// Probe tasks enough for the bound: beyond this many, the stride grows with the beam, since
