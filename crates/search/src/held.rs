@@ -103,10 +103,10 @@ pub(crate) struct InProcess<G: Game> {
 }
 
 impl<G: Game> InProcess<G> {
-    pub(crate) fn new(start: Node<G::State>, width: usize) -> Self {
+    pub(crate) fn new(start: Node<G::State>) -> Self {
         InProcess {
             beam: Beam::new(start),
-            picker: Picker::with_capacity(width),
+            picker: Picker::default(),
             tags: Vec::new(),
             last_at: None,
             tasks: 0,
@@ -120,9 +120,8 @@ impl<G: Game> InProcess<G> {
         parents: Vec<Node<G::State>>,
         chosen: Vec<Candidate<G::Code>>,
         at: G::Depth,
-        width: usize,
     ) -> Self {
-        let mut held = InProcess::new(Node::default(), width);
+        let mut held = InProcess::new(Node::default());
         held.beam.parents = parents;
         held.picker.chosen = chosen;
         held.last_at = Some(at);

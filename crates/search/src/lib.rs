@@ -93,16 +93,15 @@ pub fn beam_search<G: Game>(
 fn on<G: Game>(game: &G, run: &Run<G::State>, options: Options<'_, G::Code>) -> Line<G::Code> {
     match options.processes {
         Processes::One => {
-            let width = options.width.beam_width;
             let Some(bytes) = options.resume else {
-                let mut held = InProcess::new(start(run), width);
+                let mut held = InProcess::new(start(run));
                 return depths(game, run, options, &mut held, None);
             };
             let snapshot = Snapshot::decode(bytes, run.depths, crate::comm::Place::ONE)
                 .expect("a snapshot checked before the search (checkpoint::summary)");
             let at = game.depth(snapshot.done - 1);
             let (resumed, beam) = snapshot.resumed();
-            let mut held = InProcess::resumed(beam.parents, beam.chosen, at, width);
+            let mut held = InProcess::resumed(beam.parents, beam.chosen, at);
             depths(game, run, options, &mut held, Some(resumed))
         }
         Processes::Many(comm) => {

@@ -38,15 +38,6 @@ pub(crate) struct Refill {
 }
 
 impl<C: Code> Picker<C> {
-    /// A picker whose buffers are sized for a beam of `width`.
-    pub(crate) fn with_capacity(width: usize) -> Picker<C> {
-        Picker {
-            chosen: Vec::with_capacity(width),
-            buckets: Buckets::default(),
-            narrow: Narrow::default(),
-        }
-    }
-
     /// Chooses the states that go on: `width` of the candidates in `chunks` with distinct
     /// boards (all of them if fewer), into `chosen`, in the search's one order
     /// ([`super::candidates::Order`]; `tags`: each parent's board hash, by index). Fails when
@@ -393,7 +384,6 @@ impl<C: Code> Buckets<C> {
             .zip(self.counts.par_iter_mut())
             .enumerate()
             .for_each(|(bucket, (((seen, boards), board_bins), counts))| {
-                boards.clear();
                 // Room for every board under the threshold, counted first, without slack: the
                 // boards are at the search's peak.
                 let under_threshold = |chunk: &Chunk<C>| {
@@ -402,11 +392,7 @@ impl<C: Code> Buckets<C> {
                 };
                 let room: usize = chunks.iter().map(under_threshold).sum();
                 seen.reset(room);
-                if boards.capacity() > room + room / 8 + 64 {
-                    *boards = Vec::with_capacity(room);
-                } else {
-                    boards.reserve_exact(room);
-                }
+                *boards = Vec::with_capacity(room);
                 let shortlist = chunks.iter().flat_map(|chunk| chunk.bucket(bucket));
                 for c in shortlist.filter(|c| c.key <= threshold) {
                     seen.add(c, boards, tags);

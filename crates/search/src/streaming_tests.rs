@@ -91,7 +91,7 @@ fn streamed(game: &Toy, run: &Run<u64>, width: &Width, guide: Option<&Guide>) ->
 
 /// The search that keeps its whole trail.
 fn whole(game: &Toy, run: &Run<u64>, width: &Width, guide: Option<&Guide>) -> Line<u16> {
-    let mut held = InProcess::new(start(run), width.beam_width);
+    let mut held = InProcess::new(start(run));
     depths(game, run, Options::new(width).guide(guide), &mut held, None)
 }
 
