@@ -17,6 +17,16 @@ pub(crate) fn shortlist_rank(width: usize) -> usize {
     round / SAMPLE_STEP * 5 / 4 + 16
 }
 
+/// The rank in the sample of a threshold that lets through enough boards for `width`, where
+/// the one at `rank` let through only `boards` distinct ones: as many more candidates as
+/// boards are missing, with a margin, and at least twice as many. Both selections widen
+/// their shortlist so, one rank after the other, and choose alike. (Rounds of twice the
+/// width each, taken in key order, kept 7 candidates a state at 1,000,000 states.)
+pub(crate) fn wider_rank(rank: usize, boards: usize, width: usize) -> usize {
+    let needed = (rank as f64 * 1.25 * width as f64 / boards.max(1) as f64) as usize;
+    needed.max(rank.saturating_mul(2)).saturating_add(16)
+}
+
 /// Whether a child with board `hash` is in the sample: about one board in [`SAMPLE_STEP`], the
 /// same ones wherever they are made, so that the sample is the same however the children are
 /// split into tasks and processes.
@@ -200,16 +210,19 @@ impl<C: Code> Chunk<C> {
 
     /// The candidates of board bucket `bucket` (the chunk is grouped).
     pub(crate) fn bucket(&self, bucket: usize) -> &[Candidate<C>] {
+        &self.candidates[self.bucket_start(bucket)..self.ends[bucket] as usize]
+    }
+
+    /// Where the candidates of board bucket `bucket` start (the chunk is grouped).
+    pub(crate) fn bucket_start(&self, bucket: usize) -> usize {
         debug_assert!(
             self.grouped,
             "a chunk's buckets are read once it is grouped"
         );
-        let start = if bucket == 0 {
-            0
-        } else {
-            self.ends[bucket - 1]
-        };
-        &self.candidates[start as usize..self.ends[bucket] as usize]
+        match bucket {
+            0 => 0,
+            _ => self.ends[bucket - 1] as usize,
+        }
     }
 
     /// Groups the candidates by bucket (keeping their order within one) into a buffer of
@@ -234,6 +247,11 @@ impl<C: Code> Chunk<C> {
         }
         self.candidates = grouped;
         self.grouped = true;
+        // The sample lies beside the candidates until the selection: without the slack its
+        // doubling left (a third of it, on average).
+        if self.sample.capacity() > self.sample.len() + self.sample.len() / 4 + 16 {
+            self.sample.shrink_to_fit();
+        }
     }
 
     /// Drops the candidates above `bound`, and the memory they held.

@@ -27,7 +27,7 @@
 mod exchange;
 mod rank;
 
-use super::candidates::{shortlist_rank, Order};
+use super::candidates::{shortlist_rank, wider_rank, Order};
 use super::checkpoint::Snapshot;
 use super::comm::{gather_u64, sum, Comm, Metered, Place};
 use super::depth_loop::{depths, start};
@@ -226,7 +226,7 @@ impl<'a, G: Game> Spread<'a, G> {
             }
             // Duplicates crowd the shortlist: widen it.
             sent_under = Some(threshold);
-            rank = rank.saturating_mul(4);
+            rank = wider_rank(rank, count as usize, width);
             threshold = self.threshold(rank);
         }
     }

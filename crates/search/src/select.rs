@@ -4,19 +4,22 @@
 //! one with the highest score goes on (the search's one order,
 //! [`super::candidates::Order`]), so the choice never depends on the order the tasks finished
 //! in nor on where a state sits in the beam. The selection runs in parallel over buckets of
-//! board hashes ([`Buckets`]), or for a beam of a few tasks in one serial pass that makes the
-//! same choice ([`narrow`]); when duplicates crowd its shortlist it falls back to a serial
-//! fill in rounds of key order, which gives the same boards.
+//! board hashes ([`buckets`]), or for a beam of a few tasks in one serial pass that makes the
+//! same choice ([`narrow`]). When duplicates crowd its shortlist, the shortlist widens by as
+//! many candidates as boards are missing ([`wider_rank`]: the distributed selection widens by
+//! the same ranks, and chooses alike); past the sample's end it falls back to a serial fill
+//! in rounds of key order, which gives the same boards.
 //!
 //! The chunks hold only the candidates under their expansion's bound. Where the shortlist's
 //! threshold is above that bound, or the fill runs out of candidates before a round ends, the
 //! selection answers [`Refill`] with the bound it needs, and the caller expands the depth again
 //! under it: the choice is always that of every candidate.
 
-use super::candidates::{key_value, shortlist_rank, Candidate, Chunk, Order, BUCKETS, SAMPLE_STEP};
+use super::candidates::{shortlist_rank, wider_rank, Candidate, Chunk, Order};
 use super::code::Code;
 use super::expand::few_tasks;
 use ahash::AHashMap;
+use buckets::Buckets;
 use narrow::Narrow;
 use rayon::prelude::*;
 use std::cmp::Reverse;
@@ -26,8 +29,11 @@ use std::collections::BinaryHeap;
 #[derive(Default)]
 pub(crate) struct Picker<C = u16> {
     pub(crate) chosen: Vec<Candidate<C>>,
-    buckets: Buckets<C>,
-    narrow: Narrow<C>,
+    buckets: Buckets,
+    narrow: Narrow,
+    /// The rank in the sample of the shortlist's threshold, where duplicates crowded the
+    /// first one this depth (kept over the expansions a wider shortlist needs); 0: none.
+    widened: usize,
 }
 
 /// The selection needs children that the expansion's bound dropped: expand again keeping
@@ -48,22 +54,27 @@ impl<C: Code> Picker<C> {
         width: usize,
         tags: &[u64],
     ) -> Result<(), Refill> {
-        // Exactly the room the choice needs (the expansion took the last one).
-        self.chosen = Vec::with_capacity(width);
+        let chosen = self.choose(chunks, width, tags);
+        if chosen.is_ok() {
+            self.widened = 0;
+        }
+        chosen
+    }
+
+    fn choose(
+        &mut self,
+        chunks: &mut [Chunk<C>],
+        width: usize,
+        tags: &[u64],
+    ) -> Result<(), Refill> {
+        // The last choice's room goes (the expansion took it); each way of choosing makes
+        // exactly the room it needs, when it needs it.
+        self.chosen = Vec::new();
         let total: usize = chunks.iter().map(|c| c.generated).sum();
         let bound = chunks.iter().map(|c| c.bound).min().unwrap_or(u64::MAX);
         if total > 4 * width {
-            // A beam of a few tasks: its children are not grouped by bucket, and too few for
-            // the parallel selection's machinery to pay.
-            let shortlist = if few_tasks(chunks.len()) {
-                (self.narrow).select(chunks, width, bound, tags, &mut self.chosen)
-            } else {
-                (self.buckets).select(chunks, width, bound, tags, &mut self.chosen)
-            };
-            match shortlist {
-                Shortlist::Chosen => return Ok(()),
-                Shortlist::BoundTooLow(threshold) => return Err(Refill { bound: threshold }),
-                Shortlist::TooFewBoards => {}
+            if let Some(chosen) = self.shortlist(chunks, width, bound, tags) {
+                return chosen;
             }
         }
         if bound != u64::MAX && total <= 4 * width {
@@ -88,6 +99,39 @@ impl<C: Code> Picker<C> {
         })
     }
 
+    /// The choice from the candidates under a threshold (the parallel or the narrow
+    /// selection's), widened while duplicates crowd it; None where they crowd it past the
+    /// sample's end.
+    fn shortlist(
+        &mut self,
+        chunks: &[Chunk<C>],
+        width: usize,
+        bound: u64,
+        tags: &[u64],
+    ) -> Option<Result<(), Refill>> {
+        let mut rank = match self.widened {
+            0 => shortlist_rank(width),
+            widened => widened,
+        };
+        loop {
+            // A beam of a few tasks: its children are not grouped by bucket, and too few for
+            // the parallel selection's machinery to pay.
+            let shortlist = if few_tasks(chunks.len()) {
+                (self.narrow).select(chunks, width, rank, bound, tags, &mut self.chosen)
+            } else {
+                (self.buckets).select(chunks, width, rank, bound, tags, &mut self.chosen)
+            };
+            match shortlist {
+                Shortlist::Chosen => return Some(Ok(())),
+                Shortlist::BoundTooLow(threshold) => return Some(Err(Refill { bound: threshold })),
+                Shortlist::TooFewBoards(boards) => {
+                    rank = wider(rank, boards, width, chunks)?;
+                    self.widened = rank;
+                }
+            }
+        }
+    }
+
     /// Adds candidates in key order until `chosen` holds `until` states or none are left.
     /// Duplicates are usually a small share, so the candidates are taken in rounds: first
     /// twice the places left, then twice as many as the round before, until a round ends with
@@ -105,6 +149,7 @@ impl<C: Code> Picker<C> {
             .enumerate()
             .filter_map(|(i, c)| c.candidates.first().map(|f| Reverse((order(f), i, 0))))
             .collect();
+        self.chosen = Vec::with_capacity(until);
         let mut seen: AHashMap<u64, usize> = AHashMap::new();
         let mut round = until.saturating_mul(2).max(64);
         let mut round_end = round;
@@ -139,50 +184,27 @@ impl<C: Code> Picker<C> {
     }
 }
 
-/// Bins of key that the shortlist's boards are counted in, to find the cutoff.
-const BINS: usize = 64;
-
-/// The parallel selection's buffers, kept from depth to depth.
-///
-/// Candidates under a threshold (estimated from a sample to let a little more than the best
-/// 2 x width keys through) are taken by bucket of board hash (each chunk holds its candidates
-/// grouped by bucket), so that every duplicate of a board lands in the same bucket. Each
-/// bucket drops its duplicates on its own, in parallel:
-/// a board ranks by its best key and carries its highest score. The best `width` boards of all
-/// buckets then go on.
-///
-/// The serial steps are kept small: the threshold is selected from a sample of keys, and for
-/// the cutoff between the `width` best boards and the rest each bucket also counts its boards
-/// per bin of key (bins split the sampled keys under the threshold evenly), the counts tell
-/// which bin holds the `width`-th board, and only that bin's ranks are searched.
-#[derive(Default)]
-struct Buckets<C> {
-    /// Per bucket: board hash -> index in `boards`.
-    seen: Vec<Seen>,
-    /// Per bucket: each distinct board.
-    boards: Vec<Vec<Distinct<C>>>,
-    /// Per bucket: each board's bin (in the order of `boards`; kept so that the serial step
-    /// only compares bytes to find the cutoff bin's boards), and boards per bin.
-    bins: Vec<Vec<u8>>,
-    counts: Vec<[usize; BINS]>,
-    /// The cutoff's bin's ranks, with their buckets.
-    pool: Vec<(u128, usize)>,
-    sample: Vec<u64>,
+/// [`wider_rank`], or None past the chunks' sample (the fill then takes every candidate).
+fn wider<C>(rank: usize, boards: usize, width: usize, chunks: &[Chunk<C>]) -> Option<usize> {
+    let wider = wider_rank(rank, boards, width);
+    let sampled: usize = chunks.iter().map(|c| c.sample.len()).sum();
+    (wider < sampled).then_some(wider)
 }
 
 /// The shortlist's threshold from the chunks' samples (gathered into `sample`): the lowest
-/// sampled key, the threshold and its rank in the sample; None when nothing was sampled.
+/// sampled key, the threshold (the key at `rank` in the sample, or its last) and its rank;
+/// None when nothing was sampled.
 fn threshold<C>(
     sample: &mut Vec<u64>,
     chunks: &[Chunk<C>],
-    width: usize,
+    rank: usize,
 ) -> Option<(u64, u64, usize)> {
     sample.clear();
     sample.extend(chunks.iter().flat_map(|c| &c.sample).copied());
     if sample.is_empty() {
         return None;
     }
-    let rank = shortlist_rank(width).min(sample.len() - 1);
+    let rank = rank.min(sample.len() - 1);
     let (lower, &mut threshold, _) = sample.select_nth_unstable(rank);
     let start = lower.iter().copied().min().unwrap_or(threshold);
     Some((start, threshold, rank))
@@ -211,85 +233,78 @@ impl Seen {
 
     /// The index of the board `hash` in `boards`, or the free slot where it goes.
     #[inline]
-    fn find<C>(&self, hash: u64, boards: &[Distinct<C>]) -> Result<usize, usize> {
+    fn find(&self, hash: u64, boards: &[Distinct]) -> Result<usize, usize> {
         let mask = self.slots.len() - 1;
         let mut slot = hash as usize & mask;
         loop {
             match self.slots[slot] {
                 Self::EMPTY => return Err(slot),
-                i if boards[i as usize].child.hash == hash => return Ok(i as usize),
+                i if boards[i as usize].hash == hash => return Ok(i as usize),
                 _ => slot = (slot + 1) & mask,
             }
         }
     }
 
-    /// Takes candidate `c` into `boards`: a board ranks by its best key and carries the child
-    /// that goes on (`tags`: each parent's board hash, by index).
+    /// Takes the candidate at `at` in `chunks` into `boards`: a board ranks by its best key and
+    /// points at the child that goes on (`tags`: each parent's board hash, by index).
     #[inline]
-    fn add<C: Code>(&mut self, c: &Candidate<C>, boards: &mut Vec<Distinct<C>>, tags: &[u64]) {
+    fn add<C: Code>(
+        &mut self,
+        chunks: &[Chunk<C>],
+        at: At,
+        boards: &mut Vec<Distinct>,
+        tags: &[u64],
+    ) {
+        let c = at.of(chunks);
         match self.find(c.hash, boards) {
             Ok(i) => {
                 let entry = &mut boards[i];
                 entry.key = entry.key.min(c.key);
-                if c.replaces(&entry.child, tags) {
-                    entry.child = *c;
+                if c.replaces(entry.child.of(chunks), tags) {
+                    entry.child = at;
                 }
             }
             Err(slot) => {
                 self.slots[slot] = boards.len() as u32;
                 boards.push(Distinct {
                     key: c.key,
-                    child: *c,
+                    hash: c.hash,
+                    child: at,
                 });
             }
         }
     }
 }
 
-/// A distinct board of the shortlist: the best key of its candidates, and the one that goes on
-/// (a `u64` beside the child, where its rank as a `u128` took 16 bytes, the board's hash twice).
+/// Where a candidate is: its chunk and its index in the chunk's candidates.
 #[derive(Clone, Copy)]
-struct Distinct<C> {
-    key: u64,
-    child: Candidate<C>,
+struct At {
+    chunk: u32,
+    index: u32,
 }
 
-impl<C> Distinct<C> {
+impl At {
+    #[inline]
+    fn of<C>(self, chunks: &[Chunk<C>]) -> &Candidate<C> {
+        &chunks[self.chunk as usize].candidates[self.index as usize]
+    }
+}
+
+/// A distinct board of the shortlist: the best key of its candidates, its hash, and where the
+/// one that goes on is. The chunks hold that child until the choice is made, so the entry
+/// takes 24 bytes rather than a copy of it (40).
+#[derive(Clone, Copy)]
+struct Distinct {
+    key: u64,
+    hash: u64,
+    child: At,
+}
+
+impl Distinct {
     /// The board's place in the search's order ([`super::candidates::Order::board`]).
     #[inline]
     fn rank(&self) -> u128 {
-        Order::board(self.key, self.child.hash)
-    }
-}
-
-/// Bins of keys: even in the keys' values from `start`'s on. (Even in the keys' integer form,
-/// they held nearly every board in one bin where the keys crossed zero, as a wide beam's first
-/// depths' do, and its pool of the cutoff's bin took 64 MB at 1,000,000 states.)
-#[derive(Clone, Copy)]
-struct Bins {
-    start: f64,
-    scale: f64,
-}
-
-impl Bins {
-    /// The bins from key `start` to key `end`.
-    fn spanning(start: u64, end: u64) -> Bins {
-        let (start, end) = (key_value(start), key_value(end));
-        let span = end - start;
-        // Keys all equal (or too far apart for a float): one bin takes them.
-        let scale = if span > 0.0 && span.is_finite() {
-            BINS as f64 / span
-        } else {
-            0.0
-        };
-        Bins { start, scale }
-    }
-
-    /// The bin of `key` (keys under the start's in the first, over the end's in the last).
-    #[inline]
-    fn of(&self, key: u64) -> usize {
-        // A float cast to an integer saturates: a negative one (or NaN) to 0.
-        (((key_value(key) - self.start) * self.scale) as usize).min(BINS - 1)
+        Order::board(self.key, self.hash)
     }
 }
 
@@ -298,183 +313,14 @@ impl Bins {
 enum Shortlist {
     /// The best `width` distinct boards are chosen.
     Chosen,
-    /// The shortlist held fewer distinct boards (the caller then selects from every candidate).
-    TooFewBoards,
+    /// The shortlist held fewer distinct boards (given): the caller widens it, or selects from
+    /// every candidate.
+    TooFewBoards(usize),
     /// The threshold (given) is above the bound under which the chunks kept their candidates.
     BoundTooLow(u64),
 }
 
-impl<C: Code> Buckets<C> {
-    /// A key that about `rank` candidates are under (with a margin), from the chunks' samples,
-    /// or None if that is more than the samples tell.
-    fn key_at(&mut self, chunks: &[Chunk<C>], rank: usize) -> Option<u64> {
-        self.sample.clear();
-        self.sample
-            .extend(chunks.iter().flat_map(|c| &c.sample).copied());
-        let at = (rank / SAMPLE_STEP).saturating_mul(5) / 4 + 32;
-        (at < self.sample.len()).then(|| *self.sample.select_nth_unstable(at).1)
-    }
-
-    /// Puts the best `width` distinct boards into `chosen` (in no particular but deterministic
-    /// order), if the shortlist holds enough and the chunks kept every candidate under its
-    /// threshold (`bound` is the lowest of the chunks' bounds).
-    fn select(
-        &mut self,
-        chunks: &[Chunk<C>],
-        width: usize,
-        bound: u64,
-        tags: &[u64],
-        chosen: &mut Vec<Candidate<C>>,
-    ) -> Shortlist {
-        if self.seen.is_empty() {
-            self.seen = (0..BUCKETS).map(|_| Seen::default()).collect();
-            self.boards = vec![Vec::new(); BUCKETS];
-            self.bins = vec![Vec::new(); BUCKETS];
-            self.counts = vec![[0; BINS]; BUCKETS];
-        }
-        let found = threshold(&mut self.sample, chunks, width);
-        // A sampled key a child or so a state: its memory goes before the boards'.
-        self.sample = Vec::new();
-        let Some((start, threshold, _)) = found else {
-            return Shortlist::TooFewBoards;
-        };
-        if threshold > bound {
-            return Shortlist::BoundTooLow(threshold);
-        }
-        // The bins span the sampled keys under the threshold (keys under the lowest sampled
-        // one go in the first bin).
-        let bins = Bins::spanning(start, threshold);
-        self.distinct(chunks, threshold, bins, tags);
-        let shortlist = match self.cutoff_bin(width) {
-            Some((cutoff_bin, under)) => {
-                self.take(width, cutoff_bin, under, chosen);
-                Shortlist::Chosen
-            }
-            // Fewer than `width` distinct boards in the shortlist.
-            None => Shortlist::TooFewBoards,
-        };
-        self.release();
-        shortlist
-    }
-
-    /// Gives back the memory of the shortlist's boards and tables: kept from depth to depth,
-    /// they would lie beside the next expansion's states, at the search's peak. Allocating
-    /// them afresh each depth costs page faults, less than a hundredth of a depth at
-    /// 1,000,000 states.
-    fn release(&mut self) {
-        for (seen, (boards, bins)) in self
-            .seen
-            .iter_mut()
-            .zip(self.boards.iter_mut().zip(&mut self.bins))
-        {
-            *seen = Seen::default();
-            *boards = Vec::new();
-            *bins = Vec::new();
-        }
-        self.pool = Vec::new();
-    }
-
-    /// Per bucket, in parallel: the distinct boards of the candidates with a key of at most
-    /// `threshold`, each with its best rank and the child that goes on, and their bins.
-    fn distinct(&mut self, chunks: &[Chunk<C>], threshold: u64, bins: Bins, tags: &[u64]) {
-        self.seen
-            .par_iter_mut()
-            .zip(self.boards.par_iter_mut())
-            .zip(self.bins.par_iter_mut())
-            .zip(self.counts.par_iter_mut())
-            .enumerate()
-            .for_each(|(bucket, (((seen, boards), board_bins), counts))| {
-                // Room for every board under the threshold, counted first, without slack: the
-                // boards are at the search's peak.
-                let under_threshold = |chunk: &Chunk<C>| {
-                    let candidates = chunk.bucket(bucket).iter();
-                    candidates.filter(|c| c.key <= threshold).count()
-                };
-                let room: usize = chunks.iter().map(under_threshold).sum();
-                seen.reset(room);
-                *boards = Vec::with_capacity(room);
-                let shortlist = chunks.iter().flat_map(|chunk| chunk.bucket(bucket));
-                for c in shortlist.filter(|c| c.key <= threshold) {
-                    seen.add(c, boards, tags);
-                }
-                // Taken here, in the task's cache, for the serial cutoff below.
-                *counts = [0; BINS];
-                board_bins.clear();
-                board_bins.extend(boards.iter().map(|e| {
-                    let bin = bins.of(e.key);
-                    counts[bin] += 1;
-                    bin as u8
-                }));
-            });
-    }
-
-    /// The bin that holds the `width`-th board, and how many boards rank in bins under it;
-    /// `None` when the shortlist holds fewer than `width` distinct boards.
-    fn cutoff_bin(&self, width: usize) -> Option<(usize, usize)> {
-        let mut under = 0;
-        for bin in 0..BINS {
-            let in_bin: usize = self.counts.iter().map(|c| c[bin]).sum();
-            if under + in_bin >= width {
-                return Some((bin, under));
-            }
-            under += in_bin;
-        }
-        None
-    }
-
-    /// Puts the `width` best boards into `chosen`: those in bins under `cutoff_bin` (`under`
-    /// of them) and the best of that bin.
-    fn take(
-        &mut self,
-        width: usize,
-        cutoff_bin: usize,
-        under: usize,
-        chosen: &mut Vec<Candidate<C>>,
-    ) {
-        // The cutoff's bin holds a few hundredths of the boards; where keys tie it can hold
-        // them all. Its room goes after the selection ([`Buckets::release`]).
-        self.pool.clear();
-        for (bucket, (boards, board_bins)) in self.boards.iter().zip(&self.bins).enumerate() {
-            for (e, &bin) in boards.iter().zip(board_bins) {
-                if bin as usize == cutoff_bin {
-                    self.pool.push((e.rank(), bucket));
-                }
-            }
-        }
-        let cutoff = self.pool.select_nth_unstable(width - under - 1).1 .0;
-        // Per bucket: its boards in lower bins, and those of the cutoff's bin at or under it.
-        let mut kept: Vec<usize> = self
-            .counts
-            .iter()
-            .map(|c| c[..cutoff_bin].iter().sum())
-            .collect();
-        for &(rank, bucket) in &self.pool {
-            kept[bucket] += usize::from(rank <= cutoff);
-        }
-        chosen.resize(width, Candidate::default());
-        let mut rest = &mut chosen[..];
-        let mut parts = Vec::with_capacity(BUCKETS);
-        for n in kept {
-            let (part, tail) = rest.split_at_mut(n);
-            parts.push(part);
-            rest = tail;
-        }
-        debug_assert!(rest.is_empty(), "exactly `width` boards pass the cutoff");
-        parts
-            .into_par_iter()
-            .zip(self.boards.par_iter())
-            .for_each(|(part, boards)| {
-                let kept = boards
-                    .iter()
-                    .filter(|e| e.rank() <= cutoff)
-                    .map(|e| e.child);
-                for (slot, c) in part.iter_mut().zip(kept) {
-                    *slot = c;
-                }
-            });
-    }
-}
-
+mod buckets;
 mod narrow;
 
 #[cfg(test)]

@@ -4,37 +4,38 @@
 //! than they save at that size, and the expansion then leaves the children ungrouped
 //! ([`super::few_tasks`]).
 
-use super::{threshold, Distinct, Seen, Shortlist};
+use super::{threshold, At, Distinct, Seen, Shortlist};
 use crate::candidates::{bucket_of, Candidate, Chunk, BUCKETS};
 use crate::code::Code;
 
 /// The narrow selection's buffers, kept from depth to depth.
 #[derive(Default)]
-pub(super) struct Narrow<C> {
+pub(super) struct Narrow {
     seen: Seen,
     /// The distinct boards under the threshold, in the order first seen.
-    boards: Vec<Distinct<C>>,
+    boards: Vec<Distinct>,
     ranks: Vec<u128>,
     sample: Vec<u64>,
     /// One chunk's candidates under the threshold, by index.
     under: Vec<u32>,
 }
 
-impl<C: Code> Narrow<C> {
+impl Narrow {
     /// What [`super::Buckets::select`] makes of `chunks` (grouped or not), the same boards
     /// carrying the same children in the same order: the threshold from the same sample, a
     /// board's child the one order's best of its candidates under it, and the best `width`
     /// boards by bucket, each bucket's in the order first seen.
-    pub(crate) fn select(
+    pub(crate) fn select<C: Code>(
         &mut self,
         chunks: &[Chunk<C>],
         width: usize,
+        rank: usize,
         bound: u64,
         tags: &[u64],
         chosen: &mut Vec<Candidate<C>>,
     ) -> Shortlist {
-        let Some((_, threshold, _)) = threshold(&mut self.sample, chunks, width) else {
-            return Shortlist::TooFewBoards;
+        let Some((_, threshold, _)) = threshold(&mut self.sample, chunks, rank) else {
+            return Shortlist::TooFewBoards(0);
         };
         if threshold > bound {
             return Shortlist::BoundTooLow(threshold);
@@ -42,8 +43,8 @@ impl<C: Code> Narrow<C> {
         let kept: usize = chunks.iter().map(|c| c.candidates.len()).sum();
         self.seen.reset(kept);
         self.boards.clear();
-        for chunk in chunks {
-            let candidates = &chunk.candidates;
+        for (chunk, candidates) in chunks.iter().enumerate() {
+            let candidates = &candidates.candidates;
             // The candidates under the threshold, by index, gathered without a branch per
             // candidate: which of them pass is as good as random, and a mispredicted branch
             // for each costs more than the rest of the selection.
@@ -57,12 +58,16 @@ impl<C: Code> Narrow<C> {
             }
             // Grouping keeps the order of a bucket's candidates: the boards of one bucket
             // are first seen in the same order either way.
-            for &i in &self.under[..n] {
-                (self.seen).add(&candidates[i as usize], &mut self.boards, tags);
+            for &index in &self.under[..n] {
+                let at = At {
+                    chunk: chunk as u32,
+                    index,
+                };
+                (self.seen).add(chunks, at, &mut self.boards, tags);
             }
         }
         if self.boards.len() < width {
-            return Shortlist::TooFewBoards;
+            return Shortlist::TooFewBoards(self.boards.len());
         }
         // Ranks are distinct (each board has its own hash): exactly `width` are at or under
         // the `width`-th.
@@ -82,7 +87,7 @@ impl<C: Code> Narrow<C> {
         let kept = &self.under[..n];
         let mut starts = [0usize; BUCKETS];
         for &i in kept {
-            starts[bucket_of(self.boards[i as usize].child.hash)] += 1;
+            starts[bucket_of(self.boards[i as usize].hash)] += 1;
         }
         let mut at = 0;
         for start in &mut starts {
@@ -91,7 +96,7 @@ impl<C: Code> Narrow<C> {
         chosen.clear();
         chosen.resize(width, Candidate::default());
         for &i in kept {
-            let c = self.boards[i as usize].child;
+            let c = *self.boards[i as usize].child.of(chunks);
             let start = &mut starts[bucket_of(c.hash)];
             chosen[*start] = c;
             *start += 1;
