@@ -151,9 +151,10 @@ fn searched_span(len: usize, params: &Params) -> std::ops::Range<usize> {
     params.start.index.min(end)..end
 }
 
-/// Peak memory per beam state, with a margin over what `bench/memory.sh` measures (up to about
-/// 690 bytes, at 1,000,000 states; bench/RESULTS.md): nodes, the trail, the candidates under
-/// the prefilter's bound and the selection's buffers all grow with the width.
+/// Peak memory per beam state, with a margin over what `bench/memory.sh` measures (about 600
+/// bytes at 100,000 states, 460-500 at 1,000,000; bench/RESULTS.md): nodes, the trail, the
+/// candidates under the prefilter's bound and the selection's buffers all grow with the
+/// width, and a depth whose bound or shortlist falls short holds more for a while.
 pub const BYTES_PER_STATE: u64 = 800;
 
 /// Bytes a search of a sequence of `len` pieces under `params` holds whatever its width, for
