@@ -116,10 +116,11 @@ impl<C: Code> Picker<C> {
         loop {
             // A beam of a few tasks: its children are not grouped by bucket, and too few for
             // the parallel selection's machinery to pay.
+            let ask = Ask { width, rank, bound };
             let shortlist = if few_tasks(chunks.len()) {
-                (self.narrow).select(chunks, width, rank, bound, tags, &mut self.chosen)
+                (self.narrow).select(chunks, ask, tags, &mut self.chosen)
             } else {
-                (self.buckets).select(chunks, width, rank, bound, tags, &mut self.chosen)
+                (self.buckets).select(chunks, ask, tags, &mut self.chosen)
             };
             match shortlist {
                 Shortlist::Chosen => return Some(Ok(())),
@@ -305,6 +306,27 @@ impl Distinct {
     #[inline]
     fn rank(&self) -> u128 {
         Order::board(self.key, self.hash)
+    }
+}
+
+/// What a shortlist is asked for: `width` distinct boards among the candidates under the key at
+/// `rank` in the sample, from chunks that kept every candidate up to `bound`.
+#[derive(Clone, Copy)]
+pub(crate) struct Ask {
+    width: usize,
+    rank: usize,
+    bound: u64,
+}
+
+impl Ask {
+    /// The first shortlist of a selection of `width` from chunks that kept every candidate.
+    #[cfg(test)]
+    fn first(width: usize) -> Ask {
+        Ask {
+            width,
+            rank: shortlist_rank(width),
+            bound: u64::MAX,
+        }
     }
 }
 

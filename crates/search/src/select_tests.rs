@@ -50,14 +50,8 @@ fn parallel_selection_keeps_the_best_distinct_boards() {
         let mut buckets = Buckets::default();
         let mut chosen = Vec::new();
         let chunks: Vec<Chunk> = all.chunks(700).map(Chunk::of).collect();
-        if buckets.select(
-            &chunks,
-            width,
-            shortlist_rank(width),
-            u64::MAX,
-            &tags(count),
-            &mut chosen,
-        ) != Shortlist::Chosen
+        if buckets.select(&chunks, Ask::first(width), &tags(count), &mut chosen)
+            != Shortlist::Chosen
         {
             // Too many duplicates under the threshold: the caller falls back. Only
             // acceptable when there are few distinct boards.
@@ -98,14 +92,7 @@ fn parallel_selection_is_exact_with_tied_keys_and_uneven_bins() {
         }
         let chunks: Vec<Chunk> = all.chunks(500).map(Chunk::of).collect();
         let mut chosen = Vec::new();
-        let made = buckets.select(
-            &chunks,
-            width,
-            shortlist_rank(width),
-            u64::MAX,
-            &tags(count),
-            &mut chosen,
-        );
+        let made = buckets.select(&chunks, Ask::first(width), &tags(count), &mut chosen);
         assert_eq!(made, Shortlist::Chosen, "seed {seed}");
         let hashes: HashSet<u64> = chosen.iter().map(|c| c.hash).collect();
         assert_eq!((chosen.len(), hashes.len()), (width, width), "seed {seed}");
@@ -305,14 +292,7 @@ fn ties_are_broken_by_the_one_order_not_by_position() {
     let mut buckets = Buckets::default();
     let mut chosen = Vec::new();
     assert_eq!(
-        buckets.select(
-            &chunks,
-            width,
-            shortlist_rank(width),
-            u64::MAX,
-            &tags,
-            &mut chosen
-        ),
+        buckets.select(&chunks, Ask::first(width), &tags, &mut chosen),
         Shortlist::Chosen
     );
     let mut picker = Picker::<u16>::default();
@@ -361,53 +341,26 @@ fn narrow_selection_matches_the_parallel_one_in_order() {
         let grouped: Vec<Chunk> = all.chunks(size).map(Chunk::of).collect();
         let made: Vec<Chunk> = all.chunks(size).map(Chunk::made).collect();
         let mut want = Vec::new();
-        let shortlist = buckets.select(
-            &grouped,
-            width,
-            shortlist_rank(width),
-            u64::MAX,
-            &tags,
-            &mut want,
-        );
+        let shortlist = buckets.select(&grouped, Ask::first(width), &tags, &mut want);
         let outcome = format!("{shortlist:?}");
         let name = outcome.split('(').next().unwrap_or_default();
         *outcomes.entry(name.to_string()).or_insert(0) += 1;
         for chunks in [&grouped, &made] {
             let mut chosen = vec![Candidate::default(); 3];
-            let got = narrow.select(
-                chunks,
-                width,
-                shortlist_rank(width),
-                u64::MAX,
-                &tags,
-                &mut chosen,
-            );
+            let got = narrow.select(chunks, Ask::first(width), &tags, &mut chosen);
             assert_eq!(got, shortlist, "seed {seed}");
             if got == Shortlist::Chosen {
                 assert_eq!(fields(&chosen), fields(&want), "seed {seed}");
             }
         }
         let bound = rng.below(keys);
-        let low = buckets.select(
-            &grouped,
-            width,
-            shortlist_rank(width),
+        let ask = Ask {
             bound,
-            &tags,
-            &mut want,
-        );
+            ..Ask::first(width)
+        };
+        let low = buckets.select(&grouped, ask, &tags, &mut want);
         if let Shortlist::BoundTooLow(_) = low {
-            assert_eq!(
-                narrow.select(
-                    &made,
-                    width,
-                    shortlist_rank(width),
-                    bound,
-                    &tags,
-                    &mut Vec::new()
-                ),
-                low
-            );
+            assert_eq!(narrow.select(&made, ask, &tags, &mut Vec::new()), low);
             *outcomes.entry("BoundTooLow".into()).or_insert(0) += 1;
         }
     }

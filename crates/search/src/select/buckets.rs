@@ -1,7 +1,7 @@
 //! The parallel selection: the best `width` distinct boards of a depth's candidates, found
 //! bucket by bucket of board hash in parallel, with small serial steps between.
 
-use super::{threshold, At, Distinct, Seen, Shortlist};
+use super::{threshold, Ask, At, Distinct, Seen, Shortlist};
 use crate::candidates::{key_value, Candidate, Chunk, BUCKETS, SAMPLE_STEP};
 use crate::code::Code;
 use rayon::prelude::*;
@@ -86,12 +86,11 @@ impl Buckets {
     pub(super) fn select<C: Code>(
         &mut self,
         chunks: &[Chunk<C>],
-        width: usize,
-        rank: usize,
-        bound: u64,
+        ask: Ask,
         tags: &[u64],
         chosen: &mut Vec<Candidate<C>>,
     ) -> Shortlist {
+        let Ask { width, rank, bound } = ask;
         if self.seen.is_empty() {
             self.seen = (0..BUCKETS).map(|_| Seen::default()).collect();
             self.boards = vec![Vec::new(); BUCKETS];

@@ -4,7 +4,7 @@
 //! than they save at that size, and the expansion then leaves the children ungrouped
 //! ([`super::few_tasks`]).
 
-use super::{threshold, At, Distinct, Seen, Shortlist};
+use super::{threshold, Ask, At, Distinct, Seen, Shortlist};
 use crate::candidates::{bucket_of, Candidate, Chunk, BUCKETS};
 use crate::code::Code;
 
@@ -28,12 +28,11 @@ impl Narrow {
     pub(crate) fn select<C: Code>(
         &mut self,
         chunks: &[Chunk<C>],
-        width: usize,
-        rank: usize,
-        bound: u64,
+        ask: Ask,
         tags: &[u64],
         chosen: &mut Vec<Candidate<C>>,
     ) -> Shortlist {
+        let Ask { width, rank, bound } = ask;
         let Some((_, threshold, _)) = threshold(&mut self.sample, chunks, rank) else {
             return Shortlist::TooFewBoards(0);
         };
