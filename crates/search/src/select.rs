@@ -246,17 +246,16 @@ impl Seen {
         }
     }
 
-    /// Takes the candidate at `at` in `chunks` into `boards`: a board ranks by its best key and
-    /// points at the child that goes on (`tags`: each parent's board hash, by index).
+    /// Takes candidate `c`, at `at` in `chunks`, into `boards`: a board ranks by its best key
+    /// and points at the child that goes on (`tags`: each parent's board hash, by index).
     #[inline]
     fn add<C: Code>(
         &mut self,
+        (c, at): (&Candidate<C>, At),
         chunks: &[Chunk<C>],
-        at: At,
         boards: &mut Vec<Distinct>,
         tags: &[u64],
     ) {
-        let c = at.of(chunks);
         match self.find(c.hash, boards) {
             Ok(i) => {
                 let entry = &mut boards[i];

@@ -159,15 +159,15 @@ impl Buckets {
                 let room: usize = chunks.iter().map(under_threshold).sum();
                 seen.reset(room);
                 *boards = Vec::with_capacity(room);
-                for (chunk, candidates) in chunks.iter().enumerate() {
-                    let start = candidates.bucket_start(bucket);
-                    for (i, c) in candidates.bucket(bucket).iter().enumerate() {
+                for (chunk, task) in chunks.iter().enumerate() {
+                    let start = task.bucket_start(bucket);
+                    for (i, c) in task.bucket(bucket).iter().enumerate() {
                         if c.key <= threshold {
                             let at = At {
                                 chunk: chunk as u32,
                                 index: (start + i) as u32,
                             };
-                            seen.add(chunks, at, boards, tags);
+                            seen.add((c, at), chunks, boards, tags);
                         }
                     }
                 }

@@ -42,8 +42,8 @@ impl Narrow {
         let kept: usize = chunks.iter().map(|c| c.candidates.len()).sum();
         self.seen.reset(kept);
         self.boards.clear();
-        for (chunk, candidates) in chunks.iter().enumerate() {
-            let candidates = &candidates.candidates;
+        for (chunk, task) in chunks.iter().enumerate() {
+            let candidates = &task.candidates;
             // The candidates under the threshold, by index, gathered without a branch per
             // candidate: which of them pass is as good as random, and a mispredicted branch
             // for each costs more than the rest of the selection.
@@ -62,7 +62,8 @@ impl Narrow {
                     chunk: chunk as u32,
                     index,
                 };
-                (self.seen).add(chunks, at, &mut self.boards, tags);
+                let c = &candidates[index as usize];
+                (self.seen).add((c, at), chunks, &mut self.boards, tags);
             }
         }
         if self.boards.len() < width {
