@@ -114,9 +114,9 @@ impl<C: Code> Picker<C> {
             widened => widened,
         };
         loop {
+            let ask = Ask { width, rank, bound };
             // A beam of a few tasks: its children are not grouped by bucket, and too few for
             // the parallel selection's machinery to pay.
-            let ask = Ask { width, rank, bound };
             let shortlist = if few_tasks(chunks.len()) {
                 (self.narrow).select(chunks, ask, tags, &mut self.chosen)
             } else {
