@@ -6,11 +6,12 @@
 //!    sampling the children by board ([`super::candidates::sampled`]);
 //! 2. the shortlist's threshold is the same rank of the processes' joint sample as there,
 //!    found exactly by counting in bins across the processes ([`kth`]);
-//! 3. every child under the threshold goes, with its state, to the process its board hashes to
-//!    (its owner), in one all-to-all exchange, so that the duplicates of a board meet and are
-//!    dropped there;
+//! 3. every child under the threshold goes, without its state, to the process its board hashes
+//!    to (its owner), in one all-to-all exchange, so that the duplicates of a board meet and
+//!    are dropped there;
 //! 4. the `width`-th best board is found across the processes as the threshold was, and each
-//!    owner keeps its boards up to it: they are its states at the next depth;
+//!    owner keeps its boards up to it: they are its states at the next depth, whose states the
+//!    processes that hold their parents build and send it, in one more exchange ([`fetch`]);
 //! 5. each process keeps the trail of its own states: the (parent, placement) step of each,
 //!    numbered across the processes in their order; every few depths the processes compact
 //!    their trails together (see [`super::trail`]) and process 0 hands out the decided depths,
@@ -25,6 +26,7 @@
 //! one-process search's, which follows the same order: [`super::beam_search`] runs either.
 
 mod exchange;
+mod fetch;
 mod rank;
 
 use super::candidates::{shortlist_rank, wider_rank, Order};
@@ -37,8 +39,9 @@ use super::game::Game;
 use super::held::{Beamed, Expansion, Holder, Selection};
 use super::options::Options;
 use super::run::{Line, Run, Traffic};
-use super::trail::{Best, Trail, TrailEntry};
-use exchange::{arrival, distinct, head, outbox, Arrived, Distinct};
+use super::trail::{Best, Trail};
+use exchange::{distinct, head, outbox, Distinct, Head};
+use fetch::{fetch, Fetched, Wanted};
 use rank::{cutoff, kth};
 use rayon::prelude::*;
 
@@ -111,10 +114,14 @@ pub(crate) struct Spread<'a, G: Game> {
     tasks: usize,
     sample: Vec<u64>,
     sampled: u64,
-    /// The children that reached this process, as they came (see [`arrival`]), and the boards
-    /// chosen among them.
+    /// The children that reached this process, as they came (see [`head`]), and where each
+    /// run of them came from: (the first child's index, its process).
     arrivals: Vec<u8>,
-    chosen: Vec<Distinct>,
+    sources: Vec<(u32, u32)>,
+    /// The states chosen, their board hashes and the steps that made them, until they replace
+    /// the beam.
+    next: Fetched<G::State, G::Code>,
+    next_tags: Vec<u64>,
     /// States chosen on the processes before this one, and on all.
     first: u64,
     states: usize,
@@ -135,14 +142,16 @@ impl<'a, G: Game> Spread<'a, G> {
             traffic: Traffic {
                 processes: comm.size(),
                 thread_level: comm.thread_level(),
-                bytes_per_child: Arrived::<G::State, G::Code>::BYTES,
+                bytes_per_child: Head::<G::Code>::BYTES,
                 ..Traffic::default()
             },
             tasks: 0,
             sample: Vec::new(),
             sampled: 0,
             arrivals: Vec::new(),
-            chosen: Vec::new(),
+            sources: Vec::new(),
+            next: Fetched::default(),
+            next_tags: Vec::new(),
             first: 0,
             states: 0,
         }
@@ -194,8 +203,6 @@ impl<'a, G: Game> Spread<'a, G> {
                 let from = (round * per_round).min(tasks);
                 let to = ((round + 1) * per_round).min(tasks);
                 let outbox = outbox(
-                    step,
-                    &self.beam.parents,
                     &self.tags,
                     &self.beam.chunks[from..to],
                     (sent_under, threshold),
@@ -206,9 +213,16 @@ impl<'a, G: Game> Spread<'a, G> {
                 for chunk in &mut self.beam.chunks[from..to] {
                     chunk.release();
                 }
-                self.traffic.children +=
-                    outbox.bytes.len() as u64 / Arrived::<G::State, G::Code>::BYTES as u64;
+                let each = Head::<G::Code>::BYTES;
+                self.traffic.children += outbox.bytes.len() as u64 / each as u64;
                 let received = comm.all_to_all(outbox);
+                let mut first = self.arrivals.len() / each;
+                for (process, len) in received.lens.iter().enumerate() {
+                    if *len > 0 {
+                        self.sources.push((first as u32, process as u32));
+                        first += len / each;
+                    }
+                }
                 if self.arrivals.is_empty() {
                     self.arrivals = received.bytes;
                 } else {
@@ -219,7 +233,7 @@ impl<'a, G: Game> Spread<'a, G> {
             if self.beam.parents.len() >= TRIM_STATES {
                 give_back_freed_memory();
             }
-            let boards = distinct::<G::State, G::Code>(&self.arrivals, &mut order);
+            let boards = distinct::<G::Code>(&self.arrivals, &mut order);
             let count = sum(comm, &[boards.len() as u64])[0];
             if count >= width as u64 || threshold == u64::MAX {
                 return (boards, count);
@@ -284,28 +298,41 @@ impl<G: Game> Holder<G> for Spread<'_, G> {
     fn select(&mut self, step: &Step<G>, width: usize, depth: usize) -> Selection {
         let comm = self.comm;
         let (boards, count) = self.exchange(step, width);
-        self.chosen = cutoff(comm, boards, count, width);
+        let chosen = cutoff(comm, boards, count, width);
 
+        // Each chosen child's head, read once; what the children arrived as goes before the
+        // states are built.
+        let (arrivals, sources) = (&self.arrivals, &self.sources);
+        let heads: Vec<(Wanted<G::Code>, u64)> = (chosen.par_iter())
+            .map(|b| {
+                let h = head::<G::Code>(arrivals, b.child);
+                let run = sources.partition_point(|&(first, _)| first <= b.child) - 1;
+                let wanted = Wanted {
+                    process: sources[run].1,
+                    parent: h.parent,
+                    score: h.score,
+                    code: h.code,
+                };
+                (wanted, h.key)
+            })
+            .collect();
+        self.arrivals = Vec::new();
+        self.sources.clear();
         // The best new state here (the one order's: highest score, then the kept child's key,
         // then hash): [has one, score, key, hash, index here].
-        let arrivals = &self.arrivals;
-        let top = (self.chosen.iter().enumerate())
-            .map(|(i, b)| (i, b, head::<G::State, G::Code>(arrivals, b.child)))
-            .min_by_key(|(_, b, a)| Order::best(a.score, a.key, b.hash))
-            .map(|(i, b, a)| [1, a.score, a.key, b.hash, i as u64])
+        let top = (heads.iter().zip(&chosen).enumerate())
+            .min_by_key(|(_, ((w, key), b))| Order::best(w.score, *key, b.hash))
+            .map(|(i, ((w, key), b))| [1, w.score, *key, b.hash, i as u64])
             .unwrap_or([0; 5]);
+        self.next_tags = chosen.par_iter().map(|b| b.hash).collect();
+        drop(chosen);
+        let wanted: Vec<Wanted<G::Code>> = heads.into_par_iter().map(|(w, _)| w).collect();
+        self.next = fetch(comm, step, &self.beam.parents, &wanted);
         // With the count of each process's new states, numbered after those of the processes
         // before it.
         let known = gather_u64(
             comm,
-            &[
-                top[0],
-                top[1],
-                top[2],
-                top[3],
-                top[4],
-                self.chosen.len() as u64,
-            ],
+            &[top[0], top[1], top[2], top[3], top[4], wanted.len() as u64],
         );
         let before = |owner: usize| known[..owner].iter().map(|k| k[5]).sum::<u64>();
         self.first = before(comm.rank());
@@ -333,34 +360,17 @@ impl<G: Game> Holder<G> for Spread<'_, G> {
         best: &mut Option<Best>,
         decided: &mut Option<Decided<G::Code>>,
     ) {
-        let (arrivals, first) = (&self.arrivals, self.first);
-        // Exactly as many as chosen: a beam that grows would otherwise double its room.
-        let count = self.chosen.len();
-        self.beam.parents.clear();
-        self.beam.parents.reserve_exact(count);
-        self.beam.parents.resize(count, Node::default());
-        self.tags.clear();
-        self.tags.reserve_exact(count);
-        self.tags.par_extend(self.chosen.par_iter().map(|b| b.hash));
-        // Each process keeps the steps of its own states, numbered across the processes; a
-        // chosen child is read once, for its state and its step.
-        let level = trail.open_part(count, first as usize, self.states);
-        let made = (self.beam.parents.par_iter_mut()).zip(level.par_iter_mut());
-        (made.zip(self.chosen.par_iter()).enumerate()).for_each(|(i, ((node, e), b))| {
-            let a = arrival::<G::State, G::Code>(arrivals, b.child);
-            *node = Node {
-                state: a.state,
-                score: a.head.score,
-                trail: (first + i as u64) as u32,
-            };
-            *e = TrailEntry {
-                parent: a.head.parent,
-                placement: a.head.code,
-            };
-        });
-        // What the states were made from goes before the next depth's children come.
-        self.arrivals = Vec::new();
-        self.chosen = Vec::new();
+        let first = self.first;
+        // The chosen states replace the beam; each process keeps the steps of its own states,
+        // numbered across the processes.
+        let Fetched { nodes, steps } = std::mem::take(&mut self.next);
+        self.beam.parents = nodes;
+        self.tags = std::mem::take(&mut self.next_tags);
+        let level = trail.open_part(steps.len(), first as usize, self.states);
+        level.copy_from_slice(&steps);
+        drop(steps);
+        (self.beam.parents.par_iter_mut().enumerate())
+            .for_each(|(i, node)| node.trail = (first + i as u64) as u32);
         let comm: &dyn Comm = self.comm;
         if trail.close(&mut self.beam.parents, |n| &mut n.trail, best, comm) {
             let mut none = |_: &[G::Code]| {};
