@@ -369,6 +369,10 @@ impl<G: Game> Holder<G> for Spread<'_, G> {
         let level = trail.open_part(steps.len(), first as usize, self.states);
         level.copy_from_slice(&steps);
         drop(steps);
+        // The beam before, the requests and the answers go back before the next expansion.
+        if self.beam.parents.len() >= TRIM_STATES {
+            give_back_freed_memory();
+        }
         (self.beam.parents.par_iter_mut().enumerate())
             .for_each(|(i, node)| node.trail = (first + i as u64) as u32);
         let comm: &dyn Comm = self.comm;
