@@ -141,6 +141,22 @@ pub(super) struct Arrival {
     child: u32,
 }
 
+/// Where the pieces that [`distinct`] groups in parallel start and end: `order` (sorted by
+/// hash) cut into pieces of about one size, each at the start of a run of one hash.
+fn run_cuts(order: &[Arrival]) -> Vec<usize> {
+    let pieces = 4 * rayon::current_num_threads();
+    let mut cuts = vec![0];
+    for k in 1..pieces {
+        let mut at = (k * order.len() / pieces).max(cuts[cuts.len() - 1]);
+        while at > 0 && at < order.len() && order[at].hash == order[at - 1].hash {
+            at += 1;
+        }
+        cuts.push(at);
+    }
+    cuts.push(order.len());
+    cuts
+}
+
 /// The distinct boards of `arrivals` (see [`head`]), in order of hash, each with its best
 /// key and the child that goes on. `order` holds each child's hash, key and index: sorted by
 /// hash, it gives every board's best key without a look at the arrivals, which are read (at
@@ -157,17 +173,7 @@ pub(super) fn distinct<C: Code>(arrivals: &[u8], order: &mut Vec<Arrival>) -> Ve
     );
     // By hash alone: a board's best key is the least of its run's, whatever their order.
     order.par_sort_unstable_by_key(|a| a.hash);
-    // Runs of one hash, cut into pieces at the start of a run, grouped in parallel.
-    let pieces = 4 * rayon::current_num_threads();
-    let mut cuts = vec![0];
-    for k in 1..pieces {
-        let mut at = (k * order.len() / pieces).max(cuts[cuts.len() - 1]);
-        while at > 0 && at < order.len() && order[at].hash == order[at - 1].hash {
-            at += 1;
-        }
-        cuts.push(at);
-    }
-    cuts.push(order.len());
+    let cuts = run_cuts(order);
     // Each piece's boards counted first and then written in place, into one buffer of their
     // exact size: pieces grown by doubling and then concatenated would hold them three times.
     let counts: Vec<usize> = (cuts.par_windows(2))
