@@ -40,7 +40,7 @@ use super::held::{Beamed, Expansion, Holder, Selection};
 use super::options::Options;
 use super::run::{Line, Run, Traffic};
 use super::trail::{Best, Trail};
-use exchange::{distinct, head, outbox, Distinct, Head};
+use exchange::{distinct, outbox, Arrivals, Distinct, Head};
 use fetch::{fetch, Fetched, Wanted};
 use rank::{cutoff, kth};
 use rayon::prelude::*;
@@ -114,9 +114,9 @@ pub(crate) struct Spread<'a, G: Game> {
     tasks: usize,
     sample: Vec<u64>,
     sampled: u64,
-    /// The children that reached this process, as they came (see [`head`]), and where each
-    /// run of them came from: (the first child's index, its process).
-    arrivals: Vec<u8>,
+    /// The children that reached this process, and where each run of them came from: (the
+    /// first child's index, its process).
+    arrivals: Arrivals,
     sources: Vec<(u32, u32)>,
     /// The states chosen, their board hashes and the steps that made them, until they replace
     /// the beam.
@@ -148,7 +148,7 @@ impl<'a, G: Game> Spread<'a, G> {
             tasks: 0,
             sample: Vec::new(),
             sampled: 0,
-            arrivals: Vec::new(),
+            arrivals: Arrivals::default(),
             sources: Vec::new(),
             next: Fetched::default(),
             next_tags: Vec::new(),
@@ -216,19 +216,14 @@ impl<'a, G: Game> Spread<'a, G> {
                 let each = Head::<G::Code>::BYTES;
                 self.traffic.children += outbox.bytes.len() as u64 / each as u64;
                 let received = comm.all_to_all(outbox);
-                let mut first = self.arrivals.len() / each;
+                let mut first = self.arrivals.len();
                 for (process, len) in received.lens.iter().enumerate() {
                     if *len > 0 {
-                        self.sources.push((first as u32, process as u32));
-                        first += len / each;
+                        self.sources.push((first, process as u32));
+                        first += (len / each) as u32;
                     }
                 }
-                if self.arrivals.is_empty() {
-                    self.arrivals = received.bytes;
-                } else {
-                    self.arrivals.reserve_exact(received.bytes.len());
-                    self.arrivals.extend_from_slice(&received.bytes);
-                }
+                self.arrivals.push(received.bytes, each);
             }
             if self.beam.parents.len() >= TRIM_STATES {
                 give_back_freed_memory();
@@ -305,7 +300,7 @@ impl<G: Game> Holder<G> for Spread<'_, G> {
         let (arrivals, sources) = (&self.arrivals, &self.sources);
         let heads: Vec<(Wanted<G::Code>, u64)> = (chosen.par_iter())
             .map(|b| {
-                let h = head::<G::Code>(arrivals, b.child);
+                let h = arrivals.head::<G::Code>(b.child);
                 let run = sources.partition_point(|&(first, _)| first <= b.child) - 1;
                 let wanted = Wanted {
                     process: sources[run].1,
@@ -316,7 +311,7 @@ impl<G: Game> Holder<G> for Spread<'_, G> {
                 (wanted, h.key)
             })
             .collect();
-        self.arrivals = Vec::new();
+        self.arrivals = Arrivals::default();
         self.sources.clear();
         // The best new state here (the one order's: highest score, then the kept child's key,
         // then hash): [has one, score, key, hash, index here].

@@ -125,12 +125,52 @@ pub(super) fn outbox<C: Code>(
     Parcels { bytes, lens }
 }
 
-/// Child `i` of the children that reached a process, one after the other as they came:
-/// decoded where it is read, so that they are held once, as the exchange brought them.
-#[inline]
-pub(super) fn head<C: Code>(arrivals: &[u8], i: u32) -> Head<C> {
-    let at = i as usize * Head::<C>::BYTES;
-    Head::take(&mut Reader::new(&arrivals[at..at + Head::<C>::BYTES]))
+/// The children that reached a process, as the exchange's rounds brought them: each round's
+/// bytes kept as they came, since joining them would copy them, and hold the old and the new
+/// buffer at once while it grows; the children are numbered one after the other across the
+/// rounds and decoded where they are read ([`Arrivals::head`]), so they are held once.
+#[derive(Default)]
+pub(super) struct Arrivals {
+    rounds: Vec<Vec<u8>>,
+    /// The number of each round's first child.
+    firsts: Vec<u32>,
+    len: u32,
+}
+
+impl Arrivals {
+    /// Takes a round's children, `each` bytes a child.
+    pub(super) fn push(&mut self, bytes: Vec<u8>, each: usize) {
+        if bytes.is_empty() {
+            return;
+        }
+        let count = (bytes.len() / each) as u32;
+        self.firsts.push(self.len);
+        self.rounds.push(bytes);
+        self.len += count;
+    }
+
+    /// Children held.
+    pub(super) fn len(&self) -> u32 {
+        self.len
+    }
+
+    /// Child `i`.
+    #[inline]
+    pub(super) fn head<C: Code>(&self, i: u32) -> Head<C> {
+        let round = self.firsts.partition_point(|&first| first <= i) - 1;
+        let at = (i - self.firsts[round]) as usize * Head::<C>::BYTES;
+        Head::take(&mut Reader::new(
+            &self.rounds[round][at..at + Head::<C>::BYTES],
+        ))
+    }
+
+    /// Each round's children, with the number of its first.
+    fn rounds(&self) -> impl Iterator<Item = (u32, &[u8])> {
+        self.firsts
+            .iter()
+            .copied()
+            .zip(self.rounds.iter().map(|r| &r[..]))
+    }
 }
 
 /// A child that reached a process, as [`distinct`] sorts them: by board hash.
@@ -157,20 +197,23 @@ fn run_cuts(order: &[Arrival]) -> Vec<usize> {
     cuts
 }
 
-/// The distinct boards of `arrivals` (see [`head`]), in order of hash, each with its best
-/// key and the child that goes on. `order` holds each child's hash, key and index: sorted by
-/// hash, it gives every board's best key without a look at the arrivals, which are read (at
-/// random places) only for the boards that came more than once.
-pub(super) fn distinct<C: Code>(arrivals: &[u8], order: &mut Vec<Arrival>) -> Vec<Distinct> {
+/// The distinct boards of `arrivals`, in order of hash, each with its best key and the child
+/// that goes on. `order` holds each child's hash, key and index: sorted by hash, it gives every
+/// board's best key without a look at the arrivals, which are read (at random places) only for
+/// the boards that came more than once.
+pub(super) fn distinct<C: Code>(arrivals: &Arrivals, order: &mut Vec<Arrival>) -> Vec<Distinct> {
     let each = Head::<C>::BYTES;
     order.clear();
-    order.par_extend(
-        (arrivals.par_chunks_exact(each).enumerate()).map(|(i, bytes)| Arrival {
-            hash: u64::take(&bytes[8..16]),
-            key: u64::take(&bytes[..8]),
-            child: i as u32,
-        }),
-    );
+    order.reserve_exact(arrivals.len() as usize);
+    for (first, bytes) in arrivals.rounds() {
+        order.par_extend(
+            (bytes.par_chunks_exact(each).enumerate()).map(|(i, bytes)| Arrival {
+                hash: u64::take(&bytes[8..16]),
+                key: u64::take(&bytes[..8]),
+                child: first + i as u32,
+            }),
+        );
+    }
     // By hash alone: a board's best key is the least of its run's, whatever their order.
     order.par_sort_unstable_by_key(|a| a.hash);
     let cuts = run_cuts(order);
@@ -210,9 +253,9 @@ pub(super) fn distinct<C: Code>(arrivals: &[u8], order: &mut Vec<Arrival>) -> Ve
             match at.checked_sub(1).map(|last| &mut out[last]) {
                 Some(b) if b.hash == hash => {
                     b.key = b.key.min(key);
-                    let a = head::<C>(arrivals, i).keep_order();
+                    let a = arrivals.head::<C>(i).keep_order();
                     let best =
-                        *kept.get_or_insert_with(|| head::<C>(arrivals, b.child).keep_order());
+                        *kept.get_or_insert_with(|| arrivals.head::<C>(b.child).keep_order());
                     if a < best {
                         b.child = i;
                         kept = Some(a);
