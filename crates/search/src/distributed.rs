@@ -94,6 +94,26 @@ fn give_back_freed_memory() {
     }
 }
 
+/// Buffers from this size on are mapped apart and go back to the system when freed (glibc's
+/// mmap threshold, fixed), once a process's share of the width is [`TRIM_STATES`] states. By
+/// default glibc raises that threshold to the size of each large buffer freed, so that a
+/// depth's large buffers come from its arenas, and the memory the candidates free while the
+/// exchange brings the arrivals in is kept beside them: at width 1,000,000 on 2 processes the
+/// largest took 170-182 MiB instead of 222-234, at no more CPU, since from that share the
+/// process gives its freed memory back at every depth anyway. Under it, the page faults cost
+/// 16% more CPU (one process of width 200,000), as they do the plain search (8%), which keeps
+/// glibc's default.
+const MAPPED_FROM: usize = 4 << 20;
+
+/// Has glibc map buffers of [`MAPPED_FROM`] bytes or more apart (see there).
+fn map_large_buffers() {
+    // SAFETY: mallopt only sets a parameter of the allocator, for the allocations after it.
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, MAPPED_FROM as libc::c_int);
+    }
+}
+
 /// Beam states per process from which an exchange goes in several rounds.
 const ROUND_STATES: usize = 1 << 15;
 
@@ -125,6 +145,8 @@ pub(crate) struct Spread<'a, G: Game> {
     /// States chosen on the processes before this one, and on all.
     first: u64,
     states: usize,
+    /// Whether large buffers are mapped apart ([`map_large_buffers`]).
+    mapped: bool,
 }
 
 impl<'a, G: Game> Spread<'a, G> {
@@ -154,6 +176,7 @@ impl<'a, G: Game> Spread<'a, G> {
             next_tags: Vec::new(),
             first: 0,
             states: 0,
+            mapped: false,
         }
     }
 
@@ -253,6 +276,10 @@ impl<G: Game> Holder<G> for Spread<'_, G> {
         let known = gather_u64(self.comm, &[planned as u64, states as u64]);
         let width = known[0][0] as usize;
         let all_states = known.iter().map(|k| k[1]).sum::<u64>() as usize;
+        if !self.mapped && width / self.comm.size() >= TRIM_STATES {
+            map_large_buffers();
+            self.mapped = true;
+        }
         // This process's share of the selection, for its expansion's estimate of the bound.
         (width, (width * states).div_ceil(all_states.max(1)).max(1))
     }
