@@ -276,6 +276,9 @@ impl<G: Game> Holder<G> for Spread<'_, G> {
         let known = gather_u64(self.comm, &[planned as u64, states as u64]);
         let width = known[0][0] as usize;
         let all_states = known.iter().map(|k| k[1]).sum::<u64>() as usize;
+        // Set as soon as the width is known, before the beam grows: set at the first depth
+        // that holds that many states, the largest of 2 processes at width 1,000,000 took
+        // 187-188 MiB instead of 170-183.
         if !self.mapped && width / self.comm.size() >= TRIM_STATES {
             map_large_buffers();
             self.mapped = true;
