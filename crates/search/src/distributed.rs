@@ -99,7 +99,7 @@ fn give_back_freed_memory() {
 /// default glibc raises that threshold to the size of each large buffer freed, so that a
 /// depth's large buffers come from its arenas, and the memory the candidates free while the
 /// exchange brings the arrivals in is kept beside them: at width 1,000,000 on 2 processes the
-/// largest took 170-182 MiB instead of 222-234, at no more CPU, since from that share the
+/// largest took 170-183 MiB instead of 222-234, at no more CPU, since from that share the
 /// process gives its freed memory back at every depth anyway. Under it, the page faults cost
 /// 16% more CPU (one process of width 200,000), as they do the plain search (8%), which keeps
 /// glibc's default.
@@ -134,10 +134,8 @@ pub(crate) struct Spread<'a, G: Game> {
     tasks: usize,
     sample: Vec<u64>,
     sampled: u64,
-    /// The children that reached this process, and where each run of them came from: (the
-    /// first child's index, its process).
+    /// The children that reached this process.
     arrivals: Arrivals,
-    sources: Vec<(u32, u32)>,
     /// The states chosen, their board hashes and the steps that made them, until they replace
     /// the beam.
     next: Fetched<G::State, G::Code>,
@@ -171,7 +169,6 @@ impl<'a, G: Game> Spread<'a, G> {
             sample: Vec::new(),
             sampled: 0,
             arrivals: Arrivals::default(),
-            sources: Vec::new(),
             next: Fetched::default(),
             next_tags: Vec::new(),
             first: 0,
@@ -238,15 +235,7 @@ impl<'a, G: Game> Spread<'a, G> {
                 }
                 let each = Head::<G::Code>::BYTES;
                 self.traffic.children += outbox.bytes.len() as u64 / each as u64;
-                let received = comm.all_to_all(outbox);
-                let mut first = self.arrivals.len();
-                for (process, len) in received.lens.iter().enumerate() {
-                    if *len > 0 {
-                        self.sources.push((first, process as u32));
-                        first += (len / each) as u32;
-                    }
-                }
-                self.arrivals.push(received.bytes, each);
+                self.arrivals.push(comm.all_to_all(outbox), each);
             }
             if self.beam.parents.len() >= TRIM_STATES {
                 give_back_freed_memory();
@@ -327,13 +316,12 @@ impl<G: Game> Holder<G> for Spread<'_, G> {
 
         // Each chosen child's head, read once; what the children arrived as goes before the
         // states are built.
-        let (arrivals, sources) = (&self.arrivals, &self.sources);
+        let arrivals = &self.arrivals;
         let heads: Vec<(Wanted<G::Code>, u64)> = (chosen.par_iter())
             .map(|b| {
                 let h = arrivals.head::<G::Code>(b.child);
-                let run = sources.partition_point(|&(first, _)| first <= b.child) - 1;
                 let wanted = Wanted {
-                    process: sources[run].1,
+                    process: arrivals.process(b.child),
                     parent: h.parent,
                     score: h.score,
                     code: h.code,
@@ -342,7 +330,6 @@ impl<G: Game> Holder<G> for Spread<'_, G> {
             })
             .collect();
         self.arrivals = Arrivals::default();
-        self.sources.clear();
         // The best new state here (the one order's: highest score, then the kept child's key,
         // then hash): [has one, score, key, hash, index here].
         let top = (heads.iter().zip(&chosen).enumerate())

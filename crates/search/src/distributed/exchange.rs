@@ -134,19 +134,25 @@ pub(super) struct Arrivals {
     rounds: Vec<Vec<u8>>,
     /// The number of each round's first child.
     firsts: Vec<u32>,
+    /// Where each run of children came from: (the number of its first child, its process).
+    sources: Vec<(u32, u32)>,
     len: u32,
 }
 
 impl Arrivals {
-    /// Takes a round's children, `each` bytes a child.
-    pub(super) fn push(&mut self, bytes: Vec<u8>, each: usize) {
-        if bytes.is_empty() {
+    /// Takes a round's children, `each` bytes a child, one part from each process.
+    pub(super) fn push(&mut self, received: Parcels, each: usize) {
+        if received.bytes.is_empty() {
             return;
         }
-        let count = (bytes.len() / each) as u32;
         self.firsts.push(self.len);
-        self.rounds.push(bytes);
-        self.len += count;
+        for (process, len) in received.lens.iter().enumerate() {
+            if *len > 0 {
+                self.sources.push((self.len, process as u32));
+                self.len += (len / each) as u32;
+            }
+        }
+        self.rounds.push(received.bytes);
     }
 
     /// Children held.
@@ -162,6 +168,13 @@ impl Arrivals {
         Head::take(&mut Reader::new(
             &self.rounds[round][at..at + Head::<C>::BYTES],
         ))
+    }
+
+    /// The process child `i` came from.
+    #[inline]
+    pub(super) fn process(&self, i: u32) -> u32 {
+        let run = self.sources.partition_point(|&(first, _)| first <= i) - 1;
+        self.sources[run].1
     }
 
     /// Each round's children, with the number of its first.
