@@ -151,8 +151,9 @@ pub struct Batch {
 /// AVX-512, 32 took 0.97x the CPU per state of 16 in the olympiad's search (width 50, five
 /// interleaved pairs); the contest's did not tell them apart. Built for AVX2
 /// (`target-cpu=x86-64-v3`), 16 took 0.91x the CPU of 32 in the contest's search (width
-/// 20,000 over 300 pieces, ten interleaved pairs) and 0.97x in the olympiad's: at 32, a third
-/// of the evaluation's time stalled on one reload of an accumulator spilled to the stack.
+/// 20,000 over 300 pieces, ten interleaved pairs) and 0.97x in the olympiad's (0.96x in the
+/// contest's built native with `-C target-feature=-avx512f`): at 32, a third of the
+/// evaluation's time stalled on one reload of an accumulator spilled to the stack.
 pub const BATCH: usize = if cfg!(target_feature = "avx512f") {
     32
 } else {
