@@ -9,8 +9,29 @@ use crate::games::contest::rules::{ContestKind, Kind};
 pub type ValidMap = [[u32; COLS]; 4];
 
 /// Positions where `kind` fits on `board`, for each state and center column.
+///
+/// One copy per kind, so that its states, columns and offsets are constants the loops unroll
+/// over: the contest's search ran 4.1% fewer instructions per state (valgrind, AVX2 build),
+/// its share of the native profile went from 9.6% to 7.4%, and the whole search took 0.95x
+/// the CPU (width 20,000 over 300 pieces, ten interleaved pairs; 1.00x in the AVX2 build, where
+/// the pairs spread from 0.83 to 1.23).
 #[inline]
 pub fn valid_map(board: &Board, kind: Kind) -> ValidMap {
+    match kind {
+        Kind::I => valid_map_of::<0>(board),
+        Kind::L => valid_map_of::<1>(board),
+        Kind::J => valid_map_of::<2>(board),
+        Kind::T => valid_map_of::<3>(board),
+        Kind::O => valid_map_of::<4>(board),
+        Kind::S => valid_map_of::<5>(board),
+        Kind::Z => valid_map_of::<6>(board),
+    }
+}
+
+/// [`valid_map`] of the kind `Kind::ALL[K]`.
+#[inline(always)]
+fn valid_map_of<const K: usize>(board: &Board) -> ValidMap {
+    let kind = Kind::ALL[K];
     let mut floored = [0u32; COLS];
     for (f, c) in floored.iter_mut().zip(&board.cols) {
         // Bits 20..31 stand for the floor, so cells below row 19 collide like filled cells.
