@@ -13,8 +13,9 @@ pub type ValidMap = [[u32; COLS]; 4];
 /// One copy per kind, so that its states, columns and offsets are constants the loops unroll
 /// over: the contest's search ran 4.1% fewer instructions per state (valgrind, AVX2 build),
 /// its share of the native profile went from 9.6% to 7.4%, and the whole search took 0.95x
-/// the CPU (width 20,000 over 300 pieces, ten interleaved pairs; 1.00x in the AVX2 build, where
-/// the pairs spread from 0.83 to 1.23).
+/// the CPU (width 20,000 over 300 pieces, ten interleaved pairs; without AVX-512, 1.00x built
+/// for `x86-64-v3` and 1.01x built native with `-C target-feature=-avx512f`: within the
+/// pairs' spread).
 #[inline]
 pub fn valid_map(board: &Board, kind: Kind) -> ValidMap {
     match kind {
