@@ -6,7 +6,7 @@
 //! feature `mpi`) is the processes of an `mpirun` or `srun` job.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Barrier, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
 
 /// Where a search's states are held, as a snapshot names it: in one process, or spread over
@@ -109,16 +109,6 @@ pub trait Comm: Sync {
             .map(|i| all.iter().skip(i).step_by(values.len()).sum())
             .collect()
     }
-
-    /// The bitwise or of every process's `words` (of one length on every process), in place
-    /// (MPI's allreduce).
-    fn or_values(&self, words: &mut [u64]) {
-        let all = self.gather_values(words);
-        let len = words.len();
-        for (i, w) in words.iter_mut().enumerate() {
-            *w = all.iter().skip(i).step_by(len).fold(0, |a, b| a | b);
-        }
-    }
 }
 
 /// A part of bytes for (or from) each process, one after the other in order of rank: what an
@@ -205,13 +195,62 @@ impl Comm for Solo {
     fn all_gather(&self, bytes: &[u8]) -> Vec<Vec<u8>> {
         vec![bytes.to_vec()]
     }
-    fn or_values(&self, _words: &mut [u64]) {}
 }
 
 /// What the processes of [`run_local`] share: one mailbox per (sender, receiver).
 struct Shared {
-    barrier: Barrier,
+    barrier: Breakable,
     mail: Mutex<Vec<Vec<Vec<u8>>>>,
+}
+
+/// A barrier that a panicking process breaks: the processes waiting at it, or coming to it
+/// after, panic too, so that a failing test of several processes fails instead of waiting for
+/// the one that is gone.
+struct Breakable {
+    size: usize,
+    /// Processes arrived in this round, the round, and whether a process panicked.
+    state: Mutex<(usize, u64, bool)>,
+    turned: Condvar,
+}
+
+impl Breakable {
+    fn new(size: usize) -> Breakable {
+        Breakable {
+            size,
+            state: Mutex::new((0, 0, false)),
+            turned: Condvar::new(),
+        }
+    }
+
+    fn wait(&self) {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let round = state.1;
+        state.0 += 1;
+        if state.0 == self.size {
+            *state = (0, round + 1, state.2);
+            self.turned.notify_all();
+        }
+        while state.1 == round && !state.2 {
+            state = self.turned.wait(state).unwrap_or_else(|e| e.into_inner());
+        }
+        assert!(!state.2, "another local process panicked");
+    }
+
+    fn r#break(&self) {
+        self.state.lock().unwrap_or_else(|e| e.into_inner()).2 = true;
+        self.turned.notify_all();
+    }
+}
+
+/// Breaks the barrier when its process's work panics.
+struct BreakOnPanic<'a>(&'a Breakable);
+
+impl Drop for BreakOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.r#break();
+        }
+    }
 }
 
 /// One of the processes [`run_local`] runs, as a thread.
@@ -231,10 +270,10 @@ impl Comm for Local {
     fn all_to_all(&self, to: Parcels) -> Parcels {
         assert_eq!(to.lens.len(), self.size, "one part per process");
         let parts = to.parts().map(<[u8]>::to_vec).collect();
-        self.shared.mail.lock().expect("no process panicked")[self.rank] = parts;
+        self.shared.mail.lock().unwrap_or_else(|e| e.into_inner())[self.rank] = parts;
         self.shared.barrier.wait();
         let received: Vec<Vec<u8>> = {
-            let mut mail = self.shared.mail.lock().expect("no process panicked");
+            let mut mail = self.shared.mail.lock().unwrap_or_else(|e| e.into_inner());
             (0..self.size)
                 .map(|from| std::mem::take(&mut mail[from][self.rank]))
                 .collect()
@@ -253,7 +292,7 @@ impl Comm for Local {
 /// answers by rank. The processes share the rayon pool of the caller.
 pub fn run_local<R: Send>(size: usize, work: impl Fn(&dyn Comm) -> R + Sync) -> Vec<R> {
     let shared = Arc::new(Shared {
-        barrier: Barrier::new(size),
+        barrier: Breakable::new(size),
         mail: Mutex::new(vec![Vec::new(); size]),
     });
     std::thread::scope(|scope| {
@@ -265,7 +304,10 @@ pub fn run_local<R: Send>(size: usize, work: impl Fn(&dyn Comm) -> R + Sync) -> 
                     shared: Arc::clone(&shared),
                 };
                 let work = &work;
-                scope.spawn(move || work(&comm))
+                scope.spawn(move || {
+                    let _guard = BreakOnPanic(&comm.shared.barrier);
+                    work(&comm)
+                })
             })
             .collect();
         handles
@@ -341,10 +383,6 @@ impl Comm for Metered<'_> {
         let sent = (8 * values.len() * (self.size() - 1)) as u64;
         self.timed(sent, || self.inner.sum_values(values))
     }
-    fn or_values(&self, words: &mut [u64]) {
-        let sent = (8 * words.len() * (self.size() - 1)) as u64;
-        self.timed(sent, || self.inner.or_values(words))
-    }
 }
 
 #[cfg(test)]
@@ -371,7 +409,7 @@ mod tests {
     }
 
     /// Each process sends its rank to every other; each receives every rank, in order; the
-    /// sums, the bitwise ors and the root's values reach every process.
+    /// sums and the root's values reach every process.
     #[test]
     fn local_processes_exchange_gather_and_sum() {
         for size in 1..=4 {
@@ -383,16 +421,13 @@ mod tests {
                 let got: Vec<Vec<u8>> = got.parts().map(<[u8]>::to_vec).collect();
                 let total = sum(comm, &[comm.rank() as u64, 1]);
                 let root = from_root(comm, &[7 + comm.rank() as u64]);
-                let mut bits = [1 << comm.rank(), 0, 1 << 63];
-                comm.or_values(&mut bits);
-                (got, total, root, bits)
+                (got, total, root)
             });
-            for (rank, (got, total, root, bits)) in answers.into_iter().enumerate() {
+            for (rank, (got, total, root)) in answers.into_iter().enumerate() {
                 let want: Vec<Vec<u8>> = (0..size).map(|p| vec![p as u8; rank + 1]).collect();
                 assert_eq!(got, want);
                 assert_eq!(total, [(0..size as u64).sum(), size as u64]);
                 assert_eq!(root, [7]);
-                assert_eq!(bits, [(1 << size) - 1, 0, 1 << 63]);
             }
         }
     }

@@ -201,14 +201,4 @@ impl Comm for Mpi {
             total
         })
     }
-
-    fn or_values(&self, words: &mut [u64]) {
-        let mine = words.to_vec();
-        let all = self.on_mpi_thread(move |world| {
-            let mut all = vec![0u64; mine.len()];
-            world.all_reduce_into(&mine[..], &mut all[..], SystemOperation::bitwise_or());
-            all
-        });
-        words.copy_from_slice(&all);
-    }
 }

@@ -14,10 +14,12 @@
 //! Over several processes ([`Comm`]) each keeps the steps of the states it holds: a level is
 //! numbered across the processes (those of process 0 first), each process holds one stretch of
 //! it ([`Part`]), and a step's parent is its index in the level below, wherever that is held.
-//! Compaction marks each level's live entries in one bitmap of the whole level, merged across
-//! the processes (a bitwise or), so that every process knows every level's survivors and each
-//! renumbers its own entries and its parents' indices alone: a survivor's index is the count
-//! of survivors before it. One process is the case of one stretch, and merges nothing.
+//! Compaction marks each level's live entries where they are held ([`compact`]): a process
+//! marks the parents of its marked entries, and sends the index of each parent held elsewhere
+//! to the process that holds it, once per parent; each process renumbers its own survivors
+//! after the counts of the processes before it, and answers the indices it was asked for with
+//! their new ones. So what a process holds and sends in a compaction scales with its share of
+//! the beam, not the whole beam. One process is the case of one stretch, and sends nothing.
 
 use super::code::Code;
 use super::comm::{Comm, Parcels};
@@ -71,47 +73,8 @@ pub(crate) struct Trail<C: Copy = u16> {
     pinned: Option<Best>,
     /// Levels before this were compacted before.
     last_gc: usize,
-    /// Compaction's marks, one bit per entry of each level it walks (over every process),
-    /// each level from a word of its own, at `mark_at`.
-    marks: Vec<u64>,
-    mark_at: Vec<usize>,
-    /// Compaction's survivors before each word of the level below and of the level it is
-    /// rewriting: an entry's index after it.
-    below: Vec<u32>,
-    current: Vec<u32>,
-}
-
-#[inline]
-fn marked(marks: &[u64], at: usize) -> bool {
-    marks[at / 64] >> (at % 64) & 1 == 1
-}
-
-#[inline]
-fn mark(marks: &mut [u64], at: usize) {
-    marks[at / 64] |= 1 << (at % 64);
-}
-
-/// The survivors before each word of a level's `marks`.
-fn survivors_before(marks: &[u64], out: &mut Vec<u32>) {
-    out.clear();
-    let mut count = 0u32;
-    out.extend(marks.iter().map(|w| {
-        let before = count;
-        count += w.count_ones();
-        before
-    }));
-}
-
-/// An entry's index after compaction: the survivors before it (`before` from
-/// [`survivors_before`]).
-#[inline]
-fn renumbered(marks: &[u64], before: &[u32], at: u32) -> u32 {
-    let (word, bit) = (at as usize / 64, at % 64);
-    match marks.get(word) {
-        Some(w) => before[word] + (w & ((1u64 << bit) - 1)).count_ones(),
-        // Past the level's last entry (a process holding none of it, at its end).
-        None => marks.iter().map(|w| w.count_ones()).sum(),
-    }
+    /// Compaction's buffers.
+    scratch: compact::Scratch,
 }
 
 impl<C: Code> Trail<C> {
@@ -314,142 +277,9 @@ impl<C: Code> Trail<C> {
             placement: r.read(),
         }
     }
-
-    /// Drops trail entries no live state descends from, moving the rest down and renumbering
-    /// them. Levels before `last_gc` were compacted before: once such a level is found fully
-    /// alive, so is everything under it, and the rewrite starts above it.
-    fn compact<T>(
-        &mut self,
-        live: &mut [T],
-        index_of: fn(&mut T) -> &mut u32,
-        best: &mut Option<Best>,
-        comm: &dyn Comm,
-    ) {
-        let Some(last) = self.levels().checked_sub(1) else {
-            return;
-        };
-        let rewrite_from = self.mark_alive(last, live, index_of, *best, comm);
-        self.rewrite(rewrite_from, last, live, index_of, best);
-    }
-
-    /// Marks the entries the live states and `best` descend from, from the last level down,
-    /// each level's marks merged across the processes before the walk goes under it; returns
-    /// the first level to rewrite (those under it are alive as they are).
-    fn mark_alive<T>(
-        &mut self,
-        last: usize,
-        live: &mut [T],
-        index_of: fn(&mut T) -> &mut u32,
-        best: Option<Best>,
-        comm: &dyn Comm,
-    ) -> usize {
-        let base = self.base;
-        self.mark_at.clear();
-        let mut words = 0;
-        for p in &self.parts {
-            self.mark_at.push(words);
-            words += (p.total as usize).div_ceil(64);
-        }
-        self.mark_at.push(words);
-        self.marks.clear();
-        self.marks.resize(words, 0);
-        let top = self.mark_at[last - base];
-        for n in live.iter_mut() {
-            mark(&mut self.marks[top..], *index_of(n) as usize);
-        }
-        // A state pinned at the last compaction and released since kept its line alive then:
-        // up to its depth, a level found fully alive no longer says that the levels under it
-        // are, and the walk goes on down (else that line would stay, and under it no depth
-        // would ever be decided).
-        let released = self
-            .pinned
-            .filter(|p| best.is_none_or(|b| (b.depth, b.index) != (p.depth, p.index)))
-            .map(|p| p.depth);
-        let mut rewrite_from = base;
-        for d in (base..=last).rev() {
-            let (from, to) = (self.mark_at[d - base], self.mark_at[d - base + 1]);
-            if let Some(b) = best.filter(|b| b.depth == d) {
-                mark(&mut self.marks[from..to], b.index as usize);
-            }
-            if comm.size() > 1 {
-                comm.or_values(&mut self.marks[from..to]);
-            }
-            let alive: u32 = self.marks[from..to].iter().map(|w| w.count_ones()).sum();
-            let part = self.part(d);
-            if alive == part.total && d < self.last_gc && released.is_none_or(|r| d <= r) {
-                rewrite_from = d + 1;
-                break;
-            }
-            if d > base {
-                let (start, end) = (self.start(d), self.start(d + 1));
-                let below = self.mark_at[d - 1 - base];
-                let (under, level) = self.marks.split_at_mut(from);
-                for (k, e) in self.entries[start..end].iter().enumerate() {
-                    if marked(level, part.first as usize + k) {
-                        mark(&mut under[below..], e.parent as usize);
-                    }
-                }
-            }
-        }
-        rewrite_from
-    }
-
-    /// Moves the marked entries of each level from `rewrite_from` to `last` down, in order,
-    /// and renumbers them, their parents, the live states and `best`.
-    fn rewrite<T>(
-        &mut self,
-        rewrite_from: usize,
-        last: usize,
-        live: &mut [T],
-        index_of: fn(&mut T) -> &mut u32,
-        best: &mut Option<Best>,
-    ) {
-        let base = self.base;
-        let mut to = self.start(rewrite_from);
-        let mut below_moved = false;
-        for d in rewrite_from..=last {
-            let (start, end) = (self.start(d), self.start(d + 1));
-            let i = d - base;
-            let marks = &self.marks[self.mark_at[i]..self.mark_at[i + 1]];
-            survivors_before(marks, &mut self.current);
-            let part = self.parts[i];
-            self.starts[i] = to;
-            let below_marks =
-                (below_moved).then(|| &self.marks[self.mark_at[i - 1]..self.mark_at[i]]);
-            for k in start..end {
-                if marked(marks, part.first as usize + (k - start)) {
-                    let mut e = self.entries[k];
-                    if let Some(under) = below_marks {
-                        e.parent = renumbered(under, &self.below, e.parent);
-                    }
-                    self.entries[to] = e;
-                    to += 1;
-                }
-            }
-            self.parts[i] = Part {
-                first: renumbered(marks, &self.current, part.first),
-                total: marks.iter().map(|w| w.count_ones()).sum(),
-            };
-            if let Some(b) = best.as_mut().filter(|b| b.depth == d) {
-                b.index = renumbered(marks, &self.current, b.index);
-            }
-            std::mem::swap(&mut self.below, &mut self.current);
-            below_moved = true;
-        }
-        self.starts[last + 1 - base] = to;
-        self.entries.truncate(to);
-        self.pinned = *best;
-        if below_moved {
-            let i = last - base;
-            let marks = &self.marks[self.mark_at[i]..self.mark_at[i + 1]];
-            for n in live.iter_mut() {
-                let i = index_of(n);
-                *i = renumbered(marks, &self.below, *i);
-            }
-        }
-    }
 }
 
+mod compact;
 mod saved;
 
 #[cfg(test)]

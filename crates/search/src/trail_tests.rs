@@ -232,17 +232,17 @@ fn nothing_is_decided_without_a_best_below_it() {
     assert_eq!(trail.line_to(at(3), &Solo), [2, 3]);
 }
 
-/// One depth's random level of `width` steps, each a parent among the first live states and a
-/// placement, and the stretch of it (from, to) that process `rank` of `processes` holds.
+/// One depth's random level of `width` steps, each a parent among the first `fan` live states
+/// and a placement, and the stretch of it (from, to) that process `rank` of `processes` holds.
 fn random_level(
     rng: &mut crate::test_rng::SplitMix64,
     live: &[(u32, bool)],
-    width: usize,
+    (width, fan): (usize, usize),
     (processes, rank): (usize, usize),
 ) -> (Vec<(u32, u16)>, usize, usize) {
     let level: Vec<(u32, u16)> = (0..width)
         .map(|_| {
-            let parent = rng.below(live.len().clamp(1, 3) as u64) as usize;
+            let parent = rng.below(live.len().clamp(1, fan) as u64) as usize;
             let parent = live.get(parent).map_or(0, |l| l.0);
             (parent, rng.below(1 << 12) as u16)
         })
@@ -263,7 +263,7 @@ type SpreadRun = (Vec<u16>, Vec<u16>, Vec<(Vec<u16>, Vec<u16>)>);
 /// One process of a trail spread over `comm`, beside a trail that holds every level: both fed
 /// the same random levels, compacted and decided at each depth; the codes each decided and the
 /// lines to the last live states and the best, by each.
-fn spread_run(comm: &dyn Comm, width: usize, depths: usize) -> SpreadRun {
+fn spread_run(comm: &dyn Comm, (width, fan): (usize, usize), depths: usize) -> SpreadRun {
     let mut rng = crate::test_rng::SplitMix64::new(5);
     let (mut trail, mut whole) = (Trail::new(), Trail::new());
     let (mut decided, mut whole_decided) = (Vec::new(), Vec::new());
@@ -271,7 +271,8 @@ fn spread_run(comm: &dyn Comm, width: usize, depths: usize) -> SpreadRun {
     // The live states' indices in the last level, and whether this process holds each.
     let mut live: Vec<(u32, bool)> = Vec::new();
     for depth in 0..depths {
-        let (level, from, to) = random_level(&mut rng, &live, width, (comm.size(), comm.rank()));
+        let (level, from, to) =
+            random_level(&mut rng, &live, (width, fan), (comm.size(), comm.rank()));
         let slot = trail.open_part(to - from, from, width);
         for (e, &(parent, placement)) in slot.iter_mut().zip(&level[from..to]) {
             *e = step(parent, placement);
@@ -325,22 +326,27 @@ fn spread_run(comm: &dyn Comm, width: usize, depths: usize) -> SpreadRun {
     (decided, whole_decided, lines)
 }
 
-/// A trail spread over 1 to 4 processes, each holding a stretch of every level (of random
+/// A trail spread over 1 to 6 processes, each holding a stretch of every level (of random
 /// lengths, some empty) and the live states of its stretch, compacts, renumbers, decides and
-/// rebuilds the lines exactly as one trail that holds every level.
+/// rebuilds the lines exactly as one trail that holds every level: narrow lineages (parents
+/// among the first 3 live states), where most depths are decided, and wide ones (parents among
+/// every live state), where most parents are held by another process than their children.
 #[test]
 fn a_trail_spread_over_processes_gives_the_one_trails_lines() {
-    let (width, depths) = (12usize, 600);
-    for processes in 1..=4 {
-        let answers = crate::comm::run_local(processes, |comm| spread_run(comm, width, depths));
-        let (decided, whole_decided, lines) = &answers[0];
-        assert!(decided.len() > depths / 2, "{processes} processes");
-        assert_eq!(decided, whole_decided, "{processes} processes");
-        for (line, whole_line) in lines {
-            assert_eq!(line, whole_line, "{processes} processes");
-        }
-        for (decided, _, lines) in &answers[1..] {
-            assert!(decided.is_empty() && lines.iter().all(|l| l.0.is_empty()));
+    for (width, fan, depths, decided_at_least) in [(12, 3, 600, 300), (80, usize::MAX, 300, 1)] {
+        for processes in 1..=6 {
+            let answers =
+                crate::comm::run_local(processes, |comm| spread_run(comm, (width, fan), depths));
+            let (decided, whole_decided, lines) = &answers[0];
+            let case = format!("width {width}, fan {fan}, {processes} processes");
+            assert!(decided.len() >= decided_at_least, "{case}");
+            assert_eq!(decided, whole_decided, "{case}");
+            for (line, whole_line) in lines {
+                assert_eq!(line, whole_line, "{case}");
+            }
+            for (decided, _, lines) in &answers[1..] {
+                assert!(decided.is_empty() && lines.iter().all(|l| l.0.is_empty()));
+            }
         }
     }
 }
