@@ -314,31 +314,19 @@ impl<G: Game> Holder<G> for Spread<'_, G> {
         let (boards, count) = self.exchange(step, width);
         let chosen = cutoff(comm, boards, count, width);
 
-        // Each chosen child's head, read once; what the children arrived as goes before the
-        // states are built.
-        let arrivals = &self.arrivals;
-        let heads: Vec<(Wanted<G::Code>, u64)> = (chosen.par_iter())
-            .map(|b| {
-                let h = arrivals.head::<G::Code>(b.child);
-                let wanted = Wanted {
-                    process: arrivals.process(b.child),
-                    parent: h.parent,
-                    score: h.score,
-                    code: h.code,
-                };
-                (wanted, h.key)
-            })
-            .collect();
+        // Each chosen child's head, read once, in the order the children arrived, which is the
+        // new states' order here; what the children arrived as goes before the states are built.
+        let heads = (self.arrivals).chosen::<G::Code>(chosen.iter().map(|b| b.child));
+        drop(chosen);
         self.arrivals = Arrivals::default();
         // The best new state here (the one order's: highest score, then the kept child's key,
         // then hash): [has one, score, key, hash, index here].
-        let top = (heads.iter().zip(&chosen).enumerate())
-            .min_by_key(|(_, ((w, key), b))| Order::best(w.score, *key, b.hash))
-            .map(|(i, ((w, key), b))| [1, w.score, *key, b.hash, i as u64])
+        let top = (heads.iter().enumerate())
+            .min_by_key(|(_, c)| Order::best(c.wanted.score, c.key, c.hash))
+            .map(|(i, c)| [1, c.wanted.score, c.key, c.hash, i as u64])
             .unwrap_or([0; 5]);
-        self.next_tags = chosen.par_iter().map(|b| b.hash).collect();
-        drop(chosen);
-        let wanted: Vec<Wanted<G::Code>> = heads.into_par_iter().map(|(w, _)| w).collect();
+        self.next_tags = heads.par_iter().map(|c| c.hash).collect();
+        let wanted: Vec<Wanted<G::Code>> = heads.into_par_iter().map(|c| c.wanted).collect();
         self.next = fetch(comm, step, &self.beam.parents, &wanted);
         // With the count of each process's new states, numbered after those of the processes
         // before it.

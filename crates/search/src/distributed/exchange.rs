@@ -8,6 +8,7 @@ use super::super::candidates::{Chunk, KeepOrder, Order};
 use super::super::code::Code;
 use super::super::comm::Parcels;
 use super::super::wire::{Reader, Wire};
+use super::fetch::Wanted;
 use rayon::prelude::*;
 
 /// A child as it reaches its board's owner: what ranks it and where it comes from.
@@ -51,6 +52,32 @@ impl<C: Code> Head<C> {
     #[inline]
     pub(super) fn keep_order(&self) -> KeepOrder {
         Order::keep(self.score, self.key, self.code.order(), self.tag)
+    }
+}
+
+/// A chosen child: what its state is fetched with ([`Wanted`]), the key it came with and its
+/// board's hash.
+#[derive(Clone, Copy)]
+pub(super) struct Chosen<C> {
+    pub(super) wanted: Wanted<C>,
+    pub(super) key: u64,
+    pub(super) hash: u64,
+}
+
+impl<C: Code> From<(Head<C>, u32)> for Chosen<C> {
+    /// A child's head and the process it came from.
+    fn from((h, process): (Head<C>, u32)) -> Chosen<C> {
+        let wanted = Wanted {
+            process,
+            parent: h.parent,
+            score: h.score,
+            code: h.code,
+        };
+        Chosen {
+            wanted,
+            key: h.key,
+            hash: h.hash,
+        }
     }
 }
 
@@ -175,6 +202,57 @@ impl Arrivals {
     pub(super) fn process(&self, i: u32) -> u32 {
         let run = self.sources.partition_point(|&(first, _)| first <= i) - 1;
         self.sources[run].1
+    }
+
+    /// The heads of the children `chosen` (by number), in the order they arrived, each with
+    /// the process it came from: read in one pass over the rounds, where reading them one by
+    /// one in the order chosen would miss the cache at most of them. Pieces of the rounds are
+    /// counted first and then read in parallel, each into its place of one buffer of the exact
+    /// size.
+    pub(super) fn chosen<C: Code>(&self, chosen: impl Iterator<Item = u32>) -> Vec<Chosen<C>> {
+        const PIECE: u32 = 4096;
+        let mut marks = vec![0u64; (self.len as usize).div_ceil(64)];
+        for child in chosen {
+            marks[child as usize / 64] |= 1 << (child % 64);
+        }
+        let is_chosen = |child: u32| marks[child as usize / 64] >> (child % 64) & 1 == 1;
+        let each = Head::<C>::BYTES;
+        // Each piece: its round's bytes, its first child, its children, its chosen ones.
+        let mut pieces: Vec<(&[u8], u32, u32, usize)> = Vec::new();
+        for (first, bytes) in self.rounds() {
+            let children = (bytes.len() / each) as u32;
+            for from in (0..children).step_by(PIECE as usize) {
+                let to = (from + PIECE).min(children);
+                let count = (first + from..first + to).filter(|&c| is_chosen(c)).count();
+                pieces.push((
+                    &bytes[from as usize * each..to as usize * each],
+                    first + from,
+                    to - from,
+                    count,
+                ));
+            }
+        }
+        let blank = Chosen::from((Head::take(&mut Reader::new(&vec![0; each])), 0));
+        let mut heads = vec![blank; pieces.iter().map(|p| p.3).sum()];
+        let mut slices = Vec::with_capacity(pieces.len());
+        let mut rest = &mut heads[..];
+        for piece in &pieces {
+            let (slice, tail) = std::mem::take(&mut rest).split_at_mut(piece.3);
+            slices.push(slice);
+            rest = tail;
+        }
+        (pieces.par_iter().zip(slices)).for_each(|(&(bytes, first, children, _), out)| {
+            let mut at = 0;
+            for i in 0..children {
+                if is_chosen(first + i) {
+                    let b = &bytes[i as usize * each..(i as usize + 1) * each];
+                    out[at] =
+                        Chosen::from((Head::take(&mut Reader::new(b)), self.process(first + i)));
+                    at += 1;
+                }
+            }
+        });
+        heads
     }
 
     /// Each round's children, with the number of its first.
