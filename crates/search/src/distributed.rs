@@ -316,8 +316,9 @@ impl<G: Game> Holder<G> for Spread<'_, G> {
 
         // Each chosen child's head, read once, in the order the children arrived, which is the
         // new states' order here; what the children arrived as goes before the states are built.
-        let heads = (self.arrivals).chosen::<G::Code>(chosen.iter().map(|b| b.child));
+        let marks = self.arrivals.marks(chosen.iter().map(|b| b.child));
         drop(chosen);
+        let heads = self.arrivals.chosen::<G::Code>(&marks);
         self.arrivals = Arrivals::default();
         // The best new state here (the one order's: highest score, then the kept child's key,
         // then hash): [has one, score, key, hash, index here].

@@ -204,17 +204,22 @@ impl Arrivals {
         self.sources[run].1
     }
 
-    /// The heads of the children `chosen` (by number), in the order they arrived, each with
-    /// the process it came from: read in one pass over the rounds, where reading them one by
-    /// one in the order chosen would miss the cache at most of them. Pieces of the rounds are
-    /// counted first and then read in parallel, each into its place of one buffer of the exact
-    /// size.
-    pub(super) fn chosen<C: Code>(&self, chosen: impl Iterator<Item = u32>) -> Vec<Chosen<C>> {
-        const PIECE: u32 = 4096;
+    /// A bit for each child, set for those of `chosen` (by number), for [`Arrivals::chosen`].
+    pub(super) fn marks(&self, chosen: impl Iterator<Item = u32>) -> Vec<u64> {
         let mut marks = vec![0u64; (self.len as usize).div_ceil(64)];
         for child in chosen {
             marks[child as usize / 64] |= 1 << (child % 64);
         }
+        marks
+    }
+
+    /// The heads of the children `marks` sets ([`Arrivals::marks`]), in the order they
+    /// arrived, each with the process it came from: read in one pass over the rounds, where
+    /// reading them one by one in the order chosen would miss the cache at most of them. Pieces
+    /// of the rounds are counted first and then read in parallel, each into its place of one
+    /// buffer of the exact size.
+    pub(super) fn chosen<C: Code>(&self, marks: &[u64]) -> Vec<Chosen<C>> {
+        const PIECE: u32 = 4096;
         let is_chosen = |child: u32| marks[child as usize / 64] >> (child % 64) & 1 == 1;
         let each = Head::<C>::BYTES;
         // Each piece: its round's bytes, its first child, its children, its chosen ones.
