@@ -115,6 +115,12 @@ impl<C: Code> Trail<C> {
         self.gather_stretches(&mut s, comm);
         let rewrite_from = self.mark_alive(&mut s, last, live, index_of, *best, comm);
         self.rewrite(&mut s, rewrite_from, last, live, index_of, best, comm);
+        // The requests and answers are a few bytes per state of the share: they go now rather
+        // than stay through the depths until the next compaction, at the peaks of the beam's
+        // selection.
+        for lists in [&mut s.asked, &mut s.answers, &mut s.requested] {
+            lists.clear();
+        }
         self.scratch = s;
     }
 
