@@ -90,6 +90,18 @@ pub(super) struct Distinct {
     pub(super) child: u32,
 }
 
+/// `buffer` cut into consecutive slices of the lengths `lens`, for parallel writers that
+/// counted what each writes first.
+fn cut<T>(buffer: &mut [T], lens: impl Iterator<Item = usize>) -> Vec<&mut [T]> {
+    let mut rest = buffer;
+    lens.map(|len| {
+        let (slice, tail) = std::mem::take(&mut rest).split_at_mut(len);
+        rest = tail;
+        slice
+    })
+    .collect()
+}
+
 /// The process a board belongs to.
 #[inline]
 fn owner(hash: u64, processes: usize) -> usize {
@@ -239,13 +251,7 @@ impl Arrivals {
         }
         let blank = Chosen::from((Head::take(&mut Reader::new(&vec![0; each])), 0));
         let mut heads = vec![blank; pieces.iter().map(|p| p.3).sum()];
-        let mut slices = Vec::with_capacity(pieces.len());
-        let mut rest = &mut heads[..];
-        for piece in &pieces {
-            let (slice, tail) = std::mem::take(&mut rest).split_at_mut(piece.3);
-            slices.push(slice);
-            rest = tail;
-        }
+        let slices = cut(&mut heads, pieces.iter().map(|p| p.3));
         (pieces.par_iter().zip(slices)).for_each(|(&(bytes, first, children, _), out)| {
             let mut at = 0;
             for i in 0..children {
@@ -329,13 +335,7 @@ pub(super) fn distinct<C: Code>(arrivals: &Arrivals, order: &mut Vec<Arrival>) -
         };
         counts.iter().sum()
     ];
-    let mut slices = Vec::with_capacity(counts.len());
-    let mut rest = &mut boards[..];
-    for &count in &counts {
-        let (slice, tail) = std::mem::take(&mut rest).split_at_mut(count);
-        slices.push(slice);
-        rest = tail;
-    }
+    let slices = cut(&mut boards, counts.iter().copied());
     (cuts.par_windows(2).zip(slices)).for_each(|(cut, out)| {
         let mut at = 0usize;
         // The order of the child kept for the last board, read once it has a rival.
