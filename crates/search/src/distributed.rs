@@ -26,6 +26,8 @@
 //! one-process search's, which follows the same order: [`super::beam_search`] runs either.
 
 mod exchange;
+#[cfg(test)]
+mod exchange_tests;
 mod fetch;
 mod rank;
 
@@ -114,6 +116,21 @@ fn map_large_buffers() {
     }
 }
 
+/// Has glibc keep the memory a process frees for its next allocations, under a share of
+/// [`TRIM_STATES`] states: a distributed search allocates its exchange's buffers afresh each
+/// depth, and with glibc's defaults (a heap's free top given back once it passes a threshold
+/// that moves with the buffers freed) one process at width 100,000 took 70,000 page faults over
+/// 60 pieces against the plain search's 21,000, 3% of its CPU; with the heap kept and buffers
+/// up to 32 MiB taken from it, 12,000, and the same peak.
+fn keep_freed_memory() {
+    // SAFETY: mallopt only sets parameters of the allocator, for the allocations after it.
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 32 << 20);
+        libc::mallopt(libc::M_TRIM_THRESHOLD, libc::c_int::MAX);
+    }
+}
+
 /// Beam states per process from which an exchange goes in several rounds.
 const ROUND_STATES: usize = 1 << 15;
 
@@ -143,8 +160,10 @@ pub(crate) struct Spread<'a, G: Game> {
     /// States chosen on the processes before this one, and on all.
     first: u64,
     states: usize,
-    /// Whether large buffers are mapped apart ([`map_large_buffers`]).
+    /// Whether large buffers are mapped apart ([`map_large_buffers`]), or freed memory kept
+    /// ([`keep_freed_memory`]).
     mapped: bool,
+    kept: bool,
 }
 
 impl<'a, G: Game> Spread<'a, G> {
@@ -174,6 +193,7 @@ impl<'a, G: Game> Spread<'a, G> {
             first: 0,
             states: 0,
             mapped: false,
+            kept: false,
         }
     }
 
@@ -271,6 +291,9 @@ impl<G: Game> Holder<G> for Spread<'_, G> {
         if !self.mapped && width / self.comm.size() >= TRIM_STATES {
             map_large_buffers();
             self.mapped = true;
+        } else if !self.mapped && !self.kept {
+            keep_freed_memory();
+            self.kept = true;
         }
         // This process's share of the selection, for its expansion's estimate of the bound.
         (width, (width * states).div_ceil(all_states.max(1)).max(1))

@@ -27,7 +27,7 @@ pub(super) struct Head<C> {
 impl<C: Code> Head<C> {
     pub(super) const BYTES: usize = 8 + 8 + 8 + 4 + 8 + C::BYTES;
 
-    fn put(&self, out: &mut Vec<u8>) {
+    pub(super) fn put(&self, out: &mut Vec<u8>) {
         for v in [self.key, self.hash, self.score] {
             v.put(out);
         }
@@ -83,7 +83,7 @@ impl<C: Code> From<(Head<C>, u32)> for Chosen<C> {
 
 /// A distinct board at a process: its rank (best key, then hash) and the child that stands
 /// for it.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 pub(super) struct Distinct {
     pub(super) key: u64,
     pub(super) hash: u64,
@@ -133,15 +133,7 @@ pub(super) fn outbox<C: Code>(
         .collect();
     let mut bytes = vec![0u8; lens.iter().sum()];
     // Each chunk's slice of each owner's part.
-    let mut slices: Vec<Vec<&mut [u8]>> = (0..chunks.len()).map(|_| Vec::new()).collect();
-    let mut rest = &mut bytes[..];
-    for p in 0..processes {
-        for (chunk_slices, count) in slices.iter_mut().zip(&counts) {
-            let (slice, tail) = std::mem::take(&mut rest).split_at_mut(count[p] * each);
-            chunk_slices.push(slice);
-            rest = tail;
-        }
-    }
+    let slices = cut_by_target(&mut bytes, &counts, processes, each);
     (slices.into_par_iter().zip(chunks)).for_each(|(mut to, chunk)| {
         let mut one = Vec::with_capacity(each);
         let mut at = vec![0; processes];
@@ -157,7 +149,7 @@ pub(super) fn outbox<C: Code>(
             one.clear();
             child.put(&mut one);
             let p = owner(c.hash, processes);
-            to[p][at[p]..at[p] + each].copy_from_slice(&one);
+            to[p][at[p]..at[p] + each].copy_from_slice(&one[..each]);
             at[p] += each;
         }
     });
@@ -231,24 +223,16 @@ impl Arrivals {
     /// of the rounds are counted first and then read in parallel, each into its place of one
     /// buffer of the exact size.
     pub(super) fn chosen<C: Code>(&self, marks: &[u64]) -> Vec<Chosen<C>> {
-        const PIECE: u32 = 4096;
         let is_chosen = |child: u32| marks[child as usize / 64] >> (child % 64) & 1 == 1;
         let each = Head::<C>::BYTES;
-        // Each piece: its round's bytes, its first child, its children, its chosen ones.
-        let mut pieces: Vec<(&[u8], u32, u32, usize)> = Vec::new();
-        for (first, bytes) in self.rounds() {
-            let children = (bytes.len() / each) as u32;
-            for from in (0..children).step_by(PIECE as usize) {
-                let to = (from + PIECE).min(children);
-                let count = (first + from..first + to).filter(|&c| is_chosen(c)).count();
-                pieces.push((
-                    &bytes[from as usize * each..to as usize * each],
-                    first + from,
-                    to - from,
-                    count,
-                ));
-            }
-        }
+        // Each piece: its bytes, its first child, its children, its chosen ones.
+        let pieces: Vec<(&[u8], u32, u32, usize)> = (self.pieces(each))
+            .map(|(first, bytes)| {
+                let children = (bytes.len() / each) as u32;
+                let count = (first..first + children).filter(|&c| is_chosen(c)).count();
+                (bytes, first, children, count)
+            })
+            .collect();
         let blank = Chosen::from((Head::take(&mut Reader::new(&vec![0; each])), 0));
         let mut heads = vec![blank; pieces.iter().map(|p| p.3).sum()];
         let slices = cut(&mut heads, pieces.iter().map(|p| p.3));
@@ -266,77 +250,156 @@ impl Arrivals {
         heads
     }
 
-    /// Each round's children, with the number of its first.
-    fn rounds(&self) -> impl Iterator<Item = (u32, &[u8])> {
-        self.firsts
-            .iter()
-            .copied()
-            .zip(self.rounds.iter().map(|r| &r[..]))
+    /// The children in pieces of at most [`PIECE`], for parallel passes over them: each
+    /// piece's bytes, with the number of its first child.
+    fn pieces(&self, each: usize) -> impl Iterator<Item = (u32, &[u8])> {
+        (self.firsts.iter().zip(&self.rounds)).flat_map(move |(&first, bytes)| {
+            (bytes.chunks(PIECE * each).enumerate())
+                .map(move |(i, piece)| (first + (i * PIECE) as u32, piece))
+        })
     }
 }
 
-/// A child that reached a process, as [`distinct`] sorts them: by board hash.
-#[derive(Clone, Copy)]
+/// Children a piece of the arrivals holds ([`Arrivals::pieces`]).
+const PIECE: usize = 4096;
+
+/// A child that reached a process, as [`distinct`] groups them: by board hash.
+#[derive(Clone, Copy, Default)]
 pub(super) struct Arrival {
     hash: u64,
     key: u64,
     child: u32,
 }
 
-/// Where the pieces that [`distinct`] groups in parallel start and end: `order` (sorted by
-/// hash) cut into pieces of about one size, each at the start of a run of one hash.
-fn run_cuts(order: &[Arrival]) -> Vec<usize> {
-    let pieces = 4 * rayon::current_num_threads();
-    let mut cuts = vec![0];
-    for k in 1..pieces {
-        let mut at = (k * order.len() / pieces).max(cuts[cuts.len() - 1]);
-        while at > 0 && at < order.len() && order[at].hash == order[at - 1].hash {
-            at += 1;
-        }
-        cuts.push(at);
-    }
-    cuts.push(order.len());
-    cuts
+/// [`distinct`]'s buckets: enough that each holds about this many children, at most
+/// [`MAX_BUCKETS`] (a bucket is sorted where it lies in the cache, and each part of the
+/// arrivals keeps a count and a slice per bucket).
+const BUCKET_CHILDREN: usize = 128;
+const MAX_BUCKETS: usize = 1024;
+
+/// The bucket of a board of hash `hash` among `buckets` (a power of two): bits of the hash
+/// below the 16 that pick its owner ([`owner`]), which the boards of one process share.
+#[inline]
+fn bucket(hash: u64, buckets: usize) -> usize {
+    (hash >> 32) as usize & (buckets - 1)
 }
 
-/// The distinct boards of `arrivals`, in order of hash, each with its best key and the child
-/// that goes on. `order` holds each child's hash, key and index: sorted by hash, it gives every
+/// `buffer` cut into each part's slice of each target, the targets one after the other and
+/// the parts in order within each: `counts[part][target]` items of `each` elements. For
+/// parallel writers, one a part, that counted what they write to each target first.
+fn cut_by_target<'b, T>(
+    buffer: &'b mut [T],
+    counts: &[Vec<usize>],
+    targets: usize,
+    each: usize,
+) -> Vec<Vec<&'b mut [T]>> {
+    let mut slices: Vec<Vec<&mut [T]>> = counts.iter().map(|_| Vec::new()).collect();
+    let mut rest = buffer;
+    for target in 0..targets {
+        for (part, count) in slices.iter_mut().zip(counts) {
+            let (slice, tail) = std::mem::take(&mut rest).split_at_mut(count[target] * each);
+            part.push(slice);
+            rest = tail;
+        }
+    }
+    slices
+}
+
+/// `order` filled with every arrival's hash, key and number, bucket by bucket, each bucket's
+/// in the order they arrived (whatever the threads: the parts only split the work); answers
+/// each bucket's size. Counted first, then written in place by parts of the arrivals in
+/// parallel, so `order` is the one buffer of their exact size.
+fn by_bucket<C: Code>(arrivals: &Arrivals, order: &mut Vec<Arrival>, buckets: usize) -> Vec<usize> {
+    let each = Head::<C>::BYTES;
+    let pieces: Vec<(u32, &[u8])> = arrivals.pieces(each).collect();
+    let parts = pieces.len().clamp(1, 8 * rayon::current_num_threads());
+    let parts: Vec<&[(u32, &[u8])]> = pieces.chunks(pieces.len().div_ceil(parts).max(1)).collect();
+    let hash = |bytes: &[u8]| u64::take(&bytes[8..16]);
+    let counts: Vec<Vec<usize>> = (parts.par_iter())
+        .map(|part| {
+            let mut count = vec![0; buckets];
+            for (_, bytes) in part.iter() {
+                for child in bytes.chunks_exact(each) {
+                    count[bucket(hash(child), buckets)] += 1;
+                }
+            }
+            count
+        })
+        .collect();
+    order.clear();
+    order.reserve_exact(arrivals.len() as usize);
+    order.resize(arrivals.len() as usize, Arrival::default());
+    let slices = cut_by_target(order, &counts, buckets, 1);
+    (slices.into_par_iter().zip(&parts)).for_each(|(mut to, part)| {
+        let mut at = vec![0; buckets];
+        for &(first, bytes) in part.iter() {
+            for (i, child) in bytes.chunks_exact(each).enumerate() {
+                let hash = hash(child);
+                let b = bucket(hash, buckets);
+                to[b][at[b]] = Arrival {
+                    hash,
+                    key: u64::take(&child[..8]),
+                    child: first + i as u32,
+                };
+                at[b] += 1;
+            }
+        }
+    });
+    (0..buckets)
+        .map(|b| counts.iter().map(|count| count[b]).sum())
+        .collect()
+}
+
+/// Consecutive buckets of the sizes `lens` in groups of about one size, `pieces` or fewer,
+/// for the passes over them in parallel: the buckets of each group.
+fn groups(lens: &[usize], pieces: usize) -> Vec<&[usize]> {
+    let size = lens.iter().sum::<usize>().div_ceil(pieces).max(1);
+    let mut groups = Vec::new();
+    let (mut from, mut held) = (0, 0);
+    for (b, &len) in lens.iter().enumerate() {
+        held += len;
+        if held >= size {
+            groups.push(&lens[from..=b]);
+            (from, held) = (b + 1, 0);
+        }
+    }
+    if from < lens.len() {
+        groups.push(&lens[from..]);
+    }
+    groups
+}
+
+/// The distinct boards of `arrivals`, each with its best key and the child that goes on, in
+/// no order a caller may rely on. `order` holds each child's hash, key and index: bucketed by
+/// bits of the hash and each bucket sorted by hash where it lies in the cache, it gives every
 /// board's best key without a look at the arrivals, which are read (at random places) only for
 /// the boards that came more than once.
 pub(super) fn distinct<C: Code>(arrivals: &Arrivals, order: &mut Vec<Arrival>) -> Vec<Distinct> {
-    let each = Head::<C>::BYTES;
-    order.clear();
-    order.reserve_exact(arrivals.len() as usize);
-    for (first, bytes) in arrivals.rounds() {
-        order.par_extend(
-            (bytes.par_chunks_exact(each).enumerate()).map(|(i, bytes)| Arrival {
-                hash: u64::take(&bytes[8..16]),
-                key: u64::take(&bytes[..8]),
-                child: first + i as u32,
-            }),
-        );
-    }
-    // By hash alone: a board's best key is the least of its run's, whatever their order.
-    order.par_sort_unstable_by_key(|a| a.hash);
-    let cuts = run_cuts(order);
-    // Each piece's boards counted first and then written in place, into one buffer of their
-    // exact size: pieces grown by doubling and then concatenated would hold them three times.
-    let counts: Vec<usize> = (cuts.par_windows(2))
-        .map(|cut| {
-            let run = &order[cut[0]..cut[1]];
-            run.windows(2).filter(|w| w[0].hash != w[1].hash).count() + usize::from(!run.is_empty())
+    let buckets = (arrivals.len() as usize / BUCKET_CHILDREN)
+        .next_power_of_two()
+        .min(MAX_BUCKETS);
+    let lens = by_bucket::<C>(arrivals, order, buckets);
+    // A board's children share its bucket: no run of one board spans two groups.
+    let groups = groups(&lens, 4 * rayon::current_num_threads());
+    let mut parts = cut(order, groups.iter().map(|g| g.iter().sum()));
+    // Each group's buckets sorted by hash, and its boards counted; then written in place, into
+    // one buffer of their exact size: pieces grown by doubling and then concatenated would
+    // hold them three times.
+    let counts: Vec<usize> = (parts.par_iter_mut().zip(&groups))
+        .map(|(part, lens)| {
+            let mut rest = &mut part[..];
+            for &len in lens.iter() {
+                let (bucket, tail) = std::mem::take(&mut rest).split_at_mut(len);
+                bucket.sort_unstable_by_key(|a| a.hash);
+                rest = tail;
+            }
+            part.windows(2).filter(|w| w[0].hash != w[1].hash).count()
+                + usize::from(!part.is_empty())
         })
         .collect();
-    let mut boards = vec![
-        Distinct {
-            key: 0,
-            hash: 0,
-            child: 0
-        };
-        counts.iter().sum()
-    ];
+    let mut boards = vec![Distinct::default(); counts.iter().sum()];
     let slices = cut(&mut boards, counts.iter().copied());
-    (cuts.par_windows(2).zip(slices)).for_each(|(cut, out)| {
+    (parts.par_iter().zip(slices)).for_each(|(part, out)| {
         let mut at = 0usize;
         // The order of the child kept for the last board, read once it has a rival.
         let mut kept: Option<KeepOrder> = None;
@@ -344,7 +407,7 @@ pub(super) fn distinct<C: Code>(arrivals: &Arrivals, order: &mut Vec<Arrival>) -
             hash,
             key,
             child: i,
-        } in &order[cut[0]..cut[1]]
+        } in part.iter()
         {
             match at.checked_sub(1).map(|last| &mut out[last]) {
                 Some(b) if b.hash == hash => {

@@ -6,7 +6,7 @@
 
 use super::super::code::Code;
 use super::super::comm::{Comm, Parcels};
-use super::super::expand::{Node, Step};
+use super::super::expand::{prefetch, Node, Step};
 use super::super::game::Game;
 use super::super::trail::TrailEntry;
 use super::super::wire::{Reader, Wire};
@@ -83,22 +83,28 @@ pub(super) fn fetch<G: Game>(
         lens,
     });
 
-    // The answers, in the order asked.
+    // The answers, in the order asked, a batch of requests at a time: the batch's parents are
+    // asked of the memory before the first is read (they lie far apart in the beam).
+    const BATCH: usize = 32;
     let mut answers = vec![0u8; asked.bytes.len() / ask * answer];
-    (answers.par_chunks_exact_mut(answer))
-        .zip(asked.bytes.par_chunks_exact(ask))
-        .for_each_init(
-            || Vec::with_capacity(answer),
-            |one, (out, request)| {
-                let mut r = Reader::new(request);
-                let parent = &parents[r.read::<u32>() as usize];
+    (answers.par_chunks_mut(BATCH * answer))
+        .zip(asked.bytes.par_chunks(BATCH * ask))
+        .for_each(|(out, requests)| {
+            let parent = |request: &[u8]| &parents[u32::take(&request[..4]) as usize];
+            for request in requests.chunks_exact(ask) {
+                prefetch(parent(request));
+            }
+            let mut one = Vec::with_capacity(answer);
+            for (out, request) in out.chunks_exact_mut(answer).zip(requests.chunks_exact(ask)) {
+                let parent = parent(request);
                 let (state, trail) = (parent.state, parent.trail);
                 one.clear();
-                step.game.apply(step.at, &state, &r.read()).put(one);
-                trail.put(one);
-                out.copy_from_slice(one);
-            },
-        );
+                let code = Reader::new(&request[4..]).read();
+                step.game.apply(step.at, &state, &code).put(&mut one);
+                trail.put(&mut one);
+                out.copy_from_slice(&one[..answer]);
+            }
+        });
     let lens = asked.lens.iter().map(|&len| len / ask * answer).collect();
     drop(asked);
     let answered = comm.all_to_all(Parcels {
