@@ -36,7 +36,7 @@ const KTH_BINS: usize = 256;
 /// The `k`-th smallest (from 0) of the values of every process (`k` under their count): the
 /// processes count their values in bins of the range left, narrowing to the bin that holds
 /// it, until it is the only value there (which the sum of the values in it then is) or the
-/// range is one value. One collective a round; each round divides the range by 256.
+/// range is one value. One collective a round; each round divides the range by 128 or more.
 pub(super) fn kth(comm: &dyn Comm, values: &mut Vec<u64>, mut k: u64) -> u64 {
     // Alone, a process finds it in one selection, with no rounds over its values.
     if comm.size() == 1 {
@@ -52,10 +52,11 @@ pub(super) fn kth(comm: &dyn Comm, values: &mut Vec<u64>, mut k: u64) -> u64 {
         if lo == hi {
             return lo;
         }
-        let span = (hi - lo) / KTH_BINS as u64 + 1;
+        // Bins of a power of two each, so that a value's bin is a shift, not a division.
+        let shift = (u64::BITS - (hi - lo).leading_zeros()).saturating_sub(KTH_BINS.ilog2());
         let mut counts = [0u64; KTH_BINS];
         for &v in values.iter() {
-            counts[((v - lo) / span) as usize] += 1;
+            counts[((v - lo) >> shift) as usize] += 1;
         }
         let counts = sum(comm, &counts);
         let mut bin = 0;
@@ -63,8 +64,8 @@ pub(super) fn kth(comm: &dyn Comm, values: &mut Vec<u64>, mut k: u64) -> u64 {
             k -= counts[bin];
             bin += 1;
         }
-        lo += bin as u64 * span;
-        hi = hi.min(lo.saturating_add(span - 1));
+        lo += (bin as u64) << shift;
+        hi = hi.min(lo.saturating_add((1 << shift) - 1));
         if counts[bin] == 1 {
             let mine = values.iter().find(|&&v| lo <= v && v <= hi);
             return sum(comm, &[mine.copied().unwrap_or(0)])[0];
