@@ -117,11 +117,13 @@ fn map_large_buffers() {
 }
 
 /// Has glibc keep the memory a process frees for its next allocations, under a share of
-/// [`TRIM_STATES`] states: a distributed search allocates its exchange's buffers afresh each
+/// [`KEEP_STATES`] states: a distributed search allocates its exchange's buffers afresh each
 /// depth, and with glibc's defaults (a heap's free top given back once it passes a threshold
 /// that moves with the buffers freed) one process at width 100,000 took 70,000 page faults over
 /// 60 pieces against the plain search's 21,000, 3% of its CPU; with the heap kept and buffers
-/// up to 32 MiB taken from it, 12,000, and the same peak.
+/// up to 32 MiB taken from it, 12,000, and the same peak. Not from that share on: there the
+/// buffers' lifetimes fragment the heap, and the largest of 4 processes at width 1,000,000
+/// peaked at 139-182 MiB over 5 runs against 144-164 with the defaults.
 fn keep_freed_memory() {
     // SAFETY: mallopt only sets parameters of the allocator, for the allocations after it.
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
@@ -130,6 +132,9 @@ fn keep_freed_memory() {
         libc::mallopt(libc::M_TRIM_THRESHOLD, libc::c_int::MAX);
     }
 }
+
+/// States a process holds under which it keeps the memory it frees ([`keep_freed_memory`]).
+const KEEP_STATES: usize = 1 << 17;
 
 /// Beam states per process from which an exchange goes in several rounds.
 const ROUND_STATES: usize = 1 << 15;
@@ -223,8 +228,6 @@ impl<'a, G: Game> Spread<'a, G> {
         let mut rank = shortlist_rank(width);
         let mut threshold = self.threshold(rank);
         let mut sent_under: Option<u64> = None;
-        // The arrivals sorted by board, kept over the passes that widen the shortlist.
-        let mut order = Vec::new();
         loop {
             let bound = (self.beam.chunks[..tasks].iter())
                 .map(|c| c.bound)
@@ -260,7 +263,7 @@ impl<'a, G: Game> Spread<'a, G> {
             if self.beam.parents.len() >= TRIM_STATES {
                 give_back_freed_memory();
             }
-            let boards = distinct::<G::Code>(&self.arrivals, &mut order);
+            let boards = distinct::<G::Code>(&self.arrivals);
             let count = sum(comm, &[boards.len() as u64])[0];
             if count >= width as u64 || threshold == u64::MAX {
                 return (boards, count);
@@ -291,7 +294,7 @@ impl<G: Game> Holder<G> for Spread<'_, G> {
         if !self.mapped && width / self.comm.size() >= TRIM_STATES {
             map_large_buffers();
             self.mapped = true;
-        } else if !self.mapped && !self.kept {
+        } else if !self.mapped && !self.kept && width / self.comm.size() < KEEP_STATES {
             keep_freed_memory();
             self.kept = true;
         }

@@ -82,7 +82,8 @@ impl<C: Code> From<(Head<C>, u32)> for Chosen<C> {
 }
 
 /// A distinct board at a process: its rank (best key, then hash) and the child that stands
-/// for it.
+/// for it (and, inside [`distinct`], each child that reached the process: its key, its
+/// board's hash and its number).
 #[derive(Clone, Copy, Default)]
 pub(super) struct Distinct {
     pub(super) key: u64,
@@ -263,14 +264,6 @@ impl Arrivals {
 /// Children a piece of the arrivals holds ([`Arrivals::pieces`]).
 const PIECE: usize = 4096;
 
-/// A child that reached a process, as [`distinct`] groups them: by board hash.
-#[derive(Clone, Copy, Default)]
-pub(super) struct Arrival {
-    hash: u64,
-    key: u64,
-    child: u32,
-}
-
 /// [`distinct`]'s buckets: enough that each holds about this many children, at most
 /// [`MAX_BUCKETS`] (a bucket is sorted where it lies in the cache, and each part of the
 /// arrivals keeps a count and a slice per bucket).
@@ -305,11 +298,11 @@ fn cut_by_target<'b, T>(
     slices
 }
 
-/// `order` filled with every arrival's hash, key and number, bucket by bucket, each bucket's
-/// in the order they arrived (whatever the threads: the parts only split the work); answers
-/// each bucket's size. Counted first, then written in place by parts of the arrivals in
-/// parallel, so `order` is the one buffer of their exact size.
-fn by_bucket<C: Code>(arrivals: &Arrivals, order: &mut Vec<Arrival>, buckets: usize) -> Vec<usize> {
+/// Every arrival's key, hash and number, bucket by bucket, each bucket's in the order they
+/// arrived (whatever the threads: the parts only split the work), and each bucket's size.
+/// Counted first, then written in place by parts of the arrivals in parallel, into one buffer
+/// of their exact size.
+fn by_bucket<C: Code>(arrivals: &Arrivals, buckets: usize) -> (Vec<Distinct>, Vec<usize>) {
     let each = Head::<C>::BYTES;
     let pieces: Vec<(u32, &[u8])> = arrivals.pieces(each).collect();
     let parts = pieces.len().clamp(1, 8 * rayon::current_num_threads());
@@ -326,17 +319,15 @@ fn by_bucket<C: Code>(arrivals: &Arrivals, order: &mut Vec<Arrival>, buckets: us
             count
         })
         .collect();
-    order.clear();
-    order.reserve_exact(arrivals.len() as usize);
-    order.resize(arrivals.len() as usize, Arrival::default());
-    let slices = cut_by_target(order, &counts, buckets, 1);
+    let mut order = vec![Distinct::default(); arrivals.len() as usize];
+    let slices = cut_by_target(&mut order, &counts, buckets, 1);
     (slices.into_par_iter().zip(&parts)).for_each(|(mut to, part)| {
         let mut at = vec![0; buckets];
         for &(first, bytes) in part.iter() {
             for (i, child) in bytes.chunks_exact(each).enumerate() {
                 let hash = hash(child);
                 let b = bucket(hash, buckets);
-                to[b][at[b]] = Arrival {
+                to[b][at[b]] = Distinct {
                     hash,
                     key: u64::take(&child[..8]),
                     child: first + i as u32,
@@ -345,9 +336,10 @@ fn by_bucket<C: Code>(arrivals: &Arrivals, order: &mut Vec<Arrival>, buckets: us
             }
         }
     });
-    (0..buckets)
+    let lens = (0..buckets)
         .map(|b| counts.iter().map(|count| count[b]).sum())
-        .collect()
+        .collect();
+    (order, lens)
 }
 
 /// Consecutive buckets of the sizes `lens` in groups of about one size, `pieces` or fewer,
@@ -370,22 +362,21 @@ fn groups(lens: &[usize], pieces: usize) -> Vec<&[usize]> {
 }
 
 /// The distinct boards of `arrivals`, each with its best key and the child that goes on, in
-/// no order a caller may rely on. `order` holds each child's hash, key and index: bucketed by
-/// bits of the hash and each bucket sorted by hash where it lies in the cache, it gives every
-/// board's best key without a look at the arrivals, which are read (at random places) only for
+/// no order a caller may rely on. Each child's key, hash and number are bucketed by bits of
+/// the hash and each bucket sorted by hash where it lies in the cache; the runs of one hash
+/// are then folded in place into their board, so the boards take the children's buffer. A
+/// board's best key needs no look at the arrivals, which are read (at random places) only for
 /// the boards that came more than once.
-pub(super) fn distinct<C: Code>(arrivals: &Arrivals, order: &mut Vec<Arrival>) -> Vec<Distinct> {
+pub(super) fn distinct<C: Code>(arrivals: &Arrivals) -> Vec<Distinct> {
     let buckets = (arrivals.len() as usize / BUCKET_CHILDREN)
         .next_power_of_two()
         .min(MAX_BUCKETS);
-    let lens = by_bucket::<C>(arrivals, order, buckets);
+    let (mut order, lens) = by_bucket::<C>(arrivals, buckets);
     // A board's children share its bucket: no run of one board spans two groups.
     let groups = groups(&lens, 4 * rayon::current_num_threads());
-    let mut parts = cut(order, groups.iter().map(|g| g.iter().sum()));
-    // Each group's buckets sorted by hash, and its boards counted; then written in place, into
-    // one buffer of their exact size: pieces grown by doubling and then concatenated would
-    // hold them three times.
-    let counts: Vec<usize> = (parts.par_iter_mut().zip(&groups))
+    let sizes: Vec<usize> = groups.iter().map(|g| g.iter().sum()).collect();
+    let boards: Vec<usize> = (cut(&mut order, sizes.iter().copied()).into_par_iter())
+        .zip(&groups)
         .map(|(part, lens)| {
             let mut rest = &mut part[..];
             for &len in lens.iter() {
@@ -393,44 +384,44 @@ pub(super) fn distinct<C: Code>(arrivals: &Arrivals, order: &mut Vec<Arrival>) -
                 bucket.sort_unstable_by_key(|a| a.hash);
                 rest = tail;
             }
-            part.windows(2).filter(|w| w[0].hash != w[1].hash).count()
-                + usize::from(!part.is_empty())
+            fold_runs::<C>(part, arrivals)
         })
         .collect();
-    let mut boards = vec![Distinct::default(); counts.iter().sum()];
-    let slices = cut(&mut boards, counts.iter().copied());
-    (parts.par_iter().zip(slices)).for_each(|(part, out)| {
-        let mut at = 0usize;
-        // The order of the child kept for the last board, read once it has a rival.
-        let mut kept: Option<KeepOrder> = None;
-        for &Arrival {
-            hash,
-            key,
-            child: i,
-        } in part.iter()
-        {
-            match at.checked_sub(1).map(|last| &mut out[last]) {
-                Some(b) if b.hash == hash => {
-                    b.key = b.key.min(key);
-                    let a = arrivals.head::<C>(i).keep_order();
-                    let best =
-                        *kept.get_or_insert_with(|| arrivals.head::<C>(b.child).keep_order());
-                    if a < best {
-                        b.child = i;
-                        kept = Some(a);
-                    }
-                }
-                _ => {
-                    kept = None;
-                    out[at] = Distinct {
-                        key,
-                        hash,
-                        child: i,
-                    };
-                    at += 1;
+    // Each group's boards moved up after the last group's.
+    let (mut from, mut to) = (0, 0);
+    for (size, boards) in sizes.into_iter().zip(boards) {
+        order.copy_within(from..from + boards, to);
+        (from, to) = (from + size, to + boards);
+    }
+    order.truncate(to);
+    order.shrink_to_fit();
+    order
+}
+
+/// `children` (sorted by hash) folded into their boards, in place: each board's best key and
+/// the child that goes on (the search's one order) at the front, one a board; answers how many.
+fn fold_runs<C: Code>(children: &mut [Distinct], arrivals: &Arrivals) -> usize {
+    let mut boards = 0usize;
+    // The order of the child kept for the last board, read once it has a rival.
+    let mut kept: Option<KeepOrder> = None;
+    for i in 0..children.len() {
+        let Distinct { key, hash, child } = children[i];
+        match boards.checked_sub(1).map(|last| &mut children[last]) {
+            Some(b) if b.hash == hash => {
+                b.key = b.key.min(key);
+                let a = arrivals.head::<C>(child).keep_order();
+                let best = *kept.get_or_insert_with(|| arrivals.head::<C>(b.child).keep_order());
+                if a < best {
+                    b.child = child;
+                    kept = Some(a);
                 }
             }
+            _ => {
+                kept = None;
+                children[boards] = Distinct { key, hash, child };
+                boards += 1;
+            }
         }
-    });
+    }
     boards
 }

@@ -68,8 +68,7 @@ fn distinct_keeps_each_board_once_with_its_best_key_and_kept_child() {
                 e.1 = i;
             }
         }
-        let mut order = Vec::new();
-        let found = distinct::<u16>(&arrivals, &mut order);
+        let found = distinct::<u16>(&arrivals);
         assert_eq!(found.len(), expected.len(), "{count} children");
         for b in &found {
             let (key, child) = expected[&b.hash];
