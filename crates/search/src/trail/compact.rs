@@ -251,27 +251,20 @@ impl<C: Code> Trail<C> {
         comm: &dyn Comm,
     ) {
         let (base, size) = (self.base, comm.size());
+        let news = self.renumber_stretches(s, rewrite_from..last + 1, *best, comm);
+        if size > 1 {
+            self.answer_requests(s, rewrite_from..last, &news, comm);
+        }
         let mut to = self.start(rewrite_from);
         // The level below's stretch here: held, its first index before and after.
         let mut below: Option<(u32, u32, u32)> = None;
-        for d in rewrite_from..=last {
+        for (d, new) in (rewrite_from..=last).zip(news) {
             let (start, end) = (self.start(d), self.start(d + 1));
             let i = d - base;
-            let (held, old) = (self.held(d), self.parts[i]);
+            let held = self.held(d);
+            let old = self.parts[i];
             let marks = &s.marks[s.mark_at[i]..s.mark_at[i + 1]];
             survivors_before(marks, &mut s.current);
-            let new = self.renumber_stretch(s, i, best.filter(|b| b.depth == d), comm);
-            if size > 1 && d < last {
-                let answers: ByProcess = (s.requested[i].iter())
-                    .map(|list| {
-                        let renumbered = |&p: &u32| {
-                            new.first + survivors_under(marks, &s.current, p - old.first)
-                        };
-                        list.iter().map(renumbered).collect()
-                    })
-                    .collect();
-                s.answers[i] = exchange(comm, &answers);
-            }
             self.starts[i] = to;
             let under = &s.marks[s.mark_at[i.saturating_sub(1)]..s.mark_at[i]];
             for k in start..end {
@@ -315,42 +308,93 @@ impl<C: Code> Trail<C> {
         }
     }
 
-    /// Level `i`'s stretch here after compaction, counted across the processes, and `best`'s
-    /// new index where it is in that level (wherever it is held).
-    fn renumber_stretch(
+    /// The stretch here of each level of `depths` after compaction, counted across the
+    /// processes in one gather for all of them, and `best`'s new index in its level (wherever
+    /// it is held).
+    fn renumber_stretches(
         &self,
         s: &Scratch,
-        i: usize,
+        depths: std::ops::Range<usize>,
         best: Option<Best>,
         comm: &dyn Comm,
-    ) -> Renumbered {
-        let marks = &s.marks[s.mark_at[i]..s.mark_at[i + 1]];
-        let (old, held) = (self.parts[i].first, self.held(self.base + i));
-        let mine = best
-            .map(|b| b.index.wrapping_sub(old))
-            .filter(|&at| at < held)
-            .map_or(u64::MAX, |at| {
-                u64::from(survivors_under(marks, &s.current, at))
-            });
-        let count = u64::from(alive(marks));
+    ) -> Vec<Renumbered> {
+        let mut before = Vec::new();
+        // Each level's survivors here, and the best's rank among them where it is here.
+        let mine: Vec<u64> = (depths.clone())
+            .flat_map(|d| {
+                let i = d - self.base;
+                let marks = &s.marks[s.mark_at[i]..s.mark_at[i + 1]];
+                let (old, held) = (self.parts[i].first, self.held(d));
+                let at = (best.filter(|b| b.depth == d))
+                    .map(|b| b.index.wrapping_sub(old))
+                    .filter(|&at| at < held);
+                let rank = at.map_or(u64::MAX, |at| {
+                    survivors_before(marks, &mut before);
+                    u64::from(survivors_under(marks, &before, at))
+                });
+                [u64::from(alive(marks)), rank]
+            })
+            .collect();
         let all = if comm.size() == 1 {
-            vec![vec![count, mine]]
+            vec![mine]
         } else {
-            gather_u64(comm, &[count, mine])
+            gather_u64(comm, &mine)
         };
-        let mut before = 0;
-        let mut new = Renumbered::default();
-        for (q, v) in all.iter().enumerate() {
-            if q == comm.rank() {
-                new.first = before;
+        (0..depths.len())
+            .map(|j| {
+                let mut before = 0;
+                let mut new = Renumbered::default();
+                for (q, v) in all.iter().enumerate() {
+                    let (count, rank) = (v[2 * j], v[2 * j + 1]);
+                    if q == comm.rank() {
+                        new.first = before;
+                    }
+                    if rank != u64::MAX {
+                        new.best = before + rank as u32;
+                    }
+                    before += count as u32;
+                }
+                new.total = before;
+                new
+            })
+            .collect()
+    }
+
+    /// Answers the parents other processes asked of this one in the levels of `depths` with
+    /// their new indices (`news`, from the first of them), and takes the answers to this one's
+    /// questions into [`Scratch::answers`]: one all-to-all for all the levels.
+    fn answer_requests(
+        &self,
+        s: &mut Scratch,
+        depths: std::ops::Range<usize>,
+        news: &[Renumbered],
+        comm: &dyn Comm,
+    ) {
+        let mut answers: ByProcess = vec![Vec::new(); comm.size()];
+        let mut before = Vec::new();
+        for (d, new) in depths.clone().zip(news) {
+            let i = d - self.base;
+            let marks = &s.marks[s.mark_at[i]..s.mark_at[i + 1]];
+            survivors_before(marks, &mut before);
+            let old = self.parts[i].first;
+            for (out, list) in answers.iter_mut().zip(&s.requested[i]) {
+                out.extend(
+                    list.iter()
+                        .map(|&p| new.first + survivors_under(marks, &before, p - old)),
+                );
             }
-            if v[1] != u64::MAX {
-                new.best = before + v[1] as u32;
-            }
-            before += v[0] as u32;
         }
-        new.total = before;
-        new
+        // Each process's answers, level after level, as many a level as were asked of it.
+        let mut got = exchange(comm, &answers)
+            .into_iter()
+            .map(Vec::into_iter)
+            .collect::<Vec<_>>();
+        for d in depths {
+            let i = d - self.base;
+            s.answers[i] = (s.asked[i].iter().zip(&mut got))
+                .map(|(asked, from)| from.by_ref().take(asked.len()).collect())
+                .collect();
+        }
     }
 }
 
