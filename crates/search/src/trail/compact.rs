@@ -4,12 +4,13 @@
 //! Each process marks only the entries it holds: walking down from the last level, it marks
 //! the parents of its marked entries in the level below, itself where it holds them, and
 //! otherwise by sending the parent's index to the process that holds it (sorted, each index
-//! once), one all-to-all per level. Going back up, each process counts its survivors of a
-//! level; the counts of the processes before it give its stretch's new first index, and a
-//! survivor's index is that plus the survivors before it here. It answers the indices it was
-//! asked for with their new ones, in the order they came, one more all-to-all per level, so
-//! that the processes that asked renumber their entries' parents. Marks, requests and answers
-//! are each a process's share of the beam, whatever the number of processes.
+//! once), one all-to-all per level. Then each process counts its survivors of every level;
+//! the counts of the processes before it (one gather for all the levels) give its stretch's
+//! new first index in each, and a survivor's index is that plus the survivors before it here.
+//! It answers the indices it was asked for with their new ones, in the order they came (one
+//! more all-to-all for all the levels), so that the processes that asked renumber their
+//! entries' parents. Marks, requests and answers are each a process's share of the beam,
+//! whatever the number of processes.
 
 use super::{Best, Part, Trail};
 use crate::code::Code;
