@@ -83,28 +83,7 @@ pub(super) fn fetch<G: Game>(
         lens,
     });
 
-    // The answers, in the order asked, a batch of requests at a time: the batch's parents are
-    // asked of the memory before the first is read (they lie far apart in the beam).
-    const BATCH: usize = 32;
-    let mut answers = vec![0u8; asked.bytes.len() / ask * answer];
-    (answers.par_chunks_mut(BATCH * answer))
-        .zip(asked.bytes.par_chunks(BATCH * ask))
-        .for_each(|(out, requests)| {
-            let parent = |request: &[u8]| &parents[u32::take(&request[..4]) as usize];
-            for request in requests.chunks_exact(ask) {
-                prefetch(parent(request));
-            }
-            let mut one = Vec::with_capacity(answer);
-            for (out, request) in out.chunks_exact_mut(answer).zip(requests.chunks_exact(ask)) {
-                let parent = parent(request);
-                let (state, trail) = (parent.state, parent.trail);
-                one.clear();
-                let code = Reader::new(&request[4..]).read();
-                step.game.apply(step.at, &state, &code).put(&mut one);
-                trail.put(&mut one);
-                out.copy_from_slice(&one[..answer]);
-            }
-        });
+    let answers = answers(step, parents, &asked.bytes);
     let lens = asked.lens.iter().map(|&len| len / ask * answer).collect();
     drop(asked);
     let answered = comm.all_to_all(Parcels {
@@ -130,6 +109,35 @@ pub(super) fn fetch<G: Game>(
         })
         .unzip();
     Fetched { nodes, steps }
+}
+
+/// The answers to `requests` (the requests other processes sent this one, one after the
+/// other), in the order asked: each the state its parent here and its code make, and the
+/// parent's trail index. A batch of requests at a time: the batch's parents are asked of the
+/// memory before the first is read (they lie far apart in the beam).
+fn answers<G: Game>(step: &Step<G>, parents: &[Node<G::State>], requests: &[u8]) -> Vec<u8> {
+    const BATCH: usize = 32;
+    let (ask, answer) = (request_bytes::<G::Code>(), answer_bytes::<G::State>());
+    let mut answers = vec![0u8; requests.len() / ask * answer];
+    (answers.par_chunks_mut(BATCH * answer))
+        .zip(requests.par_chunks(BATCH * ask))
+        .for_each(|(out, requests)| {
+            let parent = |request: &[u8]| &parents[u32::take(&request[..4]) as usize];
+            for request in requests.chunks_exact(ask) {
+                prefetch(parent(request));
+            }
+            let mut one = Vec::with_capacity(answer);
+            for (out, request) in out.chunks_exact_mut(answer).zip(requests.chunks_exact(ask)) {
+                let parent = parent(request);
+                let (state, trail) = (parent.state, parent.trail);
+                one.clear();
+                let code = Reader::new(&request[4..]).read();
+                step.game.apply(step.at, &state, &code).put(&mut one);
+                trail.put(&mut one);
+                out.copy_from_slice(&one[..answer]);
+            }
+        });
+    answers
 }
 
 /// Where each process's part starts in a buffer of `counts[p]` items of `each` bytes.
