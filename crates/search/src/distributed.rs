@@ -165,10 +165,19 @@ pub(crate) struct Spread<'a, G: Game> {
     /// States chosen on the processes before this one, and on all.
     first: u64,
     states: usize,
-    /// Whether large buffers are mapped apart ([`map_large_buffers`]), or freed memory kept
-    /// ([`keep_freed_memory`]).
-    mapped: bool,
-    kept: bool,
+    /// How glibc has been told to hand out memory: the first width decides it.
+    memory: Memory,
+}
+
+/// How a process's freed memory goes (glibc's settings, which last for the process).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Memory {
+    /// glibc's defaults, until the width is known (and between the two shares below).
+    Defaults,
+    /// Freed memory kept for the next allocations ([`keep_freed_memory`]).
+    Kept,
+    /// Large buffers mapped apart ([`map_large_buffers`]), and freed memory trimmed.
+    Mapped,
 }
 
 impl<'a, G: Game> Spread<'a, G> {
@@ -197,8 +206,7 @@ impl<'a, G: Game> Spread<'a, G> {
             next_tags: Vec::new(),
             first: 0,
             states: 0,
-            mapped: false,
-            kept: false,
+            memory: Memory::Defaults,
         }
     }
 
@@ -291,12 +299,13 @@ impl<G: Game> Holder<G> for Spread<'_, G> {
         // Set as soon as the width is known, before the beam grows: set at the first depth
         // that holds that many states, the largest of 2 processes at width 1,000,000 took
         // 187-188 MiB instead of 170-183.
-        if !self.mapped && width / self.comm.size() >= TRIM_STATES {
+        let share = width / self.comm.size();
+        if self.memory != Memory::Mapped && share >= TRIM_STATES {
             map_large_buffers();
-            self.mapped = true;
-        } else if !self.mapped && !self.kept && width / self.comm.size() < KEEP_STATES {
+            self.memory = Memory::Mapped;
+        } else if self.memory == Memory::Defaults && share < KEEP_STATES {
             keep_freed_memory();
-            self.kept = true;
+            self.memory = Memory::Kept;
         }
         // This process's share of the selection, for its expansion's estimate of the bound.
         (width, (width * states).div_ceil(all_states.max(1)).max(1))

@@ -307,13 +307,13 @@ fn by_bucket<C: Code>(arrivals: &Arrivals, buckets: usize) -> (Vec<Distinct>, Ve
     let pieces: Vec<(u32, &[u8])> = arrivals.pieces(each).collect();
     let parts = pieces.len().clamp(1, 8 * rayon::current_num_threads());
     let parts: Vec<&[(u32, &[u8])]> = pieces.chunks(pieces.len().div_ceil(parts).max(1)).collect();
-    let hash = |bytes: &[u8]| u64::take(&bytes[8..16]);
+    let hash_of = |child: &[u8]| u64::take(&child[8..16]);
     let counts: Vec<Vec<usize>> = (parts.par_iter())
         .map(|part| {
             let mut count = vec![0; buckets];
             for (_, bytes) in part.iter() {
                 for child in bytes.chunks_exact(each) {
-                    count[bucket(hash(child), buckets)] += 1;
+                    count[bucket(hash_of(child), buckets)] += 1;
                 }
             }
             count
@@ -325,7 +325,7 @@ fn by_bucket<C: Code>(arrivals: &Arrivals, buckets: usize) -> (Vec<Distinct>, Ve
         let mut at = vec![0; buckets];
         for &(first, bytes) in part.iter() {
             for (i, child) in bytes.chunks_exact(each).enumerate() {
-                let hash = hash(child);
+                let hash = hash_of(child);
                 let b = bucket(hash, buckets);
                 to[b][at[b]] = Distinct {
                     hash,

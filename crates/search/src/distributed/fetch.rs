@@ -122,7 +122,7 @@ fn answers<G: Game>(step: &Step<G>, parents: &[Node<G::State>], requests: &[u8])
     (answers.par_chunks_mut(BATCH * answer))
         .zip(requests.par_chunks(BATCH * ask))
         .for_each(|(out, requests)| {
-            let parent = |request: &[u8]| &parents[u32::take(&request[..4]) as usize];
+            let parent = |request: &[u8]| &parents[Reader::new(request).read::<u32>() as usize];
             for request in requests.chunks_exact(ask) {
                 prefetch(parent(request));
             }
@@ -131,7 +131,7 @@ fn answers<G: Game>(step: &Step<G>, parents: &[Node<G::State>], requests: &[u8])
                 let parent = parent(request);
                 let (state, trail) = (parent.state, parent.trail);
                 one.clear();
-                let code = Reader::new(&request[4..]).read();
+                let code = Reader::new(&request[u32::BYTES..]).read();
                 step.game.apply(step.at, &state, &code).put(&mut one);
                 trail.put(&mut one);
                 out.copy_from_slice(&one[..answer]);

@@ -41,6 +41,13 @@ pub(super) struct Scratch {
     current: Vec<u32>,
 }
 
+impl Scratch {
+    /// The marks of level `i` (from `base`).
+    fn level(&self, i: usize) -> &[u64] {
+        &self.marks[self.mark_at[i]..self.mark_at[i + 1]]
+    }
+}
+
 #[inline]
 fn marked(marks: &[u64], at: usize) -> bool {
     marks[at / 64] >> (at % 64) & 1 == 1
@@ -264,6 +271,7 @@ impl<C: Code> Trail<C> {
             let i = d - base;
             let held = self.held(d);
             let old = self.parts[i];
+            // The fields apart, not `Scratch::level`: `current` is written beside the marks.
             let marks = &s.marks[s.mark_at[i]..s.mark_at[i + 1]];
             survivors_before(marks, &mut s.current);
             self.starts[i] = to;
@@ -301,7 +309,7 @@ impl<C: Code> Trail<C> {
         self.entries.truncate(to);
         self.pinned = *best;
         if let Some((_, old, new)) = below {
-            let marks = &s.marks[s.mark_at[last - base]..s.mark_at[last - base + 1]];
+            let marks = s.level(last - base);
             for n in live.iter_mut() {
                 let i = index_of(n);
                 *i = new + survivors_under(marks, &s.below, *i - old);
@@ -324,7 +332,7 @@ impl<C: Code> Trail<C> {
         let mine: Vec<u64> = (depths.clone())
             .flat_map(|d| {
                 let i = d - self.base;
-                let marks = &s.marks[s.mark_at[i]..s.mark_at[i + 1]];
+                let marks = s.level(i);
                 let (old, held) = (self.parts[i].first, self.held(d));
                 let at = (best.filter(|b| b.depth == d))
                     .map(|b| b.index.wrapping_sub(old))
@@ -375,7 +383,7 @@ impl<C: Code> Trail<C> {
         let mut before = Vec::new();
         for (d, new) in depths.clone().zip(news) {
             let i = d - self.base;
-            let marks = &s.marks[s.mark_at[i]..s.mark_at[i + 1]];
+            let marks = s.level(i);
             survivors_before(marks, &mut before);
             let old = self.parts[i].first;
             for (out, list) in answers.iter_mut().zip(&s.requested[i]) {
