@@ -97,14 +97,18 @@ fn give_back_freed_memory() {
 }
 
 /// Buffers from this size on are mapped apart and go back to the system when freed (glibc's
-/// mmap threshold, fixed), once a process's share of the width is [`TRIM_STATES`] states. By
-/// default glibc raises that threshold to the size of each large buffer freed, so that a
-/// depth's large buffers come from its arenas, and the memory the candidates free while the
-/// exchange brings the arrivals in is kept beside them: at width 1,000,000 on 2 processes the
-/// largest took 170-183 MiB instead of 222-234, at no more CPU, since from that share the
-/// process gives its freed memory back at every depth anyway. Under it, the page faults cost
-/// 16% more CPU (one process of width 200,000), as they do the plain search (8%), which keeps
-/// glibc's default.
+/// mmap threshold, fixed), from a share of [`KEEP_STATES`] states. By default glibc raises that
+/// threshold to the size of each large buffer freed, so that a depth's large buffers (the
+/// arrivals' order, the choice, the fetch's answers and states: 5-10 MiB each at 200,000
+/// states) come from its heap, where their lifetimes fragment it: the largest of 4 processes
+/// at width 1,000,000 (250,000 states each) took 150-159 MiB with glibc's defaults and 110-112
+/// with the threshold fixed, and one process at width 200,000 over 60 pieces 108 MiB and 91,
+/// for 1.06x the CPU (5 interleaved pairs, 2026-12-03): mapped, each buffer is faulted in
+/// afresh every depth, a fault per 4 KiB page (1,150,000 faults against 290,000). From
+/// [`TRIM_STATES`] the process also gives its freed memory back at every depth (at width
+/// 1,000,000 on 2 processes the largest took 170-183 MiB instead of 222-234 with neither);
+/// under it, doing so too would save a tenth more of the peak for a fifth more CPU (4
+/// processes at width 1,000,000: 98-101 MiB; one process at width 200,000: 1.25x the CPU).
 const MAPPED_FROM: usize = 4 << 20;
 
 /// Has glibc map buffers of [`MAPPED_FROM`] bytes or more apart (see there).
@@ -122,8 +126,8 @@ fn map_large_buffers() {
 /// that moves with the buffers freed) one process at width 100,000 took 70,000 page faults over
 /// 60 pieces against the plain search's 21,000, 3% of its CPU; with the heap kept and buffers
 /// up to 32 MiB taken from it, 12,000, and the same peak. Not from that share on: there the
-/// buffers' lifetimes fragment the heap, and the largest of 4 processes at width 1,000,000
-/// peaked at 139-182 MiB over 5 runs against 144-164 with the defaults.
+/// buffers' lifetimes fragment the heap (the largest of 4 processes at width 1,000,000 peaked
+/// at 139-182 MiB over 5 runs), and they are mapped apart instead ([`MAPPED_FROM`]).
 fn keep_freed_memory() {
     // SAFETY: mallopt only sets parameters of the allocator, for the allocations after it.
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
@@ -133,7 +137,8 @@ fn keep_freed_memory() {
     }
 }
 
-/// States a process holds under which it keeps the memory it frees ([`keep_freed_memory`]).
+/// States a process holds under which it keeps the memory it frees ([`keep_freed_memory`]),
+/// and from which it has its large buffers mapped apart ([`map_large_buffers`]).
 const KEEP_STATES: usize = 1 << 17;
 
 /// Beam states per process from which an exchange goes in several rounds.
@@ -172,11 +177,13 @@ pub(crate) struct Spread<'a, G: Game> {
 /// How a process's freed memory goes (glibc's settings, which last for the process).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Memory {
-    /// glibc's defaults, until the width is known (and between the two shares below).
+    /// glibc's defaults, until the width is known.
     Defaults,
-    /// Freed memory kept for the next allocations ([`keep_freed_memory`]).
+    /// Freed memory kept for the next allocations ([`keep_freed_memory`]), under a share of
+    /// [`KEEP_STATES`] states.
     Kept,
-    /// Large buffers mapped apart ([`map_large_buffers`]), and freed memory trimmed.
+    /// Large buffers mapped apart ([`map_large_buffers`]), from that share on (and freed
+    /// memory given back after each exchange from [`TRIM_STATES`]).
     Mapped,
 }
 
@@ -300,7 +307,7 @@ impl<G: Game> Holder<G> for Spread<'_, G> {
         // that holds that many states, the largest of 2 processes at width 1,000,000 took
         // 187-188 MiB instead of 170-183.
         let share = width / self.comm.size();
-        if self.memory != Memory::Mapped && share >= TRIM_STATES {
+        if self.memory != Memory::Mapped && share >= KEEP_STATES {
             map_large_buffers();
             self.memory = Memory::Mapped;
         } else if self.memory == Memory::Defaults && share < KEEP_STATES {
