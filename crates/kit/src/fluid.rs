@@ -27,15 +27,6 @@ const BOARD_CELLS: usize = 200;
 
 /// The most rows a piece of `kind` can clear at once: the rows its cells span.
 pub(crate) fn max_rows(kind: Kind) -> u32 {
-    static ROWS: std::sync::OnceLock<Option<[u32; 7]>> = std::sync::OnceLock::new();
-    let custom = ROWS.get_or_init(|| {
-        let text = std::env::var("FLUID_ROWS").ok()?;
-        let v: Vec<u32> = text.split(',').map(|t| t.parse().unwrap()).collect();
-        Some(v.try_into().unwrap())
-    });
-    if let Some(rows) = custom {
-        return rows[kind.index()];
-    }
     match kind {
         Kind::I => 4,
         Kind::O => 2,
