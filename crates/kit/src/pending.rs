@@ -11,7 +11,6 @@ struct Child {
     score: u64,
     parent: u32,
     placement: u16,
-    extra: f32,
 }
 
 /// Children waiting for their evaluation, which runs a batch at a time (children of several
@@ -28,24 +27,11 @@ impl Pending {
     /// score, its parent and its placement code.
     #[inline]
     pub fn push(&mut self, board: &Board, landing_y: u32, score: u64, parent: u32, placement: u16) {
-        self.push_extra(board, landing_y, score, parent, placement, 0.0)
-    }
-    #[inline]
-    pub fn push_extra(
-        &mut self,
-        board: &Board,
-        landing_y: u32,
-        score: u64,
-        parent: u32,
-        placement: u16,
-        extra: f32,
-    ) {
         self.boards.push(board, landing_y);
         self.children.push(Child {
             score,
             parent,
             placement,
-            extra,
         });
     }
 
@@ -68,8 +54,7 @@ impl Pending {
         };
         let hashes = self.boards.hashes();
         for (i, child) in self.children.iter().enumerate() {
-            let mut key =
-                costs[i] as f64 - child.score as f64 * ranking.score_weight + child.extra as f64;
+            let mut key = costs[i] as f64 - child.score as f64 * ranking.score_weight;
             if let Some(&cost) = fill.get(cells[i] as usize) {
                 key += cost;
             }

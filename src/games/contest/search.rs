@@ -186,8 +186,6 @@ pub(crate) struct Seam<'a> {
 
 /// What one depth places and how it ranks the children.
 pub(crate) struct Depth {
-    /// Experiment: pieces after this one before the next I.
-    to_i: u32,
     kind: Kind,
     /// The piece's number in the game (the rules' spawn state and piece limit need it).
     index: usize,
@@ -215,12 +213,7 @@ impl Game for Seam<'_> {
             // The children of this depth stand before the next piece.
             ranking.fill_costs = fill.costs(depth + 1, ranking.score_weight);
         }
-        let to_i = self.sequence[depth + 1..]
-            .iter()
-            .position(|&k| k == Kind::I)
-            .unwrap_or(self.sequence.len()) as u32;
         Depth {
-            to_i,
             kind: self.sequence[depth],
             index: self.first + depth,
             rules: self.params.rules,
@@ -252,21 +245,7 @@ impl Game for Seam<'_> {
                 continue;
             }
             let child_score = score + outcome.score as u64;
-            let (w, limit) = *HEIGHT_PLAN;
-            let extra = if w != 0.0 {
-                let occupied = child.occupied_rows();
-                let height = if occupied == 0 {
-                    0
-                } else {
-                    20 - occupied.trailing_zeros()
-                };
-                let needed = (4 * at.to_i + 9) / 10;
-                let over = (height + needed).saturating_sub(limit);
-                w * over as f32
-            } else {
-                0.0
-            };
-            pending.push_extra(&child, p.y as u32, child_score, parent, p.pack(), extra);
+            pending.push(&child, p.y as u32, child_score, parent, p.pack());
             if pending.is_full() {
                 pending.flush(&at.ranking, out);
             }
@@ -293,12 +272,3 @@ pub(crate) struct Buffers {
     placements: Placements,
     pending: Pending,
 }
-
-static HEIGHT_PLAN: std::sync::LazyLock<(f32, u32)> =
-    std::sync::LazyLock::new(|| match std::env::var("HEIGHT_PLAN") {
-        Ok(t) => {
-            let (w, l) = t.split_once(',').unwrap();
-            (w.parse().unwrap(), l.parse().unwrap())
-        }
-        Err(_) => (0.0, 0),
-    });
