@@ -99,16 +99,11 @@ fn give_back_freed_memory() {
 /// Buffers from this size on are mapped apart and go back to the system when freed (glibc's
 /// mmap threshold, fixed), from a share of [`KEEP_STATES`] states. By default glibc raises that
 /// threshold to the size of each large buffer freed, so that a depth's large buffers (the
-/// arrivals' order, the choice, the fetch's answers and states: 5-10 MiB each at 200,000
-/// states) come from its heap, where their lifetimes fragment it: the largest of 4 processes
-/// at width 1,000,000 (250,000 states each) took 150-159 MiB with glibc's defaults and 110-113
-/// with the threshold fixed, and one process at width 200,000 over 60 pieces 108 MiB and 91,
-/// for 1.06x the CPU (5 interleaved pairs, 2026-12-03): mapped, each buffer is faulted in
-/// afresh every depth, a fault per 4 KiB page (1,150,000 faults against 290,000). From
-/// [`TRIM_STATES`] the process also gives its freed memory back at every depth (at width
-/// 1,000,000 on 2 processes the largest took 170-183 MiB instead of 222-234 with neither);
-/// under it, doing so too would take the largest of 4 processes to 98-101 MiB but one process
-/// at width 200,000 to 1.25x the CPU of glibc's defaults, against 1.06x.
+/// arrivals' order, the choice, the fetch's answers and states) come from its heap, where their
+/// lifetimes fragment it: the largest of 4 processes at width 1,000,000 took 150-159 MiB so,
+/// 110-113 mapped. Mapped, each is faulted in afresh every depth, for about 1.06x the CPU.
+/// Giving the freed memory back at every depth as well waits for [`TRIM_STATES`]: under it,
+/// the two together cost 1.25x (docs/SCALING.md, "Measured on this machine").
 const MAPPED_FROM: usize = 4 << 20;
 
 /// Has glibc map buffers of [`MAPPED_FROM`] bytes or more apart (see there).
