@@ -77,16 +77,15 @@ pub(super) fn search<G: Game>(
     line
 }
 
-/// States a process holds from which it gives the candidates' memory back to the system after
-/// each exchange ([`give_back_freed_memory`]): a trim costs about 15 ms whatever the width,
-/// about a twentieth of a depth at 262,144 states a process, and more at narrower beams, where
-/// the memory matters less.
-const TRIM_STATES: usize = 1 << 18;
-
-/// Gives the memory freed so far back to the system. The children of a depth are made in many
-/// small buffers, which glibc keeps for the process once they are freed; beside the arrivals
-/// and the boards sorted from them, in fresh mappings, they would count twice in the process's
-/// peak (at width 1,000,000 on 2 processes, about a sixth of it).
+/// Gives the memory freed so far back to the system, after each exchange from a share of
+/// [`KEEP_STATES`] states. The children of a depth are made in many small buffers, which glibc
+/// keeps for the process once they are freed; beside the arrivals and the boards sorted from
+/// them, in fresh mappings, they would count twice in the process's peak (the largest of 4
+/// processes at width 1,000,000 took 110-113 MiB without the trim, 97-102 with it). A trim
+/// costs about 15 ms whatever the width, and what it gave back is faulted in again by the next
+/// expansion: one process at width 200,000 takes 1.04x the CPU with it. At the end of a depth
+/// as well (the last beam, the requests and the answers) it took that to 1.25x and lowered no
+/// peak, those buffers being mapped apart already.
 fn give_back_freed_memory() {
     // SAFETY: malloc_trim only returns free pages of the allocator's own arenas to the system;
     // it touches no memory in use.
@@ -101,9 +100,8 @@ fn give_back_freed_memory() {
 /// threshold to the size of each large buffer freed, so that a depth's large buffers (the
 /// arrivals' order, the choice, the fetch's answers and states) come from its heap, where their
 /// lifetimes fragment it: the largest of 4 processes at width 1,000,000 took 150-159 MiB so,
-/// 110-113 mapped. Mapped, each is faulted in afresh every depth, for about 1.06x the CPU.
-/// Giving the freed memory back at every depth as well waits for [`TRIM_STATES`]: under it,
-/// the two together cost 1.25x (docs/SCALING.md, "Measured on this machine").
+/// 110-113 mapped. Mapped, each is faulted in afresh every depth, for about 1.06x the CPU
+/// (docs/SCALING.md, "Measured on this machine").
 const MAPPED_FROM: usize = 4 << 20;
 
 /// Has glibc map buffers of [`MAPPED_FROM`] bytes or more apart (see there).
@@ -133,7 +131,8 @@ fn keep_freed_memory() {
 }
 
 /// States a process holds under which it keeps the memory it frees ([`keep_freed_memory`]),
-/// and from which it has its large buffers mapped apart ([`map_large_buffers`]).
+/// and from which it has its large buffers mapped apart ([`map_large_buffers`]) and gives its
+/// freed memory back after each exchange ([`give_back_freed_memory`]).
 const KEEP_STATES: usize = 1 << 17;
 
 /// Beam states per process from which an exchange goes in several rounds.
@@ -177,8 +176,8 @@ enum Memory {
     /// Freed memory kept for the next allocations ([`keep_freed_memory`]), under a share of
     /// [`KEEP_STATES`] states.
     Kept,
-    /// Large buffers mapped apart ([`map_large_buffers`]), from that share on (and freed
-    /// memory given back after each exchange from [`TRIM_STATES`]).
+    /// Large buffers mapped apart ([`map_large_buffers`]), and freed memory given back after
+    /// each exchange ([`give_back_freed_memory`]), from that share on.
     Mapped,
 }
 
@@ -270,7 +269,7 @@ impl<'a, G: Game> Spread<'a, G> {
                 self.traffic.children += outbox.bytes.len() as u64 / each as u64;
                 self.arrivals.push(comm.all_to_all(outbox), each);
             }
-            if self.beam.parents.len() >= TRIM_STATES {
+            if self.beam.parents.len() >= KEEP_STATES {
                 give_back_freed_memory();
             }
             let boards = distinct::<G::Code>(&self.arrivals);
@@ -407,10 +406,6 @@ impl<G: Game> Holder<G> for Spread<'_, G> {
         let level = trail.open_part(steps.len(), first as usize, self.states);
         level.copy_from_slice(&steps);
         drop(steps);
-        // The beam before, the requests and the answers go back before the next expansion.
-        if self.beam.parents.len() >= TRIM_STATES {
-            give_back_freed_memory();
-        }
         (self.beam.parents.par_iter_mut().enumerate())
             .for_each(|(i, node)| node.trail = (first + i as u64) as u32);
         let comm: &dyn Comm = self.comm;
