@@ -78,7 +78,7 @@ pub(super) fn search<G: Game>(
 }
 
 /// Gives the memory freed so far back to the system, after each exchange from a share of
-/// [`KEEP_STATES`] states. The children of a depth are made in many small buffers, which glibc
+/// [`KEEP_STATES`] states ([`Memory::Mapped`]). The children of a depth are made in many small buffers, which glibc
 /// keeps for the process once they are freed; beside the arrivals and the boards sorted from
 /// them, in fresh mappings, they would count twice in the process's peak (the largest of 4
 /// processes at width 1,000,000 took 110-113 MiB without the trim, 97-102 with it). A trim
@@ -269,7 +269,7 @@ impl<'a, G: Game> Spread<'a, G> {
                 self.traffic.children += outbox.bytes.len() as u64 / each as u64;
                 self.arrivals.push(comm.all_to_all(outbox), each);
             }
-            if self.beam.parents.len() >= KEEP_STATES {
+            if self.memory == Memory::Mapped {
                 give_back_freed_memory();
             }
             let boards = distinct::<G::Code>(&self.arrivals);
