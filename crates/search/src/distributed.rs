@@ -78,14 +78,12 @@ pub(super) fn search<G: Game>(
 }
 
 /// Gives the memory freed so far back to the system, after each exchange from a share of
-/// [`KEEP_STATES`] states ([`Memory::Mapped`]). The children of a depth are made in many small buffers, which glibc
-/// keeps for the process once they are freed; beside the arrivals and the boards sorted from
-/// them, in fresh mappings, they would count twice in the process's peak (the largest of 4
-/// processes at width 1,000,000 took 110-113 MiB without the trim, 97-102 with it). A trim
-/// costs about 15 ms whatever the width, and what it gave back is faulted in again by the next
-/// expansion: one process at width 200,000 takes 1.04x the CPU with it. At the end of a depth
-/// as well (the last beam, the requests and the answers) it took that to 1.25x and lowered no
-/// peak, those buffers being mapped apart already.
+/// [`KEEP_STATES`] states ([`Memory::Mapped`]). The children of a depth are made in many small
+/// buffers, which glibc keeps for the process once they are freed; beside the arrivals and the
+/// boards sorted from them, in fresh mappings, they would count twice in the process's peak.
+/// Not at the end of a depth as well: the buffers freed there are mapped apart already, so a
+/// trim there lowers no peak, and what it gives back the next expansion faults in again
+/// (docs/SCALING.md, "Measured on this machine", has the figures).
 fn give_back_freed_memory() {
     // SAFETY: malloc_trim only returns free pages of the allocator's own arenas to the system;
     // it touches no memory in use.
