@@ -216,6 +216,85 @@ impl Batch {
     }
 }
 
+/// Experiment: the flush spots of the next piece. `two`: bit `d + 2` for a step `d` in -2..=2
+/// between two surface columns; `three`: bit `(d1 + 1) * 3 + (d2 + 1)` for two steps in -1..=1.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NextFit {
+    pub two: u8,
+    pub three: u16,
+    pub always: bool,
+    pub unfit: f32,
+    pub spots: f32,
+    pub cap: u32,
+}
+
+impl NextFit {
+    pub fn for_kind(kind: crate::piece::Kind, unfit: f32, spots: f32, cap: u32) -> NextFit {
+        use crate::piece::Kind::*;
+        let two = |ds: &[i32]| ds.iter().fold(0u8, |a, &d| a | 1 << (d + 2));
+        let three = |ds: &[(i32, i32)]| {
+            ds.iter()
+                .fold(0u16, |a, &(p, q)| a | 1 << ((p + 1) * 3 + (q + 1)))
+        };
+        let (t2, t3) = match kind {
+            I => (0, 0),
+            O => (two(&[0]), 0),
+            S => (two(&[-1]), three(&[(0, 1)])),
+            Z => (two(&[1]), three(&[(-1, 0)])),
+            T => (two(&[-1, 1]), three(&[(0, 0), (-1, 1)])),
+            L => (two(&[0, -2]), three(&[(1, 0), (0, 0)])),
+            J => (two(&[0, 2]), three(&[(0, 0), (0, -1)])),
+        };
+        NextFit {
+            two: t2,
+            three: t3,
+            always: kind == I,
+            unfit,
+            spots,
+            cap,
+        }
+    }
+}
+
+/// Experiment: the next piece's cost on every board of `batch`.
+pub(crate) fn next_fit_costs(batch: &Batch, fit: &NextFit) -> [f32; BATCH] {
+    let mut out = [0f32; BATCH];
+    if fit.always {
+        return out;
+    }
+    for (l, o) in out.iter_mut().enumerate().take(batch.len) {
+        let h: [i32; COLS] = std::array::from_fn(|x| {
+            let c = batch.cols[x][l];
+            if c == 0 {
+                0
+            } else {
+                (ROWS - c.trailing_zeros()) as i32
+            }
+        });
+        let mut count = 0u32;
+        for x in 0..COLS - 1 {
+            if x == SPAWN_X || x + 1 == SPAWN_X {
+                continue;
+            }
+            let d = h[x + 1] - h[x];
+            if (-2..=2).contains(&d) && fit.two >> (d + 2) & 1 == 1 {
+                count += 1;
+            }
+            if x + 2 < COLS && x + 2 != SPAWN_X {
+                let e = h[x + 2] - h[x + 1];
+                if (-1..=1).contains(&d)
+                    && (-1..=1).contains(&e)
+                    && fit.three >> ((d + 1) * 3 + (e + 1)) & 1 == 1
+                {
+                    count += 1;
+                }
+            }
+        }
+        *o = if count == 0 { fit.unfit } else { 0.0 } + fit.spots * count.min(fit.cap) as f32;
+    }
+    out
+}
+
 /// The cost of every board in `batch` (the first `batch.len()` entries): the weighted sum of
 /// its features, as [`evaluate`] gives it for one board.
 #[inline]
