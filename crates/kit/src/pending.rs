@@ -53,16 +53,10 @@ impl Pending {
             evaluate_batch_with_cells(&self.boards, &ranking.weights)
         };
         let hashes = self.boards.hashes();
-        let next = ranking
-            .next_fit
-            .map(|f| crate::eval::next_fit_costs(&self.boards, &f));
         for (i, child) in self.children.iter().enumerate() {
             let mut key = costs[i] as f64 - child.score as f64 * ranking.score_weight;
             if let Some(&cost) = fill.get(cells[i] as usize) {
                 key += cost;
-            }
-            if let Some(n) = &next {
-                key += n[i] as f64;
             }
             out.push(key, hashes[i], child.score, child.parent, child.placement);
         }

@@ -107,8 +107,6 @@ pub struct Ranking {
     pub(crate) weights: Weights,
     /// A cost per cell count of the child (index 0 to 200), added to the key; empty for none.
     pub fill_costs: Vec<f64>,
-    /// Experiment: the next piece's flush spots.
-    pub next_fit: Option<crate::eval::NextFit>,
 }
 
 impl Ranking {
@@ -131,7 +129,6 @@ impl Ranking {
             score_weight,
             weights: weights.at_depth(sequence, depth),
             fill_costs: Vec::new(),
-            next_fit: None,
         }
     }
 }

@@ -213,15 +213,6 @@ impl Game for Seam<'_> {
             // The children of this depth stand before the next piece.
             ranking.fill_costs = fill.costs(depth + 1, ranking.score_weight);
         }
-        if let (Ok(v), Some(&next)) = (std::env::var("NEXT_FIT"), self.sequence.get(depth + 1)) {
-            let v: Vec<f32> = v.split(',').map(|t| t.parse().unwrap()).collect();
-            ranking.next_fit = Some(crate::kit::eval::NextFit::for_kind(
-                next,
-                v[0],
-                v[1],
-                v[2] as u32,
-            ));
-        }
         Depth {
             kind: self.sequence[depth],
             index: self.first + depth,
