@@ -25,21 +25,51 @@ const ROW_CELLS: u32 = 10;
 /// The most cells a board of 20 rows of 10 holds.
 const BOARD_CELLS: usize = 200;
 
-/// The most rows a piece of `kind` can clear at once: the rows its cells span.
-pub(crate) fn max_rows(kind: Kind) -> u32 {
-    match kind {
-        Kind::I => 4,
-        Kind::O => 2,
-        _ => 3,
+/// The rows a piece may clear at once in the model.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Clears {
+    /// The rows its cells span: four for an I, two for an O, three for the others. Every real
+    /// clear is one of these, so the model bounds every play.
+    #[default]
+    Spanned,
+    /// What a stack full but for a well one column wide takes: an I four rows, an L or a J
+    /// three (hanging by its foot on the column beside the well), the others two. Not a bound
+    /// on every play (a T, S or Z can clear three rows on other stacks), but on the plays of
+    /// such a stack, which are the records'.
+    OneWell,
+}
+
+impl Clears {
+    /// The most rows a piece of `kind` clears at once.
+    pub(crate) fn max_rows(self, kind: Kind) -> u32 {
+        match (self, kind) {
+            (_, Kind::I) => 4,
+            (_, Kind::O) | (Clears::OneWell, Kind::T | Kind::S | Kind::Z) => 2,
+            _ => 3,
+        }
     }
 }
 
-/// What the model may do: the fill a board may hold after a lock, and a discount that weighs
-/// the points of the piece `d` turns ahead by `discount^d` (1 counts every piece alike).
+/// What the model may do: the fill a board may hold after a lock, a discount that weighs the
+/// points of the piece `d` turns ahead by `discount^d` (1 counts every piece alike), and the
+/// rows a piece may clear.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FluidModel {
     pub cap: u32,
     pub discount: f64,
+    pub clears: Clears,
+}
+
+impl FluidModel {
+    /// The model that bounds every play within `cap` cells: no discount, every clear a piece
+    /// spans.
+    pub fn bound(cap: u32) -> FluidModel {
+        FluidModel {
+            cap,
+            discount: 1.0,
+            clears: Clears::Spanned,
+        }
+    }
 }
 
 /// One step of the backward pass: `V(t, 0..=cap)` into `row` from `V(t + 1, ..)` in `next`,
@@ -61,7 +91,7 @@ fn step(
         if locked > model.cap {
             continue;
         }
-        for k in 0..=max_rows(kind).min(locked / ROW_CELLS) {
+        for k in 0..=model.clears.max_rows(kind).min(locked / ROW_CELLS) {
             let after = (locked - k * ROW_CELLS) as usize;
             let v = points(t, locked, k) + model.discount * next[after];
             if v > *value {
@@ -292,6 +322,7 @@ impl FillCosts {
         let model = FluidModel {
             cap: plan.cap,
             discount: plan.discount,
+            clears: Clears::Spanned,
         };
         let values = FillValues::new(sequence, model, points);
         let slope = values.mean_slope();
@@ -331,7 +362,14 @@ mod tests {
     use crate::sequence::{generate, Distribution};
 
     fn model(cap: u32) -> FluidModel {
-        FluidModel { cap, discount: 1.0 }
+        FluidModel::bound(cap)
+    }
+
+    fn one_well(cap: u32) -> FluidModel {
+        FluidModel {
+            clears: Clears::OneWell,
+            ..FluidModel::bound(cap)
+        }
     }
 
     /// Points of a fill-scored game for the tests: a clear of `k` rows scores the fill after
@@ -349,20 +387,27 @@ mod tests {
         sequence: &[Kind],
         t: usize,
         f: u32,
-        cap: u32,
+        model: FluidModel,
         points: &dyn Fn(usize, u32, u32) -> f64,
     ) -> f64 {
         let Some(&kind) = sequence.get(t) else {
             return 0.0;
         };
         let locked = f + PIECE_CELLS;
-        if locked > cap {
+        if locked > model.cap {
             return f64::NEG_INFINITY;
         }
-        (0..=max_rows(kind).min(locked / ROW_CELLS))
+        // The rows each kind clears, spelled out apart from `Clears::max_rows`.
+        let rows = match (model.clears, kind) {
+            (_, Kind::I) => 4,
+            (Clears::Spanned, Kind::L | Kind::J | Kind::T | Kind::S | Kind::Z) => 3,
+            (Clears::OneWell, Kind::L | Kind::J) => 3,
+            _ => 2,
+        };
+        (0..=rows.min(locked / ROW_CELLS))
             .map(|k| {
                 points(t, locked, k)
-                    + exhaustive(sequence, t + 1, locked - k * ROW_CELLS, cap, points)
+                    + exhaustive(sequence, t + 1, locked - k * ROW_CELLS, model, points)
             })
             .fold(f64::NEG_INFINITY, f64::max)
     }
@@ -375,22 +420,25 @@ mod tests {
         let points = points(10);
         for seed in 0..20 {
             let sequence = generate(Distribution::Uniform, seed, 12);
-            for cap in [20, 30, 44, 60] {
-                let table = FillValues::new(&sequence, model(cap), &points);
+            for (cap, model) in [20, 30, 44, 60]
+                .into_iter()
+                .flat_map(|cap| [(cap, model(cap)), (cap, one_well(cap))])
+            {
+                let table = FillValues::new(&sequence, model, &points);
                 for t in [0, 5, 11, 12] {
                     for f in (0..=cap).step_by(2) {
-                        let best = exhaustive(&sequence, t, f, cap, &points);
+                        let best = exhaustive(&sequence, t, f, model, &points);
                         assert_eq!(
                             table.value(t, f),
                             best,
-                            "seed {seed}, cap {cap}, t {t}, f {f}"
+                            "seed {seed}, {model:?}, t {t}, f {f}"
                         );
                     }
                 }
-                let bound = best_total(&sequence, model(cap), &points);
+                let bound = best_total(&sequence, model, &points);
                 assert_eq!(bound, Some(table.value(0, 0)).filter(|v| v.is_finite()));
                 // The play scores the bound, each lock within the cap.
-                let play = best_play(&sequence, model(cap), &points);
+                let play = best_play(&sequence, model, &points);
                 let scored = play.as_ref().map(|play| {
                     assert!(play.iter().all(|lock| lock.filled <= cap), "cap {cap}");
                     let locks = play.iter().enumerate();
@@ -398,11 +446,43 @@ mod tests {
                         .map(|(t, lock)| points(t, lock.filled, lock.rows))
                         .sum::<f64>()
                 });
-                assert_eq!(scored, bound, "seed {seed}, cap {cap}");
+                assert_eq!(scored, bound, "seed {seed}, {model:?}");
             }
         }
         assert_eq!(best_total(&[Kind::O; 3], model(8), &points), None);
         assert_eq!(best_play(&[Kind::O; 3], model(8), &points), None);
         assert_eq!(best_total(&[Kind::O; 2], model(8), &points), Some(0.0));
+    }
+
+    /// Through one well a T, S or Z clears two rows at most, so the model allows no more than
+    /// with every clear a piece spans, and less on a sequence of S and Z pieces only, whose
+    /// triples the spanned model counts (32 cells at the last lock: three rows or two).
+    #[test]
+    fn one_well_allows_less_than_every_span() {
+        let points = points(100);
+        for seed in 0..20 {
+            let sequence = generate(Distribution::Uniform, seed, 30);
+            for cap in [30, 44, 60, 90] {
+                let spanned = best_total(&sequence, model(cap), &points);
+                let well = best_total(&sequence, one_well(cap), &points);
+                assert!(
+                    well.unwrap_or(f64::NEG_INFINITY) <= spanned.unwrap_or(f64::NEG_INFINITY),
+                    "seed {seed}, cap {cap}: {well:?} against {spanned:?}"
+                );
+            }
+        }
+        let sequence = [
+            Kind::S,
+            Kind::S,
+            Kind::S,
+            Kind::Z,
+            Kind::S,
+            Kind::S,
+            Kind::S,
+            Kind::Z,
+        ];
+        let spanned = best_total(&sequence, model(40), &points).unwrap();
+        let well = best_total(&sequence, one_well(40), &points).unwrap();
+        assert!(well < spanned, "{well} against {spanned}");
     }
 }

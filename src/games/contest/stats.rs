@@ -8,7 +8,7 @@ use super::diagnosis::Diagnosis;
 use super::fluid::contest_points;
 use crate::games::contest::replay::Step;
 use crate::games::contest::rules::Kind;
-use crate::kit::fluid::{best_play, best_total, FluidLock, FluidModel};
+use crate::kit::fluid::{best_play, best_total, Clears, FluidLock, FluidModel};
 use crate::kit::text::grouped;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -67,6 +67,14 @@ pub struct Stats {
     /// beside the record's [`Stats::clears`]: where the record's points fall short of it.
     #[serde(default)]
     pub(crate) bound_play: Option<[ClearStats; 4]>,
+    /// The bound when every clear goes through a well one column wide ([`Clears::OneWell`]:
+    /// T, S and Z clear two rows at most), over the same pieces at the same fill: what a
+    /// stack of the records' shape can score at most, and the clears of one play that scores
+    /// it.
+    #[serde(default)]
+    pub(crate) one_well_bound: Option<u64>,
+    #[serde(default)]
+    pub(crate) one_well_play: Option<[ClearStats; 4]>,
     /// Each clear against the same piece's lock in that play, and why those of 1-3 rows that
     /// held fewer cells did.
     #[serde(default)]
@@ -115,12 +123,20 @@ impl Stats {
     ///
     /// Returns the play behind [`Stats::bound_play`], each piece's lock, for the page's chart of
     /// the fill at each lock.
+    /// Sets [`Stats::one_well_bound`] too.
     pub(crate) fn bound(&mut self, sequence: &[Kind], scoring: usize) -> Option<Vec<FluidLock>> {
-        let model = FluidModel {
-            cap: self.fullest,
-            discount: 1.0,
-        };
+        let model = FluidModel::bound(self.fullest);
         let points = contest_points(scoring);
+        // The one well's play first, and only its clears kept: a search's memory estimate
+        // counts one play at a time.
+        let one_well = FluidModel {
+            clears: Clears::OneWell,
+            ..model
+        };
+        self.one_well_bound = best_total(sequence, one_well, &points).map(|b| b as u64);
+        let play = best_play(sequence, one_well, &points);
+        self.one_well_play = play.as_deref().map(|play| clears_of(play, &points));
+        drop(play);
         let best = best_total(sequence, model, &points);
         self.fluid_bound = best.map(|b| b as u64);
         self.fluid_bound_pieces = sequence.len();
@@ -200,11 +216,28 @@ impl fmt::Display for Stats {
             )?;
         }
         if let Some(clears) = &self.bound_play {
-            let sizes: Vec<String> = (clears.iter().enumerate().rev())
-                .map(|(n, c)| format!("{} of {} on {:.1} cells", c.count, n + 1, c.mean_filled()))
-                .collect();
-            writeln!(f, "the bound's play clears: {}", sizes.join(", "))?;
+            writeln!(f, "the bound's play clears: {}", clear_sizes(clears))?;
+        }
+        if let Some(bound) = self.one_well_bound {
+            writeln!(
+                f,
+                "fluid bound through a well one column wide (an I clears up to 4 rows, an L or \
+                 a J 3, the others 2): {} ({:.1}% scored)",
+                grouped(bound),
+                100.0 * self.points() as f64 / bound.max(1) as f64
+            )?;
+        }
+        if let Some(clears) = &self.one_well_play {
+            writeln!(f, "that play clears: {}", clear_sizes(clears))?;
         }
         write!(f, "{}", self.diagnosis)
     }
+}
+
+/// A play's clears by size, fours first: "549 of 4 on 165.3 cells, ...".
+fn clear_sizes(clears: &[ClearStats; 4]) -> String {
+    let sizes: Vec<String> = (clears.iter().enumerate().rev())
+        .map(|(n, c)| format!("{} of {} on {:.1} cells", c.count, n + 1, c.mean_filled()))
+        .collect();
+    sizes.join(", ")
 }

@@ -176,6 +176,8 @@ fn json_report(run: &Run) -> Value {
                 "fullest",
                 "i_pieces",
                 "mid_air_locks",
+                "one_well_bound",
+                "one_well_play",
                 "points_by_kind",
                 "points_per_segment"
             ]

@@ -69,10 +69,7 @@ fn the_fill_chart_holds_the_record_against_the_fluid_optimum() {
     let bound = stats["fluid_bound"].as_u64().unwrap();
     assert_eq!(optimum.len(), pieces);
     assert!(optimum.iter().all(|&(filled, _)| filled as u64 <= cap));
-    let model = FluidModel {
-        cap: cap as u32,
-        discount: 1.0,
-    };
+    let model = FluidModel::bound(cap as u32);
     let points = contest_points(pieces);
     let play = best_play(&sequence()[..pieces], model, &points).unwrap();
     let play: Vec<FillLock> = (play.iter())

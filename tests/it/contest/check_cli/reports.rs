@@ -60,6 +60,14 @@ fn stats_of_the_public_record_match_an_independent_count_and_add_up() {
     let play = stats["bound_play"].as_array().expect("the bound's play");
     let points: u64 = play.iter().map(|c| c["points"].as_u64().unwrap()).sum();
     assert_eq!(points, 1_516_598);
+    // Through a well one column wide (T, S and Z at two rows), at the same fill: less, and
+    // one play that scores it.
+    assert_eq!(stats["one_well_bound"], 1_483_386);
+    let play = stats["one_well_play"]
+        .as_array()
+        .expect("the one well's play");
+    let points: u64 = play.iter().map(|c| c["points"].as_u64().unwrap()).sum();
+    assert_eq!(points, 1_483_386);
 
     let human = run(CHECK, &[&"--stats", &"inputs/tencent.txt", &record]);
     assert_eq!(human.code, Some(0), "{human:#?}");
@@ -80,6 +88,14 @@ fn stats_of_the_public_record_match_an_independent_count_and_add_up() {
         human.stdout.contains(
             "the bound's play clears: 549 of 4 on 165.3 cells, 570 of 3 on 171.8 cells, 32 of 2 \
              on 173.8 cells, 27 of 1 on 172.5 cells"
+        ),
+        "{human:#?}"
+    );
+    assert!(
+        human.stdout.contains(
+            "fluid bound through a well one column wide (an I clears up to 4 rows, an L or a J \
+             3, the others 2): 1,483,386 (94.1% scored)\nthat play clears: 569 of 4 on 164.8 \
+             cells, 485 of 3 on 165.3 cells, 108 of 2 on 171.7 cells, 51 of 1 on 172.7 cells"
         ),
         "{human:#?}"
     );
@@ -208,10 +224,7 @@ fn stats_of_a_partial_record_bound_only_its_pieces() {
     assert_eq!(stats["fluid_bound_pieces"], 369);
     let sequence = std::fs::read_to_string(tencent_input()).unwrap();
     let sequence = tetris_opt::kit::sequence::parse_sequence(&sequence).unwrap();
-    let model = FluidModel {
-        cap: stats["fullest"].as_u64().unwrap() as u32,
-        discount: 1.0,
-    };
+    let model = FluidModel::bound(stats["fullest"].as_u64().unwrap() as u32);
     let bound = best_total(&sequence[..369], model, contest_points(369)).unwrap();
     assert_eq!(stats["fluid_bound"], bound as u64);
     let scored = report["score"].as_f64().unwrap() / bound;
@@ -261,10 +274,7 @@ fn the_diagnosis_measures_a_hand_built_game() {
     // The bound's play at 36 cells, as the fill chart's tests hold it: at the second clear
     // it has placed 32 cells and, where it cleared nothing yet, holds them all.
     let kinds = tetris_opt::kit::sequence::parse_sequence(HAND_SEQUENCE).unwrap();
-    let model = FluidModel {
-        cap: 36,
-        discount: 1.0,
-    };
+    let model = FluidModel::bound(36);
     let play = best_play(&kinds, model, contest_points(14)).expect("a play within 36 cells");
     let optimum = play[7].filled;
     assert!(optimum > 22, "the play holds more at piece 8: {play:?}");
