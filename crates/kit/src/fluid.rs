@@ -26,11 +26,10 @@ const ROW_CELLS: u32 = 10;
 const BOARD_CELLS: usize = 200;
 
 /// The rows a piece may clear at once in the model.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Clears {
     /// The rows its cells span: four for an I, two for an O, three for the others. Every real
     /// clear is one of these, so the model bounds every play.
-    #[default]
     Spanned,
     /// What a stack full but for a well one column wide takes: an I four rows, an L or a J
     /// three (hanging by its foot on the column beside the well), the others two. Not a bound

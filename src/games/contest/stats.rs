@@ -73,6 +73,8 @@ pub struct Stats {
     /// it.
     #[serde(default)]
     pub(crate) one_well_bound: Option<u64>,
+    /// The clears of one play that scores [`Stats::one_well_bound`], as in
+    /// [`Stats::bound_play`].
     #[serde(default)]
     pub(crate) one_well_play: Option<[ClearStats; 4]>,
     /// Each clear against the same piece's lock in that play, and why those of 1-3 rows that
@@ -121,9 +123,10 @@ impl Stats {
     /// within that fill scores more: a real clear of `k` rows needs `10 k` cells and a piece
     /// that spans `k` rows, which is all the model asks.
     ///
+    /// Sets [`Stats::one_well_bound`] and [`Stats::one_well_play`] too.
+    ///
     /// Returns the play behind [`Stats::bound_play`], each piece's lock, for the page's chart of
     /// the fill at each lock.
-    /// Sets [`Stats::one_well_bound`] too.
     pub(crate) fn bound(&mut self, sequence: &[Kind], scoring: usize) -> Option<Vec<FluidLock>> {
         let model = FluidModel::bound(self.fullest);
         let points = contest_points(scoring);
